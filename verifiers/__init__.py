@@ -1,0 +1,1 @@
+"""Answer, table and compliance verifiers, installed as ``replicas.verifiers``."""
