@@ -1,0 +1,554 @@
+"""The episode runtime: a Gymnasium-shaped environment around one task.
+
+    env = make("ecommerce.revenue_period-v1.s7.3", agent_name="my-agent")
+    obs, info = env.reset()                     # obs = instruction; info["tools"] = OpenAI schemas
+    obs, reward, terminated, truncated, info = env.step(
+        {"name": "sql", "arguments": {"query": "select count(*) from raw.orders"}}
+    )
+    ...
+    obs, reward, terminated, truncated, info = env.step({"name": "submit", "arguments": {"answer": "42"}})
+    info["verdict"]                             # Verdict.to_dict(); reward == verdict score
+    env.trajectory()                            # the recorded episode (replicas.trajectory)
+    env.close()
+
+Every episode runs in its own sandbox (``replicas.sandbox``). Bad agent input — an unknown tool,
+arguments that are not JSON or do not fit the schema, a failing query — is answered with an
+error observation and the episode goes on; only ``submit`` or the task's limits end it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import shutil
+import tempfile
+import time
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from replicas.sandbox import Sandbox
+from replicas.tasks import Task, TaskFamily, TaskId, build_task, family_names, get_family
+from replicas.tasks._snapshot import SnapshotLike
+from replicas.tasks.grading import GradeContext
+from replicas.tasks.loader import load_snapshot
+from replicas.tools import ToolContext, call_tool, get_tool, tool_schemas, validate_arguments
+from replicas.tools.base import ToolResult
+from replicas.trajectory import (
+    SCHEMA_VERSION,
+    StepRecord,
+    totals,
+    validate_trajectory,
+    write_json_atomic,
+)
+from replicas.verifiers.verdict import Verdict, fail
+
+EPISODE_FILE = "episode.json"
+_MAX_RECORDED_ARG_CHARS = 20_000
+
+__all__ = ["Env", "EnvCheckError", "check_env", "make"]
+
+
+class Env:
+    """One task's environment. Not thread-safe: one episode at a time per instance."""
+
+    metadata: dict[str, Any] = {"render_modes": []}
+
+    def __init__(
+        self,
+        task: Task,
+        *,
+        agent_name: str = "unknown",
+        snapshot: SnapshotLike | None = None,
+        family: TaskFamily | None = None,
+    ) -> None:
+        self._task = task
+        self._family = family or get_family(task.family)
+        self._snapshot = snapshot or load_snapshot(task.replica, task.seed, task.scale)
+        self.agent_name = str(agent_name)
+        self._tools = tuple(task.tools)
+        self._schemas = tool_schemas(self._tools)
+        self._sandbox: Sandbox | None = None
+        self._steps: list[StepRecord] = []
+        self._started = 0.0
+        self._elapsed_offset = 0.0
+        self._done = False
+        self._outcome = "running"
+        self._verdict: Verdict | None = None
+
+    # ---- construction --------------------------------------------------------------------
+
+    @classmethod
+    def from_task(
+        cls,
+        task: Task,
+        *,
+        agent_name: str = "unknown",
+        snapshot: SnapshotLike | None = None,
+        family: TaskFamily | None = None,
+    ) -> Env:
+        """An environment for a task object (e.g. a family under test that no suite lists)."""
+        return cls(task, agent_name=agent_name, snapshot=snapshot, family=family)
+
+    @classmethod
+    def restore_from(cls, path: str | Path, *, agent_name: str | None = None) -> Env:
+        """Rebuild an environment from an episode snapshot directory (any process) and resume."""
+        data = _read_episode(Path(path))
+        env = make(data["task_id"], agent_name=agent_name or data.get("agent", "unknown"))
+        env.restore(path)
+        return env
+
+    # ---- properties ----------------------------------------------------------------------
+
+    @property
+    def task(self) -> Task:
+        return self._task
+
+    @property
+    def task_id(self) -> str:
+        return self._task.id
+
+    @property
+    def tools(self) -> list[dict[str, Any]]:
+        return json.loads(json.dumps(self._schemas))
+
+    @property
+    def sandbox(self) -> Sandbox | None:
+        return self._sandbox
+
+    @property
+    def done(self) -> bool:
+        return self._done
+
+    # ---- Gymnasium API -------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        """Start a fresh episode in a new sandbox. ``seed`` is accepted for API compatibility:
+        the task (and so the episode) is fully determined by the task id."""
+        self._close_sandbox()
+        self._sandbox = Sandbox.create(self._task, self._snapshot)
+        self._steps = []
+        self._started = time.monotonic()
+        self._elapsed_offset = 0.0
+        self._done = False
+        self._outcome = "running"
+        self._verdict = None
+        return self._task.instruction, self._reset_info()
+
+    def step(
+        self,
+        action: Mapping[str, Any] | Any,
+        *,
+        tokens_in: int | None = None,
+        tokens_out: int | None = None,
+    ) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        """Run one tool call. Returns ``(observation, reward, terminated, truncated, info)``."""
+        if self._sandbox is None:
+            raise RuntimeError("call reset() before step()")
+        t0 = time.perf_counter()
+        if self._done:
+            obs = "ERROR: the episode is over; call reset() to start a new one"
+            return obs, 0.0, self._outcome == "submitted", self._outcome == "truncated", {
+                **self._base_info(), "error": True, "verdict": self._verdict_dict()
+            }
+        usage = action.get("usage") if isinstance(action, Mapping) else None
+        if isinstance(usage, Mapping):
+            tokens_in = tokens_in if tokens_in is not None else _int_or_none(usage.get("tokens_in"))
+            tokens_out = tokens_out if tokens_out is not None else _int_or_none(usage.get("tokens_out"))
+        if self.elapsed_s() > self._task.limits.wall_s:
+            return self._truncate("time_limit", "the episode exceeded its wall-time limit", t0, tokens_in, tokens_out)
+
+        name, raw_args = _unpack_action(action)
+        reward = 0.0
+        terminated = False
+        tool = get_tool(name) if name in self._tools else None
+        arguments: Any = raw_args
+        if tool is None:
+            available = ", ".join(self._tools)
+            result = ToolResult.fail(f"unknown tool {name!r}; available tools: {available}")
+        else:
+            if name == "submit":
+                raw_args = _stringify_answer(raw_args)
+            parsed, problem = validate_arguments(tool, raw_args)
+            if problem is not None or parsed is None:
+                result = ToolResult.fail(problem or "invalid arguments")
+            else:
+                arguments = parsed
+                if name == "submit":
+                    verdict = self._grade(str(parsed.get("answer", "")))
+                    self._verdict = verdict
+                    self._done = True
+                    self._outcome = "submitted"
+                    terminated = True
+                    reward = float(verdict.score)
+                    result = ToolResult(text="Answer submitted. " + verdict.feedback)
+                else:
+                    result = call_tool(tool, parsed, ToolContext(self._sandbox, self._task.limits))
+        self._record(name, arguments, result, t0, tokens_in, tokens_out)
+        info = {**self._base_info(), "tool": name, "error": result.error}
+        if terminated:
+            info["verdict"] = self._verdict_dict()
+            return result.text, reward, True, False, info
+        if len(self._steps) >= self._task.limits.max_steps:
+            self._finish_truncated("step_limit", f"the episode used all {self._task.limits.max_steps} steps")
+            info["verdict"] = self._verdict_dict()
+            return result.text, 0.0, False, True, info
+        return result.text, 0.0, False, False, info
+
+    def close(self) -> None:
+        self._close_sandbox()
+
+    def __enter__(self) -> Env:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:  # best effort: never leave sandboxes behind
+        try:
+            self._close_sandbox()
+        except Exception:
+            pass
+
+    # ---- recording -----------------------------------------------------------------------
+
+    def elapsed_s(self) -> float:
+        return self._elapsed_offset + (time.monotonic() - self._started if self._started else 0.0)
+
+    def trajectory(self) -> dict[str, Any]:
+        """The episode so far as a JSON-ready dict (see ``replicas.trajectory``)."""
+        task = self._task
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "task_id": task.id,
+            "replica": task.replica,
+            "family": task.family,
+            "seed": task.seed,
+            "scale": task.scale,
+            "variant": task.variant,
+            "difficulty": task.difficulty,
+            "agent": self.agent_name,
+            "instruction": task.instruction,
+            "tools": list(self._tools),
+            "steps": [s.to_dict() for s in self._steps],
+            "verdict": self._verdict_dict(),
+            "outcome": self._outcome,
+            "totals": totals(self._steps, self.elapsed_s()),
+        }
+
+    def write_trajectory(self, path: str | Path) -> Path:
+        """Write the trajectory as one JSON object, atomically."""
+        return write_json_atomic(Path(path), self.trajectory())
+
+    # ---- snapshot / restore --------------------------------------------------------------
+
+    def snapshot(self, path: str | Path | None = None) -> Path:
+        """Capture the live episode (sandbox files, writable warehouse, step history) on disk."""
+        if self._sandbox is None:
+            raise RuntimeError("nothing to snapshot: call reset() first")
+        final = Path(path) if path is not None else Path(tempfile.mkdtemp(prefix="replicas-episode-"))
+        if final.exists() and any(final.iterdir()):
+            raise FileExistsError(f"episode snapshot target {final} is not empty")
+        final.parent.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=".tmp-episode-", dir=final.parent))
+        try:
+            self._sandbox.save_state(work)
+            state = {
+                "schema_version": SCHEMA_VERSION,
+                "task_id": self._task.id,
+                "agent": self.agent_name,
+                "elapsed_s": self.elapsed_s(),
+                "done": self._done,
+                "outcome": self._outcome,
+                "verdict": self._verdict_dict(),
+                "steps": [s.to_dict() for s in self._steps],
+            }
+            write_json_atomic(work / EPISODE_FILE, state)
+            if final.exists():
+                final.rmdir()
+            work.rename(final)
+        except BaseException:
+            shutil.rmtree(work, ignore_errors=True)
+            raise
+        return final
+
+    def restore(self, handle: str | Path) -> None:
+        """Continue the episode captured by :meth:`snapshot` (from this or another process)."""
+        path = Path(handle)
+        data = _read_episode(path)
+        if data["task_id"] != self._task.id:
+            raise ValueError(f"episode snapshot is for {data['task_id']!r}, not {self._task.id!r}")
+        self._close_sandbox()
+        self._sandbox = Sandbox.create(self._task, self._snapshot)
+        self._sandbox.load_state(path)
+        self._steps = [StepRecord.from_dict(s) for s in data.get("steps", [])]
+        self._elapsed_offset = float(data.get("elapsed_s", 0.0))
+        self._started = time.monotonic()
+        self._done = bool(data.get("done", False))
+        self._outcome = str(data.get("outcome", "running"))
+        verdict = data.get("verdict")
+        self._verdict = Verdict.from_dict(verdict) if isinstance(verdict, dict) else None
+
+    # ---- internals -----------------------------------------------------------------------
+
+    def _reset_info(self) -> dict[str, Any]:
+        task = self._task
+        return {
+            **self._base_info(),
+            "tools": self.tools,
+            "replica": task.replica,
+            "family": task.family,
+            "difficulty": task.difficulty,
+            "answer_kind": task.answer_kind,
+            "max_steps": task.limits.max_steps,
+            "wall_s": task.limits.wall_s,
+        }
+
+    def _base_info(self) -> dict[str, Any]:
+        return {"task_id": self._task.id, "step": len(self._steps), "elapsed_s": self.elapsed_s()}
+
+    def _verdict_dict(self) -> dict[str, Any] | None:
+        return self._verdict.to_dict() if self._verdict is not None else None
+
+    def _grade(self, answer: str) -> Verdict:
+        assert self._sandbox is not None  # reset() ran (checked in step)
+        sandbox = self._sandbox
+        sandbox.release_connection()
+        ctx = GradeContext(
+            snapshot=self._snapshot,
+            sandbox_root=sandbox.root,
+            project_dir=sandbox.project_dir,
+            warehouse=sandbox.warehouse if sandbox.writes else None,
+            dbt_timeout_s=max(self._task.limits.dbt_timeout_s, 300.0),
+        )
+        try:
+            verdict = self._family.grade(self._task, answer, ctx)
+            if not isinstance(verdict, Verdict):
+                raise TypeError(f"{self._family.name}.grade returned {type(verdict).__name__}")
+            return verdict
+        except Exception as exc:  # a grader bug must not crash the agent loop
+            return fail("grading_error", f"grading failed: {type(exc).__name__}: {exc}")
+        finally:
+            ctx.close()
+
+    def _record(
+        self,
+        name: str,
+        arguments: Any,
+        result: ToolResult,
+        t0: float,
+        tokens_in: int | None,
+        tokens_out: int | None,
+    ) -> None:
+        self._steps.append(
+            StepRecord(
+                index=len(self._steps),
+                tool=str(name),
+                arguments=_recordable(arguments),
+                observation=result.text,
+                error=result.error,
+                wall_ms=(time.perf_counter() - t0) * 1000.0,
+                tokens_in=tokens_in,
+                tokens_out=tokens_out,
+            )
+        )
+
+    def _finish_truncated(self, code: str, message: str) -> None:
+        self._verdict = fail(code, message)
+        self._done = True
+        self._outcome = "truncated"
+
+    def _truncate(
+        self, code: str, message: str, t0: float, tokens_in: int | None, tokens_out: int | None
+    ) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        self._finish_truncated(code, message)
+        result = ToolResult.fail(message)
+        self._record("(limit)", None, result, t0, tokens_in, tokens_out)
+        info = {**self._base_info(), "error": True, "verdict": self._verdict_dict()}
+        return result.text, 0.0, False, True, info
+
+    def _close_sandbox(self) -> None:
+        sandbox = getattr(self, "_sandbox", None)
+        if sandbox is not None:
+            sandbox.close()
+            self._sandbox = None
+
+
+# --------------------------------------------------------------------------------------------
+# helpers
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _unpack_action(action: Any) -> tuple[str, Any]:
+    """Name and raw arguments of an action (plain dict, OpenAI tool_call dict, or object)."""
+    if isinstance(action, Mapping):
+        if "function" in action and isinstance(action["function"], Mapping):
+            action = action["function"]
+        name = action.get("name")
+        return (str(name) if name is not None else ""), action.get("arguments", {})
+    name = getattr(action, "name", None)
+    if name is not None:
+        return str(name), getattr(action, "arguments", {})
+    return "", None
+
+
+def _stringify_answer(raw_args: Any) -> Any:
+    """Let ``submit`` accept a structured answer (number, list, table) by JSON-encoding it."""
+    if isinstance(raw_args, str):
+        try:
+            raw_args = json.loads(raw_args)
+        except ValueError:
+            return raw_args
+    if isinstance(raw_args, Mapping) and "answer" in raw_args and not isinstance(raw_args["answer"], str):
+        value = raw_args["answer"]
+        try:
+            text = json.dumps(value, allow_nan=False)
+        except (TypeError, ValueError):
+            text = str(value)
+        return {**raw_args, "answer": text}
+    return raw_args
+
+
+def _recordable(arguments: Any) -> Any:
+    try:
+        text = json.dumps(arguments, allow_nan=False)
+    except (TypeError, ValueError):
+        return repr(arguments)[:_MAX_RECORDED_ARG_CHARS]
+    if len(text) > _MAX_RECORDED_ARG_CHARS:
+        return {"_truncated": True, "prefix": text[:_MAX_RECORDED_ARG_CHARS]}
+    return arguments
+
+
+def _read_episode(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((path / EPISODE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path} is not an episode snapshot ({EPISODE_FILE} unreadable)") from exc
+    if data.get("schema_version") != SCHEMA_VERSION or "task_id" not in data:
+        raise ValueError(f"{path}: unsupported episode snapshot")
+    return dict(data)
+
+
+def make(task_id: str, *, scale: float | None = None, agent_name: str = "unknown") -> Env:
+    """The environment for ``task_id``; ``scale`` overrides the id's scale.
+
+    Unknown or malformed ids raise ``ValueError`` naming the closest known families.
+    """
+    try:
+        tid = TaskId.parse(task_id)
+    except ValueError as exc:
+        guess = str(task_id).split(".s", 1)[0] if isinstance(task_id, str) else ""
+        close = difflib.get_close_matches(guess, family_names(), n=3, cutoff=0.4)
+        hint = f"; close families: {', '.join(close)}" if close else ""
+        raise ValueError(f"{exc}{hint}") from None
+    if scale is not None:
+        tid = replace(tid, scale=float(scale))
+    task = build_task(tid)
+    return Env(task, agent_name=agent_name)
+
+
+# --------------------------------------------------------------------------------------------
+# environment checker
+
+
+class EnvCheckError(ValueError):
+    """``check_env`` found problems; the message lists every one."""
+
+
+def _validate_schema(schema: Any) -> list[str]:
+    problems: list[str] = []
+    if not isinstance(schema, dict) or schema.get("type") != "function":
+        return [f"tool schema must be {{'type': 'function', ...}}: {schema!r}"]
+    fn = schema.get("function")
+    if not isinstance(fn, dict):
+        return ["tool schema lacks a 'function' object"]
+    name = fn.get("name")
+    if not isinstance(name, str) or not name.isidentifier():
+        problems.append(f"tool name must be an identifier: {name!r}")
+    if not isinstance(fn.get("description"), str) or not fn["description"].strip():
+        problems.append(f"{name}: description must be a non-empty string")
+    params = fn.get("parameters")
+    if not isinstance(params, dict) or params.get("type") != "object":
+        problems.append(f"{name}: parameters must be a JSON schema of type object")
+        return problems
+    props = params.get("properties")
+    if not isinstance(props, dict):
+        problems.append(f"{name}: parameters.properties must be an object")
+        return problems
+    for prop, spec in props.items():
+        if not isinstance(spec, dict) or spec.get("type") not in {
+            "string", "integer", "number", "boolean", "object", "array"
+        }:
+            problems.append(f"{name}.{prop}: property needs a JSON type")
+    for req in params.get("required", []):
+        if req not in props:
+            problems.append(f"{name}: required {req!r} is not a property")
+    try:
+        json.dumps(schema)
+    except (TypeError, ValueError):
+        problems.append(f"{name}: schema is not JSON-serialisable")
+    return problems
+
+
+def _leak_forms(expected: Any) -> list[str]:
+    """Spellings of a numeric expected answer that must not appear in what the agent sees."""
+    if isinstance(expected, bool) or not isinstance(expected, (int, float)):
+        return []
+    value = float(expected)
+    if abs(value) < 100:  # small numbers appear everywhere (months, counts); not a leak signal
+        return []
+    return sorted({f"{value:.2f}", f"{value:,.2f}", repr(value)})
+
+
+def check_env(env: Env) -> None:
+    """Gymnasium-style sanity check of an environment; raises EnvCheckError listing problems.
+
+    Resets twice (same observation and tools), validates tool schemas, checks that an unknown tool
+    and malformed arguments give error observations without ending the episode, that an empty
+    submission scores 0, and that a numeric expected answer does not appear in the instruction
+    or the tool schemas. Leaves the environment freshly reset.
+    """
+    problems: list[str] = []
+    obs1, info1 = env.reset()
+    obs2, info2 = env.reset()
+    if obs1 != obs2:
+        problems.append("two resets gave different observations")
+    if json.dumps(info1.get("tools"), sort_keys=True) != json.dumps(info2.get("tools"), sort_keys=True):
+        problems.append("two resets gave different tools")
+    if info1.get("task_id") != env.task_id:
+        problems.append("info['task_id'] does not name the task")
+    if not isinstance(obs1, str) or not obs1.strip():
+        problems.append("the observation after reset must be the (non-empty) instruction")
+    tools = info1.get("tools") or []
+    names = [t.get("function", {}).get("name") for t in tools if isinstance(t, dict)]
+    if "submit" not in names:
+        problems.append("the tools must include submit")
+    if len(set(names)) != len(names):
+        problems.append("tool names must be unique")
+    for schema in tools:
+        problems.extend(_validate_schema(schema))
+    visible = obs1 + json.dumps(tools)
+    for form in _leak_forms(env.task.expected):
+        if form in visible:
+            problems.append(f"the expected answer ({form}) appears in the instruction or tools")
+
+    obs, reward, terminated, truncated, info = env.step({"name": "no_such_tool", "arguments": {}})
+    if not info.get("error") or terminated or truncated or reward != 0.0 or not obs.startswith("ERROR"):
+        problems.append("an unknown tool must give an error observation and keep the episode going")
+    obs, reward, terminated, truncated, info = env.step({"name": "submit", "arguments": "{not json"})
+    if not info.get("error") or terminated:
+        problems.append("non-JSON arguments must give an error observation")
+    obs, reward, terminated, truncated, info = env.step({"name": "submit", "arguments": {"answer": ""}})
+    if not terminated or reward != 0.0:
+        problems.append(f"an empty submission must end the episode with reward 0 (got {reward})")
+    traj = env.trajectory()
+    problems.extend(f"trajectory: {p}" for p in validate_trajectory(traj))
+    env.reset()
+    if problems:
+        raise EnvCheckError(f"{env.task_id}: " + "; ".join(problems))

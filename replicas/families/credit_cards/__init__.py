@@ -1,0 +1,1 @@
+"""Task families of the credit_cards replica (registered by ``replicas.families``)."""

@@ -1,0 +1,191 @@
+"""Shared pieces of the credit_cards task families: catalog reads, names, formatting, grading.
+
+Ground truth always comes from the RAW tables of the pristine snapshot (``raw.cards``,
+``raw.issuers``, ``raw.customers``, …), not from the marts the agent is expected to query, so a
+family checks the marts as much as it uses them. The compliance verifier, on the other hand,
+reads the ``card_terms`` mart through ``Catalog.from_snapshot`` — the one catalog every free-text
+answer is checked against.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from replicas.verifiers.verdict import Reason, Verdict
+
+if TYPE_CHECKING:
+    from replicas.tasks import BuildContext
+    from replicas.tasks._snapshot import SnapshotLike
+    from replicas.verifiers.compliance import Catalog
+
+#: Every Schumer-box column of ``raw.cards`` the families read, plus the issuer's name.
+CARD_COLUMNS: tuple[str, ...] = (
+    "card_id",
+    "card_name",
+    "card_type",
+    "min_credit_score",
+    "is_secured",
+    "is_student_only",
+    "annual_fee_usd",
+    "annual_fee_first_year_usd",
+    "purchase_apr_min_pct",
+    "purchase_apr_max_pct",
+    "apr_is_variable",
+    "intro_purchase_apr_pct",
+    "intro_purchase_months",
+    "intro_bt_apr_pct",
+    "intro_bt_months",
+    "bt_fee_pct",
+    "bt_fee_min_usd",
+    "cash_advance_apr_pct",
+    "cash_advance_fee_pct",
+    "cash_advance_fee_min_usd",
+    "penalty_apr_pct",
+    "foreign_txn_fee_pct",
+    "late_fee_usd",
+    "grace_period_days",
+    "min_interest_charge_usd",
+)
+
+#: As-of date of the replica (end of the 24-month spend window).
+AS_OF = "2026-06-30"
+RECENT_BANKRUPTCY_MONTHS = 24
+
+#: Similarity (difflib ratio of lower-cased names) from which two names count as near-collisions.
+NEAR_COLLISION_RATIO = 0.8
+
+
+def load_cards(ctx: BuildContext) -> list[dict[str, Any]]:
+    """Every card of the raw catalog with its issuer's name, ordered by card_id."""
+    cols = ", ".join(f"c.{c}" for c in CARD_COLUMNS)
+    rows = ctx.query(
+        f"select {cols}, i.issuer_name from raw.cards c "
+        "join raw.issuers i on i.issuer_id = c.issuer_id order by c.card_id"
+    )
+    names = [*CARD_COLUMNS, "issuer_name"]
+    return [dict(zip(names, row, strict=True)) for row in rows]
+
+
+def name_similarity(a: str, b: str) -> float:
+    return difflib.SequenceMatcher(None, a.lower(), b.lower()).ratio()
+
+
+def nearest_siblings(cards: Sequence[Mapping[str, Any]]) -> dict[str, tuple[str, float]]:
+    """card_id -> (card_id of the most similarly named other card, similarity).
+
+    Ties go to the smaller card_id, so the pairing is deterministic.
+    """
+    out: dict[str, tuple[str, float]] = {}
+    for card in cards:
+        best: tuple[str, float] | None = None
+        for other in cards:
+            if other["card_id"] == card["card_id"]:
+                continue
+            ratio = name_similarity(card["card_name"], other["card_name"])
+            if best is None or ratio > best[1]:
+                best = (other["card_id"], ratio)
+        if best is not None:
+            out[card["card_id"]] = best
+    return out
+
+
+def pick(rng: Any, items: Sequence[Any]) -> Any:
+    """One element of a non-empty sequence, drawn from ``rng``."""
+    if not items:
+        raise ValueError("cannot pick from an empty sequence")
+    return items[int(rng.integers(0, len(items)))]
+
+
+# --------------------------------------------------------------------------------------------
+# formatting (oracle texts and canonical answers)
+
+
+def fmt_pct(value: float) -> str:
+    """19.99 -> '19.99%', 2.7 -> '2.7%', 0 -> '0%'."""
+    return f"{float(value):.2f}".rstrip("0").rstrip(".") + "%"
+
+
+def fmt_usd(value: float) -> str:
+    """95 -> '$95', 0.5 -> '$0.50', 1234 -> '$1,234'."""
+    return f"${value:,.0f}" if float(value).is_integer() else f"${value:,.2f}"
+
+
+def apr_range(card: Mapping[str, Any]) -> str:
+    """The purchase APR as disclosed: '19.99%-29.99% variable' or '17.49% fixed'."""
+    lo, hi = card["purchase_apr_min_pct"], card["purchase_apr_max_pct"]
+    kind = "variable" if card["apr_is_variable"] else "fixed"
+    if abs(lo - hi) < 1e-9:
+        return f"{fmt_pct(lo)} {kind}"
+    return f"{fmt_pct(lo)}-{fmt_pct(hi)} {kind}"
+
+
+# --------------------------------------------------------------------------------------------
+# grading helpers
+
+_CATALOGS: dict[str, Catalog] = {}
+_CATALOG_LOCK = threading.Lock()
+
+
+def catalog_for(snapshot: SnapshotLike) -> Catalog:
+    """The compliance catalog of a pristine snapshot, loaded once per process (read-only data)."""
+    from replicas.verifiers.compliance import Catalog
+
+    key = str(Path(snapshot.path).resolve())
+    with _CATALOG_LOCK:
+        catalog = _CATALOGS.get(key)
+        if catalog is None:
+            catalog = Catalog.from_snapshot(snapshot.path)
+            _CATALOGS[key] = catalog
+    return catalog
+
+
+_MARKUP = str.maketrans("", "", "*_`#>")
+
+
+def labelled_first_line(text: str, label: str) -> str | None:
+    """The value after ``<label>:`` on the first non-empty line, markdown stripped; else None."""
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        cleaned = line.translate(_MARKUP).strip()
+        match = re.match(rf"(?i)^{re.escape(label)}\s*[:=-]\s*(?P<value>.+?)\s*$", cleaned)
+        return match["value"].strip().strip("\"'").rstrip(".").strip() if match else None
+    return None
+
+
+def text_precheck(text: str) -> Verdict | None:
+    """Reject what is not an answer at all (empty, too long, SQL, text addressed to the grader)."""
+    from replicas.verifiers._answer_parse import ParseError, precheck
+
+    try:
+        precheck(text)
+    except ParseError as err:
+        return Verdict(0.0, False, (Reason(err.code, err.message),), err.message)
+    return None
+
+
+def combine(parts: Mapping[str, Verdict]) -> Verdict:
+    """One verdict from named partial verdicts: passes only when every part passes."""
+    reasons: list[Reason] = []
+    objective: dict[str, float] = {}
+    for name, verdict in parts.items():
+        objective[name] = 1.0 if verdict.passed else 0.0
+        for key, value in verdict.objective_scores.items():
+            objective.setdefault(f"{name}.{key}", value)
+        reasons.extend(verdict.reasons)
+    passed = all(v.passed for v in parts.values())
+    failed = [f"{name}: {v.feedback}" for name, v in parts.items() if not v.passed and v.feedback]
+    feedback = "Correct and compliant." if passed else " ".join(failed)
+    return Verdict(1.0 if passed else 0.0, passed, tuple(reasons), feedback, objective)
+
+
+def failure(code: str, message: str, **evidence: Any) -> Verdict:
+    return Verdict(0.0, False, (Reason(code, message, **evidence),), message)
+
+
+PASS = Verdict(1.0, True, (), "Correct.")

@@ -1,0 +1,363 @@
+"""``credit_cards.card_terms_qa-v1``: one disclosed term of one card, answered in free text.
+
+The question names a card exactly — usually one with a near-collision sibling ("Atlas Cash" /
+"Atlas Cash Back", "Compass Traveler One" / "Compass Traveller One") — and asks for one
+Schumer-box term. The answer is free text whose FIRST line is ``Answer: <value>`` (or
+``Answer: none`` when the card has no such term); anything after it is an explanation.
+
+Grading (both must hold):
+  (a) the value on the first line is the card's true value (one number, parsed tolerantly:
+      "29.99%", "29.99 percent", "$39", "$39.00", "15 months"; within 0.005), or "none" exactly
+      when the card has no such term — a fee of $0 may also be answered "none";
+  (b) the compliance verifier passes on the WHOLE text: no wrong APR, fee or intro offer about
+      any card, no misspelled or unknown card name.
+Wrong readings (recorded, must fail): the same term of the near-collision sibling, and
+neighbouring terms of the same card (purchase APR max instead of penalty APR, BT fee instead
+of cash-advance fee, …). Only (card, term) pairs where every reading differs are asked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from replicas.families.credit_cards._common import (
+    NEAR_COLLISION_RATIO,
+    PASS,
+    apr_range,
+    catalog_for,
+    combine,
+    failure,
+    fmt_pct,
+    fmt_usd,
+    labelled_first_line,
+    load_cards,
+    nearest_siblings,
+    pick,
+    text_precheck,
+)
+from replicas.tasks import (
+    BuildContext,
+    Difficulty,
+    Task,
+    TaskFamily,
+    VerifierConfig,
+    register_family,
+    sql,
+    submit,
+)
+
+if TYPE_CHECKING:
+    from replicas.tasks import GradeContext
+    from replicas.verifiers.verdict import Verdict
+
+Unit = Literal["pct", "usd", "months"]
+VALUE_TOLERANCE = 0.005
+ANSWER_LABEL = "Answer"
+NONE_WORDS = re.compile(
+    r"(?i)^(?:none|no|n/?a|not applicable|no such (?:term|fee|apr|offer)|"
+    r"(?:the card has |it has )?no (?:such )?(?:term|fee|apr|penalty apr|intro(?:ductory)? "
+    r"(?:apr|offer|period))(?: at all)?)$"
+)
+
+Sentence = Callable[[Mapping[str, Any]], str]
+
+
+@dataclass(frozen=True)
+class Term:
+    """One askable term: its column, how it is asked, its unit and its neighbouring terms."""
+
+    column: str
+    label: str
+    unit: Unit
+    neighbours: tuple[str, ...]
+    difficulty: Difficulty
+    zero_is_none: bool = False
+    none_note: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.neighbours:
+            raise ValueError(f"term {self.column} needs at least one neighbouring term")
+        if self.column in self.neighbours:
+            raise ValueError(f"term {self.column} cannot be its own neighbour")
+
+
+def _term(*args: Any, **kwargs: Any) -> tuple[str, Term]:
+    term = Term(*args, **kwargs)
+    return term.column, term
+
+
+#: Askable terms (a registry: adding a term is one line plus its oracle sentence).
+TERMS: dict[str, Term] = dict(
+    [
+        _term("annual_fee_usd", "annual fee (USD, ongoing, not the first-year fee)", "usd",
+              ("late_fee_usd",), "easy", zero_is_none=True),
+        _term("purchase_apr_min_pct", "lowest purchase APR (the bottom of its purchase APR "
+              "range, in percent)", "pct", ("purchase_apr_max_pct",), "easy"),
+        _term("purchase_apr_max_pct", "highest purchase APR (the top of its purchase APR range, "
+              "in percent)", "pct", ("purchase_apr_min_pct", "cash_advance_apr_pct"), "easy"),
+        _term("intro_purchase_apr_pct", "introductory APR on purchases (in percent)", "pct",
+              ("intro_bt_apr_pct",), "medium", none_note="the card has no intro purchase offer"),
+        _term("intro_purchase_months", "length of the introductory purchase APR period (in "
+              "months)", "months", ("intro_bt_months",), "medium",
+              none_note="the card has no intro purchase offer"),
+        _term("intro_bt_apr_pct", "introductory APR on balance transfers (in percent)", "pct",
+              ("intro_purchase_apr_pct",), "medium",
+              none_note="the card has no intro balance-transfer offer"),
+        _term("intro_bt_months", "length of the introductory balance-transfer APR period (in "
+              "months)", "months", ("intro_purchase_months",), "medium",
+              none_note="the card has no intro balance-transfer offer"),
+        _term("bt_fee_pct", "balance transfer fee (percent of each transfer)", "pct",
+              ("cash_advance_fee_pct",), "medium"),
+        _term("bt_fee_min_usd", "minimum balance transfer fee (USD)", "usd",
+              ("cash_advance_fee_min_usd",), "medium"),
+        _term("cash_advance_apr_pct", "cash advance APR (in percent)", "pct",
+              ("purchase_apr_max_pct", "penalty_apr_pct"), "medium"),
+        _term("cash_advance_fee_pct", "cash advance fee (percent of each advance)", "pct",
+              ("bt_fee_pct",), "medium"),
+        _term("penalty_apr_pct", "penalty APR (in percent)", "pct",
+              ("purchase_apr_max_pct", "cash_advance_apr_pct"), "hard",
+              none_note="the card has no penalty APR"),
+        _term("foreign_txn_fee_pct", "foreign transaction fee (percent of each transaction)",
+              "pct", ("bt_fee_pct",), "easy", zero_is_none=True),
+        _term("late_fee_usd", "late payment fee (the maximum, USD)", "usd",
+              ("annual_fee_usd",), "easy"),
+    ]
+)  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------------
+# values
+
+
+def canonical(term: Term, value: Any) -> str:
+    """The canonical answer value: '29.99%', '$39', '15 months' or 'none'."""
+    if value is None:
+        return "none"
+    number = float(value)
+    if term.unit == "pct":
+        return fmt_pct(number)
+    if term.unit == "usd":
+        return fmt_usd(number)
+    return f"{int(number)} months"
+
+
+def parse_canonical(text: str) -> float | None:
+    if text == "none":
+        return None
+    match = re.search(r"\d+(?:\.\d+)?", text.replace(",", ""))
+    if match is None:
+        raise ValueError(f"not a canonical term value: {text!r}")
+    return float(match.group(0))
+
+
+def _same(a: Any, b: Any) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return abs(float(a) - float(b)) <= VALUE_TOLERANCE
+
+
+def readings_for(
+    card: Mapping[str, Any], sibling: Mapping[str, Any], term: Term
+) -> dict[str, Any] | None:
+    """Wrong readings of (card, term), or None when one of them equals the true value."""
+    truth = card[term.column]
+    readings = {"near_collision_sibling": sibling[term.column]}
+    readings.update({f"neighbour_term_{n}": card[n] for n in term.neighbours})
+    if any(_same(v, truth) for v in readings.values()):
+        return None
+    return readings
+
+
+# --------------------------------------------------------------------------------------------
+# oracle sentences: plain statements the compliance verifier reads as true claims
+
+
+def _intro_sentence(kind: str) -> Sentence:
+    apr_col, months_col = f"intro_{kind}_apr_pct", f"intro_{kind}_months"
+    what = "purchases" if kind == "purchase" else "balance transfers"
+
+    def sentence(card: Mapping[str, Any]) -> str:
+        if card[apr_col] is None:
+            return f"The {card['card_name']} has no intro APR on {what}."
+        return (
+            f"The {card['card_name']} offers a {fmt_pct(card[apr_col])} intro APR on {what} "
+            f"for {card[months_col]} months, then {apr_range(card)} APR."
+        )
+
+    return sentence
+
+
+def _plain(label: str, unit: Unit, column: str, none_text: str = "") -> Sentence:
+    def sentence(card: Mapping[str, Any]) -> str:
+        value = card[column]
+        if value is None:
+            return f"The {card['card_name']} has no {none_text or label}."
+        shown = fmt_pct(value) if unit == "pct" else fmt_usd(value)
+        return f"The {label} of the {card['card_name']} is {shown}."
+
+    return sentence
+
+
+def _purchase_apr(card: Mapping[str, Any]) -> str:
+    return f"The {card['card_name']} has a purchase APR of {apr_range(card)}."
+
+
+SENTENCES: dict[str, Sentence] = {
+    "annual_fee_usd": _plain("annual fee", "usd", "annual_fee_usd"),
+    "purchase_apr_min_pct": _purchase_apr,
+    "purchase_apr_max_pct": _purchase_apr,
+    "intro_purchase_apr_pct": _intro_sentence("purchase"),
+    "intro_purchase_months": _intro_sentence("purchase"),
+    "intro_bt_apr_pct": _intro_sentence("bt"),
+    "intro_bt_months": _intro_sentence("bt"),
+    "bt_fee_pct": lambda c: (
+        f"The balance transfer fee of the {c['card_name']} is {fmt_pct(c['bt_fee_pct'])} of "
+        f"each transfer, minimum {fmt_usd(c['bt_fee_min_usd'])}."
+    ),
+    "bt_fee_min_usd": lambda c: (
+        f"The balance transfer fee of the {c['card_name']} is {fmt_pct(c['bt_fee_pct'])} of "
+        f"each transfer, minimum {fmt_usd(c['bt_fee_min_usd'])}."
+    ),
+    "cash_advance_apr_pct": _plain("cash advance APR", "pct", "cash_advance_apr_pct"),
+    "cash_advance_fee_pct": lambda c: (
+        f"The cash advance fee of the {c['card_name']} is {fmt_pct(c['cash_advance_fee_pct'])} "
+        f"of each advance, minimum {fmt_usd(c['cash_advance_fee_min_usd'])}."
+    ),
+    "penalty_apr_pct": _plain("penalty APR", "pct", "penalty_apr_pct"),
+    "foreign_txn_fee_pct": lambda c: (
+        f"The {c['card_name']} charges no foreign transaction fee."
+        if not c["foreign_txn_fee_pct"]
+        else f"The foreign transaction fee of the {c['card_name']} is "
+        f"{fmt_pct(c['foreign_txn_fee_pct'])} of each transaction."
+    ),
+    "late_fee_usd": _plain("late fee", "usd", "late_fee_usd"),
+}
+if set(SENTENCES) != set(TERMS):
+    raise ValueError("every askable term needs exactly one oracle sentence")
+
+
+def oracle_text(card: Mapping[str, Any], term: Term) -> str:
+    return f"{ANSWER_LABEL}: {canonical(term, card[term.column])}\n{SENTENCES[term.column](card)}"
+
+
+# --------------------------------------------------------------------------------------------
+# the family
+
+
+@register_family
+class CardTermsQA(TaskFamily):
+    name = "credit_cards.card_terms_qa-v1"
+    replica = "credit_cards"
+    description = (
+        "Answer one disclosed term (APR, intro offer, fee) of one exactly named card in free "
+        "text; the value and every claim in the text are checked against the catalog."
+    )
+    difficulty = "medium"
+    n_variants = 8
+
+    def make(self, ctx: BuildContext) -> Task:
+        cards = load_cards(ctx)
+        by_id = {c["card_id"]: c for c in cards}
+        siblings = nearest_siblings(cards)
+        # term first (uniformly), then a card: keeps the questions spread over the terms
+        pool: dict[str, list[tuple[dict[str, Any], dict[str, Any], float]]] = {}
+        for card in cards:
+            sibling_id, ratio = siblings[card["card_id"]]
+            for term in TERMS.values():
+                readings = readings_for(card, by_id[sibling_id], term)
+                if readings is not None:
+                    pool.setdefault(term.column, []).append((card, readings, ratio))
+        if not pool:
+            raise ValueError(f"{self.name}: no (card, term) pair discriminates its readings")
+        rng = ctx.rng("pick")
+        term = TERMS[pick(rng, sorted(pool))]
+        near = [entry for entry in pool[term.column] if entry[2] >= NEAR_COLLISION_RATIO]
+        card, readings, _ = pick(rng, near if near and rng.random() < 0.85 else pool[term.column])
+        truth = card[term.column]
+        wrong = {name: canonical(term, value) for name, value in readings.items()}
+        return ctx.task(
+            instruction=_instruction(card["card_name"], term),
+            answer_kind="text",
+            expected=canonical(term, truth),
+            verifier=VerifierConfig(abs_tol=VALUE_TOLERANCE),
+            oracle=(
+                sql(
+                    f"select card_name, {term.column} from card_terms "
+                    f"where card_id = '{card['card_id']}'"
+                ),
+                submit(oracle_text(card, term)),
+            ),
+            wrong_readings=wrong,
+            difficulty=term.difficulty,
+            metadata={"card_id": card["card_id"], "term": term.column},
+        )
+
+    def grade(self, task: Task, answer: str, ctx: GradeContext) -> Verdict:
+        term = TERMS[str(task.metadata["term"])]
+        return grade_terms_answer(answer, task.expected, term, catalog_for(ctx.snapshot))
+
+
+def check_value(answer: str, expected: str, term: Term) -> Verdict:
+    """Part (a): the first line states the right value (or 'none' where the card has none)."""
+    from replicas.verifiers.answers import check_answer
+
+    value = labelled_first_line(answer, ANSWER_LABEL)
+    if value is None:
+        return failure(
+            "no_answer_line",
+            f"the first line must be '{ANSWER_LABEL}: <value>' (or '{ANSWER_LABEL}: none')",
+        )
+    want = parse_canonical(expected)
+    says_none = bool(NONE_WORDS.match(value)) and not re.search(r"\d", value)
+    if says_none:
+        if want is None or (term.zero_is_none and want == 0):
+            return PASS
+        return failure(
+            "wrong_value", f"the card has this term: {expected}", expected=expected, found=value
+        )
+    if want is None:
+        return failure(
+            "wrong_value",
+            "the card has no such term; the answer is 'none'",
+            expected=expected,
+            found=value,
+        )
+    return check_answer("number", value, want, VerifierConfig(abs_tol=VALUE_TOLERANCE, rel_tol=0.0))
+
+
+def grade_terms_answer(answer: str, expected: str, term: Term, catalog: Any) -> Verdict:
+    """(a) the asked value AND (b) the compliance verifier on the whole text."""
+    from replicas.verifiers.compliance import verify_response
+
+    rejected = text_precheck(answer)
+    if rejected is not None:
+        return rejected
+    return combine(
+        {
+            "value": check_value(answer, expected, term),
+            "compliance": verify_response(answer, catalog),
+        }
+    )
+
+
+def _instruction(card_name: str, term: Term) -> str:
+    none_rule = (
+        f" If {term.none_note}, the value is none."
+        if term.none_note
+        else (" A fee of $0 may be written as 0 or none." if term.zero_is_none else "")
+    )
+    unit = {"pct": "a percentage such as 19.99%", "usd": "a US-dollar amount such as $39",
+            "months": "a number of months such as 15 months"}[term.unit]  # fmt: skip
+    return (
+        f'What is the {term.label} of the credit card named exactly "{card_name}"? Several '
+        "cards have similar names: make sure you answer about this exact card.\n\n"
+        f"Answer in free text. The FIRST line must be '{ANSWER_LABEL}: <value>' with the value "
+        f"as {unit}, and nothing else on that line.{none_rule} You may explain on the "
+        "following lines, but every statement about any card (names, APRs, intro offers, "
+        "fees) must match the card catalog (card_terms): a wrong value, a misspelled or "
+        "unknown card name, or an intro offer that does not exist fails the task. Percentages "
+        "are compared within 0.005."
+    )

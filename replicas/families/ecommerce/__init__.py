@@ -1,0 +1,1 @@
+"""Task families of the ecommerce replica (registered by ``replicas.families``)."""

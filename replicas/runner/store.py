@@ -1,0 +1,210 @@
+"""The run directory on disk: ``results.jsonl``, ``trajectories/``, ``run.json``.
+
+Crash safety is the whole point of this module:
+
+* a result line is appended with ONE ``write`` of the full line on an ``O_APPEND`` descriptor,
+  under an exclusive ``flock`` and followed by ``fsync`` — concurrent writers never interleave
+  and a line is either wholly on disk or (after a crash mid-write) a torn tail without ``\\n``;
+* a torn tail is detected when the file is read and cut off before the next append, so a resumed
+  run never glues a new line onto half an old one;
+* a trajectory is written to a temp file and renamed *before* its result line is appended, so
+  every recorded episode has its trajectory;
+* ``run.json`` is replaced atomically.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import tempfile
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from replicas.runner.records import (
+    RESULTS_SCHEMA_VERSION,
+    EpisodeKey,
+    EpisodeRecord,
+    record_key,
+)
+
+RESULTS_FILE = "results.jsonl"
+RUN_FILE = "run.json"
+TRAJECTORIES_DIR = "trajectories"
+
+
+@dataclass(frozen=True)
+class ResultsRead:
+    """What reading ``results.jsonl`` found.
+
+    ``records`` are the valid lines in file order; ``torn_tail`` is True when the last line has no
+    newline (a crash mid-append); ``bad_lines`` are 1-based numbers of complete lines that are not
+    result records of a known schema (foreign or corrupted), skipped by every reader.
+    """
+
+    records: tuple[dict[str, Any], ...]
+    torn_tail: bool
+    bad_lines: tuple[int, ...]
+
+    @property
+    def keys(self) -> set[EpisodeKey]:
+        return {record_key(r) for r in self.records}
+
+
+def _parse_line(line: bytes) -> dict[str, Any] | None:
+    try:
+        data = json.loads(line)
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("schema_version") != RESULTS_SCHEMA_VERSION:
+        return None
+    try:
+        record_key(data)
+    except ValueError:
+        return None
+    return data
+
+
+def read_results(run_dir: str | os.PathLike[str]) -> ResultsRead:
+    """Parse ``run_dir/results.jsonl`` without modifying it (missing file → no records).
+
+    Duplicated episode keys (possible only if someone concatenated files) keep the first line.
+    """
+    path = Path(run_dir) / RESULTS_FILE
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return ResultsRead((), False, ())
+    torn = bool(raw) and not raw.endswith(b"\n")
+    lines = raw.split(b"\n")
+    if torn:
+        lines = lines[:-1]
+    records: list[dict[str, Any]] = []
+    bad: list[int] = []
+    seen: set[EpisodeKey] = set()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        data = _parse_line(line)
+        if data is None:
+            bad.append(number)
+            continue
+        key = record_key(data)
+        if key in seen:
+            continue
+        seen.add(key)
+        records.append(data)
+    return ResultsRead(tuple(records), torn, tuple(bad))
+
+
+@contextlib.contextmanager
+def _locked_fd(path: Path) -> Iterator[int]:
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            yield fd
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def repair_torn_tail(run_dir: str | os.PathLike[str]) -> int:
+    """Cut a torn last line (no trailing newline) off ``results.jsonl``; return bytes removed."""
+    path = Path(run_dir) / RESULTS_FILE
+    if not path.exists():
+        return 0
+    with _locked_fd(path):
+        raw = path.read_bytes()
+        if not raw or raw.endswith(b"\n"):
+            return 0
+        keep = raw.rfind(b"\n") + 1
+        os.truncate(path, keep)
+        return len(raw) - keep
+
+
+def write_json_atomic(path: Path, data: Mapping[str, Any] | list[Any]) -> None:
+    """Write JSON to a temp file next to ``path`` and rename it into place."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=1, sort_keys=False, default=str)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+class ResultsStore:
+    """Appends episodes to a run directory; the single writer of a run's result lines."""
+
+    def __init__(self, run_dir: str | os.PathLike[str]) -> None:
+        self.run_dir = Path(run_dir)
+        self.results_path = self.run_dir / RESULTS_FILE
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        (self.run_dir / TRAJECTORIES_DIR).mkdir(exist_ok=True)
+
+    def read(self) -> ResultsRead:
+        return read_results(self.run_dir)
+
+    def repair(self) -> int:
+        return repair_torn_tail(self.run_dir)
+
+    def append(self, record: EpisodeRecord, trajectory: Mapping[str, Any] | None) -> None:
+        """Persist one episode: trajectory first (atomic rename), then its result line."""
+        if trajectory is not None:
+            write_json_atomic(self.run_dir / record.trajectory, trajectory)
+        line = (json.dumps(record.to_dict(), separators=(",", ":"), default=str) + "\n").encode()
+        with _locked_fd(self.results_path) as fd:
+            # Another process may have left a torn tail since we last looked: never glue onto it.
+            size = os.fstat(fd).st_size
+            if size:
+                with open(self.results_path, "rb") as fh:
+                    fh.seek(size - 1)
+                    if fh.read(1) != b"\n":
+                        keep = _last_newline_end(self.results_path, size)
+                        os.truncate(self.results_path, keep)
+            written = os.write(fd, line)
+            while written < len(line):  # a regular file takes it in one write; be exact anyway
+                written += os.write(fd, line[written:])
+            os.fsync(fd)
+
+    def read_run_config(self) -> dict[str, Any] | None:
+        return read_run_config(self.run_dir)
+
+    def write_run_config(self, config: Mapping[str, Any]) -> None:
+        write_json_atomic(self.run_dir / RUN_FILE, dict(config))
+
+
+def _last_newline_end(path: Path, size: int) -> int:
+    with open(path, "rb") as fh:
+        raw = fh.read(size)
+    return raw.rfind(b"\n") + 1
+
+
+def read_run_config(run_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """``run.json`` of a run directory, or None when absent/unreadable."""
+    try:
+        data = json.loads((Path(run_dir) / RUN_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def read_trajectory(run_dir: str | os.PathLike[str], record: Mapping[str, Any]) -> dict[str, Any]:
+    """The trajectory of a result record (FileNotFoundError / ValueError when missing/corrupt)."""
+    rel = record.get("trajectory")
+    if not isinstance(rel, str) or rel.startswith("/") or ".." in Path(rel).parts:
+        raise ValueError(f"record has no usable trajectory path: {rel!r}")
+    data = json.loads((Path(run_dir) / rel).read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError(f"trajectory {rel} is not a JSON object")
+    return data

@@ -1,0 +1,402 @@
+"""Per-episode sandboxes, and the DuckDB connections episodes read through.
+
+A sandbox is one private temporary directory per episode::
+
+    <root>/project/           the snapshot's dbt project (+ the task's sandbox_patch); the only
+                              place file tools may touch; copied lazily on first use
+    <root>/warehouse.duckdb   a copy of the warehouse — only for tasks that write (dbt tasks),
+                              with the task's target models and everything downstream DROPPED
+
+Read-only tasks query the pristine snapshot's warehouse through one shared read-only connection
+per process (opening costs ~14 ms; a cursor costs microseconds). Every connection an agent's SQL
+reaches has external access disabled and its configuration locked.
+
+Nothing here ever holds an expected answer: expected answers live in the task (outside the
+sandbox) and in the pristine snapshot, which grading reads but the agent cannot reach.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import os
+import shutil
+import tempfile
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from replicas.tasks._snapshot import SnapshotLike
+from replicas.tasks.base import Task
+
+#: Configuration of every connection agent SQL runs on (DuckDB enforces it, even if a query
+#: slipped past the SQL tool's own checks).
+SAFE_DUCKDB_CONFIG: dict[str, Any] = {
+    "enable_external_access": False,
+    "lock_configuration": True,
+    "autoinstall_known_extensions": False,
+    "autoload_known_extensions": False,
+    "memory_limit": "2GB",
+}
+
+PROJECT_DIRNAME = "project"
+WAREHOUSE_NAME = "warehouse.duckdb"
+#: Top-level project directories never copied (build output; ``target/manifest.json`` even holds
+#: the compiled code of the pristine models, i.e. the answer to a "fix the model" task).
+SKIP_PROJECT_DIRS = frozenset({"target", "logs", "dbt_packages", "__pycache__"})
+MAX_PROJECT_FILE_BYTES = 1_000_000
+_PATH_KEYS = (
+    "model-paths",
+    "seed-paths",
+    "test-paths",
+    "analysis-paths",
+    "macro-paths",
+    "snapshot-paths",
+    "docs-paths",
+    "asset-paths",
+    "function-paths",
+    "target-path",
+    "log-path",
+    "packages-install-path",
+    "clean-targets",
+)
+
+_RO_LOCK = threading.Lock()
+_RO_CONNECTIONS: dict[tuple[str, int, int], duckdb.DuckDBPyConnection] = {}
+
+
+def open_readonly(path: Path) -> duckdb.DuckDBPyConnection:
+    """A fresh read-only, locked-down connection to ``path``."""
+    return duckdb.connect(str(path), read_only=True, config=dict(SAFE_DUCKDB_CONFIG))
+
+
+def readonly_connection(path: Path) -> duckdb.DuckDBPyConnection:
+    """The shared read-only connection to ``path`` for this process (use a cursor per query).
+
+    Keyed by the file's identity (path, inode, mtime) so a rebuilt snapshot is reopened.
+    """
+    resolved = Path(path).resolve()
+    stat = resolved.stat()
+    key = (str(resolved), stat.st_ino, stat.st_mtime_ns)
+    with _RO_LOCK:
+        con = _RO_CONNECTIONS.get(key)
+        if con is None:
+            for old in [k for k in _RO_CONNECTIONS if k[0] == key[0]]:
+                with contextlib.suppress(Exception):
+                    _RO_CONNECTIONS.pop(old).close()
+            con = open_readonly(resolved)
+            _RO_CONNECTIONS[key] = con
+        return con
+
+
+def close_readonly_connections() -> None:
+    """Close every shared connection (before something must write or delete those files)."""
+    with _RO_LOCK:
+        for con in _RO_CONNECTIONS.values():
+            with contextlib.suppress(Exception):
+                con.close()
+        _RO_CONNECTIONS.clear()
+
+
+# --------------------------------------------------------------------------------------------
+# project files
+
+
+def validate_dbt_project_yml(text: str) -> str | None:
+    """Why an edited ``dbt_project.yml`` is refused (paths leaving the project, other profile)."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        return f"dbt_project.yml is not valid YAML: {exc}"
+    if not isinstance(data, dict):
+        return "dbt_project.yml must be a mapping"
+    if data.get("profile", "replica") != "replica":
+        return "dbt_project.yml must keep 'profile: replica'"
+    for key in _PATH_KEYS:
+        value = data.get(key)
+        if value is None:
+            continue
+        values = value if isinstance(value, list) else [value]
+        for item in values:
+            if not isinstance(item, str) or not _relative_inside(item):
+                return f"dbt_project.yml '{key}' must list relative paths inside the project"
+    return None
+
+
+def _relative_inside(path: str) -> bool:
+    if not path or path.startswith(("/", "\\", "~")) or ":" in path or "{" in path:
+        return False
+    return ".." not in Path(path).parts
+
+
+def refused_project_file(relpath: str, size: int) -> str | None:
+    """Why a project file may not exist in a sandbox or be copied into grading (or None)."""
+    parts = Path(relpath).parts
+    if relpath.endswith(".py"):
+        return f"{relpath}: Python files (dbt Python models) are not allowed"
+    if parts and parts[-1] in {"profiles.yml", "packages.yml", "dependencies.yml"}:
+        return f"{relpath}: {parts[-1]} is managed by the kit"
+    if size > MAX_PROJECT_FILE_BYTES:
+        return f"{relpath}: file larger than {MAX_PROJECT_FILE_BYTES} bytes"
+    return None
+
+
+def _walk_project(src: Path, dst: Path | None) -> list[str]:
+    refused: list[str] = []
+    src = Path(src)
+    if dst is not None:
+        dst.mkdir(parents=True, exist_ok=False)
+    for dirpath, dirnames, filenames in os.walk(src, followlinks=False):
+        rel_dir = Path(dirpath).relative_to(src)
+        keep = []
+        for d in sorted(dirnames):
+            full = Path(dirpath) / d
+            if rel_dir == Path(".") and d in SKIP_PROJECT_DIRS:
+                continue
+            if full.is_symlink():
+                refused.append(f"{(rel_dir / d).as_posix()}: symlinks are not allowed")
+                continue
+            keep.append(d)
+            if dst is not None:
+                (dst / rel_dir / d).mkdir()
+        dirnames[:] = keep
+        for name in sorted(filenames):
+            full = Path(dirpath) / name
+            rel = (rel_dir / name).as_posix()
+            if full.is_symlink() or not full.is_file():
+                refused.append(f"{rel}: only regular files are allowed")
+                continue
+            why = refused_project_file(rel, full.stat().st_size)
+            if why is None and rel == "dbt_project.yml":
+                why = validate_dbt_project_yml(full.read_text(encoding="utf-8", errors="replace"))
+            if why is not None:
+                refused.append(why)
+                continue
+            if dst is not None:
+                shutil.copyfile(full, dst / rel)
+    return refused
+
+
+def copy_project_safely(src: Path, dst: Path) -> list[str]:
+    """Copy a dbt project file by file, never following symlinks; return what was refused.
+
+    Used for the grading rebuild, where the source is the agent's (untrusted) project.
+    """
+    return _walk_project(src, dst)
+
+
+def project_violations(project_dir: Path) -> list[str]:
+    """What in ``project_dir`` a dbt run must not see (Python models, symlinks, bad config)."""
+    return _walk_project(project_dir, None)
+
+
+def _copy_pristine_project(src: Path, dst: Path) -> None:
+    shutil.copytree(src, dst, ignore=_ignore_top_level(src), symlinks=False)
+
+
+def _ignore_top_level(root: Path):  # type: ignore[no-untyped-def]
+    root = Path(root).resolve()
+
+    def ignore(directory: str, names: list[str]) -> set[str]:
+        if Path(directory).resolve() == root:
+            return {n for n in names if n in SKIP_PROJECT_DIRS}
+        return {n for n in names if n == "__pycache__"}
+
+    return ignore
+
+
+# --------------------------------------------------------------------------------------------
+# warehouse templates (built once per process, copied per episode)
+
+_TEMPLATE_LOCK = threading.Lock()
+_TEMPLATES: dict[tuple[str, ...], Path] = {}
+_TEMPLATE_DIR: Path | None = None
+
+
+def _template_dir() -> Path:
+    global _TEMPLATE_DIR
+    if _TEMPLATE_DIR is None:
+        _TEMPLATE_DIR = Path(tempfile.mkdtemp(prefix="replicas-templates-"))
+        atexit.register(shutil.rmtree, _TEMPLATE_DIR, True)
+    return _TEMPLATE_DIR
+
+
+def downstream_models(snapshot: SnapshotLike, models: Iterable[str]) -> list[str]:
+    """``models`` and every model built from them, from the snapshot's dbt manifest."""
+    wanted = set(models)
+    manifest_path = Path(snapshot.dbt_project) / "target" / "manifest.json"
+    try:
+        manifest = json.loads(manifest_path.read_text())
+    except (OSError, ValueError):
+        return sorted(wanted)
+    nodes = manifest.get("nodes", {})
+    child_map: dict[str, list[str]] = manifest.get("child_map", {})
+    by_name = {n.get("name"): uid for uid, n in nodes.items() if n.get("resource_type") == "model"}
+    queue = [by_name[m] for m in wanted if m in by_name]
+    seen = set(queue)
+    while queue:
+        for child in child_map.get(queue.pop(), []):
+            if child not in seen and nodes.get(child, {}).get("resource_type") == "model":
+                seen.add(child)
+                queue.append(child)
+    return sorted(wanted | {nodes[uid]["name"] for uid in seen})
+
+
+def _drop_relations(warehouse: Path, names: Iterable[str] | None) -> None:
+    """Drop ``names`` from schema main (``None``: drop every relation outside schema raw)."""
+    con = duckdb.connect(str(warehouse))
+    try:
+        rows = con.execute(
+            "select table_schema, table_name, table_type from information_schema.tables "
+            "where table_schema <> 'raw' and table_catalog = current_database()"
+        ).fetchall()
+        targets = None if names is None else {n.lower() for n in names}
+        # Views first: a view may depend on a table we are about to drop.
+        for schema, name, kind in sorted(rows, key=lambda r: r[2] != "VIEW"):
+            if targets is not None and (schema != "main" or name.lower() not in targets):
+                continue
+            what = "VIEW" if kind == "VIEW" else "TABLE"
+            con.execute(f'DROP {what} IF EXISTS "{schema}"."{name}" CASCADE')
+        con.execute("CHECKPOINT")
+    finally:
+        con.close()
+
+
+def _template(key: tuple[str, ...], snapshot: SnapshotLike, drop: Iterable[str] | None) -> Path:
+    with _TEMPLATE_LOCK:
+        path = _TEMPLATES.get(key)
+        if path is not None and path.exists():
+            return path
+        path = _template_dir() / f"{len(_TEMPLATES)}-{WAREHOUSE_NAME}"
+        tmp = path.with_suffix(".tmp")
+        shutil.copyfile(snapshot.warehouse, tmp)
+        _drop_relations(tmp, drop)
+        os.replace(tmp, path)
+        _TEMPLATES[key] = path
+        return path
+
+
+def _snapshot_key(snapshot: SnapshotLike) -> str:
+    stat = Path(snapshot.warehouse).stat()
+    return f"{Path(snapshot.warehouse).resolve()}:{stat.st_ino}:{stat.st_mtime_ns}"
+
+
+def raw_only_warehouse(snapshot: SnapshotLike) -> Path:
+    """A process-cached copy of the pristine warehouse with only schema ``raw`` left (grading)."""
+    return _template((_snapshot_key(snapshot), "raw-only"), snapshot, None)
+
+
+def sandbox_warehouse_template(snapshot: SnapshotLike, models: Iterable[str]) -> Path:
+    """A process-cached copy of the warehouse without ``models`` and their descendants."""
+    drop = downstream_models(snapshot, models)
+    return _template((_snapshot_key(snapshot), "drop", *drop), snapshot, drop)
+
+
+# --------------------------------------------------------------------------------------------
+# the sandbox
+
+
+class Sandbox:
+    """One episode's private world. Create with :meth:`create`; always :meth:`close`."""
+
+    def __init__(self, task: Task, snapshot: SnapshotLike, root: Path) -> None:
+        self.task = task
+        self.snapshot = snapshot
+        self.root = root
+        self._project_ready = False
+        self._own_connection: duckdb.DuckDBPyConnection | None = None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def create(cls, task: Task, snapshot: SnapshotLike) -> Sandbox:
+        root = Path(tempfile.mkdtemp(prefix="replicas-sbx-"))
+        sandbox = cls(task, snapshot, root)
+        try:
+            if task.writes_warehouse:
+                template = sandbox_warehouse_template(snapshot, task.verifier.dbt_models)
+                shutil.copyfile(template, root / WAREHOUSE_NAME)
+                sandbox.ensure_project()
+        except BaseException:
+            sandbox.close()
+            raise
+        return sandbox
+
+    @property
+    def writes(self) -> bool:
+        return self.task.writes_warehouse
+
+    @property
+    def project_dir(self) -> Path:
+        """The agent-visible dbt project (copied from the snapshot on first access)."""
+        self.ensure_project()
+        return self.root / PROJECT_DIRNAME
+
+    def ensure_project(self) -> None:
+        with self._lock:
+            if self._project_ready:
+                return
+            target = self.root / PROJECT_DIRNAME
+            if not target.exists():
+                _copy_pristine_project(Path(self.snapshot.dbt_project), target)
+                for rel, content in self.task.sandbox_patch.items():
+                    path = target / rel
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_text(content, encoding="utf-8")
+            self._project_ready = True
+
+    @property
+    def project_materialised(self) -> bool:
+        return self._project_ready or (self.root / PROJECT_DIRNAME).exists()
+
+    @property
+    def warehouse(self) -> Path:
+        """The warehouse the agent's SQL and dbt runs see."""
+        return self.root / WAREHOUSE_NAME if self.writes else Path(self.snapshot.warehouse)
+
+    def connection(self) -> duckdb.DuckDBPyConnection:
+        """Read-only connection for the SQL tool (shared for read-only tasks)."""
+        if not self.writes:
+            return readonly_connection(self.snapshot.warehouse)
+        with self._lock:
+            if self._own_connection is None:
+                self._own_connection = open_readonly(self.warehouse)
+            return self._own_connection
+
+    def release_connection(self) -> None:
+        """Close this sandbox's own connection so a dbt subprocess can take the write lock."""
+        with self._lock:
+            if self._own_connection is not None:
+                with contextlib.suppress(Exception):
+                    self._own_connection.close()
+                self._own_connection = None
+
+    def close(self) -> None:
+        self.release_connection()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    # ---- snapshot / restore of a live episode -------------------------------------------
+
+    def save_state(self, dest: Path) -> None:
+        """Copy the sandbox's mutable state (project files, writable warehouse) into ``dest``."""
+        if self.project_materialised:
+            shutil.copytree(self.root / PROJECT_DIRNAME, dest / PROJECT_DIRNAME, symlinks=True)
+        if self.writes:
+            self.release_connection()
+            shutil.copyfile(self.root / WAREHOUSE_NAME, dest / WAREHOUSE_NAME)
+
+    def load_state(self, src: Path) -> None:
+        """Replace the sandbox's mutable state with the one saved in ``src``."""
+        self.release_connection()
+        project = self.root / PROJECT_DIRNAME
+        if (src / PROJECT_DIRNAME).is_dir():
+            shutil.rmtree(project, ignore_errors=True)
+            shutil.copytree(src / PROJECT_DIRNAME, project, symlinks=True)
+            self._project_ready = True
+        if self.writes and (src / WAREHOUSE_NAME).is_file():
+            shutil.copyfile(src / WAREHOUSE_NAME, self.root / WAREHOUSE_NAME)

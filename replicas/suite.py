@@ -1,0 +1,295 @@
+"""Suites: versioned, frozen lists of task ids (``core-v1``).
+
+A suite is what runs, audits and reports compare across agents and kit versions, so its ids must
+never change once published. Each suite therefore has two halves:
+
+- a *plan* (``SuiteSpec``): which families, on which seeds, how many variants per seed. It is
+  the recipe the id list was generated from, kept in code so a reader sees the composition;
+- the *published list*: ``replicas/suites/<name>.txt``, one task id per line, shipped as package
+  data. ``get_suite`` reads only this file. ``plan_suite`` regenerates the list from the plan and a
+  test asserts the two agree, so an accidental change to the plan (or a family being renamed)
+  fails loudly instead of silently re-numbering a published suite.
+
+A behaviour change of a family bumps its version (``-v2``) and with it the ids, which is why a
+new suite version (``core-v2``), not an edit of ``core-v1``, is the way to move on.
+
+Example::
+
+    from replicas.suite import get_suite
+    suite = get_suite("core-v1")
+    suite.task_ids[:2]      # ('credit_cards.card_terms_qa-v1.s1.0', ...)
+    tasks = suite.tasks()   # Task objects, built through task_from_id (cached)
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from replicas.tasks.base import DEFAULT_SCALE, TaskId, format_task_id
+
+if TYPE_CHECKING:
+    from replicas.tasks.base import Task
+
+#: Published lists live in ``replicas/suites/`` as package data of ``replicas`` (glob
+#: ``suites/*.txt``), not as a subpackage, so no ``__init__.py`` is needed.
+SUITES_DIR = "suites"
+DEFAULT_SUITE = "core-v1"
+_COMMENT = "#"
+
+
+@dataclass(frozen=True)
+class SuiteEntry:
+    """One family's share of a suite: variants ``0..variants_per_seed-1`` on each seed."""
+
+    family: str
+    seeds: tuple[int, ...]
+    variants_per_seed: int
+
+    def __post_init__(self) -> None:
+        # format_task_id validates the family name's shape; seed 0 / variant 0 are always valid.
+        format_task_id(self.family, 0, 0)
+        seeds = tuple(self.seeds)
+        if not seeds or len(set(seeds)) != len(seeds):
+            raise ValueError(f"{self.family}: seeds must be a non-empty tuple of distinct ints")
+        if any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in seeds):
+            raise ValueError(f"{self.family}: seeds must be ints >= 0, got {seeds}")
+        object.__setattr__(self, "seeds", seeds)
+        if not isinstance(self.variants_per_seed, int) or self.variants_per_seed < 1:
+            raise ValueError(f"{self.family}: variants_per_seed must be an int >= 1")
+
+    @property
+    def size(self) -> int:
+        return len(self.seeds) * self.variants_per_seed
+
+    def task_ids(self, scale: float = DEFAULT_SCALE) -> list[str]:
+        return [
+            format_task_id(self.family, seed, variant, scale)
+            for seed in self.seeds
+            for variant in range(self.variants_per_seed)
+        ]
+
+
+@dataclass(frozen=True)
+class SuiteSpec:
+    """The recipe of a suite (its families, seeds and variants); see the module docstring."""
+
+    name: str
+    description: str
+    entries: tuple[SuiteEntry, ...]
+
+    def __post_init__(self) -> None:
+        if not self.name or not all(c.isalnum() or c in "-_." for c in self.name):
+            raise ValueError(f"suite name must be [A-Za-z0-9._-]+, got {self.name!r}")
+        entries = tuple(self.entries)
+        families = [e.family for e in entries]
+        if not entries or len(set(families)) != len(families):
+            raise ValueError(f"suite {self.name}: entries must name distinct families")
+        object.__setattr__(self, "entries", entries)
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A published suite: its name and frozen task ids (at the default scale)."""
+
+    name: str
+    description: str
+    task_ids: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        ids = tuple(self.task_ids)
+        if not ids:
+            raise ValueError(f"suite {self.name} has no tasks")
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"suite {self.name} lists a task id twice")
+        for task_id in ids:
+            TaskId.parse(task_id)  # ValueError on a malformed id
+        object.__setattr__(self, "task_ids", ids)
+
+    def __len__(self) -> int:
+        return len(self.task_ids)
+
+    def ids_at(self, scale: float | None = None) -> tuple[str, ...]:
+        """The suite's ids at another scale (the same tasks, built on a bigger snapshot)."""
+        if scale is None:
+            return self.task_ids
+        _check_scale(scale)
+        out = []
+        for task_id in self.task_ids:
+            tid = TaskId.parse(task_id)
+            out.append(format_task_id(tid.family, tid.seed, tid.variant, scale))
+        return tuple(out)
+
+    def families(self) -> list[str]:
+        """Family names in the order they first appear."""
+        return list(dict.fromkeys(TaskId.parse(t).family for t in self.task_ids))
+
+    def tasks(self, scale: float | None = None) -> list[Task]:
+        """Every task, built (or loaded from the task cache) through ``task_from_id``."""
+        from replicas.tasks.loader import task_from_id
+
+        return [task_from_id(task_id) for task_id in self.ids_at(scale)]
+
+
+def _check_scale(scale: float) -> None:
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)):
+        raise ValueError(f"scale must be a number, got {scale!r}")
+    if not math.isfinite(scale) or scale <= 0:
+        raise ValueError(f"scale must be a positive number, got {scale!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# the suites
+
+_ECOMMERCE_SEEDS = (1, 2, 3)
+_CARDS_SEEDS = (1, 2, 3)
+
+#: Question families: 3 seeds x 3 variants = 9 tasks each.
+_QUESTION_VARIANTS = 3
+#: dbt families cost a dbt subprocess per grading, so they get 2 variants per seed (6 tasks).
+_DBT_VARIANTS = 2
+
+CORE_V1 = SuiteSpec(
+    name="core-v1",
+    description=(
+        "The core suite: 10 ecommerce data-engineering families (SQL questions, dbt fixes and "
+        "new models, data quality, metric reconciliation) and 4 credit_cards compliance "
+        "families (card terms Q&A, eligibility, recommendation, offer audit), seeds 1-3, "
+        "scale 0.01."
+    ),
+    entries=(
+        SuiteEntry("ecommerce.revenue_period-v1", _ECOMMERCE_SEEDS, _QUESTION_VARIANTS),
+        SuiteEntry("ecommerce.revenue_breakdown-v1", _ECOMMERCE_SEEDS, _QUESTION_VARIANTS),
+        SuiteEntry("ecommerce.top_n-v1", _ECOMMERCE_SEEDS, _QUESTION_VARIANTS),
+        SuiteEntry("ecommerce.repeat_purchase-v1", _ECOMMERCE_SEEDS, _QUESTION_VARIANTS),
+        SuiteEntry("ecommerce.aov_trend-v1", _ECOMMERCE_SEEDS, _QUESTION_VARIANTS),
+        SuiteEntry("ecommerce.funnel-v1", _ECOMMERCE_SEEDS, _QUESTION_VARIANTS),
+        SuiteEntry("ecommerce.data_quality-v1", _ECOMMERCE_SEEDS, _QUESTION_VARIANTS),
+        SuiteEntry("ecommerce.metric_reconciliation-v1", _ECOMMERCE_SEEDS, _QUESTION_VARIANTS),
+        SuiteEntry("ecommerce.dbt_fix-v1", _ECOMMERCE_SEEDS, _DBT_VARIANTS),
+        SuiteEntry("ecommerce.dbt_new_model-v1", _ECOMMERCE_SEEDS, _DBT_VARIANTS),
+        SuiteEntry("credit_cards.card_terms_qa-v1", _CARDS_SEEDS, _QUESTION_VARIANTS),
+        SuiteEntry("credit_cards.eligibility-v1", _CARDS_SEEDS, _QUESTION_VARIANTS),
+        SuiteEntry("credit_cards.recommend_card-v1", _CARDS_SEEDS, _QUESTION_VARIANTS),
+        SuiteEntry("credit_cards.offer_audit-v1", _CARDS_SEEDS, _QUESTION_VARIANTS),
+    ),
+)
+
+#: Every suite the kit ships, by name (a registry, so a new suite is one entry).
+SUITE_SPECS: dict[str, SuiteSpec] = {spec.name: spec for spec in (CORE_V1,)}
+
+
+def _spec(name: str) -> SuiteSpec:
+    spec = SUITE_SPECS.get(name)
+    if spec is None:
+        known = ", ".join(sorted(SUITE_SPECS))
+        close = difflib.get_close_matches(name, list(SUITE_SPECS), n=3, cutoff=0.5)
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        raise ValueError(f"unknown suite {name!r}{hint}; known suites: {known}")
+    return spec
+
+
+def plan_suite(name: str) -> list[str]:
+    """The task ids ``name``'s plan generates, over the families registered right now.
+
+    A family of the plan that is not registered (not written yet) is left out, so the plan can
+    be regenerated while families are still being added; the published file is frozen once all
+    of them exist.
+    """
+    from replicas.tasks.registry import family_names
+
+    registered = set(family_names())
+    ids: list[str] = []
+    for entry in _spec(name).entries:
+        if entry.family in registered:
+            ids.extend(entry.task_ids())
+    return ids
+
+
+def missing_families(name: str) -> list[str]:
+    """Families the plan names that are not registered (should be empty for a release)."""
+    from replicas.tasks.registry import family_names
+
+    registered = set(family_names())
+    return [e.family for e in _spec(name).entries if e.family not in registered]
+
+
+def suite_file(name: str) -> Path:
+    """Path of the published id list of suite ``name`` (inside the installed package)."""
+    _spec(name)
+    return Path(str(resources.files("replicas").joinpath(SUITES_DIR, f"{name}.txt")))
+
+
+def render_suite_file(name: str, task_ids: list[str]) -> str:
+    """The text of a published suite file: a comment header, then one id per line."""
+    spec = _spec(name)
+    header = [
+        f"{_COMMENT} suite {spec.name}: {len(task_ids)} tasks. Published ids never change;",
+        f"{_COMMENT} generated by replicas.suite.plan_suite({spec.name!r}) via write_suite_file.",
+    ]
+    return "\n".join([*header, *task_ids]) + "\n"
+
+
+def parse_suite_file(text: str) -> list[str]:
+    """Task ids of a suite file (comments and blank lines skipped)."""
+    return [
+        line.strip()
+        for line in text.splitlines()
+        if line.strip() and not line.strip().startswith(_COMMENT)
+    ]
+
+
+def write_suite_file(name: str, path: Path | None = None) -> Path:
+    """(Re)generate the published list from the plan; atomic (temp file then rename).
+
+    Only for maintainers: publishing a changed list breaks the promise that ids never change.
+    """
+    target = path or suite_file(name)
+    tmp = target.with_name(f".{target.name}.tmp")
+    tmp.write_text(render_suite_file(name, plan_suite(name)), encoding="utf-8")
+    tmp.replace(target)
+    return target
+
+
+def get_suite(name: str) -> Suite:
+    """The published suite ``name``; ValueError listing the known suites otherwise."""
+    spec = _spec(name)
+    try:
+        text = suite_file(name).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"suite {name!r} has no published task list: {exc}") from exc
+    return Suite(
+        name=spec.name, description=spec.description, task_ids=tuple(parse_suite_file(text))
+    )
+
+
+def all_suites() -> list[Suite]:
+    """Every published suite, sorted by name."""
+    return [get_suite(name) for name in sorted(SUITE_SPECS)]
+
+
+def suite_names() -> list[str]:
+    return sorted(SUITE_SPECS)
+
+
+__all__ = [
+    "CORE_V1",
+    "DEFAULT_SUITE",
+    "SUITE_SPECS",
+    "Suite",
+    "SuiteEntry",
+    "SuiteSpec",
+    "all_suites",
+    "get_suite",
+    "missing_families",
+    "parse_suite_file",
+    "plan_suite",
+    "render_suite_file",
+    "suite_file",
+    "suite_names",
+    "write_suite_file",
+]

@@ -1,0 +1,186 @@
+"""Grading: the context a family grades in, and the default graders by answer kind.
+
+Question tasks compare the submitted text with the hidden expected answer
+(``replicas.verifiers.answers``). dbt tasks never trust the sandbox warehouse: grading copies the
+agent's project files into a private grading directory, rebuilds the target models against a
+fresh copy of the pristine RAW data, and compares the result with the reference computed on the
+pristine snapshot. Editing tests, the reference or leaving a stale table therefore cannot pass.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from replicas.tasks._snapshot import SnapshotLike
+from replicas.tasks._values import table_value
+from replicas.tasks.base import Task
+from replicas.verifiers.verdict import Reason, Verdict, fail
+
+#: Files and directories never copied from an agent's project into a grading build.
+_SKIP_DIRS = frozenset({"target", "logs", "dbt_packages", ".user.yml"})
+_MAX_PROJECT_FILE_BYTES = 1_000_000
+
+
+@dataclass(frozen=True)
+class RebuildResult:
+    """Outcome of rebuilding models from the agent's project on pristine raw data."""
+
+    ok: bool
+    summary: str
+    warehouse: Path | None
+    grading_dir: Path
+
+
+@dataclass
+class GradeContext:
+    """What a family's ``grade`` may look at: pristine snapshot + the episode's sandbox."""
+
+    snapshot: SnapshotLike
+    sandbox_root: Path
+    project_dir: Path
+    warehouse: Path | None = None
+    dbt_timeout_s: float = 300.0
+    _cleanup: list[Path] = field(default_factory=list, repr=False)
+
+    def pristine_query(self, sql: str) -> list[tuple[Any, ...]]:
+        from replicas.tasks._values import json_value
+        from replicas.sandbox import readonly_connection
+
+        cur = readonly_connection(self.snapshot.warehouse).cursor()
+        try:
+            return [tuple(json_value(v) for v in r) for r in cur.execute(sql).fetchall()]
+        finally:
+            cur.close()
+
+    def pristine_table(self, sql: str) -> dict[str, Any]:
+        from replicas.sandbox import readonly_connection
+
+        cur = readonly_connection(self.snapshot.warehouse).cursor()
+        try:
+            result = cur.execute(sql)
+            cols = [d[0] for d in result.description or []]
+            return table_value(cols, result.fetchall())
+        finally:
+            cur.close()
+
+    def rebuild(self, models: Sequence[str]) -> RebuildResult:
+        """Rebuild ``models`` (and their upstream) from the agent's project on pristine raw data."""
+        from replicas.dbt import run_dbt
+        from replicas.sandbox import copy_project_safely, raw_only_warehouse
+
+        grading_dir = Path(tempfile.mkdtemp(prefix="replicas-grade-"))
+        self._cleanup.append(grading_dir)
+        project = grading_dir / "project"
+        refused = copy_project_safely(self.project_dir, project)
+        if refused:
+            return RebuildResult(False, "refused project files: " + ", ".join(refused), None, grading_dir)
+        warehouse = grading_dir / "warehouse.duckdb"
+        shutil.copyfile(raw_only_warehouse(self.snapshot), warehouse)
+        select = " ".join(f"+{m}" for m in models)
+        result = run_dbt(project, warehouse, ["run", "--select", select], timeout_s=self.dbt_timeout_s)
+        return RebuildResult(bool(result.ok), str(result.summary), warehouse, grading_dir)
+
+    def close(self) -> None:
+        for path in self._cleanup:
+            shutil.rmtree(path, ignore_errors=True)
+        self._cleanup.clear()
+
+
+def _read_table(warehouse: Path, relation: str) -> dict[str, Any] | None:
+    import duckdb
+
+    con = duckdb.connect(
+        str(warehouse), read_only=True, config={"enable_external_access": False}
+    )
+    try:
+        found = con.execute(
+            "select count(*) from information_schema.tables where table_schema = 'main' "
+            "and lower(table_name) = lower(?)",
+            [relation],
+        ).fetchone()
+        if not found or not found[0]:
+            return None
+        result = con.execute(f'select * from main."{relation}"')
+        cols = [d[0] for d in result.description or []]
+        return table_value(cols, result.fetchall())
+    finally:
+        con.close()
+
+
+def grade_dbt(task: Task, ctx: GradeContext) -> Verdict:
+    """Rebuild the task's models from the agent's files and compare with the reference."""
+    from replicas.verifiers.answers import compare_tables
+
+    config = task.verifier
+    rebuild = ctx.rebuild(config.dbt_models)
+    try:
+        if not rebuild.ok or rebuild.warehouse is None:
+            return fail(
+                "dbt_build_failed",
+                "Rebuilding your project from pristine raw data failed:\n" + rebuild.summary[:2000],
+            )
+        reasons: list[Reason] = []
+        objective: dict[str, float] = {}
+        for model in config.dbt_models:
+            got = _read_table(rebuild.warehouse, model)
+            if got is None:
+                reasons.append(Reason("missing_model", f"model {model} was not built"))
+                objective[model] = 0.0
+                continue
+            sql = config.reference_sql.get(model, f'select * from main."{model}"')
+            want = ctx.pristine_table(sql)
+            columns = config.compare_columns.get(model)
+            if columns:
+                want = _project(want, columns)
+            verdict = compare_tables(got, want, config)
+            objective[model] = verdict.score
+            reasons.extend(
+                Reason(r.code, f"{model}: {r.message}", expected=r.expected, found=r.found)
+                for r in verdict.reasons
+            )
+        passed = not reasons
+        feedback = (
+            "All rebuilt models match the reference."
+            if passed
+            else " ".join(r.message for r in reasons[:5])
+        )
+        return Verdict(
+            score=1.0 if passed else 0.0,
+            passed=passed,
+            reasons=tuple(reasons),
+            feedback=feedback,
+            objective_scores=objective,
+        )
+    finally:
+        shutil.rmtree(rebuild.grading_dir, ignore_errors=True)
+
+
+def _project(table: dict[str, Any], columns: Sequence[str]) -> dict[str, Any]:
+    lower = [c.lower() for c in table["columns"]]
+    idx = []
+    for col in columns:
+        if col.lower() not in lower:
+            raise ValueError(f"reference has no column {col!r}")
+        idx.append(lower.index(col.lower()))
+    return {
+        "columns": [table["columns"][i] for i in idx],
+        "rows": [[row[i] for i in idx] for row in table["rows"]],
+    }
+
+
+_GRADE_LOCK = threading.Lock()
+
+
+def default_grade(task: Task, answer: str, ctx: GradeContext) -> Verdict:
+    """Grade by ``answer_kind``: the answer verifiers, or rebuild-and-compare for dbt tasks."""
+    if task.answer_kind == "dbt":
+        return grade_dbt(task, ctx)
+    from replicas.verifiers.answers import check_answer
+
+    return check_answer(task.answer_kind, answer, task.expected, task.verifier)

@@ -1,0 +1,137 @@
+"""The ``dbt`` tool: run a restricted dbt command on the sandbox's project and warehouse.
+
+Only ``build | run | test | compile | ls | show`` with node selection flags are accepted; dbt runs
+as a subprocess (``replicas.dbt.run_dbt``) with a scrubbed environment, a generated profile
+outside the project with DuckDB external access disabled, and the task's timeout.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Mapping
+from typing import Any
+
+from replicas.sandbox import project_violations
+from replicas.tools.base import Tool, ToolContext, ToolResult, register_tool, truncate
+
+SUBCOMMANDS = ("build", "run", "test", "compile", "ls", "list", "show")
+_VALUE_FLAGS = {
+    "--select": "--select",
+    "-s": "--select",
+    "--models": "--select",
+    "-m": "--select",
+    "--exclude": "--exclude",
+    "--inline": "--inline",
+    "--limit": "--limit",
+    "--resource-type": "--resource-type",
+}
+_BARE_FLAGS = {"--full-refresh", "--fail-fast", "-x"}
+_SHOW_ONLY = {"--inline", "--limit"}
+_TIMESTAMP_RE = re.compile(r"^\d{2}:\d{2}:\d{2}\s+")
+
+
+class CommandRefused(ValueError):
+    pass
+
+
+def parse_command(command: str) -> list[str]:
+    """The dbt argv for ``command`` (leading ``dbt`` optional); CommandRefused if not allowed."""
+    try:
+        tokens = shlex.split(command)
+    except ValueError as exc:
+        raise CommandRefused(f"could not parse the command: {exc}") from None
+    if tokens and tokens[0] == "dbt":
+        tokens = tokens[1:]
+    if not tokens:
+        raise CommandRefused(f"give a dbt command: one of {', '.join(SUBCOMMANDS)}")
+    sub, rest = tokens[0], tokens[1:]
+    if sub not in SUBCOMMANDS:
+        raise CommandRefused(f"dbt {sub!r} is not available; use one of {', '.join(SUBCOMMANDS)}")
+    argv = [sub]
+    i = 0
+    while i < len(rest):
+        token = rest[i]
+        flag, _, inline_value = token.partition("=")
+        if flag in _BARE_FLAGS and not inline_value:
+            argv.append(flag)
+            i += 1
+            continue
+        if flag not in _VALUE_FLAGS:
+            raise CommandRefused(
+                f"flag {token!r} is not allowed; use --select/-s, --exclude"
+                + (", --inline, --limit" if sub == "show" else "")
+            )
+        canonical = _VALUE_FLAGS[flag]
+        if canonical in _SHOW_ONLY and sub != "show":
+            raise CommandRefused(f"{flag} only works with dbt show")
+        values: list[str] = []
+        if inline_value:
+            values.append(inline_value)
+            i += 1
+        else:
+            i += 1
+            while i < len(rest) and not rest[i].startswith("-"):
+                values.append(rest[i])
+                i += 1
+        if not values:
+            raise CommandRefused(f"{flag} needs a value")
+        if canonical == "--inline":
+            argv += [canonical, " ".join(values)]
+        else:
+            argv += [canonical, *values]
+    return argv
+
+
+def _strip_log(log: str) -> str:
+    lines = [_TIMESTAMP_RE.sub("", ln) for ln in log.splitlines()]
+    noise = ("Running with dbt=", "Registered adapter:", "Found ", "Concurrency:", "")
+    kept = [ln for ln in lines if not ln.strip().startswith(noise) or ln.strip() == ""]
+    return "\n".join(kept).strip()
+
+
+def _run(arguments: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+    from replicas.dbt import run_dbt
+
+    sandbox = ctx.sandbox
+    if not sandbox.writes:
+        return ToolResult.fail("dbt is not available in this task")
+    try:
+        argv = parse_command(str(arguments.get("command", "")))
+    except CommandRefused as exc:
+        return ToolResult.fail(str(exc))
+    violations = project_violations(sandbox.project_dir)
+    if violations:
+        return ToolResult.fail("the project contains files dbt may not run: " + "; ".join(violations[:5]))
+    sandbox.release_connection()
+    result = run_dbt(sandbox.project_dir, sandbox.warehouse, argv, timeout_s=ctx.limits.dbt_timeout_s)
+    if result.timed_out:
+        return ToolResult.fail(f"dbt timed out after {ctx.limits.dbt_timeout_s:g} s")
+    text = result.summary
+    if argv[0] in {"show", "ls", "list", "compile"} or not result.results:
+        detail = _strip_log(result.log)
+        if detail:
+            text = detail + "\n\n" + text
+    text = truncate(text, ctx.limits.max_output_chars)
+    return ToolResult(text=text, error=not result.ok)
+
+
+DBT_TOOL = register_tool(
+    Tool(
+        name="dbt",
+        description=(
+            "Run dbt on the sandbox project: 'build', 'run', 'test', 'compile', 'ls' or 'show', "
+            "optionally with --select/-s and --exclude (show also takes --inline 'SQL' and "
+            "--limit N). Example: 'build --select fct_orders'."
+        ),
+        parameters={
+            "type": "object",
+            "properties": {
+                "command": {"type": "string", "description": "e.g. 'build --select fct_orders+'"}
+            },
+            "required": ["command"],
+            "additionalProperties": False,
+        },
+        run=_run,
+    )
+)

@@ -1,0 +1,73 @@
+"""The ``write_file`` tool: create or replace one text file of the dbt project.
+
+Refused: anything the file-path rules refuse, Python files (dbt Python models run arbitrary
+code), the kit-managed ``profiles.yml`` / ``packages.yml``, and a ``dbt_project.yml`` that
+changes the profile or points any path setting outside the project.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Mapping
+from typing import Any
+
+from replicas.sandbox import refused_project_file, validate_dbt_project_yml
+from replicas.tools._paths import PathRefused, relative, resolve_in_project
+from replicas.tools.base import Tool, ToolContext, ToolResult, register_tool
+
+MAX_CONTENT_CHARS = 200_000
+
+
+def _run(arguments: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+    project = ctx.sandbox.project_dir
+    content = str(arguments.get("content", ""))
+    try:
+        path = resolve_in_project(project, str(arguments.get("path", "")))
+    except PathRefused as exc:
+        return ToolResult.fail(str(exc))
+    rel = relative(project, path)
+    if rel == ".":
+        return ToolResult.fail("give a file path, not the project root")
+    if len(content) > MAX_CONTENT_CHARS:
+        return ToolResult.fail(f"content is longer than {MAX_CONTENT_CHARS} characters")
+    why = refused_project_file(rel, len(content.encode("utf-8")))
+    if why is None and rel == "dbt_project.yml":
+        why = validate_dbt_project_yml(content)
+    if why is not None:
+        return ToolResult.fail(why)
+    if path.is_dir():
+        return ToolResult.fail(f"{rel!r} is a directory")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        resolve_in_project(project, rel)  # re-check: no symlink appeared on the way
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-write-")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(content)
+        os.replace(tmp, path)
+    except PathRefused as exc:
+        return ToolResult.fail(str(exc))
+    except OSError as exc:
+        return ToolResult.fail(f"could not write {rel!r}: {exc.strerror}")
+    return ToolResult(text=f"wrote {rel} ({len(content)} characters)")
+
+
+WRITE_FILE_TOOL = register_tool(
+    Tool(
+        name="write_file",
+        description=(
+            "Create or overwrite a text file of the dbt project (e.g. a model's .sql or .yml). "
+            "Python models, profiles.yml and packages.yml are not allowed."
+        ),
+        parameters={
+            "type": "object",
+            "properties": {
+                "path": {"type": "string", "description": "File path relative to the project root."},
+                "content": {"type": "string", "description": "The complete new file content."},
+            },
+            "required": ["path", "content"],
+            "additionalProperties": False,
+        },
+        run=_run,
+    )
+)

@@ -1,0 +1,294 @@
+"""The card catalog the compliance verifier checks claims against.
+
+The catalog is the ground truth: one ``CardTerms`` per product (the ``card_terms`` mart) and the
+customer x card eligibility flags (the ``card_eligibility`` mart). It is read once from a pristine
+snapshot - read-only, external access off, connection closed straight after - or built from plain
+records so tests and custom replicas need no warehouse.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from replicas.verifiers._compliance_names import NameIndex
+
+WAREHOUSE_FILE = "warehouse.duckdb"
+TERMS_TABLE = "card_terms"
+ELIGIBILITY_TABLE = "card_eligibility"
+
+_PCT_FIELDS = (
+    "purchase_apr_min_pct",
+    "purchase_apr_max_pct",
+    "intro_purchase_apr_pct",
+    "intro_bt_apr_pct",
+    "bt_fee_pct",
+    "cash_advance_apr_pct",
+    "cash_advance_fee_pct",
+    "penalty_apr_pct",
+    "foreign_txn_fee_pct",
+)
+_USD_FIELDS = (
+    "annual_fee_usd",
+    "bt_fee_min_usd",
+    "cash_advance_fee_min_usd",
+    "late_fee_usd",
+    "min_interest_charge_usd",
+)
+_INT_FIELDS = ("min_credit_score", "intro_purchase_months", "intro_bt_months", "grace_period_days")
+
+
+def _as_float(name: str, value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be a number, got a bool")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number, got {value!r}") from None
+    if math.isnan(number):
+        return None
+    if not math.isfinite(number) or number < 0:
+        raise ValueError(f"{name} must be a finite non-negative number, got {value!r}")
+    return number
+
+
+def _as_int(name: str, value: Any) -> int | None:
+    number = _as_float(name, value)
+    if number is None:
+        return None
+    if number != int(number):
+        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    return int(number)
+
+
+@dataclass(frozen=True)
+class CardTerms:
+    """One card product's disclosed terms (Schumer box); ``None`` = the card has no such term."""
+
+    card_id: str
+    card_name: str
+    issuer: str | None = None
+    card_type: str | None = None
+    min_credit_score: int | None = None
+    annual_fee_usd: float | None = None
+    purchase_apr_min_pct: float | None = None
+    purchase_apr_max_pct: float | None = None
+    apr_is_variable: bool | None = None
+    intro_purchase_apr_pct: float | None = None
+    intro_purchase_months: int | None = None
+    intro_bt_apr_pct: float | None = None
+    intro_bt_months: int | None = None
+    bt_fee_pct: float | None = None
+    bt_fee_min_usd: float | None = None
+    cash_advance_apr_pct: float | None = None
+    cash_advance_fee_pct: float | None = None
+    cash_advance_fee_min_usd: float | None = None
+    penalty_apr_pct: float | None = None
+    foreign_txn_fee_pct: float | None = None
+    late_fee_usd: float | None = None
+    grace_period_days: int | None = None
+    min_interest_charge_usd: float | None = None
+
+    def __post_init__(self) -> None:
+        card_id = str(self.card_id).strip() if self.card_id is not None else ""
+        if not card_id:
+            raise ValueError("card_id must be a non-empty value")
+        object.__setattr__(self, "card_id", card_id)
+        if not isinstance(self.card_name, str) or not self.card_name.strip():
+            raise ValueError(f"card {card_id}: card_name must be a non-empty string")
+        object.__setattr__(self, "card_name", " ".join(self.card_name.split()))
+        for name in _PCT_FIELDS + _USD_FIELDS:
+            object.__setattr__(self, name, _as_float(f"card {card_id}: {name}", getattr(self, name)))
+        for name in _INT_FIELDS:
+            object.__setattr__(self, name, _as_int(f"card {card_id}: {name}", getattr(self, name)))
+        if self.apr_is_variable is not None:
+            object.__setattr__(self, "apr_is_variable", bool(self.apr_is_variable))
+        low, high = self.purchase_apr_min_pct, self.purchase_apr_max_pct
+        if (low is None) != (high is None):
+            raise ValueError(f"card {card_id}: purchase APR needs both min and max (or neither)")
+        if low is not None and high is not None and low > high:
+            raise ValueError(f"card {card_id}: purchase_apr_min_pct {low} > max {high}")
+        for kind in ("purchase", "bt"):
+            rate = getattr(self, f"intro_{kind}_apr_pct")
+            months = getattr(self, f"intro_{kind}_months")
+            if (rate is None) != (months is None):
+                raise ValueError(f"card {card_id}: intro {kind} offer needs both rate and months")
+
+    @classmethod
+    def from_mapping(cls, record: Mapping[str, Any]) -> CardTerms:
+        """Build from a row; unknown keys are ignored, so wider marts still load."""
+        known = {f.name for f in fields(cls)}
+        missing = [k for k in ("card_id", "card_name") if record.get(k) is None]
+        if missing:
+            raise ValueError(f"card record lacks {', '.join(missing)}: {dict(record)!r}")
+        return cls(**{k: v for k, v in record.items() if k in known})
+
+    def has_intro(self, kind: str) -> bool:
+        return getattr(self, f"intro_{kind}_apr_pct") is not None
+
+
+@dataclass(frozen=True)
+class EligibilityRow:
+    customer_id: str
+    card_id: str
+    eligible: bool
+    reason: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.customer_id or not self.card_id:
+            raise ValueError("eligibility rows need a customer_id and a card_id")
+
+
+def _records(data: Any, what: str) -> list[dict[str, Any]]:
+    if data is None:
+        return []
+    if isinstance(data, pl.DataFrame):
+        return data.to_dicts()
+    if isinstance(data, Mapping):
+        raise ValueError(f"{what} must be a list of records or a polars DataFrame, not a mapping")
+    rows = list(data)
+    for row in rows:
+        if not isinstance(row, Mapping):
+            raise ValueError(f"{what} must contain mappings, got {type(row).__name__}")
+    return [dict(row) for row in rows]
+
+
+def _key(value: Any) -> str:
+    return str(value).strip()
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Card terms plus eligibility; the verifier's only source of truth.
+
+    Build with :meth:`from_snapshot` (a built ``credit_cards`` snapshot) or :meth:`from_records`.
+    Customer and card ids are compared as strings, so integer ids from a warehouse and ``"17"``
+    from a command line name the same customer.
+    """
+
+    cards: tuple[CardTerms, ...]
+    eligibility: Mapping[str, Mapping[str, EligibilityRow]] = field(default_factory=dict)
+    names: NameIndex = field(init=False, repr=False, compare=False)
+    _by_id: Mapping[str, CardTerms] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        cards = tuple(self.cards)
+        if not cards:
+            raise ValueError("a catalog needs at least one card")
+        by_id: dict[str, CardTerms] = {}
+        for card in cards:
+            if not isinstance(card, CardTerms):
+                raise ValueError(f"catalog cards must be CardTerms, got {type(card).__name__}")
+            if card.card_id in by_id:
+                raise ValueError(f"duplicate card_id {card.card_id!r}")
+            by_id[card.card_id] = card
+        for customer, rows in self.eligibility.items():
+            for card_id in rows:
+                if card_id not in by_id:
+                    raise ValueError(f"eligibility of {customer!r} names unknown card {card_id!r}")
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "_by_id", by_id)
+        object.__setattr__(self, "names", NameIndex([(c.card_id, c.card_name) for c in cards]))
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def from_records(cls, cards: Any, eligibility: Any = None) -> Catalog:
+        """A catalog from card records (dicts or a DataFrame with ``card_terms`` columns).
+
+        ``eligibility`` holds ``customer_id, card_id, eligible[, reason]`` records.
+        """
+        terms = tuple(CardTerms.from_mapping(r) for r in _records(cards, "cards"))
+        return cls(terms, _eligibility_map(_records(eligibility, "eligibility")))
+
+    @classmethod
+    def from_snapshot(cls, snapshot_dir: str | Path | Any) -> Catalog:
+        """Load ``card_terms`` and ``card_eligibility`` from ``<snapshot_dir>/warehouse.duckdb``.
+
+        Accepts a path or anything with a ``.path`` (a ``replicas.build.Snapshot``).
+        """
+        import duckdb
+
+        root = Path(getattr(snapshot_dir, "path", snapshot_dir))
+        warehouse = root / WAREHOUSE_FILE if root.is_dir() else root
+        if not warehouse.is_file():
+            raise FileNotFoundError(f"no snapshot warehouse at {warehouse}")
+        try:
+            con = duckdb.connect(
+                str(warehouse), read_only=True, config={"enable_external_access": False}
+            )
+        except duckdb.Error as exc:
+            raise ValueError(f"cannot open snapshot warehouse {warehouse}: {exc}") from None
+        try:
+            cards = _read_table(con, TERMS_TABLE)
+            eligibility = _read_table(con, ELIGIBILITY_TABLE, optional=True)
+        finally:
+            con.close()
+        terms = tuple(CardTerms.from_mapping(r) for r in cards.to_dicts())
+        rows = eligibility.select(
+            [c for c in ("customer_id", "card_id", "eligible", "reason") if c in eligibility.columns]
+        ).to_dicts() if eligibility is not None else []
+        return cls(terms, _eligibility_map(rows))
+
+    # -- look-ups -----------------------------------------------------------------------------
+
+    def card(self, card_id: str) -> CardTerms:
+        try:
+            return self._by_id[_key(card_id)]
+        except KeyError:
+            raise ValueError(f"unknown card_id {card_id!r}") from None
+
+    def has_customer(self, customer_id: Any) -> bool:
+        return _key(customer_id) in self.eligibility
+
+    def eligibility_of(self, customer_id: Any) -> Mapping[str, EligibilityRow]:
+        """The customer's row per card; ``ValueError`` naming an unknown customer."""
+        key = _key(customer_id)
+        rows = self.eligibility.get(key)
+        if rows is None:
+            raise ValueError(f"unknown customer_id {customer_id!r}: not in the catalog's eligibility")
+        return rows
+
+    @property
+    def customer_ids(self) -> list[str]:
+        return sorted(self.eligibility)
+
+
+def _eligibility_map(rows: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, EligibilityRow]]:
+    out: dict[str, dict[str, EligibilityRow]] = {}
+    for row in rows:
+        for column in ("customer_id", "card_id", "eligible"):
+            if row.get(column) is None:
+                raise ValueError(f"eligibility record lacks {column}: {dict(row)!r}")
+        record = EligibilityRow(
+            customer_id=_key(row["customer_id"]),
+            card_id=_key(row["card_id"]),
+            eligible=bool(row["eligible"]),
+            reason=None if row.get("reason") is None else str(row["reason"]),
+        )
+        out.setdefault(record.customer_id, {})[record.card_id] = record
+    return out
+
+
+def _read_table(con: Any, table: str, *, optional: bool = False) -> pl.DataFrame | None:
+    import duckdb
+
+    try:
+        frame: pl.DataFrame = con.execute(f'SELECT * FROM main."{table}"').pl()
+    except duckdb.Error as exc:
+        if optional:
+            return None
+        raise ValueError(f"snapshot has no readable {table} table: {exc}") from None
+    return frame
+
+
+def required_columns() -> Sequence[str]:
+    """The ``card_terms`` columns a catalog understands (extra columns are ignored)."""
+    return [f.name for f in fields(CardTerms)]

@@ -1,0 +1,455 @@
+"""Finding card names in a response: exact mentions, misspellings and invented products.
+
+Card catalogs are full of near-collisions ("Summit Cash" / "Summit Cash Plus" / "Summit Cash
+Preferred", "... Elite" / "... Elites"), so name matching decides which card every later claim is
+checked against:
+
+* exact - a catalog name, case-insensitive, longest name first ("Summit Cash Plus" never reads as
+  "Summit Cash" followed by "Plus");
+* misspelled - a capitalised phrase whose words each equal or nearly equal (a typo, by bounded
+  Damerau-Levenshtein distance) the words of one catalog name - the nearest, when several are near
+  - or the name with its words run together or split ("SummitCash Plus"); claims then attach to
+  the card that was meant;
+* unknown - a capitalised phrase that reads as a catalog product but is none: a dropped or added
+  tier word ("Summit Cash" when only "Summit Cash Plus" exists, "Summit Cash Premier"), a catalog
+  brand with another product line's words ("Summit Sky Miles"), or a catalog product line under an
+  invented brand ("Horizon Sky Miles"). Claims after it attach to no card - they cannot be
+  verified - rather than to the card mentioned before it.
+
+Only capitalised phrases are considered for the fuzzy rules: product names are written in Title
+Case, while "cash", "plus" and "rewards" in running prose are ordinary words. A catalog brand
+alone ("the Summit card") is a short reference, not a product name, and is ignored. Issuer names
+("Granite Peak National Bank") are recognised and never read as cards.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+EXACT = "exact"
+MISSPELLED = "misspelled"
+UNKNOWN = "unknown"
+
+# Words that describe cards in general; they never make a phrase look like a product on their own.
+GENERIC_WORDS = frozenset(
+    """
+    a an the my your our their his her its this that these those both either each every all any
+    and or of for with to in on at by from vs versus as is are be it i you we they if so but
+    card cards credit debit account visa mastercard master amex american express discover network
+    apr aprs rate rates interest annual fee fees foreign transaction transactions late penalty
+    intro introductory promo promotional purchase purchases balance balances transfer transfers
+    cash advance advances back rewards reward points miles travel dining groceries gas online
+    bonus sign up signup welcome offer offers term terms summary details overview comparison
+    recommendation recommendations note notes option options pick choice best top key why what
+    how which who where when yes no not none total minimum maximum min max charge charges business
+    grace period days months month year years variable fixed type issuer bank name product
+    q answer question table row column apply eligibility eligible ineligible score tier
+    low high standard regular ongoing first second third bottom line verdict pros cons
+    """.split()
+)
+# Words that distinguish tiers of one product line; one more after a real name invents a card.
+TIER_WORDS = frozenset(
+    """
+    plus preferred premier premium platinum gold silver elite select reserve pro max one prime
+    ultra edge flex advantage classic essential essentials black diamond titanium sapphire
+    """.split()
+)
+_LEADING_NOISE = frozenset(
+    """a an the my your our their this that these those both either each every all any and or
+    for with to in on at by from as is are if i you we it get try consider choose apply
+    recommend recommended pick go vs versus unlike compared earn use pay enjoy compare see note
+    while whereas but because since also then however overall""".split()
+)
+_TRAILING_NOISE = frozenset("card cards credit visa mastercard amex discover".split())
+_INSTITUTION_WORDS = frozenset(
+    "bank national financial credit union bancorp savings trust federal".split()
+)
+
+# A capitalised phrase: up to eight words, each starting with an upper-case letter or a digit.
+_CAP_PHRASE = re.compile(r"(?<![\w'-])[A-Z][\w'-]{0,40}(?:[ \t]{1,3}[A-Z0-9][\w'-]{0,40}){0,7}")
+_WORD = re.compile(r"[A-Za-z0-9][\w'-]*")
+_NEXT_WORD = re.compile(r"[ \t]{1,3}([A-Z][A-Za-z'-]{1,20})(?![\w])")
+_PHRASE_CACHE_LIMIT = 20_000
+
+
+def tokens_of(name: str) -> tuple[str, ...]:
+    """The lower-case words of a name; trademark signs and punctuation do not count."""
+    cleaned = name.replace("®", " ").replace("™", " ").replace("℠", " ")
+    return tuple(w.lower() for w in _WORD.findall(cleaned))
+
+
+def typo_distance(word: str, target: str) -> int | None:
+    """Edits from ``word`` to ``target`` when they are a plausible typo of each other, else None.
+
+    One edit is allowed for words of up to five letters, two for longer ones (a transposition
+    counts once); 0 means equal. Words shorter than three letters only ever match exactly.
+    """
+    if word == target:
+        return 0
+    limit = 1 if len(target) <= 5 else 2
+    if len(target) < 3 or abs(len(word) - len(target)) > limit:
+        return None
+    distance = _bounded_osa(word, target, limit)
+    return distance if distance <= limit else None
+
+
+def _bounded_osa(a: str, b: str, limit: int) -> int:
+    """Optimal-string-alignment distance, giving up (``limit + 1``) once it must exceed ``limit``."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        row_min = i
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                value = min(value, previous2[j - 2] + 1)
+            current[j] = value
+            row_min = min(row_min, value)
+        if row_min > limit:
+            return limit + 1
+        previous2, previous = previous, current
+    return previous[len(b)]
+
+
+@dataclass(frozen=True)
+class NameMention:
+    """A card reference in the normalised text: ``[start, end)``, its kind, the card it names.
+
+    ``card_id`` is the card claims attach to (the intended card for a misspelling) and ``None``
+    for an unknown product; ``expected`` lists the catalog names the reference is closest to.
+    """
+
+    start: int
+    end: int
+    kind: str
+    card_id: str | None
+    surface: str
+    expected: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in (EXACT, MISSPELLED, UNKNOWN):
+            raise ValueError(f"unknown mention kind {self.kind!r}")
+        if self.end <= self.start:
+            raise ValueError("a mention must cover at least one character")
+        if (self.kind == UNKNOWN) != (self.card_id is None):
+            raise ValueError("exact and misspelled mentions name a card; unknown ones do not")
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    """How a capitalised phrase (as words) reads: which words, what kind, which card."""
+
+    first: int
+    last: int
+    kind: str
+    card_id: str | None
+    expected: tuple[str, ...]
+
+
+class NameIndex:
+    """Catalog names prepared for matching: one alternation regex plus word-position indexes."""
+
+    def __init__(self, names: Sequence[tuple[str, str]], issuers: Iterable[str] = ()) -> None:
+        self.names: dict[str, str] = {}
+        self._words: dict[str, tuple[str, ...]] = {}
+        by_words: dict[tuple[str, ...], str] = {}
+        for card_id, name in names:
+            words = tokens_of(name)
+            if not words:
+                raise ValueError(f"card {card_id}: name {name!r} has no words")
+            if words in by_words:
+                raise ValueError(
+                    f"card names must be unique: {name!r} collides with card {by_words[words]}"
+                )
+            by_words[words] = card_id
+            self.names[card_id] = name
+            self._words[card_id] = words
+        self._by_words = by_words
+        self._vocabulary = frozenset(w for words in by_words for w in words)
+        self.brands = frozenset(words[0] for words in by_words if len(words) > 1)
+        self._brand_deletions = frozenset(
+            variant
+            for brand in self.brands
+            for variant in (brand, *(brand[:i] + brand[i + 1 :] for i in range(len(brand))))
+        )
+        self._by_length: dict[int, list[tuple[tuple[str, ...], str]]] = {}
+        for words, card_id in by_words.items():
+            self._by_length.setdefault(len(words), []).append((words, card_id))
+        self._tiers = TIER_WORDS | frozenset(
+            words[-1] for words in by_words if len(words) > 1 and words[:-1] in by_words
+        )
+        self._name_words = self._vocabulary | self._tiers
+        self._positions: dict[str, list[tuple[str, int]]] = {}
+        for words, card_id in by_words.items():
+            for k, word in enumerate(words):
+                self._positions.setdefault(word, []).append((card_id, k))
+        self._joined: dict[str, list[tuple[str, ...]]] = {}
+        for words in by_words:
+            self._joined.setdefault("".join(words).replace("-", ""), []).append(words)
+        self._issuer_stems = self._stems(issuers)
+        ordered = sorted(by_words, key=lambda w: (-len(" ".join(w)), w))
+        alternation = "|".join(r"[ \t]{1,3}".join(map(re.escape, w)) for w in ordered)
+        self._exact = re.compile(rf"(?<![\w'-])(?:{alternation})(?![\w-])")
+        self._phrase_cache: dict[tuple[str, ...], tuple[_Verdict, ...]] = {}
+
+    @staticmethod
+    def _stems(issuers: Iterable[str]) -> tuple[tuple[str, ...], ...]:
+        stems = set()
+        for issuer in issuers:
+            words = list(tokens_of(issuer))
+            while words and words[-1] in _INSTITUTION_WORDS:
+                words.pop()
+            if words:
+                stems.add(tuple(words))
+        return tuple(sorted(stems, key=len, reverse=True))
+
+    # -- public ----------------------------------------------------------------------------
+
+    def name_of(self, card_id: str) -> str:
+        return self.names[card_id]
+
+    def find(self, text: str, lower: str) -> list[NameMention]:
+        """Every card reference in document order; ``text`` and ``lower`` are aligned strings."""
+        mentions: list[NameMention] = []
+        for match in self._exact.finditer(lower):
+            card_id = self._by_words[tuple(match.group(0).split())]
+            mentions.append(self._extend(text, match.start(), match.end(), card_id))
+        starts = [m.start for m in mentions]
+        ends = [m.end for m in mentions]
+        cursor = 0
+        for phrase in _CAP_PHRASE.finditer(text):
+            start, end = phrase.span()
+            while cursor < len(starts) and ends[cursor] <= start:
+                cursor += 1
+            if cursor < len(starts) and starts[cursor] < end:
+                continue  # overlaps an exact mention, already classified
+            mentions.extend(self._phrase_mentions(text, start, end))
+        mentions.sort(key=lambda m: m.start)
+        return mentions
+
+    # -- exact mentions ----------------------------------------------------------------------
+
+    def _extend(self, text: str, start: int, end: int, card_id: str) -> NameMention:
+        """An exact name followed by one more capitalised word may really name another product.
+
+        ``Solstice Cash Back Prefered`` is a misspelled "... Preferred"; ``Summit Cash Premier``
+        (premier not a catalog tier of that line) is an unknown product.
+        """
+        surface = text[start:end]
+        follow = _NEXT_WORD.match(text, end, min(len(text), end + 30))
+        if follow is None:
+            return NameMention(start, end, EXACT, card_id, surface)
+        word = follow.group(1).lower()
+        longer = (*self._words[card_id], word)
+        new_end = follow.end(1)
+        near = self._nearest(longer, exact_ok=False)
+        if near is not None:
+            return NameMention(
+                start, new_end, MISSPELLED, near, text[start:new_end], (self.names[near],)
+            )
+        if word in self._tiers and longer not in self._by_words:
+            return NameMention(
+                start, new_end, UNKNOWN, None, text[start:new_end], self._near_names(longer)
+            )
+        return NameMention(start, end, EXACT, card_id, surface)
+
+    # -- capitalised phrases -----------------------------------------------------------------
+
+    def _phrase_mentions(self, text: str, start: int, end: int) -> list[NameMention]:
+        words = tuple(lowered.lower() for lowered in _WORD.findall(text, start, end))
+        verdicts = self._phrase_cache.get(words)
+        if verdicts is None:
+            verdicts = self._phrase_verdicts(words)
+            if len(self._phrase_cache) < _PHRASE_CACHE_LIMIT:
+                self._phrase_cache[words] = verdicts
+        if not verdicts:
+            return []
+        spans = [m.span() for m in _WORD.finditer(text, start, end)]
+        return [
+            NameMention(
+                spans[v.first][0],
+                spans[v.last][1],
+                v.kind,
+                v.card_id,
+                text[spans[v.first][0] : spans[v.last][1]],
+                v.expected,
+            )
+            for v in verdicts
+        ]
+
+    def _phrase_verdicts(self, words: tuple[str, ...]) -> tuple[_Verdict, ...]:
+        """Classify a capitalised phrase (cached by its words: headers and names recur)."""
+        if not any(
+            w in self._name_words or self._joined_hit(w) or self._brand_typo(w) for w in words
+        ):
+            return ()
+        out = []
+        for lo, hi in self._without_issuers(words):
+            verdict = self._classify(words[lo:hi])
+            if verdict is not None:
+                out.append(
+                    _Verdict(lo + verdict.first, lo + verdict.last, verdict.kind,
+                             verdict.card_id, verdict.expected)
+                )
+        return tuple(out)
+
+    def _without_issuers(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
+        """Word ranges left after cutting out issuer names ("Granite Peak National Bank")."""
+        ranges: list[tuple[int, int]] = []
+        lo = i = 0
+        while i < len(words):
+            stem = next((s for s in self._issuer_stems if words[i : i + len(s)] == s), None)
+            if stem is None:
+                i += 1
+                continue
+            if i > lo:
+                ranges.append((lo, i))
+            i += len(stem)
+            while i < len(words) and (words[i] in _INSTITUTION_WORDS or words[i] == "'s"):
+                i += 1
+            lo = i
+        if lo < len(words):
+            ranges.append((lo, len(words)))
+        return ranges
+
+    def _classify(self, raw: tuple[str, ...]) -> _Verdict | None:
+        first, last = 0, len(raw) - 1
+        while first <= last and raw[first] in _LEADING_NOISE:
+            first += 1
+        while last >= first and raw[last] in _TRAILING_NOISE:
+            last -= 1
+        if first > last:
+            return None
+        words = tuple(self._strip_possessive(w) for w in raw[first : last + 1])
+        best = self._best_alignment(words)
+        if best is not None:
+            lo, hi, card_id, kind = best
+            return _Verdict(first + lo, first + hi - 1, kind, card_id, (self.names[card_id],))
+        unknown = self._unknown_span(words)
+        if unknown is not None:
+            lo, hi = unknown
+            return _Verdict(
+                first + lo, first + hi - 1, UNKNOWN, None, self._near_names(words[lo:hi])
+            )
+        return None
+
+    def _strip_possessive(self, word: str) -> str:
+        if word.endswith("'s") and word not in self._vocabulary:
+            return word[:-2]
+        return word
+
+    def _joined_hit(self, word: str) -> bool:
+        return len(word) >= 6 and word.replace("-", "") in self._joined
+
+    def _brand_typo(self, word: str) -> bool:
+        """A one-edit misspelling of a catalog brand (via single-deletion neighbourhoods)."""
+        if len(word) < 4 or word in GENERIC_WORDS or word in self.brands:
+            return False
+        return any(
+            d in self._brand_deletions
+            for d in (word, *(word[:i] + word[i + 1 :] for i in range(len(word))))
+        )
+
+    def _nearest(self, words: tuple[str, ...], *, exact_ok: bool) -> str | None:
+        """The one catalog name ``words`` is a typo of (all words within typo distance)."""
+        scored: list[tuple[int, str]] = []
+        for name_words, card_id in self._by_length.get(len(words), []):
+            total = 0
+            for w, n in zip(words, name_words, strict=True):
+                d = typo_distance(w, n)
+                if d is None:
+                    break
+                total += d
+            else:
+                if total > 0 or exact_ok:
+                    scored.append((total, card_id))
+        joined = "".join(words).replace("-", "")
+        for name_words in self._joined.get(joined, []):
+            if name_words != words:
+                scored.append((1, self._by_words[name_words]))
+        if not scored:
+            return None
+        scored.sort()
+        if len(scored) > 1 and scored[0][0] == scored[1][0] and scored[0][1] != scored[1][1]:
+            return None  # equally near two cards: which one was meant is unknowable
+        return scored[0][1]
+
+    def _best_alignment(self, words: tuple[str, ...]) -> tuple[int, int, str, str] | None:
+        """The longest sub-phrase that is a catalog name, exactly or by typos / joined words."""
+        best: tuple[int, int, int, str, str] | None = None  # (-length, typos, start, card, kind)
+        n = len(words)
+        for lo in range(n):
+            for hi in range(n, lo, -1):
+                sub = words[lo:hi]
+                if sub in self._by_words:
+                    card_id, typos, kind = self._by_words[sub], 0, EXACT
+                else:
+                    if not self._anchored(sub):
+                        continue
+                    near = self._nearest(sub, exact_ok=False)
+                    if near is None:
+                        continue
+                    card_id, kind = near, MISSPELLED
+                    typos = 1
+                candidate = (-(hi - lo), typos, lo, card_id, kind)
+                if best is None or candidate < best:
+                    best = candidate
+                break  # the longest match from this start is the one that counts
+        if best is None:
+            return None
+        length, _, lo, card_id, kind = best
+        return lo, lo - length, card_id, kind
+
+    def _anchored(self, sub: tuple[str, ...]) -> bool:
+        """Cheap pre-check before typo matching: one word exact, a brand typo, or joined words."""
+        return any(w in self._vocabulary for w in sub) or (
+            len(sub) <= 2 and any(self._joined_hit(w) or self._brand_typo(w) for w in sub)
+        )
+
+    def _unknown_span(self, words: tuple[str, ...]) -> tuple[int, int] | None:
+        """Word range of a product-like phrase that names no catalog card, else None.
+
+        Product-like: a catalog brand (or a typo of one) followed by catalog product or tier
+        words, or an unfamiliar capitalised word in front of at least two words of one catalog
+        product line that include a distinctive (non-generic) word.
+        """
+        n = len(words)
+        for i, word in enumerate(words):
+            is_brand = word in self.brands or self._brand_typo(word)
+            if is_brand:
+                j = i + 1
+                while j < n and words[j] in self._name_words:
+                    j += 1
+                if j > i + 1:
+                    return i, j
+            if word in self._vocabulary or word in GENERIC_WORDS or i + 2 >= n:
+                continue  # an invented brand needs two product-line words after it
+            for name_words in self._lines_after_brand(words[i + 1 :]):
+                tail = name_words[1:]
+                if any(t not in GENERIC_WORDS for t in tail):
+                    return i, i + 1 + len(tail)
+        return None
+
+    def _lines_after_brand(self, rest: tuple[str, ...]) -> list[tuple[str, ...]]:
+        out = []
+        for word_k in self._positions.get(rest[0], []) if rest else []:
+            card_id, k = word_k
+            name_words = self._words[card_id]
+            tail = name_words[1:]
+            if k == 1 and len(tail) >= 2 and rest[: len(tail)] == tail:
+                out.append(name_words)
+        return out
+
+    def _near_names(self, words: Sequence[str]) -> tuple[str, ...]:
+        """Up to three catalog names sharing the most words with ``words`` (for messages)."""
+        wanted = set(words)
+        scored = sorted(
+            (-len(wanted & set(nw)), self.names[cid])
+            for nw, cid in self._by_words.items()
+            if wanted & set(nw)
+        )
+        return tuple(name for _, name in scored[:3])
