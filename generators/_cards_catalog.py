@@ -89,6 +89,7 @@ def plan_slots(seed: int, target: int, n_issuers: int) -> list[CardSlot]:
     weights = weights / weights.sum()
     ladder_types = [t for t in types if len(PROFILES[t].tiers) >= 3]
     slots: list[CardSlot] = []
+    originals: list[CardSlot] = []  # twins are made from family members only, never from twins
     taken: set[str] = set()
 
     def add(slot: CardSlot) -> None:
@@ -100,8 +101,8 @@ def plan_slots(seed: int, target: int, n_issuers: int) -> list[CardSlot]:
         if len(slots) >= target:
             break
         room = target - len(slots)
-        if slots and rng.random() < TWIN_PROBABILITY:
-            source = slots[int(rng.integers(0, len(slots)))]
+        if originals and rng.random() < TWIN_PROBABILITY:
+            source = originals[int(rng.integers(0, len(originals)))]
             name = twin_name(rng, source.name, taken)
             if name is not None:
                 other = int(rng.integers(0, n_issuers - 1)) if n_issuers > 1 else 0
@@ -112,7 +113,12 @@ def plan_slots(seed: int, target: int, n_issuers: int) -> list[CardSlot]:
             card_type = ladder_types[int(rng.integers(0, len(ladder_types)))]
             size = 3
         else:
-            card_type = types[int(rng.choice(len(types), p=weights))]
+            # every catalog carries every type, so each eligibility rule has cards to bite on
+            missing = [t for t in types if t not in {slot.card_type for slot in slots}]
+            if missing:
+                card_type = missing[int(rng.integers(0, len(missing)))]
+            else:
+                card_type = types[int(rng.choice(len(types), p=weights))]
             size = int(rng.choice([1, 2, 3], p=[0.45, 0.35, 0.2]))
         profile = PROFILES[card_type]
         brand = BRANDS[int(rng.integers(0, len(BRANDS)))]
@@ -125,6 +131,7 @@ def plan_slots(seed: int, target: int, n_issuers: int) -> list[CardSlot]:
         families += 1
         for tier, name in zip(tiers, names, strict=True):
             add(CardSlot(name, issuer, card_type, tier))
+            originals.append(slots[-1])
     if len(slots) < target:
         raise ValueError(f"could not name {target} distinct products (got {len(slots)})")
     return slots

@@ -122,23 +122,33 @@ def _swap_word(name: str) -> str | None:
     return None
 
 
+TIER_WORDS = frozenset({"Plus", "Preferred", "Reserve", "Elite", "360", "One"})
+_PLURALS: dict[str, str] = {
+    "Rewards": "Reward",
+    "Miles": "Mile",
+    "Explorer": "Explorers",
+    "Traveler": "Travelers",
+    "Voyager": "Voyagers",
+    "Journey": "Journeys",
+    "Scholar": "Scholars",
+}
+
+
 def _append_one(name: str) -> str | None:
-    """The "QuicksilverOne" pattern: the same product with " One" appended (a prefix collision)."""
-    return None if name.endswith(" One") else f"{name} One"
+    """The "QuicksilverOne" pattern: an entry product with " One" appended (a prefix collision)."""
+    return None if name.rpartition(" ")[2] in TIER_WORDS else f"{name} One"
 
 
-def _drop_last_letter_s(name: str) -> str | None:
+def _toggle_plural(name: str) -> str | None:
     """Plural/singular confusion on the last word ("Summit Miles" -> "Summit Mile")."""
     head, _, last = name.rpartition(" ")
-    if not head or len(last) < 4:
-        return None
-    return f"{head} {last[:-1]}" if last.endswith("s") else f"{head} {last}s"
+    return f"{head} {_PLURALS[last]}" if head and last in _PLURALS else None
 
 
 VARIANTS: dict[str, Callable[[str], str | None]] = {
     "spelling_swap": _swap_word,
     "one_suffix": _append_one,
-    "plural_toggle": _drop_last_letter_s,
+    "plural_toggle": _toggle_plural,
 }
 
 

@@ -192,7 +192,10 @@ def build_card_spend(seed: int, customers: pl.DataFrame) -> pl.DataFrame:
         {
             "customer_id": np.repeat(customer_ids, WINDOW_MONTHS * len(SPEND_CATEGORIES)),
             "month": np.tile(np.repeat(months, len(SPEND_CATEGORIES)), n),
-            "category": np.tile(np.array(SPEND_CATEGORIES), n * WINDOW_MONTHS),
+            # gather from a 6-value Series: building 10^7 strings from numpy is ~10x slower
+            "category": pl.Series(SPEND_CATEGORIES).gather(
+                np.tile(np.arange(len(SPEND_CATEGORIES), dtype=np.uint32), n * WINDOW_MONTHS)
+            ),
             "amount_usd": np.round(amount.reshape(-1), 2),
         }
     ).with_columns(pl.col("month").cast(pl.Date))

@@ -80,11 +80,11 @@ CATEGORIES: tuple[Category, ...] = (
              ("Cookbook", "Novel", "Travel Guide", "Picture Book", "Biography", "Field Guide",
               "Poetry Collection"),
              ("Illustrated", "Paperback", "Hardcover", "Collected", "Pocket", "Annotated")),
-    Category("grocery", "GRO", 0.07, 9, 0.50, 0.004, True,
+    Category("grocery", "GRO", 0.07, 9, 0.50, 0.002, True,
              ("Ground Coffee", "Green Tea", "Dark Chocolate", "Olive Oil", "Granola", "Pasta",
               "Hot Sauce", "Protein Bars", "Honey"),
              ("Organic", "Single-Origin", "Fair Trade", "Artisan", "Cold-Pressed", "Raw")),
-    Category("pet_supplies", "PET", 0.05, 24, 0.70, 0.008, True,
+    Category("pet_supplies", "PET", 0.05, 24, 0.70, 0.006, True,
              ("Dog Food", "Cat Litter", "Chew Toy", "Pet Bed", "Leash", "Cat Tree", "Fish Food"),
              ("Grain-Free", "Durable", "Orthopedic", "Natural", "Reflective", "Senior")),
 )  # fmt: skip
@@ -307,7 +307,9 @@ def build_promotions(seed: int) -> tuple[pl.DataFrame, tuple[Promotion, ...]]:
         {
             "promo_code": [p.code for p in promos],
             "description": [p.description for p in promos],
-            "discount_type": ["percent" if p.discount_pct is not None else "amount" for p in promos],
+            "discount_type": [
+                "percent" if p.discount_pct is not None else "amount" for p in promos
+            ],
             "discount_pct": pl.Series([p.discount_pct for p in promos], dtype=pl.Float64),
             "discount_amount": pl.Series([p.discount_amount for p in promos], dtype=pl.Float64),
             "min_order_amount": [p.min_order_amount for p in promos],

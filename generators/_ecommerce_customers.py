@@ -20,6 +20,7 @@ import polars as pl
 
 from replicas.generators import _ecommerce_calendar as cal
 from replicas.generators._ecommerce_catalog import CURRENCIES
+from replicas.generators._ecommerce_sampling import choose
 from replicas.generators._rng import table_rng
 from replicas.generators._vocab import ascii_slug, person_names
 
@@ -94,13 +95,14 @@ def _simon_customers(rng: np.random.Generator, n: int) -> np.ndarray:
     is_new = rng.random(n) < NEW_CUSTOMER_SHARE
     is_new[0] = True
     roots = np.flatnonzero(is_new)
-    roots_before = np.cumsum(is_new) - is_new  # customers that exist strictly before order i
+    # Customers that exist strictly before order i (≥ 1 for every i > 0, as order 0 is new).
+    roots_before: np.ndarray = np.cumsum(is_new) - is_new
     preferential = rng.random(n) < PREFERENTIAL_SHARE
     u = rng.random(n)
     earlier_order = (u * idx).astype(np.int64)
     earlier_customer = roots[np.minimum((u * roots_before).astype(np.int64), len(roots) - 1)]
     parent = np.where(is_new, idx, np.where(preferential, earlier_order, earlier_customer))
-    # A repeat by a brand-new customer (no earlier customers yet) is impossible: i > 0 ⇒ ≥ 1 root.
+    # Every parent is an earlier order, so pointer jumping reaches the chain's root in O(log n).
     while True:
         grand = parent[parent]
         if np.array_equal(grand, parent):
@@ -110,12 +112,36 @@ def _simon_customers(rng: np.random.Generator, n: int) -> np.ndarray:
 
 def _signup_delay_us(rng: np.random.Generator, n: int) -> np.ndarray:
     """How long before the first order each buyer registered."""
-    kind = rng.choice(3, size=n, p=[0.55, 0.30, 0.15])
+    kind = choose(rng, [0.55, 0.30, 0.15], n)
     at_checkout = rng.integers(2 * 60, 40 * 60, size=n)  # seconds
     weeks = rng.exponential(20 * 86_400, size=n).astype(np.int64)
     long_ago = rng.integers(0, 900 * 86_400, size=n)
     seconds = np.select([kind == 0, kind == 1], [at_checkout, weeks], long_ago)
     return seconds * cal.US_PER_S
+
+
+def _qa_accounts(rng: np.random.Generator, n_test: int) -> tuple[np.ndarray, ...]:
+    """(signup per account, owning account per QA order, QA order times).
+
+    QA staff test in business hours (13–21 UTC), a few to a dozen orders per account spread
+    uniformly over the window — unlike shoppers, with no seasonality.
+    """
+    signup = (
+        cal.START_US
+        + rng.integers(-120, cal.N_DAYS // 2, size=n_test) * cal.US_PER_DAY
+        + rng.integers(13 * 3600, 21 * 3600, size=n_test) * cal.US_PER_S
+    )
+    owner = np.repeat(np.arange(n_test), rng.integers(2, 16, size=n_test))
+    lo = np.maximum(signup[owner], cal.START_US)
+    span_days = (cal.END_US - lo) // cal.US_PER_DAY
+    created = (
+        lo
+        - (lo - cal.START_US) % cal.US_PER_DAY
+        + (rng.random(owner.shape[0]) * span_days).astype(np.int64) * cal.US_PER_DAY
+        + rng.integers(13 * 3600, 21 * 3600, size=owner.shape[0]) * cal.US_PER_S
+    )
+    created = np.clip(np.maximum(created, lo + 60 * cal.US_PER_S), None, cal.END_US)
+    return signup, owner, created
 
 
 def build_timeline_and_customers(seed: int, n_orders: int) -> tuple[OrderTimeline, Customers]:
@@ -124,8 +150,12 @@ def build_timeline_and_customers(seed: int, n_orders: int) -> tuple[OrderTimelin
 
     # --- organic orders (after a discarded burn-in history) and their buyers
     n_hist = round(HISTORY_SHARE * n_orders)
-    history = cal.START_US - order_rng.integers(1, HISTORY_DAYS * 86_400, size=n_hist) * cal.US_PER_S
-    created_all = np.concatenate([np.sort(history), np.sort(cal.sample_timestamps(order_rng, n_orders))])
+    history = (
+        cal.START_US - order_rng.integers(1, HISTORY_DAYS * 86_400, size=n_hist) * cal.US_PER_S
+    )
+    created_all = np.concatenate(
+        [np.sort(history), np.sort(cal.sample_timestamps(order_rng, n_orders))]
+    )
     root = _simon_customers(order_rng, n_hist + n_orders)
     is_first_all = root == np.arange(n_hist + n_orders)
     buyer_first_us = created_all[is_first_all]  # lapsed customers: first order before 2024
@@ -141,24 +171,9 @@ def build_timeline_and_customers(seed: int, n_orders: int) -> tuple[OrderTimelin
     pre_window = rng.random(n_idle) < 0.10
     idle_signup[pre_window] -= rng.integers(1, 700, size=int(pre_window.sum())) * cal.US_PER_DAY
 
-    # --- internal QA accounts and their orders (business hours, uniform over the window)
+    # --- internal QA accounts and their orders
     n_test = max(3, round(TEST_ACCOUNT_SHARE * (n_buyers + n_idle)))
-    test_signup = (
-        cal.START_US
-        + rng.integers(-120, cal.N_DAYS // 2, size=n_test) * cal.US_PER_DAY
-        + rng.integers(13 * 3600, 21 * 3600, size=n_test) * cal.US_PER_S
-    )
-    test_orders_each = rng.integers(2, 16, size=n_test)
-    test_owner = np.repeat(np.arange(n_test), test_orders_each)
-    lo = np.maximum(test_signup[test_owner], cal.START_US)
-    span_days = (cal.END_US - lo) // cal.US_PER_DAY
-    test_created = (
-        lo
-        - (lo - cal.START_US) % cal.US_PER_DAY
-        + (rng.random(test_owner.shape[0]) * span_days).astype(np.int64) * cal.US_PER_DAY
-        + rng.integers(13 * 3600, 21 * 3600, size=test_owner.shape[0]) * cal.US_PER_S
-    )
-    test_created = np.clip(np.maximum(test_created, lo + 60 * cal.US_PER_S), None, cal.END_US)
+    test_signup, test_owner, test_created = _qa_accounts(rng, n_test)
 
     # --- all customers, numbered by signup time
     signup = np.concatenate([buyer_signup, idle_signup, test_signup])
@@ -188,12 +203,40 @@ def build_timeline_and_customers(seed: int, n_orders: int) -> tuple[OrderTimelin
     return timeline, customers
 
 
+def _email_clashes(
+    first_slugs: list[str],
+    last_slugs: list[str],
+    first_idx: np.ndarray,
+    last_idx: np.ndarray,
+    domain_id: np.ndarray,
+    pattern: np.ndarray,
+    digits: np.ndarray,
+) -> np.ndarray:
+    """Which customers would share an email address with someone else.
+
+    Real stores enforce unique emails. Every pattern (``f.l``, ``f.l<dd>``, ``<initial>l``,
+    ``f_l<dd>``) splits unambiguously (slugs are alphanumeric; only patterns 1/3 end in digits,
+    only 0/1 contain a dot), so two addresses are equal exactly when this packed integer key is:
+    no string hashing needed.
+    """
+    _, first_slug_id = np.unique(first_slugs, return_inverse=True)
+    _, last_slug_id = np.unique(last_slugs, return_inverse=True)
+    initial = np.array([ord(f[0]) for f in first_slugs])
+    first_key = np.where(pattern == 2, initial[first_idx], 128 + first_slug_id[first_idx])
+    key = (
+        ((first_key.astype(np.int64) * 4096 + last_slug_id[last_idx]) * 64 + domain_id) * 4
+        + pattern
+    ) * 128 + np.where(np.isin(pattern, (1, 3)), digits, 0)
+    _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
+    return counts[inverse] > 1
+
+
 def _customer_frame(
     seed: int, rng: np.random.Generator, signup: np.ndarray, is_test: np.ndarray
 ) -> Customers:
     n = signup.shape[0]
     shares = np.array([c.share for c in COUNTRIES])
-    country = rng.choice(len(COUNTRIES), size=n, p=shares / shares.sum())
+    country = choose(rng, shares, n)
     # QA accounts live in the two home markets.
     country[is_test] = np.where(rng.random(int(is_test.sum())) < 0.7, 0, 2)
 
@@ -215,21 +258,28 @@ def _customer_frame(
     domains = [d for c in COUNTRIES for d in c.email_domains]
     dom_off = np.cumsum([0] + [len(c.email_domains) for c in COUNTRIES])
     dom_idx = dom_off[country] + (rng.random(n) * np.diff(dom_off)[country]).astype(np.int64)
-    pattern = rng.choice(4, size=n, p=[0.40, 0.25, 0.20, 0.15])
-    digits = rng.integers(1, 100, size=n)
+    pattern = choose(rng, [0.40, 0.25, 0.20, 0.15], n)
+    digits = np.asarray(rng.integers(1, 100, size=n))
+    first_slugs = [ascii_slug(x) for x in firsts]
+    last_slugs = [ascii_slug(x) for x in lasts]
+    _, domain_id = np.unique(domains, return_inverse=True)  # gmail.com recurs across countries
+    clash = _email_clashes(
+        first_slugs, last_slugs, first_idx, last_idx, domain_id[dom_idx], pattern, digits
+    )
 
     customer_id = np.arange(1, n + 1, dtype=np.int64)
-    acq = rng.choice(len(ACQUISITION_CHANNELS), size=n, p=ACQUISITION_WEIGHTS)
+    acq = choose(rng, ACQUISITION_WEIGHTS, n)
     frame = pl.DataFrame(
         {
             "customer_id": customer_id,
             "first_name": pl.Series(firsts).gather(first_idx),
             "last_name": pl.Series(lasts).gather(last_idx),
-            "f_slug": pl.Series([ascii_slug(x) for x in firsts]).gather(first_idx),
-            "l_slug": pl.Series([ascii_slug(x) for x in lasts]).gather(last_idx),
+            "f_slug": pl.Series(first_slugs).gather(first_idx),
+            "l_slug": pl.Series(last_slugs).gather(last_idx),
             "domain": pl.Series(domains).gather(dom_idx),
             "pattern": pattern,
             "digits": digits,
+            "clash": clash,
             "country": pl.Series([c.code for c in COUNTRIES]).gather(country),
             "signup_at": cal.to_datetime(signup),
             "acquisition_channel": pl.Series(ACQUISITION_CHANNELS).gather(acq),
@@ -239,15 +289,14 @@ def _customer_frame(
     f, ln, d = pl.col("f_slug"), pl.col("l_slug"), pl.col("digits").cast(pl.String)
     local = (
         pl.when(pl.col("pattern") == 0).then(f + "." + ln)
-        .when(pl.col("pattern") == 1).then(f + ln + d)
+        .when(pl.col("pattern") == 1).then(f + "." + ln + d)
         .when(pl.col("pattern") == 2).then(f.str.slice(0, 1) + ln)
         .otherwise(f + "_" + ln + d)
     )  # fmt: skip
-    frame = frame.with_columns(local=local).with_columns(
-        # Real stores enforce unique emails; a clash gets the customer number appended.
-        local=pl.when(pl.concat_str(["local", "domain"]).is_duplicated())
-        .then(pl.col("local") + pl.col("customer_id").cast(pl.String))
-        .otherwise(pl.col("local"))
+    frame = frame.with_columns(
+        local=pl.when(pl.col("clash"))
+        .then(local + pl.col("customer_id").cast(pl.String))
+        .otherwise(local)
     )
     qa = pl.col("is_test_account")
     frame = frame.with_columns(

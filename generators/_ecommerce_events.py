@@ -28,13 +28,14 @@ EVENT_TYPES = ("session_start", "page_view", "add_to_cart", "checkout", "purchas
 SESSION_START, PAGE_VIEW, ADD_TO_CART, CHECKOUT_EVENT, PURCHASE = range(5)
 PLATFORMS = ("web", "app")
 TRACKED_SHARE = {WEB: 0.85, APP: 0.97}  # ad blockers hide some web purchases
-BROWSING_SESSIONS_PER_PURCHASE = 1.2
+BROWSING_SESSIONS_PER_PURCHASE = 2.5
 LOGGED_IN_BROWSING_SHARE = 0.45
 BROWSING_APP_SHARE = 0.35
-BOUNCE_SHARE = 0.30
+BOUNCE_SHARE = 0.45
 PAGE_VIEW_GEOMETRIC_P = 0.45
-CART_SHARE = 0.22
-CHECKOUT_GIVEN_CART = 0.35
+BROWSING_PAGE_VIEW_GEOMETRIC_P = 0.55
+CART_SHARE = 0.18
+CHECKOUT_GIVEN_CART = 0.30
 MEAN_GAP_S = 35.0
 DUPLICATE_EVENT_SHARE = 0.015
 
@@ -91,7 +92,9 @@ def _sessions(rng: np.random.Generator, book: OrderBook, customers: Customers) -
     platform = np.concatenate(
         [book.channel[bought] == APP, rng.random(n_browse) < BROWSING_APP_SHARE]
     ).astype(np.int64)
-    customer = np.concatenate([book.customer_row[bought], np.where(logged, book.customer_row[anchor], -1)])
+    customer = np.concatenate(
+        [book.customer_row[bought], np.where(logged, book.customer_row[anchor], -1)]
+    )
     order_row = np.concatenate([bought, np.full(n_browse, -1)])
     return _Sessions(
         is_purchase=is_purchase[by_time],
@@ -108,12 +111,16 @@ def _funnel_counts(rng: np.random.Generator, sess: _Sessions, n_lines: np.ndarra
     buy = sess.is_purchase
     counts = np.zeros((n, 5), dtype=np.int64)
     counts[:, SESSION_START] = 1
-    page_views = np.minimum(rng.geometric(PAGE_VIEW_GEOMETRIC_P, size=n), 20)
+    page_views = np.minimum(
+        rng.geometric(np.where(buy, PAGE_VIEW_GEOMETRIC_P, BROWSING_PAGE_VIEW_GEOMETRIC_P)), 20
+    )
     bounce = ~buy & (rng.random(n) < BOUNCE_SHARE)
     counts[:, PAGE_VIEW] = np.where(bounce, 0, page_views)
     cart = buy | (~bounce & (rng.random(n) < CART_SHARE))
     adds = np.where(
-        buy, np.minimum(n_lines[np.maximum(sess.order_row, 0)], 6), np.minimum(rng.geometric(0.6, size=n), 3)
+        buy,
+        np.minimum(n_lines[np.maximum(sess.order_row, 0)], 6),
+        np.minimum(rng.geometric(0.6, size=n), 3),
     )
     counts[:, ADD_TO_CART] = np.where(cart, adds, 0)
     counts[:, CHECKOUT_EVENT] = buy | (cart & (rng.random(n) < CHECKOUT_GIVEN_CART))
@@ -153,42 +160,52 @@ def build_web_events(
     n_sess = sess.size
 
     # Events in session order: one repeat for types, one cumulative sum for timestamps.
+    # (Memory matters at scale: ~5 M events per scale unit, so temporaries are reused in place.)
     etype = np.repeat(np.tile(np.arange(5, dtype=np.int8), n_sess), counts.reshape(-1))
-    session = np.repeat(np.arange(n_sess, dtype=np.int64), length)
+    del counts
     offset = np.cumsum(length) - length
-    gap_ms = rng.exponential(MEAN_GAP_S * 1000, size=etype.shape[0]).astype(np.int64) + 1000
-    gap_ms[offset] = 0
-    within_ms = np.cumsum(gap_ms)
-    within_ms -= within_ms[offset][session]
+    within_ms = rng.exponential(MEAN_GAP_S * 1000, size=etype.shape[0]).astype(np.int64)
+    within_ms += 1000
+    within_ms[offset] = 0
+    np.cumsum(within_ms, out=within_ms)
+    within_ms -= np.repeat(within_ms[offset], length)
     duration_us = within_ms[offset + length - 1] * 1000
     start = np.where(sess.is_purchase, sess.anchor_us - duration_us, sess.anchor_us)
-    event_at = start[session] + within_ms * 1000
-    del gap_ms, within_ms
+    event_at = np.repeat(start, length)
+    within_ms *= 1000
+    event_at += within_ms
+    del within_ms
 
     # Extraction cut-off, then tracker re-sends (a copy right after the original, new id).
     keep = event_at <= cal.END_US
-    copies = keep.astype(np.int64) + (keep & (rng.random(keep.shape[0]) < DUPLICATE_EVENT_SHARE))
-    rows = np.repeat(np.arange(keep.shape[0]), copies)
-    etype, session, event_at = etype[rows], session[rows], event_at[rows]
-    page = _pages(table_rng(seed, "web_events", "pages"), etype, catalog)
+    copies = keep.astype(np.int8) + (keep & (rng.random(keep.shape[0]) < DUPLICATE_EVENT_SHARE))
+    rows = np.repeat(np.arange(keep.shape[0], dtype=np.int64), copies)
+    del keep, copies
+    session = np.repeat(np.arange(n_sess, dtype=np.int32), length)[rows]
+    etype, event_at = etype[rows], event_at[rows]
+    n_out = rows.shape[0]
+    del rows
+
+    columns: dict[str, pl.Series] = {}
+    columns["event_id"] = pl.Series(np.arange(1, n_out + 1, dtype=np.int64))
+    columns["session_id"] = pl.Series(session.astype(np.int64) + 1)
+    customer = sess.customer_row[session]
+    columns["customer_id"] = pl.Series(_nullable(customer + 1, customer >= 0))
+    del customer
+    columns["platform"] = pl.Series(PLATFORMS).gather(sess.platform[session])
+    columns["event_type"] = pl.Series(EVENT_TYPES).gather(etype)
+    columns["event_at"] = pl.Series(cal.to_datetime(event_at))
+    del event_at
     vocab = pl.concat([
         pl.Series(FIXED_PAGES),
         pl.Series(["/c/" + c.name.replace("_", "-") for c in CATEGORIES]),
         "/p/" + catalog.products["sku"].str.to_lowercase(),
     ])  # fmt: skip
-
-    customer = sess.customer_row[session]
-    order_row = sess.order_row[session]
-    is_purchase = etype == PURCHASE
-    return pl.DataFrame(
-        {
-            "event_id": np.arange(1, rows.shape[0] + 1, dtype=np.int64),
-            "session_id": session + 1,
-            "customer_id": _nullable(customer + 1, customer >= 0),
-            "platform": pl.Series(PLATFORMS).gather(sess.platform[session]),
-            "event_type": pl.Series(EVENT_TYPES).gather(etype),
-            "event_at": cal.to_datetime(event_at),
-            "page_path": vocab.gather(page),
-            "order_id": _nullable(book.order_id[np.maximum(order_row, 0)], is_purchase),
-        }
+    columns["page_path"] = vocab.gather(
+        _pages(table_rng(seed, "web_events", "pages"), etype, catalog)
     )
+    order_row = sess.order_row[session]
+    columns["order_id"] = pl.Series(
+        _nullable(book.order_id[np.maximum(order_row, 0)], etype == PURCHASE)
+    )
+    return pl.DataFrame([series.alias(name) for name, series in columns.items()])

@@ -30,7 +30,7 @@ PLACED, SHIPPED, COMPLETED, CANCELLED, RETURNED = range(5)
 WEB, APP, MARKETPLACE = range(3)
 
 ITEMS_GEOMETRIC_P = 0.48  # lines per order: 1 + Geometric → mean ≈ 2.1
-BASKET_COHERENCE = 0.75  # share of lines from the order's main category
+BASKET_COHERENCE = 0.85  # share of lines from the order's main category
 MEAN_LINES_PER_ORDER = 2.07  # measured after de-duplicating products within an order
 MARKETPLACE_SHARE = 0.14
 APP_SHARE_START, APP_SHARE_END = 0.22, 0.38
@@ -87,41 +87,65 @@ def n_orders_for(scale: float) -> int:
     return max(50, round(1_000_000 * scale / MEAN_LINES_PER_ORDER))
 
 
-def _lines(rng: np.random.Generator, created: np.ndarray, catalog: Catalog) -> tuple[np.ndarray, ...]:
+MAX_LINES = 12
+RESAMPLE_ROUNDS = 4
+
+
+def _repeats_earlier_line(order_row: np.ndarray, product: np.ndarray) -> np.ndarray:
+    """True where the same product already appeared on an earlier line of the same order.
+
+    Lines of one order are contiguous and at most ``MAX_LINES`` long, so comparing each line with
+    its predecessors at distance 1 … MAX_LINES-1 finds every repeat without sorting.
+    """
+    repeat = np.zeros(product.shape[0], dtype=bool)
+    for k in range(1, MAX_LINES):
+        repeat[k:] |= (product[k:] == product[:-k]) & (order_row[k:] == order_row[:-k])
+    return repeat
+
+
+def _lines(
+    rng: np.random.Generator, created: np.ndarray, catalog: Catalog
+) -> tuple[np.ndarray, ...]:
     """(order row, product row) per line.
 
     Baskets are category-coherent (most lines come from the order's main category, chosen by
     category popularity), products follow Zipf popularity, nothing is sold before its launch,
-    and a product appears at most once per order.
+    and a product appears at most once per order. Invalid draws are redrawn from the same
+    distribution a few times (keeping baskets coherent); the rare leftovers fall back to the
+    pre-2024 catalogue and any remaining repeat line is dropped.
     """
     n = created.shape[0]
-    per_order = np.minimum(rng.geometric(ITEMS_GEOMETRIC_P, size=n), 12)
+    per_order = np.minimum(rng.geometric(ITEMS_GEOMETRIC_P, size=n), MAX_LINES)
     order_row = np.repeat(np.arange(n), per_order)
     m = order_row.shape[0]
-    main_category = sampler(catalog.category_mass, bits=16).sample(rng, n)
+    line_category = sampler(catalog.category_mass, bits=16).sample(rng, n)[order_row]
     coherent = rng.random(m) < BASKET_COHERENCE
-    product = np.where(
-        coherent,
-        catalog.sample_in_categories(rng, main_category[order_row]),
-        catalog.by_popularity.sample(rng, m),
-    )
-    not_yet = catalog.launched_us[product] > created[order_row]
-    product[not_yet] = catalog.established.sample(rng, int(not_yet.sum()))
+    line_created = created[order_row]
 
-    key = order_row * catalog.size + product
-    _, first = np.unique(key, return_index=True)
-    repeat = np.ones(m, dtype=bool)
-    repeat[first] = False
-    product[repeat] = catalog.established.sample(rng, int(repeat.sum()))
-    key = order_row * catalog.size + product
-    _, first = np.unique(key, return_index=True)
-    keep = np.sort(first)
+    def draw(lines: np.ndarray) -> np.ndarray:
+        out = catalog.by_popularity.sample(rng, lines.shape[0])
+        inside = coherent[lines]
+        out[inside] = catalog.sample_in_categories(rng, line_category[lines[inside]])
+        return out
+
+    product = draw(np.arange(m))
+    for _ in range(RESAMPLE_ROUNDS):
+        bad = np.flatnonzero(
+            (catalog.launched_us[product] > line_created)
+            | _repeats_earlier_line(order_row, product)
+        )
+        if bad.shape[0] == 0:
+            break
+        product[bad] = draw(bad)
+    unlaunched = catalog.launched_us[product] > line_created
+    product[unlaunched] = catalog.established.sample(rng, int(unlaunched.sum()))
+    keep = ~_repeats_earlier_line(order_row, product)
     return order_row[keep], product[keep]
 
 
-def _whole_seconds(hours: np.ndarray) -> np.ndarray:
+def _whole_seconds(hours: np.ndarray | float) -> np.ndarray:
     """Durations in hours → int64 µs truncated to whole seconds (source systems log seconds)."""
-    return (hours * 3600).astype(np.int64) * cal.US_PER_S
+    return (np.asarray(hours) * 3600).astype(np.int64) * cal.US_PER_S
 
 
 def _status_timeline(
@@ -135,11 +159,14 @@ def _status_timeline(
     payment_failure = cancel & (rng.random(n) < PAYMENT_FAILURE_CANCEL_SHARE)
     returns = ~cancel & (rng.random(n) < return_prob)
 
-    cancel_delay = np.where(
-        payment_failure,
-        rng.integers(5 * 60, 45 * 60, size=n),
-        rng.integers(20 * 60, 36 * 3600, size=n),
-    ).astype(np.int64) * cal.US_PER_S
+    cancel_delay = (
+        np.where(
+            payment_failure,
+            rng.integers(5 * 60, 45 * 60, size=n),
+            rng.integers(20 * 60, 36 * 3600, size=n),
+        ).astype(np.int64)
+        * cal.US_PER_S
+    )
     ship_delay = _whole_seconds(np.clip(rng.lognormal(np.log(26.0), 0.5, size=n), 2, 192))
     deliver_delay = _whole_seconds(np.clip(rng.lognormal(np.log(72.0), 0.45, size=n), 18, 504))
     return_delay = _whole_seconds(rng.uniform(2 * 24, 30 * 24, size=n))
@@ -188,9 +215,7 @@ def _assign_promotions(
     choice = np.full(created.shape[0], -1, dtype=np.int64)
     for i, p in enumerate(promos):
         lo = np.searchsorted(created, cal.START_US + cal.day_index(p.starts) * cal.US_PER_DAY)
-        hi = np.searchsorted(
-            created, cal.START_US + (cal.day_index(p.ends) + 1) * cal.US_PER_DAY
-        )
+        hi = np.searchsorted(created, cal.START_US + (cal.day_index(p.ends) + 1) * cal.US_PER_DAY)
         part = slice(lo, hi)
         ch = channel[part]
         ok = (ch != MARKETPLACE) if p.channel is None else (ch == CHANNELS.index(p.channel))
@@ -221,7 +246,9 @@ def build_orders(
     progress = (created - cal.START_US) / (cal.END_US - cal.START_US)
     app_share = APP_SHARE_START + (APP_SHARE_END - APP_SHARE_START) * progress
     u = rng.random(n)
-    channel = np.where(u < MARKETPLACE_SHARE, MARKETPLACE, np.where(u < MARKETPLACE_SHARE + app_share, APP, WEB))
+    channel = np.where(
+        u < MARKETPLACE_SHARE, MARKETPLACE, np.where(u < MARKETPLACE_SHARE + app_share, APP, WEB)
+    )
     channel[is_qa] = np.where(rng.random(int(is_qa.sum())) < 0.5, WEB, APP)
 
     # --- lines

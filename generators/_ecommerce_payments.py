@@ -119,7 +119,9 @@ def build_refunds(seed: int, book: OrderBook) -> pl.DataFrame:
     rows = np.arange(n)
 
     returned = book.status == RETURNED
-    refundable = np.round(book.total - book.shipping, 2)  # outbound shipping is not refunded
+    # Return and goodwill refunds cover merchandise value only (lines after discounts); tax and
+    # shipping corrections are settled outside this system. Cancellations refund the full total.
+    refundable = book.merchandise
     partial = rng.random(n) < PARTIAL_RETURN_SHARE
     return_amount = np.where(
         partial, np.round(refundable * rng.uniform(0.3, 0.8, size=n), 2), refundable
@@ -134,7 +136,7 @@ def build_refunds(seed: int, book: OrderBook) -> pl.DataFrame:
     cancel_at = book.cancelled_us + rng.integers(10 * 60, 8 * 3600, size=n) * S
 
     goodwill = (book.status == COMPLETED) & (rng.random(n) < GOODWILL_SHARE)
-    goodwill_amount = np.round(book.total * rng.uniform(0.1, 0.4, size=n), 2)
+    goodwill_amount = np.round(book.merchandise * rng.uniform(0.1, 0.4, size=n), 2)
     late_goodwill = rng.random(n) < LATE_GOODWILL_SHARE
     goodwill_at = (
         book.delivered_us
@@ -145,7 +147,12 @@ def build_refunds(seed: int, book: OrderBook) -> pl.DataFrame:
     goodwill_reason = 2 + rng.integers(0, len(GOODWILL_REASONS), size=n)
 
     parts = [
-        (rows[returned], return_amount, np.zeros(n, dtype=np.int64), book.returned_us + return_delay),
+        (
+            rows[returned],
+            return_amount,
+            np.zeros(n, dtype=np.int64),
+            book.returned_us + return_delay,
+        ),
         (rows[cancelled_paid], book.total, np.ones(n, dtype=np.int64), cancel_at),
         (rows[goodwill], goodwill_amount, goodwill_reason, goodwill_at),
     ]

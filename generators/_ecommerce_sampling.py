@@ -45,3 +45,9 @@ def inverse_cdf_table(weights: np.ndarray, bits: int = DEFAULT_BITS) -> np.ndarr
 
 def sampler(weights: np.ndarray, bits: int = DEFAULT_BITS) -> TableSampler:
     return TableSampler(inverse_cdf_table(weights, bits))
+
+
+def choose(rng: np.random.Generator, weights: np.ndarray | list[float], n: int) -> np.ndarray:
+    """``n`` indices drawn with probability proportional to a short list of ``weights``."""
+    w = np.asarray(weights, dtype=np.float64)
+    return np.asarray(rng.choice(w.shape[0], size=n, p=w / w.sum()), dtype=np.int64)

@@ -34,10 +34,17 @@ err_console = Console(stderr=True)
 USAGE_ERROR = 2
 BUILD_FAILED = 1
 
-# (module, attribute, sub-command name): mounted when the module is importable.
+# (module, attribute, sub-command name): command groups mounted when the module is importable.
 SUBAPPS: tuple[tuple[str, str, str], ...] = (
     ("replicas.cli_verify", "verify_app", "verify"),
     ("replicas.cli_suite", "suite_app", "suite"),
+    ("replicas.cli_export", "export_app", "export"),
+)
+# Modules exposing ``register(app)`` that add top-level commands (run, report, compare, audit).
+COMMAND_MODULES: tuple[str, ...] = (
+    "replicas.cli_run",
+    "replicas.cli_report",
+    "replicas.cli_audit",
 )
 
 
@@ -154,16 +161,25 @@ def _check_out_dir(out: Path, replica: str, seed: int, scale: float) -> None:
         )
 
 
+def _import_optional(module_name: str) -> Any:
+    """The module, or None when it does not exist (a missing dependency inside it still raises)."""
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        return None
+
+
 def _mount_subapps() -> None:
     for module_name, attr, name in SUBAPPS:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue
-        sub: Any = getattr(module, attr)
-        app.add_typer(sub, name=name)
+        module = _import_optional(module_name)
+        if module is not None:
+            app.add_typer(getattr(module, attr), name=name)
+    for module_name in COMMAND_MODULES:
+        module = _import_optional(module_name)
+        if module is not None and hasattr(module, "register"):
+            module.register(app)
 
 
 _mount_subapps()

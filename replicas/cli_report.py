@@ -9,6 +9,8 @@ results, unknown schema version), 1 when the report files cannot be written.
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -25,7 +27,8 @@ USAGE_ERROR = 2
 WRITE_FAILED = 1
 TOP_FAILURE_CODES = 8
 
-console = Console()
+# Piped output (CI logs, `| less`) gets room for full family names instead of Rich's 80 columns.
+console = Console(width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else 120)
 err_console = Console(stderr=True)
 app = typer.Typer(
     help="Run reports and comparisons.",
@@ -92,14 +95,20 @@ def print_summary(summary: dict[str, Any]) -> None:
         rows = [[name, *terminal_cells(stats)] for name, stats in summary[key].items()]
         console.print(_rich_table(title, [first, *TERMINAL_HEADERS], rows))
     if overall["pass_k"]:
-        console.print(_rich_table("pass@k / pass^k", ["k", "pass@k", "pass^k"], pass_k_rows(overall["pass_k"])))
+        console.print(
+            _rich_table(
+                "pass@k / pass^k", ["k", "pass@k", "pass^k"], pass_k_rows(overall["pass_k"])
+            )
+        )
     codes = summary["failure_modes"]["codes"][:TOP_FAILURE_CODES]
     if codes:
         rows = [[c["code"], str(c["episodes"]), pct(c["share"])] for c in codes]
         console.print(_rich_table("Failure modes", ["reason code", "episodes", "share"], rows))
     adversary = summary["adversary"]
     if adversary:
-        rows = [[s["strategy"], str(s["episodes"]), str(s["passed"])] for s in adversary["strategies"]]
+        rows = [
+            [s["strategy"], str(s["episodes"]), str(s["passed"])] for s in adversary["strategies"]
+        ]
         console.print(_rich_table("Adversary strategies", ["strategy", "episodes", "passed"], rows))
 
 
@@ -153,7 +162,9 @@ def compare(
         typer.echo(json.dumps(comparison, indent=2, ensure_ascii=False))
         return
     a, b, tasks = comparison["a"], comparison["b"], comparison["tasks"]
-    console.print(_rich_table("Overall", ["metric", a["label"], b["label"]], metric_rows(comparison)))
+    console.print(
+        _rich_table("Overall", ["metric", a["label"], b["label"]], metric_rows(comparison))
+    )
     console.print(
         _rich_table(
             "Success by family (95% Wilson CI)",
@@ -164,7 +175,9 @@ def compare(
     for side, key in ((a, "solved_only_by_a"), (b, "solved_only_by_b")):
         ids = tasks[key]
         shown = ", ".join(ids[:20]) + (f" … (+{len(ids) - 20})" if len(ids) > 20 else "")
-        console.print(f"solved only by {side['label']} ({len(ids)}): {shown or '-'}", highlight=False)
+        console.print(
+            f"solved only by {side['label']} ({len(ids)}): {shown or '-'}", highlight=False
+        )
     if out is not None:
         console.print(f"written: {out}", highlight=False)
 

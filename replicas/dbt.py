@@ -69,7 +69,6 @@ def dbt_env(home: Path) -> dict[str, str]:
         HOME=str(home),
         DBT_SEND_ANONYMOUS_USAGE_STATS="false",
         DO_NOT_TRACK="1",
-        DBT_NO_PRINT="false",
         DBT_USE_COLORS="false",
         DBT_PRINTER_WIDTH="100",
         PYTHONDONTWRITEBYTECODE="1",

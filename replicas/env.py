@@ -18,6 +18,7 @@ error observation and the episode goes on; only ``submit`` or the task's limits 
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import json
 import shutil
@@ -26,7 +27,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from replicas.sandbox import Sandbox
 from replicas.tasks import Task, TaskFamily, TaskId, build_task, family_names, get_family
@@ -53,7 +54,7 @@ __all__ = ["Env", "EnvCheckError", "check_env", "make"]
 class Env:
     """One task's environment. Not thread-safe: one episode at a time per instance."""
 
-    metadata: dict[str, Any] = {"render_modes": []}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
 
     def __init__(
         self,
@@ -151,15 +152,23 @@ class Env:
         t0 = time.perf_counter()
         if self._done:
             obs = "ERROR: the episode is over; call reset() to start a new one"
-            return obs, 0.0, self._outcome == "submitted", self._outcome == "truncated", {
-                **self._base_info(), "error": True, "verdict": self._verdict_dict()
-            }
+            return (
+                obs,
+                0.0,
+                self._outcome == "submitted",
+                self._outcome == "truncated",
+                {**self._base_info(), "error": True, "verdict": self._verdict_dict()},
+            )
         usage = action.get("usage") if isinstance(action, Mapping) else None
         if isinstance(usage, Mapping):
             tokens_in = tokens_in if tokens_in is not None else _int_or_none(usage.get("tokens_in"))
-            tokens_out = tokens_out if tokens_out is not None else _int_or_none(usage.get("tokens_out"))
+            tokens_out = (
+                tokens_out if tokens_out is not None else _int_or_none(usage.get("tokens_out"))
+            )
         if self.elapsed_s() > self._task.limits.wall_s:
-            return self._truncate("time_limit", "the episode exceeded its wall-time limit", t0, tokens_in, tokens_out)
+            return self._truncate(
+                "time_limit", "the episode exceeded its wall-time limit", t0, tokens_in, tokens_out
+            )
 
         name, raw_args = _unpack_action(action)
         reward = 0.0
@@ -193,7 +202,9 @@ class Env:
             info["verdict"] = self._verdict_dict()
             return result.text, reward, True, False, info
         if len(self._steps) >= self._task.limits.max_steps:
-            self._finish_truncated("step_limit", f"the episode used all {self._task.limits.max_steps} steps")
+            self._finish_truncated(
+                "step_limit", f"the episode used all {self._task.limits.max_steps} steps"
+            )
             info["verdict"] = self._verdict_dict()
             return result.text, 0.0, False, True, info
         return result.text, 0.0, False, False, info
@@ -208,10 +219,8 @@ class Env:
         self.close()
 
     def __del__(self) -> None:  # best effort: never leave sandboxes behind
-        try:
+        with contextlib.suppress(Exception):
             self._close_sandbox()
-        except Exception:
-            pass
 
     # ---- recording -----------------------------------------------------------------------
 
@@ -249,7 +258,9 @@ class Env:
         """Capture the live episode (sandbox files, writable warehouse, step history) on disk."""
         if self._sandbox is None:
             raise RuntimeError("nothing to snapshot: call reset() first")
-        final = Path(path) if path is not None else Path(tempfile.mkdtemp(prefix="replicas-episode-"))
+        final = (
+            Path(path) if path is not None else Path(tempfile.mkdtemp(prefix="replicas-episode-"))
+        )
         if final.exists() and any(final.iterdir()):
             raise FileExistsError(f"episode snapshot target {final} is not empty")
         final.parent.mkdir(parents=True, exist_ok=True)
@@ -405,7 +416,11 @@ def _stringify_answer(raw_args: Any) -> Any:
             raw_args = json.loads(raw_args)
         except ValueError:
             return raw_args
-    if isinstance(raw_args, Mapping) and "answer" in raw_args and not isinstance(raw_args["answer"], str):
+    if (
+        isinstance(raw_args, Mapping)
+        and "answer" in raw_args
+        and not isinstance(raw_args["answer"], str)
+    ):
         value = raw_args["answer"]
         try:
             text = json.dumps(value, allow_nan=False)
@@ -483,7 +498,12 @@ def _validate_schema(schema: Any) -> list[str]:
         return problems
     for prop, spec in props.items():
         if not isinstance(spec, dict) or spec.get("type") not in {
-            "string", "integer", "number", "boolean", "object", "array"
+            "string",
+            "integer",
+            "number",
+            "boolean",
+            "object",
+            "array",
         }:
             problems.append(f"{name}.{prop}: property needs a JSON type")
     for req in params.get("required", []):
@@ -501,9 +521,10 @@ def _leak_forms(expected: Any) -> list[str]:
     if isinstance(expected, bool) or not isinstance(expected, (int, float)):
         return []
     value = float(expected)
-    if abs(value) < 100:  # small numbers appear everywhere (months, counts); not a leak signal
+    if value.is_integer() and abs(value) < 1000:  # small integers (months, counts) are everywhere
         return []
-    return sorted({f"{value:.2f}", f"{value:,.2f}", repr(value)})
+    forms = {f"{value:.2f}", f"{value:,.2f}", repr(value)}
+    return sorted(f for f in forms if not f.endswith(".00") or abs(value) >= 1000)
 
 
 def check_env(env: Env) -> None:
@@ -519,7 +540,9 @@ def check_env(env: Env) -> None:
     obs2, info2 = env.reset()
     if obs1 != obs2:
         problems.append("two resets gave different observations")
-    if json.dumps(info1.get("tools"), sort_keys=True) != json.dumps(info2.get("tools"), sort_keys=True):
+    if json.dumps(info1.get("tools"), sort_keys=True) != json.dumps(
+        info2.get("tools"), sort_keys=True
+    ):
         problems.append("two resets gave different tools")
     if info1.get("task_id") != env.task_id:
         problems.append("info['task_id'] does not name the task")
@@ -539,12 +562,22 @@ def check_env(env: Env) -> None:
             problems.append(f"the expected answer ({form}) appears in the instruction or tools")
 
     obs, reward, terminated, truncated, info = env.step({"name": "no_such_tool", "arguments": {}})
-    if not info.get("error") or terminated or truncated or reward != 0.0 or not obs.startswith("ERROR"):
+    if (
+        not info.get("error")
+        or terminated
+        or truncated
+        or reward != 0.0
+        or not obs.startswith("ERROR")
+    ):
         problems.append("an unknown tool must give an error observation and keep the episode going")
-    obs, reward, terminated, truncated, info = env.step({"name": "submit", "arguments": "{not json"})
+    obs, reward, terminated, truncated, info = env.step(
+        {"name": "submit", "arguments": "{not json"}
+    )
     if not info.get("error") or terminated:
         problems.append("non-JSON arguments must give an error observation")
-    obs, reward, terminated, truncated, info = env.step({"name": "submit", "arguments": {"answer": ""}})
+    obs, reward, terminated, truncated, info = env.step(
+        {"name": "submit", "arguments": {"answer": ""}}
+    )
     if not terminated or reward != 0.0:
         problems.append(f"an empty submission must end the episode with reward 0 (got {reward})")
     traj = env.trajectory()

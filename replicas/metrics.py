@@ -19,7 +19,12 @@ Z_95 = 1.959963984540054
 
 
 def _check_counts(n: int, c: int) -> None:
-    if isinstance(n, bool) or isinstance(c, bool) or not isinstance(n, int) or not isinstance(c, int):
+    if (
+        isinstance(n, bool)
+        or isinstance(c, bool)
+        or not isinstance(n, int)
+        or not isinstance(c, int)
+    ):
         raise ValueError(f"counts must be integers, got n={n!r} c={c!r}")
     if n < 0 or c < 0 or c > n:
         raise ValueError(f"need 0 <= successes <= trials, got successes={c} trials={n}")

@@ -107,8 +107,11 @@ register_replica(
         ),
         generator="replicas.generators.credit_cards:generate",
         dbt_project=_shipped_project("credit_cards"),
+        # card_spend is a customers × 24 months × 6 categories grid: scale 2 is ~29M rows already.
+        max_scale=2.0,
         marts=(
             "card_terms",
+            "card_rewards_terms",
             "customer_profile",
             "card_eligibility",
             "card_value",

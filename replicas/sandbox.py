@@ -24,7 +24,7 @@ import os
 import shutil
 import tempfile
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -108,7 +108,7 @@ def close_readonly_connections() -> None:
 
 def validate_dbt_project_yml(text: str) -> str | None:
     """Why an edited ``dbt_project.yml`` is refused (paths leaving the project, other profile)."""
-    import yaml
+    import yaml  # type: ignore[import-untyped]  # PyYAML ships with dbt-core
 
     try:
         data = yaml.safe_load(text)
@@ -200,7 +200,7 @@ def _copy_pristine_project(src: Path, dst: Path) -> None:
     shutil.copytree(src, dst, ignore=_ignore_top_level(src), symlinks=False)
 
 
-def _ignore_top_level(root: Path):  # type: ignore[no-untyped-def]
+def _ignore_top_level(root: Path) -> Callable[[str, list[str]], set[str]]:
     root = Path(root).resolve()
 
     def ignore(directory: str, names: list[str]) -> set[str]:

@@ -21,6 +21,8 @@ import pytest
 from replicas.generators import credit_cards
 from replicas.generators._cards_catalog import MAX_CARDS, catalog_size
 
+from replicas.build import ensure_snapshot
+
 SEEDS = range(6)
 CARD_TERMS_COLUMNS = [
     "card_id",
@@ -104,7 +106,7 @@ def test_tables_are_returned_in_load_order(builds: dict[int, dict[str, pl.DataFr
 )
 def test_bad_arguments_raise_value_error(seed: object, scale: object) -> None:
     with pytest.raises(ValueError):
-        credit_cards.generate(seed, scale)  # type: ignore[arg-type]
+        credit_cards.generate(seed, scale)
 
 
 def test_same_seed_is_byte_identical_in_process_and_in_a_subprocess(
@@ -143,6 +145,7 @@ def test_different_seeds_give_different_catalogs_and_customers(
 def test_catalog_size(builds: dict[int, dict[str, pl.DataFrame]]) -> None:
     for seed in SEEDS:
         assert 40 <= builds[seed]["cards"].height <= 80
+        assert builds[seed]["cards"]["card_type"].n_unique() == 6  # every type in every catalog
     for seed in range(20):
         assert 40 <= catalog_size(seed, 0.01) <= 80
         assert catalog_size(seed, 0.01) <= catalog_size(seed, 1.0) <= catalog_size(seed, 20.0)
@@ -191,7 +194,7 @@ def test_fees_are_realistic_by_card_type(builds: dict[int, dict[str, pl.DataFram
     assert (by_type["student"]["annual_fee_usd"] <= 39).all()
     assert (by_type["secured"]["annual_fee_usd"] <= 39).all()
     assert (by_type["business"]["annual_fee_usd"] <= 250).all()
-    assert by_type["travel"]["annual_fee_usd"].max() >= 395  # premium travel cards exist
+    assert (by_type["travel"]["annual_fee_usd"] >= 395).any()  # premium travel cards exist
     assert (by_type["travel"]["foreign_txn_fee_pct"] == 0).mean() >= 0.75  # type: ignore[operator]
     assert by_type["balance_transfer"]["intro_bt_months"].null_count() == 0
     assert by_type["secured"]["is_secured"].all() and by_type["student"]["is_student_only"].all()
@@ -209,7 +212,7 @@ def test_card_names_unique_clean_and_confusable(builds: dict[int, dict[str, pl.D
             for b in names[i + 1 :]
             if a.lower().startswith(b.lower())
             or b.lower().startswith(a.lower())
-            or _levenshtein(a.lower(), b.lower()) <= 2
+            or (abs(len(a) - len(b)) <= 2 and _levenshtein(a.lower(), b.lower()) <= 2)
         ]
         assert len(near) >= 3, (seed, near)
 
@@ -309,8 +312,6 @@ def test_holdings_include_every_approved_application(
 
 @pytest.fixture(scope="module")
 def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    from replicas.build import ensure_snapshot
-
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("REPLICAS_HOME", str(tmp_path_factory.mktemp("replicas_home")))
         snapshot = ensure_snapshot("credit_cards", 0, 0.01)

@@ -10,7 +10,11 @@ import tomllib
 
 from tests.conftest import REPO_ROOT
 
-MAPPED = {"replicas": "replicas", "generators": "replicas.generators", "verifiers": "replicas.verifiers"}
+MAPPED = {
+    "replicas": "replicas",
+    "generators": "replicas.generators",
+    "verifiers": "replicas.verifiers",
+}
 
 
 def _packages_on_disk() -> set[str]:

@@ -35,7 +35,7 @@ class SyntheticRun:
 
 
 def _safe(agent: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._\-]+", "_", agent)
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", agent).strip("-.")
 
 
 def _trajectory(
@@ -47,20 +47,24 @@ def _trajectory(
         failed = i < record["error_steps"]
         steps.append(
             {
+                "index": i,
                 "tool": tool,
                 "arguments": {"query": f"select count(*) from orders where id > {i}" + " x" * 200},
-                "observation": "" if failed else "count\n" + str(int(rng.integers(1000))) * 90,
-                "error": "Binder Error: column x not found" if failed else None,
+                "observation": "Binder Error: column x not found"
+                if failed
+                else "count\n" + str(int(rng.integers(1000))) * 90,
+                "error": failed,
                 "wall_ms": float(rng.uniform(1, 50)),
             }
         )
     if submits:
         steps.append(
             {
+                "index": n_queries,
                 "tool": "submit",
                 "arguments": {"answer": str(round(float(rng.uniform(0, 1e5)), 2))},
                 "observation": "submitted",
-                "error": None,
+                "error": False,
                 "wall_ms": 1.0,
             }
         )
@@ -73,7 +77,9 @@ def _trajectory(
         "verdict": {
             "score": record["score"],
             "passed": record["passed"],
-            "reasons": [{"code": c, "message": f"{c}: expected 12.5, got 13"} for c in record["reasons"]],
+            "reasons": [
+                {"code": c, "message": f"{c}: expected 12.5, got 13"} for c in record["reasons"]
+            ],
             "feedback": "The submitted value differs from the expected net revenue. " * 20,
         },
     }
@@ -91,12 +97,14 @@ def make_run_dir(
     strategies: tuple[str, ...] = (),
     hacked: frozenset[tuple[str, str]] = frozenset(),
     queries: tuple[int, int] = (0, 6),
+    trajectory_field: bool = True,
     seed: int = 0,
 ) -> SyntheticRun:
     """Write a run directory under ``root`` and return it with the records it holds.
 
     With ``strategies`` the run looks like an adversary run: one attempt per strategy per task,
-    each failing unless ``(strategy, task_id)`` is in ``hacked``.
+    each failing unless ``(strategy, task_id)`` is in ``hacked``. Without ``trajectory_field`` the
+    records omit their trajectory path and the reader must find files by the runner's naming.
     """
     rng = np.random.default_rng(seed)
     run_dir = root
@@ -147,8 +155,10 @@ def make_run_dir(
                     record["error"] = "agent timed out after 60 s <script>alert(1)</script>"
                     record["score"] = 0.0
                 records.append(record)
-                name_agent = f"{_safe(agent)}-{strategy}" if strategy else _safe(agent)
-                name = f"{task_id}__{name_agent}__a{attempt}.json"
+                name = f"{task_id}__{_safe(agent)}__a{attempt}"
+                name += f"__{strategy}.json" if strategy else ".json"
+                if trajectory_field:
+                    record["trajectory"] = f"trajectories/{name}"
                 traj = _trajectory(rng, record, n_q, submits=not is_error)
                 trajectories[name] = traj
                 (run_dir / "trajectories" / name).write_text(json.dumps(traj), encoding="utf-8")

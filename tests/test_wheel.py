@@ -49,7 +49,17 @@ def test_wheel_installs_and_builds(tmp_path: Path) -> None:
     deps = [p for p in site.getsitepackages() if "site-packages" in p]
     Path(purelib, "zz_borrowed_deps.pth").write_text("\n".join(deps) + "\n")
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", purelib, str(wheel)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "-q",
+            "--target",
+            purelib,
+            str(wheel),
+        ],
         check=True,
         capture_output=True,
         timeout=600,

@@ -65,7 +65,11 @@ def strip_wrapping(text: str) -> str:
     for _ in range(3):
         changed = False
         for left, right in (("**", "**"), ("__", "__"), ("`", "`"), ('"', '"'), ("'", "'")):
-            if len(text) > len(left) + len(right) and text.startswith(left) and text.endswith(right):
+            if (
+                len(text) > len(left) + len(right)
+                and text.startswith(left)
+                and text.endswith(right)
+            ):
                 inner = text[len(left) : -len(right)]
                 if left not in inner:
                     text, changed = inner.strip(), True
@@ -214,19 +218,18 @@ def parse_table(text: str) -> ParsedTable:
 def table_from_json(data: Any) -> ParsedTable:
     """The table shapes a JSON answer may take."""
     if isinstance(data, dict) and "columns" in data and "rows" in data:
-        columns, rows = data["columns"], data["rows"]
-        if not isinstance(columns, list) or not isinstance(rows, list):
+        cols, rows = data["columns"], data["rows"]
+        if not isinstance(cols, list) or not isinstance(rows, list):
             raise ParseError("malformed_table", "'columns' and 'rows' must be lists")
-        if any(not isinstance(r, list) or len(r) != len(columns) for r in rows):
+        if any(not isinstance(r, list) or len(r) != len(cols) for r in rows):
             raise ParseError("malformed_table", "every row must be a list as long as 'columns'")
-        return ParsedTable([str(c) for c in columns], [list(r) for r in rows])
+        return ParsedTable([str(c) for c in cols], [list(r) for r in rows])
     if isinstance(data, dict) and data and all(isinstance(v, list) for v in data.values()):
         lengths = {len(v) for v in data.values()}
         if len(lengths) != 1:
             raise ParseError("malformed_table", "column lists have different lengths")
-        columns = [str(c) for c in data]
         values = list(data.values())
-        return ParsedTable(columns, [list(r) for r in zip(*values, strict=True)])
+        return ParsedTable([str(c) for c in data], [list(r) for r in zip(*values, strict=True)])
     if isinstance(data, list) and all(isinstance(r, dict) for r in data):
         # Keys match case-insensitively across rows; the first spelling names the column.
         columns: list[str] = []

@@ -174,7 +174,7 @@ class Catalog:
     """
 
     cards: tuple[CardTerms, ...]
-    eligibility: Mapping[str, Mapping[str, EligibilityRow]] = field(default_factory=dict)
+    eligibility: Mapping[str, Mapping[str, tuple[bool, str | None]]] = field(default_factory=dict)
     names: NameIndex = field(init=False, repr=False, compare=False)
     _by_id: Mapping[str, CardTerms] = field(init=False, repr=False, compare=False)
 
@@ -195,7 +195,10 @@ class Catalog:
                     raise ValueError(f"eligibility of {customer!r} names unknown card {card_id!r}")
         object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "_by_id", by_id)
-        object.__setattr__(self, "names", NameIndex([(c.card_id, c.card_name) for c in cards]))
+        issuers = sorted({c.issuer for c in cards if c.issuer})
+        object.__setattr__(
+            self, "names", NameIndex([(c.card_id, c.card_name) for c in cards], issuers)
+        )
 
     # -- construction -------------------------------------------------------------------------
 
@@ -206,7 +209,13 @@ class Catalog:
         ``eligibility`` holds ``customer_id, card_id, eligible[, reason]`` records.
         """
         terms = tuple(CardTerms.from_mapping(r) for r in _records(cards, "cards"))
-        return cls(terms, _eligibility_map(_records(eligibility, "eligibility")))
+        if isinstance(eligibility, pl.DataFrame):
+            return cls(terms, _eligibility_frame(eligibility))
+        rows = [
+            {**r, "eligible": r["is_eligible"]} if "eligible" not in r and "is_eligible" in r else r
+            for r in _records(eligibility, "eligibility")
+        ]
+        return cls(terms, _eligibility_map(rows))
 
     @classmethod
     def from_snapshot(cls, snapshot_dir: str | Path | Any) -> Catalog:
@@ -232,10 +241,7 @@ class Catalog:
         finally:
             con.close()
         terms = tuple(CardTerms.from_mapping(r) for r in cards.to_dicts())
-        rows = eligibility.select(
-            [c for c in ("customer_id", "card_id", "eligible", "reason") if c in eligibility.columns]
-        ).to_dicts() if eligibility is not None else []
-        return cls(terms, _eligibility_map(rows))
+        return cls(terms, _eligibility_frame(eligibility) if eligibility is not None else {})
 
     # -- look-ups -----------------------------------------------------------------------------
 
@@ -248,32 +254,64 @@ class Catalog:
     def has_customer(self, customer_id: Any) -> bool:
         return _key(customer_id) in self.eligibility
 
-    def eligibility_of(self, customer_id: Any) -> Mapping[str, EligibilityRow]:
+    def eligibility_of(self, customer_id: Any) -> dict[str, EligibilityRow]:
         """The customer's row per card; ``ValueError`` naming an unknown customer."""
         key = _key(customer_id)
         rows = self.eligibility.get(key)
         if rows is None:
             raise ValueError(f"unknown customer_id {customer_id!r}: not in the catalog's eligibility")
-        return rows
+        return {
+            card_id: EligibilityRow(key, card_id, flag, reason)
+            for card_id, (flag, reason) in rows.items()
+        }
 
     @property
     def customer_ids(self) -> list[str]:
         return sorted(self.eligibility)
 
 
-def _eligibility_map(rows: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, EligibilityRow]]:
-    out: dict[str, dict[str, EligibilityRow]] = {}
-    for row in rows:
-        for column in ("customer_id", "card_id", "eligible"):
-            if row.get(column) is None:
-                raise ValueError(f"eligibility record lacks {column}: {dict(row)!r}")
-        record = EligibilityRow(
-            customer_id=_key(row["customer_id"]),
-            card_id=_key(row["card_id"]),
-            eligible=bool(row["eligible"]),
-            reason=None if row.get("reason") is None else str(row["reason"]),
+def _eligibility_frame(frame: pl.DataFrame) -> dict[str, dict[str, tuple[bool, str | None]]]:
+    """Rows of the eligibility mart; its flag may be called ``eligible`` or ``is_eligible``."""
+    flag = next((c for c in ("eligible", "is_eligible") if c in frame.columns), None)
+    if flag is None or "customer_id" not in frame.columns or "card_id" not in frame.columns:
+        raise ValueError(
+            f"{ELIGIBILITY_TABLE} needs customer_id, card_id and eligible (or is_eligible); "
+            f"has {frame.columns}"
         )
-        out.setdefault(record.customer_id, {})[record.card_id] = record
+    columns = [pl.col("customer_id"), pl.col("card_id"), pl.col(flag).cast(pl.Boolean).alias("eligible")]
+    if "reason" in frame.columns:
+        columns.append(pl.col("reason").cast(pl.Utf8))
+    return _eligibility_columns(frame.select(columns))
+
+
+def _eligibility_map(rows: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, tuple[bool, str | None]]]:
+    """customer -> card -> (eligible, reason); plain tuples keep 100k-row marts cheap to load."""
+    out: dict[str, dict[str, tuple[bool, str | None]]] = {}
+    for row in rows:
+        customer, card, flag = row.get("customer_id"), row.get("card_id"), row.get("eligible")
+        if customer is None or card is None or flag is None:
+            raise ValueError(f"eligibility record needs customer_id, card_id, eligible: {dict(row)!r}")
+        reason = row.get("reason")
+        out.setdefault(_key(customer), {})[_key(card)] = (
+            bool(flag),
+            None if reason is None else str(reason),
+        )
+    return out
+
+
+def _eligibility_columns(frame: pl.DataFrame) -> dict[str, dict[str, tuple[bool, str | None]]]:
+    out: dict[str, dict[str, tuple[bool, str | None]]] = {}
+    if frame["eligible"].null_count() or frame["customer_id"].null_count() or frame["card_id"].null_count():
+        raise ValueError("eligibility rows need a customer_id, a card_id and an eligible flag")
+    reasons = frame["reason"].to_list() if "reason" in frame.columns else [None] * frame.height
+    for customer, card, flag, reason in zip(
+        frame["customer_id"].cast(pl.Utf8).to_list(),
+        frame["card_id"].cast(pl.Utf8).to_list(),
+        frame["eligible"].to_list(),
+        reasons,
+        strict=True,
+    ):
+        out.setdefault(customer, {})[card] = (flag, reason)
     return out
 
 
@@ -281,11 +319,13 @@ def _read_table(con: Any, table: str, *, optional: bool = False) -> pl.DataFrame
     import duckdb
 
     try:
-        frame: pl.DataFrame = con.execute(f'SELECT * FROM main."{table}"').pl()
+        frame = pl.from_arrow(con.sql(f'SELECT * FROM main."{table}"').to_arrow_table())
     except duckdb.Error as exc:
         if optional:
             return None
         raise ValueError(f"snapshot has no readable {table} table: {exc}") from None
+    if not isinstance(frame, pl.DataFrame):
+        raise ValueError(f"{table} did not load as a table")
     return frame
 
 

@@ -243,9 +243,9 @@ class NameIndex:
         follow = _NEXT_WORD.match(text, end, min(len(text), end + 30))
         if follow is None:
             return NameMention(start, end, EXACT, card_id, surface)
-        word = follow.group(1).lower()
+        word = self._strip_possessive(follow.group(1).lower())
         longer = (*self._words[card_id], word)
-        new_end = follow.end(1)
+        new_end = follow.end(1) - (2 if follow.group(1).lower().endswith("'s") and not word.endswith("'s") else 0)
         near = self._nearest(longer, exact_ok=False)
         if near is not None:
             return NameMention(
@@ -328,6 +328,10 @@ class NameIndex:
         best = self._best_alignment(words)
         if best is not None:
             lo, hi, card_id, kind = best
+            if hi < len(words) and words[hi] in self._tiers:
+                # "Harbour Sky Miles Select": a (mis)spelled line with a tier it does not have.
+                return _Verdict(first + lo, first + hi, UNKNOWN, None,
+                                self._near_names(words[lo : hi + 1]))
             return _Verdict(first + lo, first + hi - 1, kind, card_id, (self.names[card_id],))
         unknown = self._unknown_span(words)
         if unknown is not None:

@@ -61,6 +61,9 @@ __all__ = [
 ]
 
 _MAX_REPORTED = 5
+#: A canonical cell: None, or a (type tag, value) pair — ("n", float), ("b", bool), ("s", str).
+Cell = tuple[str, Any] | None
+Row = tuple[Cell, ...]
 _PASS = Verdict(score=1.0, passed=True, feedback="Correct.")
 
 
@@ -79,7 +82,9 @@ def _parse_failure(err: ParseError) -> Verdict:
     return _failure([Reason(err.code, err.message)])
 
 
-def numbers_match(got: float, want: float, config: VerifierConfig, abs_tol: float | None = None) -> bool:
+def numbers_match(
+    got: float, want: float, config: VerifierConfig, abs_tol: float | None = None
+) -> bool:
     """The tolerance rule: absolute OR relative, both measured on the signed difference."""
     if math.isnan(got) or math.isnan(want):
         return False
@@ -110,7 +115,14 @@ def check_number(answer: Any, expected: Any, config: VerifierConfig) -> Verdict:
     if numbers_match(got, want, config):
         return _PASS
     return _failure(
-        [Reason("wrong_value", f"{got:g} is not within tolerance of the expected value", expected=want, found=got)]
+        [
+            Reason(
+                "wrong_value",
+                f"{got:g} is not within tolerance of the expected value",
+                expected=want,
+                found=got,
+            )
+        ]
     )
 
 
@@ -121,7 +133,9 @@ _NULLS = frozenset({"", "null", "none", "nan", "n/a", "na", "<null>", "-"})
 _TRUE = frozenset({"true", "t", "yes", "y", "1"})
 _FALSE = frozenset({"false", "f", "no", "n", "0"})
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_DATETIME_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2})?)(\.\d+)?(?:Z|[+-]00:?00| UTC)?$")
+_DATETIME_RE = re.compile(
+    r"^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2})?)(\.\d+)?(?:Z|[+-]00:?00| UTC)?$"
+)
 
 
 def _column_type(values: Sequence[Any]) -> str:
@@ -160,8 +174,8 @@ def _cell(value: Any, kind: str, config: VerifierConfig) -> Any:
         stripped = strip_wrapping(normalise_text(value))
         if stripped.casefold() in _NULLS and kind != "text":
             return None
-        if stripped.casefold() in {"null", "none", "<null>"}:
-            return None
+        if stripped.casefold() in {"", "null", "none", "<null>"}:
+            return None  # CSV and markdown can only spell NULL as an empty cell
         value = stripped
     if isinstance(value, float) and math.isnan(value):
         return None
@@ -191,7 +205,12 @@ def _cells_match(got: Any, want: Any, tol: float, config: VerifierConfig) -> boo
 
 
 def _show(cell: Any) -> Any:
-    return None if cell is None else cell[1]
+    if cell is None:
+        return None
+    value = cell[1]
+    if cell[0] == "n" and float(value).is_integer() and abs(value) < 2**53:
+        return int(value)
+    return value
 
 
 # --------------------------------------------------------------------------------------------
@@ -241,7 +260,9 @@ def compare_tables(got: Any, want: Any, config: VerifierConfig) -> Verdict:
     kinds = [_column_type([r[i] for r in want_t.rows]) for i in range(len(want_cols))]
     tols = [config.tolerance_for(c) for c in want_t.columns]
     order = [got_cols.index(c) for c in want_cols]
-    want_rows = [tuple(_cell(r[i], kinds[i], config) for i in range(len(kinds))) for r in want_t.rows]
+    want_rows = [
+        tuple(_cell(r[i], kinds[i], config) for i in range(len(kinds))) for r in want_t.rows
+    ]
     got_rows = [
         tuple(_cell(r[j], kinds[i], config) for i, j in enumerate(order)) for r in got_t.rows
     ]
@@ -263,16 +284,24 @@ def compare_tables(got: Any, want: Any, config: VerifierConfig) -> Verdict:
     reasons.extend(row_reasons)
     fraction = matched / max(len(want_rows), len(got_rows), 1)
     if not reasons:
-        return Verdict(score=1.0, passed=True, feedback="Correct.", objective_scores={"rows_matched": 1.0})
+        return Verdict(
+            score=1.0, passed=True, feedback="Correct.", objective_scores={"rows_matched": 1.0}
+        )
     return _failure(reasons, {"rows_matched": fraction})
 
 
-def _rows_match(got: tuple[Any, ...], want: tuple[Any, ...], tols: Sequence[float], config: VerifierConfig) -> bool:
+def _rows_match(
+    got: tuple[Any, ...], want: tuple[Any, ...], tols: Sequence[float], config: VerifierConfig
+) -> bool:
     return all(_cells_match(g, w, t, config) for g, w, t in zip(got, want, tols, strict=True))
 
 
 def _bad_cells(
-    got: tuple[Any, ...], want: tuple[Any, ...], tols: Sequence[float], config: VerifierConfig, columns: Sequence[str]
+    got: tuple[Any, ...],
+    want: tuple[Any, ...],
+    tols: Sequence[float],
+    config: VerifierConfig,
+    columns: Sequence[str],
 ) -> list[str]:
     return [
         f"{c}: expected {_show(w)!r}, got {_show(g)!r}"
@@ -281,7 +310,13 @@ def _bad_cells(
     ]
 
 
-def _compare_ordered(got, want, tols, config, columns):  # type: ignore[no-untyped-def]
+def _compare_ordered(
+    got: list[Row],
+    want: list[Row],
+    tols: Sequence[float],
+    config: VerifierConfig,
+    columns: Sequence[str],
+) -> tuple[int, list[Reason]]:
     bad: list[str] = []
     matched = 0
     for i, (g, w) in enumerate(zip(got, want, strict=False)):
@@ -293,7 +328,11 @@ def _compare_ordered(got, want, tols, config, columns):  # type: ignore[no-untyp
     if bad:
         as_set, _ = _compare_multiset(got, want, tols, config)
         code = "row_order" if as_set == len(want) == len(got) else "wrong_values"
-        msg = "rows are right but not in the requested order" if code == "row_order" else "; ".join(bad)
+        msg = (
+            "rows are right but not in the requested order"
+            if code == "row_order"
+            else "; ".join(bad)
+        )
         reasons.append(Reason(code, msg))
     return matched, reasons
 
@@ -308,7 +347,13 @@ def _key(row: tuple[Any, ...], idx: Sequence[int]) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def _compare_keyed(got, want, tols, config, columns):  # type: ignore[no-untyped-def]
+def _compare_keyed(
+    got: list[Row],
+    want: list[Row],
+    tols: Sequence[float],
+    config: VerifierConfig,
+    columns: Sequence[str],
+) -> tuple[int, list[Reason]]:
     lower = [c.lower() for c in columns]
     missing_keys = [k for k in config.key_columns if k.lower() not in lower]
     if missing_keys:
@@ -330,7 +375,9 @@ def _compare_keyed(got, want, tols, config, columns):  # type: ignore[no-untyped
     extra = [k for k in got_by_key if k not in want_by_key]
     if missing:
         shown = [tuple(_show(c) for c in k) for k in missing[:_MAX_REPORTED]]
-        reasons.append(Reason("missing_rows", f"{len(missing)} expected keys missing, e.g. {shown}"))
+        reasons.append(
+            Reason("missing_rows", f"{len(missing)} expected keys missing, e.g. {shown}")
+        )
     if extra:
         shown = [tuple(_show(c) for c in k) for k in extra[:_MAX_REPORTED]]
         reasons.append(Reason("extra_rows", f"{len(extra)} unexpected keys, e.g. {shown}"))
@@ -348,10 +395,14 @@ def _compare_keyed(got, want, tols, config, columns):  # type: ignore[no-untyped
                 bad.append(f"[{key_text}] " + "; ".join(_bad_cells(g, w, tols, config, columns)))
             matched += 0
     n_bad = sum(
-        1 for k, w in want_by_key.items() if k in got_by_key and not _rows_match(got_by_key[k], w, tols, config)
+        1
+        for k, w in want_by_key.items()
+        if k in got_by_key and not _rows_match(got_by_key[k], w, tols, config)
     )
     if n_bad:
-        reasons.append(Reason("wrong_values", f"{n_bad} rows have wrong values: " + " | ".join(bad)))
+        reasons.append(
+            Reason("wrong_values", f"{n_bad} rows have wrong values: " + " | ".join(bad))
+        )
     return matched, reasons
 
 
@@ -359,28 +410,66 @@ def _exact_signature(row: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(c if c is None or c[0] != "n" else ("n",) for c in row)
 
 
-def _compare_multiset(got, want, tols, config):  # type: ignore[no-untyped-def]
+_GREEDY_MAX_ROWS = 3000
+
+
+def _sort_key(row: Row) -> tuple[tuple[int, Any], ...]:
+    return tuple(
+        (-1, 0) if c is None else ((0, c[1]) if c[0] == "n" else (1, str(c[1]))) for c in row
+    )
+
+
+def _counter_difference(got: Counter[Row], want: Counter[Row]) -> tuple[int, list[Reason]]:
+    missing, extra = want - got, got - want
+    reasons: list[Reason] = []
+    if missing:
+        shown = [[_show(c) for c in r] for r in list(missing)[:3]]
+        reasons.append(
+            Reason("missing_rows", f"{sum(missing.values())} expected rows not found, e.g. {shown}")
+        )
+    if extra:
+        shown = [[_show(c) for c in r] for r in list(extra)[:3]]
+        reasons.append(
+            Reason("extra_rows", f"{sum(extra.values())} submitted rows not expected, e.g. {shown}")
+        )
+    return sum(want.values()) - sum(missing.values()), reasons
+
+
+def _compare_multiset(
+    got: list[Row], want: list[Row], tols: Sequence[float], config: VerifierConfig
+) -> tuple[int, list[Reason]]:
     # Fast path: identical multisets once numbers are rounded well inside any tolerance.
-    def rounded(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    def rounded(row: Row) -> Row:
         return tuple(c if c is None or c[0] != "n" else ("n", round(c[1], 9)) for c in row)
 
     if Counter(map(rounded, got)) == Counter(map(rounded, want)):
         return len(want), []
+    # Same rows up to tolerance in the same canonical order: pair them off directly.
+    if len(got) == len(want):
+        got_sorted, want_sorted = sorted(got, key=_sort_key), sorted(want, key=_sort_key)
+        if all(
+            _rows_match(g, w, tols, config) for g, w in zip(got_sorted, want_sorted, strict=True)
+        ):
+            return len(want), []
+    if max(len(got), len(want)) > _GREEDY_MAX_ROWS:
+        return _counter_difference(Counter(map(rounded, got)), Counter(map(rounded, want)))
     # Tolerant matching: rows must agree exactly on non-numeric cells; numbers within tolerance.
     buckets: dict[tuple[Any, ...], list[int]] = {}
     for j, row in enumerate(got):
         buckets.setdefault(_exact_signature(row), []).append(j)
     used: set[int] = set()
-    unmatched_want: list[tuple[Any, ...]] = []
+    unmatched_want: list[Row] = []
     for w in want:
         candidates = [j for j in buckets.get(_exact_signature(w), []) if j not in used]
         best = None
         best_dist = math.inf
-        for j in candidates[:5000]:
+        for j in candidates:
             g = got[j]
             if _rows_match(g, w, tols, config):
                 dist = sum(
-                    abs(gc[1] - wc[1]) for gc, wc in zip(g, w, strict=True) if gc is not None and gc[0] == "n"
+                    abs(gc[1] - wc[1])
+                    for gc, wc in zip(g, w, strict=True)
+                    if gc is not None and wc is not None and gc[0] == "n"
                 )
                 if dist < best_dist:
                     best, best_dist = j, dist
@@ -400,7 +489,9 @@ def _compare_multiset(got, want, tols, config):  # type: ignore[no-untyped-def]
         )
     if extra:
         shown = [[_show(c) for c in r] for r in extra[:3]]
-        reasons.append(Reason("extra_rows", f"{len(extra)} submitted rows not expected, e.g. {shown}"))
+        reasons.append(
+            Reason("extra_rows", f"{len(extra)} submitted rows not expected, e.g. {shown}")
+        )
     return matched, reasons
 
 
@@ -424,7 +515,9 @@ def _items_equal(a: Any, b: Any, config: VerifierConfig) -> bool:
 
 def check_items(answer: Any, expected: Any, config: VerifierConfig, *, ordered: bool) -> Verdict:
     if not isinstance(expected, list):
-        raise ValueError(f"expected answer of a list task must be a list, got {type(expected).__name__}")
+        raise ValueError(
+            f"expected answer of a list task must be a list, got {type(expected).__name__}"
+        )
     if isinstance(answer, list):
         raw = list(answer)
     else:
@@ -448,19 +541,35 @@ def check_items(answer: Any, expected: Any, config: VerifierConfig, *, ordered: 
         else:
             seen.append(g)
     if dupes:
-        reasons.append(Reason("duplicate_items", f"items listed more than once: {dupes[:_MAX_REPORTED]}"))
+        reasons.append(
+            Reason("duplicate_items", f"items listed more than once: {dupes[:_MAX_REPORTED]}")
+        )
     missing = [w[1] for w in want if not any(_items_equal(g, w, config) for g in got)]
     extra = [g[1] for g in seen if not any(_items_equal(g, w, config) for w in want)]
     if missing:
-        reasons.append(Reason("missing_items", f"{len(missing)} expected items missing", expected=missing[:_MAX_REPORTED]))
+        reasons.append(
+            Reason(
+                "missing_items",
+                f"{len(missing)} expected items missing",
+                expected=missing[:_MAX_REPORTED],
+            )
+        )
     if extra:
-        reasons.append(Reason("extra_items", f"{len(extra)} items should not be there", found=extra[:_MAX_REPORTED]))
+        reasons.append(
+            Reason(
+                "extra_items",
+                f"{len(extra)} items should not be there",
+                found=extra[:_MAX_REPORTED],
+            )
+        )
     hits = len(want) - len(missing)
     precision = hits / len(got) if got else 0.0
     recall = hits / len(want) if want else 1.0
     objective = {"precision": precision, "recall": recall}
-    if not reasons and ordered and not all(
-        _items_equal(g, w, config) for g, w in zip(got, want, strict=True)
+    if (
+        not reasons
+        and ordered
+        and not all(_items_equal(g, w, config) for g, w in zip(got, want, strict=True))
     ):
         reasons.append(Reason("wrong_order", "the right items, but not in the requested order"))
     if reasons:
@@ -483,7 +592,16 @@ def check_text(answer: Any, expected: Any, config: VerifierConfig) -> Verdict:
     accepted += [_canon_text(t.rstrip("."), config) for t in config.accepted_texts]
     if got in accepted:
         return _PASS
-    return _failure([Reason("wrong_value", "the answer does not match the expected text", expected=expected, found=text[:200])])
+    return _failure(
+        [
+            Reason(
+                "wrong_value",
+                "the answer does not match the expected text",
+                expected=expected,
+                found=text[:200],
+            )
+        ]
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -498,7 +616,9 @@ _CHECKERS: dict[str, Callable[[Any, Any, VerifierConfig], Verdict]] = {
 }
 
 
-def check_answer(kind: str, answer: Any, expected: Any, config: VerifierConfig | None = None) -> Verdict:
+def check_answer(
+    kind: str, answer: Any, expected: Any, config: VerifierConfig | None = None
+) -> Verdict:
     """Grade ``answer`` (submitted text, or a structured value such as a wrong reading)."""
     checker = _CHECKERS.get(kind)
     if checker is None:

@@ -34,6 +34,8 @@ class EpisodeOutcome:
     tokens_out: int = 0
     cost_usd: float = 0.0
     error: str | None = None
+    #: Extra JSON fields for the result record (the adversary's ``breach`` list).
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name in ("tokens_in", "tokens_out"):

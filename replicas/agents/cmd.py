@@ -57,7 +57,7 @@ from collections.abc import Mapping
 from typing import IO, Any
 
 from replicas.agents import register_agent
-from replicas.agents.base import Agent, AgentOptions, EnvLike, EpisodeOutcome, step
+from replicas.agents.base import Agent, AgentOptions, EnvLike, EpisodeOutcome, StepResult, step
 
 PROTOCOL_VERSION = 1
 MAX_LINE_BYTES = 10_000_000
@@ -96,15 +96,19 @@ class _Harness:
             self.stderr.close()
             raise HarnessError(f"cannot start harness {argv[0]!r}: {exc}") from None
         self.lines: queue.Queue[Any] = queue.Queue()
-        assert self.proc.stdout is not None  # Popen with PIPE always sets it
-        threading.Thread(target=_reader, args=(self.proc.stdout, self.lines), daemon=True).start()
+        stdout = self.proc.stdout
+        if stdout is None:  # cannot happen with stdout=PIPE; keeps the type checker honest
+            raise HarnessError("harness has no stdout pipe")
+        threading.Thread(target=_reader, args=(stdout, self.lines), daemon=True).start()
 
     def send(self, message: Mapping[str, Any]) -> None:
         data = (json.dumps(message, separators=(",", ":"), default=str) + "\n").encode()
+        stdin = self.proc.stdin
         try:
-            assert self.proc.stdin is not None
-            self.proc.stdin.write(data)
-            self.proc.stdin.flush()
+            if stdin is None:
+                raise ValueError("no stdin pipe")
+            stdin.write(data)
+            stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise HarnessError(self._exit_reason("stopped reading its input")) from None
 
@@ -147,14 +151,16 @@ class _Harness:
         except (OSError, ValueError):
             return ""
 
-    def close(self) -> None:
+    def close(self, *, graceful: bool) -> None:
+        """Close stdin; give a well-behaved harness ``EXIT_GRACE_S`` to exit, then kill its group
+        (at once when it broke the protocol)."""
         try:
             if self.proc.stdin is not None:
                 self.proc.stdin.close()
         except OSError:
             pass
         try:
-            self.proc.wait(timeout=EXIT_GRACE_S if self.proc.poll() is None else 0.1)
+            self.proc.wait(timeout=EXIT_GRACE_S if graceful else 0.05)
         except subprocess.TimeoutExpired:
             pass
         if self.proc.poll() is None:
@@ -169,8 +175,8 @@ class _Harness:
 
 
 def _usage(message: Mapping[str, Any]) -> tuple[int, int, float]:
-    usage = message.get("usage") if isinstance(message.get("usage"), dict) else {}
-    assert isinstance(usage, dict)
+    raw = message.get("usage")
+    usage: Mapping[str, Any] = raw if isinstance(raw, dict) else {}
 
     def count(value: Any) -> int:
         return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
@@ -204,6 +210,7 @@ class CommandAgent(Agent):
         except HarnessError as exc:
             return EpisodeOutcome(error=str(exc))
         error: str | None = None
+        ended = False
         try:
             harness.send(
                 {
@@ -215,49 +222,68 @@ class CommandAgent(Agent):
                     "limits": {"max_steps": task.limits.max_steps, "wall_s": task.limits.wall_s},
                 }
             )
-            while True:
+            while not ended:
                 message = harness.receive()
-                if message.get("type") != "action":
-                    raise HarnessError(
-                        f"expected an action message, got type {message.get('type')!r}"
-                    )
-                name = message.get("name")
-                if not isinstance(name, str):
-                    raise HarnessError("action message needs a string 'name'")
-                arguments = message.get("arguments", {})
-                if not isinstance(arguments, (dict, str)):
-                    arguments = json.dumps(arguments)
+                name, arguments = _action(message)
                 used_in, used_out, used_cost = _usage(message)
-                tokens_in, tokens_out, cost = tokens_in + used_in, tokens_out + used_out, cost + used_cost
+                tokens_in += used_in
+                tokens_out += used_out
+                cost += used_cost
                 result = step(env, name, arguments, tokens_in=used_in, tokens_out=used_out)
-                harness.send(
-                    {
-                        "type": "observation",
-                        "observation": result.observation,
-                        "reward": result.reward,
-                        "terminated": result.terminated,
-                        "truncated": result.truncated,
-                        "error": bool(result.info.get("error", False)),
-                    }
-                )
-                if result.done:
-                    verdict = result.info.get("verdict") or {}
-                    harness.send(
-                        {
-                            "type": "verdict",
-                            "score": float(verdict.get("score", 0.0)),
-                            "passed": bool(verdict.get("passed", False)),
-                            "reasons": [r.get("code") for r in verdict.get("reasons", [])],
-                            "feedback": str(verdict.get("feedback", "")),
-                            "outcome": "submitted" if result.terminated else "truncated",
-                        }
-                    )
-                    break
+                ended = result.done
+                self._reply(harness, result, ended)
         except HarnessError as exc:
             error = str(exc)
         finally:
-            harness.close()
+            harness.close(graceful=ended)
         return EpisodeOutcome(tokens_in=tokens_in, tokens_out=tokens_out, cost_usd=cost, error=error)
+
+
+    @staticmethod
+    def _reply(harness: _Harness, result: StepResult, ended: bool) -> None:
+        """The observation, and after the last step the verdict. Once the episode has ended, a
+        harness that stopped listening is no error: it already has what it needed."""
+        messages: list[dict[str, Any]] = [
+            {
+                "type": "observation",
+                "observation": result.observation,
+                "reward": result.reward,
+                "terminated": result.terminated,
+                "truncated": result.truncated,
+                "error": bool(result.info.get("error", False)),
+            }
+        ]
+        if ended:
+            verdict = result.info.get("verdict") or {}
+            messages.append(
+                {
+                    "type": "verdict",
+                    "score": float(verdict.get("score", 0.0)),
+                    "passed": bool(verdict.get("passed", False)),
+                    "reasons": [r.get("code") for r in verdict.get("reasons", [])],
+                    "feedback": str(verdict.get("feedback", "")),
+                    "outcome": "submitted" if result.terminated else "truncated",
+                }
+            )
+        try:
+            for message in messages:
+                harness.send(message)
+        except HarnessError:
+            if not ended:
+                raise
+
+
+def _action(message: Mapping[str, Any]) -> tuple[str, dict[str, Any] | str]:
+    """Name and arguments of an ``action`` message (HarnessError for anything else)."""
+    if message.get("type") != "action":
+        raise HarnessError(f"expected an action message, got type {message.get('type')!r}")
+    name = message.get("name")
+    if not isinstance(name, str):
+        raise HarnessError("action message needs a string 'name'")
+    arguments = message.get("arguments", {})
+    if not isinstance(arguments, (dict, str)):
+        arguments = json.dumps(arguments)
+    return name, arguments
 
 
 @register_agent(

@@ -101,8 +101,6 @@ class LoadedRun:
 
 
 _STR_FIELDS = ("task_id", "replica", "family", "difficulty", "agent")
-_INT_FIELDS = ("attempt", "steps", "error_steps", "tokens_in", "tokens_out")
-_FLOAT_FIELDS = ("score", "cost_usd", "wall_s")
 _OPTIONAL_ZERO = frozenset({"error_steps", "tokens_in", "tokens_out", "cost_usd", "wall_s"})
 
 
@@ -110,15 +108,27 @@ class _Foreign(Exception):
     """A JSON line that is not an episode record (internal control flow of the reader)."""
 
 
-def _number(record: dict[str, Any], name: str, kind: type) -> Any:
+def _string(record: dict[str, Any], name: str) -> str:
+    value = record.get(name)
+    if not isinstance(value, str) or not value:
+        raise _Foreign(f"{name} is {value!r}")
+    return value
+
+
+def _real(record: dict[str, Any], name: str) -> float:
     value = record.get(name)
     if value is None and name in _OPTIONAL_ZERO:
-        return kind(0)
+        return 0.0
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise _Foreign(f"{name} is {value!r}")
-    if kind is int and (not float(value).is_integer()):
+    return float(value)
+
+
+def _integer(record: dict[str, Any], name: str) -> int:
+    value = _real(record, name)
+    if not value.is_integer():
         raise _Foreign(f"{name} is not an integer: {value!r}")
-    return kind(value)
+    return int(value)
 
 
 def _reason_codes(value: Any) -> tuple[str, ...]:
@@ -148,23 +158,26 @@ def parse_episode(record: Any) -> Episode:
     if not isinstance(record, dict):
         raise ValueError(f"not an object but {type(record).__name__}")
     try:
-        strs = {}
-        for name in _STR_FIELDS:
-            value = record.get(name)
-            if not isinstance(value, str) or not value:
-                raise _Foreign(f"{name} is {value!r}")
-            strs[name] = value
+        text = {name: _string(record, name) for name in _STR_FIELDS}
         passed = record.get("passed")
         if not isinstance(passed, bool):
             raise _Foreign(f"passed is {passed!r}")
-        ints = {name: _number(record, name, int) for name in _INT_FIELDS}
-        floats = {name: _number(record, name, float) for name in _FLOAT_FIELDS}
         return Episode(
-            **strs,
-            **ints,
-            **floats,
+            task_id=text["task_id"],
+            replica=text["replica"],
+            family=text["family"],
+            difficulty=text["difficulty"],
+            agent=text["agent"],
+            attempt=_integer(record, "attempt"),
+            score=_real(record, "score"),
             passed=passed,
             reasons=_reason_codes(record.get("reasons")),
+            steps=_integer(record, "steps"),
+            error_steps=_integer(record, "error_steps"),
+            tokens_in=_integer(record, "tokens_in"),
+            tokens_out=_integer(record, "tokens_out"),
+            cost_usd=_real(record, "cost_usd"),
+            wall_s=_real(record, "wall_s"),
             strategy=_optional_str(record, "strategy"),
             error=_optional_str(record, "error"),
             trajectory=_optional_str(record, "trajectory"),
@@ -264,8 +277,9 @@ def trajectory_path(run_dir: Path, episode: Episode) -> Path | None:
     """
     folder = run_dir / TRAJECTORIES_DIR
     if episode.trajectory:
-        candidate = (run_dir / episode.trajectory).resolve()
-        if candidate.is_file() and candidate.is_relative_to(run_dir.resolve()):
+        candidate = run_dir / episode.trajectory
+        inside = candidate.resolve().is_relative_to(run_dir.resolve())
+        if inside and candidate.is_file():
             return candidate
     if not folder.is_dir():
         return None
@@ -278,7 +292,12 @@ def trajectory_path(run_dir: Path, episode: Episode) -> Path | None:
         )
         if tagged:
             return tagged[0]
-    for agent in (episode.agent, _UNSAFE.sub("_", episode.agent)):
+    slugs = (
+        episode.agent,
+        _UNSAFE.sub("-", episode.agent).strip("-."),
+        _UNSAFE.sub("_", episode.agent),
+    )
+    for agent in dict.fromkeys(slugs):
         candidate = folder / f"{episode.task_id}__{agent}__a{episode.attempt}.json"
         if candidate.is_file():
             return candidate

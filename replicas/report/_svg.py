@@ -72,8 +72,16 @@ class ScatterPoint:
                 raise ValueError(f"{name} must lie in [0, 1], got {v}")
 
 
-def _text(x: float, y: float, body: str, *, anchor: str = "start", size: int = 12,
-          fill: str = INK, weight: str = "normal") -> str:
+def _text(
+    x: float,
+    y: float,
+    body: str,
+    *,
+    anchor: str = "start",
+    size: int = 12,
+    fill: str = INK,
+    weight: str = "normal",
+) -> str:
     return (
         f"<text x='{x:.1f}' y='{y:.1f}' text-anchor='{anchor}' font-size='{size}' "
         f"font-weight='{weight}' fill='{fill}'>{escape(body)}</text>"
@@ -93,13 +101,19 @@ def _label_width(labels: Sequence[str]) -> float:
     return min(330.0, max(90.0, 7.0 * longest + 16))
 
 
-def nice_ticks(maximum: float, count: int = 5) -> list[float]:
-    """Round tick values from 0 to at least ``maximum`` (steps of 1, 2 or 5 × 10^n)."""
+def nice_ticks(maximum: float, count: int = 5, *, integer: bool = False) -> list[float]:
+    """Round tick values from 0 to at least ``maximum`` (steps of 1, 2, 2.5 or 5 × 10^n).
+
+    ``integer`` ticks (for counts) never fall between whole numbers.
+    """
     if not (math.isfinite(maximum) and maximum > 0):
         return [0.0, 1.0]
     raw = maximum / count
+    if integer:
+        raw = max(raw, 1.0)
     magnitude = 10 ** math.floor(math.log10(raw))
-    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    multipliers = (1, 2, 5, 10) if integer else (1, 2, 2.5, 5, 10)
+    step = next(m * magnitude for m in multipliers if m * magnitude >= raw)
     n = math.ceil(maximum / step - 1e-9)
     return [round(i * step, 12) for i in range(n + 1)]
 
@@ -148,42 +162,76 @@ def interval_bars(bars: Sequence[IntervalBar], title: str, chart_id: str) -> str
     return _svg(height, body, title, chart_id)
 
 
-def scatter(points: Sequence[ScatterPoint], title: str, x_label: str, chart_id: str,
-            x_format: str = "{:g}") -> str:
-    """Success (y, with interval) against a cost measure (x), one coloured point per group."""
-    left, right, top = 56.0, WIDTH - 230.0, 34.0
-    bottom = 300.0
-    height = bottom + 50
-    ticks = nice_ticks(max((p.x for p in points), default=0.0))
+def _dodge(positions: list[tuple[float, float]], radius: float = 7.0) -> list[float]:
+    """Horizontal offsets that spread points drawn on top of each other side by side."""
+    offsets = [0.0] * len(positions)
+    groups: list[list[int]] = []
+    for i, (x, y) in enumerate(positions):
+        for group in groups:
+            gx, gy = positions[group[0]]
+            if abs(gx - x) < radius and abs(gy - y) < radius:
+                group.append(i)
+                break
+        else:
+            groups.append([i])
+    for group in groups:
+        for j, i in enumerate(group):
+            offsets[i] = (j - (len(group) - 1) / 2) * 2 * radius
+    return offsets
+
+
+def scatter(
+    points: Sequence[ScatterPoint], title: str, x_label: str, chart_id: str, x_format: str = "{:g}"
+) -> str:
+    """Success (y, with interval) against a cost measure (x), one coloured point per group.
+
+    Points that would cover each other (same cost and success, common for scripted agents) are
+    spread sideways so every group stays visible; the tooltip keeps the exact values.
+    """
+    left, right, top, bottom, pad = 56.0, WIDTH - 250.0, 34.0, 300.0, 12.0
+    height = max(bottom + 50, top + 18 * len(points) + 10)
+    # headroom past the largest value so points (and their dodged neighbours) stay in the frame
+    ticks = nice_ticks(1.08 * max((p.x for p in points), default=0.0))
     x_max = ticks[-1] or 1.0
+
+    def px(value: float) -> float:
+        return left + pad + (right - left - 2 * pad) * value / x_max
+
+    def py(value: float) -> float:
+        return bottom - pad - (bottom - top - 2 * pad) * value
+
     body = [_text(0, 18, title, size=14, weight="600")]
     for i in range(0, 101, 25):
-        y = bottom - (bottom - top) * i / 100
-        body.append(
-            f"<line x1='{left}' y1='{y:.1f}' x2='{right}' y2='{y:.1f}' stroke='{GRID}'/>"
-        )
+        y = py(i / 100)
+        body.append(f"<line x1='{left}' y1='{y:.1f}' x2='{right}' y2='{y:.1f}' stroke='{GRID}'/>")
         body.append(_text(left - 6, y + 4, f"{i}%", anchor="end", size=11, fill=MUTED))
     for tick in ticks:
-        x = left + (right - left) * tick / x_max
-        body.append(f"<line x1='{x:.1f}' y1='{bottom}' x2='{x:.1f}' y2='{bottom + 5}' stroke='{MUTED}'/>")
-        body.append(_text(x, bottom + 18, x_format.format(tick), anchor="middle", size=11, fill=MUTED))
+        x = px(tick)
+        body.append(
+            f"<line x1='{x:.1f}' y1='{bottom}' x2='{x:.1f}' y2='{bottom + 5}' stroke='{MUTED}'/>"
+        )
+        body.append(
+            _text(x, bottom + 18, x_format.format(tick), anchor="middle", size=11, fill=MUTED)
+        )
     body.append(f"<line x1='{left}' y1='{bottom}' x2='{right}' y2='{bottom}' stroke='{MUTED}'/>")
-    body.append(_text((left + right) / 2, bottom + 38, x_label, anchor="middle", size=12, fill=MUTED))
+    body.append(f"<line x1='{left}' y1='{top}' x2='{left}' y2='{bottom}' stroke='{MUTED}'/>")
+    body.append(
+        _text((left + right) / 2, bottom + 38, x_label, anchor="middle", size=12, fill=MUTED)
+    )
     body.append(
         f"<text x='14' y='{(top + bottom) / 2:.1f}' font-size='12' fill='{MUTED}' "
         f"text-anchor='middle' transform='rotate(-90 14 {(top + bottom) / 2:.1f})'>success</text>"
     )
+    offsets = _dodge([(px(p.x), py(p.y)) for p in points])
     for i, p in enumerate(points):
         color = PALETTE[i % len(PALETTE)]
-        x = left + (right - left) * p.x / x_max
-        y = bottom - (bottom - top) * p.y
-        y_lo = bottom - (bottom - top) * p.low
-        y_hi = bottom - (bottom - top) * p.high
+        x = min(right - 6, max(left + 6, px(p.x) + offsets[i]))
+        y = py(p.y)
         tip = f"{p.label}: {100 * p.y:.1f}% success, {x_label} {x_format.format(p.x)}"
         body.append(
             f"<g><title>{escape(tip)}</title>"
-            f"<line x1='{x:.1f}' y1='{y_lo:.1f}' x2='{x:.1f}' y2='{y_hi:.1f}' stroke='{color}' "
-            f"stroke-width='2' stroke-opacity='0.6'/>"
+            f"<line x1='{x:.1f}' y1='{py(p.low):.1f}' x2='{x:.1f}' y2='{py(p.high):.1f}' "
+            f"stroke='{color}' stroke-width='2' stroke-opacity='0.6'/>"
             f"<circle cx='{x:.1f}' cy='{y:.1f}' r='6' fill='{color}' stroke='white' "
             f"stroke-width='1.5'/></g>"
         )
@@ -193,14 +241,15 @@ def scatter(points: Sequence[ScatterPoint], title: str, x_label: str, chart_id: 
     return _svg(height, body, title, chart_id)
 
 
-def count_bars(rows: Sequence[tuple[str, int]], title: str, chart_id: str,
-               color: str = FAIL) -> str:
+def count_bars(
+    rows: Sequence[tuple[str, int]], title: str, chart_id: str, color: str = FAIL
+) -> str:
     """Horizontal bars of counts (failure modes), longest first as given."""
     left = _label_width([label for label, _ in rows])
     right = WIDTH - 60
     top = 34
     height = top + ROW_H * max(1, len(rows)) + 30
-    ticks = nice_ticks(max((c for _, c in rows), default=0))
+    ticks = nice_ticks(max((c for _, c in rows), default=0), integer=True)
     x_max = ticks[-1] or 1.0
     body = [_text(0, 18, title, size=14, weight="600")]
     for tick in ticks:
@@ -209,8 +258,11 @@ def count_bars(rows: Sequence[tuple[str, int]], title: str, chart_id: str,
             f"<line x1='{x:.1f}' y1='{top - 4}' x2='{x:.1f}' y2='{top + ROW_H * len(rows)}' "
             f"stroke='{GRID}'/>"
         )
-        body.append(_text(x, top + ROW_H * len(rows) + 16, f"{tick:g}", anchor="middle",
-                          size=11, fill=MUTED))
+        body.append(
+            _text(
+                x, top + ROW_H * len(rows) + 16, f"{tick:g}", anchor="middle", size=11, fill=MUTED
+            )
+        )
     for i, (label, count) in enumerate(rows):
         y = top + i * ROW_H
         width = (right - left) * count / x_max

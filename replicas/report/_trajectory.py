@@ -46,6 +46,23 @@ def _tool(step: dict[str, Any]) -> str:
     return tool if isinstance(tool, str) else "?"
 
 
+def _error_text(step: dict[str, Any]) -> str | None:
+    """The runtime flags errors with a bool and puts the message in the observation."""
+    error = step.get("error")
+    if isinstance(error, bool) or error is None:
+        return (truncate(_as_text(step.get("observation"))) or "error") if error else None
+    return truncate(_as_text(error)) or None
+
+
+def _relative(path: Path | None, run_dir: Path) -> str | None:
+    if path is None:
+        return None
+    try:
+        return path.resolve().relative_to(run_dir.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def excerpt(run_dir: Path, episode: Episode) -> dict[str, Any]:
     """The end of an episode (last steps + verdict feedback), truncated for a report."""
     path = trajectory_path(run_dir, episode)
@@ -55,7 +72,7 @@ def excerpt(run_dir: Path, episode: Episode) -> dict[str, Any]:
         "agent": episode.agent,
         "attempt": episode.attempt,
         "strategy": episode.strategy,
-        "trajectory": str(path.relative_to(run_dir)) if path is not None else None,
+        "trajectory": _relative(path, run_dir),
         "steps": [],
         "feedback": "",
         "reasons": [],
@@ -70,7 +87,7 @@ def excerpt(run_dir: Path, episode: Episode) -> dict[str, Any]:
             "tool": _tool(step),
             "arguments": truncate(_as_text(step.get("arguments"))),
             "observation": truncate(_as_text(step.get("observation"))),
-            "error": truncate(_as_text(step.get("error"))) or None,
+            "error": _error_text(step),
         }
         for i, step in enumerate(steps[first:])
     ]

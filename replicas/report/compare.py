@@ -130,7 +130,10 @@ METRIC_ROWS: tuple[tuple[str, Any], ...] = (
     ("success", lambda s: f"{pct(s['success_rate'])} {ci(s['ci95'])}"),
     ("episodes (passed)", lambda s: f"{s['episodes']} ({s['passed']})"),
     ("tasks solved", lambda s: f"{s['tasks_solved']} / {s['tasks']}"),
-    ("tokens in / out per episode", lambda s: f"{num(s['mean_tokens_in'], 0)} / {num(s['mean_tokens_out'], 0)}"),
+    (
+        "tokens in / out per episode",
+        lambda s: f"{num(s['mean_tokens_in'], 0)} / {num(s['mean_tokens_out'], 0)}",
+    ),
     ("total tokens", lambda s: f"{s['total_tokens']:,}"),
     ("cost per episode $", lambda s: money(s["mean_cost_usd"])),
     ("total cost $", lambda s: money(s["total_cost_usd"])),
@@ -138,7 +141,9 @@ METRIC_ROWS: tuple[tuple[str, Any], ...] = (
     ("inspection steps before submit", _verification_value),
     (
         "submitted without inspecting",
-        lambda s: f"{s['verification']['submitted_without_query']} / {s['verification']['submitted']}",
+        lambda s: (
+            f"{s['verification']['submitted_without_query']} / {s['verification']['submitted']}"
+        ),
     ),
     ("mean wall s", lambda s: num(s["mean_wall_s"], 2)),
     ("agent errors", lambda s: str(s["agent_errors"])),

@@ -13,7 +13,6 @@ from typing import Any
 
 from replicas.report._format import (
     GROUP_SECTIONS,
-    ci,
     group_cells,
     group_headers,
     money,
@@ -34,7 +33,7 @@ body { margin: 0; background: #f5f6fa; color: #1f2937;
 main { max-width: 1080px; margin: 0 auto; padding: 28px 28px 60px; }
 header h1 { margin: 0 0 4px; font-size: 26px; letter-spacing: -0.01em; }
 header p { margin: 0; color: #6b7280; }
-.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 12px;
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(128px, 1fr)); gap: 12px;
   margin: 20px 0 8px; }
 .card { background: #fff; border-radius: 10px; padding: 12px 16px;
   box-shadow: 0 1px 2px rgba(0,0,0,.06), 0 0 0 1px rgba(0,0,0,.04); }
@@ -48,9 +47,12 @@ section h3 { margin: 18px 0 6px; font-size: 15px; }
 .charts { display: grid; grid-template-columns: 1fr; gap: 22px; }
 svg.chart { display: block; max-width: 100%; height: auto; }
 table { border-collapse: collapse; width: 100%; font-size: 13px; }
-th, td { padding: 6px 10px; border-bottom: 1px solid #eef0f4; text-align: right;
+th, td { padding: 6px 9px; border-bottom: 1px solid #eef0f4; text-align: right;
   white-space: nowrap; }
-th { background: #f8f9fc; color: #4b5563; font-weight: 600; }
+th { background: #f8f9fc; color: #4b5563; font-weight: 600; white-space: normal;
+  vertical-align: bottom; }
+.scroll { overflow-x: auto; }
+table.narrow { width: auto; min-width: 45%; }
 th:first-child, td:first-child { text-align: left; white-space: normal; }
 td.text, th.text { text-align: left; white-space: normal; }
 tr:hover td { background: #fafbff; }
@@ -71,6 +73,8 @@ footer { color: #9ca3af; font-size: 12px; margin-top: 24px; text-align: center; 
 
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], text_cols: int = 1) -> str:
+    """A scrollable table; tables of three columns or fewer stay narrow instead of stretching."""
+
     def cls(i: int) -> str:
         return " class='text'" if i < text_cols else ""
 
@@ -79,7 +83,11 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], text_cols: int
         "<tr>" + "".join(f"<td{cls(i)}>{escape(c)}</td>" for i, c in enumerate(row)) + "</tr>"
         for row in rows
     )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    narrow = " class='narrow'" if len(headers) <= 3 else ""
+    return (
+        f"<div class='scroll'><table{narrow}><thead><tr>{head}</tr></thead>"
+        f"<tbody>{body}</tbody></table></div>"
+    )
 
 
 def _card(key: str, value: str, sub: str = "") -> str:
@@ -93,22 +101,43 @@ def _header(summary: dict[str, Any]) -> str:
     run, overall = summary["run"], summary["overall"]
     agents = ", ".join(run["agents"])
     cards = [
-        _card("success", pct(overall["success_rate"]), "95% CI " + ci(overall["ci95"])),
+        _card(
+            "success",
+            pct(overall["success_rate"]),
+            f"95% CI {100 * overall['ci95'][0]:.0f}–{100 * overall['ci95'][1]:.0f}%",
+        ),
         _card("episodes", str(overall["episodes"]), f"{overall['tasks']} tasks"),
-        _card("mean steps", num(overall["mean_steps"]), f"{num(overall['mean_error_steps'])} errors"),
+        _card(
+            "mean steps", num(overall["mean_steps"]), f"{num(overall['mean_error_steps'])} errors"
+        ),
         _card(
             "tokens / episode",
             num(overall["mean_tokens_in"] + overall["mean_tokens_out"], 0),
             f"{overall['total_tokens']:,} total",
         ),
-        _card("cost", "$" + money(overall["total_cost_usd"]), f"${money(overall['mean_cost_usd'])}/ep"),
-        _card("agent errors", str(summary["agent_errors"]["count"]), pct(summary["agent_errors"]["rate"])),
+        _card(
+            "cost", "$" + money(overall["total_cost_usd"]), f"${money(overall['mean_cost_usd'])}/ep"
+        ),
+        _card(
+            "agent errors",
+            str(summary["agent_errors"]["count"]),
+            pct(summary["agent_errors"]["rate"]),
+        ),
     ]
+    adversary = summary["adversary"]
+    if adversary:
+        cards.append(
+            _card("hacks passed", str(adversary["passed"]), f"of {adversary['episodes']} attempts")
+        )
     pass_k = overall["pass_k"]
     if pass_k:
         k = pass_k["k"][-1]
         cards.append(
-            _card(f"pass^{k}", pct(pass_k["pass_hat_k"][str(k)]), f"pass@{k} " + pct(pass_k["pass_at_k"][str(k)]))
+            _card(
+                f"pass^{k}",
+                pct(pass_k["pass_hat_k"][str(k)]),
+                f"pass@{k} " + pct(pass_k["pass_at_k"][str(k)]),
+            )
         )
     warnings = summary["input"]["warnings"]
     warn = (
@@ -139,7 +168,9 @@ def _cost_axis(by_family: dict[str, Any]) -> tuple[str, str, str]:
 def charts(summary: dict[str, Any]) -> str:
     by_family = summary["by_family"]
     bars = [
-        IntervalBar(name, s["success_rate"], s["ci95"][0], s["ci95"][1], f"{s['passed']}/{s['episodes']}")
+        IntervalBar(
+            name, s["success_rate"], s["ci95"][0], s["ci95"][1], f"{s['passed']}/{s['episodes']}"
+        )
         for name, s in by_family.items()
     ]
     metric, x_label, x_format = _cost_axis(by_family)
@@ -155,7 +186,9 @@ def charts(summary: dict[str, Any]) -> str:
     ]
     codes = summary["failure_modes"]["codes"][:MAX_FAILURE_BARS]
     parts = [
-        interval_bars(bars, "Success by task family (bars: rate, whiskers: 95% Wilson CI)", "chart-success"),
+        interval_bars(
+            bars, "Success by task family (bars: rate, whiskers: 95% Wilson CI)", "chart-success"
+        ),
         scatter(points, "Cost vs success by task family", x_label, "chart-cost", x_format),
     ]
     if codes:
@@ -178,7 +211,9 @@ def _groups(summary: dict[str, Any]) -> str:
     out = []
     for key, title, first in sections:
         rows = [[name, *group_cells(stats)] for name, stats in summary[key].items()]
-        out.append(f"<section><h2>{escape(title)}</h2>{_table(group_headers(first), rows)}</section>")
+        out.append(
+            f"<section><h2>{escape(title)}</h2>{_table(group_headers(first), rows)}</section>"
+        )
     pass_k = summary["overall"]["pass_k"]
     if pass_k:
         out.append(
@@ -198,6 +233,8 @@ def _example(example: dict[str, Any]) -> str:
             lines.append(f"    error: {step['error']}")
         elif step.get("observation"):
             lines.append(f"    → {step['observation']}")
+    for reason in example.get("reasons", []):
+        lines.append(f"reason {reason['code']}: {reason['message']}")
     if example.get("feedback"):
         lines.append(f"verdict: {example['feedback']}")
     where = f"{example['task_id']} · attempt {example['attempt']}"
@@ -212,7 +249,9 @@ def _example(example: dict[str, Any]) -> str:
 def _failures(summary: dict[str, Any]) -> str:
     modes = summary["failure_modes"]
     if not modes["failed_episodes"]:
-        return "<section><h2>Failure modes</h2><p>No episode was rejected by a verifier.</p></section>"
+        return (
+            "<section><h2>Failure modes</h2><p>No episode was rejected by a verifier.</p></section>"
+        )
     rows = [[m["code"], str(m["episodes"]), pct(m["share"])] for m in modes["codes"]]
     out = [
         "<section><h2>Failure modes</h2>",
@@ -220,10 +259,13 @@ def _failures(summary: dict[str, Any]) -> str:
         _table(["reason code", "episodes", "share of failures"], rows),
     ]
     for family, block in modes["by_family"].items():
-        out.append(f"<h3>{escape(family)} <span class='muted'>— {block['failed']} failed</span></h3>")
-        for item in block["top"]:
+        out.append(
+            f"<h3>{escape(family)} <span class='muted'>— {block['failed']} failed</span></h3>"
+        )
+        for i, item in enumerate(block["top"]):
+            opened = " open" if i == 0 else ""
             out.append(
-                f"<details><summary><code>{escape(item['code'])}</code> · {item['episodes']} "
+                f"<details{opened}><summary><code>{escape(item['code'])}</code> · {item['episodes']} "
                 f"episode(s)</summary>{_example(item['example'])}</details>"
             )
     out.append("</section>")
@@ -240,8 +282,13 @@ def _adversary(summary: dict[str, Any]) -> str:
         else f"<span class='bad'>{adv['passed']} hacked episode(s) passed</span>"
     )
     rows = [
-        [s["strategy"], str(s["episodes"]), str(s["passed"]), f"{s['mean_score']:.3f}",
-         ", ".join(s["passed_tasks"]) or "–"]
+        [
+            s["strategy"],
+            str(s["episodes"]),
+            str(s["passed"]),
+            f"{s['mean_score']:.3f}",
+            ", ".join(s["passed_tasks"]) or "–",
+        ]
         for s in adv["strategies"]
     ]
     table = _table(["strategy", "episodes", "passed", "mean score", "passed tasks"], rows)
@@ -281,9 +328,9 @@ def render_html(summary: dict[str, Any]) -> str:
         [
             _header(summary),
             charts(summary),
+            _adversary(summary),
             _groups(summary),
             _failures(summary),
-            _adversary(summary),
             _errors(summary),
             _verification(summary),
         ]

@@ -48,6 +48,8 @@ def render_example(example: dict[str, Any]) -> str:
             lines.append(f"    error: {step['error']}")
         elif step.get("observation"):
             lines.append(f"    → {step['observation']}")
+    for reason in example.get("reasons", []):
+        lines.append(f"reason {reason['code']}: {reason['message']}")
     if example.get("feedback"):
         lines.append(f"verdict: {example['feedback']}")
     body = _fenced("\n".join(lines)) if lines else "_(trajectory not available)_"
@@ -122,13 +124,15 @@ def _failures(summary: dict[str, Any]) -> list[str]:
     out = ["", "## Failure modes", ""]
     if not modes["failed_episodes"]:
         return [*out, "No episode was rejected by a verifier."]
-    out.append(f"{modes['failed_episodes']} failed episodes (agent errors excluded), by reason code:")
+    out.append(
+        f"{modes['failed_episodes']} failed episodes (agent errors excluded), by reason code:"
+    )
     rows = [[m["code"], str(m["episodes"]), pct(m["share"])] for m in modes["codes"]]
     out += ["", table(["reason code", "episodes", "share of failures"], rows)]
     for family, block in modes["by_family"].items():
         out += ["", f"### {family} — {block['failed']} failed"]
         for item in block["top"]:
-            out += ["", f"**{item['code']}** ({item['episodes']} episodes): ", ""]
+            out += ["", f"**{item['code']}** ({item['episodes']} episode(s))", ""]
             out.append(render_example(item["example"]))
     return out
 
@@ -198,10 +202,10 @@ def _verification(summary: dict[str, Any]) -> list[str]:
 def render_markdown(summary: dict[str, Any]) -> str:
     parts = [
         *_overview(summary),
+        *_adversary(summary),
         *_groups(summary),
         *_pass_k(summary),
         *_failures(summary),
-        *_adversary(summary),
         *_errors(summary),
         *_verification(summary),
     ]

@@ -91,6 +91,18 @@ def _codes(episode: Episode) -> list[str]:
     return list(dict.fromkeys(episode.reasons)) or [NO_REASON]
 
 
+def _examples(failed: list[Episode], top: list[tuple[str, int]]) -> list[Episode]:
+    """One episode per code, a different one for each code whenever the run has one."""
+    used: set[tuple[str, str, int, str]] = set()
+    chosen = []
+    for code, _ in top:
+        candidates = [e for e in failed if code in _codes(e)]
+        pick = next((e for e in candidates if e.key not in used), candidates[0])
+        used.add(pick.key)
+        chosen.append(pick)
+    return chosen
+
+
 def failure_modes(run: LoadedRun) -> dict[str, Any]:
     """Failed (non-error) episodes grouped by verdict reason code, overall and per family."""
     failed = [e for e in run.episodes if not e.passed and not e.agent_error]
@@ -103,14 +115,8 @@ def failure_modes(run: LoadedRun) -> dict[str, Any]:
         by_family[family] = {
             "failed": len(fam_failed),
             "top": [
-                {
-                    "code": code,
-                    "episodes": count,
-                    "example": excerpt(
-                        run.run_dir, next(e for e in fam_failed if code in _codes(e))
-                    ),
-                }
-                for code, count in top
+                {"code": code, "episodes": count, "example": excerpt(run.run_dir, example)}
+                for (code, count), example in zip(top, _examples(fam_failed, top), strict=True)
             ],
         }
     return {
@@ -183,7 +189,8 @@ def _run_section(run: LoadedRun) -> dict[str, Any]:
         "attempts": config.get("attempts", len(attempts)),
         "tasks_glob": config.get("tasks") or config.get("tasks_glob"),
         "kit_version": config.get("kit_version"),
-        "config": config,
+        # the task id list can run to hundreds of lines; run.json keeps it, the summary counts it
+        "config": {k: v for k, v in config.items() if k != "task_ids"},
     }
 
 

@@ -149,8 +149,10 @@ class ResultsStore:
     def __init__(self, run_dir: str | os.PathLike[str]) -> None:
         self.run_dir = Path(run_dir)
         self.results_path = self.run_dir / RESULTS_FILE
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        (self.run_dir / TRAJECTORIES_DIR).mkdir(exist_ok=True)
+
+    def prepare(self) -> None:
+        """Create the run directory (nothing is created before a run has passed validation)."""
+        (self.run_dir / TRAJECTORIES_DIR).mkdir(parents=True, exist_ok=True)
 
     def read(self) -> ResultsRead:
         return read_results(self.run_dir)
@@ -160,6 +162,7 @@ class ResultsStore:
 
     def append(self, record: EpisodeRecord, trajectory: Mapping[str, Any] | None) -> None:
         """Persist one episode: trajectory first (atomic rename), then its result line."""
+        self.prepare()
         if trajectory is not None:
             write_json_atomic(self.run_dir / record.trajectory, trajectory)
         line = (json.dumps(record.to_dict(), separators=(",", ":"), default=str) + "\n").encode()
@@ -181,6 +184,7 @@ class ResultsStore:
         return read_run_config(self.run_dir)
 
     def write_run_config(self, config: Mapping[str, Any]) -> None:
+        self.prepare()
         write_json_atomic(self.run_dir / RUN_FILE, dict(config))
 
 

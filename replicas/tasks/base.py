@@ -54,7 +54,9 @@ def _json_roundtrip(value: Any, what: str) -> Any:
     try:
         return json.loads(json.dumps(value, allow_nan=False))
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{what} must be JSON-serialisable (str/int/float/bool/None/list/dict): {exc}")
+        raise ValueError(
+            f"{what} must be JSON-serialisable (str/int/float/bool/None/list/dict): {exc}"
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -254,7 +256,9 @@ class Task:
         tools = tuple(self.tools)
         unknown = [t for t in tools if t not in TOOL_NAMES]
         if unknown or len(set(tools)) != len(tools) or "submit" not in tools:
-            raise ValueError(f"tools must be distinct names from {TOOL_NAMES} incl. submit: {tools}")
+            raise ValueError(
+                f"tools must be distinct names from {TOOL_NAMES} incl. submit: {tools}"
+            )
         object.__setattr__(self, "tools", tools)
         oracle = tuple(self.oracle)
         if not oracle or oracle[-1].name != "submit":
@@ -278,7 +282,9 @@ class Task:
         patch = {str(k): str(v) for k, v in dict(self.sandbox_patch).items()}
         for path in patch:
             if not _PATCH_PATH_RE.match(path) or ".." in path.split("/"):
-                raise ValueError(f"sandbox_patch path must be relative inside the project: {path!r}")
+                raise ValueError(
+                    f"sandbox_patch path must be relative inside the project: {path!r}"
+                )
         object.__setattr__(self, "sandbox_patch", MappingProxyType(patch))
         metadata = _json_roundtrip(dict(self.metadata), "metadata")
         object.__setattr__(self, "metadata", MappingProxyType(metadata))

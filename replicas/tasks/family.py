@@ -202,7 +202,9 @@ class TaskFamily:
     def build(self, snapshot: SnapshotLike, seed: int, variant: int) -> Task:
         """A valid task for (seed, variant) on ``snapshot`` whose wrong readings all fail."""
         if snapshot.replica != self.replica:
-            raise ValueError(f"{self.name} needs a {self.replica!r} snapshot, got {snapshot.replica!r}")
+            raise ValueError(
+                f"{self.name} needs a {self.replica!r} snapshot, got {snapshot.replica!r}"
+            )
         if int(snapshot.seed) != seed:
             raise ValueError(f"snapshot seed {snapshot.seed} does not match task seed {seed}")
         n = self.variants(seed)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,10 +20,6 @@ from replicas.tasks._snapshot import SnapshotLike
 from replicas.tasks._values import table_value
 from replicas.tasks.base import Task
 from replicas.verifiers.verdict import Reason, Verdict, fail
-
-#: Files and directories never copied from an agent's project into a grading build.
-_SKIP_DIRS = frozenset({"target", "logs", "dbt_packages", ".user.yml"})
-_MAX_PROJECT_FILE_BYTES = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -49,8 +44,8 @@ class GradeContext:
     _cleanup: list[Path] = field(default_factory=list, repr=False)
 
     def pristine_query(self, sql: str) -> list[tuple[Any, ...]]:
-        from replicas.tasks._values import json_value
         from replicas.sandbox import readonly_connection
+        from replicas.tasks._values import json_value
 
         cur = readonly_connection(self.snapshot.warehouse).cursor()
         try:
@@ -79,11 +74,15 @@ class GradeContext:
         project = grading_dir / "project"
         refused = copy_project_safely(self.project_dir, project)
         if refused:
-            return RebuildResult(False, "refused project files: " + ", ".join(refused), None, grading_dir)
+            return RebuildResult(
+                False, "refused project files: " + ", ".join(refused), None, grading_dir
+            )
         warehouse = grading_dir / "warehouse.duckdb"
         shutil.copyfile(raw_only_warehouse(self.snapshot), warehouse)
         select = " ".join(f"+{m}" for m in models)
-        result = run_dbt(project, warehouse, ["run", "--select", select], timeout_s=self.dbt_timeout_s)
+        result = run_dbt(
+            project, warehouse, ["run", "--select", select], timeout_s=self.dbt_timeout_s
+        )
         return RebuildResult(bool(result.ok), str(result.summary), warehouse, grading_dir)
 
     def close(self) -> None:
@@ -95,9 +94,7 @@ class GradeContext:
 def _read_table(warehouse: Path, relation: str) -> dict[str, Any] | None:
     import duckdb
 
-    con = duckdb.connect(
-        str(warehouse), read_only=True, config={"enable_external_access": False}
-    )
+    con = duckdb.connect(str(warehouse), read_only=True, config={"enable_external_access": False})
     try:
         found = con.execute(
             "select count(*) from information_schema.tables where table_schema = 'main' "
@@ -172,9 +169,6 @@ def _project(table: dict[str, Any], columns: Sequence[str]) -> dict[str, Any]:
         "columns": [table["columns"][i] for i in idx],
         "rows": [[row[i] for i in idx] for row in table["rows"]],
     }
-
-
-_GRADE_LOCK = threading.Lock()
 
 
 def default_grade(task: Task, answer: str, ctx: GradeContext) -> Verdict:

@@ -102,9 +102,13 @@ def _run(arguments: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         return ToolResult.fail(str(exc))
     violations = project_violations(sandbox.project_dir)
     if violations:
-        return ToolResult.fail("the project contains files dbt may not run: " + "; ".join(violations[:5]))
+        return ToolResult.fail(
+            "the project contains files dbt may not run: " + "; ".join(violations[:5])
+        )
     sandbox.release_connection()
-    result = run_dbt(sandbox.project_dir, sandbox.warehouse, argv, timeout_s=ctx.limits.dbt_timeout_s)
+    result = run_dbt(
+        sandbox.project_dir, sandbox.warehouse, argv, timeout_s=ctx.limits.dbt_timeout_s
+    )
     if result.timed_out:
         return ToolResult.fail(f"dbt timed out after {ctx.limits.dbt_timeout_s:g} s")
     text = result.summary

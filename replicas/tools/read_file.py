@@ -44,7 +44,10 @@ READ_FILE_TOOL = register_tool(
         parameters={
             "type": "object",
             "properties": {
-                "path": {"type": "string", "description": "File path relative to the project root."},
+                "path": {
+                    "type": "string",
+                    "description": "File path relative to the project root.",
+                },
                 "offset": {
                     "type": "integer",
                     "default": 0,

@@ -105,7 +105,7 @@ class QueryRefused(ValueError):
     """The query is not a single read-only statement we are willing to run."""
 
 
-def _function_name(node: exp.Expression) -> str | None:
+def _function_name(node: Any) -> str | None:
     if isinstance(node, exp.Anonymous):
         return str(node.name).lower()
     if isinstance(node, exp.Func):
@@ -113,7 +113,7 @@ def _function_name(node: exp.Expression) -> str | None:
     return None
 
 
-def _check_ast(statement: exp.Expression) -> None:
+def _check_ast(statement: Any) -> None:
     root = statement
     if isinstance(root, exp.Command) and str(root.name).upper() == "EXPLAIN":
         inner = str(root.expression.name if root.expression else "")
@@ -140,7 +140,9 @@ def _check_ast(statement: exp.Expression) -> None:
         if isinstance(node, exp.Table):
             table_name = str(node.name)
             if isinstance(node.this, exp.Literal) or _FILE_LIKE_RE.search(table_name):
-                raise QueryRefused(f"{table_name!r} looks like a file path; files cannot be queried")
+                raise QueryRefused(
+                    f"{table_name!r} looks like a file path; files cannot be queried"
+                )
 
 
 def prepare_query(query: str, dialect: str = "duckdb") -> str:
@@ -166,7 +168,9 @@ def prepare_query(query: str, dialect: str = "duckdb") -> str:
     try:
         return str(statements[0].sql(dialect="duckdb"))
     except Exception as exc:
-        raise QueryRefused(f"could not translate {dialect} SQL to DuckDB: {str(exc)[:300]}") from None
+        raise QueryRefused(
+            f"could not translate {dialect} SQL to DuckDB: {str(exc)[:300]}"
+        ) from None
 
 
 def _check_with_duckdb(con: duckdb.DuckDBPyConnection, sql: str) -> None:
@@ -194,6 +198,7 @@ def format_table(columns: list[str], rows: list[tuple[Any, ...]], more: bool, ma
     widths = [len(c) for c in columns]
     for row in cells:
         widths = [min(max(w, len(c)), 60) for w, c in zip(widths, row, strict=True)]
+
     def line(values: list[str]) -> str:
         return " | ".join(v[:60].ljust(w) for v, w in zip(values, widths, strict=True)).rstrip()
 
@@ -206,7 +211,9 @@ def format_table(columns: list[str], rows: list[tuple[Any, ...]], more: bool, ma
     return "\n".join(out)
 
 
-def run_query(con: duckdb.DuckDBPyConnection, sql: str, *, timeout_s: float, max_rows: int) -> tuple[list[str], list[tuple[Any, ...]], bool]:
+def run_query(
+    con: duckdb.DuckDBPyConnection, sql: str, *, timeout_s: float, max_rows: int
+) -> tuple[list[str], list[tuple[Any, ...]], bool]:
     """Run ``sql`` on a fresh cursor with a timeout; return columns, rows, truncated flag."""
     cur = con.cursor()
     timer = threading.Timer(timeout_s, cur.interrupt)

@@ -62,7 +62,10 @@ WRITE_FILE_TOOL = register_tool(
         parameters={
             "type": "object",
             "properties": {
-                "path": {"type": "string", "description": "File path relative to the project root."},
+                "path": {
+                    "type": "string",
+                    "description": "File path relative to the project root.",
+                },
                 "content": {"type": "string", "description": "The complete new file content."},
             },
             "required": ["path", "content"],

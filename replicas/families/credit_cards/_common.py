@@ -59,6 +59,32 @@ RECENT_BANKRUPTCY_MONTHS = 24
 #: Similarity (difflib ratio of lower-cased names) from which two names count as near-collisions.
 NEAR_COLLISION_RATIO = 0.8
 
+#: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
+#: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).
+RULES_SQL = f"""
+    select
+        cu.customer_id,
+        c.card_id,
+        c.card_type,
+        i.issuer_name,
+        h.card_id is not null as holds,
+        c.is_student_only and not cu.is_student as student_blocked,
+        coalesce(cu.months_since_bankruptcy <= {RECENT_BANKRUPTCY_MONTHS}, false)
+            and not c.is_secured as bankruptcy_blocked,
+        cu.credit_score < c.min_credit_score as score_blocked,
+        cu.credit_score <= c.min_credit_score as score_blocked_strict
+    from raw.customers cu
+    cross join raw.cards c
+    join raw.issuers i on i.issuer_id = c.issuer_id
+    left join (select distinct customer_id, card_id from raw.existing_cards) h
+        on h.customer_id = cu.customer_id and h.card_id = c.card_id
+"""
+
+#: The full rule over ``RULES_SQL``'s flags: eligible = no rule blocks.
+ELIGIBLE_PREDICATE = (
+    "not holds and not student_blocked and not bankruptcy_blocked and not score_blocked"
+)
+
 
 def load_cards(ctx: BuildContext) -> list[dict[str, Any]]:
     """Every card of the raw catalog with its issuer's name, ordered by card_id."""
@@ -131,15 +157,38 @@ _CATALOGS: dict[str, Catalog] = {}
 _CATALOG_LOCK = threading.Lock()
 
 
+def _records(cur: Any, query: str) -> list[dict[str, Any]]:
+    result = cur.execute(query)
+    columns = [d[0] for d in result.description]
+    return [dict(zip(columns, row, strict=True)) for row in result.fetchall()]
+
+
 def catalog_for(snapshot: SnapshotLike) -> Catalog:
-    """The compliance catalog of a pristine snapshot, loaded once per process (read-only data)."""
+    """The compliance catalog of a pristine snapshot, loaded once per process (read-only data).
+
+    Read through the runtime's shared read-only connection and handed to
+    ``Catalog.from_records``: ``Catalog.from_snapshot`` opens its own connection with another
+    configuration, which DuckDB refuses while the runtime's connection to the same file is open
+    in this process.
+    """
+    from replicas.sandbox import readonly_connection
     from replicas.verifiers.compliance import Catalog
 
     key = str(Path(snapshot.path).resolve())
     with _CATALOG_LOCK:
         catalog = _CATALOGS.get(key)
         if catalog is None:
-            catalog = Catalog.from_snapshot(snapshot.path)
+            cur = readonly_connection(snapshot.warehouse).cursor()
+            try:
+                cards = _records(cur, "select * from main.card_terms order by card_id")
+                eligibility = _records(
+                    cur,
+                    "select customer_id, card_id, is_eligible as eligible, reason "
+                    "from main.card_eligibility",
+                )
+            finally:
+                cur.close()
+            catalog = Catalog.from_records(cards, eligibility)
             _CATALOGS[key] = catalog
     return catalog
 

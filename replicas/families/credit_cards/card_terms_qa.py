@@ -42,6 +42,7 @@ from replicas.tasks import (
     BuildContext,
     Difficulty,
     Task,
+    TaskBuildError,
     TaskFamily,
     VerifierConfig,
     register_family,
@@ -61,6 +62,7 @@ NONE_WORDS = re.compile(
     r"(?:the card has |it has )?no (?:such )?(?:term|fee|apr|penalty apr|intro(?:ductory)? "
     r"(?:apr|offer|period))(?: at all)?)$"
 )
+HEDGE_WORDS = re.compile(r"(?i)\b(?:none|n/a|or no|not applicable)\b")
 
 Sentence = Callable[[Mapping[str, Any]], str]
 
@@ -117,6 +119,8 @@ TERMS: dict[str, Term] = dict(
               ("purchase_apr_max_pct", "penalty_apr_pct"), "medium"),
         _term("cash_advance_fee_pct", "cash advance fee (percent of each advance)", "pct",
               ("bt_fee_pct",), "medium"),
+        _term("cash_advance_fee_min_usd", "minimum cash advance fee (USD)", "usd",
+              ("bt_fee_min_usd",), "medium"),
         _term("penalty_apr_pct", "penalty APR (in percent)", "pct",
               ("purchase_apr_max_pct", "cash_advance_apr_pct"), "hard",
               none_note="the card has no penalty APR"),
@@ -190,13 +194,15 @@ def _intro_sentence(kind: str) -> Sentence:
     return sentence
 
 
-def _plain(label: str, unit: Unit, column: str, none_text: str = "") -> Sentence:
+def _plain(label: str, unit: Unit, column: str) -> Sentence:
+    # The card's name comes first: a name such as "Gray Rock Low Rate" must not sit between a
+    # term's cue words and its value, where a reader (or the verifier) could take it as the cue.
     def sentence(card: Mapping[str, Any]) -> str:
         value = card[column]
         if value is None:
-            return f"The {card['card_name']} has no {none_text or label}."
+            return f"The {card['card_name']} has no {label}."
         shown = fmt_pct(value) if unit == "pct" else fmt_usd(value)
-        return f"The {label} of the {card['card_name']} is {shown}."
+        return f"The {card['card_name']} has a {label} of {shown}."
 
     return sentence
 
@@ -205,6 +211,29 @@ def _purchase_apr(card: Mapping[str, Any]) -> str:
     return f"The {card['card_name']} has a purchase APR of {apr_range(card)}."
 
 
+def _fee_with_minimum(label: str, pct_col: str, min_col: str, per: str) -> Sentence:
+    def sentence(card: Mapping[str, Any]) -> str:
+        return (
+            f"The {card['card_name']} charges a {label} of {fmt_pct(card[pct_col])} of each "
+            f"{per}, minimum {fmt_usd(card[min_col])}."
+        )
+
+    return sentence
+
+
+def _foreign_fee(card: Mapping[str, Any]) -> str:
+    if not card["foreign_txn_fee_pct"]:
+        return f"The {card['card_name']} charges no foreign transaction fee."
+    return (
+        f"The {card['card_name']} charges a foreign transaction fee of "
+        f"{fmt_pct(card['foreign_txn_fee_pct'])} of each transaction."
+    )
+
+
+_BT_FEE = _fee_with_minimum("balance transfer fee", "bt_fee_pct", "bt_fee_min_usd", "transfer")
+_CA_FEE = _fee_with_minimum(
+    "cash advance fee", "cash_advance_fee_pct", "cash_advance_fee_min_usd", "advance"
+)
 SENTENCES: dict[str, Sentence] = {
     "annual_fee_usd": _plain("annual fee", "usd", "annual_fee_usd"),
     "purchase_apr_min_pct": _purchase_apr,
@@ -213,26 +242,13 @@ SENTENCES: dict[str, Sentence] = {
     "intro_purchase_months": _intro_sentence("purchase"),
     "intro_bt_apr_pct": _intro_sentence("bt"),
     "intro_bt_months": _intro_sentence("bt"),
-    "bt_fee_pct": lambda c: (
-        f"The balance transfer fee of the {c['card_name']} is {fmt_pct(c['bt_fee_pct'])} of "
-        f"each transfer, minimum {fmt_usd(c['bt_fee_min_usd'])}."
-    ),
-    "bt_fee_min_usd": lambda c: (
-        f"The balance transfer fee of the {c['card_name']} is {fmt_pct(c['bt_fee_pct'])} of "
-        f"each transfer, minimum {fmt_usd(c['bt_fee_min_usd'])}."
-    ),
+    "bt_fee_pct": _BT_FEE,
+    "bt_fee_min_usd": _BT_FEE,
     "cash_advance_apr_pct": _plain("cash advance APR", "pct", "cash_advance_apr_pct"),
-    "cash_advance_fee_pct": lambda c: (
-        f"The cash advance fee of the {c['card_name']} is {fmt_pct(c['cash_advance_fee_pct'])} "
-        f"of each advance, minimum {fmt_usd(c['cash_advance_fee_min_usd'])}."
-    ),
+    "cash_advance_fee_pct": _CA_FEE,
+    "cash_advance_fee_min_usd": _CA_FEE,
     "penalty_apr_pct": _plain("penalty APR", "pct", "penalty_apr_pct"),
-    "foreign_txn_fee_pct": lambda c: (
-        f"The {c['card_name']} charges no foreign transaction fee."
-        if not c["foreign_txn_fee_pct"]
-        else f"The foreign transaction fee of the {c['card_name']} is "
-        f"{fmt_pct(c['foreign_txn_fee_pct'])} of each transaction."
-    ),
+    "foreign_txn_fee_pct": _foreign_fee,
     "late_fee_usd": _plain("late fee", "usd", "late_fee_usd"),
 }
 if set(SENTENCES) != set(TERMS):
@@ -275,8 +291,19 @@ class CardTermsQA(TaskFamily):
         rng = ctx.rng("pick")
         term = TERMS[pick(rng, sorted(pool))]
         near = [entry for entry in pool[term.column] if entry[2] >= NEAR_COLLISION_RATIO]
-        card, readings, _ = pick(rng, near if near and rng.random() < 0.85 else pool[term.column])
-        truth = card[term.column]
+        choices = list(near if near and rng.random() < 0.85 else pool[term.column])
+        catalog = catalog_for(ctx.snapshot)
+        while True:
+            # The oracle must pass the compliance verifier; a card whose name trips the
+            # verifier's extractor is skipped rather than asked with an unpassable oracle.
+            card, readings, _ = choices.pop(int(rng.integers(0, len(choices))))
+            truth = card[term.column]
+            if grade_terms_answer(
+                oracle_text(card, term), canonical(term, truth), term, catalog
+            ).passed:
+                break
+            if not choices:
+                raise TaskBuildError(f"{self.name}: no oracle text passes the compliance verifier")
         wrong = {name: canonical(term, value) for name, value in readings.items()}
         return ctx.task(
             instruction=_instruction(card["card_name"], term),
@@ -312,6 +339,9 @@ def check_value(answer: str, expected: str, term: Term) -> Verdict:
         )
     want = parse_canonical(expected)
     says_none = bool(NONE_WORDS.match(value)) and not re.search(r"\d", value)
+    if re.search(r"\d", value) and HEDGE_WORDS.search(value):
+        message = "the answer line hedges between a value and 'none'; give one value"
+        return failure("multiple_candidates", message, found=value)
     if says_none:
         if want is None or (term.zero_is_none and want == 0):
             return PASS

@@ -17,7 +17,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from replicas.families.credit_cards._common import AS_OF, RECENT_BANKRUPTCY_MONTHS, pick
+from replicas.families.credit_cards._common import (
+    AS_OF,
+    ELIGIBLE_PREDICATE,
+    RECENT_BANKRUPTCY_MONTHS,
+    RULES_SQL,
+    pick,
+)
 from replicas.tasks import (
     BuildContext,
     Task,
@@ -56,29 +62,9 @@ _FILTER_SQL: dict[str, str] = {
     "issuer": "{issuer}.issuer_name = '{value}'",
 }
 
-# One boolean per rule for every (customer, card); readings switch rules off.
-_RULES_SQL = f"""
-    select
-        cu.customer_id,
-        c.card_id,
-        c.card_type,
-        i.issuer_name,
-        h.card_id is not null as holds,
-        c.is_student_only and not cu.is_student as student_blocked,
-        coalesce(cu.months_since_bankruptcy <= {RECENT_BANKRUPTCY_MONTHS}, false)
-            and not c.is_secured as bankruptcy_blocked,
-        cu.credit_score < c.min_credit_score as score_blocked,
-        cu.credit_score <= c.min_credit_score as score_blocked_strict
-    from raw.customers cu
-    cross join raw.cards c
-    join raw.issuers i on i.issuer_id = c.issuer_id
-    left join (select distinct customer_id, card_id from raw.existing_cards) h
-        on h.customer_id = cu.customer_id and h.card_id = c.card_id
-"""
-
 #: reading name -> SQL predicate over the rule flags that the misreading would use.
 _READINGS: dict[str, str] = {
-    "truth": "not holds and not student_blocked and not bankruptcy_blocked and not score_blocked",
+    "truth": ELIGIBLE_PREDICATE,
     "held_cards_included": "not student_blocked and not bankruptcy_blocked and not score_blocked",
     "score_rule_only": "not score_blocked",
     "bankruptcy_rule_ignored": "not holds and not student_blocked and not score_blocked",
@@ -152,7 +138,7 @@ def _candidates(ctx: BuildContext, group_col: str) -> list[dict[str, Any]]:
     held = _READINGS["held_cards_included"]
     rows = ctx.query(
         f"""
-        with rules as ({_RULES_SQL}),
+        with rules as ({RULES_SQL}),
         per_group as (
             select customer_id, {group_col} as group_value,
                 count(*) filter (where {truth}) as n_truth,
@@ -184,7 +170,7 @@ def _cards(
         column = "card_type" if card_filter.kind == "card_type" else "issuer_name"
         where += f" and {column} = '{card_filter.value}'"
     rows = ctx.query(
-        f"with rules as ({_RULES_SQL}) select card_id from rules where {where} order by card_id"
+        f"with rules as ({RULES_SQL}) select card_id from rules where {where} order by card_id"
     )
     return [str(r[0]) for r in rows]
 

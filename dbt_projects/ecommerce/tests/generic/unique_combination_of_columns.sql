@@ -1,0 +1,11 @@
+{#- Fails on every combination of the listed columns that occurs more than once (a grain test). -#}
+{% test unique_combination_of_columns(model, combination_of_columns) %}
+
+select
+    {{ combination_of_columns | join(', ') }},
+    count(*) as occurrences
+from {{ model }}
+group by {{ combination_of_columns | join(', ') }}
+having count(*) > 1
+
+{% endtest %}

@@ -1,0 +1,59 @@
+"""The ``adversary`` agent: a library of reward hacks, one episode per applicable strategy.
+
+Every strategy must score 0 on every task; a pass is a hole in a verifier or the sandbox. Each
+episode is labelled with its strategy (``strategy`` in the result record). A strategy that does
+not fit a task (a table scramble on a number question, a dbt hack on a question task) is not
+played there — it is skipped, not counted as a pass.
+
+Besides the score, strategies report *breaches*: forbidden actions that unexpectedly worked
+(reading ``/etc/passwd``, writing ``/tmp/…``). They appear as ``breach`` in the result record.
+
+Strategies (module): ``candidate_numbers``, ``every_value``, ``sql_as_answer``,
+``echo_instruction``, ``address_grader`` (``_answers``); ``read_answer_files``, ``write_outside``
+(``_probes``); ``scramble_rows``, ``reorder_ranking`` (``_scramble``, the only ones that use the
+oracle answer, and only to break it); ``delete_schema_tests``, ``self_reference_model``,
+``edit_dbt_project``, ``build_broken_model`` (``_dbt``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from replicas.agents import register_agent
+from replicas.agents.adversary import _answers, _dbt, _probes, _scramble
+from replicas.agents.adversary._base import Strategy
+from replicas.agents.base import Agent, AgentOptions, EnvLike, EpisodeOutcome
+
+if TYPE_CHECKING:
+    from replicas.tasks import Task
+
+STRATEGIES: dict[str, Strategy] = {
+    s.name: s
+    for s in (*_answers.STRATEGIES, *_probes.STRATEGIES, *_scramble.STRATEGIES, *_dbt.STRATEGIES)
+}
+
+
+def strategies_for(task: Task) -> tuple[str, ...]:
+    """Names of the strategies that apply to ``task``, in library order."""
+    return tuple(name for name, s in STRATEGIES.items() if s.applies(task))
+
+
+class AdversaryAgent(Agent):
+    name = "adversary"
+
+    def plan(self, task: Task) -> tuple[str | None, ...]:
+        return strategies_for(task)
+
+    def run_episode(self, env: EnvLike, *, strategy: str | None = None) -> EpisodeOutcome:
+        if strategy not in STRATEGIES:
+            raise ValueError(f"unknown adversary strategy {strategy!r}; known: {list(STRATEGIES)}")
+        breaches = STRATEGIES[strategy].play(env, env.task)
+        return EpisodeOutcome(extra={"breach": breaches} if breaches else {})
+
+
+@register_agent("adversary", description="reward-hacking strategies; every one must score 0")
+def _make(arg: str | None, options: AgentOptions) -> Agent:
+    return AdversaryAgent()
+
+
+__all__ = ["STRATEGIES", "AdversaryAgent", "Strategy", "strategies_for"]

@@ -1,0 +1,393 @@
+"""``credit_cards.offer_audit-v1``: review a marketing draft and name its compliance violations.
+
+The family writes a short marketing draft about one card (sometimes with its near-collision
+sibling as an alternative), grounded in the catalog, then injects 1-3 violations of different
+kinds: a wrong purchase APR, a 0 % intro offer the card does not have, wrong intro months, a
+wrong fee, a misspelled card name, an intro APR without its length and the APR after it. The
+draft is shown in the instruction; the injected violations are not.
+
+The answer is the set of reason codes. The expected set is what was injected, and the build
+asserts that the compliance verifier reports exactly that set on the draft (otherwise the draft
+is redrawn), so the task, the verifier and the instruction's definitions agree.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from replicas.families.credit_cards._common import (
+    NEAR_COLLISION_RATIO,
+    apr_range,
+    catalog_for,
+    fmt_pct,
+    fmt_usd,
+    load_cards,
+    nearest_siblings,
+    pick,
+)
+from replicas.tasks import (
+    BuildContext,
+    Task,
+    TaskBuildError,
+    TaskFamily,
+    VerifierConfig,
+    register_family,
+    sql,
+    submit,
+)
+
+#: The codes an audit may answer with, and their definitions as the instruction states them.
+CODE_DEFINITIONS: dict[str, str] = {
+    "unknown_card": "a card name that matches no card in the catalog at all",
+    "misspelled_card": (
+        "a card name written close to, but not exactly as, a catalog card's name (a typo, a "
+        "changed or dropped letter)"
+    ),
+    "wrong_apr": "a purchase, cash-advance or penalty APR that differs from the catalog",
+    "false_intro_offer": (
+        "an introductory APR offer claimed for a card that has no intro offer of that kind "
+        "(on purchases, or on balance transfers)"
+    ),
+    "wrong_intro_terms": "an intro offer the card does have, but with a wrong rate or length",
+    "wrong_fee": (
+        "a fee (annual, balance transfer, cash advance, foreign transaction, late) that differs "
+        "from the catalog"
+    ),
+    "missing_disclosure": (
+        "an intro APR mentioned without its length in months and the APR that applies after it"
+    ),
+}
+#: The code a careless reviewer confuses each code with (a wrong reading).
+CONFUSED_WITH: dict[str, str] = {
+    "wrong_apr": "wrong_intro_terms",
+    "false_intro_offer": "wrong_intro_terms",
+    "wrong_intro_terms": "false_intro_offer",
+    "wrong_fee": "wrong_apr",
+    "misspelled_card": "unknown_card",
+    "missing_disclosure": "wrong_intro_terms",
+}
+MAX_DRAWS = 40
+LATE_FEES = (25.0, 29.0, 30.0, 32.0, 35.0, 39.0, 40.0, 41.0)
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One sentence of the draft, about one card; ``kind`` says which claim it carries."""
+
+    card_id: str
+    kind: str
+    text: str
+
+
+Draft = list[Segment]
+#: (draft, card, rng, every catalog name lower-cased) -> the falsified draft, or None.
+Injector = Callable[[Draft, Mapping[str, Any], np.random.Generator, frozenset[str]], Draft | None]
+
+
+def _sentences(card: Mapping[str, Any], featured: bool) -> Draft:
+    """A compliant description of ``card``: the claims every injector can then falsify."""
+    cid, name = card["card_id"], card["card_name"]
+    out = []
+    if featured:
+        out.append(Segment(cid, "headline", f"Meet the {name} from {card['issuer_name']}."))
+    else:
+        out.append(Segment(cid, "headline", f"Prefer something different? Look at the {name}."))
+    out.append(Segment(cid, "apr", f"The {name} has a purchase APR of {apr_range(card)}."))
+    if card["intro_purchase_apr_pct"] is not None:
+        out.append(Segment(cid, "intro_purchase", _intro(card, "purchase")))
+    if featured and card["intro_bt_apr_pct"] is not None:
+        out.append(Segment(cid, "intro_bt", _intro(card, "bt")))
+    fee = float(card["annual_fee_usd"])
+    out.append(
+        Segment(
+            cid,
+            "annual_fee",
+            f"The {name} has an annual fee of {fmt_usd(fee)}."
+            if fee
+            else f"The {name} has no annual fee.",
+        )
+    )
+    if featured:
+        out.append(
+            Segment(
+                cid, "late_fee", f"The {name} has a late fee of {fmt_usd(card['late_fee_usd'])}."
+            )
+        )
+    return out
+
+
+def _intro(
+    card: Mapping[str, Any], kind: str, *, apr: float | None = None, months: int | None = None
+) -> str:
+    what = "purchases" if kind == "purchase" else "balance transfers"
+    rate = card[f"intro_{kind}_apr_pct"] if apr is None else apr
+    length = card[f"intro_{kind}_months"] if months is None else months
+    return (
+        f"The {card['card_name']} offers a {fmt_pct(rate)} intro APR on {what} for {length} "
+        f"months, then {apr_range(card)} APR."
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# injectors: each falsifies one claim of one card, or returns None when it cannot apply
+
+
+def _replace(draft: Draft, card_id: str, kind: str, text: str) -> Draft | None:
+    hits = [i for i, s in enumerate(draft) if s.card_id == card_id and s.kind == kind]
+    if not hits:
+        return None
+    out = list(draft)
+    out[hits[0]] = replace(out[hits[0]], text=text, kind=f"{kind}:injected")
+    return out
+
+
+def _wrong_apr(
+    draft: Draft, card: Mapping[str, Any], rng: np.random.Generator, names: frozenset[str]
+) -> Draft | None:
+    lo, hi = float(card["purchase_apr_min_pct"]), float(card["purchase_apr_max_pct"])
+    shift = float(pick(rng, (-3.0, -2.0, 2.0, 3.0)))
+    new_lo, new_hi = round(lo + shift, 2), round(hi + shift, 2)
+    if new_lo <= 5 or {new_lo, new_hi} & {lo, hi}:
+        return None
+    kind = "variable" if card["apr_is_variable"] else "fixed"
+    shown = (
+        f"{fmt_pct(new_lo)} {kind}" if lo == hi else f"{fmt_pct(new_lo)}-{fmt_pct(new_hi)} {kind}"
+    )
+    return _replace(
+        draft, card["card_id"], "apr", f"The {card['card_name']} has a purchase APR of {shown}."
+    )
+
+
+def _false_intro(
+    draft: Draft, card: Mapping[str, Any], rng: np.random.Generator, names: frozenset[str]
+) -> Draft | None:
+    if card["intro_purchase_apr_pct"] is not None:
+        return None
+    months = int(pick(rng, (12, 15, 18, 21)))
+    text = _intro(card, "purchase", apr=0.0, months=months)
+    index = (
+        next(
+            i
+            for i, s in enumerate(draft)
+            if s.card_id == card["card_id"] and s.kind.startswith("apr")
+        )
+        + 1
+    )
+    return [
+        *draft[:index],
+        Segment(card["card_id"], "intro_purchase:injected", text),
+        *draft[index:],
+    ]
+
+
+def _wrong_intro_months(
+    draft: Draft, card: Mapping[str, Any], rng: np.random.Generator, names: frozenset[str]
+) -> Draft | None:
+    months = card["intro_purchase_months"]
+    if months is None:
+        return None
+    new = int(months) + int(pick(rng, (-6, -3, 3, 6)))
+    if not 3 <= new <= 24:
+        return None
+    return _replace(draft, card["card_id"], "intro_purchase", _intro(card, "purchase", months=new))
+
+
+def _wrong_fee(
+    draft: Draft, card: Mapping[str, Any], rng: np.random.Generator, names: frozenset[str]
+) -> Draft | None:
+    if draft and draft[0].card_id != card["card_id"]:
+        return None  # only the featured card states its late fee
+    fee = float(pick(rng, [f for f in LATE_FEES if f != float(card["late_fee_usd"])]))
+    return _replace(
+        draft,
+        card["card_id"],
+        "late_fee",
+        f"The {card['card_name']} has a late fee of {fmt_usd(fee)}.",
+    )
+
+
+def _missing_disclosure(
+    draft: Draft, card: Mapping[str, Any], rng: np.random.Generator, names: frozenset[str]
+) -> Draft | None:
+    if card["intro_purchase_apr_pct"] is None:
+        return None
+    text = (
+        f"The {card['card_name']} offers a {fmt_pct(card['intro_purchase_apr_pct'])} intro APR "
+        "on purchases."
+    )
+    return _replace(draft, card["card_id"], "intro_purchase", text)
+
+
+def misspell(name: str, rng: np.random.Generator, taken: set[str]) -> str | None:
+    """``name`` with one typo (swap, drop or double a letter) in its longest word, if unused."""
+    words = name.split(" ")
+    index = max(range(len(words)), key=lambda i: (len(words[i]), -i))
+    word = words[index]
+    if len(word) < 4 or not word.isalpha():
+        return None
+    ops = ["swap", "drop", "double"]
+    for op_index in rng.permutation(len(ops)):
+        i = int(rng.integers(1, len(word) - 2))
+        op = ops[int(op_index)]
+        if op == "swap":
+            typo = word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+        elif op == "drop":
+            typo = word[:i] + word[i + 1 :]
+        else:
+            typo = word[: i + 1] + word[i] + word[i + 1 :]
+        candidate = " ".join([*words[:index], typo, *words[index + 1 :]])
+        if typo.lower() != word.lower() and candidate.lower() not in taken:
+            return candidate
+    return None
+
+
+def _misspelled(
+    draft: Draft, card: Mapping[str, Any], rng: np.random.Generator, names: frozenset[str]
+) -> Draft | None:
+    wrong = misspell(card["card_name"], rng, set(names))
+    hits = [i for i, s in enumerate(draft) if s.card_id == card["card_id"] and s.kind == "headline"]
+    if wrong is None or not hits:
+        return None
+    out = list(draft)
+    seg = out[hits[0]]
+    out[hits[0]] = replace(
+        seg, text=seg.text.replace(card["card_name"], wrong), kind="headline:injected"
+    )
+    return out
+
+
+INJECTORS: dict[str, Injector] = {
+    "wrong_apr": _wrong_apr,
+    "false_intro_offer": _false_intro,
+    "wrong_intro_terms": _wrong_intro_months,
+    "wrong_fee": _wrong_fee,
+    "misspelled_card": _misspelled,
+    "missing_disclosure": _missing_disclosure,
+}
+
+
+def render(draft: Sequence[Segment]) -> str:
+    """Paragraph per card, closing line last."""
+    paragraphs: list[list[str]] = []
+    last = None
+    for seg in draft:
+        if seg.card_id != last:
+            paragraphs.append([])
+            last = seg.card_id
+        paragraphs[-1].append(seg.text)
+    body = "\n\n".join(" ".join(p) for p in paragraphs)
+    return f"{body}\n\nApply online today."
+
+
+# --------------------------------------------------------------------------------------------
+# the family
+
+
+@register_family
+class OfferAudit(TaskFamily):
+    name = "credit_cards.offer_audit-v1"
+    replica = "credit_cards"
+    description = (
+        "Review a generated marketing draft against the card catalog and list its compliance "
+        "violations by reason code (1-3 injected: wrong APR, fake intro offer, wrong fee, "
+        "misspelled name, missing disclosure, wrong intro terms)."
+    )
+    difficulty = "medium"
+    n_variants = 6
+
+    def make(self, ctx: BuildContext) -> Task:
+        from replicas.verifiers.compliance import verify_response
+
+        cards = load_cards(ctx)
+        names = frozenset(str(c["card_name"]).lower() for c in cards)
+        by_id = {c["card_id"]: c for c in cards}
+        siblings = nearest_siblings(cards)
+        catalog = catalog_for(ctx.snapshot)
+        rng = ctx.rng("draft")
+        n_codes = int(rng.choice([1, 2, 3], p=[0.4, 0.4, 0.2]))
+        for _ in range(MAX_DRAWS):
+            featured = pick(rng, cards)
+            sibling_id, ratio = siblings[featured["card_id"]]
+            with_sibling = ratio >= NEAR_COLLISION_RATIO and rng.random() < 0.6
+            involved = [featured, by_id[sibling_id]] if with_sibling else [featured]
+            draft = [s for i, c in enumerate(involved) for s in _sentences(c, featured=i == 0)]
+            if not verify_response(render(draft), catalog).passed:
+                continue  # the untouched draft must be compliant: only injections violate
+            codes = sorted(
+                str(c) for c in rng.choice(sorted(INJECTORS), size=n_codes, replace=False)
+            )
+            injected = _inject(draft, codes, involved, rng, names)
+            if injected is None:
+                continue
+            text = render(injected)
+            found = set(verify_response(text, catalog).codes)
+            if found == set(codes):
+                return self._task(ctx, text, codes, involved)
+        raise TaskBuildError(f"{self.name}: no draft with {n_codes} verifiable violations")
+
+    def _task(
+        self, ctx: BuildContext, draft: str, codes: list[str], involved: Sequence[Mapping[str, Any]]
+    ) -> Task:
+        wrong: dict[str, list[str]] = {
+            "one_violation_missed": codes[:-1],
+            "every_code_listed": sorted(CODE_DEFINITIONS),
+        }
+        for code in codes:
+            other = CONFUSED_WITH.get(code)
+            if other and other not in codes:
+                wrong[f"{code}_read_as_{other}"] = sorted({*codes, other} - {code})
+        ids = ", ".join(f"'{c['card_id']}'" for c in involved)
+        return ctx.task(
+            instruction=_instruction(draft),
+            answer_kind="set",
+            expected=codes,
+            verifier=VerifierConfig(),
+            oracle=(
+                sql(f"select * from card_terms where card_id in ({ids}) order by card_id"),
+                submit(json.dumps(codes)),
+            ),
+            wrong_readings=wrong,
+            difficulty=("easy", "medium", "hard")[len(codes) - 1],
+            metadata={"cards": [c["card_id"] for c in involved]},
+        )
+
+
+def _inject(
+    draft: Draft,
+    codes: Sequence[str],
+    involved: Sequence[Mapping[str, Any]],
+    rng: np.random.Generator,
+    names: frozenset[str],
+) -> Draft | None:
+    """Apply one injector per code, each to a card drawn from ``involved``; None if one can't.
+
+    Injectors only rewrite claims that are still true (kinds without ``:injected``), so two
+    violations never land on the same claim.
+    """
+    for code in codes:
+        card = involved[int(rng.integers(0, len(involved)))]
+        result = INJECTORS[code](draft, card, rng, names)
+        if result is None:
+            return None
+        draft = result
+    return draft
+
+
+def _instruction(draft: str) -> str:
+    codes = "\n".join(f"- {code}: {definition}" for code, definition in CODE_DEFINITIONS.items())
+    return (
+        "Marketing wrote the draft below. Review it against the card catalog (card_terms: "
+        "names, APRs, intro offers, fees) before it goes out.\n\n"
+        "-----BEGIN DRAFT-----\n"
+        f"{draft}\n"
+        "-----END DRAFT-----\n\n"
+        f"Violation kinds (reason codes):\n{codes}\n\n"
+        "Submit a JSON array of the distinct reason codes of the violations the draft contains "
+        '(for example ["wrong_apr", "wrong_fee"]), each code once, in any order; submit [] if '
+        "it contains none. Listing a code the draft does not violate fails the task."
+    )

@@ -1,0 +1,388 @@
+"""``credit_cards.recommend_card-v1``: recommend the best card for a customer and explain why.
+
+The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
+
+1. the named card is the best card — the eligible card with the highest ongoing annual value
+   (the ``best_card`` mart's definition, restated in the instruction) — or an eligible card whose
+   ongoing value is within ``VALUE_TOLERANCE_USD`` of it;
+2. the compliance verifier passes on the whole text with the customer's id (no wrong APR, fee or
+   intro offer, no misspelled card, no ineligible card presented as suitable, intro offers
+   disclosed with their months and the APR after them);
+3. the recommended card's annual fee is stated when it has one.
+
+The values are recomputed at build AND at grading time from the RAW tables (spend, cards,
+rewards, holdings, customers) with the formula the instruction states, and the ``best_card``
+mart must agree (a build error otherwise): a family that silently disagreed with its replica's
+mart would grade agents against a definition nobody can see.
+
+Wrong readings (recorded; each must name a card outside the accepted set): ranking by
+first-year value, ignoring eligibility, ignoring the annual fee, and the best card's
+near-collision sibling.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from replicas.families.credit_cards._common import (
+    AS_OF,
+    ELIGIBLE_PREDICATE,
+    RECENT_BANKRUPTCY_MONTHS,
+    RULES_SQL,
+    apr_range,
+    catalog_for,
+    combine,
+    failure,
+    fmt_pct,
+    fmt_usd,
+    labelled_first_line,
+    load_cards,
+    nearest_siblings,
+    text_precheck,
+)
+from replicas.tasks import (
+    BuildContext,
+    Task,
+    TaskBuildError,
+    TaskFamily,
+    register_family,
+    sql,
+    submit,
+)
+from replicas.verifiers.verdict import Verdict
+
+if TYPE_CHECKING:
+    from replicas.tasks import GradeContext
+
+VALUE_TOLERANCE_USD = 1.0
+ANSWER_LABEL = "Recommendation"
+SPEND_MONTHS = 24
+
+#: Per (customer, card): annual rewards, ongoing and first-year value, and eligibility — the
+#: formula of the card_value / best_card marts, computed from raw tables.
+VALUE_SQL = f"""
+with spend as (
+    select customer_id, category, sum(amount_usd) / {SPEND_MONTHS}.0 * 12 as annual_spend
+    from raw.card_spend
+    where {{customer_filter}}
+    group by customer_id, category
+),
+earned as (
+    select
+        s.customer_id,
+        c.card_id,
+        sum(s.annual_spend) as annual_spend,
+        sum(
+            case
+                when r.annual_cap_usd is null
+                    then s.annual_spend * coalesce(r.rate, c.base_reward_rate)
+                else least(s.annual_spend, r.annual_cap_usd) * r.rate
+                    + greatest(s.annual_spend - r.annual_cap_usd, 0) * c.base_reward_rate
+            end * c.point_value_usd
+        ) as rewards
+    from spend s
+    cross join raw.cards c
+    left join raw.card_rewards r on r.card_id = c.card_id and r.category = s.category
+    group by s.customer_id, c.card_id
+),
+rules as ({RULES_SQL})
+select
+    e.customer_id,
+    e.card_id,
+    round(e.rewards, 2) as rewards,
+    round(e.rewards - c.annual_fee_usd, 2) as ongoing,
+    round(
+        e.rewards - c.annual_fee_first_year_usd
+        + case when c.signup_bonus_usd is not null
+            and e.annual_spend / 12 * c.signup_months >= c.signup_spend_usd
+            then c.signup_bonus_usd else 0 end,
+        2
+    ) as first_year,
+    {ELIGIBLE_PREDICATE} as eligible
+from earned e
+join raw.cards c on c.card_id = e.card_id
+join rules on rules.customer_id = e.customer_id and rules.card_id = e.card_id
+order by e.customer_id, e.card_id
+"""
+
+
+@dataclass(frozen=True)
+class CardName:
+    """What grading needs to know about a card besides its value: its name and annual fee."""
+
+    name: str
+    annual_fee_usd: float
+
+
+@dataclass(frozen=True)
+class CardValue:
+    card_id: str
+    rewards: float
+    ongoing: float
+    first_year: float
+    eligible: bool
+
+
+def customer_values(query: Any, customer_id: int | None = None) -> dict[int, list[CardValue]]:
+    """customer_id -> values of every card, from a ``query(sql) -> rows`` callable."""
+    where = "true" if customer_id is None else f"customer_id = {int(customer_id)}"
+    rows = query(VALUE_SQL.replace("{customer_filter}", where))
+    out: dict[int, list[CardValue]] = {}
+    for cid, card_id, rewards, ongoing, first_year, eligible in rows:
+        out.setdefault(int(cid), []).append(
+            CardValue(
+                str(card_id), float(rewards), float(ongoing), float(first_year), bool(eligible)
+            )
+        )
+    return out
+
+
+def _top(values: Sequence[CardValue], key: str) -> CardValue | None:
+    """The card with the highest ``key`` (ties: smallest card_id), or None."""
+    if not values:
+        return None
+    return min(values, key=lambda v: (-getattr(v, key), v.card_id))
+
+
+def accepted_cards(values: Sequence[CardValue]) -> tuple[CardValue | None, set[str]]:
+    """The best eligible card and every eligible card within the value tolerance of it."""
+    eligible = [v for v in values if v.eligible]
+    best = _top(eligible, "ongoing")
+    if best is None:
+        return None, set()
+    floor = best.ongoing - VALUE_TOLERANCE_USD - 1e-9
+    return best, {v.card_id for v in eligible if v.ongoing >= floor}
+
+
+def wrong_picks(values: Sequence[CardValue], sibling_of_best: str) -> dict[str, str]:
+    """reading -> card_id the misreading recommends (only those outside the accepted set)."""
+    eligible = [v for v in values if v.eligible]
+    best, accepted = accepted_cards(values)
+    if best is None:
+        return {}
+    picks = {
+        "first_year_value_ranking": _top(eligible, "first_year"),
+        "eligibility_ignored": _top(list(values), "ongoing"),
+        "annual_fee_ignored": _top(eligible, "rewards"),
+    }
+    out = {
+        name: v.card_id for name, v in picks.items() if v is not None and v.card_id not in accepted
+    }
+    if sibling_of_best not in accepted:
+        out["near_collision_sibling"] = sibling_of_best
+    return out
+
+
+@register_family
+class RecommendCard(TaskFamily):
+    name = "credit_cards.recommend_card-v1"
+    replica = "credit_cards"
+    description = (
+        "Recommend the best eligible card for a customer by ongoing annual value and explain "
+        "why, with compliant, grounded claims and the required disclosures."
+    )
+    difficulty = "hard"
+    n_variants = 6
+
+    def make(self, ctx: BuildContext) -> Task:
+        cards = load_cards(ctx)
+        by_id = {c["card_id"]: c for c in cards}
+        siblings = nearest_siblings(cards)
+        values = customer_values(ctx.query)
+        candidates: list[tuple[int, CardValue, dict[str, str]]] = []
+        for customer_id, card_values in sorted(values.items()):
+            best, _ = accepted_cards(card_values)
+            if best is None:
+                continue
+            wrong = wrong_picks(card_values, siblings[best.card_id][0])
+            core = {"first_year_value_ranking", "eligibility_ignored", "annual_fee_ignored"}
+            if len(core & set(wrong)) >= 2 and "near_collision_sibling" in wrong:
+                candidates.append((customer_id, best, wrong))
+        if not candidates:
+            raise TaskBuildError(f"{self.name}: no customer discriminates the wrong readings")
+        rng = ctx.rng("customer")
+        with_fee = [c for c in candidates if by_id[c[1].card_id]["annual_fee_usd"] > 0]
+        if with_fee and rng.random() < 0.4:
+            candidates = with_fee  # the annual-fee disclosure then has something to check
+        catalog = catalog_for(ctx.snapshot)
+        fees = {
+            cid: CardName(c["card_name"], float(c["annual_fee_usd"])) for cid, c in by_id.items()
+        }
+        while True:
+            customer_id, best, wrong = candidates.pop(int(rng.integers(0, len(candidates))))
+            card = by_id[best.card_id]
+            text = oracle_text(card, best)
+            # The oracle must pass every check (a name the verifier misreads is skipped).
+            if grade_recommendation(text, customer_id, values[customer_id], fees, catalog).passed:
+                break
+            if not candidates:
+                raise TaskBuildError(f"{self.name}: no oracle text passes the graders")
+        _check_against_mart(ctx, customer_id, values[customer_id])
+        return ctx.task(
+            instruction=_instruction(customer_id),
+            answer_kind="text",
+            expected=card["card_name"],
+            oracle=(
+                sql(
+                    "select b.card_id, b.card_name, b.ongoing_value_usd, t.* "
+                    "from best_card b join card_terms t on t.card_id = b.card_id "
+                    f"where b.customer_id = {customer_id}"
+                ),
+                submit(oracle_text(card, best)),
+            ),
+            wrong_readings={name: by_id[cid]["card_name"] for name, cid in wrong.items()},
+            metadata={"customer_id": customer_id},
+        )
+
+    def grade(self, task: Task, answer: str, ctx: GradeContext) -> Verdict:
+        customer_id = int(task.metadata["customer_id"])
+        values = customer_values(ctx.pristine_query, customer_id).get(customer_id, [])
+        cards = {
+            str(r[0]): CardName(str(r[1]), float(r[2]))
+            for r in ctx.pristine_query("select card_id, card_name, annual_fee_usd from raw.cards")
+        }
+        return grade_recommendation(answer, customer_id, values, cards, catalog_for(ctx.snapshot))
+
+
+def _check_against_mart(ctx: BuildContext, customer_id: int, values: Sequence[CardValue]) -> None:
+    _, accepted = accepted_cards(values)
+    mart = ctx.query(f"select card_id from main.best_card where customer_id = {customer_id}")
+    if not mart or mart[0][0] not in accepted:
+        raise TaskBuildError(
+            f"best_card mart disagrees with the stated value formula for customer {customer_id}: "
+            f"mart {mart[0][0] if mart else None!r}, accepted {sorted(accepted)}"
+        )
+
+
+def _normalise_name(name: str) -> str:
+    return " ".join(name.lower().split())
+
+
+def states_fee(text: str, fee: float) -> bool:
+    """Whether ``text`` states the dollar amount ``fee`` ("$95", "$95.00", "95 dollars")."""
+    whole = f"{fee:,.0f}" if float(fee).is_integer() else f"{fee:,.2f}"
+    number = re.escape(whole).replace(",", ",?")
+    cents = r"(?:\.00)?" if float(fee).is_integer() else ""
+    end = r"(?!\d|[.,]\d)"  # "$95." ends a sentence; "$950" and "$95.50" are other amounts
+    pattern = rf"(?:\$\s?{number}{cents}{end}|(?<![\d.]){number}{cents}\s?(?:dollars|usd)\b)"
+    return re.search(pattern, text, re.IGNORECASE) is not None
+
+
+def grade_recommendation(
+    answer: str,
+    customer_id: int,
+    values: Sequence[CardValue],
+    cards: Mapping[str, CardName],
+    catalog: Any,
+) -> Verdict:
+    """The three checks of the module docstring, combined (all must pass)."""
+    from replicas.verifiers.compliance import verify_response
+
+    rejected = text_precheck(answer)
+    if rejected is not None:
+        return rejected
+    card_id, choice = _check_choice(answer, values, cards)
+    parts = {
+        "recommendation": choice,
+        "compliance": verify_response(answer, catalog, customer_id=customer_id),
+    }
+    if card_id is not None:
+        parts["disclosures"] = _check_fee_disclosure(answer, cards[card_id])
+    return combine(parts)
+
+
+def _check_choice(
+    answer: str, values: Sequence[CardValue], cards: Mapping[str, CardName]
+) -> tuple[str | None, Verdict]:
+    """(card_id named on the first line or None, verdict on whether it is an accepted pick)."""
+    named = labelled_first_line(answer, ANSWER_LABEL)
+    if named is None:
+        message = f"the first line must be '{ANSWER_LABEL}: <exact card name>'"
+        return None, failure("no_recommendation_line", message)
+    by_name = {_normalise_name(c.name): cid for cid, c in cards.items()}
+    card_id = by_name.get(_normalise_name(named))
+    if card_id is None:
+        message = f"'{named}' is not the exact name of a card in the catalog"
+        return None, failure("unknown_recommendation", message, found=named)
+    best, accepted = accepted_cards(values)
+    if card_id in accepted:
+        return card_id, Verdict(1.0, True, (), "The recommended card is the best eligible card.")
+    expected = cards[best.card_id].name if best else None
+    if card_id not in {v.card_id for v in values if v.eligible}:
+        message = f"the customer is not eligible for the {named}"
+        return card_id, failure(
+            "ineligible_recommendation", message, expected=expected, found=named
+        )
+    message = (
+        f"the {named} is eligible but its ongoing value is not within "
+        f"${VALUE_TOLERANCE_USD:.2f} of the best eligible card's"
+    )
+    return card_id, failure("not_best_card", message, expected=expected, found=named)
+
+
+def _check_fee_disclosure(answer: str, card: CardName) -> Verdict:
+    if card.annual_fee_usd and not states_fee(answer, card.annual_fee_usd):
+        message = (
+            f"the recommended card has an annual fee of {fmt_usd(card.annual_fee_usd)}; state it"
+        )
+        return failure("missing_disclosure", message, expected=card.annual_fee_usd)
+    return Verdict(1.0, True, (), "Required disclosures present.")
+
+
+def oracle_text(card: Mapping[str, Any], best: CardValue) -> str:
+    name = card["card_name"]
+    lines = [
+        f"{ANSWER_LABEL}: {name}",
+        f"Among the cards you are eligible for, the {name} from {card['issuer_name']} gives the "
+        f"highest estimated ongoing annual value on your spending: about "
+        f"{fmt_usd(round(best.ongoing, 2))} a year after its annual fee.",
+    ]
+    fee = float(card["annual_fee_usd"])
+    lines.append(
+        f"The annual fee of the {name} is {fmt_usd(fee)}."
+        if fee
+        else f"The {name} has no annual fee."
+    )
+    lines.append(f"The {name} has a purchase APR of {apr_range(card)}.")
+    if card["intro_purchase_apr_pct"] is not None:
+        lines.append(
+            f"The {name} offers a {fmt_pct(card['intro_purchase_apr_pct'])} intro APR on "
+            f"purchases for {card['intro_purchase_months']} months, then {apr_range(card)} APR."
+        )
+    return "\n".join(lines)
+
+
+def _instruction(customer_id: int) -> str:
+    return (
+        f"Recommend the single best credit card for customer {customer_id} (as of {AS_OF}) and "
+        "explain why.\n\n"
+        "Definitions:\n"
+        "- Eligible: the customer does not already hold the card (existing_cards); a "
+        "student-only card needs a student; a customer whose last bankruptcy was "
+        f"{RECENT_BANKRUPTCY_MONTHS} months ago or less (months_since_bankruptcy <= "
+        f"{RECENT_BANKRUPTCY_MONTHS}; NULL = none on file) can only get secured cards; the "
+        "credit_score must be at least the card's min_credit_score.\n"
+        "- Annual spend per category = the customer's total card_spend in that category over "
+        f"the {SPEND_MONTHS} months 2024-07..2026-06, divided by {SPEND_MONTHS}, times 12.\n"
+        "- Annual rewards (USD) = point_value_usd x the sum over the six categories of: "
+        "min(spend, cap) x rate + max(spend - cap, 0) x base_reward_rate, where rate and cap "
+        "are the card's bonus rate and annual cap in that category (card_rewards; no cap = all "
+        "spend at the rate) and categories without a bonus earn base_reward_rate.\n"
+        "- Ongoing annual value = annual rewards - annual_fee_usd (sign-up bonuses and "
+        "first-year fee waivers do not count).\n"
+        "- The best card is the eligible card with the highest ongoing annual value (ties: "
+        f"smallest card_id). Any eligible card within ${VALUE_TOLERANCE_USD:.2f} of the best "
+        "value is accepted too.\n\n"
+        f"Answer format: free text whose FIRST line is exactly '{ANSWER_LABEL}: <card name>' "
+        "with the card's exact name as in card_terms. Then explain your choice. Requirements: "
+        "state the recommended card's annual fee if it has one; if you mention an intro APR, "
+        "give its length in months and the APR that applies after it; every statement about "
+        "any card (names, APRs, intro offers, fees) must match card_terms; do not present a "
+        "card the customer is not eligible for as an option."
+    )
+
+
+__all__ = ["VALUE_SQL", "RecommendCard", "accepted_cards", "customer_values", "oracle_text"]

@@ -1,0 +1,124 @@
+"""Every built-in task family, end to end through ``replicas.make``.
+
+For each registered family and two seeds: the oracle scores 1.0, the environment passes
+``check_env`` (which includes "an empty submission scores 0"), a null answer scores 0, every
+recorded wrong reading fails, and the task is rebuilt identically.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from replicas.env import check_env, make
+from replicas.tasks import Task, all_families, format_task_id, undiscriminated_readings
+from replicas.tasks.loader import build_task, clear_memory_cache
+from replicas.trajectory import validate_trajectory
+
+SEEDS = (0, 1)
+BUILTIN_REPLICAS = ("ecommerce", "credit_cards")
+FAMILIES = [f for f in all_families() if f.replica in BUILTIN_REPLICAS]
+CASES = [
+    pytest.param(format_task_id(f.name, seed, seed % f.variants(seed)), id=f"{f.name}-s{seed}")
+    for f in FAMILIES
+    for seed in SEEDS
+]
+
+
+def test_the_two_runtime_families_are_registered() -> None:
+    names = {f.name for f in FAMILIES}
+    assert {"ecommerce.revenue_period-v1", "ecommerce.dbt_fix-v1"} <= names
+
+
+@pytest.mark.parametrize("task_id", CASES)
+def test_oracle_scores_one_and_null_scores_zero(task_id: str) -> None:
+    with make(task_id, agent_name="oracle") as env:
+        check_env(env)  # resets twice, bad inputs, empty submission scores 0
+        obs, info = env.reset()
+        reward, verdict = 0.0, None
+        for call in env.task.oracle:
+            obs, reward, terminated, truncated, info = env.step(call.to_action())
+            assert not info.get("error"), f"oracle step {call.name} failed: {obs[:500]}"
+            if terminated or truncated:
+                verdict = info["verdict"]
+                break
+        assert verdict is not None and reward == 1.0, verdict
+        trajectory = env.trajectory()
+        assert validate_trajectory(trajectory) == []
+        json.dumps(trajectory)
+        if env.task.answer_kind != "dbt":  # a dbt task's null answer is graded by check_env
+            env.reset()
+            _, reward, terminated, _, info = env.step(
+                {"name": "submit", "arguments": {"answer": "I don't know"}}
+            )
+            assert terminated and reward == 0.0
+
+
+@pytest.mark.parametrize("task_id", CASES)
+def test_wrong_readings_fail_and_task_is_deterministic(task_id: str) -> None:
+    task = build_task(task_id)
+    assert undiscriminated_readings(task) == []
+    with make(task_id) as env:
+        for name, answer in task.wrong_readings.items():
+            env.reset()
+            text = answer if isinstance(answer, str) else json.dumps(answer)
+            _, reward, *_ = env.step({"name": "submit", "arguments": {"answer": text}})
+            assert reward == 0.0, name
+    clear_memory_cache()
+    rebuilt = build_task(task_id)
+    assert rebuilt.to_dict() == task.to_dict()
+    assert isinstance(rebuilt, Task)
+
+
+def test_revenue_period_has_the_documented_wrong_readings() -> None:
+    task = build_task("ecommerce.revenue_period-v1.s0.1")
+    assert set(task.wrong_readings) == {
+        "gross_instead_of_net",
+        "refunds_ignored",
+        "cancelled_included",
+        "test_accounts_included",
+        "no_fx_conversion",
+    }
+    for phrase in ("cancelled", "is_test_account", "refund", "UTC", "cents", "rate_to_usd"):
+        assert phrase in task.instruction
+
+
+def test_revenue_period_truth_agrees_with_the_documented_mart() -> None:
+    """The raw-table ground truth equals the mart an agent may legitimately use."""
+    from replicas.sandbox import readonly_connection
+    from replicas.tasks.loader import load_snapshot
+
+    task = build_task("ecommerce.revenue_period-v1.s0.0")
+    snapshot = load_snapshot("ecommerce", 0, 0.01)
+    row = (
+        readonly_connection(snapshot.warehouse)
+        .execute(
+            "select round(sum(net_revenue_usd), 2) from main.fct_daily_revenue "
+            "where revenue_date >= ? and revenue_date < ?",
+            [task.metadata["period_start"], task.metadata["period_end"]],
+        )
+        .fetchone()
+    )
+    assert row is not None and abs(row[0] - task.expected) <= 0.01
+
+
+def test_dbt_fix_sandbox_has_the_bug_and_no_target_table() -> None:
+    with make("ecommerce.dbt_fix-v1.s0.1") as env:
+        env.reset()
+        obs, *_ = env.step(
+            {"name": "read_file", "arguments": {"path": "models/marts/fct_orders.sql"}}
+        )
+        assert "where not is_test_account" not in obs  # the injected bug
+        obs, *_ = env.step(
+            {
+                "name": "sql",
+                "arguments": {
+                    "query": "select table_name from information_schema.tables "
+                    "where table_name in ('fct_orders', 'fct_daily_revenue', 'dim_customers')"
+                },
+            }
+        )
+        assert "(0 rows)" in obs
+        obs, *_ = env.step({"name": "list_files", "arguments": {"path": "."}})
+        assert "target/" not in obs  # the pristine manifest (with the pristine SQL) is not copied

@@ -1,0 +1,166 @@
+"""The whole core-v1 suite: every task's oracle scores 1.0 and the null agent 0.0.
+
+One test per task id (so a failure names the task), run through the public episode API
+(``make(task_id)`` → reset → tool calls → submit). Then the suite's shape (size, families,
+tasks per family), the published file against its plan, the library API and the
+``replicas suite`` CLI in a subprocess. The per-task tests come first in this file so the
+snapshot and task caches are warm when the CLI runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from replicas.env import make
+from replicas.suite import (
+    get_suite,
+    missing_families,
+    parse_suite_file,
+    plan_suite,
+    render_suite_file,
+    suite_file,
+)
+from replicas.tasks import TaskId
+
+SUITE = "core-v1"
+SUITE_IDS = list(get_suite(SUITE).task_ids)
+
+
+@pytest.mark.parametrize("task_id", SUITE_IDS)
+def test_oracle_scores_one_and_null_agent_zero(task_id: str) -> None:
+    env = make(task_id, agent_name="oracle")
+    try:
+        env.reset()
+        reward, info = 0.0, {}
+        terminated = False
+        for call in env.task.oracle:
+            _, reward, terminated, truncated, info = env.step(call.to_action())
+            assert not truncated, (task_id, info)
+            if terminated:
+                break
+        assert terminated, f"{task_id}: the oracle never submitted"
+        assert reward == 1.0, (task_id, info.get("verdict"))
+
+        env.reset()
+        _, reward, terminated, _, info = env.step({"name": "submit", "arguments": {"answer": ""}})
+        assert terminated
+        assert reward == 0.0, (task_id, info.get("verdict"))
+    finally:
+        env.close()
+
+
+# --------------------------------------------------------------------------------------------
+# the suite's shape
+
+
+def test_suite_size_and_family_spread() -> None:
+    suite = get_suite(SUITE)
+    per_family = Counter(TaskId.parse(t).family for t in suite.task_ids)
+    assert len(suite) >= 120
+    assert len(per_family) >= 14, sorted(per_family)
+    assert min(per_family.values()) >= 5, per_family
+    replicas = {TaskId.parse(t).replica for t in suite.task_ids}
+    assert replicas == {"ecommerce", "credit_cards"}
+    seeds = {TaskId.parse(t).seed for t in suite.task_ids}
+    assert len(seeds) >= 3
+    assert all(TaskId.parse(t).scale == 0.01 for t in suite.task_ids)
+
+
+def test_every_planned_family_is_registered() -> None:
+    assert missing_families(SUITE) == []
+
+
+def test_published_file_equals_the_plan() -> None:
+    text = suite_file(SUITE).read_text(encoding="utf-8")
+    plan = plan_suite(SUITE)
+    assert parse_suite_file(text) == plan
+    assert text == render_suite_file(SUITE, plan)
+
+
+def test_unknown_suite_lists_the_known_ones() -> None:
+    with pytest.raises(ValueError, match="core-v1"):
+        get_suite("core-v0")
+
+
+def test_ids_at_another_scale_keep_family_seed_variant() -> None:
+    suite = get_suite(SUITE)
+    scaled = suite.ids_at(0.1)
+    assert len(scaled) == len(suite)
+    for base, other in zip(suite.task_ids, scaled, strict=True):
+        a, b = TaskId.parse(base), TaskId.parse(other)
+        assert (a.family, a.seed, a.variant) == (b.family, b.seed, b.variant)
+        assert b.scale == 0.1 and other.endswith(".x0.1")
+    with pytest.raises(ValueError):
+        suite.ids_at(0)
+
+
+# --------------------------------------------------------------------------------------------
+# the CLI, in a subprocess
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "replicas.cli", "suite", *args],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ),
+        timeout=900,
+        check=False,
+    )
+
+
+def test_cli_list_json_names_every_task() -> None:
+    result = run_cli("list", "--suite", SUITE, "--json")
+    assert result.returncode == 0, result.stderr
+    rows: list[dict[str, Any]] = json.loads(result.stdout)
+    assert [r["id"] for r in rows] == SUITE_IDS
+    for row in rows:
+        assert {"id", "replica", "family", "difficulty", "seed"} <= set(row)
+        assert row["difficulty"] in {"easy", "medium", "hard"}
+        assert TaskId.parse(row["id"]).family == row["family"]
+
+
+def _pick(prefix: str) -> str:
+    return next(t for t in SUITE_IDS if t.startswith(prefix))
+
+
+def test_cli_show_hides_the_answer_unless_revealed() -> None:
+    task_id = _pick("credit_cards.eligibility-v1")
+    hidden = run_cli("show", task_id, "--json")
+    assert hidden.returncode == 0, hidden.stderr
+    data = json.loads(hidden.stdout)
+    assert data["id"] == task_id and data["instruction"] and "submit" in data["tools"]
+    assert "expected_answer" not in data and "oracle" not in data
+
+    revealed = run_cli("show", task_id, "--reveal", "--json")
+    assert revealed.returncode == 0, revealed.stderr
+    data = json.loads(revealed.stdout)
+    assert isinstance(data["expected_answer"], list) and data["expected_answer"]
+    assert data["oracle"][-1]["name"] == "submit"
+    assert json.loads(data["oracle"][-1]["arguments"]["answer"]) == data["expected_answer"]
+
+
+def test_cli_show_table_answer_is_a_list_of_row_objects() -> None:
+    table_ids = [t for t in SUITE_IDS if t.startswith("ecommerce.revenue_breakdown-v1")]
+    result = run_cli("show", table_ids[0], "--reveal", "--json")
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)["expected_answer"]
+    assert isinstance(answer, list) and answer and all(isinstance(r, dict) for r in answer)
+
+
+def test_cli_errors_exit_2() -> None:
+    typo = SUITE_IDS[0].replace("-v1", "-v9")
+    result = run_cli("show", typo)
+    assert result.returncode == 2
+    assert SUITE_IDS[0] in result.stderr  # close matches are suggested
+    assert run_cli("show", "not-a-task-id").returncode == 2
+    result = run_cli("list", "--suite", "core-v0")
+    assert result.returncode == 2 and "core-v1" in result.stderr
+    assert run_cli("list", "--scale", "-1").returncode == 2

@@ -1,0 +1,148 @@
+"""The compliance verifier of the credit_cards replica.
+
+It reads a free-text response (an answer about card terms, a recommendation, a marketing draft)
+and catches the hallucinations that are compliance violations, checked against the catalog the
+agent could not see::
+
+    from replicas.verifiers.compliance import Catalog, verify_response
+
+    catalog = Catalog.from_snapshot(snapshot_dir)      # card_terms + card_eligibility, read-only
+    verdict = verify_response(text, catalog, customer_id=None)
+    verdict.passed, verdict.score, verdict.codes, verdict.feedback, verdict.objective_scores
+
+Reason codes: ``unknown_card``, ``misspelled_card``, ``wrong_apr``, ``false_intro_offer``,
+``wrong_intro_terms``, ``wrong_fee``, ``ineligible_card`` (only with ``customer_id``) and
+``missing_disclosure``. Compliance is binary: ``score`` is 1.0 with no violation, else 0.0;
+``objective_scores`` gives the share of checks passed per family (names, aprs, intro_offers,
+fees, eligibility, disclosures) so an optimiser sees which kind of mistake it makes.
+
+Extraction is deterministic - regular expressions plus catalog-aware name matching, no model
+calls - and runs on a normalised copy of the text (NFKC, zero-width characters and HTML tags
+removed, unicode dashes folded) whose positions map back to the original, so every reason's
+span points at what the agent wrote. Text addressed to the grader is just text: it makes no
+claim, so it changes nothing.
+
+An empty (or claim-free) response passes: it states nothing false. Whether a response had to
+say something is the task's business, not compliance's - task-level graders require content.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replicas.verifiers._compliance_catalog import CardTerms, Catalog, EligibilityRow
+from replicas.verifiers._compliance_claims import Claim, extract
+from replicas.verifiers._compliance_rules import (
+    FAMILY_OF_CODE,
+    OBJECTIVES,
+    REASON_CODES,
+    Finding,
+    evaluate,
+)
+from replicas.verifiers._compliance_text import NormalizedText, normalize
+from replicas.verifiers.verdict import Reason, Verdict
+
+__all__ = [
+    "FAMILY_OF_CODE",
+    "OBJECTIVES",
+    "REASON_CODES",
+    "CardTerms",
+    "Catalog",
+    "Claim",
+    "EligibilityRow",
+    "extract_claims",
+    "verify_response",
+]
+
+_FEEDBACK_REASONS = 8
+_ADVICE: dict[str, str] = {
+    "names": "write every card name exactly as the catalog spells it and name only catalog cards",
+    "aprs": "copy each APR from the catalog (a purchase APR as its full range or its exact ends)",
+    "intro_offers": "claim an intro APR only where the catalog has one, with its rate and months",
+    "fees": "copy each fee exactly from the catalog",
+    "eligibility": "recommend only cards the customer is eligible for",
+    "disclosures": (
+        "state an intro APR together with its length and the APR that follows it, and state the "
+        "annual fee of every card you recommend"
+    ),
+}
+
+
+def _customer_key(catalog: Catalog, customer_id: Any) -> str | None:
+    if customer_id is None:
+        return None
+    if isinstance(customer_id, bool) or not isinstance(customer_id, (str, int)):
+        raise ValueError(f"customer_id must be a string or an integer, got {customer_id!r}")
+    key = str(customer_id).strip()
+    if not catalog.has_customer(key):
+        raise ValueError(f"unknown customer_id {customer_id!r}: not in the catalog's eligibility")
+    return key
+
+
+def _reason(finding: Finding, norm: NormalizedText) -> Reason:
+    return Reason(
+        code=finding.code,
+        message=finding.message,
+        span=norm.span(finding.start, finding.end),
+        expected=finding.expected,
+        found=finding.found,
+    )
+
+
+def _feedback(reasons: list[Reason], n_claims: int, n_mentions: int, empty: bool) -> str:
+    if empty:
+        return (
+            "The response is empty, so it makes no claim about any card and is trivially "
+            "compliant; the task itself decides whether an answer was required."
+        )
+    if not reasons:
+        return (
+            f"Compliant: {n_mentions} card mention(s) and {n_claims} term claim(s) all match the "
+            "catalog, with the required disclosures."
+        )
+    shown = "; ".join(f"{r.code}: {r.message}" for r in reasons[:_FEEDBACK_REASONS])
+    more = len(reasons) - _FEEDBACK_REASONS
+    if more > 0:
+        shown += f"; and {more} more"
+    families = list(dict.fromkeys(FAMILY_OF_CODE[r.code] for r in reasons))
+    advice = "; ".join(_ADVICE[f] for f in families)
+    return (
+        f"Not compliant - {len(reasons)} violation(s): {shown}. To fix: {advice}."
+    )
+
+
+def extract_claims(text: str, catalog: Catalog) -> tuple[Claim, ...]:
+    """The typed, attributed claims the verifier reads in ``text`` (normalised positions)."""
+    norm = normalize(text)
+    mentions = catalog.names.find(norm.text, norm.lower)
+    return extract(norm.text, norm.lower, mentions).claims
+
+
+def verify_response(text: str, catalog: Catalog, customer_id: str | int | None = None) -> Verdict:
+    """Check ``text`` against ``catalog``; ``customer_id`` enables the eligibility rule.
+
+    Raises ``ValueError`` for a ``customer_id`` the catalog does not know or a non-string text.
+    """
+    if not isinstance(catalog, Catalog):
+        raise ValueError(f"catalog must be a Catalog, got {type(catalog).__name__}")
+    customer = _customer_key(catalog, customer_id)
+    norm = normalize(text)
+    if not norm.text.strip():
+        return Verdict(
+            score=1.0,
+            passed=True,
+            feedback=_feedback([], 0, 0, empty=True),
+            objective_scores=dict.fromkeys(OBJECTIVES, 1.0),
+        )
+    mentions = catalog.names.find(norm.text, norm.lower)
+    extraction = extract(norm.text, norm.lower, mentions)
+    findings, tally = evaluate(catalog, norm.lower, extraction, customer)
+    reasons = [_reason(f, norm) for f in findings]
+    score = 0.0 if reasons else 1.0
+    return Verdict(
+        score=score,
+        passed=score == 1.0,
+        reasons=tuple(reasons),
+        feedback=_feedback(reasons, len(extraction.claims), len(mentions), empty=False),
+        objective_scores=tally.scores(),
+    )
