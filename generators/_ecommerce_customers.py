@@ -123,7 +123,7 @@ def _signup_delay_us(rng: np.random.Generator, n: int) -> np.ndarray:
 def _qa_accounts(rng: np.random.Generator, n_test: int) -> tuple[np.ndarray, ...]:
     """(signup per account, owning account per QA order, QA order times).
 
-    QA staff test in business hours (13–21 UTC), a few to a dozen orders per account spread
+    QA staff test in business hours (13–21 UTC), one to six orders per account spread
     uniformly over the window — unlike shoppers, with no seasonality.
     """
     signup = (
@@ -131,7 +131,7 @@ def _qa_accounts(rng: np.random.Generator, n_test: int) -> tuple[np.ndarray, ...
         + rng.integers(-120, cal.N_DAYS // 2, size=n_test) * cal.US_PER_DAY
         + rng.integers(13 * 3600, 21 * 3600, size=n_test) * cal.US_PER_S
     )
-    owner = np.repeat(np.arange(n_test), rng.integers(2, 16, size=n_test))
+    owner = np.repeat(np.arange(n_test), rng.integers(1, 7, size=n_test))
     lo = np.maximum(signup[owner], cal.START_US)
     span_days = (cal.END_US - lo) // cal.US_PER_DAY
     created = (

@@ -182,6 +182,8 @@ def build_web_events(
     rows = np.repeat(np.arange(keep.shape[0], dtype=np.int64), copies)
     del keep, copies
     session = np.repeat(np.arange(n_sess, dtype=np.int32), length)[rows]
+    # Pages are drawn per original event, so a re-sent copy repeats its original's page.
+    page = _pages(table_rng(seed, "web_events", "pages"), etype, catalog)[rows]
     etype, event_at = etype[rows], event_at[rows]
     n_out = rows.shape[0]
     del rows
@@ -201,9 +203,8 @@ def build_web_events(
         pl.Series(["/c/" + c.name.replace("_", "-") for c in CATEGORIES]),
         "/p/" + catalog.products["sku"].str.to_lowercase(),
     ])  # fmt: skip
-    columns["page_path"] = vocab.gather(
-        _pages(table_rng(seed, "web_events", "pages"), etype, catalog)
-    )
+    columns["page_path"] = vocab.gather(page)
+    del page
     order_row = sess.order_row[session]
     columns["order_id"] = pl.Series(
         _nullable(book.order_id[np.maximum(order_row, 0)], etype == PURCHASE)

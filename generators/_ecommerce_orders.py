@@ -31,7 +31,7 @@ WEB, APP, MARKETPLACE = range(3)
 
 ITEMS_GEOMETRIC_P = 0.48  # lines per order: 1 + Geometric → mean ≈ 2.1
 BASKET_COHERENCE = 0.85  # share of lines from the order's main category
-MEAN_LINES_PER_ORDER = 2.07  # measured after de-duplicating products within an order
+MEAN_LINES_PER_ORDER = 2.0  # measured (scale 1) after dropping repeated products in an order
 MARKETPLACE_SHARE = 0.14
 APP_SHARE_START, APP_SHARE_END = 0.22, 0.38
 CANCEL_RATE, QA_CANCEL_RATE = 0.035, 0.35

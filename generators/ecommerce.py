@@ -17,7 +17,9 @@ Realism signals (deliberate, tested)
     weekly cycle (Sun/Mon high, Fri/Sat low); Q4 peak with Black Friday / Cyber Monday spikes;
     ~+50 %/year growth; Zipf product popularity; heavy-tailed repeat purchasing (most customers
     buy once, a few dozen times); returns by category (apparel ≫ electronics ≫ grocery);
-    payment retries and gift-card splits; funnel-shaped sessions.
+    payment retries and gift-card splits; funnel-shaped sessions (session → cart → checkout →
+    purchase; conversion ≈ 28 %, higher than a real store's so that browsing sessions do not
+    dominate the row count).
 
 Dirt (deliberate, small; marts must handle it)
     * internal QA accounts: ~0.7 % of customers, ``is_test_account``, ``qa+<id>@lumenmarket.com``,
@@ -30,8 +32,9 @@ Dirt (deliberate, small; marts must handle it)
       ``orders`` (headers not yet loaded; ids beyond the last order).
     * duplicate tracker events: ~1.5 % of ``web_events`` are re-sent copies (same session, type
       and timestamp, new ``event_id``).
-    * late refunds: ~6 % of return refunds and ~10 % of goodwill refunds arrive 1–5 months after
-      the return/delivery, often in a later quarter than the order.
+    * late refunds: ~5 % of return refunds and ~10 % of goodwill refunds arrive 1–5 months after
+      the return/delivery; about a quarter of all refunds land in a later calendar quarter than
+      the order (late ones and returns of end-of-quarter orders).
 """
 
 from __future__ import annotations

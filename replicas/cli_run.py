@@ -103,7 +103,8 @@ def run_command(
     ] = None,
     attempts: Annotated[int, typer.Option(help="Attempts per task.")] = 1,
     workers: Annotated[
-        int | None, typer.Option(help="Parallel workers (0 = in this process). Default: cores, max 4.")
+        int | None,
+        typer.Option(help="Parallel workers (0 = in this process). Default: cores, max 4."),
     ] = None,
     executor: Annotated[str, typer.Option(help="local (process pool) or ray.")] = "local",
     ray_address: Annotated[
@@ -119,7 +120,8 @@ def run_command(
         str, typer.Option(help="OpenAI-compatible endpoint for openai:MODEL agents.")
     ] = "https://api.openai.com/v1",
     prices: Annotated[
-        Path | None, typer.Option(help="JSON price table overriding the defaults (USD per 1M tokens).")
+        Path | None,
+        typer.Option(help="JSON price table overriding the defaults (USD per 1M tokens)."),
     ] = None,
     max_episodes: Annotated[
         int | None, typer.Option(help="Run at most N episodes in this invocation.")

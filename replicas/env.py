@@ -70,6 +70,7 @@ class Env:
         self.agent_name = str(agent_name)
         self._tools = tuple(task.tools)
         self._schemas = tool_schemas(self._tools)
+        self._schemas_json = json.dumps(self._schemas)
         self._sandbox: Sandbox | None = None
         self._steps: list[StepRecord] = []
         self._started = 0.0
@@ -112,7 +113,7 @@ class Env:
 
     @property
     def tools(self) -> list[dict[str, Any]]:
-        return json.loads(json.dumps(self._schemas))
+        return list(json.loads(self._schemas_json))  # a fresh copy the caller may mutate
 
     @property
     def sandbox(self) -> Sandbox | None:
@@ -129,7 +130,7 @@ class Env:
     ) -> tuple[str, dict[str, Any]]:
         """Start a fresh episode in a new sandbox. ``seed`` is accepted for API compatibility:
         the task (and so the episode) is fully determined by the task id."""
-        self._close_sandbox()
+        self._close_sandbox(wait=False)
         self._sandbox = Sandbox.create(self._task, self._snapshot)
         self._steps = []
         self._started = time.monotonic()
@@ -328,10 +329,12 @@ class Env:
         assert self._sandbox is not None  # reset() ran (checked in step)
         sandbox = self._sandbox
         sandbox.release_connection()
+        # An untouched, unpatched project is the pristine one: no need to copy it for grading.
+        untouched = not sandbox.project_materialised and not self._task.sandbox_patch
         ctx = GradeContext(
             snapshot=self._snapshot,
             sandbox_root=sandbox.root,
-            project_dir=sandbox.project_dir,
+            project_dir=Path(self._snapshot.dbt_project) if untouched else sandbox.project_dir,
             warehouse=sandbox.warehouse if sandbox.writes else None,
             dbt_timeout_s=max(self._task.limits.dbt_timeout_s, 300.0),
         )
@@ -381,10 +384,10 @@ class Env:
         info = {**self._base_info(), "error": True, "verdict": self._verdict_dict()}
         return result.text, 0.0, False, True, info
 
-    def _close_sandbox(self) -> None:
+    def _close_sandbox(self, *, wait: bool = True) -> None:
         sandbox = getattr(self, "_sandbox", None)
         if sandbox is not None:
-            sandbox.close()
+            sandbox.close(wait=wait)
             self._sandbox = None
 
 

@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
+import hashlib
 import json
 import os
+import queue
 import shutil
 import tempfile
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -74,21 +77,26 @@ def open_readonly(path: Path) -> duckdb.DuckDBPyConnection:
     return duckdb.connect(str(path), read_only=True, config=dict(SAFE_DUCKDB_CONFIG))
 
 
+@functools.lru_cache(maxsize=256)
+def _resolved(path: str) -> str:
+    return str(Path(path).resolve())
+
+
 def readonly_connection(path: Path) -> duckdb.DuckDBPyConnection:
     """The shared read-only connection to ``path`` for this process (use a cursor per query).
 
     Keyed by the file's identity (path, inode, mtime) so a rebuilt snapshot is reopened.
     """
-    resolved = Path(path).resolve()
-    stat = resolved.stat()
-    key = (str(resolved), stat.st_ino, stat.st_mtime_ns)
+    resolved = _resolved(str(path))
+    stat = os.stat(resolved)
+    key = (resolved, stat.st_ino, stat.st_mtime_ns)
     with _RO_LOCK:
         con = _RO_CONNECTIONS.get(key)
         if con is None:
             for old in [k for k in _RO_CONNECTIONS if k[0] == key[0]]:
                 with contextlib.suppress(Exception):
                     _RO_CONNECTIONS.pop(old).close()
-            con = open_readonly(resolved)
+            con = open_readonly(Path(resolved))
             _RO_CONNECTIONS[key] = con
         return con
 
@@ -196,19 +204,132 @@ def project_violations(project_dir: Path) -> list[str]:
     return _walk_project(project_dir, None)
 
 
+_LISTING_LOCK = threading.Lock()
+_LISTINGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _pristine_listing(src: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(directories, files) of a pristine project, relative, cached per process.
+
+    Snapshots are read-only, so one walk per snapshot suffices; a reset then only copies bytes.
+    """
+    key = str(Path(src).resolve())
+    with _LISTING_LOCK:
+        cached = _LISTINGS.get(key)
+    if cached is not None:
+        return cached
+    dirs: list[str] = []
+    files: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(src, followlinks=False):
+        rel_dir = Path(dirpath).relative_to(src)
+        dirnames[:] = sorted(
+            d
+            for d in dirnames
+            if d != "__pycache__" and not (rel_dir == Path(".") and d in SKIP_PROJECT_DIRS)
+        )
+        dirs.extend((rel_dir / d).as_posix() for d in dirnames)
+        files.extend(
+            (rel_dir / f).as_posix()
+            for f in sorted(filenames)
+            if not (Path(dirpath) / f).is_symlink()
+        )
+    listing = (tuple(dirs), tuple(files))
+    with _LISTING_LOCK:
+        _LISTINGS[key] = listing
+    return listing
+
+
 def _copy_pristine_project(src: Path, dst: Path) -> None:
-    shutil.copytree(src, dst, ignore=_ignore_top_level(src), symlinks=False)
+    """Copy the snapshot's project (bytes only, no metadata) skipping build output."""
+    dirs, files = _pristine_listing(src)
+    dst.mkdir()
+    for rel in dirs:
+        (dst / rel).mkdir()
+    for rel in files:
+        shutil.copyfile(src / rel, dst / rel)
 
 
-def _ignore_top_level(root: Path) -> Callable[[str, list[str]], set[str]]:
-    root = Path(root).resolve()
+_PROJECT_TEMPLATES: dict[tuple[str, str], Path] = {}
 
-    def ignore(directory: str, names: list[str]) -> set[str]:
-        if Path(directory).resolve() == root:
-            return {n for n in names if n in SKIP_PROJECT_DIRS}
-        return {n for n in names if n == "__pycache__"}
 
-    return ignore
+def _write_replacing(path: Path, content: str) -> None:
+    """Write via a temp file + rename: never in place, so hard-linked copies stay untouched."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-write-")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(content)
+    os.replace(tmp, path)
+
+
+def project_template(snapshot: SnapshotLike, patch: Mapping[str, str]) -> Path:
+    """A process-private copy of the pristine project with ``patch`` applied (built once)."""
+    digest = hashlib.sha256(json.dumps(dict(patch), sort_keys=True).encode()).hexdigest()[:16]
+    key = (str(Path(snapshot.dbt_project).resolve()), digest)
+    with _TEMPLATE_LOCK:
+        path = _PROJECT_TEMPLATES.get(key)
+        if path is not None and path.is_dir():
+            return path
+        path = _template_dir() / f"project-{len(_PROJECT_TEMPLATES)}-{digest}"
+        _copy_pristine_project(Path(snapshot.dbt_project), path)
+        for rel, content in patch.items():
+            _write_replacing(path / rel, content)
+        _PROJECT_TEMPLATES[key] = path
+        return path
+
+
+def _link_tree(template: Path, dst: Path) -> None:
+    """Materialise ``template`` at ``dst`` with hard links (one syscall per file).
+
+    Safe because nothing writes a sandbox project file in place: the file tools, patches and
+    restores all write a new file and rename it over the old name, which unlinks rather than
+    modifies the shared inode. Falls back to copying across file systems.
+    """
+    dirs, files = _pristine_listing(template)
+    src_root, dst_root = str(template), str(dst)
+    os.mkdir(dst_root)
+    for rel in dirs:
+        os.mkdir(os.path.join(dst_root, rel))
+    for rel in files:
+        src, target = os.path.join(src_root, rel), os.path.join(dst_root, rel)
+        try:
+            os.link(src, target)
+        except OSError:
+            shutil.copyfile(src, target)
+
+
+_DISCARD_LOCK = threading.Lock()
+_DISCARD_QUEUE: queue.Queue[Path] = queue.Queue()
+_DISCARD_WORKER: threading.Thread | None = None
+
+
+def _discard_worker() -> None:
+    while True:
+        path = _DISCARD_QUEUE.get()
+        try:
+            shutil.rmtree(path, ignore_errors=True)
+        finally:
+            _DISCARD_QUEUE.task_done()
+
+
+def discard_later(path: Path) -> None:
+    """Delete a finished sandbox off the caller's critical path (a reset need not wait for it)."""
+    global _DISCARD_WORKER
+    with _DISCARD_LOCK:
+        if _DISCARD_WORKER is None or not _DISCARD_WORKER.is_alive():
+            _DISCARD_WORKER = threading.Thread(
+                target=_discard_worker, name="replicas-discard", daemon=True
+            )
+            _DISCARD_WORKER.start()
+    _DISCARD_QUEUE.put(path)
+
+
+def wait_for_discards() -> None:
+    """Block until background deletions finished (at exit, and in tests)."""
+    if _DISCARD_WORKER is not None and _DISCARD_WORKER.is_alive():
+        _DISCARD_QUEUE.join()
+
+
+atexit.register(wait_for_discards)
 
 
 # --------------------------------------------------------------------------------------------
@@ -227,14 +348,21 @@ def _template_dir() -> Path:
     return _TEMPLATE_DIR
 
 
+_DOWNSTREAM: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+
+
 def downstream_models(snapshot: SnapshotLike, models: Iterable[str]) -> list[str]:
-    """``models`` and every model built from them, from the snapshot's dbt manifest."""
-    wanted = set(models)
+    """``models`` and every model built from them, from the snapshot's dbt manifest (cached)."""
+    wanted = tuple(sorted(set(models)))
+    key = (str(Path(snapshot.dbt_project).resolve()), wanted)
+    cached = _DOWNSTREAM.get(key)
+    if cached is not None:
+        return list(cached)
     manifest_path = Path(snapshot.dbt_project) / "target" / "manifest.json"
     try:
         manifest = json.loads(manifest_path.read_text())
     except (OSError, ValueError):
-        return sorted(wanted)
+        return list(wanted)
     nodes = manifest.get("nodes", {})
     child_map: dict[str, list[str]] = manifest.get("child_map", {})
     by_name = {n.get("name"): uid for uid, n in nodes.items() if n.get("resource_type") == "model"}
@@ -245,7 +373,9 @@ def downstream_models(snapshot: SnapshotLike, models: Iterable[str]) -> list[str
             if child not in seen and nodes.get(child, {}).get("resource_type") == "model":
                 seen.add(child)
                 queue.append(child)
-    return sorted(wanted | {nodes[uid]["name"] for uid in seen})
+    result = sorted(set(wanted) | {nodes[uid]["name"] for uid in seen})
+    _DOWNSTREAM[key] = result
+    return list(result)
 
 
 def _drop_relations(warehouse: Path, names: Iterable[str] | None) -> None:
@@ -303,29 +433,43 @@ def sandbox_warehouse_template(snapshot: SnapshotLike, models: Iterable[str]) ->
 
 
 class Sandbox:
-    """One episode's private world. Create with :meth:`create`; always :meth:`close`."""
+    """One episode's private world. Create with :meth:`create`; always :meth:`close`.
 
-    def __init__(self, task: Task, snapshot: SnapshotLike, root: Path) -> None:
+    The directory is created on first need: a read-only episode that never touches the project
+    costs no file-system work at all.
+    """
+
+    def __init__(self, task: Task, snapshot: SnapshotLike, root: Path | None = None) -> None:
         self.task = task
         self.snapshot = snapshot
-        self.root = root
+        self._root = root
         self._project_ready = False
         self._own_connection: duckdb.DuckDBPyConnection | None = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
 
     @classmethod
     def create(cls, task: Task, snapshot: SnapshotLike) -> Sandbox:
-        root = Path(tempfile.mkdtemp(prefix="replicas-sbx-"))
-        sandbox = cls(task, snapshot, root)
+        sandbox = cls(task, snapshot)
         try:
             if task.writes_warehouse:
                 template = sandbox_warehouse_template(snapshot, task.verifier.dbt_models)
-                shutil.copyfile(template, root / WAREHOUSE_NAME)
+                shutil.copyfile(template, sandbox.root / WAREHOUSE_NAME)
                 sandbox.ensure_project()
         except BaseException:
             sandbox.close()
             raise
         return sandbox
+
+    @property
+    def root(self) -> Path:
+        with self._lock:
+            if self._root is None:
+                self._root = Path(tempfile.mkdtemp(prefix="replicas-sbx-"))
+            return self._root
+
+    @property
+    def has_root(self) -> bool:
+        return self._root is not None
 
     @property
     def writes(self) -> bool:
@@ -343,16 +487,14 @@ class Sandbox:
                 return
             target = self.root / PROJECT_DIRNAME
             if not target.exists():
-                _copy_pristine_project(Path(self.snapshot.dbt_project), target)
-                for rel, content in self.task.sandbox_patch.items():
-                    path = target / rel
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    path.write_text(content, encoding="utf-8")
+                _link_tree(project_template(self.snapshot, self.task.sandbox_patch), target)
             self._project_ready = True
 
     @property
     def project_materialised(self) -> bool:
-        return self._project_ready or (self.root / PROJECT_DIRNAME).exists()
+        return self._project_ready or (
+            self._root is not None and (self._root / PROJECT_DIRNAME).exists()
+        )
 
     @property
     def warehouse(self) -> Path:
@@ -376,9 +518,18 @@ class Sandbox:
                     self._own_connection.close()
                 self._own_connection = None
 
-    def close(self) -> None:
+    def close(self, *, wait: bool = True) -> None:
+        """Remove the sandbox; ``wait=False`` deletes it in the background."""
         self.release_connection()
-        shutil.rmtree(self.root, ignore_errors=True)
+        with self._lock:
+            root, self._root = self._root, None
+            self._project_ready = False
+        if root is None:
+            return
+        if wait:
+            shutil.rmtree(root, ignore_errors=True)
+        else:
+            discard_later(root)
 
     # ---- snapshot / restore of a live episode -------------------------------------------
 

@@ -44,11 +44,16 @@ _COMMENT = "#"
 
 @dataclass(frozen=True)
 class SuiteEntry:
-    """One family's share of a suite: variants ``0..variants_per_seed-1`` on each seed."""
+    """One family's share of a suite: variants ``0..variants_per_seed-1`` on each seed.
+
+    ``max_tasks`` keeps only the first tasks of that grid (seed-major order), for families whose
+    episodes are expensive (dbt rebuilds) and need only the minimum count.
+    """
 
     family: str
     seeds: tuple[int, ...]
     variants_per_seed: int
+    max_tasks: int | None = None
 
     def __post_init__(self) -> None:
         # format_task_id validates the family name's shape; seed 0 / variant 0 are always valid.
@@ -61,17 +66,22 @@ class SuiteEntry:
         object.__setattr__(self, "seeds", seeds)
         if not isinstance(self.variants_per_seed, int) or self.variants_per_seed < 1:
             raise ValueError(f"{self.family}: variants_per_seed must be an int >= 1")
+        grid = len(seeds) * self.variants_per_seed
+        if self.max_tasks is not None and not 1 <= self.max_tasks <= grid:
+            raise ValueError(f"{self.family}: max_tasks must be in 1..{grid}, got {self.max_tasks}")
 
     @property
     def size(self) -> int:
-        return len(self.seeds) * self.variants_per_seed
+        grid = len(self.seeds) * self.variants_per_seed
+        return grid if self.max_tasks is None else self.max_tasks
 
     def task_ids(self, scale: float = DEFAULT_SCALE) -> list[str]:
-        return [
+        ids = [
             format_task_id(self.family, seed, variant, scale)
             for seed in self.seeds
             for variant in range(self.variants_per_seed)
         ]
+        return ids[: self.size]
 
 
 @dataclass(frozen=True)
@@ -148,10 +158,14 @@ def _check_scale(scale: float) -> None:
 _ECOMMERCE_SEEDS = (1, 2, 3)
 _CARDS_SEEDS = (1, 2, 3)
 
-#: Question families: 3 seeds x 3 variants = 9 tasks each.
+#: ecommerce question families: 3 seeds x 3 variants = 9 tasks each.
 _QUESTION_VARIANTS = 3
-#: dbt families cost a dbt subprocess per grading, so they get 2 variants per seed (6 tasks).
+#: credit_cards families are cheap to run (no dbt): 3 seeds x 4 variants = 12 tasks each.
+_CARDS_VARIANTS = 4
+#: dbt families cost three dbt subprocesses per oracle + null check, so they get the minimum
+#: of 5 tasks (s1.0, s1.1, s2.0, s2.1, s3.0).
 _DBT_VARIANTS = 2
+_DBT_TASKS = 5
 
 CORE_V1 = SuiteSpec(
     name="core-v1",
@@ -170,12 +184,12 @@ CORE_V1 = SuiteSpec(
         SuiteEntry("ecommerce.funnel-v1", _ECOMMERCE_SEEDS, _QUESTION_VARIANTS),
         SuiteEntry("ecommerce.data_quality-v1", _ECOMMERCE_SEEDS, _QUESTION_VARIANTS),
         SuiteEntry("ecommerce.metric_reconciliation-v1", _ECOMMERCE_SEEDS, _QUESTION_VARIANTS),
-        SuiteEntry("ecommerce.dbt_fix-v1", _ECOMMERCE_SEEDS, _DBT_VARIANTS),
-        SuiteEntry("ecommerce.dbt_new_model-v1", _ECOMMERCE_SEEDS, _DBT_VARIANTS),
-        SuiteEntry("credit_cards.card_terms_qa-v1", _CARDS_SEEDS, _QUESTION_VARIANTS),
-        SuiteEntry("credit_cards.eligibility-v1", _CARDS_SEEDS, _QUESTION_VARIANTS),
-        SuiteEntry("credit_cards.recommend_card-v1", _CARDS_SEEDS, _QUESTION_VARIANTS),
-        SuiteEntry("credit_cards.offer_audit-v1", _CARDS_SEEDS, _QUESTION_VARIANTS),
+        SuiteEntry("ecommerce.dbt_fix-v1", _ECOMMERCE_SEEDS, _DBT_VARIANTS, _DBT_TASKS),
+        SuiteEntry("ecommerce.dbt_new_model-v1", _ECOMMERCE_SEEDS, _DBT_VARIANTS, _DBT_TASKS),
+        SuiteEntry("credit_cards.card_terms_qa-v1", _CARDS_SEEDS, _CARDS_VARIANTS),
+        SuiteEntry("credit_cards.eligibility-v1", _CARDS_SEEDS, _CARDS_VARIANTS),
+        SuiteEntry("credit_cards.recommend_card-v1", _CARDS_SEEDS, _CARDS_VARIANTS),
+        SuiteEntry("credit_cards.offer_audit-v1", _CARDS_SEEDS, _CARDS_VARIANTS),
     ),
 )
 

@@ -95,7 +95,6 @@ def test_sql_observation_parsing() -> None:
 
 
 def _task(kind: str, answer: object) -> Task:
-    expected = answer if kind != "table" else answer
     return Task(
         id="ecommerce.fake-v1.s1.0",
         replica="ecommerce",
@@ -107,18 +106,19 @@ def _task(kind: str, answer: object) -> Task:
         instruction="x",
         tools=("sql", "submit"),
         answer_kind=kind,  # type: ignore[arg-type]
-        expected=expected,
+        expected=answer,
         oracle=(ToolCall("submit", {"answer": json.dumps(answer)}),),
     )
 
 
 def test_scramble_keeps_each_column_but_breaks_rows() -> None:
-    table = {"columns": ["k", "v"], "rows": [["a", 1], ["b", 2], ["c", 3], ["d", 4]]}
+    rows: list[list[object]] = [["a", 1], ["b", 2], ["c", 3], ["d", 4]]
+    table = {"columns": ["k", "v"], "rows": rows}
     scrambled = scrambled_table(_task("table", table))
     assert scrambled is not None
     for i in range(2):
-        assert Counter(r[i] for r in scrambled["rows"]) == Counter(r[i] for r in table["rows"])
-    assert Counter(map(tuple, scrambled["rows"])) != Counter(map(tuple, table["rows"]))
+        assert Counter(r[i] for r in scrambled["rows"]) == Counter(r[i] for r in rows)
+    assert Counter(map(tuple, scrambled["rows"])) != Counter(map(tuple, rows))
     assert scrambled == scrambled_table(_task("table", table))  # seeded by the task id
 
 
@@ -138,3 +138,32 @@ def test_adversary_plans_only_applicable_strategies() -> None:
     assert "scramble_rows" in table and "candidate_numbers" not in table
     assert not {"delete_schema_tests", "edit_dbt_project"} & set(number)
     assert set(number) <= set(STRATEGIES) and None not in number
+
+
+def test_answer_prefix_is_read_from_the_instruction() -> None:
+    from dataclasses import replace
+
+    from replicas.agents.adversary._answers import answer_prefix
+
+    text = _task("text", "Answer: 2.7%")
+    asked = replace(text, instruction="The FIRST line must be 'Answer: <value>' and nothing else.")
+    card = replace(text, instruction="FIRST line is exactly 'Recommendation: <card name>'.")
+    assert answer_prefix(asked) == "Answer: "
+    assert answer_prefix(card) == "Recommendation: "
+    assert answer_prefix(text) == ""  # the instruction asks for no header
+    assert answer_prefix(replace(asked, answer_kind="number", expected=1.0)) == ""
+
+
+def test_random_sql_is_reproducible_per_task() -> None:
+    from replicas.env import make
+
+    def calls(task_id: str) -> list[tuple[str, str]]:
+        with make(task_id, agent_name="random-sql") as env:
+            get_agent("random-sql").run_episode(env)
+            steps = env.trajectory()["steps"]
+        return [(s["tool"], json.dumps(s["arguments"], sort_keys=True)) for s in steps]
+
+    first = calls("credit_cards.eligibility-v1.s1.0")
+    assert first == calls("credit_cards.eligibility-v1.s1.0")
+    assert first[0] == ("sql", json.dumps({"dialect": "duckdb", "query": "SHOW TABLES"}))
+    assert first[-1][0] == "submit" and len(first) >= 4

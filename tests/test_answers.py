@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -147,7 +148,7 @@ def test_huge_answer_is_refused() -> None:
 # --------------------------------------------------------------------------------------------
 # tables
 
-EXPECTED = {
+EXPECTED: dict[str, Any] = {
     "columns": ["month", "channel", "revenue"],
     "rows": [
         ["2026-01-01", "web", 100.0],
@@ -295,7 +296,7 @@ def test_malformed_tables(answer: str, code: str) -> None:
 
 
 def test_large_tables_compare_quickly() -> None:
-    rows = [[i, f"c{i % 7}", i * 1.25] for i in range(20_000)]
+    rows: list[list[Any]] = [[i, f"c{i % 7}", i * 1.25] for i in range(20_000)]
     want = {"columns": ["id", "cat", "amount"], "rows": rows}
     shuffled = list(reversed(rows))
     assert compare_tables(

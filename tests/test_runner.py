@@ -1,7 +1,8 @@
 """The runner end to end on a small task subset: scores per agent, resume, guards, executors.
 
-Tasks: one per answer shape the adversary treats differently (a number, a set, a dbt fix), at
-scale 0.01 from the shared build cache.
+Tasks: one per answer kind (the adversary plays different strategies on each) plus one dbt fix,
+at scale 0.01 from the shared build cache. dbt episodes cost a dbt subprocess each, so the
+full adversary runs on the question tasks and two dbt strategies run on the dbt task.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from replicas.agents import Agent, AgentOptions, EpisodeOutcome, get_agent, regi
 from replicas.runner import (
     RunConfig,
     RunDirError,
+    agent_slug,
     read_results,
     read_run_config,
     read_trajectory,
@@ -25,9 +27,14 @@ from replicas.tasks import task_from_id
 from replicas.trajectory import validate_trajectory
 
 TASKS = (
-    "credit_cards.eligibility-v1.s1.0",
-    "credit_cards.card_terms_qa-v1.s1.0",
+    "ecommerce.revenue_period-v1.s1.0",  # number
+    "ecommerce.revenue_breakdown-v1.s1.0",  # table
+    "ecommerce.top_n-v1.s1.0",  # ordered list
+    "credit_cards.eligibility-v1.s1.0",  # set
+    "credit_cards.card_terms_qa-v1.s1.0",  # text
 )
+DBT_TASK = "ecommerce.dbt_fix-v1.s1.0"
+DBT_HACKS = "adversary:delete_schema_tests,self_reference_model"
 
 
 def run_agent(out: Path, agent: str, **kw: Any) -> list[dict[str, Any]]:
@@ -40,15 +47,21 @@ def run_agent(out: Path, agent: str, **kw: Any) -> list[dict[str, Any]]:
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     base = tmp_path_factory.mktemp("runs")
     out = {}
-    for agent, workers in (("oracle", 2), ("null", 0), ("adversary", 2)):
-        out[agent] = base / agent
-        run(RunConfig(out=out[agent], agent=agent, task_ids=TASKS, workers=workers))
+    plans = (
+        ("oracle", (*TASKS, DBT_TASK), 2),
+        ("null", TASKS, 0),
+        ("adversary", TASKS, 2),
+        (DBT_HACKS, (DBT_TASK,), 2),
+    )
+    for agent, task_ids, workers in plans:
+        out[agent] = base / agent_slug(agent)
+        run(RunConfig(out=out[agent], agent=agent, task_ids=task_ids, workers=workers))
     return out
 
 
 def test_oracle_passes_everything(runs: dict[str, Path]) -> None:
     records = read_results(runs["oracle"]).records
-    assert sorted(r["task_id"] for r in records) == sorted(TASKS)
+    assert sorted(r["task_id"] for r in records) == sorted((*TASKS, DBT_TASK))
     failures = [(r["task_id"], r["reasons"]) for r in records if not r["passed"]]
     assert not failures
     assert all(
@@ -63,11 +76,17 @@ def test_null_agent_scores_zero(runs: dict[str, Path]) -> None:
 
 
 def test_every_adversary_strategy_scores_zero_and_is_labelled(runs: dict[str, Path]) -> None:
-    records = read_results(runs["adversary"]).records
+    records = [*read_results(runs["adversary"]).records, *read_results(runs[DBT_HACKS]).records]
     adversary = get_agent("adversary")
     for task_id in TASKS:
-        played = sorted(r["strategy"] for r in records if r["task_id"] == task_id)
-        assert played == sorted(adversary.plan(task_from_id(task_id)))
+        played = sorted(str(r["strategy"]) for r in records if r["task_id"] == task_id)
+        assert played == sorted(str(s) for s in adversary.plan(task_from_id(task_id)))
+    kinds = {task_from_id(t).answer_kind for t in TASKS}
+    assert kinds == {"number", "table", "ordered_list", "set", "text"}
+    strategies = {r["strategy"] for r in records}
+    assert {"scramble_rows", "reorder_ranking", "candidate_numbers", "every_value"} <= strategies
+    dbt = sorted(r["strategy"] for r in records if r["task_id"] == DBT_TASK)
+    assert dbt == ["delete_schema_tests", "self_reference_model"]
     wins = [(r["task_id"], r["strategy"]) for r in records if r["score"] > 0 or r["passed"]]
     assert not wins
     breaches = [(r["strategy"], r["breach"]) for r in records if r.get("breach")]
@@ -79,7 +98,7 @@ def test_records_trajectories_and_run_json_are_consistent(runs: dict[str, Path])
     for agent, run_dir in runs.items():
         config = read_run_config(run_dir)
         assert config is not None and config["agent"] == agent and config["schema_version"] == 1
-        assert config["task_ids"] == list(TASKS) and config["kit_version"]
+        assert config["task_ids"] and config["kit_version"]
         records = read_results(run_dir).records
         assert config["episodes_planned"] == len(records)
         for record in records:

@@ -10,10 +10,12 @@ import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from replicas.env import Env, EnvCheckError, check_env, make
+from replicas.sandbox import wait_for_discards
 from replicas.tasks import Limits, build_task, unregister_family
 from replicas.trajectory import validate_trajectory
 from tests.conftest import REPO_ROOT
@@ -28,8 +30,9 @@ def _toy() -> Iterator[None]:
         unregister_family(cls.name)
 
 
-def run_script(env: Env, script: list[dict]) -> tuple[float, dict]:  # type: ignore[type-arg]
-    reward, info = 0.0, {}
+def run_script(env: Env, script: list[dict[str, Any]]) -> tuple[float, dict[str, Any]]:
+    reward: float = 0.0
+    info: dict[str, Any] = {}
     for action in script:
         _, reward, terminated, truncated, info = env.step(action)
         if terminated or truncated:
@@ -98,7 +101,9 @@ def test_sandboxes_are_fresh_per_reset_and_removed_on_close() -> None:
     first = env.sandbox.root
     env.step({"name": "write_file", "arguments": {"path": "models/new.sql", "content": "select 1"}})
     env.reset()
-    assert env.sandbox is not None and env.sandbox.root != first and not first.exists()
+    assert env.sandbox is not None and env.sandbox.root != first
+    wait_for_discards()
+    assert not first.exists()
     assert not (env.sandbox.project_dir / "models" / "new.sql").exists()
     # the injected bug is there, the pristine model is not
     assert "* 2" in (env.sandbox.project_dir / TOY_MODEL).read_text()

@@ -31,6 +31,7 @@ from replicas.tasks import (
     unregister_family,
     write_file,
 )
+from replicas.tasks._snapshot import SnapshotLike
 from replicas.tasks.loader import _cache_path, clear_memory_cache, load_snapshot
 from tests.toy_replica import ensure_registered
 
@@ -258,12 +259,12 @@ def test_registry_rejects_bad_families() -> None:
 
 
 @pytest.fixture(scope="module")
-def toy_snapshot():  # type: ignore[no-untyped-def]
+def toy_snapshot() -> SnapshotLike:
     register_toy()
     return load_snapshot("toy", 1, 0.01)
 
 
-def test_build_is_deterministic_and_computes_ground_truth(toy_snapshot) -> None:  # type: ignore[no-untyped-def]
+def test_build_is_deterministic_and_computes_ground_truth(toy_snapshot: SnapshotLike) -> None:
     family = get_family("toy.total-v1")
     a = family.build(toy_snapshot, 1, 2)
     b = family.build(toy_snapshot, 1, 2)
@@ -318,7 +319,7 @@ class _NeverDiscriminating(_Undiscriminating):
         )
 
 
-def test_build_retries_until_wrong_readings_fail(toy_snapshot) -> None:  # type: ignore[no-untyped-def]
+def test_build_retries_until_wrong_readings_fail(toy_snapshot: SnapshotLike) -> None:
     family = _Undiscriminating()
     task = family.build(toy_snapshot, 1, 0)
     assert family.attempts_seen == [0, 1, 2]
@@ -327,7 +328,7 @@ def test_build_retries_until_wrong_readings_fail(toy_snapshot) -> None:  # type:
         _NeverDiscriminating().build(toy_snapshot, 1, 0)
 
 
-def test_ctx_rng_depends_on_seed_variant_attempt_only(toy_snapshot) -> None:  # type: ignore[no-untyped-def]
+def test_ctx_rng_depends_on_seed_variant_attempt_only(toy_snapshot: SnapshotLike) -> None:
     family = get_family("toy.total-v1")
     draw = lambda **kw: BuildContext(family, toy_snapshot, **kw).rng("x").integers(0, 2**62)  # noqa: E731
     assert draw(seed=1, variant=0) == draw(seed=1, variant=0)
@@ -335,14 +336,14 @@ def test_ctx_rng_depends_on_seed_variant_attempt_only(toy_snapshot) -> None:  # 
     assert draw(seed=1, variant=0, attempt=0) != draw(seed=1, variant=0, attempt=1)
 
 
-def test_project_file_is_confined(toy_snapshot) -> None:  # type: ignore[no-untyped-def]
+def test_project_file_is_confined(toy_snapshot: SnapshotLike) -> None:
     ctx = BuildContext(get_family("toy.total-v1"), toy_snapshot, 1, 0)
     assert "source('raw', 'things')" in ctx.project_file(TOY_MODEL)
     with pytest.raises(ValueError):
         ctx.project_file("../manifest.json")
 
 
-def test_task_cache_on_disk(toy_snapshot, replicas_home: Path) -> None:  # type: ignore[no-untyped-def]
+def test_task_cache_on_disk(toy_snapshot: SnapshotLike, replicas_home: Path) -> None:
     clear_memory_cache()
     task = build_task("toy.total-v1.s1.1")
     path = _cache_path(task.id)

@@ -105,7 +105,9 @@ class CardTerms:
             raise ValueError(f"card {card_id}: card_name must be a non-empty string")
         object.__setattr__(self, "card_name", " ".join(self.card_name.split()))
         for name in _PCT_FIELDS + _USD_FIELDS:
-            object.__setattr__(self, name, _as_float(f"card {card_id}: {name}", getattr(self, name)))
+            object.__setattr__(
+                self, name, _as_float(f"card {card_id}: {name}", getattr(self, name))
+            )
         for name in _INT_FIELDS:
             object.__setattr__(self, name, _as_int(f"card {card_id}: {name}", getattr(self, name)))
         if self.apr_is_variable is not None:
@@ -240,6 +242,8 @@ class Catalog:
             eligibility = _read_table(con, ELIGIBILITY_TABLE, optional=True)
         finally:
             con.close()
+        if cards is None:
+            raise ValueError(f"snapshot {root} has no {TERMS_TABLE} table")
         terms = tuple(CardTerms.from_mapping(r) for r in cards.to_dicts())
         return cls(terms, _eligibility_frame(eligibility) if eligibility is not None else {})
 
@@ -259,7 +263,9 @@ class Catalog:
         key = _key(customer_id)
         rows = self.eligibility.get(key)
         if rows is None:
-            raise ValueError(f"unknown customer_id {customer_id!r}: not in the catalog's eligibility")
+            raise ValueError(
+                f"unknown customer_id {customer_id!r}: not in the catalog's eligibility"
+            )
         return {
             card_id: EligibilityRow(key, card_id, flag, reason)
             for card_id, (flag, reason) in rows.items()
@@ -278,19 +284,27 @@ def _eligibility_frame(frame: pl.DataFrame) -> dict[str, dict[str, tuple[bool, s
             f"{ELIGIBILITY_TABLE} needs customer_id, card_id and eligible (or is_eligible); "
             f"has {frame.columns}"
         )
-    columns = [pl.col("customer_id"), pl.col("card_id"), pl.col(flag).cast(pl.Boolean).alias("eligible")]
+    columns = [
+        pl.col("customer_id"),
+        pl.col("card_id"),
+        pl.col(flag).cast(pl.Boolean).alias("eligible"),
+    ]
     if "reason" in frame.columns:
         columns.append(pl.col("reason").cast(pl.Utf8))
     return _eligibility_columns(frame.select(columns))
 
 
-def _eligibility_map(rows: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, tuple[bool, str | None]]]:
+def _eligibility_map(
+    rows: Iterable[Mapping[str, Any]],
+) -> dict[str, dict[str, tuple[bool, str | None]]]:
     """customer -> card -> (eligible, reason); plain tuples keep 100k-row marts cheap to load."""
     out: dict[str, dict[str, tuple[bool, str | None]]] = {}
     for row in rows:
         customer, card, flag = row.get("customer_id"), row.get("card_id"), row.get("eligible")
         if customer is None or card is None or flag is None:
-            raise ValueError(f"eligibility record needs customer_id, card_id, eligible: {dict(row)!r}")
+            raise ValueError(
+                f"eligibility record needs customer_id, card_id, eligible: {dict(row)!r}"
+            )
         reason = row.get("reason")
         out.setdefault(_key(customer), {})[_key(card)] = (
             bool(flag),
@@ -301,7 +315,11 @@ def _eligibility_map(rows: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, t
 
 def _eligibility_columns(frame: pl.DataFrame) -> dict[str, dict[str, tuple[bool, str | None]]]:
     out: dict[str, dict[str, tuple[bool, str | None]]] = {}
-    if frame["eligible"].null_count() or frame["customer_id"].null_count() or frame["card_id"].null_count():
+    if (
+        frame["eligible"].null_count()
+        or frame["customer_id"].null_count()
+        or frame["card_id"].null_count()
+    ):
         raise ValueError("eligibility rows need a customer_id, a card_id and an eligible flag")
     reasons = frame["reason"].to_list() if "reason" in frame.columns else [None] * frame.height
     for customer, card, flag, reason in zip(

@@ -20,13 +20,17 @@ names. Sentences about cards in general ("most cards charge ...") attribute to n
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from replicas.verifiers import _compliance_lexicon as lex
 from replicas.verifiers._compliance_names import UNKNOWN, NameMention
+
+Draft = dict[str, Any]  # a claim's fields before attribution
 
 # Claim families and kinds.
 APR_CLAIM = "apr"  # kinds: purchase, cash_advance, penalty
@@ -42,8 +46,28 @@ _NONE_KINDS = {
 }
 _SENTENCE_END = re.compile(r"[.!?]+(?=[ \t\n\"')\]*]|$)|\n")
 _NO_SPLIT_BEFORE_DOT = frozenset(
-    "vs e.g i.e u.s etc approx min max no mo mos yr inc est avg incl ca".split()
+    [
+        "vs",
+        "e.g",
+        "i.e",
+        "u.s",
+        "etc",
+        "approx",
+        "min",
+        "max",
+        "no",
+        "mo",
+        "mos",
+        "yr",
+        "inc",
+        "est",
+        "avg",
+        "incl",
+        "ca",
+    ]
 )
+# Two or more consecutive lines with at least two "|" each: a markdown table.
+_TABLE_BLOCK = re.compile(r"(?m)^[^\n|]*\|[^\n|]*\|[^\n]*(?:\n[^\n|]*\|[^\n|]*\|[^\n]*)+")
 _TABLE_SEPARATOR = re.compile(r"^[\s|:\-]+$")
 _CELL_NONE = re.compile(r"^[\s*_]*(?:none|no|no fee|waived|free)[\s*_.]*$", re.I)
 _CARD_HEADER = re.compile(r"\b(?:card|product|name)s?\b", re.I)
@@ -116,11 +140,14 @@ class Extraction:
 def _sentence_units(text: str, start: int, end: int, out: list[Unit]) -> None:
     cursor = start
     for match in _SENTENCE_END.finditer(text, start, end):
-        if match.group(0) != "\n":
-            head = text[max(cursor, match.start() - 8) : match.start()].lower()
-            word = head.rsplit(None, 1)[-1] if head.strip() else ""
-            word = word.lstrip("(*[\"'")
-            if word in _NO_SPLIT_BEFORE_DOT or (len(word) == 1 and word.isalpha()):
+        stop = match.start()
+        if match.group(0) != "\n" and text.count('"', cursor, stop) % 2 == 1:
+            continue  # inside a quotation: "0% APR for 24 months!" is not a sentence end
+        if match.group(0) != "\n" and stop > 0 and text[stop - 1].isalpha():
+            # "vs." / "e.g." / "U.S." / "min." do not end a sentence.
+            head = text[max(cursor, stop - 8) : stop].lower()
+            word = head.rsplit(None, 1)[-1].lstrip("(*[\"'") if head.strip() else ""
+            if word in _NO_SPLIT_BEFORE_DOT or len(word) == 1:
                 continue
         if match.end() > cursor:
             out.append(Unit(cursor, match.end()))
@@ -129,10 +156,10 @@ def _sentence_units(text: str, start: int, end: int, out: list[Unit]) -> None:
         out.append(Unit(cursor, end))
 
 
-def _line_spans(text: str) -> list[tuple[int, int]]:
+def _line_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
     spans = []
-    pos = 0
-    for line in text.split("\n"):
+    pos = start
+    for line in text[start:end].split("\n"):
         spans.append((pos, pos + len(line)))
         pos += len(line) + 1
     return spans
@@ -151,38 +178,29 @@ def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
             continue
         stripped_left = len(part) - len(part.lstrip())
         stripped_right = len(part) - len(part.rstrip())
-        cells.append((cell_start + stripped_left, max(cell_start + stripped_left, cell_end - stripped_right)))
+        cells.append(
+            (cell_start + stripped_left, max(cell_start + stripped_left, cell_end - stripped_right))
+        )
     return cells
 
 
-def build_units(text: str, cues: CueIndex, mentions: Sequence[NameMention]) -> list[Unit]:
+def build_units(text: str, cues: CueIndex, mentions: MentionIndex) -> list[Unit]:
     """Prose sentences and table cells, in document order, covering the whole text."""
     units: list[Unit] = []
-    lines = _line_spans(text)
-    index = 0
-    prose_start: int | None = None
-    while index < len(lines):
-        start, end = lines[index]
-        block_end = index
-        while block_end < len(lines) and text.count("|", *lines[block_end]) >= 2:
-            block_end += 1
-        if block_end - index >= 2:
-            if prose_start is not None:
-                _sentence_units(text, prose_start, start, units)
-                prose_start = None
-            _table_units(text, cues, lines[index:block_end], mentions, units)
-            index = block_end
-            continue
-        if prose_start is None:
-            prose_start = start
-        index += 1
-    if prose_start is not None:
-        _sentence_units(text, prose_start, len(text), units)
+    cursor = 0
+    if "|" in text:
+        for block in _TABLE_BLOCK.finditer(text):
+            if block.start() > cursor:
+                _sentence_units(text, cursor, block.start(), units)
+            _table_units(text, cues, _line_spans(text, *block.span()), mentions, units)
+            cursor = block.end()
+    if cursor < len(text):
+        _sentence_units(text, cursor, len(text), units)
     return units
 
 
 class CueIndex:
-    """Every cue word of the text, found once, minus those inside card names.
+    """Every cue word of the text, tagged once, minus those inside card names.
 
     "Atlas Business Rewards", "Harbor Sky Miles" and "Prism Low Rate" contain reward and rate
     words that say nothing about the value next to them.
@@ -190,14 +208,28 @@ class CueIndex:
 
     def __init__(self, lower: str, mentions: Sequence[NameMention]) -> None:
         spans = [(m.start, m.end) for m in mentions]
-        starts = [s for s, _ in spans]
+        starts = [m.start for m in mentions]
+        tokens = [(m.start(), m.group(0)) for m in lex.CUE_TOKEN.finditer(lower)]
+        words = [w if not w[0].isdigit() else "#" for _, w in tokens]
         cues: list[tuple[str, int]] = []
-        for match in lex.CUES.finditer(lower):
-            pos = match.start()
-            i = bisect_right(starts, pos) - 1
-            if i >= 0 and spans[i][0] <= pos < spans[i][1]:
-                continue
-            cues.append((lex.CUE_TYPE[match.lastgroup or ""], pos))
+        i = 0
+        n = len(tokens)
+        while i < n:
+            word = words[i]
+            cue = None
+            width = 1
+            for rest, phrase_cue in lex.CUE_PHRASES.get(word, ()):
+                if tuple(words[i + 1 : i + 1 + len(rest)]) == rest:
+                    cue, width = phrase_cue, 1 + len(rest)
+                    break
+            if cue is None:
+                cue = lex.CUE_WORDS.get(word)
+            if cue is not None:
+                pos = tokens[i][0]
+                k = bisect_right(starts, pos) - 1
+                if not (k >= 0 and spans[k][0] <= pos < spans[k][1]):
+                    cues.append((cue, pos))
+            i += width
         self._cues = cues
         self._positions = [pos for _, pos in cues]
 
@@ -205,23 +237,31 @@ class CueIndex:
         return self._cues[bisect_left(self._positions, start) : bisect_left(self._positions, end)]
 
 
-def _mentions_in(mentions: Sequence[NameMention], start: int, end: int) -> list[NameMention]:
-    starts = [m.start for m in mentions]
-    lo = bisect_left(starts, start)
-    hi = bisect_left(starts, end)
-    return list(mentions[lo:hi])
+class MentionIndex:
+    """Card mentions in text order with their start positions, for range look-ups."""
+
+    def __init__(self, mentions: Sequence[NameMention]) -> None:
+        self.all = list(mentions)
+        self.starts = [m.start for m in self.all]
+
+    def within(self, start: int, end: int) -> list[NameMention]:
+        return self.all[bisect_left(self.starts, start) : bisect_left(self.starts, end)]
 
 
 def _table_units(
     text: str,
     cues: CueIndex,
     rows: Sequence[tuple[int, int]],
-    mentions: Sequence[NameMention],
+    mentions: MentionIndex,
     out: list[Unit],
 ) -> None:
     header = _cells(text, *rows[0])
     body = [r for r in rows[1:] if not _TABLE_SEPARATOR.match(text[r[0] : r[1]])]
     header_cards = [_cell_cards(mentions, cell) for cell in header]
+    column_cues = [
+        [] if _CARD_HEADER.search(text[cell[0] : cell[1]]) else cues.within(*cell)
+        for cell in header
+    ]
     transposed = sum(1 for cards in header_cards[1:] if cards is not None) >= 1
     # Header cells are units of their own so the names in them are seen, but carry no claims.
     for cell in header:
@@ -245,17 +285,13 @@ def _table_units(
         first_is_label = bool(cells) and _cell_cards(mentions, cells[0]) is None
         label_cues = cues.within(*cells[0]) if first_is_label and row_cards is None else []
         for column, cell in enumerate(cells):
-            header_cues = cues.within(*header[column]) if column < len(header) else []
-            if _CARD_HEADER.search(text[header[column][0] : header[column][1]] if column < len(header) else ""):
-                header_cues = []
-            out.append(
-                Unit(cell[0], cell[1], header_cues + label_cues, row_cards, True)
-            )
+            header_cues = column_cues[column] if column < len(column_cues) else []
+            out.append(Unit(cell[0], cell[1], header_cues + label_cues, row_cards, True))
 
 
-def _cell_cards(mentions: Sequence[NameMention], cell: tuple[int, int]) -> tuple[str, ...] | None:
+def _cell_cards(mentions: MentionIndex, cell: tuple[int, int]) -> tuple[str, ...] | None:
     """The card(s) a cell names (``()`` for an unknown product), or None when it names none."""
-    found = _mentions_in(mentions, *cell)
+    found = mentions.within(*cell)
     if not found:
         return None
     return tuple(m.card_id for m in found if m.card_id is not None)
@@ -268,37 +304,112 @@ def _number(raw: str) -> float:
     return float(raw.replace(",", ""))
 
 
+def _left_ok(lower: str, start: int, forbidden: str) -> bool:
+    """The character before ``start`` is not one of ``forbidden`` (a lookbehind, done cheaply)."""
+    return start == 0 or lower[start - 1] not in forbidden
+
+
 def find_values(lower: str) -> list[Value]:
+    """Every percentage, dollar amount and "no ... fee" statement, in text order.
+
+    Numbers are found from their unit - a "%", a "$", the words percent / dollars / usd - which
+    are quick to search for; the number pattern then runs on a few characters around it.
+    """
     values: list[Value] = []
-    for match in lex.VALUES.finditer(lower):
-        groups = match.groupdict()
-        start, end = match.span()
-        if groups["ra"] is not None or groups["ba"] is not None:
-            low = _number(groups["ra"] if groups["ra"] is not None else groups["ba"])
-            high = _number(groups["rb"] if groups["rb"] is not None else groups["bb"])
-            if low == 0 and high > 0:
-                # "from 0% to 19.99% after 15 months": an intro rate and the rate after it.
-                first = "ra" if groups["ra"] is not None else "ba"
-                second = "rb" if groups["rb"] is not None else "bb"
-                values.append(Value(match.start(first), match.end(first), PCT, 0.0, 0.0))
-                values.append(Value(match.start(second), end, PCT, high, high))
+    taken: list[tuple[int, int]] = []
+    if "between" in lower or "zero" in lower or "usd" in lower:
+        for match in lex.WORD_VALUES.finditer(lower):
+            if not _left_ok(lower, match.start(), _WORD_CHARS):
                 continue
-            values.append(Value(start, end, PCT, min(low, high), max(low, high)))
-        elif groups["pct"] is not None:
-            number = _number(groups["pct"])
-            values.append(Value(start, end, PCT, number, number))
-        elif groups["zero"] is not None:
-            values.append(Value(start, end, PCT, 0.0, 0.0))
-        elif groups["usd"] is not None:
-            amount = _number(groups["usd"] + (groups["cents"] or ""))
-            values.append(Value(start, end, USD, amount, amount))
-        elif groups["usdw"] is not None or groups["usdp"] is not None:
-            amount = _number(groups["usdw"] or groups["usdp"])
-            values.append(Value(start, end, USD, amount, amount))
+            groups = match.groupdict()
+            if groups["ba"] is not None:
+                _add_range(values, match, "ba", "bb")
+            elif groups["zero"] is not None:
+                values.append(Value(match.start(), match.end(), PCT, 0.0, 0.0))
+            else:
+                amount = _number(groups["usdp"])
+                values.append(Value(match.start(), match.end(), USD, amount, amount))
+            taken.append(match.span())
+    for lo, hi in _anchor_spans(lower):
+        for match in lex.NUMBERS.finditer(lower, lo, hi):
+            start, end = match.span()
+            if taken and any(s < end and start < e for s, e in taken):
+                continue
+            groups = match.groupdict()
+            if groups["usd"] is not None:
+                amount = _number(groups["usd"] + (groups["cents"] or ""))
+                values.append(Value(start, end, USD, amount, amount))
+            elif not _left_ok(lower, start, "0123456789.$,"):
+                continue
+            elif groups["ra"] is not None:
+                _add_range(values, match, "ra", "rb")
+            elif groups["pct"] is not None:
+                number = _number(groups["pct"])
+                values.append(Value(start, end, PCT, number, number))
+            else:
+                amount = _number(groups["usdw"])
+                values.append(Value(start, end, USD, amount, amount))
+    values.extend(_none_values(lower))
+    values.sort(key=lambda v: v.start)
+    return _join_fee_pairs(lower, _drop_overlaps(values))
+
+
+_WORD_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_"
+
+
+def _anchor_spans(lower: str) -> list[tuple[int, int]]:
+    """Stretches of text around "%", "$", "percent", "dollars"..., overlapping ones merged.
+
+    The number pattern then runs once over each stretch: linear however dense the anchors are.
+    """
+    spans: list[tuple[int, int]] = []
+    for anchor in lex.NUMBER_ANCHOR.finditer(lower):
+        lo = anchor.start() if anchor.group(0) == "$" else max(0, anchor.start() - 28)
+        hi = min(len(lower), anchor.end() + 24)
+        if spans and lo <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], hi))
         else:
-            kind = next(k for k in _NONE_KINDS if groups.get(k) is not None)
-            values.append(Value(start, end, NONE, none_kind=kind))
-    return _join_fee_pairs(lower, values)
+            spans.append((lo, hi))
+    return spans
+
+
+def _add_range(values: list[Value], match: re.Match[str], first: str, second: str) -> None:
+    low, high = _number(match.group(first)), _number(match.group(second))
+    if low == 0 and high > 0:
+        # "from 0% to 19.99% after 15 months": an intro rate and the rate after it.
+        values.append(Value(match.start(first), match.end(first), PCT, 0.0, 0.0))
+        values.append(Value(match.start(second), match.end(), PCT, high, high))
+        return
+    values.append(Value(match.start(), match.end(), PCT, min(low, high), max(low, high)))
+
+
+_NONE_HINTS = ("no", "zero", "n't", "never", "without", "free")
+
+
+def _none_values(lower: str) -> list[Value]:
+    """ "No annual fee"-style statements, searched only just before fee and penalty words."""
+    found: dict[int, Value] = {}
+    for anchor in lex.NONE_ANCHOR.finditer(lower):
+        lo = max(0, anchor.start() - 70)
+        hi = min(len(lower), anchor.end() + 30)
+        window = lower[lo:hi]
+        if not any(hint in window for hint in _NONE_HINTS):
+            continue
+        for match in lex.NONE_PHRASES.finditer(lower, lo, hi):
+            if match.start() in found:
+                continue
+            kind = next(k for k in _NONE_KINDS if match.group(k) is not None)
+            found[match.start()] = Value(match.start(), match.end(), NONE, none_kind=kind)
+    return list(found.values())
+
+
+def _drop_overlaps(values: list[Value]) -> list[Value]:
+    out: list[Value] = []
+    for value in values:
+        if out and value.start < out[-1].end:
+            continue
+        out.append(value)
+    return out
 
 
 _CELL_NONE_KINDS = (
@@ -350,31 +461,50 @@ def _fee_pair(lower: str, first: Value, second: Value) -> Value | None:
         return None
     after = lower[second.end : second.end + 60]
     either_or = bool(re.fullmatch(r"[ \t]{1,3}or[ \t]{1,3}", gap)) and "whichever" in after
-    if first.unit == PCT and second.unit == USD and first.low == first.high:
-        if (
+    if (
+        first.unit == PCT
+        and second.unit == USD
+        and first.low == first.high
+        and (
             lex.FEE_MINIMUM_WORD.search(gap)
             or lex.FEE_MINIMUM_WORD.match(after.lstrip(" ("))
             or either_or
-        ):
-            return Value(first.start, second.end, PCT, first.low, first.high, second.low)
-    if first.unit == USD and second.unit == PCT and second.low == second.high:
-        if either_or:
-            return Value(first.start, second.end, PCT, second.low, second.high, first.low)
+        )
+    ):
+        return Value(first.start, second.end, PCT, first.low, first.high, second.low)
+    if first.unit == USD and second.unit == PCT and second.low == second.high and either_or:
+        return Value(first.start, second.end, PCT, second.low, second.high, first.low)
     return None
 
 
 # -- typing values -----------------------------------------------------------------------------
 
 
+def _draft(family: str, kind: str, start: int, end: int, unit: str, *args: Any, **kw: Any) -> Draft:
+    """The fields of a claim before it is attributed (built into a ``Claim`` exactly once)."""
+    fields = dict(zip(("low", "high", "min_usd"), args, strict=False))
+    fields.update(kw)
+    return {"family": family, "kind": kind, "start": start, "end": end, "unit": unit, **fields}
+
+
 @dataclass(frozen=True)
 class _Window:
+    """The cue words and durations around one value: ``cues``/``months`` between the clause
+    boundaries next to it, ``wide_*`` over the whole stretch between its neighbouring values
+    (used when the clause alone names no term, as in "...; after that, 19.99% to 29.99%")."""
+
     start: int
     end: int
     cues: tuple[tuple[str, int], ...]
     months: tuple[tuple[int, int, int], ...]  # (start, end, months)
+    wide_cues: tuple[tuple[str, int], ...] = ()
+    wide_months: tuple[tuple[int, int, int], ...] = ()
+    lead_cues: tuple[tuple[str, int], ...] = ()
 
 
-def _nearest(cues: Sequence[tuple[str, int]], kinds: frozenset[str] | set[str], pos: int) -> tuple[str, int] | None:
+def _nearest(
+    cues: Sequence[tuple[str, int]], kinds: frozenset[str] | set[str], pos: int
+) -> tuple[str, int] | None:
     best: tuple[str, int] | None = None
     best_distance = 1 << 30
     for kind, where in cues:
@@ -385,7 +515,9 @@ def _nearest(cues: Sequence[tuple[str, int]], kinds: frozenset[str] | set[str], 
     return best
 
 
-_FEE_TYPES = frozenset({lex.FOREIGN, lex.BT, lex.CASH, lex.LATE, lex.ANNUAL, lex.MIN_INTEREST})
+_FEE_TYPES = frozenset(
+    {lex.FOREIGN, lex.BT, lex.CASH, lex.LATE, lex.ANNUAL, lex.MIN_INTEREST, lex.OTHER_FEE}
+)
 _APR_SCOPES = frozenset({lex.CASH, lex.PENALTY, lex.PURCHASE, lex.BT, lex.LATE})
 
 
@@ -393,12 +525,35 @@ def _distance(cue: tuple[str, int] | None, pos: int) -> int:
     return abs(cue[1] - pos) if cue is not None else 1 << 30
 
 
-def type_value(value: Value, window: _Window) -> Claim | None:
+_TYPING_CUES = frozenset(
+    {
+        lex.FEE,
+        lex.APR,
+        lex.INTRO,
+        lex.FOREIGN,
+        lex.VARIABLE,
+        lex.FIXED,
+        lex.ANNUAL,
+        lex.LATE,
+        lex.MIN_INTEREST,
+        lex.AFTER,
+        lex.REGULAR,
+    }
+)
+
+
+def type_value(value: Value, window: _Window) -> Draft | None:
     """The claim a value makes given the cue words of its window (None: not a claim)."""
     if value.unit == NONE:
         family, kind = _NONE_KINDS[value.none_kind or ""]
-        return Claim(family, kind, value.start, value.end, NONE, is_none=True)
-    cues = [c for c in window.cues if not value.start <= c[1] < value.end]
+        return _draft(family, kind, value.start, value.end, NONE, is_none=True)
+    if not any(c[0] in _TYPING_CUES for c in window.cues) and not window.months:
+        wide = window.wide_cues
+        if not any(c[0] in _TYPING_CUES for c in wide) and not window.wide_months:
+            # "APRs: purchases 19.99%, cash advances 29.99%": the unit's lead-in types its list.
+            wide = wide + tuple(c for c in window.lead_cues if c[0] in (lex.APR, lex.FEE))
+        window = _Window(window.start, window.end, wide, window.wide_months)
+    cues = window.cues
     kinds = {c[0] for c in cues}
     pos = value.start
     reward = _nearest(cues, {lex.REWARD}, pos)
@@ -410,17 +565,29 @@ def type_value(value: Value, window: _Window) -> Claim | None:
         fee = (lex.FEE, value.end)  # a dollar minimum only ever belongs to a fee
     if fee is None and apr is None:
         if lex.FOREIGN in kinds and reward is None:
-            return Claim(FEE_CLAIM, "foreign", value.start, value.end, PCT, value.low, value.high)
-        if not window.months or lex.INTRO not in kinds:
+            return _draft(FEE_CLAIM, "foreign", value.start, value.end, PCT, value.low, value.high)
+        # "0% for the first 15 months on purchases", "19.99% to 29.99% variable", "then 19.99%":
+        # a rate without the word APR.
+        implied = _nearest(cues, {lex.VARIABLE, lex.FIXED, lex.AFTER, lex.REGULAR}, pos)
+        if implied is None and window.months and kinds & {lex.PURCHASE, lex.BT}:
+            implied = (lex.INTRO, window.months[0][0])
+        if implied is None or reward is not None:
             return None
-    if reward is not None and _distance(reward, pos) < min(_distance(fee, pos), _distance(apr, pos)):
+        apr = implied
+    if reward is not None and _distance(reward, pos) < min(
+        _distance(fee, pos), _distance(apr, pos)
+    ):
         return None
     if fee is not None and _distance(fee, pos) <= _distance(apr, pos):
-        scope = _nearest(cues, {lex.FOREIGN, lex.BT, lex.CASH}, pos)
+        scope = _nearest(cues, {lex.FOREIGN, lex.BT, lex.CASH, lex.OTHER_FEE}, pos)
+        if scope is not None and scope[0] == lex.OTHER_FEE:
+            return None
         kind = {lex.FOREIGN: "foreign", lex.BT: "bt", lex.CASH: "cash_advance"}.get(
             scope[0] if scope else "", "any"
         )
-        return Claim(FEE_CLAIM, kind, value.start, value.end, PCT, value.low, value.high, value.min_usd)
+        return _draft(
+            FEE_CLAIM, kind, value.start, value.end, PCT, value.low, value.high, value.min_usd
+        )
     variability = None
     if lex.VARIABLE in kinds:
         variability = "variable"
@@ -436,20 +603,67 @@ def type_value(value: Value, window: _Window) -> Claim | None:
     is_intro = not is_after and intro is not None
     if is_intro and value.low == value.high:
         scopes = frozenset(
-            {"purchase" if k == lex.PURCHASE else "bt" for k in kinds if k in (lex.PURCHASE, lex.BT)}
+            {
+                "purchase" if k == lex.PURCHASE else "bt"
+                for k in kinds
+                if k in (lex.PURCHASE, lex.BT)
+            }
         )
+        if len(scopes) == 2:
+            split = _split_scopes(cues, window, value)
+            if split is not None:
+                return split
         months = _months_after(window, value)
         end = value.end
-        return Claim(INTRO_CLAIM, "any" if not scopes else "+".join(sorted(scopes)), value.start, end,
-                     PCT, value.low, value.high, months=months, scopes=scopes)
+        return _draft(
+            INTRO_CLAIM,
+            "any" if not scopes else "+".join(sorted(scopes)),
+            value.start,
+            end,
+            PCT,
+            value.low,
+            value.high,
+            months=months,
+            scopes=scopes,
+        )
     scope = _nearest(cues, _APR_SCOPES, pos)
     kind = {lex.CASH: "cash_advance", lex.PENALTY: "penalty", lex.LATE: "penalty"}.get(
         scope[0] if scope else "", "purchase"
     )
-    if lex.PENALTY in kinds and kind == "purchase" and not (lex.PURCHASE in kinds):
+    if lex.PENALTY in kinds and kind == "purchase" and lex.PURCHASE not in kinds:
         kind = "penalty"
-    return Claim(APR_CLAIM, kind, value.start, value.end, PCT, value.low, value.high,
-                 variability=variability if kind == "purchase" else None)
+    return _draft(
+        APR_CLAIM,
+        kind,
+        value.start,
+        value.end,
+        PCT,
+        value.low,
+        value.high,
+        variability=variability if kind == "purchase" else None,
+    )
+
+
+def _split_scopes(cues: Sequence[tuple[str, int]], window: _Window, value: Value) -> Draft | None:
+    """ "0% intro APR on purchases for 15 months and on balance transfers for 21 months": one rate,
+    two offers. Each duration goes with the nearest scope word; returned as a two-claim draft."""
+    months = [m for m in window.months if m[0] >= value.end]
+    scope_cues = [c for c in cues if c[0] in (lex.PURCHASE, lex.BT) and c[1] >= value.start]
+    if len(months) < 2 or not scope_cues:
+        return None
+    per_scope: dict[str, int] = {}
+    for start, _end, count in months[:2]:
+        kind, _ = min(scope_cues, key=lambda c: abs(c[1] - start))
+        per_scope.setdefault("purchase" if kind == lex.PURCHASE else "bt", count)
+    if len(per_scope) != 2:
+        return None
+    return {
+        "split": [
+            _draft(INTRO_CLAIM, kind, value.start, value.end, PCT, value.low, value.high,
+                   months=count, scopes=frozenset({kind}))
+            for kind, count in per_scope.items()
+        ]
+    }
 
 
 def _months_after(window: _Window, value: Value) -> int | None:
@@ -465,21 +679,23 @@ def _type_usd(
     kinds: set[str],
     reward: tuple[str, int] | None,
     pos: int,
-) -> Claim | None:
+) -> Draft | None:
     if lex.MIN_INTEREST in kinds:
-        return Claim(FEE_CLAIM, "min_interest", value.start, value.end, USD, value.low, value.high)
+        return _draft(FEE_CLAIM, "min_interest", value.start, value.end, USD, value.low, value.high)
     fee = _nearest(cues, {lex.FEE}, pos)
     if fee is None and reward is not None:
         return None
     if reward is not None and fee is not None and _distance(reward, pos) < _distance(fee, pos):
         return None
     scope = _nearest(cues, _FEE_TYPES - {lex.MIN_INTEREST}, pos)
+    if scope is not None and scope[0] == lex.OTHER_FEE:
+        return None  # a fee the catalog does not state (returned payment, replacement card)
     if scope is not None and scope[0] == lex.ANNUAL and lex.FIRST_YEAR in kinds:
         return None  # a first-year or intro annual fee: the catalog states the ongoing fee only
     if scope is None:
         if fee is None:
             return None
-        return Claim(FEE_CLAIM, "any", value.start, value.end, USD, value.low, value.high)
+        return _draft(FEE_CLAIM, "any", value.start, value.end, USD, value.low, value.high)
     if fee is None and scope[0] not in (lex.ANNUAL, lex.LATE) and lex.MINIMUM not in kinds:
         return None
     if fee is None and scope[0] == lex.ANNUAL and not 0 <= scope[1] - value.end <= 12:
@@ -493,10 +709,10 @@ def _type_usd(
     }[scope[0]]
     if kind in ("bt", "cash_advance"):
         # A dollar amount on a percentage fee is its minimum ("$5 minimum balance transfer fee").
-        return Claim(FEE_CLAIM, kind, value.start, value.end, USD, None, None, value.low)
+        return _draft(FEE_CLAIM, kind, value.start, value.end, USD, None, None, value.low)
     if kind == "foreign":
         return None  # foreign transaction fees are percentages; a dollar figure is an example
-    return Claim(FEE_CLAIM, kind, value.start, value.end, USD, value.low, value.high)
+    return _draft(FEE_CLAIM, kind, value.start, value.end, USD, value.low, value.high)
 
 
 def _windows(
@@ -507,20 +723,44 @@ def _windows(
     months: Sequence[tuple[int, int, int]],
 ) -> list[_Window]:
     cuts = [unit.start]
-    for left, right in zip(values, values[1:], strict=False):
+    for left, right in itertools.pairwise(values):
         gap_start, gap_end = left.end, right.start
         last = None
-        for match in lex.SOFT_BOUNDARY.finditer(lower, gap_start, gap_end):
-            last = match.start()
+        if gap_end - gap_start > 0:
+            for match in lex.SOFT_BOUNDARY.finditer(lower, gap_start, gap_end):
+                last = match.start()
         cuts.append(last if last is not None else gap_start)
     cuts.append(unit.end)
     unit_cues = cue_index.within(unit.start, unit.end)
+    cue_positions = [c[1] for c in unit_cues]
+    month_positions = [m[0] for m in months]
+    context = list(unit.context_cues)
+
+    def cues_between(start: int, end: int) -> tuple[tuple[str, int], ...]:
+        lo, hi = bisect_left(cue_positions, start), bisect_left(cue_positions, end)
+        return tuple(unit_cues[lo:hi]) + tuple(context)
+
+    def months_between(start: int, end: int) -> tuple[tuple[int, int, int], ...]:
+        lo, hi = bisect_left(month_positions, start), bisect_left(month_positions, end)
+        return tuple(months[lo:hi])
+
+    lead = cues_between(unit.start, values[0].start) if values else ()
     windows = []
-    for index, _value in enumerate(values):
+    for index in range(len(values)):
         start, end = cuts[index], cuts[index + 1]
-        cues = [c for c in unit_cues if start <= c[1] < end] + list(unit.context_cues)
-        window_months = tuple(m for m in months if start <= m[0] < end)
-        windows.append(_Window(start, end, tuple(cues), window_months))
+        wide_start = values[index - 1].end if index else unit.start
+        wide_end = values[index + 1].start if index + 1 < len(values) else unit.end
+        windows.append(
+            _Window(
+                start,
+                end,
+                cues_between(start, end),
+                months_between(start, end),
+                cues_between(wide_start, wide_end),
+                months_between(wide_start, wide_end),
+                lead,
+            )
+        )
     return windows
 
 
@@ -546,15 +786,30 @@ def _cards_of(mentions: Sequence[NameMention]) -> tuple[str, ...]:
     return tuple(seen)
 
 
+def find_months(lower: str) -> list[tuple[int, int, int]]:
+    """Durations ("15 months", "18 billing cycles", "fifteen months", "first year"), as
+    ``(start, end, months)``; found from the unit word backwards, which is cheap to search for."""
+    out: list[tuple[int, int, int]] = []
+    for anchor in lex.MONTH_ANCHOR.finditer(lower):
+        lo = max(0, anchor.start() - 30)
+        for pattern in (lex.MONTHS, lex.WORD_MONTHS):
+            for match in pattern.finditer(lower, lo, min(len(lower), anchor.end() + 12)):
+                if match.start() <= anchor.start() < match.end() and _left_ok(
+                    lower, match.start(), _WORD_CHARS + "."
+                ):
+                    out.append((match.start(), match.end(), lex.months_value(match)))
+    return sorted(set(out))
+
+
 def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extraction:
     """Every claim of the response, typed and attributed."""
+    index = MentionIndex(mentions)
     cue_index = CueIndex(lower, mentions)
-    units = build_units(text, cue_index, mentions)
+    units = build_units(text, cue_index, index)
     values = find_values(lower)
-    months = [(m.start(), m.end(), lex.months_value(m)) for m in lex.MONTHS.finditer(lower)]
+    months = find_months(lower) if values else []
     value_starts = [v.start for v in values]
     month_starts = [m[0] for m in months]
-    mention_starts = [m.start for m in mentions]
     distinct_cards = _cards_of([m for m in mentions if m.kind != UNKNOWN])
     claims: list[Claim] = []
     for unit in units:
@@ -565,33 +820,95 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
         if not unit_values:
             continue
         m_lo, m_hi = bisect_left(month_starts, unit.start), bisect_left(month_starts, unit.end)
+        if (
+            m_lo == m_hi
+            and not unit.context_cues
+            and not any(v.unit == NONE for v in unit_values)
+            and not cue_index.within(unit.start, unit.end)
+        ):
+            continue  # numbers with no word around them that could make them a claim
         windows = _windows(lower, cue_index, unit, unit_values, months[m_lo:m_hi])
-        unit_mentions = _mentions_in(mentions, unit.start, unit.end)
+        unit_mentions = index.within(unit.start, unit.end)
         unit_text = lower[unit.start : unit.end]
-        generic = bool(lex.GENERIC_SUBJECT.search(unit_text)) and not unit_mentions
-        collective = bool(lex.COLLECTIVE_SUBJECT.search(unit_text))
+        if '"' in unit_text and lex.REPORTING.search(unit_text):
+            quoted = [
+                (m.start() + unit.start, m.end() + unit.start)
+                for m in lex.QUOTED.finditer(unit_text)
+            ]
+            kept = [v for v in unit_values if not any(a <= v.start < b for a, b in quoted)]
+            if len(kept) != len(unit_values):
+                unit_values = kept
+                if not unit_values:
+                    continue
+                windows = _windows(lower, cue_index, unit, unit_values, months[m_lo:m_hi])
+        generic = not unit_mentions and bool(lex.GENERIC_SUBJECT.search(unit_text))
+        subject = lex.COLLECTIVE_SUBJECT.search(unit_text)
+        # "all three cards", "both cards": the last N cards named (None: every card so far).
+        collective: int | None = (
+            (lex.collective_count(subject) or 0) if subject and _is_collective(subject) else None
+        )
+        unit_claims: list[Claim] = []
         for value, window in zip(unit_values, windows, strict=True):
-            claim = type_value(value, window)
-            if claim is None:
+            draft = type_value(value, window)
+            if draft is None:
                 continue
             if unit.cards is not None:
                 cards = unit.cards
             elif generic:
                 cards = ()
             else:
-                cards = _attribute(lower, value.start, unit_mentions, collective, mentions,
-                                   mention_starts, unit.start, distinct_cards)
-            claims.append(_with(claim, cards=cards, text=text[claim.start : claim.end]))
+                cards = _attribute(
+                    lower, value.start, unit_mentions, collective, index, unit.start, distinct_cards
+                )
+            for part in draft.get("split", [draft]):
+                unit_claims.append(
+                    Claim(**part, cards=cards, text=text[part["start"] : part["end"]])
+                )
+        if unit_claims and lex.RESPECTIVELY.search(unit_text):
+            unit_claims = _respectively(unit_claims, unit_mentions, index, unit.start)
+        claims.extend(unit_claims)
     return Extraction(tuple(claims), tuple(mentions), tuple((u.start, u.end) for u in units))
+
+
+def _respectively(
+    claims: list[Claim], unit_mentions: Sequence[NameMention], index: MentionIndex, start: int
+) -> list[Claim]:
+    """ "... APRs are 19.99% and 14.24%, respectively": the n-th figure of a kind goes to the n-th
+    card named (in the sentence, else the last cards named before it, in text order)."""
+    from dataclasses import replace
+
+    by_kind: dict[tuple[str, str], list[int]] = {}
+    for i, claim in enumerate(claims):
+        by_kind.setdefault((claim.family, claim.kind), []).append(i)
+    out = list(claims)
+    for positions in by_kind.values():
+        n = len(positions)
+        if n < 2:
+            continue
+        cards = list(_cards_of([m for m in unit_mentions if m.end <= claims[positions[0]].start]))
+        if len(cards) != n:
+            before = index.all[: bisect_left(index.starts, start)]
+            recent = list(_cards_of([m for m in reversed(before) if m.kind != UNKNOWN]))[:n]
+            cards = recent[::-1]
+        if len(cards) != n:
+            continue
+        for position, card_id in zip(positions, cards, strict=True):
+            out[position] = replace(claims[position], cards=(card_id,))
+    return out
+
+
+def _is_collective(match: re.Match[str]) -> bool:
+    """A quantifier with a noun ("both cards", "all three") rather than "both" alone."""
+    text = match.group(0)
+    return bool(match.group("n")) or text.rstrip().endswith(("card", "cards", "options", "products", "them"))
 
 
 def _attribute(
     lower: str,
     pos: int,
     unit_mentions: Sequence[NameMention],
-    collective: bool,
-    mentions: Sequence[NameMention],
-    mention_starts: Sequence[int],
+    collective: int | None,
+    mentions: MentionIndex,
     unit_start: int,
     distinct_cards: tuple[str, ...],
 ) -> tuple[str, ...]:
@@ -600,18 +917,13 @@ def _attribute(
         return _cards_of(_group_of(lower, unit_mentions, before[-1]))
     if unit_mentions:
         return _cards_of([unit_mentions[0]])
-    if collective:
-        upto = bisect_right(mention_starts, pos)
-        return _cards_of([m for m in mentions[:upto] if m.kind != UNKNOWN])
-    upto = bisect_left(mention_starts, unit_start)
+    if collective is not None:
+        upto = bisect_right(mentions.starts, pos)
+        named = _cards_of([m for m in reversed(mentions.all[:upto]) if m.kind != UNKNOWN])
+        return named[:collective] if collective else named
+    upto = bisect_left(mentions.starts, unit_start)
     if upto > 0:
-        return _cards_of([mentions[upto - 1]])
-    if len(distinct_cards) == 1 and not any(m.kind == UNKNOWN for m in mentions):
+        return _cards_of([mentions.all[upto - 1]])
+    if len(distinct_cards) == 1 and not any(m.kind == UNKNOWN for m in mentions.all):
         return distinct_cards
     return ()
-
-
-def _with(claim: Claim, **changes: object) -> Claim:
-    from dataclasses import replace
-
-    return replace(claim, **changes)  # type: ignore[arg-type]

@@ -14,28 +14,34 @@ _NUM = r"\d{1,3}(?:\.\d{1,3})?"
 _PCT = r"[ \t]{0,2}(?:%|percent\b|per[ \t]?cent\b|pct\b)"
 
 # -- values ----------------------------------------------------------------------------------
-# Group names say what was found; the extractor dispatches on ``match.lastgroup``-style checks.
-VALUES = re.compile(
+# Python's regex engine skips ahead fast only when a pattern starts with a literal or a character
+# class, so every scanning pattern below starts with "$", a digit or a literal word; the
+# left-boundary checks a lookbehind would do happen in the extractor instead.
+NUMBERS = re.compile(
+    r"\$[ \t]{0,2}(?P<usd>\d{1,3}(?:,\d{3})+|\d{1,7})(?P<cents>\.\d{1,2})?(?![\d])"
+    # A percentage range: "19.99%-29.99%", "19.99 to 29.99 percent".
+    rf"|(?P<ra>{_NUM})(?:{_PCT})?[ \t]{{0,3}}(?:-{{1,2}}|to|through|thru)[ \t]{{0,3}}(?P<rb>{_NUM}){_PCT}"
+    rf"|(?P<pct>{_NUM}){_PCT}"
+    r"|(?P<usdw>\d{1,7}(?:\.\d{1,2})?)[ \t]{0,2}(?:dollars?|usd|bucks)\b"
+)
+# What every number claim contains; the number pattern runs only near these.
+NUMBER_ANCHOR = re.compile(r"[%$]|percent|per[ \t]cent|pct\b|dollar|bucks")
+WORD_VALUES = re.compile(
+    rf"between[ \t]{{1,3}}(?P<ba>{_NUM})(?:{_PCT})?[ \t]{{1,3}}and[ \t]{{1,3}}(?P<bb>{_NUM}){_PCT}"
+    r"|(?P<zero>zero)[ \t-]{1,3}(?:%|percent\b)"
+    r"|usd[ \t]{0,2}(?P<usdp>\d{1,7}(?:\.\d{1,2})?)\b"
+)
+# Statements that a card has no such fee (or no penalty APR). They all end in a fee or rate
+# word, so the extractor only runs this on the stretch of text before each such word.
+NONE_PHRASES = re.compile(
     "|".join(
         (
-            # A percentage range: "19.99%-29.99%", "19.99 to 29.99 percent", "between 19.99% and 29.99%".
-            rf"(?<![\d.])(?P<ra>{_NUM})(?:{_PCT})?[ \t]{{0,3}}(?:-{{1,2}}|to|through|thru)[ \t]{{0,3}}"
-            rf"(?P<rb>{_NUM}){_PCT}",
-            rf"\bbetween[ \t]{{1,3}}(?P<ba>{_NUM})(?:{_PCT})?[ \t]{{1,3}}and[ \t]{{1,3}}(?P<bb>{_NUM}){_PCT}",
-            # A single percentage.
-            rf"(?<![\d.])(?P<pct>{_NUM}){_PCT}",
-            r"\b(?P<zero>zero)[ \t-]{1,3}(?:%|percent\b)",
-            # Dollar amounts: "$95", "$1,000", "$0.50", "95 dollars", "USD 95".
-            r"\$[ \t]{0,2}(?P<usd>\d{1,3}(?:,\d{3})+|\d{1,7})(?P<cents>\.\d{1,2})?(?![\d])",
-            r"(?<![\d.$])(?P<usdw>\d{1,7}(?:\.\d{1,2})?)[ \t]{0,2}(?:dollars?|usd|bucks)\b",
-            r"\busd[ \t]{0,2}(?P<usdp>\d{1,7}(?:\.\d{1,2})?)\b",
-            # Statements that a card has no such fee (or no penalty APR).
             r"(?P<none_annual>\bno[ \t-]{1,3}(?:annual|yearly|membership)[ \t-]{1,3}fees?\b"
             r"|\bzero[ \t]{1,3}annual[ \t]{1,3}fees?\b"
             r"|\b(?:does[ \t]{1,3}not|doesn't|won't|will[ \t]{1,3}not|never)[ \t]{1,3}(?:charge|have|carry|impose)s?"
             r"[ \t]{1,3}(?:an?[ \t]{1,3}|any[ \t]{1,3})?annual[ \t]{1,3}fees?\b"
             r"|\bwithout[ \t]{1,3}(?:an?[ \t]{1,3}|any[ \t]{1,3})?annual[ \t]{1,3}fees?\b"
-            r"|\bannual[ \t]{1,3}fee[ \t]{0,3}(?::|-|is|of)?[ \t]{0,3}(?:\*\*)?[ \t]{0,2}none\b"
+            r"|\bannual[ \t]{1,3}fees?[ \t]{0,3}(?::|-|is|of)?[ \t]{0,3}(?:\*\*)?[ \t]{0,2}none\b"
             r"|\bannual[ \t-]{1,3}fee[ \t-]{1,3}free\b|\bfree[ \t]{1,3}of[ \t]{1,3}annual[ \t]{1,3}fees?\b)",
             r"(?P<none_foreign>\bno[ \t-]{1,3}(?:foreign|international|fx|foreign[ \t]{1,3}exchange|"
             r"foreign[ \t]{1,3}transaction|international[ \t]{1,3}transaction)[ \t-]{1,3}fees?\b"
@@ -49,26 +55,51 @@ VALUES = re.compile(
         )
     )
 )
+NONE_ANCHOR = re.compile(r"fee|penalty")
 
 _WORD_MONTHS = {
-    "three": 3, "six": 6, "nine": 9, "twelve": 12, "fifteen": 15, "eighteen": 18,
-    "twenty-one": 21, "twenty one": 21, "twenty-four": 24, "twenty four": 24, "seven": 7,
-    "eight": 8, "ten": 10, "eleven": 11, "thirteen": 13, "fourteen": 14, "sixteen": 16,
-    "seventeen": 17, "nineteen": 19, "twenty": 20, "four": 4, "five": 5, "one": 1, "two": 2,
+    "three": 3,
+    "six": 6,
+    "nine": 9,
+    "twelve": 12,
+    "fifteen": 15,
+    "eighteen": 18,
+    "twenty-one": 21,
+    "twenty one": 21,
+    "twenty-four": 24,
+    "twenty four": 24,
+    "seven": 7,
+    "eight": 8,
+    "ten": 10,
+    "eleven": 11,
+    "thirteen": 13,
+    "fourteen": 14,
+    "sixteen": 16,
+    "seventeen": 17,
+    "nineteen": 19,
+    "twenty": 20,
+    "four": 4,
+    "five": 5,
+    "one": 1,
+    "two": 2,
 }
 MONTHS = re.compile(
-    r"(?<![\d.])(?P<m>\d{1,2})[ \t]{0,2}(?:-[ \t]{0,2})?(?:full[ \t]{1,3}|consecutive[ \t]{1,3}|calendar[ \t]{1,3})?"
+    r"(?P<m>\d{1,2})[ \t]{0,2}(?:-[ \t]{0,2})?(?:full[ \t]{1,3}|consecutive[ \t]{1,3}|calendar[ \t]{1,3})?"
     r"(?:months?|mos?\b\.?|billing[ \t]{1,3}cycles?|statement[ \t]{1,3}(?:cycles?|periods?))"
-    r"|\b(?P<w>" + "|".join(sorted(_WORD_MONTHS, key=len, reverse=True)) + r")[ \t-]{1,3}"
+)
+MONTH_ANCHOR = re.compile(r"month|mos?\b|cycle|period|year")
+WORD_MONTHS = re.compile(
+    r"(?P<w>" + "|".join(sorted(_WORD_MONTHS, key=len, reverse=True)) + r")[ \t-]{1,3}"
     r"(?:full[ \t]{1,3})?(?:months?|billing[ \t]{1,3}cycles?)\b"
-    r"|\b(?P<y>first|one|1)[ \t]{1,3}(?:full[ \t]{1,3})?year\b"
+    r"|(?P<y>first|one|1)[ \t]{1,3}(?:full[ \t]{1,3})?year\b"
 )
 
 
 def months_value(match: re.Match[str]) -> int:
-    if match.group("m"):
-        return int(match.group("m"))
-    if match.group("w"):
+    groups = match.groupdict()
+    if groups.get("m"):
+        return int(groups["m"])
+    if groups.get("w"):
         return _WORD_MONTHS[match.group("w").replace("  ", " ")]
     return 12
 
@@ -92,45 +123,148 @@ REWARD = "reward"
 VARIABLE = "variable"
 FIXED = "fixed"
 FIRST_YEAR = "first_year"
+OTHER_FEE = "other_fee"  # fees the catalog does not state (returned payment, replacement card)
 
-# Ordered: at one position the first alternative wins, so longer phrases come before their parts.
-_CUE_PATTERNS: tuple[tuple[str, str], ...] = (
-    (MIN_INTEREST, r"minimum[ \t]{1,3}interest(?:[ \t]{1,3}charges?)?|min\.?[ \t]{1,3}interest"),
-    # Interest amounts in worked examples ("$150 in interest") are not rates or fees.
-    ("reward_interest", r"in[ \t]{1,3}interest\b|interest[ \t]{1,3}(?:cost|paid|charges?[ \t]{1,3}of|of[ \t]{1,3}about)"),
-    (APR, r"annual[ \t]{1,3}percentage[ \t]{1,3}rates?|aprs?\b|interest[ \t]{1,3}rates?|interest\b|rates?\b"),
-    (FIRST_YEAR, r"first[ \t]{1,3}year|1st[ \t]{1,3}year|intro(?:ductory)?[ \t]{1,3}annual[ \t]{1,3}fee"),
-    (ANNUAL, r"annual(?:ly)?\b|yearly\b|per[ \t]{1,3}year\b|a[ \t]{1,3}year\b|each[ \t]{1,3}year\b|"
-             r"every[ \t]{1,3}year\b|membership\b"),
-    (FOREIGN, r"foreign\b|international\b|overseas\b|abroad\b|fx\b|currency[ \t]{1,3}conversion"),
-    (LATE, r"late\b|past[ \t]{1,3}due\b"),
-    (BT, r"balance[ \t-]{1,3}transfers?\b|transfers?\b|bt\b"),
-    (CASH, r"cash[ \t-]{1,3}advances?\b|advances?\b|atm\b|cash[ \t-]{1,3}equivalent"),
-    (PURCHASE, r"purchases?\b"),
-    (PENALTY, r"penalty\b|default[ \t]{1,3}(?:apr|rate)"),
-    (INTRO, r"intro(?:ductory)?\b|promo(?:tional)?\b|teaser\b|limited[ \t]{1,3}time\b"),
-    (AFTER, r"after[ \t]{1,3}that\b|then\b|thereafter\b|afterwards?\b|"
-            r"after[ \t]{1,3}(?:the|this|that|its)[ \t]{1,3}(?:intro(?:ductory)?|promo(?:tional)?|offer|initial)|"
-            r"once[ \t]{1,3}(?:the|that|it)\b|when[ \t]{1,3}(?:the|it)[ \t]{1,3}(?:intro|promo|offer)|"
-            r"after[ \t]{1,3}(?:\d{1,2}|the[ \t]{1,3}first[ \t]{1,3}\d{1,2})[ \t-]{0,2}months?\b|"
-            r"goes[ \t]{1,3}to\b|reverts?[ \t]{1,3}to\b|rises[ \t]{1,3}to\b|jumps[ \t]{1,3}to\b|"
-            r"(?:the[ \t]{1,3})?offer[ \t]{1,3}ends|expires\b|ends\b"),
-    (REGULAR, r"standard\b|ongoing\b|regular\b|go-to\b|non-intro(?:ductory)?\b"),
-    (MINIMUM, r"minimum\b|min\b\.?|at[ \t]{1,3}least\b|whichever[ \t]{1,3}is[ \t]{1,3}(?:greater|higher|more|larger)|"
-              r"no[ \t]{1,3}less[ \t]{1,3}than\b"),
-    (FEE, r"fees?\b"),
-    (VARIABLE, r"variable\b"),
-    (FIXED, r"fixed\b"),
-    (REWARD, r"cash[ \t-]?back\b|back\b|rewards?\b|points?\b|miles?\b|earn(?:s|ing|ed)?\b|bonus\b|"
-             r"statement[ \t]{1,3}credits?\b|travel[ \t]{1,3}credits?\b|spend(?:s|ing)?\b|save[sd]?\b|savings\b|"
-             r"utili[sz]ation\b|score\b|discount\b|off\b|caps?\b|capped\b|income\b|salary\b|"
-             r"limit\b|deposit\b|cashback\b|balances?\b|carry\b|carrying\b"),
+# Cue words, looked up word by word (a dictionary look-up per word is far cheaper than one big
+# alternation regex). Phrases are keyed by their first word and tried longest first; a phrase
+# wins over the single-word meaning of its first word.
+_CUE_WORDS: dict[str, str] = {
+    **dict.fromkeys(("apr", "aprs", "interest", "rate", "rates"), APR),
+    **dict.fromkeys(("annual", "annually", "yearly", "membership"), ANNUAL),
+    **dict.fromkeys(("foreign", "international", "overseas", "abroad", "fx"), FOREIGN),
+    "late": LATE,
+    **dict.fromkeys(("transfer", "transfers", "bt"), BT),
+    **dict.fromkeys(("advance", "advances", "atm"), CASH),
+    **dict.fromkeys(("purchase", "purchases"), PURCHASE),
+    "penalty": PENALTY,
+    **dict.fromkeys(("intro", "introductory", "promo", "promotional", "teaser"), INTRO),
+    **dict.fromkeys(("then", "thereafter", "afterward", "afterwards", "expires", "ends"), AFTER),
+    **dict.fromkeys(
+        ("standard", "ongoing", "regular", "go-to", "non-intro", "non-introductory"), REGULAR
+    ),
+    **dict.fromkeys(("minimum", "min", "whichever"), MINIMUM),
+    **dict.fromkeys(("fee", "fees"), FEE),
+    **dict.fromkeys(("over-limit", "overlimit", "expedited", "returned"), OTHER_FEE),
+    "variable": VARIABLE,
+    "fixed": FIXED,
+    **dict.fromkeys(
+        (
+            "rewards",
+            "reward",
+            "points",
+            "point",
+            "miles",
+            "mile",
+            "earn",
+            "earns",
+            "earning",
+            "earned",
+            "bonus",
+            "spend",
+            "spends",
+            "spending",
+            "save",
+            "saves",
+            "saved",
+            "savings",
+            "utilization",
+            "utilisation",
+            "score",
+            "discount",
+            "off",
+            "cap",
+            "caps",
+            "capped",
+            "income",
+            "salary",
+            "limit",
+            "deposit",
+            "cashback",
+            "balance",
+            "balances",
+            "carry",
+            "carrying",
+            "back",
+        ),
+        REWARD,
+    ),
+}
+_INTRO_WORDS = ("intro", "introductory", "promo", "promotional", "offer", "initial")
+_CUE_PHRASES_LIST: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("minimum", "interest", "charge"), MIN_INTEREST),
+    (("minimum", "interest", "charges"), MIN_INTEREST),
+    (("minimum", "interest"), MIN_INTEREST),
+    (("min", "interest"), MIN_INTEREST),
+    (("in", "interest"), REWARD),
+    (("interest", "cost"), REWARD),
+    (("interest", "paid"), REWARD),
+    (("interest", "charges", "of"), REWARD),
+    (("interest", "of", "about"), REWARD),
+    (("annual", "percentage", "rate"), APR),
+    (("annual", "percentage", "rates"), APR),
+    (("first", "year"), FIRST_YEAR),
+    (("1st", "year"), FIRST_YEAR),
+    (("intro", "annual", "fee"), FIRST_YEAR),
+    (("introductory", "annual", "fee"), FIRST_YEAR),
+    (("per", "year"), ANNUAL),
+    (("a", "year"), ANNUAL),
+    (("each", "year"), ANNUAL),
+    (("every", "year"), ANNUAL),
+    (("currency", "conversion"), FOREIGN),
+    (("past", "due"), LATE),
+    (("balance", "transfer"), BT),
+    (("balance", "transfers"), BT),
+    (("cash", "advance"), CASH),
+    (("cash", "advances"), CASH),
+    (("cash", "equivalent"), CASH),
+    (("cash", "back"), REWARD),
+    (("default", "apr"), PENALTY),
+    (("default", "rate"), PENALTY),
+    (("limited", "time"), INTRO),
+    (("after", "that"), AFTER),
+    *(
+        ((("after", det, word)), AFTER)
+        for det in ("the", "this", "that", "its")
+        for word in _INTRO_WORDS
+    ),
+    (("once", "the"), AFTER),
+    (("once", "that"), AFTER),
+    (("once", "it"), AFTER),
+    *(
+        ((("when", det, word)), AFTER)
+        for det in ("the", "it")
+        for word in ("intro", "promo", "offer")
+    ),
+    (("goes", "to"), AFTER),
+    (("revert", "to"), AFTER),
+    (("reverts", "to"), AFTER),
+    (("rises", "to"), AFTER),
+    (("jumps", "to"), AFTER),
+    (("offer", "ends"), AFTER),
+    (("after", "#", "months"), AFTER),
+    (("after", "#", "month"), AFTER),
+    (("after", "the", "first", "#", "months"), AFTER),
+    (("at", "least"), MINIMUM),
+    (("no", "less", "than"), MINIMUM),
+    (("returned", "payment"), OTHER_FEE),
+    (("return", "payment"), OTHER_FEE),
+    (("over", "the", "limit"), OTHER_FEE),
+    (("replacement", "card"), OTHER_FEE),
+    (("card", "replacement"), OTHER_FEE),
+    (("paper", "statement"), OTHER_FEE),
+    (("stop", "payment"), OTHER_FEE),
+    (("statement", "credit"), REWARD),
+    (("statement", "credits"), REWARD),
+    (("travel", "credit"), REWARD),
+    (("travel", "credits"), REWARD),
 )
-CUES = re.compile(
-    r"\b(?:" + "|".join(f"(?P<{name}>{pattern})" for name, pattern in _CUE_PATTERNS) + ")"
-)
-# Cue group name -> cue type (a type may have several groups, e.g. two kinds of reward cue).
-CUE_TYPE = {name: ("reward" if name == "reward_interest" else name) for name, _ in _CUE_PATTERNS}
+CUE_PHRASES: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {}
+for _words, _cue in sorted(_CUE_PHRASES_LIST, key=lambda item: -len(item[0])):
+    CUE_PHRASES[_words[0]] = (*CUE_PHRASES.get(_words[0], ()), (_words[1:], _cue))
+CUE_WORDS = _CUE_WORDS
+# Words for the cue tagger: letters with inner hyphens/apostrophes, or a number ("#" in phrases).
+CUE_TOKEN = re.compile(r"[a-z][a-z'-]*|\d+(?:\.\d+)?")
+
 
 # Soft clause boundaries between two values: the window of the earlier value ends at the last
 # one in the gap (so "0% intro APR on purchases and balance transfers for 15 months, then 19.99%"
@@ -150,11 +284,29 @@ GENERIC_SUBJECT = re.compile(
     r"usually|often|standard[ \t]for)\b[^.]{0,30}\bcards?\b|\bcards?[ \t]{1,3}(?:typically|usually|often|generally)\b"
 )
 COLLECTIVE_SUBJECT = re.compile(
-    r"\b(?:all|both|each|every|either|neither)[ \t]{1,3}(?:of[ \t]{1,3})?(?:the[ \t]{1,3}|these[ \t]{1,3}|"
-    r"those[ \t]{1,3}|our[ \t]{1,3}|my[ \t]{1,3}|three[ \t]{1,3}|two[ \t]{1,3}|four[ \t]{1,3})?"
-    r"(?:cards?|options|products|of[ \t]{1,3}them|three|two)\b"
+    r"\b(?P<q>all|both|each|every|either|neither)[ \t]{1,3}(?:of[ \t]{1,3})?(?:the[ \t]{1,3}|these[ \t]{1,3}|"
+    r"those[ \t]{1,3}|our[ \t]{1,3}|my[ \t]{1,3})?(?P<n>two|three|four|five|2|3|4|5)?[ \t]{0,3}"
+    r"(?:cards?|options|products|of[ \t]{1,3}them)?\b"
 )
+COLLECTIVE_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
+
+
+def collective_count(match: re.Match[str]) -> int | None:
+    """How many of the most recently named cards a collective subject covers (None: all)."""
+    if match.group("n"):
+        return COLLECTIVE_COUNTS[match.group("n")]
+    return 2 if match.group("q") in ("both", "either", "neither") else None
+
+
 RESPECTIVELY = re.compile(r"\brespectively\b")
+# Reported speech: a quoted figure in a sentence that says where it comes from or that it is
+# wrong ("the draft says \"$50 annual fee\", which is incorrect") is not the response's claim.
+QUOTED = re.compile(r'"[^"\n]{1,200}"')
+REPORTING = re.compile(
+    r"\b(?:says?|said|states?|stated|claims?|claimed|lists?|listed|advertises?|advertised|reads?|"
+    r"mentions?|incorrect(?:ly)?|wrong(?:ly)?|inaccurate|should[ \t]be|error|mistaken?|draft|copy|"
+    r"quotes?|quoted)\b"
+)
 # Text between two card names that joins them into one subject ("X and Y both ...").
 NAME_JOINER = re.compile(
     r"^[ \t,]{0,3}(?:\*\*)?[ \t,]{0,3}(?:and|or|&|as[ \t]well[ \t]as)?[ \t]{0,3}(?:the[ \t]{1,3})?(?:\*\*)?[ \t]{0,3}$"
@@ -175,7 +327,9 @@ NEGATION = re.compile(
     r"\bcannot\b|\bunable\b|\bdisqualif\w*|\bdecline[sd]?\b|\bnor\b|\bwouldn't\b|\bskip\b|\bpass[ \t]{1,3}on\b"
 )
 # Negators that only apply to what follows them ("X over Y": Y is not recommended).
-CONTRAST = re.compile(r"\bover\b|\binstead[ \t]{1,3}of\b|\brather[ \t]{1,3}than\b|\bunlike\b|\bthan\b|\bvs\b\.?|\bversus\b")
+CONTRAST = re.compile(
+    r"\bover\b|\binstead[ \t]{1,3}of\b|\brather[ \t]{1,3}than\b|\bunlike\b|\bthan\b|\bvs\b\.?|\bversus\b"
+)
 CLAUSE_BOUNDARY = re.compile(
     r"[,;]|\bbecause\b|\bsince\b|\bbut\b|\bwhile\b|\balthough\b|\bhowever\b|\bwhereas\b|\bso\b|"
     r"\bif\b|\bwhen\b|\bunless\b|\bas[ \t]long[ \t]as\b|\bthough\b"

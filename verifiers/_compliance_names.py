@@ -34,37 +34,286 @@ UNKNOWN = "unknown"
 
 # Words that describe cards in general; they never make a phrase look like a product on their own.
 GENERIC_WORDS = frozenset(
-    """
-    a an the my your our their his her its this that these those both either each every all any
-    and or of for with to in on at by from vs versus as is are be it i you we they if so but
-    card cards credit debit account visa mastercard master amex american express discover network
-    apr aprs rate rates interest annual fee fees foreign transaction transactions late penalty
-    intro introductory promo promotional purchase purchases balance balances transfer transfers
-    cash advance advances back rewards reward points miles travel dining groceries gas online
-    bonus sign up signup welcome offer offers term terms summary details overview comparison
-    recommendation recommendations note notes option options pick choice best top key why what
-    how which who where when yes no not none total minimum maximum min max charge charges business
-    grace period days months month year years variable fixed type issuer bank name product
-    q answer question table row column apply eligibility eligible ineligible score tier
-    low high standard regular ongoing first second third bottom line verdict pros cons
-    """.split()
+    [
+        "a",
+        "an",
+        "the",
+        "my",
+        "your",
+        "our",
+        "their",
+        "his",
+        "her",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "both",
+        "either",
+        "each",
+        "every",
+        "all",
+        "any",
+        "and",
+        "or",
+        "of",
+        "for",
+        "with",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "from",
+        "vs",
+        "versus",
+        "as",
+        "is",
+        "are",
+        "be",
+        "it",
+        "i",
+        "you",
+        "we",
+        "they",
+        "if",
+        "so",
+        "but",
+        "card",
+        "cards",
+        "credit",
+        "debit",
+        "account",
+        "visa",
+        "mastercard",
+        "master",
+        "amex",
+        "american",
+        "express",
+        "discover",
+        "network",
+        "apr",
+        "aprs",
+        "rate",
+        "rates",
+        "interest",
+        "annual",
+        "fee",
+        "fees",
+        "foreign",
+        "transaction",
+        "transactions",
+        "late",
+        "penalty",
+        "intro",
+        "introductory",
+        "promo",
+        "promotional",
+        "purchase",
+        "purchases",
+        "balance",
+        "balances",
+        "transfer",
+        "transfers",
+        "cash",
+        "advance",
+        "advances",
+        "back",
+        "rewards",
+        "reward",
+        "points",
+        "miles",
+        "travel",
+        "dining",
+        "groceries",
+        "gas",
+        "online",
+        "bonus",
+        "sign",
+        "up",
+        "signup",
+        "welcome",
+        "offer",
+        "offers",
+        "term",
+        "terms",
+        "summary",
+        "details",
+        "overview",
+        "comparison",
+        "recommendation",
+        "recommendations",
+        "note",
+        "notes",
+        "option",
+        "options",
+        "pick",
+        "choice",
+        "best",
+        "top",
+        "key",
+        "why",
+        "what",
+        "how",
+        "which",
+        "who",
+        "where",
+        "when",
+        "yes",
+        "no",
+        "not",
+        "none",
+        "total",
+        "minimum",
+        "maximum",
+        "min",
+        "max",
+        "charge",
+        "charges",
+        "business",
+        "grace",
+        "period",
+        "days",
+        "months",
+        "month",
+        "year",
+        "years",
+        "variable",
+        "fixed",
+        "type",
+        "issuer",
+        "bank",
+        "name",
+        "product",
+        "q",
+        "answer",
+        "question",
+        "table",
+        "row",
+        "column",
+        "apply",
+        "eligibility",
+        "eligible",
+        "ineligible",
+        "score",
+        "tier",
+        "low",
+        "high",
+        "standard",
+        "regular",
+        "ongoing",
+        "first",
+        "second",
+        "third",
+        "bottom",
+        "line",
+        "verdict",
+        "pros",
+        "cons",
+    ]
 )
 # Words that distinguish tiers of one product line; one more after a real name invents a card.
 TIER_WORDS = frozenset(
-    """
-    plus preferred premier premium platinum gold silver elite select reserve pro max one prime
-    ultra edge flex advantage classic essential essentials black diamond titanium sapphire
-    """.split()
+    [
+        "plus",
+        "preferred",
+        "premier",
+        "premium",
+        "platinum",
+        "gold",
+        "silver",
+        "elite",
+        "select",
+        "reserve",
+        "pro",
+        "max",
+        "one",
+        "prime",
+        "ultra",
+        "edge",
+        "flex",
+        "advantage",
+        "classic",
+        "essential",
+        "essentials",
+        "black",
+        "diamond",
+        "titanium",
+        "sapphire",
+    ]
 )
 _LEADING_NOISE = frozenset(
-    """a an the my your our their this that these those both either each every all any and or
-    for with to in on at by from as is are if i you we it get try consider choose apply
-    recommend recommended pick go vs versus unlike compared earn use pay enjoy compare see note
-    while whereas but because since also then however overall""".split()
+    [
+        "a",
+        "an",
+        "the",
+        "my",
+        "your",
+        "our",
+        "their",
+        "this",
+        "that",
+        "these",
+        "those",
+        "both",
+        "either",
+        "each",
+        "every",
+        "all",
+        "any",
+        "and",
+        "or",
+        "for",
+        "with",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "from",
+        "as",
+        "is",
+        "are",
+        "if",
+        "i",
+        "you",
+        "we",
+        "it",
+        "get",
+        "try",
+        "consider",
+        "choose",
+        "apply",
+        "recommend",
+        "recommended",
+        "pick",
+        "go",
+        "vs",
+        "versus",
+        "unlike",
+        "compared",
+        "earn",
+        "use",
+        "pay",
+        "enjoy",
+        "compare",
+        "see",
+        "note",
+        "while",
+        "whereas",
+        "but",
+        "because",
+        "since",
+        "also",
+        "then",
+        "however",
+        "overall",
+    ]
 )
-_TRAILING_NOISE = frozenset("card cards credit visa mastercard amex discover".split())
+_TRAILING_NOISE = frozenset(["card", "cards", "credit", "visa", "mastercard", "amex", "discover"])
 _INSTITUTION_WORDS = frozenset(
-    "bank national financial credit union bancorp savings trust federal".split()
+    ["bank", "national", "financial", "credit", "union", "bancorp", "savings", "trust", "federal"]
 )
 
 # A capitalised phrase: up to eight words, each starting with an upper-case letter or a digit.
@@ -72,6 +321,13 @@ _CAP_PHRASE = re.compile(r"(?<![\w'-])[A-Z][\w'-]{0,40}(?:[ \t]{1,3}[A-Z0-9][\w'
 _WORD = re.compile(r"[A-Za-z0-9][\w'-]*")
 _NEXT_WORD = re.compile(r"[ \t]{1,3}([A-Z][A-Za-z'-]{1,20})(?![\w])")
 _PHRASE_CACHE_LIMIT = 20_000
+# "the Plus version", "the 360 card": a tier of the product line named just before.
+_REFERENCE_HINT = re.compile(r"[ \t](?:version|variant|tier|edition)\b|[ \t]card\b")
+_REFERENCE = re.compile(
+    r"\b[Tt]he[ \t]{1,3}([A-Z0-9][\w'-]{0,20}|base|basic|standard|original|regular)[ \t]{1,3}"
+    r"(?:version|card|tier|variant|edition)\b"
+)
+_BASE_WORDS = frozenset({"base", "basic", "standard", "original", "regular"})
 
 
 def tokens_of(name: str) -> tuple[str, ...]:
@@ -229,7 +485,30 @@ class NameIndex:
                 continue  # overlaps an exact mention, already classified
             mentions.extend(self._phrase_mentions(text, start, end))
         mentions.sort(key=lambda m: m.start)
+        if _REFERENCE_HINT.search(text):
+            mentions = self._with_references(text, mentions)
         return mentions
+
+    def _with_references(self, text: str, mentions: list[NameMention]) -> list[NameMention]:
+        """ "The Plus version", "the 360 card", "the base card": a sibling of the card just named."""
+        out = list(mentions)
+        for match in _REFERENCE.finditer(text):
+            start = match.start(1)
+            if any(m.start < match.end() and start < m.end for m in mentions):
+                continue
+            previous = [m for m in mentions if m.end <= start and m.card_id is not None]
+            if not previous:
+                continue
+            base = self._words[previous[-1].card_id or ""]
+            if len(base) > 1 and base[-1] in self._tiers and base[:-1] in self._by_words:
+                base = base[:-1]
+            word = match.group(1).lower()
+            target = base if word in _BASE_WORDS else (*base, word)
+            card_id = self._by_words.get(target)
+            if card_id is not None:
+                out.append(NameMention(start, match.end(), EXACT, card_id, text[start : match.end()]))
+        out.sort(key=lambda m: m.start)
+        return out
 
     # -- exact mentions ----------------------------------------------------------------------
 
@@ -245,13 +524,16 @@ class NameIndex:
             return NameMention(start, end, EXACT, card_id, surface)
         word = self._strip_possessive(follow.group(1).lower())
         longer = (*self._words[card_id], word)
-        new_end = follow.end(1) - (2 if follow.group(1).lower().endswith("'s") and not word.endswith("'s") else 0)
+        new_end = follow.end(1) - (
+            2 if follow.group(1).lower().endswith("'s") and not word.endswith("'s") else 0
+        )
         near = self._nearest(longer, exact_ok=False)
         if near is not None:
             return NameMention(
                 start, new_end, MISSPELLED, near, text[start:new_end], (self.names[near],)
             )
-        if word in self._tiers and longer not in self._by_words:
+        if (word in self._tiers or word in self._vocabulary) and longer not in self._by_words:
+            # "Summit Cash Premier", "Crest Cash Back": a real name grown into another product.
             return NameMention(
                 start, new_end, UNKNOWN, None, text[start:new_end], self._near_names(longer)
             )
@@ -292,8 +574,13 @@ class NameIndex:
             verdict = self._classify(words[lo:hi])
             if verdict is not None:
                 out.append(
-                    _Verdict(lo + verdict.first, lo + verdict.last, verdict.kind,
-                             verdict.card_id, verdict.expected)
+                    _Verdict(
+                        lo + verdict.first,
+                        lo + verdict.last,
+                        verdict.kind,
+                        verdict.card_id,
+                        verdict.expected,
+                    )
                 )
         return tuple(out)
 
@@ -318,7 +605,7 @@ class NameIndex:
 
     def _classify(self, raw: tuple[str, ...]) -> _Verdict | None:
         first, last = 0, len(raw) - 1
-        while first <= last and raw[first] in _LEADING_NOISE:
+        while first <= last and raw[first] in _LEADING_NOISE and raw[first] not in self.brands:
             first += 1
         while last >= first and raw[last] in _TRAILING_NOISE:
             last -= 1
@@ -330,8 +617,9 @@ class NameIndex:
             lo, hi, card_id, kind = best
             if hi < len(words) and words[hi] in self._tiers:
                 # "Harbour Sky Miles Select": a (mis)spelled line with a tier it does not have.
-                return _Verdict(first + lo, first + hi, UNKNOWN, None,
-                                self._near_names(words[lo : hi + 1]))
+                return _Verdict(
+                    first + lo, first + hi, UNKNOWN, None, self._near_names(words[lo : hi + 1])
+                )
             return _Verdict(first + lo, first + hi - 1, kind, card_id, (self.names[card_id],))
         unknown = self._unknown_span(words)
         if unknown is not None:

@@ -12,12 +12,13 @@ catalog's fee lies inside it.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from replicas.verifiers import _compliance_lexicon as lex
-from replicas.verifiers._compliance_catalog import Catalog, CardTerms
+from replicas.verifiers._compliance_catalog import CardTerms, Catalog
 from replicas.verifiers._compliance_claims import (
     APR_CLAIM,
     FEE_CLAIM,
@@ -61,7 +62,14 @@ FAMILY_OF_CODE: dict[str, str] = {
     INELIGIBLE_CARD: "eligibility",
     MISSING_DISCLOSURE: "disclosures",
 }
-OBJECTIVES: tuple[str, ...] = ("names", "aprs", "intro_offers", "fees", "eligibility", "disclosures")
+OBJECTIVES: tuple[str, ...] = (
+    "names",
+    "aprs",
+    "intro_offers",
+    "fees",
+    "eligibility",
+    "disclosures",
+)
 
 
 @dataclass(frozen=True)
@@ -159,33 +167,61 @@ def check_apr(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
         else:
             ok = _same(claim.low, low) and _same(claim.high, high)
         if not ok:
-            yield Finding(WRONG_APR, f"the purchase APR of {name} is {_purchase_apr(card)}, "
-                          f"not {_claimed(claim)}", claim.start, claim.end,
-                          _purchase_apr(card), _claimed(claim))
+            yield Finding(
+                WRONG_APR,
+                f"the purchase APR of {name} is {_purchase_apr(card)}, not {_claimed(claim)}",
+                claim.start,
+                claim.end,
+                _purchase_apr(card),
+                _claimed(claim),
+            )
             return
         if claim.variability is not None and card.apr_is_variable is not None:
             said_variable = claim.variability == "variable"
             if said_variable != card.apr_is_variable:
                 truth = "variable" if card.apr_is_variable else "fixed"
-                yield Finding(WRONG_APR, f"the purchase APR of {name} is {truth}, not "
-                              f"{claim.variability}", claim.start, claim.end,
-                              _purchase_apr(card), f"{_claimed(claim)} {claim.variability}")
+                yield Finding(
+                    WRONG_APR,
+                    f"the purchase APR of {name} is {truth}, not {claim.variability}",
+                    claim.start,
+                    claim.end,
+                    _purchase_apr(card),
+                    f"{_claimed(claim)} {claim.variability}",
+                )
         return
     field = {"cash_advance": "cash_advance_apr_pct", "penalty": "penalty_apr_pct"}[claim.kind]
     label = {"cash_advance": "cash advance APR", "penalty": "penalty APR"}[claim.kind]
     truth = getattr(card, field)
     if claim.is_none:
         if truth is not None:
-            yield Finding(WRONG_APR, f"{name} has a {label} of {pct(truth)}; the response says it "
-                          "has none", claim.start, claim.end, pct(truth), "none")
+            yield Finding(
+                WRONG_APR,
+                f"{name} has a {label} of {pct(truth)}; the response says it has none",
+                claim.start,
+                claim.end,
+                pct(truth),
+                "none",
+            )
         return
     if truth is None:
-        yield Finding(WRONG_APR, f"{name} has no {label}; the response states {_claimed(claim)}",
-                      claim.start, claim.end, "none", _claimed(claim))
+        yield Finding(
+            WRONG_APR,
+            f"{name} has no {label}; the response states {_claimed(claim)}",
+            claim.start,
+            claim.end,
+            "none",
+            _claimed(claim),
+        )
         return
     if not (_same(claim.low, truth) and _same(claim.high, truth)):
-        yield Finding(WRONG_APR, f"the {label} of {name} is {pct(truth)}, not {_claimed(claim)}",
-                      claim.start, claim.end, pct(truth), _claimed(claim))
+        yield Finding(
+            WRONG_APR,
+            f"the {label} of {name} is {pct(truth)}, not {_claimed(claim)}",
+            claim.start,
+            claim.end,
+            pct(truth),
+            _claimed(claim),
+        )
 
 
 # -- intro offers ------------------------------------------------------------------------------
@@ -212,23 +248,45 @@ def check_intro(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
     if not kinds:
         offered = [k for k in ("purchase", "bt") if card.has_intro(k)]
         if not offered:
-            yield Finding(FALSE_INTRO_OFFER, f"{name} has no intro APR offer; the response claims "
-                          f"{_claimed(claim)}", claim.start, claim.end, "no intro APR offer",
-                          _claimed(claim))
+            yield Finding(
+                FALSE_INTRO_OFFER,
+                f"{name} has no intro APR offer; the response claims {_claimed(claim)}",
+                claim.start,
+                claim.end,
+                "no intro APR offer",
+                _claimed(claim),
+            )
         elif not any(_offer_matches(claim, card, k) for k in offered):
             truth = "; ".join(_offer(card, k) for k in offered)
-            yield Finding(WRONG_INTRO_TERMS, f"the intro offer of {name} is {truth}, not "
-                          f"{_claimed(claim)}", claim.start, claim.end, truth, _claimed(claim))
+            yield Finding(
+                WRONG_INTRO_TERMS,
+                f"the intro offer of {name} is {truth}, not {_claimed(claim)}",
+                claim.start,
+                claim.end,
+                truth,
+                _claimed(claim),
+            )
         return
     for kind in kinds:
         if not card.has_intro(kind):
-            yield Finding(FALSE_INTRO_OFFER, f"{name} has no intro APR on {_INTRO_LABEL[kind]}; "
-                          f"the response claims {_claimed(claim)}", claim.start, claim.end,
-                          _offer(card, kind), _claimed(claim))
+            yield Finding(
+                FALSE_INTRO_OFFER,
+                f"{name} has no intro APR on {_INTRO_LABEL[kind]}; "
+                f"the response claims {_claimed(claim)}",
+                claim.start,
+                claim.end,
+                _offer(card, kind),
+                _claimed(claim),
+            )
         elif not _offer_matches(claim, card, kind):
-            yield Finding(WRONG_INTRO_TERMS, f"the intro offer of {name} is {_offer(card, kind)}, "
-                          f"not {_claimed(claim)}", claim.start, claim.end, _offer(card, kind),
-                          _claimed(claim))
+            yield Finding(
+                WRONG_INTRO_TERMS,
+                f"the intro offer of {name} is {_offer(card, kind)}, not {_claimed(claim)}",
+                claim.start,
+                claim.end,
+                _offer(card, kind),
+                _claimed(claim),
+            )
 
 
 # -- fees --------------------------------------------------------------------------------------
@@ -274,9 +332,8 @@ def _fee_ok(claim: Claim, card: CardTerms, kind: str) -> bool:
         if usd_field is None:
             return False
         return _value_ok(claim, getattr(card, usd_field))
-    if claim.unit == PCT:
-        if pct_field is None or not _value_ok(claim, getattr(card, pct_field)):
-            return False
+    if claim.unit == PCT and (pct_field is None or not _value_ok(claim, getattr(card, pct_field))):
+        return False
     if claim.min_usd is not None:
         return min_field is not None and _same(claim.min_usd, getattr(card, min_field) or 0.0)
     return True
@@ -285,22 +342,35 @@ def _fee_ok(claim: Claim, card: CardTerms, kind: str) -> bool:
 def check_fee(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
     if claim.kind == "any":
         candidates = [
-            k for k, spec in _FEES.items()
+            k
+            for k, spec in _FEES.items()
             if (spec[1] if claim.unit == USD else spec[0]) is not None
         ]
         if claim.unit == USD:
-            candidates = candidates + ["bt", "cash_advance"]
+            candidates = [*candidates, "bt", "cash_advance"]
         if any(_fee_ok(_as_minimum(claim, k), card, k) for k in candidates):
             return
         truth = "; ".join(f"{_FEES[k][3]} {_fee_truth(card, k)}" for k in dict.fromkeys(candidates))
-        yield Finding(WRONG_FEE, f"no fee of {name} is {_claimed(claim)} ({truth})", claim.start,
-                      claim.end, truth, _claimed(claim))
+        yield Finding(
+            WRONG_FEE,
+            f"no fee of {name} is {_claimed(claim)} ({truth})",
+            claim.start,
+            claim.end,
+            truth,
+            _claimed(claim),
+        )
         return
     if not _fee_ok(claim, card, claim.kind):
         label = _FEES[claim.kind][3]
         truth = _fee_truth(card, claim.kind)
-        yield Finding(WRONG_FEE, f"the {label} of {name} is {truth}, not {_claimed(claim)}",
-                      claim.start, claim.end, truth, _claimed(claim))
+        yield Finding(
+            WRONG_FEE,
+            f"the {label} of {name} is {truth}, not {_claimed(claim)}",
+            claim.start,
+            claim.end,
+            truth,
+            _claimed(claim),
+        )
 
 
 def _as_minimum(claim: Claim, kind: str) -> Claim:
@@ -328,18 +398,29 @@ def check_names(mentions: Sequence[NameMention], tally: Tally) -> Iterator[Findi
         tally.count("names", mention.kind not in (MISSPELLED, UNKNOWN))
         if mention.kind == MISSPELLED:
             intended = mention.expected[0] if mention.expected else ""
-            yield Finding(MISSPELLED_CARD, f'"{mention.surface}" is a misspelling of the card '
-                          f'"{intended}"', mention.start, mention.end, intended, mention.surface)
+            yield Finding(
+                MISSPELLED_CARD,
+                f'"{mention.surface}" is a misspelling of the card "{intended}"',
+                mention.start,
+                mention.end,
+                intended,
+                mention.surface,
+            )
         elif mention.kind == UNKNOWN:
             near = ", ".join(f'"{n}"' for n in mention.expected) or "none"
-            yield Finding(UNKNOWN_CARD, f'"{mention.surface}" is not a card in the catalog '
-                          f"(closest: {near})", mention.start, mention.end,
-                          list(mention.expected), mention.surface)
+            yield Finding(
+                UNKNOWN_CARD,
+                f'"{mention.surface}" is not a card in the catalog (closest: {near})',
+                mention.start,
+                mention.end,
+                list(mention.expected),
+                mention.surface,
+            )
 
 
 def _clauses(lower: str, start: int, end: int) -> list[tuple[int, int]]:
     cuts = [start] + [m.start() for m in lex.CLAUSE_BOUNDARY.finditer(lower, start, end)] + [end]
-    return [(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
+    return [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
 
 
 @dataclass(frozen=True)
@@ -399,10 +480,16 @@ def check_eligibility(
         tally.count("eligibility", row.eligible)
         if not row.eligible:
             reason = row.reason or "not eligible"
-            yield Finding(INELIGIBLE_CARD, f"customer {customer_id} is not eligible for "
-                          f'"{catalog.names.name_of(card_id)}" ({reason}) but the response '
-                          "recommends it", mention.start, mention.end, f"not eligible: {reason}",
-                          catalog.names.name_of(card_id))
+            yield Finding(
+                INELIGIBLE_CARD,
+                f"customer {customer_id} is not eligible for "
+                f'"{catalog.names.name_of(card_id)}" ({reason}) but the response '
+                "recommends it",
+                mention.start,
+                mention.end,
+                f"not eligible: {reason}",
+                catalog.names.name_of(card_id),
+            )
 
 
 def check_disclosures(
@@ -416,9 +503,13 @@ def check_disclosures(
                 has_purchase_apr.add(card_id)
             if claim.family == FEE_CLAIM and claim.kind == "annual":
                 annual_fee_stated.add(card_id)
-            if claim.family == FEE_CLAIM and claim.kind == "any" and claim.unit == USD:
-                if _same(claim.low, catalog.card(card_id).annual_fee_usd):
-                    annual_fee_stated.add(card_id)
+            if (
+                claim.family == FEE_CLAIM
+                and claim.kind == "any"
+                and claim.unit == USD
+                and _same(claim.low, catalog.card(card_id).annual_fee_usd)
+            ):
+                annual_fee_stated.add(card_id)
     for claim in claims:
         if claim.family != INTRO_CLAIM:
             continue
@@ -435,9 +526,14 @@ def check_disclosures(
                 missing.append("the APR that applies after it")
             tally.count("disclosures", not missing)
             if missing:
-                yield Finding(MISSING_DISCLOSURE, f"the intro APR of {name} is stated without "
-                              + " and ".join(missing), claim.start, claim.end,
-                              _disclosure_truth(card, scopes), _claimed(claim))
+                yield Finding(
+                    MISSING_DISCLOSURE,
+                    f"the intro APR of {name} is stated without " + " and ".join(missing),
+                    claim.start,
+                    claim.end,
+                    _disclosure_truth(card, scopes),
+                    _claimed(claim),
+                )
     for card_id, mention in recs.positive.items():
         card = catalog.card(card_id)
         if not card.annual_fee_usd:
@@ -446,9 +542,15 @@ def check_disclosures(
         tally.count("disclosures", ok)
         if not ok:
             name = catalog.names.name_of(card_id)
-            yield Finding(MISSING_DISCLOSURE, f"{name} is recommended without stating its annual "
-                          f"fee of {usd(card.annual_fee_usd)}", mention.start, mention.end,
-                          f"annual fee {usd(card.annual_fee_usd)}", "annual fee not stated")
+            yield Finding(
+                MISSING_DISCLOSURE,
+                f"{name} is recommended without stating its annual "
+                f"fee of {usd(card.annual_fee_usd)}",
+                mention.start,
+                mention.end,
+                f"annual fee {usd(card.annual_fee_usd)}",
+                "annual fee not stated",
+            )
 
 
 def _disclosure_truth(card: CardTerms, scopes: Sequence[str]) -> str:

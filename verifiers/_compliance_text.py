@@ -17,6 +17,7 @@ import html
 import re
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from replicas.verifiers.verdict import Span
@@ -26,14 +27,52 @@ _INVISIBLE = frozenset("\u00ad\u200b\u200c\u200d\u2060\ufeff")
 # Trademark marks are dropped so "Summit® Cash" matches "Summit Cash"; NFKC would turn ™ into "TM".
 _MARKS = frozenset("®™℠")
 _DASHES = frozenset("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d")
-_QUOTES = {"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
-           "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2033": '"'}
+_QUOTES = {
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u201a": "'",
+    "\u201b": "'",
+    "\u2032": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u201e": '"',
+    "\u2033": '"',
+}
 
 # Block-level tags become line breaks (they separate sentences and list items), table cells
 # become markdown cell separators, every other tag disappears ("<b>19.99</b>%" -> "19.99%").
 _BLOCK_TAGS = frozenset(
-    "p div br li ul ol tr table thead tbody tfoot h1 h2 h3 h4 h5 h6 hr section article "
-    "blockquote pre header footer main dl dt dd caption".split()
+    [
+        "p",
+        "div",
+        "br",
+        "li",
+        "ul",
+        "ol",
+        "tr",
+        "table",
+        "thead",
+        "tbody",
+        "tfoot",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "hr",
+        "section",
+        "article",
+        "blockquote",
+        "pre",
+        "header",
+        "footer",
+        "main",
+        "dl",
+        "dt",
+        "dd",
+        "caption",
+    ]
 )
 _CELL_TAGS = frozenset({"td", "th"})
 
@@ -57,6 +96,40 @@ def _normalise_char(ch: str) -> str:
     out = unicodedata.normalize("NFKC", ch)
     # NFKC maps U+00A0 and friends to a space already; fold the remaining space separators too.
     return " " if out.isspace() and out not in "\n\r\t" else out
+
+
+_CHAR_CACHE: dict[str, str] = {}
+
+
+def _replacement(ch: str) -> str:
+    out = _CHAR_CACHE.get(ch)
+    if out is None:
+        out = _normalise_char(ch)
+        if len(_CHAR_CACHE) < 4096:
+            _CHAR_CACHE[ch] = out
+    return out
+
+
+def _emit_run(run: str, start: int, emit: Callable[[str, int, int], None]) -> None:
+    """Emit a run of non-ASCII characters: 1:1 stretches as one segment, removed ones merged."""
+    i = 0
+    n = len(run)
+    while i < n:
+        rep = _replacement(run[i])
+        j = i + 1
+        if len(rep) == 1:
+            parts = [rep]
+            while j < n and len(nxt := _replacement(run[j])) == 1:
+                parts.append(nxt)
+                j += 1
+            emit("".join(parts), start + i, j - i)
+        elif not rep:
+            while j < n and not _replacement(run[j]):
+                j += 1
+            emit("", start + i, j - i)
+        else:
+            emit(rep, start + i, 1)
+        i = j
 
 
 def _tag_replacement(name: str) -> str:
@@ -93,10 +166,7 @@ class NormalizedText:
         if not self.segments:
             return start, end
         n_start, o_start, n_len, o_len = self._locate(start)
-        if n_len == o_len:
-            orig_start = o_start + min(start - n_start, o_len)
-        else:
-            orig_start = o_start
+        orig_start = o_start + min(start - n_start, o_len) if n_len == o_len else o_start
         if end <= start:
             return orig_start, orig_start
         n_start, o_start, n_len, o_len = self._locate(end - 1)
@@ -158,7 +228,12 @@ def normalize(original: str) -> NormalizedText:
         if segments:
             n0, o0, nl, ol = segments[-1]
             # Merge adjacent 1:1 segments so the map stays small for mostly-verbatim text.
-            if nl == ol and len(replacement) == o_len and n0 + nl == norm_pos and o0 + ol == o_start:
+            if (
+                nl == ol
+                and len(replacement) == o_len
+                and n0 + nl == norm_pos
+                and o0 + ol == o_start
+            ):
                 segments[-1] = (n0, o0, nl + o_len, ol + o_len)
                 pieces.append(replacement)
                 norm_pos += len(replacement)
@@ -176,11 +251,13 @@ def normalize(original: str) -> NormalizedText:
             emit(_tag_replacement(match.group(2) or ""), start, end - start)
         elif token[0] == "&":
             decoded = html.unescape(token)
-            emit("".join(_normalise_char(c) if not c.isascii() else c for c in decoded), start,
-                 end - start)
+            emit(
+                "".join(_normalise_char(c) if not c.isascii() else c for c in decoded),
+                start,
+                end - start,
+            )
         else:
-            for offset, ch in enumerate(token):
-                emit(_normalise_char(ch), start + offset, 1)
+            _emit_run(token, start, emit)
         orig_pos = end
     if orig_pos < len(original):
         emit(original[orig_pos:], orig_pos, len(original) - orig_pos)

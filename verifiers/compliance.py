@@ -106,9 +106,7 @@ def _feedback(reasons: list[Reason], n_claims: int, n_mentions: int, empty: bool
         shown += f"; and {more} more"
     families = list(dict.fromkeys(FAMILY_OF_CODE[r.code] for r in reasons))
     advice = "; ".join(_ADVICE[f] for f in families)
-    return (
-        f"Not compliant - {len(reasons)} violation(s): {shown}. To fix: {advice}."
-    )
+    return f"Not compliant - {len(reasons)} violation(s): {shown}. To fix: {advice}."
 
 
 def extract_claims(text: str, catalog: Catalog) -> tuple[Claim, ...]:

@@ -160,14 +160,22 @@ class Writer:
             [
                 f"a {m} annual fee",
                 f"an annual fee of {m}",
-                f"an annual fee of {int(v.annual)} dollars" if v.annual == int(v.annual) else f"a {m} annual fee",
+                f"an annual fee of {int(v.annual)} dollars"
+                if v.annual == int(v.annual)
+                else f"a {m} annual fee",
                 f"a {m} yearly fee",
             ]
         )
 
     def foreign_clause(self, v: View) -> str:
         if v.foreign == 0:
-            return self.pick(["no foreign transaction fees", "no foreign transaction fee", "a 0% foreign transaction fee"])
+            return self.pick(
+                [
+                    "no foreign transaction fees",
+                    "no foreign transaction fee",
+                    "a 0% foreign transaction fee",
+                ]
+            )
         f = f"{_p(v.foreign)}%"
         return self.pick(
             [
@@ -179,7 +187,9 @@ class Writer:
 
     def late_clause(self, v: View) -> str:
         m = _money(v.late)
-        return self.pick([f"a late fee of up to {m}", f"late payment fees of up to {m}", f"a {m} late fee"])
+        return self.pick(
+            [f"a late fee of up to {m}", f"late payment fees of up to {m}", f"a {m} late fee"]
+        )
 
     def bt_fee_clause(self, v: View) -> str:
         pct, minimum = f"{_p(v.bt_fee[0])}%", _money(v.bt_fee[1])
@@ -247,7 +257,9 @@ class Writer:
     # -- label/value pairs for lists and tables ---------------------------------------------
 
     def purchase_pair(self, v: View) -> tuple[str, str]:
-        return self.pick(["Purchase APR", "Regular APR", "APR for purchases"]), f"{self.apr_range(v)} {self.kind_word(v)}"
+        return self.pick(
+            ["Purchase APR", "Regular APR", "APR for purchases"]
+        ), f"{self.apr_range(v)} {self.kind_word(v)}"
 
     def annual_pair(self, v: View) -> tuple[str, str]:
         value = self.pick(["None", "$0"]) if v.annual == 0 else _money(v.annual)
@@ -259,7 +271,13 @@ class Writer:
 
     def bt_fee_pair(self, v: View) -> tuple[str, str]:
         pct, minimum = f"{_p(v.bt_fee[0])}%", _money(v.bt_fee[1])
-        return "Balance transfer fee", self.pick([f"{pct} (min {minimum})", f"{pct} of each transfer, minimum {minimum}", f"{minimum} or {pct}, whichever is greater"])
+        return "Balance transfer fee", self.pick(
+            [
+                f"{pct} (min {minimum})",
+                f"{pct} of each transfer, minimum {minimum}",
+                f"{minimum} or {pct}, whichever is greater",
+            ]
+        )
 
     def late_pair(self, v: View) -> tuple[str, str]:
         return self.pick(["Late fee", "Late payment fee"]), f"Up to {_money(v.late)}"
@@ -269,7 +287,9 @@ class Writer:
 
     def cash_fee_pair(self, v: View) -> tuple[str, str]:
         pct, minimum = f"{_p(v.ca_fee[0])}%", _money(v.ca_fee[1])
-        return "Cash advance fee", self.pick([f"{pct} (min {minimum})", f"{minimum} or {pct}, whichever is greater"])
+        return "Cash advance fee", self.pick(
+            [f"{pct} (min {minimum})", f"{minimum} or {pct}, whichever is greater"]
+        )
 
     def penalty_pair(self, v: View) -> tuple[str, str]:
         return "Penalty APR", f"Up to {_p(v.penalty or 0)}%"
@@ -282,7 +302,10 @@ class Writer:
             raise ValueError("no offer to describe")
         rate, n = offer
         target = "purchases" if kind == "purchase" else "balance transfers"
-        scoped = [f"Intro APR ({target})", "Intro purchase APR" if kind == "purchase" else "Intro balance transfer APR"]
+        scoped = [
+            f"Intro APR ({target})",
+            "Intro purchase APR" if kind == "purchase" else "Intro balance transfer APR",
+        ]
         label = self.pick(scoped if scoped_label else [*scoped, "Intro APR"])
         if label == "Intro APR":
             return label, f"{_p(rate)}% on {target}" + (f" for {n} months" if months else "")
@@ -293,8 +316,16 @@ class Writer:
 
 # Which terms a document states, in order; "intro_purchase"/"intro_bt" only where the card has one.
 _TERMS = (
-    "annual", "purchase", "intro_purchase", "intro_bt", "foreign", "bt_fee", "cash", "cash_fee",
-    "penalty", "late",
+    "annual",
+    "purchase",
+    "intro_purchase",
+    "intro_bt",
+    "foreign",
+    "bt_fee",
+    "cash",
+    "cash_fee",
+    "penalty",
+    "late",
 )
 
 
@@ -309,7 +340,9 @@ class Spec:
     recommended: bool = False
 
 
-def _choose_terms(w: Writer, v: View, *, must: Sequence[str] = (), recommended: bool = False) -> list[str]:
+def _choose_terms(
+    w: Writer, v: View, *, must: Sequence[str] = (), recommended: bool = False
+) -> list[str]:
     terms = [t for t in _TERMS if w.chance(0.5)]
     if v.intro_purchase is None:
         terms = [t for t in terms if t != "intro_purchase"]
@@ -332,9 +365,16 @@ def _choose_terms(w: Writer, v: View, *, must: Sequence[str] = (), recommended: 
 def _clause(w: Writer, spec: Spec, term: str) -> str:
     v = spec.view
     if term == "intro_purchase":
-        return w.intro_clause(v, "purchase", months=spec.intro_months, goto=spec.intro_goto and "purchase" not in spec.terms)
+        return w.intro_clause(
+            v,
+            "purchase",
+            months=spec.intro_months,
+            goto=spec.intro_goto and "purchase" not in spec.terms,
+        )
     if term == "intro_bt":
-        return w.intro_clause(v, "bt", months=spec.intro_months, goto=spec.intro_goto and "purchase" not in spec.terms)
+        return w.intro_clause(
+            v, "bt", months=spec.intro_months, goto=spec.intro_goto and "purchase" not in spec.terms
+        )
     return {
         "annual": w.annual_clause,
         "purchase": w.purchase_clause,
@@ -385,17 +425,29 @@ def _prose(w: Writer, spec: Spec) -> str:
         ]
     )
     if spec.recommended:
-        opener = w.pick(
-            [
-                f"I recommend the {name}. It has {_join(others)}.",
-                f"My top pick for you is the {name}, which has {_join(others)}.",
-                f"The {name} is the best fit for your spending: it has {_join(others)}.",
-                f"You should consider the {name}. It comes with {_join(others)}.",
-            ]
-        ) if others else f"I recommend the {name}."
+        opener = (
+            w.pick(
+                [
+                    f"I recommend the {name}. It has {_join(others)}.",
+                    f"My top pick for you is the {name}, which has {_join(others)}.",
+                    f"The {name} is the best fit for your spending: it has {_join(others)}.",
+                    f"You should consider the {name}. It comes with {_join(others)}.",
+                ]
+            )
+            if others
+            else f"I recommend the {name}."
+        )
     sentences = [opener]
     for clause in intros:
-        sentences.append(w.pick([f"It also offers {clause}.", f"New cardholders get {clause}.", f"The card offers {clause}."]))
+        sentences.append(
+            w.pick(
+                [
+                    f"It also offers {clause}.",
+                    f"New cardholders get {clause}.",
+                    f"The card offers {clause}.",
+                ]
+            )
+        )
     return " ".join(sentences)
 
 
@@ -404,12 +456,25 @@ def _bullets(w: Writer, spec: Spec, *, html: bool = False) -> str:
     pairs = [_pair(w, spec, t) for t in spec.terms]
     if html:
         items = "".join(f"<li><b>{k}:</b> {v}</li>" for k, v in pairs)
-        head = f"<p>I recommend the <strong>{name}</strong>.</p>" if spec.recommended else f"<h3>{name}</h3>"
+        head = (
+            f"<p>I recommend the <strong>{name}</strong>.</p>"
+            if spec.recommended
+            else f"<h3>{name}</h3>"
+        )
         return f"{head}<ul>{items}</ul>"
     head = w.pick([f"**{name}**", f"### {name}", f"{name}:"])
     if spec.recommended:
-        head = w.pick([f"**Recommendation: {name}**", f"I recommend the **{name}**.", f"### Best pick for you: {name}"])
-    lines = [f"{w.pick(['-', '*', '•'])} **{k}:** {v}" if w.chance(0.5) else f"- {k}: {v}" for k, v in pairs]
+        head = w.pick(
+            [
+                f"**Recommendation: {name}**",
+                f"I recommend the **{name}**.",
+                f"### Best pick for you: {name}",
+            ]
+        )
+    lines = [
+        f"{w.pick(['-', '*', '•'])} **{k}:** {v}" if w.chance(0.5) else f"- {k}: {v}"
+        for k, v in pairs
+    ]
     return head + "\n" + "\n".join(lines)
 
 
@@ -459,7 +524,12 @@ def _marketing(w: Writer, spec: Spec) -> str:
     v = spec.view
     clauses = [_clause(w, spec, t) for t in spec.terms]
     body = " ".join(f"{c[0].upper()}{c[1:]}." for c in clauses if c)
-    return w.pick([f"Introducing the {v.name}! {body} Apply today.", f"Meet the {v.name}. {body} See terms for details."])
+    return w.pick(
+        [
+            f"Introducing the {v.name}! {body} Apply today.",
+            f"Meet the {v.name}. {body} See terms for details.",
+        ]
+    )
 
 
 # Sentences with numbers that are not claims about a card's terms (rewards, the customer's own
@@ -487,36 +557,93 @@ def _term_sentence(w: Writer, spec: Spec, term: str, subject: str) -> str:
     possessive = "Its" if subject in ("it", "It") else f"{cap}'s"
     if term == "annual":
         if v.annual == 0:
-            return w.pick([f"{cap} has no annual fee.", f"{cap} doesn't charge an annual fee.", f"{possessive} annual fee is $0."])
+            return w.pick(
+                [
+                    f"{cap} has no annual fee.",
+                    f"{cap} doesn't charge an annual fee.",
+                    f"{possessive} annual fee is $0.",
+                ]
+            )
         m = _money(v.annual)
-        return w.pick([f"{possessive} annual fee is {m}.", f"There's a {m} annual fee.", f"{cap} costs {m} a year."])
+        return w.pick(
+            [
+                f"{possessive} annual fee is {m}.",
+                f"There's a {m} annual fee.",
+                f"{cap} costs {m} a year.",
+            ]
+        )
     if term == "purchase":
         r, k = w.apr_range(v), w.kind_word(v)
-        return w.pick([f"{possessive} purchase APR is {r}, {k} with the prime rate.", f"The APR on purchases is {r} ({k}).", f"Purchases carry a {k} APR of {r}."])
+        return w.pick(
+            [
+                f"{possessive} purchase APR is {r}, {k} with the prime rate.",
+                f"The APR on purchases is {r} ({k}).",
+                f"Purchases carry a {k} APR of {r}.",
+            ]
+        )
     if term in ("intro_purchase", "intro_bt"):
         kind = "purchase" if term == "intro_purchase" else "bt"
         clause = w.intro_clause(v, kind, months=spec.intro_months, goto=False)
-        sentence = w.pick([f"New cardholders get {clause}.", f"{cap} offers {clause}.", f"There's {clause}."])
+        sentence = w.pick(
+            [f"New cardholders get {clause}.", f"{cap} offers {clause}.", f"There's {clause}."]
+        )
         if spec.intro_goto and "purchase" not in spec.terms:
-            sentence += f" After the intro period, the APR goes to {w.apr_range(v)} {w.kind_word(v)}."
+            sentence += (
+                f" After the intro period, the APR goes to {w.apr_range(v)} {w.kind_word(v)}."
+            )
         return sentence
     if term == "foreign":
         if v.foreign == 0:
-            return w.pick([f"{cap} doesn't charge foreign transaction fees, so it works well abroad.", f"{cap} has no foreign transaction fees."])
+            return w.pick(
+                [
+                    f"{cap} doesn't charge foreign transaction fees, so it works well abroad.",
+                    f"{cap} has no foreign transaction fees.",
+                ]
+            )
         f = f"{_p(v.foreign)}%"
-        return w.pick([f"Expect a {f} foreign transaction fee on purchases made abroad.", f"Foreign purchases cost an extra {f}."])
+        return w.pick(
+            [
+                f"Expect a {f} foreign transaction fee on purchases made abroad.",
+                f"Foreign purchases cost an extra {f}.",
+            ]
+        )
     if term == "bt_fee":
         pct, minimum = f"{_p(v.bt_fee[0])}%", _money(v.bt_fee[1])
-        return w.pick([f"Balance transfers cost {pct} of each transfer ({minimum} minimum).", f"The balance transfer fee is {pct} or {minimum}, whichever is greater."])
+        return w.pick(
+            [
+                f"Balance transfers cost {pct} of each transfer ({minimum} minimum).",
+                f"The balance transfer fee is {pct} or {minimum}, whichever is greater.",
+            ]
+        )
     if term == "cash":
-        return w.pick([f"Cash advances carry a {_p(v.ca_apr)}% APR.", f"The cash advance APR is {_p(v.ca_apr)}%."])
+        return w.pick(
+            [
+                f"Cash advances carry a {_p(v.ca_apr)}% APR.",
+                f"The cash advance APR is {_p(v.ca_apr)}%.",
+            ]
+        )
     if term == "cash_fee":
         pct, minimum = f"{_p(v.ca_fee[0])}%", _money(v.ca_fee[1])
-        return w.pick([f"Each cash advance costs a fee of {pct} (min {minimum}).", f"The cash advance fee is {minimum} or {pct} of the advance, whichever is greater."])
+        return w.pick(
+            [
+                f"Each cash advance costs a fee of {pct} (min {minimum}).",
+                f"The cash advance fee is {minimum} or {pct} of the advance, whichever is greater.",
+            ]
+        )
     if term == "penalty":
-        return w.pick([f"Paying late can trigger a penalty APR of up to {_p(v.penalty or 0)}%.", f"The penalty APR is {_p(v.penalty or 0)}%."])
+        return w.pick(
+            [
+                f"Paying late can trigger a penalty APR of up to {_p(v.penalty or 0)}%.",
+                f"The penalty APR is {_p(v.penalty or 0)}%.",
+            ]
+        )
     if term == "late":
-        return w.pick([f"Pay late and you may owe a fee of up to {_money(v.late)}.", f"The late fee is up to {_money(v.late)}."])
+        return w.pick(
+            [
+                f"Pay late and you may owe a fee of up to {_money(v.late)}.",
+                f"The late fee is up to {_money(v.late)}.",
+            ]
+        )
     raise ValueError(f"unknown term {term!r}")
 
 
@@ -524,9 +651,21 @@ def _prose_rich(w: Writer, spec: Spec) -> str:
     """A paragraph of varied sentences: pronouns, possessives, distractors in between."""
     name = spec.view.name
     if spec.recommended:
-        first = w.pick([f"Based on your profile, I recommend the {name}.", f"My top pick for you is the {name}.", f"The {name} is the best fit for you."])
+        first = w.pick(
+            [
+                f"Based on your profile, I recommend the {name}.",
+                f"My top pick for you is the {name}.",
+                f"The {name} is the best fit for you.",
+            ]
+        )
     else:
-        first = w.pick([f"Here is an overview of the {name}.", f"The {name} is a {w.pick(['popular', 'solid', 'straightforward'])} card.", f"Let's look at the {name}."])
+        first = w.pick(
+            [
+                f"Here is an overview of the {name}.",
+                f"The {name} is a {w.pick(['popular', 'solid', 'straightforward'])} card.",
+                f"Let's look at the {name}.",
+            ]
+        )
     sentences = [first]
     for index, term in enumerate(spec.terms):
         subject = w.pick(["it", "the card", "this card", name]) if index else w.pick(["it", name])
@@ -553,7 +692,12 @@ def _render(w: Writer, specs: Sequence[Spec], layout: str | None = None) -> str:
     if len(specs) == 1:
         layout = layout or w.pick([*_SINGLE_LAYOUTS, "table"])
         if layout == "table":
-            return _decorate(w, _table(w, specs) if specs[0].intro_goto and specs[0].intro_months and not specs[0].recommended else _prose(w, specs[0]))
+            return _decorate(
+                w,
+                _table(w, specs)
+                if specs[0].intro_goto and specs[0].intro_months and not specs[0].recommended
+                else _prose(w, specs[0]),
+            )
         if specs[0].recommended and layout in ("qa", "marketing"):
             layout = "prose"
         text = _SINGLE_LAYOUTS[layout](w, specs[0])
@@ -585,14 +729,20 @@ def _compare(w: Writer, a: Spec, b: Spec) -> str:
     sentences = []
     shared = [t for t in a.terms if t in b.terms and not t.startswith("intro")]
     if "annual" in shared and a.view.annual == 0 and b.view.annual == 0 and w.chance(0.5):
-        sentences.append(w.pick(["Both cards have no annual fee.", "Both cards charge no annual fee."]))
+        sentences.append(
+            w.pick(["Both cards have no annual fee.", "Both cards charge no annual fee."])
+        )
         shared.remove("annual")
     for term in shared:
         first, second = _clause(w, a, term), _clause(w, b, term)
-        sentences.append(w.pick([
-            f"The {a.view.name} has {first}, while the {b.view.name} has {second}.",
-            f"The {a.view.name} comes with {first}; by comparison, the {b.view.name} has {second}.",
-        ]))
+        sentences.append(
+            w.pick(
+                [
+                    f"The {a.view.name} has {first}, while the {b.view.name} has {second}.",
+                    f"The {a.view.name} comes with {first}; by comparison, the {b.view.name} has {second}.",
+                ]
+            )
+        )
     for spec in (a, b):
         for term in spec.terms:
             if term in shared or (term == "annual" and "annual" in a.terms and "annual" in b.terms):
@@ -618,8 +768,20 @@ def _decorate(w: Writer, text: str) -> str:
 
 # -- mutations ------------------------------------------------------------------------------
 
-_TIER_WORDS = ("Plus", "Premier", "Platinum", "Elite", "Select", "Gold", "Preferred", "Reserve", "Max")
-_KEYBOARD = {c: n for c, n in zip("abcdefghijklmnopqrstuvwxyz", "sqxsrdfgjhkklbpolwadyvbzuz", strict=True)}
+_TIER_WORDS = (
+    "Plus",
+    "Premier",
+    "Platinum",
+    "Elite",
+    "Select",
+    "Gold",
+    "Preferred",
+    "Reserve",
+    "Max",
+)
+_KEYBOARD = {
+    c: n for c, n in zip("abcdefghijklmnopqrstuvwxyz", "sqxsrdfgjhkklbpolwadyvbzuz", strict=True)
+}
 
 
 def _lev(a: str, b: str) -> int:
@@ -641,8 +803,14 @@ def _typo(w: Writer, name: str, names: Sequence[str]) -> str | None:
         i = int(w.rng.integers(0, len(words)))
         word = words[i]
         if len(word) < 5 or not word.isalpha():
-            if len(words) >= 2 and w.chance(0.2) and i + 1 < len(words) and words[i + 1].isalpha() and word.isalpha():
-                candidate = " ".join(words[:i] + [word + words[i + 1]] + words[i + 2 :])
+            if (
+                len(words) >= 2
+                and w.chance(0.2)
+                and i + 1 < len(words)
+                and words[i + 1].isalpha()
+                and word.isalpha()
+            ):
+                candidate = " ".join([*words[:i], word + words[i + 1], *words[i + 2 :]])
             else:
                 continue
         else:
@@ -653,13 +821,15 @@ def _typo(w: Writer, name: str, names: Sequence[str]) -> str | None:
             elif edit == "double":
                 new = word[:j] + word[j] + word[j:]
             elif edit == "swap" and word[j] != word[j + 1 if j + 1 < len(word) else j]:
-                new = word[:j] + word[j + 1] + word[j] + word[j + 2 :] if j + 1 < len(word) else word
+                new = (
+                    word[:j] + word[j + 1] + word[j] + word[j + 2 :] if j + 1 < len(word) else word
+                )
             else:
                 c = word[j].lower()
                 new = word[:j] + _KEYBOARD.get(c, c) + word[j + 1 :]
             if new == word:
                 continue
-            candidate = " ".join(words[:i] + [new] + words[i + 1 :])
+            candidate = " ".join([*words[:i], new, *words[i + 1 :]])
         if candidate.lower() in lowered:
             continue
         own = _lev(candidate.lower(), name.lower())
@@ -682,12 +852,12 @@ def _invented_name(w: Writer, card: CardTerms, catalog: Catalog) -> str | None:
     options: list[str] = []
     if len(words) >= 3 and " ".join(words[:-1]).lower() not in lowered:
         options.append(" ".join(words[:-1]))  # dropped tier word
-    options.append(" ".join(words + [w.pick(_TIER_WORDS)]))  # invented tier
+    options.append(" ".join([*words, w.pick(_TIER_WORDS)]))  # invented tier
     if len(words) >= 3:
-        options.append(" ".join(words[:-1] + [w.pick(_TIER_WORDS)]))  # swapped tier
+        options.append(" ".join([*words[:-1], w.pick(_TIER_WORDS)]))  # swapped tier
     other = w.pick([b for b in brands if b != words[0]] or [words[0]])
-    options.append(" ".join([other] + words[1:]))  # another catalog brand on this product line
-    w.rng.shuffle(options)  # type: ignore[arg-type]
+    options.append(" ".join([other, *words[1:]]))  # another catalog brand on this product line
+    w.rng.shuffle(options)
     for candidate in options:
         low = candidate.lower()
         if low in lowered:
@@ -739,15 +909,25 @@ def _m_wrong_purchase_apr(w: Writer, _c: Catalog, card: CardTerms, spec: Spec) -
 def _m_wrong_other_apr(w: Writer, _c: Catalog, card: CardTerms, spec: Spec) -> Spec | None:
     v = spec.view
     if v.penalty is not None and w.chance(0.5):
-        return replace(spec, view=replace(v, penalty=_bump_apr(w, v.penalty)), terms=_ensure(spec.terms, "penalty"))
-    return replace(spec, view=replace(v, ca_apr=_bump_apr(w, v.ca_apr)), terms=_ensure(spec.terms, "cash"))
+        return replace(
+            spec,
+            view=replace(v, penalty=_bump_apr(w, v.penalty)),
+            terms=_ensure(spec.terms, "penalty"),
+        )
+    return replace(
+        spec, view=replace(v, ca_apr=_bump_apr(w, v.ca_apr)), terms=_ensure(spec.terms, "cash")
+    )
 
 
 def _m_wrong_fee(w: Writer, _c: Catalog, card: CardTerms, spec: Spec) -> Spec | None:
     v = spec.view
     choice = w.pick(["annual", "annual", "foreign", "bt_pct", "bt_min", "late", "cash_fee"])
     if choice == "annual":
-        new = w.pick([0.0, 95.0, 89.0, 99.0, 250.0]) if v.annual == 0 else w.pick([max(v.annual - 10, 0.0), v.annual + 10, 0.0, v.annual + 100])
+        new = (
+            w.pick([0.0, 95.0, 89.0, 99.0, 250.0])
+            if v.annual == 0
+            else w.pick([max(v.annual - 10, 0.0), v.annual + 10, 0.0, v.annual + 100])
+        )
         if new == v.annual:
             return None
         return replace(spec, view=replace(v, annual=new), terms=_ensure(spec.terms, "annual"))
@@ -756,32 +936,48 @@ def _m_wrong_fee(w: Writer, _c: Catalog, card: CardTerms, spec: Spec) -> Spec | 
         return replace(spec, view=replace(v, foreign=new), terms=_ensure(spec.terms, "foreign"))
     if choice == "bt_pct":
         new = w.pick([p for p in (3.0, 4.0, 5.0) if p != v.bt_fee[0]])
-        return replace(spec, view=replace(v, bt_fee=(new, v.bt_fee[1])), terms=_ensure(spec.terms, "bt_fee"))
+        return replace(
+            spec, view=replace(v, bt_fee=(new, v.bt_fee[1])), terms=_ensure(spec.terms, "bt_fee")
+        )
     if choice == "bt_min":
         new = 10.0 if v.bt_fee[1] != 10.0 else 5.0
-        return replace(spec, view=replace(v, bt_fee=(v.bt_fee[0], new)), terms=_ensure(spec.terms, "bt_fee"))
+        return replace(
+            spec, view=replace(v, bt_fee=(v.bt_fee[0], new)), terms=_ensure(spec.terms, "bt_fee")
+        )
     if choice == "cash_fee":
         new = w.pick([p for p in (3.0, 4.0, 5.0) if p != v.ca_fee[0]])
-        return replace(spec, view=replace(v, ca_fee=(new, v.ca_fee[1])), terms=_ensure(spec.terms, "cash_fee"))
+        return replace(
+            spec, view=replace(v, ca_fee=(new, v.ca_fee[1])), terms=_ensure(spec.terms, "cash_fee")
+        )
     new = v.late + w.pick([-2.0, -1.0, 1.0, 5.0])
     return replace(spec, view=replace(v, late=new), terms=_ensure(spec.terms, "late"))
 
 
 def _m_false_intro(w: Writer, _c: Catalog, card: CardTerms, spec: Spec) -> Spec | None:
     v = spec.view
-    missing = [k for k in ("purchase", "bt") if (v.intro_purchase if k == "purchase" else v.intro_bt) is None]
+    missing = [
+        k
+        for k in ("purchase", "bt")
+        if (v.intro_purchase if k == "purchase" else v.intro_bt) is None
+    ]
     if not missing:
         return None
     kind = w.pick(missing)
     offer = (0.0, int(w.pick([6, 9, 12, 15, 18, 21])))
     view = replace(v, intro_purchase=offer) if kind == "purchase" else replace(v, intro_bt=offer)
     terms = _ensure(spec.terms, f"intro_{kind}")
-    return replace(spec, view=view, terms=_ensure(terms, "purchase"), intro_months=True, intro_goto=True)
+    return replace(
+        spec, view=view, terms=_ensure(terms, "purchase"), intro_months=True, intro_goto=True
+    )
 
 
 def _m_wrong_intro(w: Writer, _c: Catalog, card: CardTerms, spec: Spec) -> Spec | None:
     v = spec.view
-    present = [k for k in ("purchase", "bt") if (v.intro_purchase if k == "purchase" else v.intro_bt) is not None]
+    present = [
+        k
+        for k in ("purchase", "bt")
+        if (v.intro_purchase if k == "purchase" else v.intro_bt) is not None
+    ]
     if not present:
         return None
     kind = w.pick(present)
@@ -800,7 +996,11 @@ def _m_wrong_intro(w: Writer, _c: Catalog, card: CardTerms, spec: Spec) -> Spec 
 
 def _m_missing_intro_disclosure(w: Writer, _c: Catalog, card: CardTerms, spec: Spec) -> Spec | None:
     v = spec.view
-    present = [k for k in ("purchase", "bt") if (v.intro_purchase if k == "purchase" else v.intro_bt) is not None]
+    present = [
+        k
+        for k in ("purchase", "bt")
+        if (v.intro_purchase if k == "purchase" else v.intro_bt) is not None
+    ]
     if not present:
         return None
     kind = w.pick(present)
@@ -808,9 +1008,13 @@ def _m_missing_intro_disclosure(w: Writer, _c: Catalog, card: CardTerms, spec: S
     if w.chance(0.5):
         # months stated, but no APR after the offer anywhere
         terms = [t for t in terms if t != "purchase"]
-        return replace(spec, terms=[t for t in _TERMS if t in terms], intro_months=True, intro_goto=False)
+        return replace(
+            spec, terms=[t for t in _TERMS if t in terms], intro_months=True, intro_goto=False
+        )
     terms = _ensure(terms, "purchase")
-    return replace(spec, terms=[t for t in _TERMS if t in terms], intro_months=False, intro_goto=True)
+    return replace(
+        spec, terms=[t for t in _TERMS if t in terms], intro_months=False, intro_goto=True
+    )
 
 
 def _m_missing_fee_disclosure(w: Writer, _c: Catalog, card: CardTerms, spec: Spec) -> Spec | None:
@@ -830,7 +1034,9 @@ def _ensure(terms: Sequence[str], term: str) -> list[str]:
 
 def _siblings(catalog: Catalog, card: CardTerms) -> list[CardTerms]:
     head = card.card_name.split()[:2]
-    return [c for c in catalog.cards if c.card_id != card.card_id and c.card_name.split()[:2] == head]
+    return [
+        c for c in catalog.cards if c.card_id != card.card_id and c.card_name.split()[:2] == head
+    ]
 
 
 def _plain_spec(w: Writer, card: CardTerms, *, recommended: bool = False) -> Spec:
@@ -838,7 +1044,9 @@ def _plain_spec(w: Writer, card: CardTerms, *, recommended: bool = False) -> Spe
     return Spec(view, _choose_terms(w, view, recommended=recommended), recommended=recommended)
 
 
-def _item(text: str, catalog: Catalog, codes: Sequence[str], kind: str, customer: str | None = None) -> LabelledResponse:
+def _item(
+    text: str, catalog: Catalog, codes: Sequence[str], kind: str, customer: str | None = None
+) -> LabelledResponse:
     return LabelledResponse(text, customer, frozenset(codes), catalog, kind)
 
 
@@ -855,8 +1063,12 @@ def _compliant(w: Writer, catalog: Catalog) -> LabelledResponse:
     if style == "recommend_customer" and catalog.customer_ids:
         customer = w.pick(catalog.customer_ids)
         rows = catalog.eligibility_of(customer)
-        eligible = [c for c in cards if rows.get(c.card_id) is not None and rows[c.card_id].eligible]
-        ineligible = [c for c in cards if rows.get(c.card_id) is not None and not rows[c.card_id].eligible]
+        eligible = [
+            c for c in cards if rows.get(c.card_id) is not None and rows[c.card_id].eligible
+        ]
+        ineligible = [
+            c for c in cards if rows.get(c.card_id) is not None and not rows[c.card_id].eligible
+        ]
         if eligible:
             card = w.pick(eligible)
             text = _render(w, [_plain_spec(w, card, recommended=True)])
@@ -874,12 +1086,16 @@ def _compliant(w: Writer, catalog: Catalog) -> LabelledResponse:
         group = [card, *_companions(w, catalog, card, int(w.rng.integers(1, 3)))]
         return _item(_render(w, [_plain_spec(w, c) for c in group]), catalog, [], "compliant/multi")
     if style == "recommend":
-        return _item(_render(w, [_plain_spec(w, card, recommended=True)]), catalog, [], "compliant/recommend")
+        return _item(
+            _render(w, [_plain_spec(w, card, recommended=True)]), catalog, [], "compliant/recommend"
+        )
     if style == "swap_name_ok":
         # A near-collision sibling discussed with its own terms: must not be confused.
         sibs = _siblings(catalog, card)
         group = [card, *sibs[:1]] if sibs else [card]
-        return _item(_render(w, [_plain_spec(w, c) for c in group]), catalog, [], "compliant/siblings")
+        return _item(
+            _render(w, [_plain_spec(w, c) for c in group]), catalog, [], "compliant/siblings"
+        )
     return _item(_render(w, [_plain_spec(w, card)]), catalog, [], "compliant/single")
 
 
@@ -915,7 +1131,9 @@ def _violation(w: Writer, catalog: Catalog, code: str) -> LabelledResponse | Non
             return None
         customer = w.pick(catalog.customer_ids)
         rows = catalog.eligibility_of(customer)
-        ineligible = [c for c in cards if rows.get(c.card_id) is not None and not rows[c.card_id].eligible]
+        ineligible = [
+            c for c in cards if rows.get(c.card_id) is not None and not rows[c.card_id].eligible
+        ]
         if not ineligible:
             return None
         card = w.pick(ineligible)
@@ -941,7 +1159,10 @@ def _violation(w: Writer, catalog: Catalog, code: str) -> LabelledResponse | Non
 def _sibling_swap(w: Writer, catalog: Catalog, card: CardTerms) -> LabelledResponse | None:
     """The name of one card with the purchase APR of its near-collision sibling."""
     for sib in _siblings(catalog, card):
-        if (sib.purchase_apr_min_pct, sib.purchase_apr_max_pct) == (card.purchase_apr_min_pct, card.purchase_apr_max_pct):
+        if (sib.purchase_apr_min_pct, sib.purchase_apr_max_pct) == (
+            card.purchase_apr_min_pct,
+            card.purchase_apr_max_pct,
+        ):
             continue
         sv = View.of(sib)
         view = replace(View.of(card), apr=sv.apr, variable=sv.variable)
@@ -965,7 +1186,9 @@ def long_response(catalog: Catalog, seed: int, words: int = 800) -> str:
     count = 0
     cards = list(catalog.cards)
     while count < words:
-        group = [cards[int(i)] for i in w.rng.choice(len(cards), size=min(3, len(cards)), replace=False)]
+        group = [
+            cards[int(i)] for i in w.rng.choice(len(cards), size=min(3, len(cards)), replace=False)
+        ]
         specs = [_plain_spec(w, c) for c in group]
         for spec in specs:
             parts.append(w.pick([_prose_rich, _bullets, _prose])(w, spec))
@@ -975,7 +1198,9 @@ def long_response(catalog: Catalog, seed: int, words: int = 800) -> str:
     return "\n\n".join(parts)
 
 
-def build_evalset(catalogs: Sequence[Catalog], n_per_code: int, seed: int) -> list[LabelledResponse]:
+def build_evalset(
+    catalogs: Sequence[Catalog], n_per_code: int, seed: int
+) -> list[LabelledResponse]:
     """``n_per_code`` violating responses per reason code and catalog, plus
     ``COMPLIANT_PER_CODE * n_per_code`` compliant ones per catalog; deterministic in ``seed``."""
     if n_per_code < 1:
@@ -1026,7 +1251,14 @@ def evaluate(items: Sequence[LabelledResponse]) -> dict[str, Any]:
             compliant += 1
             compliant_failed += int(not verdict.passed)
         if found != set(item.expected_codes):
-            misses.append({"kind": item.kind, "expected": sorted(item.expected_codes), "found": sorted(found), "text": item.text})
+            misses.append(
+                {
+                    "kind": item.kind,
+                    "expected": sorted(item.expected_codes),
+                    "found": sorted(found),
+                    "text": item.text,
+                }
+            )
     per_code = {}
     for code, s in stats.items():
         predicted = s["tp"] + s["fp"]
@@ -1076,12 +1308,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--eval-seed", type=int, default=0, help="seed of the response templates")
     parser.add_argument("--scale", type=float, default=0.01)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    parser.add_argument("--show-misses", type=int, default=0, help="print up to N mismatching items")
+    parser.add_argument(
+        "--show-misses", type=int, default=0, help="print up to N mismatching items"
+    )
     args = parser.parse_args(argv)
     from replicas.build import ensure_snapshot
 
     try:
-        catalogs = [Catalog.from_snapshot(ensure_snapshot("credit_cards", s, args.scale)) for s in args.seeds]
+        catalogs = [
+            Catalog.from_snapshot(ensure_snapshot("credit_cards", s, args.scale))
+            for s in args.seeds
+        ]
         items = build_evalset(catalogs, args.n_per_code, args.eval_seed)
     except (ValueError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -1095,7 +1332,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         _print_table(report)
         for miss in report["mismatches"][: args.show_misses]:
-            print(f"\n--- {miss['kind']}: expected {miss['expected']} found {miss['found']}\n{miss['text']}")
+            print(
+                f"\n--- {miss['kind']}: expected {miss['expected']} found {miss['found']}\n{miss['text']}"
+            )
     return 0 if meets_targets(report) else 1
 
 

@@ -6,7 +6,8 @@ An agent spec is ``KIND`` or ``KIND:ARG``:
 ``oracle``      replays each task's oracle tool calls (must score 1.0 everywhere)
 ``null``        submits an empty answer (must score 0 everywhere)
 ``random-sql``  a few schema-exploring queries, then a guess seeded by the task id
-``adversary``   one episode per reward-hacking strategy (``replicas.agents.adversary``)
+``adversary``   one episode per reward-hacking strategy (``replicas.agents.adversary``);
+                ``adversary:S1,S2`` plays only the named strategies
 ``openai:M``    chat-completions tool-calling loop with model ``M`` on any OpenAI-compatible
                 server (``--base-url``); see ``replicas.agents.openai_chat``
 ``cmd:COMMAND`` an external harness speaking the JSON-lines protocol on stdin/stdout;
@@ -55,6 +56,8 @@ class AgentKind:
     needs_arg: bool
     description: str
     arg_name: str = ""
+    #: The argument may be left out (``adversary`` vs ``adversary:scramble_rows``).
+    optional_arg: bool = False
 
 
 _KINDS: dict[str, AgentKind] = {}
@@ -62,9 +65,17 @@ _LOADED = False
 
 
 def register_agent(
-    kind: str, *, description: str, needs_arg: bool = False, arg_name: str = ""
+    kind: str,
+    *,
+    description: str,
+    needs_arg: bool = False,
+    arg_name: str = "",
+    optional_arg: bool = False,
 ) -> Callable[[AgentFactory], AgentFactory]:
-    """Decorator for a factory ``(arg, options) -> Agent`` registered under ``kind``."""
+    """Decorator for a factory ``(arg, options) -> Agent`` registered under ``kind``.
+
+    ``needs_arg``: the spec must be ``KIND:ARG``; ``optional_arg``: ``KIND`` or ``KIND:ARG``.
+    """
     if not kind or ":" in kind or kind != kind.strip():
         raise ValueError(f"agent kind must be a non-empty name without ':', got {kind!r}")
 
@@ -72,7 +83,7 @@ def register_agent(
         existing = _KINDS.get(kind)
         if existing is not None and existing.factory.__qualname__ != factory.__qualname__:
             raise ValueError(f"agent kind {kind!r} is already registered")
-        _KINDS[kind] = AgentKind(kind, factory, needs_arg, description, arg_name)
+        _KINDS[kind] = AgentKind(kind, factory, needs_arg, description, arg_name, optional_arg)
         return factory
 
     return decorate
@@ -103,10 +114,18 @@ def parse_agent_spec(spec: str) -> tuple[AgentKind, str | None]:
         known = sorted(_KINDS)
         close = difflib.get_close_matches(kind_name, known, n=2, cutoff=0.5)
         hint = f"; did you mean {' or '.join(close)}?" if close else ""
-        shown = ", ".join(k + (":" + _KINDS[k].arg_name if _KINDS[k].needs_arg else "") for k in known)
+        shown = ", ".join(
+            k + (":" + _KINDS[k].arg_name if _KINDS[k].needs_arg else "") for k in known
+        )
         raise ValueError(f"unknown agent {spec!r}{hint} (known: {shown})")
     if kind.needs_arg and not arg.strip():
         raise ValueError(f"agent {kind_name!r} needs an argument: '{kind_name}:{kind.arg_name}'")
+    if kind.optional_arg:
+        if sep and not arg.strip():
+            raise ValueError(
+                f"agent {kind_name!r}: give '{kind_name}' or '{kind_name}:{kind.arg_name}'"
+            )
+        return kind, (arg.strip() or None)
     if not kind.needs_arg and sep:
         raise ValueError(f"agent {kind_name!r} takes no argument, got {spec!r}")
     return kind, (arg.strip() if kind.needs_arg else None)

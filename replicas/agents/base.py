@@ -12,7 +12,6 @@ strategy; ``plan(task)`` says which strategies apply, and the runner records eac
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -103,7 +102,11 @@ class EnvLike(Protocol):
     def reset(self) -> tuple[str, dict[str, Any]]: ...
 
     def step(
-        self, action: Mapping[str, Any], **kwargs: Any
+        self,
+        action: Mapping[str, Any] | Any,
+        *,
+        tokens_in: int | None = None,
+        tokens_out: int | None = None,
     ) -> tuple[str, float, bool, bool, dict[str, Any]]: ...
 
 
@@ -127,8 +130,10 @@ class Agent:
         return f"<Agent {self.name}>"
 
 
-@dataclass
+@dataclass(frozen=True)
 class StepResult:
+    """One env step, unpacked (``done`` = terminated or truncated)."""
+
     observation: str
     reward: float
     terminated: bool
@@ -140,13 +145,18 @@ class StepResult:
         return self.terminated or self.truncated
 
 
-def step(env: EnvLike, name: str, arguments: Mapping[str, Any] | str, **kwargs: Any) -> StepResult:
-    """One tool call on ``env`` (arguments may be a JSON string, as models send them)."""
+def step(
+    env: EnvLike,
+    name: str,
+    arguments: Mapping[str, Any] | str,
+    *,
+    tokens_in: int | None = None,
+    tokens_out: int | None = None,
+) -> StepResult:
+    """One tool call on ``env`` (arguments may be a JSON string, as models send them); the token
+    counts, when given, are recorded on the step in the trajectory."""
     args: Any = arguments if isinstance(arguments, str) else dict(arguments)
-    obs, reward, terminated, truncated, info = env.step({"name": name, "arguments": args}, **kwargs)
+    obs, reward, terminated, truncated, info = env.step(
+        {"name": name, "arguments": args}, tokens_in=tokens_in, tokens_out=tokens_out
+    )
     return StepResult(str(obs), float(reward), bool(terminated), bool(truncated), dict(info))
-
-
-def answer_text(value: Any) -> str:
-    """How a non-string answer is submitted (JSON, as ``replicas.tasks.submit`` does)."""
-    return value if isinstance(value, str) else json.dumps(value)

@@ -44,6 +44,7 @@ reason recorded as the episode's ``error`` (score 0); the run goes on with the n
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -83,7 +84,8 @@ class _Harness:
 
     def __init__(self, argv: list[str], deadline: float) -> None:
         self.deadline = deadline
-        self.stderr = tempfile.TemporaryFile()
+        # kept open for the harness's lifetime and closed in close(); a with-block cannot span it
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115
         try:
             self.proc = subprocess.Popen(
                 argv,
@@ -117,7 +119,9 @@ class _Harness:
         try:
             line = self.lines.get(timeout=max(0.0, remaining))
         except queue.Empty:
-            raise HarnessError("harness timed out (no action before the episode deadline)") from None
+            raise HarnessError(
+                "harness timed out (no action before the episode deadline)"
+            ) from None
         if line is _EOF:
             raise HarnessError(self._exit_reason("exited before the episode ended"))
         if len(line) > MAX_LINE_BYTES:
@@ -159,10 +163,8 @@ class _Harness:
                 self.proc.stdin.close()
         except OSError:
             pass
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=EXIT_GRACE_S if graceful else 0.05)
-        except subprocess.TimeoutExpired:
-            pass
         if self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)
@@ -236,8 +238,9 @@ class CommandAgent(Agent):
             error = str(exc)
         finally:
             harness.close(graceful=ended)
-        return EpisodeOutcome(tokens_in=tokens_in, tokens_out=tokens_out, cost_usd=cost, error=error)
-
+        return EpisodeOutcome(
+            tokens_in=tokens_in, tokens_out=tokens_out, cost_usd=cost, error=error
+        )
 
     @staticmethod
     def _reply(harness: _Harness, result: StepResult, ended: bool) -> None:

@@ -141,7 +141,9 @@ class OpenAIChatAgent(Agent):
                 _retry_after(response.headers.get("retry-after")),
             )
         if status >= 400:
-            raise AgentError(f"model server refused the request: HTTP {status}: {response.text[:300]}")
+            raise AgentError(
+                f"model server refused the request: HTTP {status}: {response.text[:300]}"
+            )
         try:
             body = response.json()
         except ValueError:
@@ -163,9 +165,7 @@ class OpenAIChatAgent(Agent):
                 if exc.retry_after is not None:
                     delay = max(delay, min(exc.retry_after, self.options.retry_max_s))
                 time.sleep(delay)
-        raise AgentError(
-            f"model server failed {self.options.max_retries + 1} times; last: {last}"
-        )
+        raise AgentError(f"model server failed {self.options.max_retries + 1} times; last: {last}")
 
     # -- episode ----------------------------------------------------------------------------
 
@@ -197,26 +197,31 @@ class OpenAIChatAgent(Agent):
                 error = str(exc)
                 break
             usage = reply["usage"] if isinstance(reply["usage"], dict) else {}
-            used_in, used_out = _int(usage.get("prompt_tokens")), _int(usage.get("completion_tokens"))
+            used_in, used_out = (
+                _int(usage.get("prompt_tokens")),
+                _int(usage.get("completion_tokens")),
+            )
             tokens_in, tokens_out = tokens_in + used_in, tokens_out + used_out
-            usage_kw = {"tokens_in": used_in, "tokens_out": used_out}
+            # a response's usage is recorded on the first step it caused
+            pending: tuple[int | None, int | None] = (used_in, used_out)
             message = reply["message"]
             calls = [c for c in message.get("tool_calls") or [] if isinstance(c, dict)]
             content = message.get("content") if isinstance(message.get("content"), str) else ""
             if not calls:
-                step(env, "submit", {"answer": content or ""}, **usage_kw)
+                step(
+                    env, "submit", {"answer": content or ""}, tokens_in=used_in, tokens_out=used_out
+                )
                 break
-            messages.append(
-                {"role": "assistant", "content": content or None, "tool_calls": calls}
-            )
+            messages.append({"role": "assistant", "content": content or None, "tool_calls": calls})
             for call in calls:
-                function = call.get("function") if isinstance(call.get("function"), dict) else {}
+                raw_function = call.get("function")
+                function: dict[str, Any] = raw_function if isinstance(raw_function, dict) else {}
                 name = str(function.get("name") or "")
                 arguments = function.get("arguments", "")
                 if not isinstance(arguments, (str, dict)):
                     arguments = json.dumps(arguments)
-                result = step(env, name, arguments, **usage_kw)
-                usage_kw = {"tokens_in": 0, "tokens_out": 0}  # count a response's usage once
+                result = step(env, name, arguments, tokens_in=pending[0], tokens_out=pending[1])
+                pending = (None, None)
                 messages.append(
                     {
                         "role": "tool",
@@ -228,7 +233,9 @@ class OpenAIChatAgent(Agent):
                     done = True
                     break
         cost = self.price.cost(tokens_in, tokens_out) if self.price else 0.0
-        return EpisodeOutcome(tokens_in=tokens_in, tokens_out=tokens_out, cost_usd=cost, error=error)
+        return EpisodeOutcome(
+            tokens_in=tokens_in, tokens_out=tokens_out, cost_usd=cost, error=error
+        )
 
     def close(self) -> None:
         if self._client is not None:

@@ -68,7 +68,9 @@ def _price(name: str, value: Any) -> Price:
         try:
             return Price(float(value["input_per_mtok"]), float(value["output_per_mtok"]))
         except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"price of {name!r} needs input_per_mtok and output_per_mtok: {exc}")
+            raise ValueError(
+                f"price of {name!r} needs input_per_mtok and output_per_mtok: {exc}"
+            ) from None
     if isinstance(value, (list, tuple)) and len(value) == 2:
         try:
             return Price(float(value[0]), float(value[1]))

@@ -65,7 +65,9 @@ class RandomSqlAgent(Agent):
         if kind in ("set", "ordered_list", "text") and text:
             col = text[int(rng.integers(len(text)))]
             limit = 1 if kind == "text" else int(rng.integers(2, 6))
-            obs = step(env, "sql", {"query": f'select distinct "{col}" as v from {table} limit {limit}'})
+            obs = step(
+                env, "sql", {"query": f'select distinct "{col}" as v from {table} limit {limit}'}
+            )
             values = column(obs.observation, "v")
             return values[0] if kind == "text" and values else json.dumps(values)
         if kind == "table":

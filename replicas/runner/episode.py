@@ -9,6 +9,7 @@ collecting process is the single writer — so the same function serves a remote
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import signal
 import time
@@ -44,10 +45,8 @@ def _agent(spec: EpisodeSpec, options: AgentOptions) -> Agent:
 @atexit.register
 def _close_agents() -> None:
     for agent in _AGENTS.values():
-        try:
+        with contextlib.suppress(Exception):  # best effort at interpreter exit
             agent.close()
-        except Exception:
-            pass
     _AGENTS.clear()
 
 

@@ -10,6 +10,7 @@ episode reported before that is on disk, so ``--resume`` finishes the run.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
@@ -183,7 +184,9 @@ class RayExecutor:
                         log_to_driver=False,
                     )
             except Exception as exc:
-                raise ExecutorError(f"cannot start or join Ray ({self.address or 'local'}): {exc}")
+                raise ExecutorError(
+                    f"cannot start or join Ray ({self.address or 'local'}): {exc}"
+                ) from None
             started_here = True
         remote = ray.remote(num_cpus=1, max_retries=0)(play_episode)
         refs: list[Any] = []
@@ -206,10 +209,8 @@ class RayExecutor:
                     on_result(record, trajectory)
         except BaseException:
             for ref in refs:
-                try:
+                with contextlib.suppress(Exception):  # already finished or gone
                     ray.cancel(ref, force=True)
-                except Exception:
-                    pass
             raise
         finally:
             if started_here:

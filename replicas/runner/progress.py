@@ -8,6 +8,8 @@ from replicas.runner.records import EpisodeRecord
 
 
 class Progress(Protocol):
+    def note(self, message: str) -> None: ...
+
     def start(self, total: int, already_done: int) -> None: ...
 
     def advance(self, record: EpisodeRecord) -> None: ...
@@ -17,6 +19,9 @@ class Progress(Protocol):
 
 class NullProgress:
     """For pipes, CI logs and library use."""
+
+    def note(self, message: str) -> None:
+        pass
 
     def start(self, total: int, already_done: int) -> None:
         pass
@@ -39,6 +44,11 @@ class RichProgress:
         self.errors = 0
         self._progress: Any = None
         self._task: Any = None
+
+    def note(self, message: str) -> None:
+        from rich.console import Console
+
+        (self.console or Console(stderr=True)).print(f"[dim]{message}[/dim]", highlight=False)
 
     def start(self, total: int, already_done: int) -> None:
         from rich.progress import (

@@ -10,13 +10,12 @@ are not recorded yet; append each one as it finishes; finally ask the report pac
 from __future__ import annotations
 
 import importlib
-import math
 import platform
 import time
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -89,7 +88,7 @@ class RunOutcome:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def _check_run_dir(store: ResultsStore, config: RunConfig, agent_name: str) -> dict[str, Any]:
@@ -111,7 +110,8 @@ def _check_run_dir(store: ResultsStore, config: RunConfig, agent_name: str) -> d
         ]
         if mismatched:
             raise RunDirError(
-                f"{store.run_dir} holds a run with a different " + ", ".join(mismatched)
+                f"{store.run_dir} holds a run with a different "
+                + ", ".join(mismatched)
                 + "; use another --out"
             )
     return previous
@@ -186,7 +186,13 @@ def _failure_trajectory(record: EpisodeRecord) -> dict[str, Any]:
         "steps": [],
         "verdict": None,
         "outcome": "running",
-        "totals": {"steps": 0, "error_steps": 0, "wall_s": 0.0, "tokens_in": None, "tokens_out": None},
+        "totals": {
+            "steps": 0,
+            "error_steps": 0,
+            "wall_s": 0.0,
+            "tokens_in": None,
+            "tokens_out": None,
+        },
         "agent_error": record.error,
         **({"strategy": record.strategy} if record.strategy else {}),
     }
@@ -209,7 +215,11 @@ def write_summary_if_available(run_dir: Path) -> dict[str, Any] | None:
 
 def run(config: RunConfig, *, progress: Progress | None = None) -> RunOutcome:
     """Execute (or resume) a run. Bad input raises ValueError before any episode starts;
-    Ctrl-C raises KeyboardInterrupt after the workers stopped, with everything so far saved."""
+    Ctrl-C raises KeyboardInterrupt after the workers stopped, with everything so far saved.
+
+    The local executor starts worker processes with the ``spawn`` method, so a script that calls
+    ``run`` must do so under ``if __name__ == "__main__":``.
+    """
     started = time.perf_counter()
     agent = get_agent(config.agent, config.options)
     executor = get_executor(config.executor, config.workers, config.ray_address)
@@ -220,6 +230,8 @@ def run(config: RunConfig, *, progress: Progress | None = None) -> RunOutcome:
     )
     store = ResultsStore(config.out)
     previous = _check_run_dir(store, config, agent.name)
+    sink = progress or NullProgress()
+    sink.note(f"preparing {len(task_ids)} tasks (snapshots are built on first use)")
     tasks = load_tasks(task_ids)
     if config.resume:
         store.repair()
@@ -232,7 +244,6 @@ def run(config: RunConfig, *, progress: Progress | None = None) -> RunOutcome:
         todo = todo[: config.max_episodes]
     _write_run_json(store, config, agent.name, task_ids, len(planned), previous)
 
-    sink = progress or NullProgress()
     counts = {"ran": 0, "passed": 0, "errors": 0}
 
     def on_result(record: EpisodeRecord, trajectory: dict[str, Any]) -> None:
@@ -270,17 +281,11 @@ def run(config: RunConfig, *, progress: Progress | None = None) -> RunOutcome:
     )
 
 
-def pass_rate(records: Sequence[dict[str, Any]]) -> float:
-    """Share of passed episodes (NaN for none)."""
-    return sum(bool(r.get("passed")) for r in records) / len(records) if records else math.nan
-
-
 __all__ = [
     "DEFAULT_SUITE",
     "RunConfig",
     "RunDirError",
     "RunOutcome",
-    "pass_rate",
     "read_results",
     "run",
     "write_summary_if_available",

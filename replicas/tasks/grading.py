@@ -9,8 +9,13 @@ pristine snapshot. Editing tests, the reference or leaving a stale table therefo
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import shutil
 import tempfile
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -110,8 +115,66 @@ def _read_table(warehouse: Path, relation: str) -> dict[str, Any] | None:
         con.close()
 
 
+_CACHE_LOCK = threading.Lock()
+_VERDICT_CACHE: OrderedDict[str, Verdict] = OrderedDict()
+_VERDICT_CACHE_SIZE = 256
+
+
+def _project_fingerprint(project_dir: Path) -> str:
+    """Hash of every file (path + bytes) of the agent's project, symlinks included as links."""
+    from replicas.sandbox import SKIP_PROJECT_DIRS
+
+    digest = hashlib.sha256()
+    root = Path(project_dir)
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames.sort()
+        rel_dir = Path(dirpath).relative_to(root)
+        if rel_dir.parts and rel_dir.parts[0] in SKIP_PROJECT_DIRS:
+            continue
+        for name in sorted(filenames):
+            full = Path(dirpath) / name
+            digest.update((rel_dir / name).as_posix().encode() + b"\0")
+            if full.is_symlink():
+                digest.update(b"link:" + os.readlink(full).encode())
+            elif full.is_file():
+                digest.update(full.read_bytes())
+            digest.update(b"\0")
+    return digest.hexdigest()
+
+
 def grade_dbt(task: Task, ctx: GradeContext) -> Verdict:
-    """Rebuild the task's models from the agent's files and compare with the reference."""
+    """Rebuild the task's models from the agent's files and compare with the reference.
+
+    The verdict depends only on the agent's project files, the pristine snapshot and the task, so
+    it is cached in-process under their fingerprint (re-grading an unchanged project — a null
+    agent, an audit re-run — costs no dbt run).
+    """
+    key = hashlib.sha256(
+        json.dumps(
+            [
+                task.to_dict(),
+                str(ctx.snapshot.path),
+                ctx.snapshot.manifest,
+                _project_fingerprint(ctx.project_dir),
+            ],
+            sort_keys=True,
+            default=str,
+        ).encode()
+    ).hexdigest()
+    with _CACHE_LOCK:
+        cached = _VERDICT_CACHE.get(key)
+        if cached is not None:
+            _VERDICT_CACHE.move_to_end(key)
+            return cached
+    verdict = _grade_dbt_uncached(task, ctx)
+    with _CACHE_LOCK:
+        _VERDICT_CACHE[key] = verdict
+        while len(_VERDICT_CACHE) > _VERDICT_CACHE_SIZE:
+            _VERDICT_CACHE.popitem(last=False)
+    return verdict
+
+
+def _grade_dbt_uncached(task: Task, ctx: GradeContext) -> Verdict:
     from replicas.verifiers.answers import compare_tables
 
     config = task.verifier

@@ -14,8 +14,10 @@ Defence in depth, because the agent is an adversary:
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -98,6 +100,7 @@ _FORBIDDEN_NODES: tuple[type, ...] = tuple(
 _FILE_LIKE_RE = re.compile(
     r"[/\\]|\.(?:csv|tsv|txt|parquet|json|ndjson|jsonl|gz|zst|duckdb|db|sqlite|xlsx?)$", re.I
 )
+_EXPLAIN_RE = re.compile(r"^\s*explain(?:\s+analyze)?\s+", re.IGNORECASE)
 _READ_ONLY_TYPES = frozenset({"StatementType.SELECT", "StatementType.EXPLAIN"})
 
 
@@ -115,14 +118,6 @@ def _function_name(node: Any) -> str | None:
 
 def _check_ast(statement: Any) -> None:
     root = statement
-    if isinstance(root, exp.Command) and str(root.name).upper() == "EXPLAIN":
-        inner = str(root.expression.name if root.expression else "")
-        inner = re.sub(r"(?is)^\s*analyze\b", "", inner)
-        parsed = sqlglot.parse(inner, read="duckdb")
-        if len([p for p in parsed if p is not None]) != 1:
-            raise QueryRefused("EXPLAIN must wrap exactly one query")
-        _check_ast(next(p for p in parsed if p is not None))
-        return
     if not isinstance(root, _ALLOWED_ROOTS):
         kind = type(root).__name__.upper()
         raise QueryRefused(
@@ -153,8 +148,10 @@ def prepare_query(query: str, dialect: str = "duckdb") -> str:
         raise QueryRefused(f"unknown dialect {dialect!r}; use one of {', '.join(DIALECTS)}")
     if not query.strip():
         raise QueryRefused("empty query")
+    # sqlglot has no EXPLAIN node: check the explained query instead (DuckDB checks the rest).
+    explained = _EXPLAIN_RE.sub("", query, count=1)
     try:
-        statements = [s for s in sqlglot.parse(query, read=dialect) if s is not None]
+        statements = [s for s in sqlglot.parse(explained, read=dialect) if s is not None]
     except SqlglotParseError as exc:
         first = str(exc).splitlines()[0] if str(exc) else "parse error"
         raise QueryRefused(f"SQL syntax error: {first[:400]}") from None
@@ -165,8 +162,9 @@ def prepare_query(query: str, dialect: str = "duckdb") -> str:
     _check_ast(statements[0])
     if dialect == "duckdb":
         return query
+    prefix = query[: len(query) - len(explained)]
     try:
-        return str(statements[0].sql(dialect="duckdb"))
+        return prefix + str(statements[0].sql(dialect="duckdb"))
     except Exception as exc:
         raise QueryRefused(
             f"could not translate {dialect} SQL to DuckDB: {str(exc)[:300]}"
@@ -184,23 +182,27 @@ def _check_with_duckdb(con: duckdb.DuckDBPyConnection, sql: str) -> None:
         raise QueryRefused(f"{statements[0].type} statements are not allowed")
 
 
+MAX_CELL_CHARS = 1000
+
+
 def format_value(value: Any) -> str:
     if value is None:
         return "NULL"
-    if isinstance(value, float):
-        return format(value, ".15g")
-    text = str(value)
-    return text.replace("\n", "\\n")
+    text = format(value, ".15g") if isinstance(value, float) else str(value).replace("\n", "\\n")
+    if len(text) > MAX_CELL_CHARS:
+        text = text[:MAX_CELL_CHARS] + f"…[+{len(text) - MAX_CELL_CHARS} characters truncated]"
+    return text
 
 
 def format_table(columns: list[str], rows: list[tuple[Any, ...]], more: bool, max_rows: int) -> str:
+    """Pipe-separated rows under a header; columns padded (up to 40 wide) for readability."""
     cells = [[format_value(v) for v in row] for row in rows]
-    widths = [len(c) for c in columns]
+    widths = [min(len(c), 40) for c in columns]
     for row in cells:
-        widths = [min(max(w, len(c)), 60) for w, c in zip(widths, row, strict=True)]
+        widths = [min(max(w, len(c)), 40) for w, c in zip(widths, row, strict=True)]
 
     def line(values: list[str]) -> str:
-        return " | ".join(v[:60].ljust(w) for v, w in zip(values, widths, strict=True)).rstrip()
+        return " | ".join(v.ljust(w) for v, w in zip(values, widths, strict=True)).rstrip()
 
     out = [line(columns), "-+-".join("-" * w for w in widths)]
     out.extend(line(r) for r in cells)
@@ -211,21 +213,62 @@ def format_table(columns: list[str], rows: list[tuple[Any, ...]], more: bool, ma
     return "\n".join(out)
 
 
+class _Watchdog:
+    """One daemon thread that interrupts queries past their deadline.
+
+    Cheaper than a ``threading.Timer`` (a new thread) per query, which costs more than a
+    one-row query itself.
+    """
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._deadlines: dict[int, tuple[float, duckdb.DuckDBPyConnection]] = {}
+        self._next_id = 0
+        self._thread: threading.Thread | None = None
+
+    def arm(self, cursor: duckdb.DuckDBPyConnection, timeout_s: float) -> int:
+        with self._cond:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._loop, name="sql-watchdog", daemon=True)
+                self._thread.start()
+            self._next_id += 1
+            self._deadlines[self._next_id] = (time.monotonic() + timeout_s, cursor)
+            self._cond.notify()
+            return self._next_id
+
+    def disarm(self, token: int) -> None:
+        with self._cond:
+            self._deadlines.pop(token, None)
+
+    def _loop(self) -> None:
+        with self._cond:
+            while True:
+                now = time.monotonic()
+                for token, (deadline, cursor) in list(self._deadlines.items()):
+                    if deadline <= now:
+                        del self._deadlines[token]
+                        with contextlib.suppress(Exception):
+                            cursor.interrupt()
+                soonest = min((d for d, _ in self._deadlines.values()), default=None)
+                self._cond.wait(None if soonest is None else max(0.0, soonest - now))
+
+
+_WATCHDOG = _Watchdog()
+
+
 def run_query(
     con: duckdb.DuckDBPyConnection, sql: str, *, timeout_s: float, max_rows: int
 ) -> tuple[list[str], list[tuple[Any, ...]], bool]:
     """Run ``sql`` on a fresh cursor with a timeout; return columns, rows, truncated flag."""
     cur = con.cursor()
-    timer = threading.Timer(timeout_s, cur.interrupt)
-    timer.daemon = True
-    timer.start()
+    token = _WATCHDOG.arm(cur, timeout_s)
     try:
         _check_with_duckdb(cur, sql)
         result = cur.execute(sql)
         columns = [d[0] for d in result.description or []]
         rows = result.fetchmany(max_rows + 1)
     finally:
-        timer.cancel()
+        _WATCHDOG.disarm(token)
         cur.close()
     return columns, rows[:max_rows], len(rows) > max_rows
 

@@ -38,11 +38,27 @@ def strategies_for(task: Task) -> tuple[str, ...]:
     return tuple(name for name, s in STRATEGIES.items() if s.applies(task))
 
 
+def parse_strategies(arg: str | None) -> tuple[str, ...] | None:
+    """``"a,b"`` → ``("a", "b")`` (None = all); ValueError naming unknown strategies."""
+    if arg is None:
+        return None
+    names = tuple(dict.fromkeys(n.strip() for n in arg.split(",") if n.strip()))
+    unknown = [n for n in names if n not in STRATEGIES]
+    if unknown or not names:
+        raise ValueError(
+            f"unknown adversary strategies {unknown or [arg]}; known: {', '.join(STRATEGIES)}"
+        )
+    return names
+
+
 class AdversaryAgent(Agent):
     name = "adversary"
 
+    def __init__(self, only: tuple[str, ...] | None = None) -> None:
+        self.only = only
+
     def plan(self, task: Task) -> tuple[str | None, ...]:
-        return strategies_for(task)
+        return tuple(s for s in strategies_for(task) if self.only is None or s in self.only)
 
     def run_episode(self, env: EnvLike, *, strategy: str | None = None) -> EpisodeOutcome:
         if strategy not in STRATEGIES:
@@ -51,9 +67,14 @@ class AdversaryAgent(Agent):
         return EpisodeOutcome(extra={"breach": breaches} if breaches else {})
 
 
-@register_agent("adversary", description="reward-hacking strategies; every one must score 0")
+@register_agent(
+    "adversary",
+    description="reward-hacking strategies; every one must score 0",
+    arg_name="STRATEGY[,STRATEGY…]",
+    optional_arg=True,
+)
 def _make(arg: str | None, options: AgentOptions) -> Agent:
-    return AdversaryAgent()
+    return AdversaryAgent(parse_strategies(arg))
 
 
-__all__ = ["STRATEGIES", "AdversaryAgent", "Strategy", "strategies_for"]
+__all__ = ["STRATEGIES", "AdversaryAgent", "Strategy", "parse_strategies", "strategies_for"]

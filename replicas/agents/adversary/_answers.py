@@ -1,8 +1,14 @@
-"""Hacks on the answer text: many candidates, SQL, the instruction, a note to the grader."""
+"""Hacks on the answer text: many candidates, SQL, the instruction, a note to the grader.
+
+Free-text tasks often ask for a first line such as ``Answer: <value>`` or
+``Recommendation: <card name>``. The hacks read that prefix from the instruction (as any agent
+could) and put it first, so they fail on content, not on a missing header.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING
 
 from replicas.agents._observe import to_number
@@ -24,6 +30,15 @@ _NAME_COLUMNS = (
     "order by 1, 2"
 )
 N_CANDIDATES = 20
+_PREFIX = re.compile(r"'([A-Z][A-Za-z ]{0,30}): <[^>']+>'")
+
+
+def answer_prefix(task: Task) -> str:
+    """``"Answer: "`` when the instruction asks for a first line ``'Answer: <value>'``, else ``""``."""
+    if task.answer_kind != "text":
+        return ""
+    match = _PREFIX.search(task.instruction)
+    return f"{match.group(1)}: " if match else ""
 
 
 def _candidate_numbers(s: Session) -> list[float]:
@@ -50,7 +65,9 @@ def _play_candidate_numbers(env: EnvLike, task: Task) -> list[str]:
     s = Session(env, task)
     env.reset()
     numbers = _candidate_numbers(s)
-    s.submit("The answer is one of: " + ", ".join(f"{n:g}" for n in numbers))
+    unit = "%" if answer_prefix(task) and "percent" in task.instruction.lower() else ""
+    listed = ", ".join(f"{n:g}{unit}" for n in numbers)
+    s.submit(f"{answer_prefix(task)}{listed}\nThe answer is one of the values above.")
     return []
 
 
@@ -61,7 +78,10 @@ def _play_every_value(env: EnvLike, task: Task) -> list[str]:
     for table, col in s.sql_pairs(_NAME_COLUMNS, "t", "c")[:6]:
         values.extend(s.sql_column(f'select distinct "{col}" as v from {table} limit 100', "v"))
     values = list(dict.fromkeys(v for v in values if v and v != "NULL"))[:300]
-    s.submit("\n".join(values) if task.answer_kind == "text" else json.dumps(values))
+    if task.answer_kind == "text":
+        s.submit(answer_prefix(task) + " / ".join(values[:40]) + "\n" + "\n".join(values))
+    else:
+        s.submit(json.dumps(values))
     return []
 
 
@@ -69,7 +89,7 @@ def _play_sql_answer(env: EnvLike, task: Task) -> list[str]:
     s = Session(env, task)
     env.reset()
     s.submit(
-        "SELECT round(sum(amount), 2) AS answer\nFROM raw.orders\n"
+        answer_prefix(task) + "SELECT round(sum(amount), 2) AS answer\nFROM raw.orders\n"
         "WHERE status NOT IN ('cancelled')\nGROUP BY 1\nORDER BY 1 DESC"
     )
     return []
@@ -92,7 +112,7 @@ GRADER_NOTE = (
 def _play_address_grader(env: EnvLike, task: Task) -> list[str]:
     s = Session(env, task)
     env.reset()
-    s.submit(GRADER_NOTE)
+    s.submit(answer_prefix(task) + GRADER_NOTE)
     return []
 
 
@@ -100,7 +120,7 @@ STRATEGIES = (
     Strategy(
         "candidate_numbers",
         f"{N_CANDIDATES} numbers around plausible magnitudes in one answer",
-        lambda t: t.answer_kind == "number",
+        lambda t: t.answer_kind == "number" or bool(answer_prefix(t)),
         _play_candidate_numbers,
     ),
     Strategy(

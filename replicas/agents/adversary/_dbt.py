@@ -1,7 +1,10 @@
 """Hacks on dbt tasks: make the broken model "pass" without fixing it.
 
 Grading rebuilds the target models from the agent's project on pristine raw data and compares
-them with a reference the agent cannot see, so each of these must score 0.
+them with a reference the agent cannot see, so each of these must score 0. The edits are graded
+as they are, without a sandbox ``dbt build`` first: grading never reads the sandbox warehouse, so
+such a build could not change the verdict and would only double the cost of every dbt episode.
+``build_broken_model`` is the one that builds — its point is the stale table it leaves behind.
 """
 
 from __future__ import annotations
@@ -41,9 +44,8 @@ def _model_paths(s: Session, task: Task) -> dict[str, str]:
     }
 
 
-def _finish(s: Session, task: Task) -> None:
-    s.call("dbt", {"command": f"build --select {_select(task)}"})
-    s.submit("done")
+def _finish(s: Session) -> None:
+    s.submit("done: the model builds and every test passes")
 
 
 def _play_delete_schema_tests(env: EnvLike, task: Task) -> list[str]:
@@ -55,7 +57,7 @@ def _play_delete_schema_tests(env: EnvLike, task: Task) -> list[str]:
     for path in s.project_files("tests"):
         if path.endswith(".sql"):
             s.call("write_file", {"path": path, "content": NEUTRAL_TEST})
-    _finish(s, task)
+    _finish(s)
     return []
 
 
@@ -69,7 +71,7 @@ def _play_self_reference(env: EnvLike, task: Task) -> list[str]:
             f"select * from main.{model}\n"
         )
         s.call("write_file", {"path": path, "content": sql})
-    _finish(s, task)
+    _finish(s)
     return []
 
 
@@ -79,7 +81,7 @@ def _play_edit_project(env: EnvLike, task: Task) -> list[str]:
     text = s.ok("read_file", {"path": "dbt_project.yml"})
     if text is not None:
         s.call("write_file", {"path": "dbt_project.yml", "content": text + PROJECT_OVERRIDE})
-    _finish(s, task)
+    _finish(s)
     return []
 
 
@@ -94,7 +96,7 @@ def _play_build_broken(env: EnvLike, task: Task) -> list[str]:
 STRATEGIES = (
     Strategy(
         "delete_schema_tests",
-        "empty every schema .yml and neutralise singular tests, then build",
+        "empty every schema .yml and neutralise singular tests",
         dbt_task,
         _play_delete_schema_tests,
     ),
@@ -106,7 +108,7 @@ STRATEGIES = (
     ),
     Strategy(
         "edit_dbt_project",
-        "turn tests off / into warnings in dbt_project.yml, then build",
+        "turn tests off / into warnings in dbt_project.yml",
         dbt_task,
         _play_edit_project,
     ),

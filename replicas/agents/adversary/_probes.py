@@ -99,9 +99,12 @@ def _play_write_outside(env: EnvLike, task: Task) -> list[str]:
         if s.ok("sql", {"query": query}) is not None:
             breaches.append(f"sql {query!r} succeeded")
     if s.has("dbt"):
-        s.call("write_file", {"path": "models/hack.py", "content": "def model(dbt, session):\n    return None\n"})
-        if s.ok("dbt", {"command": "run --select hack"}) is not None:
-            breaches.append("a dbt Python model ran")
+        python_model = "def model(dbt, session):\n    return session.sql('select 1 as hacked')\n"
+        if s.ok("write_file", {"path": "models/hack.py", "content": python_model}) is not None:
+            breaches.append("a dbt Python model could be written")
+            ran = s.ok("dbt", {"command": "run --select hack"})
+            if ran is not None and "hack" in ran:
+                breaches.append("a dbt Python model ran")
     for suffix in (".txt", ".csv", ".duckdb"):
         leaked = Path(f"{tmp}{suffix}")
         if leaked.exists():

@@ -12,9 +12,9 @@ from __future__ import annotations
 import difflib
 import re
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from replicas.verifiers.verdict import Reason, Verdict
 
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from replicas.tasks import BuildContext
     from replicas.tasks._snapshot import SnapshotLike
     from replicas.verifiers.compliance import Catalog
+
+T = TypeVar("T")
 
 #: Every Schumer-box column of ``raw.cards`` the families read, plus the issuer's name.
 CARD_COLUMNS: tuple[str, ...] = (
@@ -117,6 +119,52 @@ def nearest_siblings(cards: Sequence[Mapping[str, Any]]) -> dict[str, tuple[str,
                 best = (other["card_id"], ratio)
         if best is not None:
             out[card["card_id"]] = best
+    return out
+
+
+def seed_shuffle(ctx: BuildContext, items: Sequence[T], *salt: str) -> list[T]:
+    """``items`` shuffled once per (seed, family, salt): the same order for every variant."""
+    from replicas.generators._rng import table_rng
+
+    rng = table_rng(ctx.seed, ctx.family.name, "seed_shuffle", *salt)
+    return [items[int(i)] for i in rng.permutation(len(items))]
+
+
+def variant_slice(ctx: BuildContext, ordered: Sequence[T]) -> list[T]:
+    """This variant's order of preference over a per-seed ``ordered`` list.
+
+    Variant ``v`` of ``n`` tries positions ``v, v + n, v + 2n, …`` first, then the rest: the
+    variants of one seed never pick the same item while items last, and a variant that must
+    skip an item (its oracle would not pass) moves on without colliding with its neighbours.
+    """
+    n = max(ctx.family.variants(ctx.seed), 1)
+    own = list(ordered[ctx.variant % n :: n])
+    rest = [item for i, item in enumerate(ordered) if i % n != ctx.variant % n]
+    return own + rest
+
+
+def variant_order(ctx: BuildContext, items: Sequence[T], *salt: str) -> list[T]:
+    """``variant_slice`` of a per-seed shuffle of ``items``."""
+    return variant_slice(ctx, seed_shuffle(ctx, items, *salt))
+
+
+def round_robin(
+    ctx: BuildContext, items: Sequence[T], key: Callable[[T], str], *salt: str
+) -> list[T]:
+    """Per-seed shuffle of ``items`` re-ordered so consecutive items differ in ``key``.
+
+    Groups (by ``key``) come in a shuffled order and take turns, so the first positions — the
+    ones ``variant_slice`` hands to the variants — cover as many groups as possible.
+    """
+    groups: dict[str, list[T]] = {}
+    for item in seed_shuffle(ctx, items, *salt):
+        groups.setdefault(key(item), []).append(item)
+    queues = [groups[k] for k in seed_shuffle(ctx, sorted(groups), *salt, "groups")]
+    out: list[T] = []
+    while any(queues):
+        for queue in queues:
+            if queue:
+                out.append(queue.pop(0))
     return out
 
 

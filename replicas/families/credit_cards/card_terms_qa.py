@@ -35,8 +35,8 @@ from replicas.families.credit_cards._common import (
     labelled_first_line,
     load_cards,
     nearest_siblings,
-    pick,
     text_precheck,
+    variant_order,
 )
 from replicas.tasks import (
     BuildContext,
@@ -278,7 +278,7 @@ class CardTermsQA(TaskFamily):
         cards = load_cards(ctx)
         by_id = {c["card_id"]: c for c in cards}
         siblings = nearest_siblings(cards)
-        # term first (uniformly), then a card: keeps the questions spread over the terms
+        # term first (a different one per variant of a seed), then a card
         pool: dict[str, list[tuple[dict[str, Any], dict[str, Any], float]]] = {}
         for card in cards:
             sibling_id, ratio = siblings[card["card_id"]]
@@ -289,7 +289,7 @@ class CardTermsQA(TaskFamily):
         if not pool:
             raise ValueError(f"{self.name}: no (card, term) pair discriminates its readings")
         rng = ctx.rng("pick")
-        term = TERMS[pick(rng, sorted(pool))]
+        term = TERMS[variant_order(ctx, sorted(pool), "term")[0]]
         near = [entry for entry in pool[term.column] if entry[2] >= NEAR_COLLISION_RATIO]
         choices = list(near if near and rng.random() < 0.85 else pool[term.column])
         catalog = catalog_for(ctx.snapshot)

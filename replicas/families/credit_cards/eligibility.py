@@ -22,7 +22,7 @@ from replicas.families.credit_cards._common import (
     ELIGIBLE_PREDICATE,
     RECENT_BANKRUPTCY_MONTHS,
     RULES_SQL,
-    pick,
+    variant_order,
 )
 from replicas.tasks import (
     BuildContext,
@@ -88,15 +88,19 @@ class Eligibility(TaskFamily):
     n_variants = 6
 
     def make(self, ctx: BuildContext) -> Task:
-        rng = ctx.rng("filter")
-        kind = "card_type" if rng.random() < 0.6 else "issuer"
-        group_col = "card_type" if kind == "card_type" else "issuer_name"
-        candidates = _candidates(ctx, group_col)
+        candidates = [
+            {**c, "kind": kind}
+            for kind, column in (("card_type", "card_type"), ("issuer", "issuer_name"))
+            for c in _candidates(ctx, column)
+        ]
         if not candidates:
             raise ValueError(f"{self.name}: no customer fits a discriminating question")
-        tricky = [c for c in candidates if c["tricky"]]
-        pool = tricky if tricky and rng.random() < 0.5 else candidates
-        chosen = pick(ctx.rng("customer"), pool)
+        # Even variants prefer customers for whom the bankruptcy or student rule matters; each
+        # variant of a seed takes its own candidates (variant_order), so none repeats.
+        tricky = variant_order(ctx, [c for c in candidates if c["tricky"]], "tricky")
+        plain = variant_order(ctx, [c for c in candidates if not c["tricky"]], "plain")
+        chosen = (tricky if tricky and (ctx.variant % 2 == 0 or not plain) else plain)[0]
+        kind = str(chosen["kind"])
         card_filter = CardFilter(kind, str(chosen["group_value"]))
         customer_id = int(chosen["customer_id"])
 

@@ -29,6 +29,7 @@ from replicas.families.credit_cards._common import (
     load_cards,
     nearest_siblings,
     pick,
+    variant_order,
 )
 from replicas.tasks import (
     BuildContext,
@@ -310,8 +311,8 @@ class OfferAudit(TaskFamily):
         catalog = catalog_for(ctx.snapshot)
         rng = ctx.rng("draft")
         n_codes = int(rng.choice([1, 2, 3], p=[0.4, 0.4, 0.2]))
-        for _ in range(MAX_DRAWS):
-            featured = pick(rng, cards)
+        # Each variant of a seed features its own cards first (variant_order).
+        for featured in variant_order(ctx, cards, "featured")[:MAX_DRAWS]:
             sibling_id, ratio = siblings[featured["card_id"]]
             with_sibling = ratio >= NEAR_COLLISION_RATIO and rng.random() < 0.6
             involved = [featured, by_id[sibling_id]] if with_sibling else [featured]

@@ -41,7 +41,9 @@ from replicas.families.credit_cards._common import (
     labelled_first_line,
     load_cards,
     nearest_siblings,
+    round_robin,
     text_precheck,
+    variant_slice,
 )
 from replicas.tasks import (
     BuildContext,
@@ -203,23 +205,36 @@ class RecommendCard(TaskFamily):
                 candidates.append((customer_id, best, wrong))
         if not candidates:
             raise TaskBuildError(f"{self.name}: no customer discriminates the wrong readings")
-        rng = ctx.rng("customer")
-        with_fee = [c for c in candidates if by_id[c[1].card_id]["annual_fee_usd"] > 0]
-        if with_fee and rng.random() < 0.4:
-            candidates = with_fee  # the annual-fee disclosure then has something to check
+
+        # The variants of a seed take disjoint customers, spread over different best cards;
+        # every third position goes to a card with an annual fee (so the fee disclosure has
+        # something to check). A customer whose oracle text would not pass is skipped.
+        def best_card_of(candidate: tuple[int, CardValue, dict[str, str]]) -> str:
+            return candidate[1].card_id
+
+        def has_fee(candidate: tuple[int, CardValue, dict[str, str]]) -> bool:
+            return float(by_id[candidate[1].card_id]["annual_fee_usd"]) > 0
+
+        fee = round_robin(ctx, [c for c in candidates if has_fee(c)], best_card_of, "fee")
+        free = round_robin(ctx, [c for c in candidates if not has_fee(c)], best_card_of, "free")
+        ordered = []
+        while fee or free:
+            take_fee = bool(fee) and (len(ordered) % 3 == 0 or not free)
+            ordered.append((fee if take_fee else free).pop(0))
         catalog = catalog_for(ctx.snapshot)
         fees = {
             cid: CardName(c["card_name"], float(c["annual_fee_usd"])) for cid, c in by_id.items()
         }
-        while True:
-            customer_id, best, wrong = candidates.pop(int(rng.integers(0, len(candidates))))
-            card = by_id[best.card_id]
-            text = oracle_text(card, best)
-            # The oracle must pass every check (a name the verifier misreads is skipped).
+        chosen = None
+        for customer_id, best, wrong in variant_slice(ctx, ordered):
+            text = oracle_text(by_id[best.card_id], best)
             if grade_recommendation(text, customer_id, values[customer_id], fees, catalog).passed:
+                chosen = (customer_id, best, wrong)
                 break
-            if not candidates:
-                raise TaskBuildError(f"{self.name}: no oracle text passes the graders")
+        if chosen is None:
+            raise TaskBuildError(f"{self.name}: no oracle text passes the graders")
+        customer_id, best, wrong = chosen
+        card = by_id[best.card_id]
         _check_against_mart(ctx, customer_id, values[customer_id])
         return ctx.task(
             instruction=_instruction(customer_id),

@@ -14,14 +14,15 @@ customers as (
 
 sessions as (
 
+    -- A re-sent event is an exact copy of its original, so min / max / bool_or / any_value are
+    -- unaffected by duplicates; only the counts need the is_duplicate flag.
     select
         session_id,
-        max(customer_id) as customer_id,
-        max(platform) as platform,
-        min(event_at) filter (where not is_duplicate) as started_at,
-        max(event_at) filter (where not is_duplicate) as ended_at,
-        max(page_path) filter (where event_type = 'session_start' and not is_duplicate)
-            as landing_page,
+        any_value(customer_id) as customer_id,
+        any_value(platform) as platform,
+        min(event_at) as started_at,
+        max(event_at) as ended_at,
+        any_value(page_path) filter (where event_type = 'session_start') as landing_page,
         count(*) filter (where not is_duplicate) as event_count,
         count(*) filter (where is_duplicate) as duplicate_event_count,
         count(*) filter (where event_type = 'page_view' and not is_duplicate) as page_view_count,

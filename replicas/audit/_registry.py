@@ -1,0 +1,139 @@
+"""The check registry: each check lives in its own module and registers itself here.
+
+A check is a function of one task's :class:`~replicas.audit._context.AuditContext` returning a
+:class:`~replicas.audit._model.CheckResult`. It names the task status a failure implies and a
+fix hint (what to change in the family), so the CLI's ``--fix-hints`` and the JSON need no
+per-check if-chain. Checks share expensive work (the oracle and null episodes, the adversary's
+episodes) through the context, never by calling each other.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from replicas.audit._model import PRECEDENCE, CheckResult
+
+if TYPE_CHECKING:
+    from replicas.audit._context import AuditContext
+    from replicas.tasks import Task
+
+RunFn = Callable[["AuditContext"], CheckResult]
+AppliesFn = Callable[["Task"], bool]
+
+#: Built-in check modules, imported on first lookup; their order is the order checks run and
+#: appear in reports (cheap, shared episodes first, so later checks reuse them).
+_BUILTIN_MODULES: tuple[str, ...] = (
+    "replicas.audit.check_oracle",
+    "replicas.audit.check_null",
+    "replicas.audit.check_adversary",
+    "replicas.audit.check_leakage",
+    "replicas.audit.check_determinism",
+    "replicas.audit.check_seeds",
+    "replicas.audit.check_discrimination",
+    "replicas.audit.check_dbt",
+)
+
+
+def _always(task: Task) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Check:
+    """One registered check.
+
+    ``status`` is what a failure makes the task (a check may name another one of
+    :data:`PRECEDENCE` on a specific failure); ``fix_hint`` tells a family author what to
+    change; ``applies`` skips the check on tasks it does not fit (recorded as ``skip``).
+    """
+
+    name: str
+    status: str
+    title: str
+    fix_hint: str
+    run: RunFn
+    applies: AppliesFn = field(default=_always)
+
+    def __post_init__(self) -> None:
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", self.name):
+            raise ValueError(f"check name must be snake_case, got {self.name!r}")
+        if self.status not in PRECEDENCE:
+            raise ValueError(f"check {self.name}: status must be one of {PRECEDENCE}")
+        if not self.title.strip() or not self.fix_hint.strip():
+            raise ValueError(f"check {self.name}: title and fix_hint must not be empty")
+
+
+_CHECKS: dict[str, Check] = {}
+_LOADED = False
+
+
+def register_check(check: Check) -> Check:
+    """Add ``check`` (re-registering the same name from a reloaded module replaces it)."""
+    existing = _CHECKS.get(check.name)
+    if existing is not None and existing.run.__module__ != check.run.__module__:
+        raise ValueError(f"check {check.name!r} is already registered by {existing.run.__module__}")
+    _CHECKS[check.name] = check
+    return check
+
+
+def _load_builtins() -> None:
+    global _LOADED
+    if not _LOADED:
+        for module in _BUILTIN_MODULES:
+            importlib.import_module(module)
+        _LOADED = True
+
+
+def all_checks() -> list[Check]:
+    """Every registered check, in run order."""
+    _load_builtins()
+    return list(_CHECKS.values())
+
+
+def check_names() -> list[str]:
+    return [c.name for c in all_checks()]
+
+
+def get_check(name: str) -> Check:
+    _load_builtins()
+    check = _CHECKS.get(name)
+    if check is None:
+        close = difflib.get_close_matches(name, list(_CHECKS), n=2, cutoff=0.5)
+        hint = f"; did you mean {' or '.join(close)}?" if close else ""
+        raise ValueError(f"unknown audit check {name!r}{hint} (checks: {', '.join(_CHECKS)})")
+    return check
+
+
+def select_checks(names: Iterable[str] | None) -> list[Check]:
+    """The checks named (in run order), or all of them; ValueError on an unknown name."""
+    if names is None:
+        return all_checks()
+    wanted = {get_check(n).name for n in names}
+    return [c for c in all_checks() if c.name in wanted]
+
+
+# ---- result constructors used by the check modules ---------------------------------------
+
+
+def passed(
+    name: str, evidence: Sequence[str] = (), data: Mapping[str, Any] | None = None
+) -> CheckResult:
+    return CheckResult(name, "pass", None, tuple(evidence), dict(data or {}))
+
+
+def failed(
+    name: str,
+    status: str,
+    evidence: Sequence[str],
+    data: Mapping[str, Any] | None = None,
+) -> CheckResult:
+    return CheckResult(name, "fail", status, tuple(evidence), dict(data or {}))
+
+
+def skipped(name: str, why: str, data: Mapping[str, Any] | None = None) -> CheckResult:
+    return CheckResult(name, "skip", None, (why,), dict(data or {}))

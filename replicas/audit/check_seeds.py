@@ -1,0 +1,111 @@
+"""Check 6 — seed sensitivity: the family's answer on other seeds is different.
+
+The same family and variant is built on ``extra_seeds`` other seeds (preferring seeds already in
+the audit, whose snapshots exist). If every one of them has the same answer as the audited task
+(within the task's own tolerance), the answer can be memorised instead of computed: ``leaky``.
+For dbt tasks "the answer" is the fix: the files the oracle writes (with the injected patch and
+the instruction) — identical on every seed means an agent can learn the edit by heart.
+A single coincidence is not flagged (small answers collide by chance); all seeds agreeing is.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from replicas.audit._context import AuditContext
+from replicas.audit._model import CheckResult
+from replicas.audit._registry import Check, failed, passed, register_check, skipped
+from replicas.tasks import Task, TaskId, build_task
+
+NAME = "seed_sensitivity"
+
+
+def candidate_seeds(ctx: AuditContext) -> Iterator[int]:
+    """Seeds in the audit's pool for this replica first, then seed+1, seed+2, …"""
+    task = ctx.task
+    pool = [s for s in ctx.options.seed_pool.get(task.replica, ()) if s != task.seed]
+    rest = (task.seed + k for k in itertools.count(1))
+    seen: set[int] = set()
+    for seed in itertools.chain(pool, rest):
+        if seed != task.seed and seed not in seen:
+            seen.add(seed)
+            yield seed
+
+
+def _dbt_answer(task: Task) -> str:
+    edits = [dict(c.arguments) for c in task.oracle if c.name == "write_file"]
+    return json.dumps(
+        {"edits": edits, "patch": dict(task.sandbox_patch), "instruction": task.instruction},
+        sort_keys=True,
+    )
+
+
+def same_answer(task: Task, other: Task) -> bool:
+    if task.answer_kind == "dbt":
+        return _dbt_answer(task) == _dbt_answer(other)
+    from replicas.verifiers.answers import check_answer
+
+    return bool(check_answer(task.answer_kind, other.expected, task.expected, task.verifier).passed)
+
+
+def _shown(task: Task) -> Any:
+    if task.answer_kind == "dbt":
+        return f"fix writes {[c.arguments.get('path') for c in task.oracle if c.name == 'write_file']}"
+    text = json.dumps(task.expected)
+    return text if len(text) <= 120 else text[:119] + "…"
+
+
+def run(ctx: AuditContext) -> CheckResult:
+    task = ctx.task
+    wanted = ctx.options.extra_seeds
+    if wanted == 0:
+        return skipped(NAME, "no extra seeds requested (--seeds 0)")
+    others: list[Task] = []
+    problems: list[str] = []
+    for seed in itertools.islice(candidate_seeds(ctx), wanted + 3):
+        if len(others) >= wanted:
+            break
+        if task.variant >= ctx.family.variants(seed):
+            continue
+        try:
+            others.append(build_task(TaskId(task.family, seed, task.variant, task.scale)))
+        except Exception as exc:  # one unbuildable seed is that task's problem, not this one's
+            problems.append(f"seed {seed}: could not build ({type(exc).__name__}: {exc})")
+    data = {
+        "seeds": [o.seed for o in others],
+        "answers": {str(o.seed): _shown(o) for o in others},
+        "this_answer": _shown(task),
+    }
+    if not others:
+        return skipped(NAME, "no other seed could be built: " + "; ".join(problems), data)
+    same = [o for o in others if same_answer(task, o)]
+    data["same_on_seeds"] = [o.seed for o in same]
+    if len(same) == len(others):
+        seeds = ", ".join(str(o.seed) for o in others)
+        return failed(
+            NAME,
+            "leaky",
+            [f"memorisable: seeds {seeds} give the same answer as seed {task.seed}: {_shown(task)}", *problems],
+            data,
+        )
+    detail = f"answers differ on {len(others) - len(same)} of {len(others)} other seeds"
+    return passed(NAME, [detail, *problems], data)
+
+
+CHECK = register_check(
+    Check(
+        name=NAME,
+        status="leaky",
+        title="other seeds give other answers (nothing to memorise)",
+        fix_hint=(
+            "Make the answer depend on the seed's data: draw the parameters (period, segment, "
+            "threshold, entity, which model/column a bug touches) from ctx.rng and compute the "
+            "answer with SQL on the snapshot. A fixed question over seed-independent data (a "
+            "constant catalog, a fixed bug with a fixed fix) can be answered from memory."
+        ),
+        run=run,
+    )
+)

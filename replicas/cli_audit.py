@@ -1,0 +1,257 @@
+"""``replicas audit``: screen a suite's tasks (or any task ids) for untrainable defects.
+
+Mount in ``replicas/cli.py`` by adding ``("replicas.cli_audit", "audit_app", "audit")`` to
+``SUBAPPS`` (``audit_app`` is a Typer app whose callback is the command, so it reads
+``replicas audit --suite core-v1 …``). Also runnable alone: ``python -m replicas.cli_audit``.
+
+Exit codes: 0 every task usable; 1 some task is not usable (broken, leaky, hackable, flaky or
+ambiguous); 2 bad input (unknown suite, family or check, a glob matching nothing, bad numbers);
+130 interrupted.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from replicas.audit import PRECEDENCE, STATUSES, AuditReport, TaskAudit, get_check
+
+USAGE_ERROR = 2
+NOT_USABLE = 1
+INTERRUPTED = 130
+_GLOB_CHARS = frozenset("*?[")
+_STATUS_STYLE = {
+    "usable": "green",
+    "broken": "red",
+    "leaky": "magenta",
+    "hackable": "red",
+    "flaky": "yellow",
+    "ambiguous": "yellow",
+}
+
+audit_app = typer.Typer(
+    help="Screen tasks: oracle passes, null and hacks fail, no leakage, deterministic, seed "
+    "sensitive, discriminating.",
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    invoke_without_command=True,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _fail(message: str, code: int = USAGE_ERROR) -> typer.Exit:
+    err_console.print(f"[red]error:[/red] {message}", highlight=False)
+    return typer.Exit(code)
+
+
+def select_task_ids(suite: str, patterns: str | None) -> list[str]:
+    """Ids of ``suite`` matching comma-separated globs; a pattern without glob characters that
+    is a task id is taken as is, even outside the suite (to audit one's own families).
+    ValueError on an unknown suite/family or when nothing matches."""
+    from replicas.suite import get_suite, suite_names
+    from replicas.tasks import TaskId, get_family
+
+    if suite not in suite_names():
+        get_suite(suite)  # raises ValueError listing the known suites
+    if not patterns:
+        return list(get_suite(suite).task_ids)
+    suite_ids: list[str] | None = None
+    chosen: list[str] = []
+    for pattern in (p.strip() for p in patterns.split(",")):
+        if not pattern:
+            continue
+        if not _GLOB_CHARS & set(pattern):
+            try:
+                tid = TaskId.parse(pattern)
+            except ValueError:
+                tid = None
+            if tid is not None:
+                get_family(tid.family)  # ValueError naming close families
+                chosen.append(str(tid))
+                continue
+        if suite_ids is None:
+            suite_ids = list(get_suite(suite).task_ids)
+        chosen.extend(i for i in suite_ids if fnmatch.fnmatchcase(i, pattern))
+    chosen = list(dict.fromkeys(chosen))
+    if not chosen:
+        ids = suite_ids if suite_ids is not None else list(get_suite(suite).task_ids)
+        families = sorted({i.rsplit(".s", 1)[0] for i in ids})
+        raise ValueError(
+            f"no task of suite {suite!r} matches {patterns!r}; ids look like {ids[0]!r}; "
+            f"families: {', '.join(families[:8])}" + (" …" if len(families) > 8 else "")
+        )
+    return chosen
+
+
+def _default_workers() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def _status_cell(status: str, count: int) -> str:
+    if not count:
+        return "[dim]0[/dim]"
+    return f"[{_STATUS_STYLE.get(status, 'white')}]{count}[/]"
+
+
+def print_report(report: AuditReport, *, fix_hints: bool, out: Console = console) -> None:
+    """The terminal view: counts per status and per family, then every task that failed."""
+    families = report.family_counts()
+    table = Table(title=f"audit: {len(report.tasks)} tasks in {report.wall_s:.1f}s")
+    table.add_column("family")
+    for status in STATUSES:
+        table.add_column(status, justify="right")
+    for family, counts in families.items():
+        table.add_row(family, *(_status_cell(s, counts[s]) for s in STATUSES))
+    totals = report.status_counts()
+    table.add_row("[bold]all", *(_status_cell(s, totals[s]) for s in STATUSES))
+    out.print(table)
+    bad = report.not_usable()
+    if not bad:
+        out.print(f"[green]all {len(report.tasks)} tasks are usable[/green]")
+        return
+    failures = Table(title="tasks that are not usable", show_lines=True)
+    failures.add_column("task")
+    failures.add_column("status")
+    failures.add_column("failed checks: evidence", overflow="fold")
+    for audit in sorted(bad, key=lambda a: (PRECEDENCE.index(a.status), a.task_id)):
+        lines = [
+            f"[bold]{c.name}[/bold] ({c.status}): " + " | ".join(c.evidence[:3])
+            for c in audit.failed_checks
+        ]
+        failures.add_row(audit.task_id, f"[{_STATUS_STYLE[audit.status]}]{audit.status}[/]", "\n".join(lines))
+    out.print(failures)
+    if fix_hints:
+        _print_fix_hints(bad, out)
+
+
+def _print_fix_hints(bad: list[TaskAudit], out: Console) -> None:
+    """One hint per (family, failed check), with the tasks it concerns and one piece of evidence."""
+    seen: dict[tuple[str, str], list[TaskAudit]] = {}
+    for audit in bad:
+        for check in audit.failed_checks:
+            seen.setdefault((audit.family, check.name), []).append(audit)
+    out.print("[bold]fix hints[/bold]")
+    for (family, name), audits in sorted(seen.items()):
+        try:
+            hint = get_check(name).fix_hint
+        except ValueError:
+            hint = "the task could not be built: run its family's build on this seed and fix the error."
+        evidence = audits[0].check(name).evidence
+        ids = ", ".join(a.task_id for a in audits[:4]) + (" …" if len(audits) > 4 else "")
+        out.print(f"- [bold]{family}[/bold] · {name} ({len(audits)} tasks: {ids})")
+        if evidence:
+            out.print(f"    seen: {evidence[0]}", highlight=False)
+        out.print(f"    fix:  {hint}", highlight=False)
+
+
+@audit_app.callback(invoke_without_command=True)
+def audit_command(
+    suite: Annotated[str, typer.Option(help="Suite whose tasks are audited.")] = "core-v1",
+    tasks: Annotated[
+        str | None,
+        typer.Option(
+            help="Comma-separated globs over the suite's task ids; a literal task id may name "
+            "any registered family (e.g. your own)."
+        ),
+    ] = None,
+    seeds: Annotated[
+        int, typer.Option(help="Extra seeds the seed-sensitivity check builds each family on.")
+    ] = 2,
+    workers: Annotated[
+        int | None, typer.Option(help="Parallel worker processes. Default: cores, max 2.")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print audit.json to stdout instead of the tables.")
+    ] = False,
+    out: Annotated[Path | None, typer.Option(help="Write DIR/audit.json.")] = None,
+    fix_hints: Annotated[
+        bool, typer.Option("--fix-hints", help="Say, per failed check, what to change in the family.")
+    ] = False,
+    checks: Annotated[
+        str | None, typer.Option(help="Comma-separated subset of checks (default: all).")
+    ] = None,
+) -> None:
+    """Audit every task: status usable, broken, leaky, hackable, flaky or ambiguous."""
+    from replicas.audit import audit_tasks
+
+    n_workers = _default_workers() if workers is None else workers
+    try:
+        if seeds < 0:
+            raise ValueError(f"--seeds must be >= 0, got {seeds}")
+        if n_workers < 1:
+            raise ValueError(f"--workers must be >= 1, got {n_workers}")
+        task_ids = select_task_ids(suite, tasks)
+        check_list = [c.strip() for c in checks.split(",") if c.strip()] if checks else None
+        if check_list is not None:
+            for name in check_list:
+                get_check(name)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+
+    progress_cb = None
+    stop = None
+    if err_console.is_terminal and not as_json:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        bar = Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=err_console,
+            transient=True,
+        )
+        bar_task = bar.add_task("auditing", total=len(task_ids))
+        bar.start()
+
+        def progress_cb(audit: TaskAudit) -> None:
+            bar.update(bar_task, advance=1, description=f"auditing ({audit.task_id}: {audit.status})")
+
+        stop = bar.stop
+    try:
+        report = audit_tasks(
+            task_ids,
+            workers=n_workers,
+            extra_seeds=seeds,
+            checks=check_list,
+            config={"suite": suite, "tasks": tasks},
+            progress=progress_cb,
+        )
+    except KeyboardInterrupt:
+        raise _fail("interrupted; nothing was written", INTERRUPTED) from None
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    finally:
+        if stop is not None:
+            stop()
+    if out is not None:
+        path = report.write(out)
+        if not as_json:
+            console.print(f"wrote {path}")
+    if as_json:
+        typer.echo(report.to_json())
+        if fix_hints and report.not_usable():
+            _print_fix_hints(report.not_usable(), err_console)
+    else:
+        print_report(report, fix_hints=fix_hints)
+    if not report.all_usable:
+        raise typer.Exit(NOT_USABLE)
+
+
+def main() -> None:
+    audit_app(prog_name="replicas audit")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit(INTERRUPTED)
