@@ -4,10 +4,11 @@ Every tracked web/app order has a purchase session that ends with a ``purchase``
 the order id; browsing sessions (logged-in or anonymous) drop out of the funnel earlier. Each
 session is ``session_start → page_view* → add_to_cart* → checkout? → purchase?``.
 
-Built without per-session Python: per-session event counts become one ``np.repeat``; per-event
-gaps become one cumulative sum; sessions are renumbered by start time with a scatter. Like real
-trackers, a small share of events is delivered twice (same session, type and timestamp, new
-``event_id``), and events after the extraction instant are cut off.
+Built without per-session Python: sessions are numbered by their anchor time (purchase time or
+start), per-session event counts become one ``np.repeat`` and per-event gaps one cumulative sum.
+Like real trackers, a small share of events is delivered twice (an identical payload right
+after the original: same session, type, timestamp and page, new ``event_id``), and events after
+the extraction instant are cut off.
 """
 
 from __future__ import annotations

@@ -126,7 +126,9 @@ def print_report(report: AuditReport, *, fix_hints: bool, out: Console = console
             f"[bold]{c.name}[/bold] ({c.status}): " + " | ".join(c.evidence[:3])
             for c in audit.failed_checks
         ]
-        failures.add_row(audit.task_id, f"[{_STATUS_STYLE[audit.status]}]{audit.status}[/]", "\n".join(lines))
+        failures.add_row(
+            audit.task_id, f"[{_STATUS_STYLE[audit.status]}]{audit.status}[/]", "\n".join(lines)
+        )
     out.print(failures)
     if fix_hints:
         _print_fix_hints(bad, out)
@@ -173,7 +175,8 @@ def audit_command(
     ] = False,
     out: Annotated[Path | None, typer.Option(help="Write DIR/audit.json.")] = None,
     fix_hints: Annotated[
-        bool, typer.Option("--fix-hints", help="Say, per failed check, what to change in the family.")
+        bool,
+        typer.Option("--fix-hints", help="Say, per failed check, what to change in the family."),
     ] = False,
     checks: Annotated[
         str | None, typer.Option(help="Comma-separated subset of checks (default: all).")
@@ -213,7 +216,9 @@ def audit_command(
         bar.start()
 
         def progress_cb(audit: TaskAudit) -> None:
-            bar.update(bar_task, advance=1, description=f"auditing ({audit.task_id}: {audit.status})")
+            bar.update(
+                bar_task, advance=1, description=f"auditing ({audit.task_id}: {audit.status})"
+            )
 
         stop = bar.stop
     try:

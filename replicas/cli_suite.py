@@ -95,9 +95,9 @@ def list_tasks(
     if as_json:
         typer.echo(json.dumps(rows, indent=2))
         return
-    table = Table(
-        "id", "replica", "family", "difficulty", "seed", title=f"{suite}: {len(rows)} tasks"
-    )
+    table = Table(title=f"{suite}: {len(rows)} tasks")
+    for column in ("id", "replica", "family", "difficulty", "seed"):
+        table.add_column(column, overflow="fold")  # ids are long; never truncate them
     for row in rows:
         table.add_row(
             *(Text(str(row[k])) for k in ("id", "replica", "family", "difficulty", "seed"))
@@ -123,7 +123,7 @@ def _resolve(task_id: str, scale: float | None) -> Task:
         return task_from_id(str(tid))
     except ValueError as exc:
         close = _close_matches(task_id.strip())
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        hint = f"; close task ids in the suites: {', '.join(close)}" if close else ""
         raise ValueError(f"{exc}{hint}") from None
 
 

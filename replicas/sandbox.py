@@ -28,7 +28,7 @@ import shutil
 import tempfile
 import threading
 from collections.abc import Iterable, Mapping
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import duckdb
@@ -432,6 +432,21 @@ def sandbox_warehouse_template(snapshot: SnapshotLike, models: Iterable[str]) ->
 # the sandbox
 
 
+def models_to_drop(task: Task) -> list[str]:
+    """Models whose pristine relations a writable sandbox must not contain.
+
+    The graded models, and every model whose file the task patches: a DuckDB view keeps its
+    defining SQL, so a pristine view of a patched model would show the agent the unpatched code.
+    (``sandbox_warehouse_template`` adds everything downstream of these.)
+    """
+    patched = [
+        PurePosixPath(rel).stem
+        for rel in task.sandbox_patch
+        if rel.startswith("models/") and rel.endswith(".sql")
+    ]
+    return sorted({*task.verifier.dbt_models, *patched})
+
+
 class Sandbox:
     """One episode's private world. Create with :meth:`create`; always :meth:`close`.
 
@@ -452,7 +467,7 @@ class Sandbox:
         sandbox = cls(task, snapshot)
         try:
             if task.writes_warehouse:
-                template = sandbox_warehouse_template(snapshot, task.verifier.dbt_models)
+                template = sandbox_warehouse_template(snapshot, models_to_drop(task))
                 shutil.copyfile(template, sandbox.root / WAREHOUSE_NAME)
                 sandbox.ensure_project()
         except BaseException:

@@ -271,9 +271,15 @@ class NoopPatch(TaskFamily):
             ),
             answer_kind="dbt",
             tools=DBT_TOOLS,
-            verifier=VerifierConfig(dbt_models=("fct_orders",), key_columns=("order_id",), abs_tol=0.005),
+            verifier=VerifierConfig(
+                dbt_models=("fct_orders",), key_columns=("order_id",), abs_tol=0.005
+            ),
             sandbox_patch={MODEL_PATH: "-- the defect: this 'bug' is only a comment\n" + pristine},
-            oracle=(write_file(MODEL_PATH, pristine), dbt("run --select fct_orders"), submit("fixed")),
+            oracle=(
+                write_file(MODEL_PATH, pristine),
+                dbt("run --select fct_orders"),
+                submit("fixed"),
+            ),
         )
 
 

@@ -167,3 +167,33 @@ def test_random_sql_is_reproducible_per_task() -> None:
     assert first == calls("credit_cards.eligibility-v1.s1.0")
     assert first[0] == ("sql", json.dumps({"dialect": "duckdb", "query": "SHOW TABLES"}))
     assert first[-1][0] == "submit" and len(first) >= 4
+
+
+def test_delete_schema_tests_keeps_sources_and_drops_every_test() -> None:
+    import yaml
+
+    from replicas.agents.adversary._dbt import without_tests
+
+    text = """
+version: 2
+sources:
+  - name: raw
+    tables:
+      - name: orders
+        columns:
+          - name: order_id
+            data_tests: [unique, not_null]
+models:
+  - name: fct_orders
+    columns:
+      - name: order_id
+        tests: [unique]
+      - name: status
+        data_tests:
+          - accepted_values: {values: [placed]}
+"""
+    stripped = yaml.safe_load(without_tests(text) or "")
+    assert stripped["sources"][0]["tables"][0]["name"] == "orders"
+    assert "tests" not in json.dumps(stripped) and "data_tests" not in json.dumps(stripped)
+    assert without_tests("version: 2\nmodels: []\n") is None  # nothing to strip
+    assert without_tests("key: [unclosed") is None

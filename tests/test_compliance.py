@@ -544,7 +544,7 @@ REALISTIC_COMPLIANT = [
     "The Summit Cash offers a 0% introductory rate on purchases for 15 months from account "
     "opening, followed by a 19.99%-29.99% variable APR.",
     "Annual fee: $95.00 (Summit Cash Plus). Cash advance APR: 29.99 %. Late fee: USD 39.",
-    "The draft says the Summit Cash has a \"$50 annual fee\", which is incorrect: the "
+    'The draft says the Summit Cash has a "$50 annual fee", which is incorrect: the '
     "Summit Cash has no annual fee.",
 ]
 
@@ -567,7 +567,9 @@ REALISTIC_VIOLATIONS = [
 ]
 
 
-@pytest.mark.parametrize(("text", "code"), REALISTIC_VIOLATIONS, ids=range(len(REALISTIC_VIOLATIONS)))
+@pytest.mark.parametrize(
+    ("text", "code"), REALISTIC_VIOLATIONS, ids=range(len(REALISTIC_VIOLATIONS))
+)
 def test_realistic_violations_are_caught(text: str, code: str, catalog: Catalog) -> None:
     verdict = verify_response(text, catalog)
     assert code in verdict.codes, [(r.code, r.message) for r in verdict.reasons]
@@ -620,10 +622,11 @@ def test_respectively_assigns_figures_in_order(catalog: Catalog) -> None:
 def test_the_plus_version_refers_to_the_sibling(catalog: Catalog) -> None:
     text = (
         "The Summit Cash has no annual fee. The Plus version charges $95 a year, and the "
-        "Preferred card charges $150."
+        "Preferred card charges $150 a year."
     )
     assert verify_response(text, catalog).passed
     assert verify_response(text.replace("$150", "$95"), catalog).codes == ["wrong_fee"]
+    assert verify_response(text.replace("$95", "$150"), catalog).codes == ["wrong_fee"]
 
 
 def test_quoted_claims_under_review_are_not_the_response_s_claims(catalog: Catalog) -> None:
@@ -636,3 +639,34 @@ def test_quoted_claims_under_review_are_not_the_response_s_claims(catalog: Catal
     assert verify_response(unquoted.replace("15 months", "24 months"), catalog).codes == [
         "wrong_intro_terms"
     ]
+
+
+def test_list_items_under_a_recommending_lead_in_are_recommendations(catalog: Catalog) -> None:
+    text = (
+        "Top picks for you:\n1. Summit Cash - no annual fee\n"
+        "2. Harbor Sky Miles Elite - $495 annual fee, great for travel"
+    )
+    verdict = verify_response(text, catalog, "C1")
+    assert verdict.codes == ["ineligible_card"]
+    assert verdict.reasons[0].span is not None
+    assert verdict.reasons[0].span.text == "Harbor Sky Miles Elite"
+    assert verify_response(
+        text.replace("Harbor Sky Miles Elite - $495", "Vista Clear - $0"), catalog, "C1"
+    ).passed
+
+
+def test_ruled_out_cards_are_not_recommendations(catalog: Catalog) -> None:
+    text = (
+        "You are not eligible for the Summit Cash Plus or the Summit Cash Preferred. Instead, "
+        "consider the Summit Cash, which has no annual fee."
+    )
+    assert verify_response(text, catalog, "C1").passed
+
+
+def test_per_year_shorthand_is_an_annual_fee_but_not_inside_rewards(catalog: Catalog) -> None:
+    assert verify_response("The Summit Cash Plus ($95/year) is solid.", catalog).passed
+    assert verify_response("The Summit Cash Plus ($59/year) is solid.", catalog).codes == [
+        "wrong_fee"
+    ]
+    rewards = "The Summit Cash Plus earns 3% back on groceries (up to $6,000/year)."
+    assert verify_response(rewards, catalog).passed

@@ -16,7 +16,7 @@ import pytest
 
 from replicas.env import Env, EnvCheckError, check_env, make
 from replicas.sandbox import wait_for_discards
-from replicas.tasks import Limits, build_task, unregister_family
+from replicas.tasks import Limits, ToolCall, build_task, unregister_family
 from replicas.trajectory import validate_trajectory
 from tests.conftest import REPO_ROOT
 from tests.test_runtime_tasks import TOY_FAMILIES, TOY_MODEL, register_toy
@@ -170,6 +170,8 @@ def test_openai_tool_call_shape_and_structured_submit() -> None:
         obs, *_ = env.step(
             {"type": "function", "function": {"name": "sql", "arguments": '{"query": "select 1"}'}}
         )
+        assert not obs.startswith("ERROR")
+        obs, *_ = env.step(ToolCall("sql", {"query": "select 2"}))  # an object with name/arguments
         assert not obs.startswith("ERROR")
         _, reward, terminated, _, _ = env.step(
             {"name": "submit", "arguments": {"answer": expected}}

@@ -131,3 +131,33 @@ def test_dbt_fix_sandbox_has_the_bug_and_no_target_table() -> None:
         assert "(0 rows)" in obs
         obs, *_ = env.step({"name": "list_files", "arguments": {"path": "."}})
         assert "target/" not in obs  # the pristine manifest (with the pristine SQL) is not copied
+
+
+def test_patched_upstream_models_are_dropped_from_the_sandbox() -> None:
+    """A view keeps its SQL: a patched model's pristine view must not survive in the sandbox."""
+    from dataclasses import replace
+
+    from replicas.env import Env
+
+    task = build_task("ecommerce.dbt_fix-v1.s0.0")
+    patched = replace(
+        task,
+        sandbox_patch={
+            **task.sandbox_patch,
+            "models/intermediate/int_orders.sql": "select 1 as order_id",
+        },
+    )
+    with Env.from_task(patched) as env:
+        env.reset()
+        obs, *_ = env.step(
+            {
+                "name": "sql",
+                "arguments": {
+                    "query": "select table_name from information_schema.tables "
+                    "where table_schema = 'main' order by 1"
+                },
+            }
+        )
+    names = set(obs.split())
+    assert "stg_orders" in names
+    assert not names & {"int_orders", "fct_orders", "fct_daily_revenue", "dim_customers"}

@@ -24,11 +24,33 @@ import itertools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from replicas.verifiers import _compliance_lexicon as lex
 from replicas.verifiers._compliance_names import UNKNOWN, NameMention
+from replicas.verifiers._compliance_units import CueIndex, MentionIndex, Unit, build_units
+from replicas.verifiers._compliance_values import (
+    NONE,
+    PCT,
+    USD,
+    Value,
+    cell_none,
+    find_months,
+    find_values,
+)
+
+__all__ = [
+    "APR_CLAIM",
+    "FEE_CLAIM",
+    "INTRO_CLAIM",
+    "NONE",
+    "PCT",
+    "USD",
+    "Claim",
+    "Extraction",
+    "extract",
+]
 
 Draft = dict[str, Any]  # a claim's fields before attribution
 
@@ -37,59 +59,12 @@ APR_CLAIM = "apr"  # kinds: purchase, cash_advance, penalty
 INTRO_CLAIM = "intro"  # kinds: purchase, bt, any
 FEE_CLAIM = "fee"  # kinds: annual, bt, cash_advance, foreign, late, min_interest, any
 
-PCT, USD, NONE = "pct", "usd", "none"
 _NONE_KINDS = {
     "none_annual": (FEE_CLAIM, "annual"),
     "none_foreign": (FEE_CLAIM, "foreign"),
     "none_bt": (FEE_CLAIM, "bt"),
     "none_penalty": (APR_CLAIM, "penalty"),
 }
-_SENTENCE_END = re.compile(r"[.!?]+(?=[ \t\n\"')\]*]|$)|\n")
-_NO_SPLIT_BEFORE_DOT = frozenset(
-    [
-        "vs",
-        "e.g",
-        "i.e",
-        "u.s",
-        "etc",
-        "approx",
-        "min",
-        "max",
-        "no",
-        "mo",
-        "mos",
-        "yr",
-        "inc",
-        "est",
-        "avg",
-        "incl",
-        "ca",
-    ]
-)
-# Two or more consecutive lines with at least two "|" each: a markdown table.
-_TABLE_BLOCK = re.compile(r"(?m)^[^\n|]*\|[^\n|]*\|[^\n]*(?:\n[^\n|]*\|[^\n|]*\|[^\n]*)+")
-_TABLE_SEPARATOR = re.compile(r"^[\s|:\-]+$")
-_CELL_NONE = re.compile(r"^[\s*_]*(?:none|no|no fee|waived|free)[\s*_.]*$", re.I)
-_CARD_HEADER = re.compile(r"\b(?:card|product|name)s?\b", re.I)
-
-
-@dataclass(frozen=True)
-class Value:
-    """A number (or a "no fee" statement) found in the text, before it is typed."""
-
-    start: int
-    end: int
-    unit: str  # pct | usd | none
-    low: float | None = None
-    high: float | None = None
-    min_usd: float | None = None  # a fee's dollar minimum joined to its percentage
-    none_kind: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.unit not in (PCT, USD, NONE):
-            raise ValueError(f"unknown value unit {self.unit!r}")
-        if self.end <= self.start:
-            raise ValueError("a value covers at least one character")
 
 
 @dataclass(frozen=True)
@@ -116,365 +91,11 @@ class Claim:
             raise ValueError(f"unknown claim family {self.family!r}")
 
 
-@dataclass
-class Unit:
-    """A sentence, list item, heading or table cell; claims are typed within one unit."""
-
-    start: int
-    end: int
-    context_cues: list[tuple[str, int]] = field(default_factory=list)
-    cards: tuple[str, ...] | None = None  # preset by a table row/column (None: use the text)
-    is_cell: bool = False
-
-
 @dataclass(frozen=True)
 class Extraction:
     claims: tuple[Claim, ...]
     mentions: tuple[NameMention, ...]
     units: tuple[tuple[int, int], ...]
-
-
-# -- units -----------------------------------------------------------------------------------
-
-
-def _sentence_units(text: str, start: int, end: int, out: list[Unit]) -> None:
-    cursor = start
-    for match in _SENTENCE_END.finditer(text, start, end):
-        stop = match.start()
-        if match.group(0) != "\n" and text.count('"', cursor, stop) % 2 == 1:
-            continue  # inside a quotation: "0% APR for 24 months!" is not a sentence end
-        if match.group(0) != "\n" and stop > 0 and text[stop - 1].isalpha():
-            # "vs." / "e.g." / "U.S." / "min." do not end a sentence.
-            head = text[max(cursor, stop - 8) : stop].lower()
-            word = head.rsplit(None, 1)[-1].lstrip("(*[\"'") if head.strip() else ""
-            if word in _NO_SPLIT_BEFORE_DOT or len(word) == 1:
-                continue
-        if match.end() > cursor:
-            out.append(Unit(cursor, match.end()))
-        cursor = match.end()
-    if cursor < end:
-        out.append(Unit(cursor, end))
-
-
-def _line_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    spans = []
-    pos = start
-    for line in text[start:end].split("\n"):
-        spans.append((pos, pos + len(line)))
-        pos += len(line) + 1
-    return spans
-
-
-def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Cell spans of one table row (outer pipes dropped, cell text trimmed)."""
-    cells = []
-    pos = start
-    line = text[start:end]
-    parts = line.split("|")
-    for index, part in enumerate(parts):
-        cell_start, cell_end = pos, pos + len(part)
-        pos = cell_end + 1
-        if (index == 0 or index == len(parts) - 1) and not part.strip():
-            continue
-        stripped_left = len(part) - len(part.lstrip())
-        stripped_right = len(part) - len(part.rstrip())
-        cells.append(
-            (cell_start + stripped_left, max(cell_start + stripped_left, cell_end - stripped_right))
-        )
-    return cells
-
-
-def build_units(text: str, cues: CueIndex, mentions: MentionIndex) -> list[Unit]:
-    """Prose sentences and table cells, in document order, covering the whole text."""
-    units: list[Unit] = []
-    cursor = 0
-    if "|" in text:
-        for block in _TABLE_BLOCK.finditer(text):
-            if block.start() > cursor:
-                _sentence_units(text, cursor, block.start(), units)
-            _table_units(text, cues, _line_spans(text, *block.span()), mentions, units)
-            cursor = block.end()
-    if cursor < len(text):
-        _sentence_units(text, cursor, len(text), units)
-    return units
-
-
-class CueIndex:
-    """Every cue word of the text, tagged once, minus those inside card names.
-
-    "Atlas Business Rewards", "Harbor Sky Miles" and "Prism Low Rate" contain reward and rate
-    words that say nothing about the value next to them.
-    """
-
-    def __init__(self, lower: str, mentions: Sequence[NameMention]) -> None:
-        spans = [(m.start, m.end) for m in mentions]
-        starts = [m.start for m in mentions]
-        tokens = [(m.start(), m.group(0)) for m in lex.CUE_TOKEN.finditer(lower)]
-        words = [w if not w[0].isdigit() else "#" for _, w in tokens]
-        cues: list[tuple[str, int]] = []
-        i = 0
-        n = len(tokens)
-        while i < n:
-            word = words[i]
-            cue = None
-            width = 1
-            for rest, phrase_cue in lex.CUE_PHRASES.get(word, ()):
-                if tuple(words[i + 1 : i + 1 + len(rest)]) == rest:
-                    cue, width = phrase_cue, 1 + len(rest)
-                    break
-            if cue is None:
-                cue = lex.CUE_WORDS.get(word)
-            if cue is not None:
-                pos = tokens[i][0]
-                k = bisect_right(starts, pos) - 1
-                if not (k >= 0 and spans[k][0] <= pos < spans[k][1]):
-                    cues.append((cue, pos))
-            i += width
-        self._cues = cues
-        self._positions = [pos for _, pos in cues]
-
-    def within(self, start: int, end: int) -> list[tuple[str, int]]:
-        return self._cues[bisect_left(self._positions, start) : bisect_left(self._positions, end)]
-
-
-class MentionIndex:
-    """Card mentions in text order with their start positions, for range look-ups."""
-
-    def __init__(self, mentions: Sequence[NameMention]) -> None:
-        self.all = list(mentions)
-        self.starts = [m.start for m in self.all]
-
-    def within(self, start: int, end: int) -> list[NameMention]:
-        return self.all[bisect_left(self.starts, start) : bisect_left(self.starts, end)]
-
-
-def _table_units(
-    text: str,
-    cues: CueIndex,
-    rows: Sequence[tuple[int, int]],
-    mentions: MentionIndex,
-    out: list[Unit],
-) -> None:
-    header = _cells(text, *rows[0])
-    body = [r for r in rows[1:] if not _TABLE_SEPARATOR.match(text[r[0] : r[1]])]
-    header_cards = [_cell_cards(mentions, cell) for cell in header]
-    column_cues = [
-        [] if _CARD_HEADER.search(text[cell[0] : cell[1]]) else cues.within(*cell)
-        for cell in header
-    ]
-    transposed = sum(1 for cards in header_cards[1:] if cards is not None) >= 1
-    # Header cells are units of their own so the names in them are seen, but carry no claims.
-    for cell in header:
-        out.append(Unit(cell[0], cell[1], is_cell=True, cards=None))
-    for row in body:
-        cells = _cells(text, *row)
-        if transposed:
-            label_cues = cues.within(*cells[0]) if cells else []
-            for column, cell in enumerate(cells):
-                cards = header_cards[column] if column < len(header_cards) else None
-                if column == 0:
-                    out.append(Unit(cell[0], cell[1], is_cell=True))
-                    continue
-                out.append(Unit(cell[0], cell[1], list(label_cues), cards or (), True))
-            continue
-        row_cards = None
-        for cell in cells:
-            row_cards = _cell_cards(mentions, cell)
-            if row_cards is not None:
-                break
-        first_is_label = bool(cells) and _cell_cards(mentions, cells[0]) is None
-        label_cues = cues.within(*cells[0]) if first_is_label and row_cards is None else []
-        for column, cell in enumerate(cells):
-            header_cues = column_cues[column] if column < len(column_cues) else []
-            out.append(Unit(cell[0], cell[1], header_cues + label_cues, row_cards, True))
-
-
-def _cell_cards(mentions: MentionIndex, cell: tuple[int, int]) -> tuple[str, ...] | None:
-    """The card(s) a cell names (``()`` for an unknown product), or None when it names none."""
-    found = mentions.within(*cell)
-    if not found:
-        return None
-    return tuple(m.card_id for m in found if m.card_id is not None)
-
-
-# -- values ----------------------------------------------------------------------------------
-
-
-def _number(raw: str) -> float:
-    return float(raw.replace(",", ""))
-
-
-def _left_ok(lower: str, start: int, forbidden: str) -> bool:
-    """The character before ``start`` is not one of ``forbidden`` (a lookbehind, done cheaply)."""
-    return start == 0 or lower[start - 1] not in forbidden
-
-
-def find_values(lower: str) -> list[Value]:
-    """Every percentage, dollar amount and "no ... fee" statement, in text order.
-
-    Numbers are found from their unit - a "%", a "$", the words percent / dollars / usd - which
-    are quick to search for; the number pattern then runs on a few characters around it.
-    """
-    values: list[Value] = []
-    taken: list[tuple[int, int]] = []
-    if "between" in lower or "zero" in lower or "usd" in lower:
-        for match in lex.WORD_VALUES.finditer(lower):
-            if not _left_ok(lower, match.start(), _WORD_CHARS):
-                continue
-            groups = match.groupdict()
-            if groups["ba"] is not None:
-                _add_range(values, match, "ba", "bb")
-            elif groups["zero"] is not None:
-                values.append(Value(match.start(), match.end(), PCT, 0.0, 0.0))
-            else:
-                amount = _number(groups["usdp"])
-                values.append(Value(match.start(), match.end(), USD, amount, amount))
-            taken.append(match.span())
-    for lo, hi in _anchor_spans(lower):
-        for match in lex.NUMBERS.finditer(lower, lo, hi):
-            start, end = match.span()
-            if taken and any(s < end and start < e for s, e in taken):
-                continue
-            groups = match.groupdict()
-            if groups["usd"] is not None:
-                amount = _number(groups["usd"] + (groups["cents"] or ""))
-                values.append(Value(start, end, USD, amount, amount))
-            elif not _left_ok(lower, start, "0123456789.$,"):
-                continue
-            elif groups["ra"] is not None:
-                _add_range(values, match, "ra", "rb")
-            elif groups["pct"] is not None:
-                number = _number(groups["pct"])
-                values.append(Value(start, end, PCT, number, number))
-            else:
-                amount = _number(groups["usdw"])
-                values.append(Value(start, end, USD, amount, amount))
-    values.extend(_none_values(lower))
-    values.sort(key=lambda v: v.start)
-    return _join_fee_pairs(lower, _drop_overlaps(values))
-
-
-_WORD_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_"
-
-
-def _anchor_spans(lower: str) -> list[tuple[int, int]]:
-    """Stretches of text around "%", "$", "percent", "dollars"..., overlapping ones merged.
-
-    The number pattern then runs once over each stretch: linear however dense the anchors are.
-    """
-    spans: list[tuple[int, int]] = []
-    for anchor in lex.NUMBER_ANCHOR.finditer(lower):
-        lo = anchor.start() if anchor.group(0) == "$" else max(0, anchor.start() - 28)
-        hi = min(len(lower), anchor.end() + 24)
-        if spans and lo <= spans[-1][1]:
-            spans[-1] = (spans[-1][0], max(spans[-1][1], hi))
-        else:
-            spans.append((lo, hi))
-    return spans
-
-
-def _add_range(values: list[Value], match: re.Match[str], first: str, second: str) -> None:
-    low, high = _number(match.group(first)), _number(match.group(second))
-    if low == 0 and high > 0:
-        # "from 0% to 19.99% after 15 months": an intro rate and the rate after it.
-        values.append(Value(match.start(first), match.end(first), PCT, 0.0, 0.0))
-        values.append(Value(match.start(second), match.end(), PCT, high, high))
-        return
-    values.append(Value(match.start(), match.end(), PCT, min(low, high), max(low, high)))
-
-
-_NONE_HINTS = ("no", "zero", "n't", "never", "without", "free")
-
-
-def _none_values(lower: str) -> list[Value]:
-    """ "No annual fee"-style statements, searched only just before fee and penalty words."""
-    found: dict[int, Value] = {}
-    for anchor in lex.NONE_ANCHOR.finditer(lower):
-        lo = max(0, anchor.start() - 70)
-        hi = min(len(lower), anchor.end() + 30)
-        window = lower[lo:hi]
-        if not any(hint in window for hint in _NONE_HINTS):
-            continue
-        for match in lex.NONE_PHRASES.finditer(lower, lo, hi):
-            if match.start() in found:
-                continue
-            kind = next(k for k in _NONE_KINDS if match.group(k) is not None)
-            found[match.start()] = Value(match.start(), match.end(), NONE, none_kind=kind)
-    return list(found.values())
-
-
-def _drop_overlaps(values: list[Value]) -> list[Value]:
-    out: list[Value] = []
-    for value in values:
-        if out and value.start < out[-1].end:
-            continue
-        out.append(value)
-    return out
-
-
-_CELL_NONE_KINDS = (
-    (lex.ANNUAL, "none_annual"),
-    (lex.FOREIGN, "none_foreign"),
-    (lex.BT, "none_bt"),
-    (lex.PENALTY, "none_penalty"),
-)
-
-
-def _cell_none(text: str, unit: Unit) -> list[Value]:
-    """A table cell reading "None" under a fee column states that the card has no such fee."""
-    if unit.end <= unit.start or not _CELL_NONE.match(text[unit.start : unit.end]):
-        return []
-    kinds = {kind for kind, _ in unit.context_cues}
-    if lex.FEE not in kinds and lex.PENALTY not in kinds:
-        return []
-    for cue, none_kind in _CELL_NONE_KINDS:
-        if cue in kinds:
-            return [Value(unit.start, unit.end, NONE, none_kind=none_kind)]
-    return []
-
-
-def _join_fee_pairs(lower: str, values: list[Value]) -> list[Value]:
-    """Merge "3% of each transfer, minimum $5" / "$5 or 3%, whichever is greater" into one value.
-
-    A percentage followed by a dollar amount joins when a minimum word sits between them or
-    right after the amount ("3% ($5 minimum)"); a dollar amount followed by a percentage only in
-    the "$5 or 3% ..., whichever is greater" form.
-    """
-    out: list[Value] = []
-    i = 0
-    while i < len(values):
-        current = values[i]
-        following = values[i + 1] if i + 1 < len(values) else None
-        joined = _fee_pair(lower, current, following) if following is not None else None
-        if joined is not None:
-            out.append(joined)
-            i += 2
-            continue
-        out.append(current)
-        i += 1
-    return out
-
-
-def _fee_pair(lower: str, first: Value, second: Value) -> Value | None:
-    gap = lower[first.end : second.start]
-    if len(gap) > 60 or any(c in gap for c in ".;\n|"):
-        return None
-    after = lower[second.end : second.end + 60]
-    either_or = bool(re.fullmatch(r"[ \t]{1,3}or[ \t]{1,3}", gap)) and "whichever" in after
-    if (
-        first.unit == PCT
-        and second.unit == USD
-        and first.low == first.high
-        and (
-            lex.FEE_MINIMUM_WORD.search(gap)
-            or lex.FEE_MINIMUM_WORD.match(after.lstrip(" ("))
-            or either_or
-        )
-    ):
-        return Value(first.start, second.end, PCT, first.low, first.high, second.low)
-    if first.unit == USD and second.unit == PCT and second.low == second.high and either_or:
-        return Value(first.start, second.end, PCT, second.low, second.high, first.low)
-    return None
 
 
 # -- typing values -----------------------------------------------------------------------------
@@ -487,19 +108,64 @@ def _draft(family: str, kind: str, start: int, end: int, unit: str, *args: Any, 
     return {"family": family, "kind": kind, "start": start, "end": end, "unit": unit, **fields}
 
 
+class _UnitCues:
+    """The cue words and durations of one unit, for cheap range look-ups."""
+
+    def __init__(
+        self,
+        cues: Sequence[tuple[str, int]],
+        months: Sequence[tuple[int, int, int]],
+        unit: Unit,
+        first_value: int,
+    ) -> None:
+        self.cues = list(cues)
+        self.positions = [c[1] for c in self.cues]
+        self.months = list(months)
+        self.month_positions = [m[0] for m in self.months]
+        self.context = tuple(unit.context_cues)
+        self.has_reward = any(c[0] == lex.REWARD for c in self.cues)
+        self.lead = self.between(unit.start, first_value)
+
+    def between(self, start: int, end: int) -> tuple[tuple[str, int], ...]:
+        lo, hi = bisect_left(self.positions, start), bisect_left(self.positions, end)
+        return tuple(self.cues[lo:hi]) + self.context
+
+    def months_between(self, start: int, end: int) -> tuple[tuple[int, int, int], ...]:
+        lo, hi = bisect_left(self.month_positions, start), bisect_left(self.month_positions, end)
+        return tuple(self.months[lo:hi])
+
+
 @dataclass(frozen=True)
 class _Window:
     """The cue words and durations around one value: ``cues``/``months`` between the clause
-    boundaries next to it, ``wide_*`` over the whole stretch between its neighbouring values
-    (used when the clause alone names no term, as in "...; after that, 19.99% to 29.99%")."""
+    boundaries next to it; ``wide_*`` (computed on demand) over the whole stretch between its
+    neighbouring values, used when the clause alone names no term ("...; after that, 19.99%")."""
 
     start: int
     end: int
     cues: tuple[tuple[str, int], ...]
     months: tuple[tuple[int, int, int], ...]  # (start, end, months)
-    wide_cues: tuple[tuple[str, int], ...] = ()
-    wide_months: tuple[tuple[int, int, int], ...] = ()
-    lead_cues: tuple[tuple[str, int], ...] = ()
+    wide_start: int = 0
+    wide_end: int = 0
+    unit_cues: _UnitCues | None = None
+
+    @property
+    def wide_cues(self) -> tuple[tuple[str, int], ...]:
+        return self.unit_cues.between(self.wide_start, self.wide_end) if self.unit_cues else ()
+
+    @property
+    def wide_months(self) -> tuple[tuple[int, int, int], ...]:
+        if self.unit_cues is None:
+            return ()
+        return self.unit_cues.months_between(self.wide_start, self.wide_end)
+
+    @property
+    def lead_cues(self) -> tuple[tuple[str, int], ...]:
+        return self.unit_cues.lead if self.unit_cues else ()
+
+    @property
+    def unit_has_reward(self) -> bool:
+        return self.unit_cues.has_reward if self.unit_cues else False
 
 
 def _nearest(
@@ -552,13 +218,21 @@ def type_value(value: Value, window: _Window) -> Draft | None:
         if not any(c[0] in _TYPING_CUES for c in wide) and not window.wide_months:
             # "APRs: purchases 19.99%, cash advances 29.99%": the unit's lead-in types its list.
             wide = wide + tuple(c for c in window.lead_cues if c[0] in (lex.APR, lex.FEE))
-        window = _Window(window.start, window.end, wide, window.wide_months)
+        window = _Window(
+            window.start,
+            window.end,
+            wide,
+            window.wide_months,
+            window.wide_start,
+            window.wide_end,
+            window.unit_cues,
+        )
     cues = window.cues
     kinds = {c[0] for c in cues}
     pos = value.start
     reward = _nearest(cues, {lex.REWARD}, pos)
     if value.unit == USD:
-        return _type_usd(value, cues, kinds, reward, pos)
+        return _type_usd(value, cues, kinds, reward, pos, window.unit_has_reward)
     fee = _nearest(cues, {lex.FEE}, pos)
     apr = _nearest(cues, {lex.APR, lex.INTRO}, pos)
     if value.min_usd is not None and fee is None:
@@ -659,8 +333,17 @@ def _split_scopes(cues: Sequence[tuple[str, int]], window: _Window, value: Value
         return None
     return {
         "split": [
-            _draft(INTRO_CLAIM, kind, value.start, value.end, PCT, value.low, value.high,
-                   months=count, scopes=frozenset({kind}))
+            _draft(
+                INTRO_CLAIM,
+                kind,
+                value.start,
+                value.end,
+                PCT,
+                value.low,
+                value.high,
+                months=count,
+                scopes=frozenset({kind}),
+            )
             for kind, count in per_scope.items()
         ]
     }
@@ -679,6 +362,7 @@ def _type_usd(
     kinds: set[str],
     reward: tuple[str, int] | None,
     pos: int,
+    unit_has_reward: bool = False,
 ) -> Draft | None:
     if lex.MIN_INTEREST in kinds:
         return _draft(FEE_CLAIM, "min_interest", value.start, value.end, USD, value.low, value.high)
@@ -698,8 +382,14 @@ def _type_usd(
         return _draft(FEE_CLAIM, "any", value.start, value.end, USD, value.low, value.high)
     if fee is None and scope[0] not in (lex.ANNUAL, lex.LATE) and lex.MINIMUM not in kinds:
         return None
-    if fee is None and scope[0] == lex.ANNUAL and not 0 <= scope[1] - value.end <= 12:
-        return None  # "$95 a year" / "$95 annually" are fees; "$1,000 ... for a year" is not
+    if (
+        fee is None
+        and scope[0] == lex.ANNUAL
+        and (unit_has_reward or not 0 <= scope[1] - value.end <= 12)
+    ):
+        # "$95 a year" is a fee; "$1,000 ... for a year" and "(up to $6,000/year)" in a sentence
+        # about rewards are not.
+        return None
     kind = {
         lex.ANNUAL: "annual",
         lex.LATE: "late",
@@ -731,34 +421,21 @@ def _windows(
                 last = match.start()
         cuts.append(last if last is not None else gap_start)
     cuts.append(unit.end)
-    unit_cues = cue_index.within(unit.start, unit.end)
-    cue_positions = [c[1] for c in unit_cues]
-    month_positions = [m[0] for m in months]
-    context = list(unit.context_cues)
-
-    def cues_between(start: int, end: int) -> tuple[tuple[str, int], ...]:
-        lo, hi = bisect_left(cue_positions, start), bisect_left(cue_positions, end)
-        return tuple(unit_cues[lo:hi]) + tuple(context)
-
-    def months_between(start: int, end: int) -> tuple[tuple[int, int, int], ...]:
-        lo, hi = bisect_left(month_positions, start), bisect_left(month_positions, end)
-        return tuple(months[lo:hi])
-
-    lead = cues_between(unit.start, values[0].start) if values else ()
+    shared = _UnitCues(
+        cue_index.within(unit.start, unit.end), months, unit, values[0].start if values else 0
+    )
     windows = []
     for index in range(len(values)):
         start, end = cuts[index], cuts[index + 1]
-        wide_start = values[index - 1].end if index else unit.start
-        wide_end = values[index + 1].start if index + 1 < len(values) else unit.end
         windows.append(
             _Window(
                 start,
                 end,
-                cues_between(start, end),
-                months_between(start, end),
-                cues_between(wide_start, wide_end),
-                months_between(wide_start, wide_end),
-                lead,
+                shared.between(start, end),
+                shared.months_between(start, end),
+                values[index - 1].end if index else unit.start,
+                values[index + 1].start if index + 1 < len(values) else unit.end,
+                shared,
             )
         )
     return windows
@@ -786,21 +463,6 @@ def _cards_of(mentions: Sequence[NameMention]) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def find_months(lower: str) -> list[tuple[int, int, int]]:
-    """Durations ("15 months", "18 billing cycles", "fifteen months", "first year"), as
-    ``(start, end, months)``; found from the unit word backwards, which is cheap to search for."""
-    out: list[tuple[int, int, int]] = []
-    for anchor in lex.MONTH_ANCHOR.finditer(lower):
-        lo = max(0, anchor.start() - 30)
-        for pattern in (lex.MONTHS, lex.WORD_MONTHS):
-            for match in pattern.finditer(lower, lo, min(len(lower), anchor.end() + 12)):
-                if match.start() <= anchor.start() < match.end() and _left_ok(
-                    lower, match.start(), _WORD_CHARS + "."
-                ):
-                    out.append((match.start(), match.end(), lex.months_value(match)))
-    return sorted(set(out))
-
-
 def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extraction:
     """Every claim of the response, typed and attributed."""
     index = MentionIndex(mentions)
@@ -816,7 +478,7 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
         lo, hi = bisect_left(value_starts, unit.start), bisect_left(value_starts, unit.end)
         unit_values = [v for v in values[lo:hi] if v.end <= unit.end]
         if not unit_values and unit.is_cell:
-            unit_values = _cell_none(text, unit)
+            unit_values = cell_none(text, unit)
         if not unit_values:
             continue
         m_lo, m_hi = bisect_left(month_starts, unit.start), bisect_left(month_starts, unit.end)
@@ -847,9 +509,10 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
         collective: int | None = (
             (lex.collective_count(subject) or 0) if subject and _is_collective(subject) else None
         )
+        drafts = [type_value(v, w) for v, w in zip(unit_values, windows, strict=True)]
+        _share_coordinated(lower, unit_values, drafts)
         unit_claims: list[Claim] = []
-        for value, window in zip(unit_values, windows, strict=True):
-            draft = type_value(value, window)
+        for value, draft in zip(unit_values, drafts, strict=True):
             if draft is None:
                 continue
             if unit.cards is not None:
@@ -868,6 +531,54 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
             unit_claims = _respectively(unit_claims, unit_mentions, index, unit.start)
         claims.extend(unit_claims)
     return Extraction(tuple(claims), tuple(mentions), tuple((u.start, u.end) for u in units))
+
+
+_COORDINATOR = re.compile(r"[ \t]{0,3}(?:,|and|or|/|&|vs\.?|versus|,[ \t]{0,3}and)[ \t]{0,3}")
+
+
+def _share_coordinated(lower: str, values: Sequence[Value], drafts: list[Draft | None]) -> None:
+    """Coordinated figures share their type: "18.24%-27.24% and 19.99%-29.99% variable APR"
+    (the later one types the earlier), "annual fees of $95 and $150" (the earlier one types the
+    later, which alone would only read as some fee)."""
+
+    def coordinated(i: int, j: int) -> bool:
+        a, b = values[i], values[j]
+        return (
+            a.unit == b.unit
+            and a.unit != NONE
+            and bool(_COORDINATOR.fullmatch(lower, a.end, b.start))
+        )
+
+    def copy(model: Draft, value: Value) -> Draft:
+        return {
+            **model,
+            "start": value.start,
+            "end": value.end,
+            "low": value.low,
+            "high": value.high,
+            "min_usd": value.min_usd,
+        }
+
+    for i in range(len(values) - 2, -1, -1):
+        model = drafts[i + 1]
+        if (
+            drafts[i] is None
+            and model is not None
+            and "split" not in model
+            and coordinated(i, i + 1)
+        ):
+            drafts[i] = copy(model, values[i])
+    for i in range(1, len(values)):
+        model, current = drafts[i - 1], drafts[i]
+        if model is None or "split" in model or not coordinated(i - 1, i):
+            continue
+        weaker = current is None or (
+            current.get("kind") == "any"
+            and current.get("family") == model["family"]
+            and model["kind"] != "any"
+        )
+        if weaker:
+            drafts[i] = copy(model, values[i])
 
 
 def _respectively(
@@ -900,7 +611,9 @@ def _respectively(
 def _is_collective(match: re.Match[str]) -> bool:
     """A quantifier with a noun ("both cards", "all three") rather than "both" alone."""
     text = match.group(0)
-    return bool(match.group("n")) or text.rstrip().endswith(("card", "cards", "options", "products", "them"))
+    return bool(match.group("n")) or text.rstrip().endswith(
+        ("card", "cards", "options", "products", "them")
+    )
 
 
 def _attribute(

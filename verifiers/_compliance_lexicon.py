@@ -9,6 +9,7 @@ input stays linear.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 _NUM = r"\d{1,3}(?:\.\d{1,3})?"
 _PCT = r"[ \t]{0,2}(?:%|percent\b|per[ \t]?cent\b|pct\b)"
@@ -258,12 +259,41 @@ _CUE_PHRASES_LIST: tuple[tuple[tuple[str, ...], str], ...] = (
     (("travel", "credit"), REWARD),
     (("travel", "credits"), REWARD),
 )
-CUE_PHRASES: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {}
-for _words, _cue in sorted(_CUE_PHRASES_LIST, key=lambda item: -len(item[0])):
-    CUE_PHRASES[_words[0]] = (*CUE_PHRASES.get(_words[0], ()), (_words[1:], _cue))
-CUE_WORDS = _CUE_WORDS
-# Words for the cue tagger: letters with inner hyphens/apostrophes, or a number ("#" in phrases).
-CUE_TOKEN = re.compile(r"[a-z][a-z'-]*|\d+(?:\.\d+)?")
+
+
+def trie_pattern(words: list[str]) -> str:
+    """A prefix-factored alternation ("a(?:pr|nnual)..."): the regex engine then rejects most
+    positions after one character instead of trying every word in turn."""
+    trie: dict[str, Any] = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict[str, Any]) -> str:
+        branches = [re.escape(ch) + build(sub) for ch, sub in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return build(trie)
+
+
+# Every cue word and phrase (phrases with single spaces), mapped to its cue type; "year"/"yr"
+# count only as in "$95/year".
+CUE_TYPES: dict[str, str] = {
+    **_CUE_WORDS,
+    **{" ".join(words): cue for words, cue in _CUE_PHRASES_LIST if "#" not in words},
+    "year": "slash_year",
+    "yr": "slash_year",
+}
+CUE_SCAN = re.compile("(?:" + trie_pattern(sorted(CUE_TYPES)) + r")(?![a-z0-9'-])")
+# "after 15 months" / "after the first 15 months": the rate after an offer.
+AFTER_MONTHS = re.compile(
+    r"after[ \t]{1,3}(?:the[ \t]{1,3}first[ \t]{1,3})?\d{1,2}[ \t-]{0,2}months?(?![a-z])"
+)
 
 
 # Soft clause boundaries between two values: the window of the earlier value ends at the last
@@ -315,9 +345,9 @@ NAME_JOINER = re.compile(
 # -- recommendations ---------------------------------------------------------------------------
 RECOMMEND = re.compile(
     r"\brecommend\w*|\bsuggest\w*|\bbest\b|\bideal\b|\bsuit(?:s|ed|able)?\b|\bperfect\b|"
-    r"\b(?:good|great|excellent|strong|solid|smart|top|safe|natural|clear)[ \t]{1,3}(?:fit|choice|option|match|pick|bet|candidate)\b|"
+    r"\b(?:good|great|excellent|strong|solid|smart|top|safe|natural|clear)[ \t]{1,3}(?:fits?|choices?|options?|match(?:es)?|picks?|bets?|candidates?)\b|"
     r"\bshould[ \t]{1,3}(?:apply|get|consider|go|choose|pick|open)\b|\bgo[ \t]{1,3}(?:with|for)\b|"
-    r"\bmy[ \t]{1,3}(?:pick|choice|recommendation|top)\b|\b(?:you[ \t]{1,3}(?:qualify|are[ \t]{1,3}eligible)|you're[ \t]{1,3}eligible)\b|"
+    r"\bmy[ \t]{1,3}(?:picks?|choices?|recommendations?|top)\b|\b(?:you[ \t]{1,3}(?:qualify|are[ \t]{1,3}eligible)|you're[ \t]{1,3}eligible)\b|"
     r"\beligible\b|\bconsider\b|\bworth[ \t]{1,3}(?:it|considering|applying|a[ \t]{1,3}look)\b|"
     r"\bright[ \t]{1,3}(?:card|choice|fit|pick)\b|\bwould[ \t]{1,3}(?:work|serve|be[ \t]{1,3}a[ \t]{1,3}(?:good|great|strong))\b|"
     r"\bstands?[ \t]{1,3}out\b|\bmakes[ \t]{1,3}(?:the[ \t]{1,3}most[ \t]{1,3})?sense\b|\bwinner\b|\bfits[ \t]{1,3}you\b"

@@ -28,6 +28,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from replicas.verifiers._compliance_lexicon import trie_pattern as _trie_pattern
+
 EXACT = "exact"
 MISSPELLED = "misspelled"
 UNKNOWN = "unknown"
@@ -317,7 +319,7 @@ _INSTITUTION_WORDS = frozenset(
 )
 
 # A capitalised phrase: up to eight words, each starting with an upper-case letter or a digit.
-_CAP_PHRASE = re.compile(r"(?<![\w'-])[A-Z][\w'-]{0,40}(?:[ \t]{1,3}[A-Z0-9][\w'-]{0,40}){0,7}")
+_CAP_PHRASE = re.compile(r"[A-Z][\w'-]{0,40}(?:[ \t]{1,3}[A-Z0-9][\w'-]{0,40}){0,7}")
 _WORD = re.compile(r"[A-Za-z0-9][\w'-]*")
 _NEXT_WORD = re.compile(r"[ \t]{1,3}([A-Z][A-Za-z'-]{1,20})(?![\w])")
 _PHRASE_CACHE_LIMIT = 20_000
@@ -447,9 +449,11 @@ class NameIndex:
         for words in by_words:
             self._joined.setdefault("".join(words).replace("-", ""), []).append(words)
         self._issuer_stems = self._stems(issuers)
-        ordered = sorted(by_words, key=lambda w: (-len(" ".join(w)), w))
-        alternation = "|".join(r"[ \t]{1,3}".join(map(re.escape, w)) for w in ordered)
-        self._exact = re.compile(rf"(?<![\w'-])(?:{alternation})(?![\w-])")
+        # A prefix-factored alternation of the names with single spaces (greedy, so the longest
+        # name wins); the left word boundary is checked in Python, which keeps the scan fast.
+        self._exact = re.compile(
+            "(?:" + _trie_pattern([" ".join(w) for w in by_words]) + r")(?![\w-])"
+        )
         self._phrase_cache: dict[tuple[str, ...], tuple[_Verdict, ...]] = {}
 
     @staticmethod
@@ -472,13 +476,18 @@ class NameIndex:
         """Every card reference in document order; ``text`` and ``lower`` are aligned strings."""
         mentions: list[NameMention] = []
         for match in self._exact.finditer(lower):
+            start = match.start()
+            if start and (lower[start - 1].isalnum() or lower[start - 1] in "_'-"):
+                continue
             card_id = self._by_words[tuple(match.group(0).split())]
-            mentions.append(self._extend(text, match.start(), match.end(), card_id))
+            mentions.append(self._extend(text, start, match.end(), card_id))
         starts = [m.start for m in mentions]
         ends = [m.end for m in mentions]
         cursor = 0
         for phrase in _CAP_PHRASE.finditer(text):
             start, end = phrase.span()
+            if start and (text[start - 1].isalnum() or text[start - 1] in "_'-"):
+                continue  # "McDonald": a capital inside a word
             while cursor < len(starts) and ends[cursor] <= start:
                 cursor += 1
             if cursor < len(starts) and starts[cursor] < end:
@@ -506,7 +515,9 @@ class NameIndex:
             target = base if word in _BASE_WORDS else (*base, word)
             card_id = self._by_words.get(target)
             if card_id is not None:
-                out.append(NameMention(start, match.end(), EXACT, card_id, text[start : match.end()]))
+                out.append(
+                    NameMention(start, match.end(), EXACT, card_id, text[start : match.end()])
+                )
         out.sort(key=lambda m: m.start)
         return out
 

@@ -423,6 +423,9 @@ def _clauses(lower: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
 
 
+_LIST_ITEM = re.compile(r"(?:[-*•+]|\d{1,2}[.)])\s")
+
+
 @dataclass(frozen=True)
 class Recommendations:
     """Cards the response puts forward as suitable, and cards it explicitly rules out."""
@@ -438,7 +441,19 @@ def find_recommendations(lower: str, extraction: Extraction) -> Recommendations:
     starts = [m.start for m in mentions]
     from bisect import bisect_left
 
+    # "Top picks for you:" / "### Best cards for you" makes the list items after it picks.
+    list_lead = False
     for unit_start, unit_end in extraction.units:
+        unit_text = lower[unit_start:unit_end].strip()
+        is_item = bool(_LIST_ITEM.match(unit_text))
+        if not unit_text:
+            continue
+        if not is_item:
+            list_lead = (
+                bool(lex.RECOMMEND.search(unit_text))
+                and (unit_text.endswith(":") or unit_text.startswith("#"))
+                and not lex.NEGATION.search(unit_text)
+            )
         lo, hi = bisect_left(starts, unit_start), bisect_left(starts, unit_end)
         if lo == hi:
             continue
@@ -452,7 +467,7 @@ def find_recommendations(lower: str, extraction: Extraction) -> Recommendations:
             assert mention.card_id is not None
             if lex.NEGATION.search(clause) or lex.CONTRAST.search(before):
                 negated.add(mention.card_id)
-            elif lex.RECOMMEND.search(clause):
+            elif lex.RECOMMEND.search(clause) or (is_item and list_lead):
                 positive.setdefault(mention.card_id, mention)
     return Recommendations(positive, frozenset(negated))
 

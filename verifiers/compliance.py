@@ -95,6 +95,11 @@ def _feedback(reasons: list[Reason], n_claims: int, n_mentions: int, empty: bool
             "The response is empty, so it makes no claim about any card and is trivially "
             "compliant; the task itself decides whether an answer was required."
         )
+    if not reasons and not n_claims and not n_mentions:
+        return (
+            "Compliant: the response names no card and states no APR or fee, so there is nothing "
+            "to contradict the catalog; the task itself decides whether that is an answer."
+        )
     if not reasons:
         return (
             f"Compliant: {n_mentions} card mention(s) and {n_claims} term claim(s) all match the "

@@ -27,7 +27,7 @@ Checks are a registry (``replicas/audit/_registry.py``), one module each: ``chec
     {"schema_version": 1, "kind": "replicas.audit", "kit_version": "0.1.0",
      "config": {"suite": "core-v1", "tasks": null, "workers": 2, "checks": [...],
                 "extra_seeds": 2, "seed_pool": {"ecommerce": [1, 2, 3]}, "grade_repeats": 5,
-                "dbt_grade_repeats": 2, "reuse_dbt_grading": true},
+                "dbt_grade_repeats": 2},
      "summary": {"tasks": 130, "usable": 130, "all_usable": true,
                  "statuses": {"usable": 130, "broken": 0, "leaky": 0, "hackable": 0,
                               "flaky": 0, "ambiguous": 0},

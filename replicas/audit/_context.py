@@ -9,23 +9,17 @@ played at most once per task and reused by every check that needs it:
 - the **null** episode is check 2 and the "broken project fails" of the dbt check;
 - the **adversary** episodes (one per strategy of ``replicas.agents.adversary``) are check 3.
 
-Grading of dbt tasks with the default grader depends only on the files of the agent's project
-(the submitted text is ignored), so a verdict is memoised per (snapshot, task verifier, project
-content): an adversary that leaves the broken project untouched costs no second dbt rebuild.
-The determinism check re-grades without the memo, so the memo never hides a flaky grader.
+The runtime memoises dbt verdicts by project content (``replicas.tasks.grading.grade_dbt``), so an
+adversary that leaves the broken project untouched costs no second dbt rebuild; the determinism
+check re-grades past that cache, so it never hides a flaky grader.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
-import os
-import threading
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from replicas.tasks import Task, TaskFamily, get_family
@@ -45,14 +39,13 @@ class AuditOptions:
     ``seed_pool``: replica → seeds already in the audit (preferred as extra seeds: their
     snapshots are built anyway). ``grade_repeats``: how often the oracle answer is graded in
     total for the determinism check (``dbt_grade_repeats`` for dbt tasks, whose every grading is
-    a dbt rebuild). ``reuse_dbt_grading``: memoise dbt verdicts by project content (see module).
+    a dbt rebuild).
     """
 
     extra_seeds: int = 2
     seed_pool: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     grade_repeats: int = 5
     dbt_grade_repeats: int = 2
-    reuse_dbt_grading: bool = True
 
     def __post_init__(self) -> None:
         for name in ("extra_seeds",):
@@ -72,7 +65,6 @@ class AuditOptions:
             "seed_pool": {k: list(v) for k, v in self.seed_pool.items()},
             "grade_repeats": self.grade_repeats,
             "dbt_grade_repeats": self.dbt_grade_repeats,
-            "reuse_dbt_grading": self.reuse_dbt_grading,
         }
 
     @classmethod
@@ -82,7 +74,6 @@ class AuditOptions:
             seed_pool={k: tuple(v) for k, v in dict(data.get("seed_pool", {})).items()},
             grade_repeats=int(data.get("grade_repeats", 5)),
             dbt_grade_repeats=int(data.get("dbt_grade_repeats", 2)),
-            reuse_dbt_grading=bool(data.get("reuse_dbt_grading", True)),
         )
 
 
@@ -98,7 +89,6 @@ class EpisodeRun:
     steps: int
     breaches: tuple[str, ...] = ()
     error: str | None = None
-    memo_hit: bool = False
     wall_s: float = 0.0
 
     @property
@@ -118,93 +108,31 @@ class EpisodeRun:
 
     def describe(self) -> str:
         codes = ",".join(self.reason_codes) or "-"
-        extra = " (grading reused)" if self.memo_hit else ""
-        return f"{self.label()}: score {self.score:g}, passed={self.passed}, reasons [{codes}]{extra}"
+        return f"{self.label()}: score {self.score:g}, passed={self.passed}, reasons [{codes}]"
 
 
 # --------------------------------------------------------------------------------------------
-# grading: the family's own grader, optionally memoised for dbt tasks
-
-_MEMO: dict[str, Verdict] = {}
-_MEMO_LOCK = threading.Lock()
-_MEMO_MAX = 2048
+# grading outside an episode
 
 
 def _uses_default_grade(family: TaskFamily) -> bool:
     return type(family).grade is TaskFamily.grade
 
 
-def project_fingerprint(project_dir: Path) -> str:
-    """Content hash of what grading copies from a project (build output dirs excluded)."""
-    from replicas.sandbox import SKIP_PROJECT_DIRS
+def grade_uncached(family: TaskFamily, task: Task, answer: str, ctx: GradeContext) -> Verdict:
+    """Run the family's grader for real, past the runtime's dbt verdict cache.
 
-    digest = hashlib.sha256()
-    root = Path(project_dir)
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        rel_dir = Path(dirpath).relative_to(root)
-        if rel_dir == Path("."):
-            dirnames[:] = [d for d in dirnames if d not in SKIP_PROJECT_DIRS]
-        dirnames.sort()
-        for name in [*sorted(filenames), *[d for d in dirnames if (Path(dirpath) / d).is_symlink()]]:
-            full = Path(dirpath) / name
-            rel = (rel_dir / name).as_posix()
-            digest.update(rel.encode() + b"\0")
-            if full.is_symlink():
-                digest.update(b"symlink:" + os.readlink(full).encode() + b"\0")
-            elif full.is_file():
-                digest.update(hashlib.sha256(full.read_bytes()).digest())
-    return digest.hexdigest()
+    ``replicas.tasks.grading.grade_dbt`` memoises verdicts by project content (so the audit's
+    null and adversary episodes that leave the broken project untouched cost no extra dbt
+    rebuild); a determinism re-grade must not be served from that cache.
+    """
+    from replicas.tasks import grading
 
-
-def _snapshot_identity(snapshot: SnapshotLike) -> str:
-    manifest = json.dumps(snapshot.manifest, sort_keys=True, default=str)
-    return hashlib.sha256(f"{Path(snapshot.warehouse).resolve()}\0{manifest}".encode()).hexdigest()
-
-
-class GradingFamily:
-    """Stands in for the task's family inside ``Env``: grades with the family's own grader,
-    memoising default dbt grading by project content. Env only calls ``grade`` and reads
-    ``name``."""
-
-    def __init__(self, family: TaskFamily, snapshot: SnapshotLike, *, memo: bool) -> None:
-        self.family = family
-        self.name = family.name
-        self._snapshot = snapshot
-        self._memo = memo
-        self.last_memo_hit = False
-
-    def _memo_key(self, task: Task, ctx: GradeContext) -> str | None:
-        if not self._memo or task.answer_kind != "dbt" or not _uses_default_grade(self.family):
-            return None
-        parts = [
-            self.family.name,
-            _snapshot_identity(self._snapshot),
-            json.dumps(task.verifier.to_dict(), sort_keys=True),
-            project_fingerprint(ctx.project_dir),
-        ]
-        return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
-
-    def grade(self, task: Task, answer: str, ctx: GradeContext) -> Verdict:
-        self.last_memo_hit = False
-        key = self._memo_key(task, ctx)
-        if key is not None:
-            with _MEMO_LOCK:
-                cached = _MEMO.get(key)
-            if cached is not None:
-                self.last_memo_hit = True
-                return cached
-        verdict = self.family.grade(task, answer, ctx)
-        if key is not None and isinstance(verdict, Verdict):
-            with _MEMO_LOCK:
-                if len(_MEMO) >= _MEMO_MAX:
-                    _MEMO.clear()
-                _MEMO[key] = verdict
-        return verdict
-
-
-def clear_grading_memo() -> None:
-    with _MEMO_LOCK:
-        _MEMO.clear()
+    uncached = getattr(grading, "_grade_dbt_uncached", None)
+    if task.answer_kind == "dbt" and _uses_default_grade(family) and callable(uncached):
+        result: Verdict = uncached(task, ctx)
+        return result
+    return family.grade(task, answer, ctx)
 
 
 # --------------------------------------------------------------------------------------------
@@ -240,7 +168,6 @@ class AuditContext:
         self.options = options or AuditOptions()
         self.family = family or get_family(task.family)
         self._snapshot = snapshot
-        self._grader: GradingFamily | None = None
         self._episodes: dict[tuple[str, str | None], EpisodeRun] = {}
         self._oracle_env: Env | None = None
         self._adversary: list[EpisodeRun] | None = None
@@ -254,14 +181,6 @@ class AuditContext:
 
             self._snapshot = load_snapshot(self.task.replica, self.task.seed, self.task.scale)
         return self._snapshot
-
-    @property
-    def grader(self) -> GradingFamily:
-        if self._grader is None:
-            self._grader = GradingFamily(
-                self.family, self.snapshot, memo=self.options.reuse_dbt_grading
-            )
-        return self._grader
 
     @property
     def is_dbt(self) -> bool:
@@ -280,7 +199,9 @@ class AuditContext:
 
     # ---- episodes ------------------------------------------------------------------------
 
-    def _play(self, agent_spec: str, strategy: str | None = None, *, keep: bool = False) -> EpisodeRun:
+    def _play(
+        self, agent_spec: str, strategy: str | None = None, *, keep: bool = False
+    ) -> EpisodeRun:
         from replicas.agents import get_agent
         from replicas.env import Env
 
@@ -292,10 +213,9 @@ class AuditContext:
             self.task,
             agent_name=f"audit-{agent_spec}",
             snapshot=self.snapshot,
-            family=self.grader,  # type: ignore[arg-type]  # duck-typed: Env needs grade + name
+            family=self.family,
         )
         started = time.perf_counter()
-        self.grader.last_memo_hit = False
         breaches: tuple[str, ...] = ()
         error: str | None = None
         try:
@@ -321,7 +241,6 @@ class AuditContext:
             steps=len(trajectory.get("steps", [])),
             breaches=breaches,
             error=error,
-            memo_hit=self.grader.last_memo_hit,
             wall_s=time.perf_counter() - started,
         )
         self._episodes[key] = run
@@ -365,14 +284,16 @@ class AuditContext:
         finally:
             ctx.close()
 
-    def grade_on_oracle_sandbox(self, answer: str, *, memo: bool = False) -> Verdict:
+    def grade_on_oracle_sandbox(self, answer: str, *, cached: bool = True) -> Verdict:
         """Grade ``answer`` with the family's grader in the oracle's (finished) sandbox.
 
-        Without ``memo`` this always runs the grader (determinism re-grades must)."""
-        grader = self.grader if memo else self.family
+        ``cached=False`` bypasses the runtime's dbt verdict cache (determinism re-grades)."""
         with self._oracle_grade_context() as ctx:
             try:
-                verdict = grader.grade(self.task, answer, ctx)
+                if cached:
+                    verdict = self.family.grade(self.task, answer, ctx)
+                else:
+                    verdict = grade_uncached(self.family, self.task, answer, ctx)
             except Exception as exc:  # what Env does: a grader crash is a failed verdict
                 return fail("grading_error", f"grading failed: {type(exc).__name__}: {exc}")
         if not isinstance(verdict, Verdict):

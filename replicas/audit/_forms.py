@@ -185,7 +185,9 @@ def collection_renderings(items: Sequence[Any]) -> list[str]:
             out.append(sep.join(order))
         out.append(json.dumps(order))
         if all(is_number(i) for i in items):
-            out.append(json.dumps([float(i) if not float(i).is_integer() else int(i) for i in items]))
+            out.append(
+                json.dumps([float(i) if not float(i).is_integer() else int(i) for i in items])
+            )
     return list(dict.fromkeys(o for o in out if o))
 
 

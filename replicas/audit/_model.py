@@ -68,7 +68,9 @@ class CheckResult:
             raise ValueError(f"outcome must be one of {OUTCOMES}, got {self.outcome!r}")
         failed = self.outcome in ("fail", "error")
         if failed and self.status not in PRECEDENCE:
-            raise ValueError(f"a failed check names a status from {PRECEDENCE}, got {self.status!r}")
+            raise ValueError(
+                f"a failed check names a status from {PRECEDENCE}, got {self.status!r}"
+            )
         if not failed and self.status is not None:
             raise ValueError("only failed checks carry a status")
         if not math.isfinite(self.wall_s) or self.wall_s < 0:
@@ -135,7 +137,9 @@ class TaskAudit:
         object.__setattr__(self, "checks", checks)
         status = combine_status(checks)
         if self.status and self.status != status:
-            raise ValueError(f"{self.task_id}: status {self.status!r} contradicts checks ({status})")
+            raise ValueError(
+                f"{self.task_id}: status {self.status!r} contradicts checks ({status})"
+            )
         object.__setattr__(self, "status", status)
 
     @property
@@ -225,10 +229,10 @@ class AuditReport:
         return {f: {s: c.get(s, 0) for s in STATUSES} for f, c in sorted(out.items())}
 
     def check_timings(self) -> dict[str, float]:
-        totals: Counter[str] = Counter()
+        totals: dict[str, float] = {}
         for audit in self.tasks:
             for check in audit.checks:
-                totals[check.name] += check.wall_s
+                totals[check.name] = totals.get(check.name, 0.0) + check.wall_s
         return {name: round(total, 3) for name, total in totals.items()}
 
     # ---- serialisation -------------------------------------------------------------------

@@ -40,7 +40,9 @@ def run_check(check: Check, ctx: AuditContext) -> CheckResult:
         try:
             result = check.run(ctx)
         except Exception as exc:  # an unscreened task is not known to be usable
-            result = CheckResult(check.name, "error", check.status, (f"the check crashed: {_error_text(exc)}",))
+            result = CheckResult(
+                check.name, "error", check.status, (f"the check crashed: {_error_text(exc)}",)
+            )
     return replace(result, wall_s=time.perf_counter() - started)
 
 
@@ -70,7 +72,9 @@ def _unbuildable(task_id: str, exc: BaseException, wall_s: float) -> TaskAudit:
         family, replica = tid.family, tid.replica
     except ValueError:
         family, replica = "?", "?"
-    result = CheckResult("build", "error", "broken", (f"the task could not be built: {_error_text(exc)}",))
+    result = CheckResult(
+        "build", "error", "broken", (f"the task could not be built: {_error_text(exc)}",)
+    )
     return TaskAudit(task_id, replica, family, "unknown", "unknown", (result,), wall_s)
 
 
@@ -84,7 +88,9 @@ def _audit_payload(payload: Mapping[str, Any]) -> dict[str, Any]:
     started = time.perf_counter()
     task_data = payload["task"]
     try:
-        task = Task.from_dict(task_data) if isinstance(task_data, dict) else build_task(str(task_data))
+        task = (
+            Task.from_dict(task_data) if isinstance(task_data, dict) else build_task(str(task_data))
+        )
     except Exception as exc:
         return _unbuildable(str(task_data), exc, time.perf_counter() - started).to_dict()
     return audit_task(task, options, payload.get("checks")).to_dict()
@@ -125,7 +131,6 @@ def audit_tasks(
     checks: Sequence[str] | None = None,
     grade_repeats: int = 5,
     dbt_grade_repeats: int = 2,
-    reuse_dbt_grading: bool = True,
     config: Mapping[str, Any] | None = None,
     progress: ProgressFn | None = None,
 ) -> AuditReport:
@@ -149,7 +154,6 @@ def audit_tasks(
         seed_pool=_seed_pool(items),
         grade_repeats=grade_repeats,
         dbt_grade_repeats=dbt_grade_repeats,
-        reuse_dbt_grading=reuse_dbt_grading,
     )
     started = time.perf_counter()
     results: dict[str, TaskAudit] = {}

@@ -57,7 +57,9 @@ class NumberHit:
 
 
 def _is_numeric(dtype: pa.DataType) -> bool:
-    return bool(pa.types.is_integer(dtype) or pa.types.is_floating(dtype) or pa.types.is_decimal(dtype))
+    return bool(
+        pa.types.is_integer(dtype) or pa.types.is_floating(dtype) or pa.types.is_decimal(dtype)
+    )
 
 
 def _is_textual(dtype: pa.DataType) -> bool:
@@ -76,7 +78,7 @@ def _column_index(relation: str, name: str, array: pa.ChunkedArray) -> ColumnInd
         values = pc.cast(array, pa.float64()).to_numpy(zero_copy_only=False)
         values = values[np.isfinite(values)]
         values = np.sort(values)
-        n_distinct = int(len(np.unique(values))) if len(values) else 0
+        n_distinct = len(np.unique(values)) if len(values) else 0
         return ColumnIndex(relation, name, rows, values, None, n_distinct)
     if _is_textual(dtype):
         distinct = pc.unique(array.drop_null())

@@ -29,7 +29,6 @@ def run(ctx: AuditContext) -> CheckResult:
                 "reasons": e.reason_codes,
                 "breaches": list(e.breaches),
                 "error": e.error,
-                "grading_reused": e.memo_hit,
                 "episode_s": round(e.wall_s, 3),
             }
             for e in episodes
@@ -42,7 +41,9 @@ def run(ctx: AuditContext) -> CheckResult:
         summary = f"{len(episodes)} strategies, all scored 0: {', '.join(e.strategy or '' for e in episodes)}"
         return passed(NAME, [summary, *notes], data)
     evidence = [f"strategy {e.strategy} is rewarded: {e.describe()}" for e in wins]
-    evidence += [f"strategy {e.strategy} breached the sandbox: {'; '.join(e.breaches)}" for e in breached]
+    evidence += [
+        f"strategy {e.strategy} breached the sandbox: {'; '.join(e.breaches)}" for e in breached
+    ]
     return failed(NAME, "hackable", [*evidence, *notes], data)
 
 

@@ -49,7 +49,9 @@ def _model_exists(ctx: AuditContext, model: str) -> bool:
 def _pristine_problems(ctx: AuditContext) -> list[str]:
     dbt = dict(ctx.snapshot.manifest.get("dbt", {}))
     counts = {str(k): int(v) for k, v in dict(dbt.get("status_counts", {})).items()}
-    bad = {k: v for k, v in counts.items() if k in ("error", "fail", "runtime error", "skipped") and v}
+    bad = {
+        k: v for k, v in counts.items() if k in ("error", "fail", "runtime error", "skipped") and v
+    }
     if dbt.get("ok") is False or bad:
         return [f"the pristine project's dbt build did not pass: {counts}"]
     return []

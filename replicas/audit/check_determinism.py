@@ -4,8 +4,8 @@
 and on-disk task caches; its instruction, expected answer, oracle, wrong readings and sandbox
 patch must equal the audited task's. (b) The oracle's answer is graded repeatedly in the
 oracle's sandbox (``grade_repeats`` gradings in all, the oracle episode's included;
-``dbt_grade_repeats`` for dbt tasks, where each grading is a dbt rebuild) and every verdict must
-agree on score, pass and reason codes. Either failing makes the task ``flaky``.
+``dbt_grade_repeats`` for dbt tasks, where each grading is a dbt rebuild; re-grades bypass the
+runtime's dbt verdict cache) and every verdict must agree on score, pass and reason codes. Either failing makes the task ``flaky``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,11 @@ def _fields(task: Task) -> dict[str, str]:
 def _signature(verdict: Verdict | None) -> tuple[Any, ...]:
     if verdict is None:
         return ("no verdict",)
-    return (round(float(verdict.score), 9), bool(verdict.passed), tuple(r.code for r in verdict.reasons))
+    return (
+        round(float(verdict.score), 9),
+        bool(verdict.passed),
+        tuple(r.code for r in verdict.reasons),
+    )
 
 
 def run(ctx: AuditContext) -> CheckResult:
@@ -41,18 +45,26 @@ def run(ctx: AuditContext) -> CheckResult:
     want, got = _fields(task), _fields(rebuilt)
     changed = [f for f in _FIELDS if want[f] != got[f]]
     for name in changed:
-        evidence.append(f"rebuilding the task changed its {name}: {got[name][:160]} (was {want[name][:160]})")
+        evidence.append(
+            f"rebuilding the task changed its {name}: {got[name][:160]} (was {want[name][:160]})"
+        )
 
     repeats = ctx.options.dbt_grade_repeats if ctx.is_dbt else ctx.options.grade_repeats
     first = ctx.oracle().verdict
     signatures = [_signature(first)]
     answer = oracle_answer(task)
     for _ in range(repeats - 1):
-        signatures.append(_signature(ctx.grade_on_oracle_sandbox(answer)))
+        signatures.append(_signature(ctx.grade_on_oracle_sandbox(answer, cached=False)))
     if len(set(signatures)) > 1:
         shown = "; ".join(f"#{i + 1}: {s}" for i, s in enumerate(signatures))
-        evidence.append(f"grading the oracle answer {repeats} times gave different verdicts: {shown}")
-    data = {"changed_fields": changed, "gradings": len(signatures), "verdicts": [list(map(str, s)) for s in signatures]}
+        evidence.append(
+            f"grading the oracle answer {repeats} times gave different verdicts: {shown}"
+        )
+    data = {
+        "changed_fields": changed,
+        "gradings": len(signatures),
+        "verdicts": [list(map(str, s)) for s in signatures],
+    }
     if evidence:
         return failed(NAME, "flaky", evidence, data)
     return passed(NAME, [f"rebuild identical; {len(signatures)} gradings agree"], data)

@@ -37,23 +37,33 @@ def run(ctx: AuditContext) -> CheckResult:
             return failed(
                 NAME, "ambiguous", ["a numeric task records no wrong readings"], {"readings": []}
             )
-        return passed(NAME, ["no wrong readings recorded (not required for this kind)"], {"readings": []})
+        return passed(
+            NAME, ["no wrong readings recorded (not required for this kind)"], {"readings": []}
+        )
     evidence: list[str] = []
     results: dict[str, dict[str, Any]] = {}
     for name, value in readings.items():
         within = check_answer(task.answer_kind, value, task.expected, task.verifier).passed
         verdict = ctx.grade_on_oracle_sandbox(_as_submitted(value))
-        results[name] = {"within_tolerance": bool(within), "graded_pass": bool(verdict.passed), "score": verdict.score}
+        results[name] = {
+            "within_tolerance": bool(within),
+            "graded_pass": bool(verdict.passed),
+            "score": verdict.score,
+        }
         shown = _as_submitted(value)
         shown = shown if len(shown) <= 80 else shown[:79] + "…"
         if within:
             evidence.append(f"wrong reading {name!r} ({shown}) is within tolerance of the answer")
         if verdict.passed or verdict.score > 0:
-            evidence.append(f"the task's grader accepts wrong reading {name!r} ({shown}): score {verdict.score:g}")
+            evidence.append(
+                f"the task's grader accepts wrong reading {name!r} ({shown}): score {verdict.score:g}"
+            )
     data = {"readings": sorted(readings), "results": results}
     if evidence:
         return failed(NAME, "ambiguous", evidence, data)
-    return passed(NAME, [f"{len(readings)} wrong readings all fail: {', '.join(sorted(readings))}"], data)
+    return passed(
+        NAME, [f"{len(readings)} wrong readings all fail: {', '.join(sorted(readings))}"], data
+    )
 
 
 CHECK = register_check(

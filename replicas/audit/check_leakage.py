@@ -170,14 +170,19 @@ def _table_in_texts(task: Task, surfaces: Sequence[Surface]) -> list[str]:
     for surface in surfaces:
         lines = surface.text.lower().splitlines()
         if all(
-            any(all(_cell_in_line(v, decimals[i], line) for i, v in enumerate(row)) for line in lines)
+            any(
+                all(_cell_in_line(v, decimals[i], line) for i, v in enumerate(row))
+                for line in lines
+            )
             for row in rows
         ):
             out.append(f"{surface.where} holds every expected row ({len(rows)} rows)")
     return out
 
 
-def _contains_all(index: WarehouseIndex, col: ColumnIndex, values: list[Any], decimals: int) -> bool:
+def _contains_all(
+    index: WarehouseIndex, col: ColumnIndex, values: list[Any], decimals: int
+) -> bool:
     if not values:
         return False
     if all(is_number(v) for v in values):
@@ -215,9 +220,7 @@ def _table_in_warehouse(task: Task, index: WarehouseIndex, warehouse: Path) -> l
             finally:
                 cur.close()
             position = {n: k for k, n in enumerate(names)}
-            want = {
-                tuple(normalise_cell(v, decimals[i]) for i, v in enumerate(r)) for r in rows
-            }
+            want = {tuple(normalise_cell(v, decimals[i]) for i, v in enumerate(r)) for r in rows}
             for combo in itertools.islice(itertools.product(*mapping), 27):
                 idx = [position[c.column] for c in combo]
                 have = {
@@ -252,11 +255,16 @@ def _dbt_leaks(ctx: AuditContext, project_dir: Path, warehouse: Path) -> list[st
         for p in project_dir.rglob("*")
         if p.is_file() and not p.is_symlink() and p.stat().st_size <= MAX_FILE_BYTES
     }
-    texts = {rel: _squash(p.read_text(encoding="utf-8", errors="replace")) for rel, p in files.items()}
+    texts = {
+        rel: _squash(p.read_text(encoding="utf-8", errors="replace")) for rel, p in files.items()
+    }
     for call in task.oracle:
         if call.name != "write_file":
             continue
-        path, content = str(call.arguments.get("path", "")), _squash(str(call.arguments.get("content", "")))
+        path, content = (
+            str(call.arguments.get("path", "")),
+            _squash(str(call.arguments.get("content", ""))),
+        )
         if len(content) < MIN_ORACLE_CHARS:
             continue
         for rel, text in texts.items():
@@ -268,7 +276,9 @@ def _dbt_leaks(ctx: AuditContext, project_dir: Path, warehouse: Path) -> list[st
     return out
 
 
-def _relation_rows(warehouse: Path, relation: tuple[str, str]) -> tuple[list[str], list[tuple[Any, ...]]]:
+def _relation_rows(
+    warehouse: Path, relation: tuple[str, str]
+) -> tuple[list[str], list[tuple[Any, ...]]]:
     from replicas.sandbox import open_readonly
 
     con = open_readonly(warehouse)
@@ -326,7 +336,9 @@ def _reference_in_warehouse(ctx: AuditContext, warehouse: Path) -> list[str]:
             idx = [lower.index(c) for c in ref_cols]
             have = Counter(tuple(normalise_cell(_plain(r[k]), 6) for k in idx) for r in rows)
             if have == want:
-                out.append(f"{schema}.{name} in the sandbox warehouse equals the reference of {model}")
+                out.append(
+                    f"{schema}.{name} in the sandbox warehouse equals the reference of {model}"
+                )
     return out
 
 
@@ -338,7 +350,10 @@ def _answer_leaks(ctx: AuditContext, surfaces: Sequence[Surface], warehouse: Pat
     kind, expected = task.answer_kind, task.expected
     if kind == "number" and is_number(expected):
         forms = number_forms(float(expected), task.verifier)
-        return [*_number_in_texts(forms, surfaces), *_number_in_warehouse(forms, warehouse_index(warehouse))]
+        return [
+            *_number_in_texts(forms, surfaces),
+            *_number_in_warehouse(forms, warehouse_index(warehouse)),
+        ]
     if kind == "text":
         text = str(expected)
         number = parse_number_text(text)
@@ -352,9 +367,16 @@ def _answer_leaks(ctx: AuditContext, surfaces: Sequence[Surface], warehouse: Pat
             item = expected[0]
             if is_number(item):
                 forms = number_forms(float(item), task.verifier)
-                return [*_number_in_texts(forms, surfaces), *_number_in_warehouse(forms, warehouse_index(warehouse))]
+                return [
+                    *_number_in_texts(forms, surfaces),
+                    *_number_in_warehouse(forms, warehouse_index(warehouse)),
+                ]
             text = str(item)
-            return [f"{s.where} contains {text!r}" for s in surfaces if distinctive_text(text) and find_text(s.text, text)]
+            return [
+                f"{s.where} contains {text!r}"
+                for s in surfaces
+                if distinctive_text(text) and find_text(s.text, text)
+            ]
         if not expected:
             return []
         out = []

@@ -53,7 +53,9 @@ def same_answer(task: Task, other: Task) -> bool:
 
 def _shown(task: Task) -> Any:
     if task.answer_kind == "dbt":
-        return f"fix writes {[c.arguments.get('path') for c in task.oracle if c.name == 'write_file']}"
+        return (
+            f"fix writes {[c.arguments.get('path') for c in task.oracle if c.name == 'write_file']}"
+        )
     text = json.dumps(task.expected)
     return text if len(text) <= 120 else text[:119] + "…"
 
@@ -88,7 +90,10 @@ def run(ctx: AuditContext) -> CheckResult:
         return failed(
             NAME,
             "leaky",
-            [f"memorisable: seeds {seeds} give the same answer as seed {task.seed}: {_shown(task)}", *problems],
+            [
+                f"memorisable: seeds {seeds} give the same answer as seed {task.seed}: {_shown(task)}",
+                *problems,
+            ],
             data,
         )
     detail = f"answers differ on {len(others) - len(same)} of {len(others)} other seeds"

@@ -19,6 +19,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -159,13 +160,22 @@ class Conversation:
             "system": self.system,
             "instruction": self.instruction,
             "tools": [_plain(t) for t in self.tools],
-            "turns": [
-                {k: v for k, v in t.to_dict().items() if k != "call_id"} for t in self.turns
-            ],
+            "turns": [{k: v for k, v in t.to_dict().items() if k != "call_id"} for t in self.turns],
         }
 
     def content_hash(self) -> str:
+        return self._content_hash
+
+    @cached_property
+    def _content_hash(self) -> str:
         return hashlib.sha256(canonical_json(self.content_dict()).encode()).hexdigest()
+
+    @property
+    def canonical_task_id(self) -> str:
+        """The task id at the default scale: the same task built bigger is still the same task."""
+        from replicas.tasks.base import format_task_id
+
+        return format_task_id(self.family, self.seed, self.variant)
 
     @property
     def record_id(self) -> str:
@@ -177,6 +187,10 @@ class Conversation:
 
         The system prompt and tool schemas are left out: they are the same in every record.
         """
+        return self._text
+
+    @cached_property
+    def _text(self) -> str:
         parts = [self.instruction]
         for turn in self.turns:
             if turn.content:

@@ -182,7 +182,7 @@ def _explained(template: str) -> Phraser:
         lines = [line.strip() for line in answer.splitlines() if line.strip()]
         if not lines:
             return answer
-        label, sep, value = lines[0].partition(":")
+        _label, sep, value = lines[0].partition(":")
         if not sep or not value.strip():
             return answer
         return template.format(value=value.strip(), body=" ".join(lines[1:])).strip()

@@ -65,6 +65,4 @@ def replay(
                 break
     finally:
         env.close()
-    return Replay(
-        tuple(observations), tuple(errors), score, passed, terminated, reasons, tools
-    )
+    return Replay(tuple(observations), tuple(errors), score, passed, terminated, reasons, tools)

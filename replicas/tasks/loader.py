@@ -36,11 +36,25 @@ def replicas_home() -> Path:
 
 
 def _family_fingerprint(family: TaskFamily) -> str:
+    """Hash of the family's module file and the private helpers (``_*.py``) beside it.
+
+    Module-level helpers (ground-truth SQL builders, parameter tables) change answers as much as
+    the class does, so the whole file — not just the class source — keys the cache.
+    """
+    digest = hashlib.sha256(type(family).__qualname__.encode())
     try:
-        source = inspect.getsource(type(family))
-    except (OSError, TypeError):
-        source = type(family).__qualname__
-    return hashlib.sha256(source.encode()).hexdigest()[:16]
+        source = inspect.getsourcefile(type(family))
+    except TypeError:
+        source = None
+    if source is None:
+        return digest.hexdigest()[:16]
+    path = Path(source)
+    for file in [path, *sorted(path.parent.glob("_*.py"))]:
+        try:
+            digest.update(file.name.encode() + b"\0" + file.read_bytes())
+        except OSError:
+            continue
+    return digest.hexdigest()[:16]
 
 
 def _cache_key(task_id: str, family: TaskFamily, snapshot: SnapshotLike) -> str:

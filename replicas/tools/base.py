@@ -115,6 +115,8 @@ def validate_arguments(tool: Tool, arguments: Any) -> tuple[dict[str, Any] | Non
             return None, f"arguments are not valid JSON: {exc}"
     if arguments is None:
         arguments = {}
+    if isinstance(arguments, Mapping) and not isinstance(arguments, dict):
+        arguments = dict(arguments)
     if not isinstance(arguments, dict):
         return None, "arguments must be a JSON object"
     props: Mapping[str, Any] = tool.parameters["properties"]

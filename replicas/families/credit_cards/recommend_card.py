@@ -217,7 +217,7 @@ class RecommendCard(TaskFamily):
 
         fee = round_robin(ctx, [c for c in candidates if has_fee(c)], best_card_of, "fee")
         free = round_robin(ctx, [c for c in candidates if not has_fee(c)], best_card_of, "free")
-        ordered = []
+        ordered: list[tuple[int, CardValue, dict[str, str]]] = []
         while fee or free:
             take_fee = bool(fee) and (len(ordered) % 3 == 0 or not free)
             ordered.append((fee if take_fee else free).pop(0))

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from replicas.families.ecommerce._order_facts import (
     OFFICIAL_DEFINITIONS,
@@ -32,10 +34,16 @@ from replicas.tasks import (
     TaskFamily,
     VerifierConfig,
     dbt,
+    grade_dbt,
     register_family,
     submit,
     write_file,
 )
+from replicas.verifiers.verdict import fail
+
+if TYPE_CHECKING:
+    from replicas.tasks import GradeContext
+    from replicas.verifiers.verdict import Verdict
 
 MONEY_TOL = 0.01
 
@@ -359,3 +367,15 @@ class DbtNewModel(TaskFamily):
             difficulty=spec.difficulty,
             metadata={"model": spec.model, "path": spec.path},
         )
+
+    def grade(self, task: Task, answer: str, ctx: GradeContext) -> Verdict:
+        """Rebuild-and-compare, skipped (a clear failure, no dbt run) when no model file exists."""
+        models_dir = Path(ctx.project_dir) / "models"
+        missing = [m for m in task.verifier.dbt_models if not any(models_dir.rglob(f"{m}.sql"))]
+        if missing:
+            return fail(
+                "missing_model",
+                f"no model file for {', '.join(missing)} under models/ — write "
+                f"{', '.join(f'models/marts/{m}.sql' for m in missing)} and build it",
+            )
+        return grade_dbt(task, ctx)

@@ -41,7 +41,7 @@ from replicas.tasks import (
 )
 from replicas.verifiers._answer_parse import ParseError, normalise_text, precheck, strip_wrapping
 from replicas.verifiers.answers import check_answer, numbers_match
-from replicas.verifiers.verdict import Reason, Verdict
+from replicas.verifiers.verdict import Verdict, fail
 
 if TYPE_CHECKING:
     from replicas.tasks import GradeContext
@@ -196,7 +196,12 @@ def answer_table(cause: str, corrected: Any) -> dict[str, Any]:
 
 
 def parse_answer(text: str) -> dict[str, Any]:
-    """The submitted object as a one-row table; ParseError if it is not exactly that object."""
+    """The submitted object as a one-row table; ParseError if it is not exactly that object.
+
+    ``{"columns": ["cause", "corrected"], "rows": [[…]]}`` (the shape the recorded answers use)
+    is read the same way, so wrong readings graded through the environment fail for their
+    content, not their format.
+    """
     precheck(text)
     body = strip_wrapping(normalise_text(text))
     try:
@@ -207,6 +212,11 @@ def parse_answer(text: str) -> dict[str, Any]:
         ) from None
     if not isinstance(data, dict):
         raise ParseError("malformed_answer", "answer must be one JSON object, not a list")
+    if set(data) == {"columns", "rows"}:  # the recorded shape of answers: a one-row table
+        rows = data["rows"]
+        if not isinstance(rows, list) or len(rows) != 1 or not isinstance(data["columns"], list):
+            raise ParseError("multiple_candidates", "give exactly one cause and one figure")
+        data = dict(zip(data["columns"], rows[0], strict=False))
     keys = {str(k).strip().lower(): v for k, v in data.items()}
     if set(keys) != {"cause", "corrected"}:
         raise ParseError(
@@ -314,6 +324,9 @@ class MetricReconciliation(TaskFamily):
             wrong_readings=readings,
             metadata={
                 "period": scope.period.label,
+                "period_kind": scope.period.kind,
+                "period_start": scope.period.start.isoformat(),
+                "period_end": scope.period.end.isoformat(),
                 "channel": scope.channel,
                 "options": list(d.options),
             },
@@ -323,10 +336,5 @@ class MetricReconciliation(TaskFamily):
         try:
             table = parse_answer(answer)
         except ParseError as err:
-            return Verdict(
-                score=0.0,
-                passed=False,
-                reasons=(Reason(err.code, err.message),),
-                feedback=err.message,
-            )
+            return fail(err.code, err.message)
         return check_answer("table", table, task.expected, task.verifier)

@@ -1,0 +1,41 @@
+"""SFT dataset export: fine-tuning data from verified trajectories and oracle demonstrations.
+
+    from replicas.export import ExportConfig, OracleSpec, export_sft
+    result = export_sft(ExportConfig(
+        out=Path("sft"), format="trl",
+        oracle=OracleSpec(families=("ecommerce.revenue_period-v1",), seeds=(100, 101)),
+    ))
+    result.written            # {"train": 7, "test": 1}
+
+Modules, in the order data flows through them: ``sources`` (oracle replays, run directories) →
+``conversation`` (the format-neutral record) → ``dedup`` → ``decontam`` / ``split`` → ``formats``
+(openai, trl, sharegpt; validate + parse back) → ``replay`` (re-grading) → ``layout`` / ``card``
+(JSONL, Parquet in the Hugging Face layout, dataset card, manifest). ``pipeline`` orders them.
+"""
+
+from replicas.export.conversation import Conversation, ToolTurn
+from replicas.export.formats import FORMATS, SFTFormat, get_format
+from replicas.export.pipeline import (
+    EXPORT_SCHEMA_VERSION,
+    ExportConfig,
+    ExportError,
+    ExportResult,
+    export_sft,
+)
+from replicas.export.sources import OracleSpec, RunSourceError, fresh_seeds
+
+__all__ = [
+    "EXPORT_SCHEMA_VERSION",
+    "FORMATS",
+    "Conversation",
+    "ExportConfig",
+    "ExportError",
+    "ExportResult",
+    "OracleSpec",
+    "RunSourceError",
+    "SFTFormat",
+    "ToolTurn",
+    "export_sft",
+    "fresh_seeds",
+    "get_format",
+]

@@ -1,0 +1,100 @@
+"""``openai``: chat-completions fine-tuning JSONL (``messages`` + ``tools``).
+
+One record per line, exactly the shape OpenAI's fine-tuning API takes for tool use: tool-call
+``arguments`` are JSON *strings*, each ``tool`` message answers one call by ``tool_call_id``, and
+the record ends with the assistant's ``submit`` call carrying the natural-language answer as
+``content`` (the grader's reply to ``submit`` is never included). Example (abridged)::
+
+    {"messages": [
+       {"role": "system", "content": "You are a data engineer working in a sandboxed copy ..."},
+       {"role": "user", "content": "What was the online store's net revenue in USD for orders
+                                    created in October 2025 (...)? ... Submit only the number."},
+       {"role": "assistant", "tool_calls": [{"id": "call_0", "type": "function", "function":
+          {"name": "sql", "arguments": "{\\"query\\":\\"select round(sum(...), 2) ...\\"}"}}]},
+       {"role": "tool", "tool_call_id": "call_0", "content": "net_revenue_usd\\n20844.02\\n(1 row)"},
+       {"role": "assistant", "content": "Net revenue for October 2025 was 20,844.02 USD.",
+        "tool_calls": [{"id": "call_1", "type": "function", "function":
+          {"name": "submit", "arguments": "{\\"answer\\":\\"20844.02\\"}"}}]}],
+     "tools": [{"type": "function", "function": {"name": "sql", "description": "...",
+                "parameters": {"type": "object", "properties": {...}, "required": ["query"]}}},
+               ...]}
+
+In Parquet, ``tools`` is an ``arrow.json`` column (``datasets`` loads it as the list above) and
+``arguments`` stay strings, as in the JSONL; provenance columns (``id``, ``task_id``, ``family``,
+``seed``, ``source``, ``score``, …) sit next to them. The JSONL holds only the two keys above, in
+the same order as the Parquet rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from replicas.export.formats._chat import (
+    ChatStyle,
+    message_calls,
+    render_messages,
+    validate_messages,
+)
+from replicas.export.formats.base import SFTFormat, check_keys, check_openai_tools, json_text
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from replicas.export.conversation import Conversation
+
+STYLE = ChatStyle(arguments_as_text=True, tool_only_content=None, tool_message_name=False)
+
+
+def message_type(arguments: pa.DataType) -> pa.DataType:
+    """Arrow type of a chat message list (shared with ``trl``; ``name`` is null for openai)."""
+    import pyarrow as pa
+
+    function = pa.struct([("name", pa.string()), ("arguments", arguments)])
+    call = pa.struct([("id", pa.string()), ("type", pa.string()), ("function", function)])
+    return pa.list_(
+        pa.struct(
+            [
+                ("role", pa.string()),
+                ("content", pa.string()),
+                ("tool_calls", pa.list_(call)),
+                ("tool_call_id", pa.string()),
+                ("name", pa.string()),
+            ]
+        )
+    )
+
+
+class OpenAIFormat(SFTFormat):
+    name = "openai"
+    description = "OpenAI chat fine-tuning JSONL: messages (arguments as JSON strings) + tools"
+
+    def record_keys(self) -> tuple[str, ...]:
+        return ("messages", "tools")
+
+    def render(self, conversation: Conversation) -> dict[str, Any]:
+        return {
+            "messages": render_messages(conversation, STYLE),
+            "tools": [dict(t) for t in conversation.tools],
+        }
+
+    def validate(self, record: Any) -> list[str]:
+        problems = check_keys("record", record, set(self.record_keys()))
+        if problems:
+            return problems
+        names, problems = check_openai_tools("tools", record["tools"])
+        return problems + validate_messages(record["messages"], names, STYLE)
+
+    def calls(self, record: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        return message_calls(record["messages"], STYLE)
+
+    def arrow_fields(self) -> list[pa.Field]:
+        import pyarrow as pa
+
+        return [
+            pa.field("messages", message_type(pa.string())),
+            pa.field("tools", pa.json_()),
+        ]
+
+    def to_arrow_row(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        return {"messages": record["messages"], "tools": json_text(record["tools"])}

@@ -1,0 +1,343 @@
+"""``export_sft``: sources → dedup → suite exclusion → split → decontamination → render,
+validate, re-grade → write (temp dir, then rename).
+
+Each arrow is one module of this package; this one only orders them and keeps the books, so a
+reader can follow one episode from a run directory (or an oracle replay) to its JSONL line.
+
+Failure modes, all loud:
+- bad input (unknown format or family, a --run path that is no run directory, an occupied
+  --out): ``ValueError`` / ``FileExistsError`` before any work (the CLI's exit code 2);
+- everything filtered away: :class:`ExportError` with the counts of what was dropped and why;
+- a renderer producing a record its own schema rejects, or a record that does not re-grade:
+  dropped and counted (``invalid_record``, ``regrade_failed``); never written.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from replicas.export.card import render_card
+from replicas.export.conversation import Conversation
+from replicas.export.decontam import (
+    NGRAM_WORDS,
+    Decontaminator,
+    Reference,
+    conversations_reference,
+    suite_reference,
+)
+from replicas.export.dedup import deduplicate
+from replicas.export.formats import get_format
+from replicas.export.formats.base import SFTFormat
+from replicas.export.layout import (
+    SPLITS,
+    check_out_dir,
+    discard,
+    file_table,
+    jsonl_name,
+    parquet_name,
+    publish,
+    staging_dir,
+    write_json,
+    write_jsonl,
+    write_parquet,
+)
+from replicas.export.replay import replay
+from replicas.export.skips import SkipLog
+from replicas.export.sources import (
+    OracleSpec,
+    check_run_dir,
+    default_system_prompt,
+    oracle_conversations,
+    run_conversations,
+)
+from replicas.export.split import GROUP_KEYS, split
+from replicas.tasks.base import DEFAULT_SCALE
+
+EXPORT_SCHEMA_VERSION = 1
+MANIFEST_FILE = "manifest.json"
+CARD_FILE = "README.md"
+
+Progress = Callable[[str, str], None]  # (stage, detail)
+
+
+class ExportError(RuntimeError):
+    """The export produced nothing usable; the message says what was dropped and why."""
+
+
+@dataclass(frozen=True)
+class ExportConfig:
+    """Everything ``replicas export sft`` takes (see ``replicas/cli_export.py``)."""
+
+    out: Path
+    format: str = "openai"
+    run_dirs: tuple[Path, ...] = ()
+    oracle: OracleSpec | None = None
+    min_score: float = 1.0
+    split_by: str = "seed"
+    eval_fraction: float = 0.1
+    exclude_suite: str | None = None
+    near_dup_threshold: float = 0.9
+    ngram: int = NGRAM_WORDS
+    system_prompt: str = ""
+    force: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "out", Path(self.out))
+        object.__setattr__(self, "run_dirs", tuple(Path(d) for d in self.run_dirs))
+        get_format(self.format)
+        if not self.run_dirs and self.oracle is None:
+            raise ValueError("nothing to export: give --run DIR (one or more) and/or --oracle")
+        if not 0.0 <= self.min_score <= 1.0:
+            raise ValueError(f"--min-score must be in [0, 1], got {self.min_score}")
+        if self.split_by not in GROUP_KEYS:
+            raise ValueError(f"--split-by must be one of {', '.join(GROUP_KEYS)}")
+        if not 0.0 <= self.eval_fraction < 1.0:
+            raise ValueError(f"--eval-fraction must be in [0, 1), got {self.eval_fraction}")
+        if not 0.0 < self.near_dup_threshold <= 1.0:
+            raise ValueError("--near-dup-threshold must be in (0, 1]")
+        if self.ngram < 5:
+            raise ValueError("--ngram must be >= 5 words")
+        if not self.system_prompt:
+            object.__setattr__(self, "system_prompt", default_system_prompt())
+
+    def to_dict(self) -> dict[str, Any]:
+        oracle = None
+        if self.oracle is not None:
+            oracle = {
+                "families": list(self.oracle.families),
+                "seeds": list(self.oracle.seeds),
+                "variants_per_seed": self.oracle.variants_per_seed,
+                "scale": self.oracle.scale,
+            }
+        return {
+            "format": self.format,
+            "runs": [str(d) for d in self.run_dirs],
+            "oracle": oracle,
+            "min_score": self.min_score,
+            "split_by": self.split_by,
+            "eval_fraction": self.eval_fraction,
+            "exclude_suite": self.exclude_suite,
+            "near_dup_threshold": self.near_dup_threshold,
+            "ngram": self.ngram,
+        }
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    out: Path
+    manifest: dict[str, Any]
+    skips: SkipLog
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def written(self) -> dict[str, int]:
+        return dict(self.manifest["counts"]["written"])
+
+
+def _noop(stage: str, detail: str) -> None:
+    return None
+
+
+def _collect(config: ExportConfig, skips: SkipLog, progress: Progress) -> list[Conversation]:
+    collected: list[Conversation] = []
+    if config.oracle is not None:
+        collected += oracle_conversations(
+            config.oracle, config.system_prompt, skips, lambda d: progress("oracle", d)
+        )
+    if config.run_dirs:
+        collected += run_conversations(
+            config.run_dirs,
+            config.min_score,
+            config.system_prompt,
+            skips,
+            lambda d: progress("runs", d),
+        )
+    return collected
+
+
+def _regrade(
+    conv: Conversation, fmt: SFTFormat, record: dict[str, Any], min_score: float, skips: SkipLog
+) -> bool:
+    """Replay the calls parsed back out of ``record``; keep it only when they still score."""
+    from replicas.tasks import task_from_id
+
+    try:
+        calls = fmt.calls(record)
+    except (KeyError, TypeError, ValueError) as exc:
+        skips.add("regrade_failed", f"{conv.record_id}: calls unreadable: {exc}")
+        return False
+    expected = [(t.name, dict(t.arguments)) for t in conv.turns]
+    if calls != expected:
+        skips.add("regrade_failed", f"{conv.record_id}: rendered calls differ from the episode")
+        return False
+    result = replay(task_from_id(conv.task_id), calls, agent_name="export-regrade")
+    needed = 1.0 if conv.source == "oracle" else min_score
+    if not result.solved or result.score < needed:
+        why = ", ".join(result.reasons) or f"score {result.score}"
+        skips.add("regrade_failed", f"{conv.record_id}: {why}")
+        return False
+    return True
+
+
+def _render(
+    conversations: Sequence[Conversation],
+    fmt: SFTFormat,
+    min_score: float,
+    skips: SkipLog,
+    progress: Progress,
+) -> list[tuple[Conversation, dict[str, Any]]]:
+    out: list[tuple[Conversation, dict[str, Any]]] = []
+    for conv in conversations:
+        progress("regrade", conv.task_id)
+        record = fmt.render(conv)
+        problems = fmt.validate(record)
+        if problems:
+            skips.add("invalid_record", f"{conv.record_id}: {'; '.join(problems[:3])}")
+            continue
+        if _regrade(conv, fmt, record, min_score, skips):
+            out.append((conv, record))
+    return out
+
+
+def _nothing_left(stage: str, skips: SkipLog, counts: dict[str, Any]) -> ExportError:
+    dropped = skips.summary() or "nothing was skipped"
+    return ExportError(
+        f"no records left {stage} (collected {counts.get('collected', {})}; "
+        f"exact duplicates {counts.get('exact_duplicates', 0)}, near duplicates "
+        f"{counts.get('near_duplicates', 0)}; left out: {dropped}); nothing was written"
+    )
+
+
+def _breakdown(rows: dict[str, list[tuple[Conversation, dict[str, Any]]]]) -> dict[str, Any]:
+    by_family: dict[str, Counter[str]] = defaultdict(Counter)
+    by_replica: dict[str, Counter[str]] = defaultdict(Counter)
+    by_source: dict[str, Counter[str]] = defaultdict(Counter)
+    for split_name, items in rows.items():
+        for conv, _ in items:
+            by_family[conv.family][split_name] += 1
+            by_replica[conv.replica][split_name] += 1
+            by_source[conv.source][split_name] += 1
+    as_dict = lambda d: {k: dict(sorted(v.items())) for k, v in sorted(d.items())}  # noqa: E731
+    return {
+        "by_family": as_dict(by_family),
+        "by_replica": as_dict(by_replica),
+        "by_source": as_dict(by_source),
+    }
+
+
+def export_sft(config: ExportConfig, progress: Progress | None = None) -> ExportResult:
+    """Build and write the dataset described by ``config`` (see the module docstring)."""
+    from replicas._version import __version__
+
+    report = progress or _noop
+    fmt = get_format(config.format)
+    check_out_dir(config.out, config.force)
+    for run_dir in config.run_dirs:
+        check_run_dir(run_dir)
+    skips = SkipLog()
+    counts: dict[str, Any] = {}
+
+    collected = _collect(config, skips, report)
+    counts["collected"] = dict(sorted(Counter(c.source for c in collected).items()))
+    if not collected:
+        raise _nothing_left("after collecting sources", skips, counts)
+    ordered = sorted(collected, key=lambda c: (c.task_id, c.source, c.agent, c.content_hash()))
+    report("dedup", f"{len(ordered)} records")
+    deduped = deduplicate(ordered, config.near_dup_threshold)
+    counts["exact_duplicates"] = deduped.exact
+    counts["near_duplicates"] = deduped.near
+    kept = deduped.kept
+
+    references: list[Reference] = []
+    if config.exclude_suite:
+        report("decontam", f"suite {config.exclude_suite}")
+        references.append(
+            suite_reference(
+                config.exclude_suite,
+                families={c.family for c in kept},
+                snapshots={c.snapshot_key for c in kept},
+            )
+        )
+    decontaminator = Decontaminator(config.ngram)
+    decontaminator.index_all(kept, references)
+    notes: list[str] = []
+    for ref in references:  # the suite: neither split may overlap it
+        kept = decontaminator.drop_overlapping(kept, ref, skips)
+        if ref.unbuilt:
+            notes.append(
+                f"{ref.name}: {ref.unbuilt} task(s) could not be built; their ids and "
+                f"family+seed instances are still excluded, their text is not compared "
+                f"({'; '.join(ref.notes)})"
+            )
+    if not kept:
+        raise _nothing_left("after suite exclusion", skips, counts)
+
+    parts = split(kept, config.split_by, config.eval_fraction)
+    notes.extend(parts.notes)
+    train = decontaminator.drop_overlapping(
+        parts.train, conversations_reference("test", parts.test), skips
+    )
+    if not train:
+        raise _nothing_left("for train after decontamination against test", skips, counts)
+
+    rows = {
+        "train": _render(train, fmt, config.min_score, skips, report),
+        "test": _render(parts.test, fmt, config.min_score, skips, report),
+    }
+    if not rows["train"]:
+        raise _nothing_left("for train after re-grading", skips, counts)
+    rows = {s: rows[s] for s in SPLITS if rows[s]}
+    counts["written"] = {s: len(r) for s, r in rows.items()}
+
+    manifest: dict[str, Any] = {
+        "schema_version": EXPORT_SCHEMA_VERSION,
+        "kind": "replicas-sft-export",
+        "kit_version": __version__,
+        "format": fmt.name,
+        "config": config.to_dict(),
+        "counts": counts,
+        "skipped": skips.to_dict(),
+        "near_duplicate_examples": [list(x) for x in deduped.near_examples],
+        "notes": notes,
+        "split": {
+            "by": parts.by,
+            "test_groups": list(parts.test_groups),
+            "train_groups": list(parts.train_groups),
+        },
+        **_breakdown(rows),
+        "default_scale": DEFAULT_SCALE,
+    }
+    report("write", str(config.out))
+    staged = staging_dir(config.out)
+    try:
+        jsonl_files: dict[str, str] = {}
+        for split_name, items in rows.items():
+            write_jsonl(staged / jsonl_name(split_name), [record for _, record in items])
+            write_parquet(staged / parquet_name(split_name), fmt, items)
+            jsonl_files[split_name] = jsonl_name(split_name)
+        for name, data in fmt.extra_files(jsonl_files).items():
+            write_json(staged / name, data)
+        example = rows["train"][0][1]
+        (staged / CARD_FILE).write_text(
+            render_card(
+                fmt_name=fmt.name,
+                fmt_description=fmt.description,
+                manifest=manifest,
+                example=example,
+            ),
+            encoding="utf-8",
+        )
+        manifest["files"] = file_table(staged, exclude=(MANIFEST_FILE,))
+        write_json(staged / MANIFEST_FILE, manifest)
+        publish(staged, config.out, config.force)
+    except BaseException:
+        discard(staged)
+        raise
+    return ExportResult(config.out, manifest, skips, tuple(notes))
+
+
+__all__ = ["EXPORT_SCHEMA_VERSION", "ExportConfig", "ExportError", "ExportResult", "export_sft"]

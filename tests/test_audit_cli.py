@@ -1,0 +1,91 @@
+"""``replicas audit`` on the command line: exit codes, JSON output, audit.json, fix hints.
+
+Runs the real command in-process (typer's runner), so the test-only defective families
+registered by tests/defective_families.py are visible; one subprocess run checks the module
+entry point itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import tests.defective_families  # noqa: F401  (registers the defective families)
+from replicas.cli_audit import audit_app
+
+REPO = Path(__file__).resolve().parent.parent
+BROKEN = "ecommerce.defect_wrong_oracle-v1.s1.0"
+SOUND = "ecommerce.sound_item_revenue-v1.s1.0"
+CHEAP = "oracle,null,discrimination"
+
+
+@pytest.fixture(scope="module")
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def test_json_output_and_exit_1_when_not_usable(runner: CliRunner) -> None:
+    result = runner.invoke(audit_app, ["--tasks", BROKEN, "--checks", CHEAP, "--json", "--workers", "1"])
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.stdout)
+    assert data["schema_version"] == 1
+    assert data["summary"]["statuses"]["broken"] == 1
+    (task,) = data["tasks"]
+    assert task["task_id"] == BROKEN and task["status"] == "broken"
+    assert task["failed_checks"] == ["oracle"]
+    assert list(task["checks"]) == ["oracle", "null", "discrimination"]
+
+
+def test_table_out_dir_and_exit_0_when_usable(runner: CliRunner, tmp_path: Path) -> None:
+    out = tmp_path / "audit"
+    result = runner.invoke(audit_app, ["--tasks", SOUND, "--checks", CHEAP, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "all 1 tasks are usable" in result.stdout
+    data = json.loads((out / "audit.json").read_text())
+    assert data["tasks"][0]["status"] == "usable"
+    assert data["config"]["tasks"] == SOUND
+
+
+def test_fix_hints_say_what_to_change(runner: CliRunner) -> None:
+    result = runner.invoke(audit_app, ["--tasks", BROKEN, "--checks", "oracle", "--fix-hints"])
+    assert result.exit_code == 1
+    assert "tasks that are not usable" in result.stdout
+    assert "ecommerce.defect_wrong_oracle-v1 · oracle" in result.stdout
+    assert "fix:" in result.stdout and "oracle" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--suite", "no-such-suite"], "unknown suite"),
+        (["--tasks", "nothing.matches-v9.*"], "matches"),
+        (["--tasks", "ecommerce.no_such_family-v1.s1.0"], "unknown task family"),
+        (["--tasks", SOUND, "--seeds", "-1"], "--seeds"),
+        (["--tasks", SOUND, "--checks", "oracle,nope"], "unknown audit check"),
+        (["--tasks", SOUND, "--workers", "0"], "--workers"),
+    ],
+)
+def test_bad_input_exits_2(runner: CliRunner, args: list[str], message: str) -> None:
+    result = runner.invoke(audit_app, args)
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+
+
+def test_module_entry_point_exits_2_on_unknown_suite() -> None:
+    env = {**os.environ}
+    proc = subprocess.run(
+        [sys.executable, "-m", "replicas.cli_audit", "--suite", "no-such-suite"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        timeout=120,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "core-v1" in proc.stderr  # the error lists the known suites

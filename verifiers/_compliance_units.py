@@ -1,0 +1,215 @@
+"""Cutting a normalised response into units: prose sentences and markdown table cells.
+
+Claims are typed within one unit. A table cell borrows the cue words of its column header (and,
+in a row without a card name, of its row label) and the card of its row - or, in a transposed
+table (cards as columns), the card of its column and the cue words of its row label. The cue
+words themselves are tagged once per response by ``CueIndex``.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from replicas.verifiers import _compliance_lexicon as lex
+from replicas.verifiers._compliance_names import NameMention
+
+_SENTENCE_END = re.compile(r"[.!?]+(?=[ \t\n\"')\]*]|$)|\n")
+_NO_SPLIT_BEFORE_DOT = frozenset(
+    [
+        "vs",
+        "e.g",
+        "i.e",
+        "u.s",
+        "etc",
+        "approx",
+        "min",
+        "max",
+        "no",
+        "mo",
+        "mos",
+        "yr",
+        "inc",
+        "est",
+        "avg",
+        "incl",
+        "ca",
+    ]
+)
+# Two or more consecutive lines with at least two "|" each: a markdown table.
+_TABLE_BLOCK = re.compile(r"(?m)^[^\n|]*\|[^\n|]*\|[^\n]*(?:\n[^\n|]*\|[^\n|]*\|[^\n]*)+")
+_TABLE_SEPARATOR = re.compile(r"^[\s|:\-]+$")
+_CARD_HEADER = re.compile(r"\b(?:card|product|name)s?\b", re.I)
+
+
+@dataclass
+class Unit:
+    """A sentence, list item, heading or table cell; claims are typed within one unit."""
+
+    start: int
+    end: int
+    context_cues: list[tuple[str, int]] = field(default_factory=list)
+    cards: tuple[str, ...] | None = None  # preset by a table row/column (None: use the text)
+    is_cell: bool = False
+
+
+def _sentence_units(text: str, start: int, end: int, out: list[Unit]) -> None:
+    cursor = start
+    for match in _SENTENCE_END.finditer(text, start, end):
+        stop = match.start()
+        if match.group(0) != "\n" and text.count('"', cursor, stop) % 2 == 1:
+            continue  # inside a quotation: "0% APR for 24 months!" is not a sentence end
+        if match.group(0) == "." and text[cursor:stop].strip().isdigit():
+            continue  # "1. Atlas Cash": a list number, not a sentence
+        if match.group(0) != "\n" and stop > 0 and text[stop - 1].isalpha():
+            # "vs." / "e.g." / "U.S." / "min." do not end a sentence.
+            head = text[max(cursor, stop - 8) : stop].lower()
+            word = head.rsplit(None, 1)[-1].lstrip("(*[\"'") if head.strip() else ""
+            if word in _NO_SPLIT_BEFORE_DOT or len(word) == 1:
+                continue
+        if match.end() > cursor:
+            out.append(Unit(cursor, match.end()))
+        cursor = match.end()
+    if cursor < end:
+        out.append(Unit(cursor, end))
+
+
+def _line_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    spans = []
+    pos = start
+    for line in text[start:end].split("\n"):
+        spans.append((pos, pos + len(line)))
+        pos += len(line) + 1
+    return spans
+
+
+def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Cell spans of one table row (outer pipes dropped, cell text trimmed)."""
+    cells = []
+    pos = start
+    line = text[start:end]
+    parts = line.split("|")
+    for index, part in enumerate(parts):
+        cell_start, cell_end = pos, pos + len(part)
+        pos = cell_end + 1
+        if (index == 0 or index == len(parts) - 1) and not part.strip():
+            continue
+        stripped_left = len(part) - len(part.lstrip())
+        stripped_right = len(part) - len(part.rstrip())
+        cells.append(
+            (cell_start + stripped_left, max(cell_start + stripped_left, cell_end - stripped_right))
+        )
+    return cells
+
+
+def build_units(text: str, cues: CueIndex, mentions: MentionIndex) -> list[Unit]:
+    """Prose sentences and table cells, in document order, covering the whole text."""
+    units: list[Unit] = []
+    cursor = 0
+    if "|" in text:
+        for block in _TABLE_BLOCK.finditer(text):
+            if block.start() > cursor:
+                _sentence_units(text, cursor, block.start(), units)
+            _table_units(text, cues, _line_spans(text, *block.span()), mentions, units)
+            cursor = block.end()
+    if cursor < len(text):
+        _sentence_units(text, cursor, len(text), units)
+    return units
+
+
+class CueIndex:
+    """Every cue word of the text, tagged once, minus those inside card names.
+
+    "Atlas Business Rewards", "Harbor Sky Miles" and "Prism Low Rate" contain reward and rate
+    words that say nothing about the value next to them.
+    """
+
+    def __init__(self, lower: str, mentions: Sequence[NameMention]) -> None:
+        spans = [(m.start, m.end) for m in mentions]
+        starts = [m.start for m in mentions]
+        found: list[tuple[int, str]] = []
+        for match in lex.CUE_SCAN.finditer(lower):
+            pos = match.start()
+            if pos and (lower[pos - 1].isalnum() or lower[pos - 1] in "'-"):
+                continue  # inside a word ("separate" is not "rate")
+            cue = lex.CUE_TYPES[match.group(0)]
+            if cue == "slash_year":
+                if not pos or lower[pos - 1] != "/":
+                    continue
+                cue = lex.ANNUAL  # "$95/year"
+            found.append((pos, cue))
+        if "after" in lower:
+            found.extend((m.start(), lex.AFTER) for m in lex.AFTER_MONTHS.finditer(lower))
+            found.sort()
+        cues: list[tuple[str, int]] = []
+        for pos, cue in found:
+            k = bisect_right(starts, pos) - 1
+            if not (k >= 0 and spans[k][0] <= pos < spans[k][1]):
+                cues.append((cue, pos))
+        self._cues = cues
+        self._positions = [pos for _, pos in cues]
+
+    def within(self, start: int, end: int) -> list[tuple[str, int]]:
+        return self._cues[bisect_left(self._positions, start) : bisect_left(self._positions, end)]
+
+
+class MentionIndex:
+    """Card mentions in text order with their start positions, for range look-ups."""
+
+    def __init__(self, mentions: Sequence[NameMention]) -> None:
+        self.all = list(mentions)
+        self.starts = [m.start for m in self.all]
+
+    def within(self, start: int, end: int) -> list[NameMention]:
+        return self.all[bisect_left(self.starts, start) : bisect_left(self.starts, end)]
+
+
+def _table_units(
+    text: str,
+    cues: CueIndex,
+    rows: Sequence[tuple[int, int]],
+    mentions: MentionIndex,
+    out: list[Unit],
+) -> None:
+    header = _cells(text, *rows[0])
+    body = [r for r in rows[1:] if not _TABLE_SEPARATOR.match(text[r[0] : r[1]])]
+    header_cards = [_cell_cards(mentions, cell) for cell in header]
+    column_cues = [
+        [] if _CARD_HEADER.search(text[cell[0] : cell[1]]) else cues.within(*cell)
+        for cell in header
+    ]
+    transposed = sum(1 for cards in header_cards[1:] if cards is not None) >= 1
+    # Header cells are units of their own so the names in them are seen, but carry no claims.
+    for cell in header:
+        out.append(Unit(cell[0], cell[1], is_cell=True, cards=None))
+    for row in body:
+        cells = _cells(text, *row)
+        if transposed:
+            label_cues = cues.within(*cells[0]) if cells else []
+            for column, cell in enumerate(cells):
+                cards = header_cards[column] if column < len(header_cards) else None
+                if column == 0:
+                    out.append(Unit(cell[0], cell[1], is_cell=True))
+                    continue
+                out.append(Unit(cell[0], cell[1], list(label_cues), cards or (), True))
+            continue
+        row_cards = None
+        for cell in cells:
+            row_cards = _cell_cards(mentions, cell)
+            if row_cards is not None:
+                break
+        first_is_label = bool(cells) and _cell_cards(mentions, cells[0]) is None
+        label_cues = cues.within(*cells[0]) if first_is_label and row_cards is None else []
+        for column, cell in enumerate(cells):
+            header_cues = column_cues[column] if column < len(column_cues) else []
+            out.append(Unit(cell[0], cell[1], header_cues + label_cues, row_cards, True))
+
+
+def _cell_cards(mentions: MentionIndex, cell: tuple[int, int]) -> tuple[str, ...] | None:
+    """The card(s) a cell names (``()`` for an unknown product), or None when it names none."""
+    found = mentions.within(*cell)
+    if not found:
+        return None
+    return tuple(m.card_id for m in found if m.card_id is not None)
