@@ -166,7 +166,15 @@ def test_json_schema_and_round_trip(report: AuditReport, tmp_path: Path) -> None
     assert path.name == "audit.json" and not list(path.parent.glob(".tmp-*"))
     data = json.loads(path.read_text())
     assert data["schema_version"] == SCHEMA_VERSION and data["kind"] == "replicas.audit"
-    assert set(data) == {"schema_version", "kind", "kit_version", "config", "summary", "timings", "tasks"}
+    assert set(data) == {
+        "schema_version",
+        "kind",
+        "kit_version",
+        "config",
+        "summary",
+        "timings",
+        "tasks",
+    }
     summary = data["summary"]
     assert set(summary["statuses"]) == set(STATUSES)
     assert sum(summary["statuses"].values()) == summary["tasks"] == len(data["tasks"])

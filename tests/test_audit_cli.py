@@ -31,7 +31,9 @@ def runner() -> CliRunner:
 
 
 def test_json_output_and_exit_1_when_not_usable(runner: CliRunner) -> None:
-    result = runner.invoke(audit_app, ["--tasks", BROKEN, "--checks", CHEAP, "--json", "--workers", "1"])
+    result = runner.invoke(
+        audit_app, ["--tasks", BROKEN, "--checks", CHEAP, "--json", "--workers", "1"]
+    )
     assert result.exit_code == 1, result.output
     data = json.loads(result.stdout)
     assert data["schema_version"] == 1

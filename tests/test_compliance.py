@@ -189,6 +189,7 @@ VIOLATIONS = [
     ("The Summit Cash Premier has no annual fee.", None, "unknown_card", "Summit Cash Premier"),
     ("Consider the Horizon Sky Miles for travel.", None, "unknown_card", "Horizon Sky Miles"),
     ("The Harbor Sky has a fixed APR of 14.99%.", None, "unknown_card", "Harbor Sky"),
+    ("The Summit Cash 360 has no annual fee.", None, "unknown_card", "Summit Cash 360"),
     ("The Sumit Cash Plus charges a $95 annual fee.", None, "misspelled_card", "Sumit Cash Plus"),
     (
         "SummitCash Plus has no foreign transaction fees.",

@@ -176,7 +176,8 @@ def _mutations() -> list[tuple[str, str, Any]]:
         ("sharegpt", "odd number of turns", delete(["conversations", 3])),
         ("sharegpt", "observation first", swap(0, 2, "conversations")),
         ("sharegpt", "gpt where a human turn belongs", setter(["conversations", 0, "from"], "gpt")),
-        ("sharegpt", "call to an unknown tool", setter(["conversations", 1, "value"], '{"name": "rm", "arguments": {}}')),
+        ("sharegpt", "call to an unknown tool",
+         setter(["conversations", 1, "value"], '{"name": "rm", "arguments": {}}')),
         ("sharegpt", "tools not JSON text", setter(["tools"], [{"name": "sql"}])),
     ]  # fmt: skip
 

@@ -75,7 +75,8 @@ def run_episode(
     """Play ``calls`` (ending with submit) in a fresh environment; (reward, verdict)."""
     with Env.from_task(task, snapshot=snapshot) as env:
         env.reset()
-        reward, info = 0.0, {}
+        reward: float = 0.0
+        info: dict[str, Any] = {}
         for call in calls:
             obs, reward, terminated, truncated, info = env.step(call.to_action())
             if call.name != "submit":
@@ -184,11 +185,12 @@ def test_reconciliation_options_each_explain_a_different_gap(
         meta["channel"],
     )
     con = readonly_connection(snapshots[seed].warehouse)
-    correct = con.execute(reconciliation_net_sql(scope)).fetchone()[0]
-    figures = {
-        option: con.execute(CAUSE_BY_NAME[option].query(scope)).fetchone()[0]
-        for option in meta["options"]
-    }
+
+    def value(query: str) -> float:
+        return float(con.execute(query).fetchall()[0][0])
+
+    correct = value(reconciliation_net_sql(scope))
+    figures = {option: value(CAUSE_BY_NAME[option].query(scope)) for option in meta["options"]}
     assert len(figures) >= 4
     values = [correct, *figures.values()]
     for i, a in enumerate(values):

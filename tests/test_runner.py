@@ -1,8 +1,8 @@
 """The runner end to end on a small task subset: scores per agent, resume, guards, executors.
 
 Tasks: one per answer kind (the adversary plays different strategies on each) plus one dbt fix,
-at scale 0.01 from the shared build cache. dbt episodes cost a dbt subprocess each, so the
-full adversary runs on the question tasks and two dbt strategies run on the dbt task.
+at scale 0.01 from the shared build cache. A dbt episode costs a dbt rebuild at grading (seconds),
+so the dbt task gets only two adversary strategies here (the runtime's own tests run its oracle).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     base = tmp_path_factory.mktemp("runs")
     out = {}
     plans = (
-        ("oracle", (*TASKS, DBT_TASK), 2),
+        ("oracle", TASKS, 2),
         ("null", TASKS, 0),
         ("adversary", TASKS, 2),
         (DBT_HACKS, (DBT_TASK,), 2),
@@ -61,7 +61,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 def test_oracle_passes_everything(runs: dict[str, Path]) -> None:
     records = read_results(runs["oracle"]).records
-    assert sorted(r["task_id"] for r in records) == sorted((*TASKS, DBT_TASK))
+    assert sorted(r["task_id"] for r in records) == sorted(TASKS)
     failures = [(r["task_id"], r["reasons"]) for r in records if not r["passed"]]
     assert not failures
     assert all(

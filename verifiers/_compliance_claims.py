@@ -3,19 +3,23 @@
 A *claim* is a number with ``%`` near an APR word, a dollar amount near a fee word, or a "no
 annual fee" style statement, typed by the cue words around it and attributed to a card.
 
-The text is cut into *units*: sentences (and list items, headings) of prose, and the cells of
-markdown tables - a cell borrows the cue words of its column header and the card of its row (or,
-in a transposed table, the other way round). Inside a unit every value gets a *window*: the text
-from the previous value to the next, split at the last clause boundary between them (a comma,
-"and", "then", ...). The window's cue words type the value - "19.99%-29.99% variable APR on
-purchases" is a purchase APR, "0% intro APR on balance transfers for 18 months" an intro offer
-with its months, "then 19.99%" the rate after it, "3% of each transfer (min $5)" a balance
-transfer fee with its dollar minimum.
+Inside a unit (a sentence, list item or table cell, see ``_compliance_units``) every figure gets a
+*window*: the text from the previous figure to the next, split at the last clause boundary
+between them (a comma, "and", "then", ...). The window's cue words type the figure -
+"19.99%-29.99% variable APR on purchases" is a purchase APR, "0% intro APR on balance transfers
+for 18 months" an intro offer with its months, "then 19.99%" the rate after it, "3% of each
+transfer (min $5)" a balance transfer fee with its dollar minimum. A window that names no term
+falls back to the whole stretch between the neighbouring figures, then to the unit's lead-in
+("APRs: purchases 19.99%, cash advances 29.99%"); coordinated figures ("$95 and $150") share a
+type.
 
-Attribution: the nearest card named before the value in its unit (or all cards of a "X and Y"
-subject), else the first named after it in the unit, else - for "all three cards" - every card
-named so far, else the card the text was last talking about, else the only card the response
-names. Sentences about cards in general ("most cards charge ...") attribute to nothing.
+Attribution: the nearest card named before the figure in its unit (or all cards of an "X and Y"
+subject), else the first named after it in the unit, else - for "both cards" / "all three
+cards" - the last two / three cards named, else the card the text was last talking about, else
+the only card the response names. "..., respectively" pairs figures with cards in order.
+Sentences about cards in general ("most cards charge ...") attribute to nothing, and a quoted
+figure in a sentence that reports or corrects it ("the draft says \"$50 annual fee\", which is
+wrong") is not the response's own claim.
 """
 
 from __future__ import annotations

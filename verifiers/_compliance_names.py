@@ -243,6 +243,7 @@ TIER_WORDS = frozenset(
         "diamond",
         "titanium",
         "sapphire",
+        "360",
     ]
 )
 _LEADING_NOISE = frozenset(
@@ -321,7 +322,7 @@ _INSTITUTION_WORDS = frozenset(
 # A capitalised phrase: up to eight words, each starting with an upper-case letter or a digit.
 _CAP_PHRASE = re.compile(r"[A-Z][\w'-]{0,40}(?:[ \t]{1,3}[A-Z0-9][\w'-]{0,40}){0,7}")
 _WORD = re.compile(r"[A-Za-z0-9][\w'-]*")
-_NEXT_WORD = re.compile(r"[ \t]{1,3}([A-Z][A-Za-z'-]{1,20})(?![\w])")
+_NEXT_WORD = re.compile(r"[ \t]{1,3}([A-Z][A-Za-z'-]{1,20}|\d{1,4})(?![\w%])")
 _PHRASE_CACHE_LIMIT = 20_000
 # "the Plus version", "the 360 card": a tier of the product line named just before.
 _REFERENCE_HINT = re.compile(r"[ \t](?:version|variant|tier|edition)\b|[ \t]card\b")

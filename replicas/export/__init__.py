@@ -7,10 +7,11 @@
     ))
     result.written            # {"train": 7, "test": 1}
 
-Modules, in the order data flows through them: ``sources`` (oracle replays, run directories) →
-``conversation`` (the format-neutral record) → ``dedup`` → ``decontam`` / ``split`` → ``formats``
-(openai, trl, sharegpt; validate + parse back) → ``replay`` (re-grading) → ``layout`` / ``card``
-(JSONL, Parquet in the Hugging Face layout, dataset card, manifest). ``pipeline`` orders them.
+Modules, in the order data flows through them: ``sources`` (oracle replays, run directories)
+→ ``conversation`` (the format-neutral record) → ``dedup`` (exact) → ``formats`` (openai, trl,
+sharegpt: render, validate, parse back) → ``replay`` (re-grading) → ``dedup`` (near) →
+``decontam`` / ``split`` → ``layout`` / ``card`` (JSONL, Parquet in the Hugging Face layout,
+dataset card, manifest). ``pipeline`` orders them.
 """
 
 from replicas.export.conversation import Conversation, ToolTurn

@@ -81,6 +81,7 @@ def render_card(
     counts = manifest["counts"]
     split_counts = dict(counts["written"])
     config = manifest["config"]
+    suite = f"; both splits vs suite {config['exclude_suite']}" if config["exclude_suite"] else ""
     lines = _yaml_header(fmt_name, split_counts)
     lines += [
         "",
@@ -123,7 +124,7 @@ def render_card(
         f"- split: by `{config['split_by']}` hash, eval fraction {config['eval_fraction']}; "
         f"test groups: {', '.join(manifest['split']['test_groups']) or 'none'}",
         f"- decontamination ({config['ngram']}-word n-grams, task ids, family+seed instances): "
-        f"train vs test{' and vs suite ' + config['exclude_suite'] if config.get('exclude_suite') else ''}",
+        f"train vs test{suite}",
         "",
     ]
     skipped = manifest["skipped"]

@@ -1,5 +1,5 @@
-"""``export_sft``: sources → dedup → suite exclusion → split → decontamination → render,
-validate, re-grade → write (temp dir, then rename).
+"""``export_sft``: sources → exact dedup → render, validate, re-grade → near dedup → suite
+exclusion → split → decontamination → write (temp dir, then rename).
 
 Each arrow is one module of this package; this one only orders them and keeps the books, so a
 reader can follow one episode from a run directory (or an oracle replay) to its JSONL line.
@@ -29,7 +29,7 @@ from replicas.export.decontam import (
     conversations_reference,
     suite_reference,
 )
-from replicas.export.dedup import deduplicate
+from replicas.export.dedup import exact_dedup, near_dedup
 from replicas.export.formats import get_format
 from replicas.export.formats.base import SFTFormat
 from replicas.export.layout import (
@@ -246,11 +246,16 @@ def export_sft(config: ExportConfig, progress: Progress | None = None) -> Export
     if not collected:
         raise _nothing_left("after collecting sources", skips, counts)
     ordered = sorted(collected, key=lambda c: (c.task_id, c.source, c.agent, c.content_hash()))
-    report("dedup", f"{len(ordered)} records")
-    deduped = deduplicate(ordered, config.near_dup_threshold)
-    counts["exact_duplicates"] = deduped.exact
-    counts["near_duplicates"] = deduped.near
-    kept = deduped.kept
+    # Exact duplicates replay identically, so they go before the (costly) re-grade; near
+    # duplicates go after it, so a record that fails re-grading never displaces a good one.
+    unique, counts["exact_duplicates"] = exact_dedup(ordered)
+    verified = _render(unique, fmt, config.min_score, skips, report)
+    if not verified:
+        raise _nothing_left("after re-grading", skips, counts)
+    record_of = {conv.content_hash(): record for conv, record in verified}
+    report("dedup", f"{len(verified)} records")
+    kept, near = near_dedup([conv for conv, _ in verified], config.near_dup_threshold)
+    counts["near_duplicates"] = len(near)
 
     references: list[Reference] = []
     if config.exclude_suite:
@@ -283,14 +288,12 @@ def export_sft(config: ExportConfig, progress: Progress | None = None) -> Export
     )
     if not train:
         raise _nothing_left("for train after decontamination against test", skips, counts)
-
+    chosen = {"train": train, "test": parts.test}
     rows = {
-        "train": _render(train, fmt, config.min_score, skips, report),
-        "test": _render(parts.test, fmt, config.min_score, skips, report),
+        s: [(conv, record_of[conv.content_hash()]) for conv in chosen[s]]
+        for s in SPLITS
+        if chosen[s]
     }
-    if not rows["train"]:
-        raise _nothing_left("for train after re-grading", skips, counts)
-    rows = {s: rows[s] for s in SPLITS if rows[s]}
     counts["written"] = {s: len(r) for s, r in rows.items()}
 
     manifest: dict[str, Any] = {
@@ -301,7 +304,7 @@ def export_sft(config: ExportConfig, progress: Progress | None = None) -> Export
         "config": config.to_dict(),
         "counts": counts,
         "skipped": skips.to_dict(),
-        "near_duplicate_examples": [list(x) for x in deduped.near_examples],
+        "near_duplicate_examples": [list(x) for x in near[:10]],
         "notes": notes,
         "split": {
             "by": parts.by,

@@ -184,14 +184,25 @@ def check_run_dir(run_dir: Path) -> None:
 def _steps_to_turns(
     steps: Sequence[Mapping[str, Any]], offered: Sequence[str]
 ) -> tuple[list[tuple[str, dict[str, Any], str]], str | None]:
-    """(name, arguments, observation) per step, or a reason the trajectory is unusable."""
+    """(name, arguments, observation) per step, or a reason the trajectory is unusable.
+
+    A call the tool's schema rejects (unknown tool, arguments that did not parse or do not fit)
+    would teach the model a malformed call, so such trajectories are not exported; a valid call
+    whose tool answered with an error (a failing query) is kept: recovering from it is useful.
+    """
+    from replicas.tools import get_tool, validate_arguments
+
     out: list[tuple[str, dict[str, Any], str]] = []
     for i, step in enumerate(steps):
         name, args = str(step.get("tool", "")), step.get("arguments")
-        if name not in offered:
+        tool = get_tool(name)
+        if name not in offered or tool is None:
             return [], f"step {i} calls {name!r}, which the task does not offer"
         if not isinstance(args, dict) or "_truncated" in args:
             return [], f"step {i} has arguments that are not a JSON object"
+        _, problem = validate_arguments(tool, args)
+        if problem is not None:
+            return [], f"step {i}: {problem}"
         if name == SUBMIT and i != len(steps) - 1:
             return [], f"step {i} submits before the last step"
         out.append((name, args, str(step.get("observation", ""))))

@@ -2,8 +2,8 @@
 
 Every format is a pure function of :class:`~replicas.export.conversation.Conversation`, plus:
 
-- ``validate(record)`` — a strict schema check run on EVERY record before it is written (a bug in a
-  renderer fails the export instead of shipping a malformed dataset);
+- ``validate(record)`` — a strict schema check run on EVERY record before it is written (a
+  renderer bug drops and counts the record instead of shipping a malformed dataset);
 - ``calls(record)`` — the tool calls parsed back out of the rendered record, which re-grading
   replays, so the score is earned by exactly what a trainer will read;
 - ``arrow_fields()`` — the fixed Arrow schema of the format's columns in Parquet. Tool-call

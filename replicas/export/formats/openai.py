@@ -11,7 +11,8 @@ the record ends with the assistant's ``submit`` call carrying the natural-langua
                                     created in October 2025 (...)? ... Submit only the number."},
        {"role": "assistant", "tool_calls": [{"id": "call_0", "type": "function", "function":
           {"name": "sql", "arguments": "{\\"query\\":\\"select round(sum(...), 2) ...\\"}"}}]},
-       {"role": "tool", "tool_call_id": "call_0", "content": "net_revenue_usd\\n20844.02\\n(1 row)"},
+       {"role": "tool", "tool_call_id": "call_0",
+        "content": "net_revenue_usd\\n---------------\\n20844.02\\n(1 row)"},
        {"role": "assistant", "content": "Net revenue for October 2025 was 20,844.02 USD.",
         "tool_calls": [{"id": "call_1", "type": "function", "function":
           {"name": "submit", "arguments": "{\\"answer\\":\\"20844.02\\"}"}}]}],

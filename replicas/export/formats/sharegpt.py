@@ -12,7 +12,7 @@ is not exported here (the submitted answer itself is). Example (abridged)::
        {"from": "human", "value": "What was the online store's net revenue in USD ...?"},
        {"from": "function_call",
         "value": "{\\"name\\":\\"sql\\",\\"arguments\\":{\\"query\\":\\"select round(...)\\"}}"},
-       {"from": "observation", "value": "net_revenue_usd\\n20844.02\\n(1 row)"},
+       {"from": "observation", "value": "net_revenue_usd\\n---------------\\n20844.02\\n(1 row)"},
        {"from": "function_call",
         "value": "{\\"name\\":\\"submit\\",\\"arguments\\":{\\"answer\\":\\"20844.02\\"}}"}],
      "system": "You are a data engineer working in a sandboxed copy ...",
