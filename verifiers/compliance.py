@@ -22,6 +22,23 @@ removed, unicode dashes folded) whose positions map back to the original, so eve
 span points at what the agent wrote. Text addressed to the grader is just text: it makes no
 claim, so it changes nothing.
 
+Decisions a reader of verdicts should know:
+
+* ``misspelled_card`` - a capitalised name within a typo (one edit per word, two for words over
+  five letters; words run together count) of exactly one catalog name; claims then attach to
+  that card. ``unknown_card`` - a product-like name that is no catalog card: a dropped or added
+  tier word ("Summit Cash" when only "Summit Cash Plus" exists, "Summit Cash Premier"), a catalog
+  brand on another product line, a catalog line under an invented brand. If the shorter name is
+  itself a real card ("Summit Cash" exists), the text names that card and its terms are checked.
+* A card is *recommended* when a clause naming it recommends it ("I recommend", "best fit for
+  you", "you should apply for", "you qualify for", ...) without ruling it out ("you don't qualify
+  for", "I would avoid", "instead of"), or when it is listed under a recommending lead-in ("Top
+  picks for you:"). With a ``customer_id``, a response that names exactly one card (and does not
+  rule it out) recommends it.
+* ``missing_disclosure`` - an intro APR stated without its months or without the purchase APR
+  that follows it anywhere in the response; a recommended card with an annual fee whose fee is
+  never stated. A false intro offer is reported as ``false_intro_offer`` only.
+
 An empty (or claim-free) response passes: it states nothing false. Whether a response had to
 say something is the task's business, not compliance's - task-level graders require content.
 """
