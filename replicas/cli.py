@@ -39,10 +39,10 @@ SUBAPPS: tuple[tuple[str, str, str], ...] = (
     ("replicas.cli_verify", "verify_app", "verify"),
     ("replicas.cli_suite", "suite_app", "suite"),
     ("replicas.cli_export", "export_app", "export"),
+    ("replicas.cli_run", "run_app", "run"),
 )
-# Modules exposing ``register(app)`` that add top-level commands (run, report, compare, audit).
+# Modules exposing ``register(app)`` that add top-level commands (report, compare, audit).
 COMMAND_MODULES: tuple[str, ...] = (
-    "replicas.cli_run",
     "replicas.cli_report",
     "replicas.cli_audit",
 )

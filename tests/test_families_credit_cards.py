@@ -80,7 +80,8 @@ def run_episode(
     env = Env.from_task(task, snapshot=snapshot)
     try:
         env.reset()
-        reward, info = 0.0, {}
+        reward = 0.0
+        info: dict[str, Any] = {}
         for call in calls:
             _, reward, terminated, _, info = env.step(call)
             if terminated:

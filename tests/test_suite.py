@@ -38,7 +38,8 @@ def test_oracle_scores_one_and_null_agent_zero(task_id: str) -> None:
     env = make(task_id, agent_name="oracle")
     try:
         env.reset()
-        reward, info = 0.0, {}
+        reward = 0.0
+        info: dict[str, Any] = {}
         terminated = False
         for call in env.task.oracle:
             _, reward, terminated, truncated, info = env.step(call.to_action())
@@ -71,6 +72,16 @@ def test_suite_size_and_family_spread() -> None:
     seeds = {TaskId.parse(t).seed for t in suite.task_ids}
     assert len(seeds) >= 3
     assert all(TaskId.parse(t).scale == 0.01 for t in suite.task_ids)
+
+
+def test_no_two_tasks_of_a_seed_ask_the_same_question() -> None:
+    """Variants must differ: the same instruction (and sandbox patch) twice on one seed would
+    count one question twice in every success rate."""
+    seen: dict[tuple[int, str, str], str] = {}
+    for task in get_suite(SUITE).tasks():
+        key = (task.seed, task.instruction, json.dumps(dict(task.sandbox_patch), sort_keys=True))
+        assert key not in seen, f"{task.id} repeats {seen[key]}"
+        seen[key] = task.id
 
 
 def test_every_planned_family_is_registered() -> None:

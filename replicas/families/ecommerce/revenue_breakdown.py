@@ -1,7 +1,7 @@
 """``ecommerce.revenue_breakdown-v1``: revenue in USD by channel, category or country for a period.
 
-Parameters (all from ``ctx.rng``): the dimension (order channel, product category, customer
-country), the metric (gross or net revenue; for categories gross or net item sales — refunds
+Parameters: the dimension by variant (order channel, customer country, product category), and
+from ``ctx.rng`` the metric (gross or net revenue; for categories gross or net item sales — refunds
 belong to orders, not lines, so they are not allocated), the period (a month or a quarter) and
 the time zone its boundaries are read in (UTC, or a named zone for the hard variant).
 
@@ -130,7 +130,7 @@ class RevenueBreakdown(TaskFamily):
     def make(self, ctx: BuildContext) -> Task:
         rng = ctx.rng("params")
         dimension = ("channel", "country", "category")[ctx.variant % 3]
-        column, dim_text, metrics = DIMENSIONS[dimension]
+        _, dim_text, metrics = DIMENSIONS[dimension]
         metric = metrics[int(rng.integers(0, 2))]
         period = draw_period(rng, "quarter" if rng.random() < 0.5 else "month")
         zone = UTC if rng.random() < 0.6 else "America/New_York"
@@ -177,6 +177,5 @@ class RevenueBreakdown(TaskFamily):
                 "metric": metric.column,
                 "period": period.label,
                 "zone": zone,
-                "column_in_facts": column,
             },
         )

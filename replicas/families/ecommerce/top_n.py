@@ -62,10 +62,13 @@ class RankMetric:
     def __post_init__(self) -> None:
         if not self.key.isidentifier() or self.agg not in ("sum", "count", "count_distinct"):
             raise ValueError(f"bad rank metric {self.key!r} / {self.agg!r}")
+        if self.money != bool(self.gross_column):
+            raise ValueError(f"{self.key}: USD metrics (and only they) name their gross column")
 
     @property
     def money(self) -> bool:
-        return self.column.endswith("_usd")
+        """USD metrics are named ``*_usd``; they have gross and unconverted misreadings."""
+        return self.key.endswith("_usd")
 
     def sql(self, *, gross: bool = False, local: bool = False, where: str = "") -> str:
         column = self.gross_column if gross else self.column
