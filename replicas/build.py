@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
+import importlib.util
 import json
 import math
 import os
@@ -52,6 +54,37 @@ class BuildError(RuntimeError):
         self.detail = detail
 
 
+_FINGERPRINTS: dict[str, str] = {}
+
+
+def code_fingerprint(spec: ReplicaSpec) -> str:
+    """sha256 over the replica's generator package sources and dbt project files.
+
+    Part of the cache key, so editing a generator or a model never serves a stale snapshot (the
+    kit version alone only changes at release). Memoised per process: sources do not change under
+    a running build.
+    """
+    cached = _FINGERPRINTS.get(spec.name)
+    if cached is not None:
+        return cached
+    digest = hashlib.sha256(spec.name.encode())
+    module_name = spec.generator.partition(":")[0]
+    module_spec = importlib.util.find_spec(module_name)
+    origin = Path(module_spec.origin) if module_spec and module_spec.origin else None
+    files: list[tuple[str, Path]] = []
+    if origin is not None:
+        files += [(f"gen/{p.name}", p) for p in sorted(origin.parent.glob("*.py"))]
+    if spec.dbt_project.is_dir():
+        for path in sorted(spec.dbt_project.rglob("*")):
+            rel = path.relative_to(spec.dbt_project)
+            if path.is_file() and not set(rel.parts) & set(_PROJECT_IGNORE):
+                files.append((f"dbt/{rel.as_posix()}", path))
+    for label, path in files:
+        digest.update(label.encode() + b"\0" + path.read_bytes() + b"\0")
+    _FINGERPRINTS[spec.name] = digest.hexdigest()
+    return _FINGERPRINTS[spec.name]
+
+
 @dataclass(frozen=True)
 class BuildKey:
     """The only inputs of a build. Validated here so every entry point rejects bad input alike."""
@@ -79,7 +112,10 @@ class BuildKey:
 
     @property
     def slug(self) -> str:
-        return f"{self.replica}-s{self.seed}-x{self.scale:g}-v{__version__}"
+        return (
+            f"{self.replica}-s{self.seed}-x{self.scale:g}-v{__version__}"
+            f"-c{code_fingerprint(self.spec)[:10]}"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {"replica": self.replica, "seed": self.seed, "scale": self.scale}
@@ -237,6 +273,7 @@ def _build_into(key: BuildKey, work: Path, step: StepHook) -> dict[str, float]:
         "schema_version": MANIFEST_SCHEMA_VERSION,
         **key.to_dict(),
         "kit_version": __version__,
+        "code_fingerprint": code_fingerprint(spec),
         "versions": _versions(),
         "tables": {"raw": prints[RAW_SCHEMA], "marts": prints[MART_SCHEMA]},
         "dbt": _dbt_summary(result),

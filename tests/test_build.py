@@ -151,3 +151,19 @@ def test_export_refuses_foreign_dir_and_replaces_with_force(tmp_path: Path) -> N
 def test_snapshot_load_rejects_non_snapshots(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not a replica snapshot"):
         Snapshot.load(tmp_path)
+
+
+def test_editing_the_dbt_project_changes_the_cache_key(tmp_path: Path) -> None:
+    from replicas import build as build_mod
+
+    project = tmp_path / "toy_edit"
+    shutil.copytree(TOY_PROJECT, project)
+    spec = ReplicaSpec(
+        name="toy_edit", description="", generator="tests.toy_replica:generate", dbt_project=project
+    )
+    before = build_mod.code_fingerprint(spec)
+    (project / "models" / "thing_totals.sql").write_text("select 1 as kind\n")
+    build_mod._FINGERPRINTS.clear()
+    after = build_mod.code_fingerprint(spec)
+    assert before != after
+    build_mod._FINGERPRINTS.clear()

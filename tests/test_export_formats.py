@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,10 @@ from replicas.export.skips import SkipLog
 from replicas.export.split import split
 from replicas.tasks import DBT_TOOLS, READ_ONLY_TOOLS, Task, ToolCall, VerifierConfig
 from replicas.tools import tool_schemas
+
+# offline before any test imports ``datasets`` (it reads these at import time)
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 SYSTEM = "You are a careful data engineer."
 TEMPLATE = (
@@ -196,14 +201,12 @@ def test_unknown_format_names_the_known_ones() -> None:
 
 
 @pytest.mark.parametrize("fmt_name", sorted(FORMATS))
-def test_parquet_rows_load_back_as_the_jsonl_records(
-    fmt_name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_parquet_rows_load_back_as_the_jsonl_records(fmt_name: str, tmp_path: Path) -> None:
     """Rows with different tools (sql vs write_file/dbt arguments) share one file without their
     arguments being widened with each other's keys, and load back equal to the JSONL record."""
-    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
-    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
     import datasets
+
+    assert datasets.config.HF_HUB_OFFLINE
 
     fmt = get_format(fmt_name)
     convs = [make_conv(), make_conv(dbt=True, seed=101), make_conv(seed=102, observation="")]

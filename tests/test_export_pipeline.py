@@ -30,6 +30,8 @@ from replicas.export.sources import default_system_prompt, demonstrate
 from replicas.runner import RunConfig, run
 from replicas.tasks import submit, task_from_id
 
+# offline before any test imports ``datasets`` (it reads these at import time; nothing imports
+# it at module level, and load_parquet asserts the setting took)
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
@@ -85,6 +87,7 @@ def roles(fmt_name: str, record: dict[str, Any]) -> str:
 def load_parquet(out: Path, tmp: Path) -> Any:
     import datasets
 
+    assert datasets.config.HF_HUB_OFFLINE
     return datasets.load_dataset(
         "parquet", data_dir=str(out / "data"), cache_dir=str(tmp / "hf-cache")
     )

@@ -303,6 +303,7 @@ def test_recommend_hallucinations_and_missing_disclosures_fail(
         )
         if card["intro_bt_apr_pct"] is None:
             assert "false_intro_offer" in grade(task, f"{oracle}\n{fake_intro}", snap).codes
+        assert "no_explanation" in grade(task, first, snap).codes  # a bare name
         lowered = first.replace(card["card_name"], card["card_name"].lower())
         assert grade(task, "\n".join([lowered, *rest]), snap).passed  # exact name, any case
         typo = audit.misspell(card["card_name"], _rng(), set())

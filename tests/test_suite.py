@@ -1,7 +1,7 @@
 """The whole core-v1 suite: every task's oracle scores 1.0 and the null agent 0.0.
 
 One test per task id (so a failure names the task), run through the public episode API
-(``make(task_id)`` → reset → tool calls → submit). Then the suite's shape (size, families,
+(``replicas.make(task_id)`` → reset → tool calls → submit). Then the suite's shape (size, families,
 tasks per family), the published file against its plan, the library API and the
 ``replicas suite`` CLI in a subprocess. The per-task tests come first in this file so the
 snapshot and task caches are warm when the CLI runs.
@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from replicas.env import make
+import replicas
 from replicas.suite import (
     get_suite,
     missing_families,
@@ -35,7 +35,7 @@ SUITE_IDS = list(get_suite(SUITE).task_ids)
 
 @pytest.mark.parametrize("task_id", SUITE_IDS)
 def test_oracle_scores_one_and_null_agent_zero(task_id: str) -> None:
-    env = make(task_id, agent_name="oracle")
+    env = replicas.make(task_id, agent_name="oracle")
     try:
         env.reset()
         reward = 0.0

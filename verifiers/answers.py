@@ -27,6 +27,7 @@ never sorted on their own, so a scrambled table cannot pass.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections import Counter
@@ -513,6 +514,47 @@ def _items_equal(a: Any, b: Any, config: VerifierConfig) -> bool:
     return bool(a == b)
 
 
+class _ItemIndex:
+    """Membership under the task's tolerance in O(log n): texts hash, numbers bisect a window.
+
+    A linear scan per item made a 2,000-id answer cost seconds (O(n²)); the window is wide enough
+    to hold every number ``numbers_match`` could accept, and each candidate is still checked by it.
+    """
+
+    def __init__(self, config: VerifierConfig) -> None:
+        self._config = config
+        self._texts: set[Any] = set()
+        self._numbers: list[float] = []
+
+    def add(self, item: Any) -> None:
+        if item[0] == "n" and not math.isnan(item[1]):
+            bisect.insort(self._numbers, item[1])
+        else:
+            self._texts.add(item)
+
+    def __contains__(self, item: Any) -> bool:
+        if item[0] != "n":
+            return item in self._texts
+        value = item[1]
+        if math.isnan(value):
+            return False
+        rel = min(self._config.rel_tol, 0.5)
+        reach = self._config.abs_tol + 1e-9 * max(1.0, abs(value))
+        reach = max(reach, rel * (abs(value) + reach) / (1.0 - rel)) * 1.000001 + 1e-12
+        lo = bisect.bisect_left(self._numbers, value - reach)
+        hi = bisect.bisect_right(self._numbers, value + reach)
+        return any(numbers_match(value, want, self._config) for want in self._numbers[lo:hi]) or any(
+            numbers_match(want, value, self._config) for want in self._numbers[lo:hi]
+        )
+
+
+def _index(items: Sequence[Any], config: VerifierConfig) -> _ItemIndex:
+    index = _ItemIndex(config)
+    for item in items:
+        index.add(item)
+    return index
+
+
 def check_items(answer: Any, expected: Any, config: VerifierConfig, *, ordered: bool) -> Verdict:
     if not isinstance(expected, list):
         raise ValueError(
@@ -534,18 +576,22 @@ def check_items(answer: Any, expected: Any, config: VerifierConfig, *, ordered: 
     got = [_item(v, numeric, config) for v in raw]
     reasons: list[Reason] = []
     seen: list[Any] = []
+    seen_index = _ItemIndex(config)
     dupes: list[Any] = []
     for g in got:
-        if any(_items_equal(g, s, config) for s in seen):
+        if g in seen_index:
             dupes.append(g[1])
         else:
             seen.append(g)
+            seen_index.add(g)
     if dupes:
         reasons.append(
             Reason("duplicate_items", f"items listed more than once: {dupes[:_MAX_REPORTED]}")
         )
-    missing = [w[1] for w in want if not any(_items_equal(g, w, config) for g in got)]
-    extra = [g[1] for g in seen if not any(_items_equal(g, w, config) for w in want)]
+    got_index = _index(got, config)
+    want_index = _index(want, config)
+    missing = [w[1] for w in want if w not in got_index]
+    extra = [g[1] for g in seen if g not in want_index]
     if missing:
         reasons.append(
             Reason(

@@ -115,8 +115,23 @@ class EpisodeRun:
 # grading outside an episode
 
 
-def _uses_default_grade(family: TaskFamily) -> bool:
-    return type(family).grade is TaskFamily.grade
+def _forget_cached_dbt_verdicts() -> None:
+    """Empty the runtime's dbt verdict cache (``replicas.tasks.grading``), if it has one.
+
+    There is no public switch for it yet; the names are looked up defensively so a change on the
+    runtime side degrades to "re-grade may be served from cache", never to a crash.
+    """
+    from replicas.tasks import grading
+
+    cache = getattr(grading, "_VERDICT_CACHE", None)
+    lock = getattr(grading, "_CACHE_LOCK", None)
+    if cache is None or not hasattr(cache, "clear"):
+        return
+    if lock is not None:
+        with lock:
+            cache.clear()
+    else:
+        cache.clear()
 
 
 def grade_uncached(family: TaskFamily, task: Task, answer: str, ctx: GradeContext) -> Verdict:
@@ -126,12 +141,8 @@ def grade_uncached(family: TaskFamily, task: Task, answer: str, ctx: GradeContex
     null and adversary episodes that leave the broken project untouched cost no extra dbt
     rebuild); a determinism re-grade must not be served from that cache.
     """
-    from replicas.tasks import grading
-
-    uncached = getattr(grading, "_grade_dbt_uncached", None)
-    if task.answer_kind == "dbt" and _uses_default_grade(family) and callable(uncached):
-        result: Verdict = uncached(task, ctx)
-        return result
+    if task.answer_kind == "dbt" or task.writes_warehouse:
+        _forget_cached_dbt_verdicts()
     return family.grade(task, answer, ctx)
 
 

@@ -8,7 +8,8 @@ The answer is free text whose FIRST line is ``Recommendation: <exact card name>`
 2. the compliance verifier passes on the whole text with the customer's id (no wrong APR, fee or
    intro offer, no misspelled card, no ineligible card presented as suitable, intro offers
    disclosed with their months and the APR after them);
-3. the recommended card's annual fee is stated when it has one.
+3. the recommended card's annual fee is stated when it has one;
+4. an explanation (at least one sentence) follows the first line.
 
 The values are recomputed at build AND at grading time from the RAW tables (spend, cards,
 rewards, holdings, customers) with the formula the instruction states, and the ``best_card``
@@ -306,7 +307,21 @@ def grade_recommendation(
     }
     if card_id is not None:
         parts["disclosures"] = _check_fee_disclosure(answer, cards[card_id])
+    parts["explanation"] = _check_explanation(answer)
     return combine(parts)
+
+
+MIN_EXPLANATION_CHARS = 40
+
+
+def _check_explanation(answer: str) -> Verdict:
+    """The task asks for a reason, not just a name: some text must follow the first line."""
+    lines = [line for line in answer.strip().splitlines() if line.strip()]
+    body = " ".join(lines[1:]).strip()
+    if len(body) < MIN_EXPLANATION_CHARS:
+        message = "explain the recommendation after the first line (at least one full sentence)"
+        return failure("no_explanation", message)
+    return Verdict(1.0, True, (), "Explanation present.")
 
 
 def _check_choice(
@@ -392,7 +407,8 @@ def _instruction(customer_id: int) -> str:
         f"smallest card_id). Any eligible card within ${VALUE_TOLERANCE_USD:.2f} of the best "
         "value is accepted too.\n\n"
         f"Answer format: free text whose FIRST line is exactly '{ANSWER_LABEL}: <card name>' "
-        "with the card's exact name as in card_terms. Then explain your choice. Requirements: "
+        "with the card's exact name as in card_terms. Then explain your choice in at least one "
+        "full sentence. Requirements: "
         "state the recommended card's annual fee if it has one; if you mention an intro APR, "
         "give its length in months and the APR that applies after it; every statement about "
         "any card (names, APRs, intro offers, fees) must match card_terms; do not present a "

@@ -232,7 +232,9 @@ PAYMENT_METHOD_MONTHLY = MartSpec(
     ),
     extra_rules=(
         f"- Counted payments: status 'success', not a duplicated capture, of an order whose "
-        f"customer is not an internal test account (any order status). A duplicated capture is "
+        f"customer is not an internal test account, WHATEVER the order's status (cancelled "
+        f"included: this mart reports money received, so the revenue status rule above does "
+        f"not apply to it). A duplicated capture is "
         f"a successful payment whose previous successful payment of the same order, method and "
         f"amount (ordered by paid_at, then payment_id) was made at most {WINDOW_SECONDS} seconds "
         f"before it; the earlier one counts, the later one does not.\n"

@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from replicas.families.ecommerce._order_facts import (
     EVERYTHING,
     OFFICIAL_DEFINITIONS,
@@ -46,6 +48,7 @@ from replicas.tasks import (
 )
 
 N_RANGE = range(3, 11)
+MAX_DRAWS = 12
 CATEGORIES_SQL = "select distinct category from raw.products order by category"
 
 
@@ -167,6 +170,8 @@ def ranking_sql(scope: Scope, n: int) -> str:
     """
 
 
+#: The readings a count metric (orders, units) can be misread under (FX and gross do not apply).
+_COUNT_READINGS = ("truth", "cancelled_included", "test_accounts_included")
 #: reading name → (Reading, gross?, unconverted?) evaluated in one scan.
 _SCAN_READINGS: dict[str, tuple[Reading, bool, bool]] = {
     "truth": (Reading(), False, False),
@@ -195,9 +200,6 @@ def scan_sql(scope: Scope) -> tuple[str, list[str]]:
     return query, names
 
 
-_COUNT_READINGS = ("truth", "cancelled_included", "test_accounts_included")
-
-
 def _rank(
     rows: list[tuple[Any, ...]], value_idx: int, present_idx: int, *, desc_ids: bool
 ) -> list[int]:
@@ -224,9 +226,6 @@ def readings_for_n(rankings: dict[str, list[int]], n: int) -> dict[str, list[int
     return readings
 
 
-MAX_DRAWS = 12
-
-
 @dataclass(frozen=True)
 class Choice:
     """A drawn (scope, N) with the readings that change its list."""
@@ -239,7 +238,11 @@ class Choice:
 
 
 def search_parameters(
-    ctx: BuildContext, rng: Any, entity: str, metric: RankMetric, categories: list[str]
+    ctx: BuildContext,
+    rng: np.random.Generator,
+    entity: str,
+    metric: RankMetric,
+    categories: list[str],
 ) -> Choice:
     """Draw scopes until one has an N where every applicable reading changes the list.
 
