@@ -22,7 +22,7 @@ demo: $(STAMP)
 	$(BIN)/python -m replicas.demo
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+	$(BIN)/python -m pytest -q -n 2 --dist worksteal
 
 check: $(STAMP)
 	$(BIN)/ruff check replicas generators verifiers tests benchmarks

@@ -1,8 +1,8 @@
 """``replicas audit``: screen a suite's tasks (or any task ids) for untrainable defects.
 
-Mount in ``replicas/cli.py`` by adding ``("replicas.cli_audit", "audit_app", "audit")`` to
-``SUBAPPS`` (``audit_app`` is a Typer app whose callback is the command, so it reads
-``replicas audit --suite core-v1 …``). Also runnable alone: ``python -m replicas.cli_audit``.
+Mounted by ``replicas/cli.py`` through :func:`register` (listed in its ``COMMAND_MODULES``), so it
+reads ``replicas audit --suite core-v1 …``; ``audit_app`` is the same command as a standalone
+Typer app (``python -m replicas.cli_audit``).
 
 Exit codes: 0 every task usable; 1 some task is not usable (broken, leaky, hackable, flaky or
 ambiguous); 2 bad input (unknown suite, family or check, a glob matching nothing, bad numbers);
@@ -12,6 +12,7 @@ ambiguous); 2 bad input (unknown suite, family or check, a glob matching nothing
 from __future__ import annotations
 
 import fnmatch
+import importlib
 import os
 import sys
 from pathlib import Path
@@ -181,12 +182,25 @@ def audit_command(
     checks: Annotated[
         str | None, typer.Option(help="Comma-separated subset of checks (default: all).")
     ] = None,
+    imports: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--import",
+            help="Import this module first (repeatable): registers your own task families so "
+            "--tasks can name them.",
+        ),
+    ] = None,
 ) -> None:
     """Audit every task: status usable, broken, leaky, hackable, flaky or ambiguous."""
     from replicas.audit import audit_tasks
 
     n_workers = _default_workers() if workers is None else workers
     try:
+        for module in imports or ():
+            try:
+                importlib.import_module(module)
+            except ImportError as exc:
+                raise ValueError(f"--import {module}: {exc}") from None
         if seeds < 0:
             raise ValueError(f"--seeds must be >= 0, got {seeds}")
         if n_workers < 1:
@@ -249,6 +263,11 @@ def audit_command(
         print_report(report, fix_hints=fix_hints)
     if not report.all_usable:
         raise typer.Exit(NOT_USABLE)
+
+
+def register(target: typer.Typer) -> None:
+    """Mount ``audit`` as a top-level command of ``target`` (what ``replicas/cli.py`` calls)."""
+    target.command("audit")(audit_command)
 
 
 def main() -> None:

@@ -14,6 +14,7 @@ family                                      status       defect
                                                          (``build`` skips the kit's own check)
 ``ecommerce.defect_wrong_oracle-v1``        broken       the oracle submits a wrong number
 ``ecommerce.defect_flaky_grader-v1``        flaky        the grader fails every second call
+``ecommerce.defect_mart_lookup-v1``         leaky        a mart already stores the answer table
 ``ecommerce.defect_noop_patch-v1``          hackable     the dbt "bug" changes nothing
 ``ecommerce.sound_item_revenue-v1``         usable       none (the control)
 ==========================================  ===========  ======================================
@@ -251,6 +252,40 @@ class SeedIndependent(TaskFamily):
         )
 
 
+@register_family
+class MartLookup(TaskFamily):
+    name = "ecommerce.defect_mart_lookup-v1"
+    replica = "ecommerce"
+    description = "Top products by net item sales (test family)."
+    difficulty = "easy"
+    n_variants = 1
+
+    def make(self, ctx: BuildContext) -> Task:
+        n = int(ctx.rng("n").integers(4, 7))
+        truth_sql = (
+            "select product_id, net_sales_usd from main.dim_products "
+            f"order by net_sales_usd desc, product_id limit {n}"
+        )
+        gross_sql = (
+            "select product_id, gross_revenue_usd as net_sales_usd from main.dim_products "
+            f"order by gross_revenue_usd desc, product_id limit {n}"
+        )
+        return ctx.task(
+            instruction=(
+                f"List the {n} products with the highest net item sales in USD (quantity x "
+                "unit_price minus line discounts, converted at the order date's FX rate, over "
+                "non-cancelled orders of real customers). Submit a table with columns "
+                "product_id and net_sales_usd (rounded to cents)."
+            ),
+            answer_kind="table",
+            expected=ctx.table(truth_sql),
+            # the defect: the dim_products mart stores exactly this table
+            verifier=VerifierConfig(key_columns=("product_id",), abs_tol=0.01),
+            oracle=(sql(truth_sql), submit(ctx.table(truth_sql))),
+            wrong_readings={"gross_instead_of_net": ctx.table(gross_sql)},
+        )
+
+
 MODEL_PATH = "models/marts/fct_orders.sql"
 
 
@@ -290,4 +325,5 @@ DEFECTIVE = {
     "ecommerce.defect_ambiguous_reading-v1": "ambiguous",
     "ecommerce.defect_wrong_oracle-v1": "broken",
     "ecommerce.defect_flaky_grader-v1": "flaky",
+    "ecommerce.defect_mart_lookup-v1": "leaky",
 }

@@ -69,6 +69,14 @@ def test_leak_evidence_says_where(report: AuditReport) -> None:
     assert any(e.startswith("the instruction contains") and "," in e for e in check.evidence)
 
 
+def test_a_mart_holding_the_answer_table_is_a_leak(report: AuditReport) -> None:
+    check = report.task(tid("ecommerce.defect_mart_lookup-v1")).check("leakage")
+    assert check.failed
+    assert any(
+        e.startswith("main.dim_products (product_id, net_sales_usd)") for e in check.evidence
+    )
+
+
 def test_hack_evidence_names_the_strategy(report: AuditReport) -> None:
     check = report.task(tid("ecommerce.defect_candidates_verifier-v1")).check("adversary")
     assert check.failed and check.status == "hackable"
@@ -133,6 +141,17 @@ def test_bad_arguments_are_rejected() -> None:
         audit_tasks([tid(SOUND)], checks=["oracel"])
     with pytest.raises(ValueError, match="twice"):
         audit_tasks([tid(SOUND), tid(SOUND)])
+    with pytest.raises(ValueError, match="extra_seeds"):
+        audit_tasks([tid(SOUND)], extra_seeds=-1)
+    with pytest.raises(ValueError, match="grade_repeats"):
+        audit_tasks([tid(SOUND)], grade_repeats=1)
+
+
+def test_no_extra_seeds_skips_seed_sensitivity() -> None:
+    result = audit_tasks([tid("ecommerce.defect_seed_independent-v1")], extra_seeds=0,
+                         checks=["seed_sensitivity"])  # fmt: skip
+    audit = result.tasks[0]
+    assert audit.status == "usable" and audit.check("seed_sensitivity").outcome == "skip"
 
 
 # ---- the report ----------------------------------------------------------------------------

@@ -79,6 +79,34 @@ def test_bad_input_exits_2(runner: CliRunner, args: list[str], message: str) -> 
     assert message in result.stderr
 
 
+def test_import_option_registers_families_in_a_fresh_process(tmp_path: Path) -> None:
+    """A user's own family, imported with --import, is audited by the real entry point."""
+    proc = subprocess.run(
+        [
+            sys.executable, "-m", "replicas.cli_audit",
+            "--import", "tests.defective_families",
+            "--tasks", BROKEN, "--checks", "oracle", "--json",
+        ],
+        capture_output=True, text=True, cwd=REPO, env={**os.environ}, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    assert json.loads(proc.stdout)["tasks"][0]["status"] == "broken"
+    missing = subprocess.run(
+        [sys.executable, "-m", "replicas.cli_audit", "--import", "no_such_module_xyz"],
+        capture_output=True, text=True, cwd=REPO, env={**os.environ}, timeout=120,
+    )  # fmt: skip
+    assert missing.returncode == 2 and "no_such_module_xyz" in missing.stderr
+
+
+def test_mounted_as_replicas_audit(runner: CliRunner) -> None:
+    from replicas.cli import app
+
+    result = runner.invoke(app, ["audit", "--tasks", BROKEN, "--checks", "oracle", "--json"])
+    assert result.exit_code == 1, result.output
+    assert json.loads(result.stdout)["summary"]["statuses"]["broken"] == 1
+    assert runner.invoke(app, ["audit", "--suite", "no-such-suite"]).exit_code == 2
+
+
 def test_module_entry_point_exits_2_on_unknown_suite() -> None:
     env = {**os.environ}
     proc = subprocess.run(

@@ -107,13 +107,27 @@ class Extraction:
 
 def _draft(family: str, kind: str, start: int, end: int, unit: str, *args: Any, **kw: Any) -> Draft:
     """The fields of a claim before it is attributed (built into a ``Claim`` exactly once)."""
-    fields = dict(zip(("low", "high", "min_usd"), args, strict=False))
-    fields.update(kw)
-    return {"family": family, "kind": kind, "start": start, "end": end, "unit": unit, **fields}
+    draft = {"family": family, "kind": kind, "start": start, "end": end, "unit": unit}
+    if args:
+        draft.update(zip(("low", "high", "min_usd"), args, strict=False))
+    if kw:
+        draft.update(kw)
+    return draft
 
 
 class _UnitCues:
     """The cue words and durations of one unit, for cheap range look-ups."""
+
+    __slots__ = (
+        "_lead",
+        "_lead_range",
+        "context",
+        "cues",
+        "has_reward",
+        "month_positions",
+        "months",
+        "positions",
+    )
 
     def __init__(
         self,
@@ -122,13 +136,21 @@ class _UnitCues:
         unit: Unit,
         first_value: int,
     ) -> None:
-        self.cues = list(cues)
-        self.positions = [c[1] for c in self.cues]
-        self.months = list(months)
-        self.month_positions = [m[0] for m in self.months]
+        self.cues = cues
+        self.positions = [c[1] for c in cues]
+        self.months = months
+        self.month_positions = [m[0] for m in months]
         self.context = tuple(unit.context_cues)
-        self.has_reward = any(c[0] == lex.REWARD for c in self.cues)
-        self.lead = self.between(unit.start, first_value)
+        self.has_reward = any(c[0] == lex.REWARD for c in cues)
+        self._lead_range = (unit.start, first_value)
+        self._lead: tuple[tuple[str, int], ...] | None = None
+
+    @property
+    def lead(self) -> tuple[tuple[str, int], ...]:
+        """The cues before the unit's first figure (its lead-in), computed when first asked."""
+        if self._lead is None:
+            self._lead = self.between(*self._lead_range)
+        return self._lead
 
     def between(self, start: int, end: int) -> tuple[tuple[str, int], ...]:
         lo, hi = bisect_left(self.positions, start), bisect_left(self.positions, end)
@@ -139,11 +161,13 @@ class _UnitCues:
         return tuple(self.months[lo:hi])
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Window:
     """The cue words and durations around one value: ``cues``/``months`` between the clause
     boundaries next to it; ``wide_*`` (computed on demand) over the whole stretch between its
-    neighbouring values, used when the clause alone names no term ("...; after that, 19.99%")."""
+    neighbouring values, used when the clause alone names no term ("...; after that, 19.99%").
+
+    Not frozen only to be cheap to build (one per figure); nothing mutates it."""
 
     start: int
     end: int
@@ -217,21 +241,12 @@ def type_value(value: Value, window: _Window) -> Draft | None:
     if value.unit == NONE:
         family, kind = _NONE_KINDS[value.none_kind or ""]
         return _draft(family, kind, value.start, value.end, NONE, is_none=True)
-    if not any(c[0] in _TYPING_CUES for c in window.cues) and not window.months:
-        wide = window.wide_cues
-        if not any(c[0] in _TYPING_CUES for c in wide) and not window.wide_months:
+    cues, months = window.cues, window.months
+    if not months and not any(c[0] in _TYPING_CUES for c in cues):
+        cues, months = window.wide_cues, window.wide_months
+        if not months and not any(c[0] in _TYPING_CUES for c in cues):
             # "APRs: purchases 19.99%, cash advances 29.99%": the unit's lead-in types its list.
-            wide = wide + tuple(c for c in window.lead_cues if c[0] in (lex.APR, lex.FEE))
-        window = _Window(
-            window.start,
-            window.end,
-            wide,
-            window.wide_months,
-            window.wide_start,
-            window.wide_end,
-            window.unit_cues,
-        )
-    cues = window.cues
+            cues = cues + tuple(c for c in window.lead_cues if c[0] in (lex.APR, lex.FEE))
     kinds = {c[0] for c in cues}
     pos = value.start
     reward = _nearest(cues, {lex.REWARD}, pos)
@@ -247,8 +262,8 @@ def type_value(value: Value, window: _Window) -> Draft | None:
         # "0% for the first 15 months on purchases", "19.99% to 29.99% variable", "then 19.99%":
         # a rate without the word APR.
         implied = _nearest(cues, {lex.VARIABLE, lex.FIXED, lex.AFTER, lex.REGULAR}, pos)
-        if implied is None and window.months and kinds & {lex.PURCHASE, lex.BT}:
-            implied = (lex.INTRO, window.months[0][0])
+        if implied is None and months and kinds & {lex.PURCHASE, lex.BT}:
+            implied = (lex.INTRO, months[0][0])
         if implied is None or reward is not None:
             return None
         apr = implied
@@ -275,8 +290,8 @@ def type_value(value: Value, window: _Window) -> Draft | None:
     # for 15 months, then the standard APR" is the offer itself: the nearer cue decides.
     after = _nearest(cues, {lex.AFTER, lex.REGULAR}, pos)
     intro = _nearest(cues, {lex.INTRO}, pos)
-    if intro is None and window.months:
-        intro = (lex.INTRO, window.months[0][0])
+    if intro is None and months:
+        intro = (lex.INTRO, months[0][0])
     is_after = after is not None and _distance(after, pos) < _distance(intro, pos)
     is_intro = not is_after and intro is not None
     if is_intro and value.low == value.high:
@@ -288,20 +303,18 @@ def type_value(value: Value, window: _Window) -> Draft | None:
             }
         )
         if len(scopes) == 2:
-            split = _split_scopes(cues, window, value)
+            split = _split_scopes(cues, months, value)
             if split is not None:
                 return split
-        months = _months_after(window, value)
-        end = value.end
         return _draft(
             INTRO_CLAIM,
             "any" if not scopes else "+".join(sorted(scopes)),
             value.start,
-            end,
+            value.end,
             PCT,
             value.low,
             value.high,
-            months=months,
+            months=_months_after(months, value),
             scopes=scopes,
         )
     scope = _nearest(cues, _APR_SCOPES, pos)
@@ -322,10 +335,12 @@ def type_value(value: Value, window: _Window) -> Draft | None:
     )
 
 
-def _split_scopes(cues: Sequence[tuple[str, int]], window: _Window, value: Value) -> Draft | None:
+def _split_scopes(
+    cues: Sequence[tuple[str, int]], durations: Sequence[tuple[int, int, int]], value: Value
+) -> Draft | None:
     """ "0% intro APR on purchases for 15 months and on balance transfers for 21 months": one rate,
     two offers. Each duration goes with the nearest scope word; returned as a two-claim draft."""
-    months = [m for m in window.months if m[0] >= value.end]
+    months = [m for m in durations if m[0] >= value.end]
     scope_cues = [c for c in cues if c[0] in (lex.PURCHASE, lex.BT) and c[1] >= value.start]
     if len(months) < 2 or not scope_cues:
         return None
@@ -353,11 +368,11 @@ def _split_scopes(cues: Sequence[tuple[str, int]], window: _Window, value: Value
     }
 
 
-def _months_after(window: _Window, value: Value) -> int | None:
-    for start, _end, months in window.months:
+def _months_after(durations: Sequence[tuple[int, int, int]], value: Value) -> int | None:
+    for start, _end, months in durations:
         if start >= value.end:
             return months
-    return window.months[0][2] if window.months else None
+    return durations[0][2] if durations else None
 
 
 def _type_usd(
@@ -468,32 +483,39 @@ def _cards_of(mentions: Sequence[NameMention]) -> tuple[str, ...]:
 
 
 def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extraction:
-    """Every claim of the response, typed and attributed."""
+    """Every claim of the response, typed and attributed.
+
+    Only units holding a figure (and table cells, which may read "None") are read further; in a
+    typical answer that is a fifth of the text, the rest being advice around the figures.
+    """
     index = MentionIndex(mentions)
     cue_index = CueIndex(lower, mentions)
     units = build_units(text, cue_index, index)
     values = find_values(lower)
-    months = find_months(lower) if values else []
-    value_starts = [v.start for v in values]
-    month_starts = [m[0] for m in months]
+    unit_starts = [u.start for u in units]
+    by_unit: dict[int, list[Value]] = {}
+    for value in values:
+        k = bisect_right(unit_starts, value.start) - 1
+        if k >= 0 and value.start < units[k].end and value.end <= units[k].end:
+            by_unit.setdefault(k, []).append(value)
+    todo = set(by_unit)
+    todo.update(k for k, u in enumerate(units) if u.is_cell)
     distinct_cards = _cards_of([m for m in mentions if m.kind != UNKNOWN])
     claims: list[Claim] = []
-    for unit in units:
-        lo, hi = bisect_left(value_starts, unit.start), bisect_left(value_starts, unit.end)
-        unit_values = [v for v in values[lo:hi] if v.end <= unit.end]
-        if not unit_values and unit.is_cell:
-            unit_values = cell_none(text, unit)
+    for k in sorted(todo):
+        unit = units[k]
+        unit_values = by_unit.get(k) or (cell_none(text, unit) if unit.is_cell else [])
         if not unit_values:
             continue
-        m_lo, m_hi = bisect_left(month_starts, unit.start), bisect_left(month_starts, unit.end)
+        unit_months = find_months(lower, unit.start, unit.end) if values else []
         if (
-            m_lo == m_hi
+            not unit_months
             and not unit.context_cues
             and not any(v.unit == NONE for v in unit_values)
             and not cue_index.within(unit.start, unit.end)
         ):
             continue  # numbers with no word around them that could make them a claim
-        windows = _windows(lower, cue_index, unit, unit_values, months[m_lo:m_hi])
+        windows = _windows(lower, cue_index, unit, unit_values, unit_months)
         unit_mentions = index.within(unit.start, unit.end)
         unit_text = lower[unit.start : unit.end]
         if '"' in unit_text and lex.REPORTING.search(unit_text):
@@ -506,16 +528,16 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
                 unit_values = kept
                 if not unit_values:
                     continue
-                windows = _windows(lower, cue_index, unit, unit_values, months[m_lo:m_hi])
-        generic = not unit_mentions and bool(lex.GENERIC_SUBJECT.search(unit_text))
-        subject = lex.COLLECTIVE_SUBJECT.search(unit_text)
-        # "all three cards", "both cards": the last N cards named (None: every card so far).
-        collective: int | None = (
-            (lex.collective_count(subject) or 0) if subject and _is_collective(subject) else None
+                windows = _windows(lower, cue_index, unit, unit_values, unit_months)
+        generic = (
+            not unit_mentions
+            and "card" in unit_text
+            and bool(lex.GENERIC_SUBJECT.search(unit_text))
         )
         drafts = [type_value(v, w) for v, w in zip(unit_values, windows, strict=True)]
         _share_coordinated(lower, unit_values, drafts)
         unit_claims: list[Claim] = []
+        collective: int | None | bool = False  # False: not looked for yet
         for value, draft in zip(unit_values, drafts, strict=True):
             if draft is None:
                 continue
@@ -524,17 +546,32 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
             elif generic:
                 cards = ()
             else:
+                if collective is False and not unit_mentions:
+                    collective = _collective(unit_text)
                 cards = _attribute(
-                    lower, value.start, unit_mentions, collective, index, unit.start, distinct_cards
+                    lower,
+                    value.start,
+                    unit_mentions,
+                    None if collective is False else collective,
+                    index,
+                    unit.start,
+                    distinct_cards,
                 )
             for part in draft.get("split", [draft]):
                 unit_claims.append(
                     Claim(**part, cards=cards, text=text[part["start"] : part["end"]])
                 )
-        if unit_claims and lex.RESPECTIVELY.search(unit_text):
+        if unit_claims and "respectively" in unit_text and lex.RESPECTIVELY.search(unit_text):
             unit_claims = _respectively(unit_claims, unit_mentions, index, unit.start)
         claims.extend(unit_claims)
     return Extraction(tuple(claims), tuple(mentions), tuple((u.start, u.end) for u in units))
+
+
+def _collective(unit_text: str) -> int | None:
+    """ "all three cards", "both cards": the last N cards named (0: every card so far; None: the
+    unit has no collective subject). Only asked for in a unit that names no card."""
+    subject = lex.COLLECTIVE_SUBJECT.search(unit_text)
+    return (lex.collective_count(subject) or 0) if subject and _is_collective(subject) else None
 
 
 _COORDINATOR = re.compile(r"[ \t]{0,3}(?:,|and|or|/|&|vs\.?|versus|,[ \t]{0,3}and)[ \t]{0,3}")

@@ -28,6 +28,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from replicas.verifiers._compliance_lexicon import find_starting_with
 from replicas.verifiers._compliance_lexicon import trie_pattern as _trie_pattern
 
 EXACT = "exact"
@@ -455,7 +456,13 @@ class NameIndex:
         self._exact = re.compile(
             "(?:" + _trie_pattern([" ".join(w) for w in by_words]) + r")(?![\w-])"
         )
+        # Classifications are pure functions of the words, so they are memoised on the index and
+        # shared by every response checked against this catalog: headings, sentence-initial words
+        # and the names themselves recur, and the first look-up by the phrase as written skips
+        # even the word split.
         self._phrase_cache: dict[tuple[str, ...], tuple[_Verdict, ...]] = {}
+        self._surface_cache: dict[str, tuple[_Verdict, ...]] = {}
+        self._nearest_cache: dict[tuple[tuple[str, ...], bool], str | None] = {}
 
     @staticmethod
     def _stems(issuers: Iterable[str]) -> tuple[tuple[str, ...], ...]:
@@ -502,7 +509,7 @@ class NameIndex:
     def _with_references(self, text: str, mentions: list[NameMention]) -> list[NameMention]:
         """ "The Plus version", "the 360 card", "the base card": a sibling of the card just named."""
         out = list(mentions)
-        for match in _REFERENCE.finditer(text):
+        for match in find_starting_with(_REFERENCE, text, ("the", "The")):
             start = match.start(1)
             if any(m.start < match.end() and start < m.end for m in mentions):
                 continue
@@ -554,12 +561,17 @@ class NameIndex:
     # -- capitalised phrases -----------------------------------------------------------------
 
     def _phrase_mentions(self, text: str, start: int, end: int) -> list[NameMention]:
-        words = tuple(lowered.lower() for lowered in _WORD.findall(text, start, end))
-        verdicts = self._phrase_cache.get(words)
+        surface = text[start:end]
+        verdicts = self._surface_cache.get(surface)
         if verdicts is None:
-            verdicts = self._phrase_verdicts(words)
-            if len(self._phrase_cache) < _PHRASE_CACHE_LIMIT:
-                self._phrase_cache[words] = verdicts
+            words = tuple(lowered.lower() for lowered in _WORD.findall(surface))
+            verdicts = self._phrase_cache.get(words)
+            if verdicts is None:
+                verdicts = self._phrase_verdicts(words)
+                if len(self._phrase_cache) < _PHRASE_CACHE_LIMIT:
+                    self._phrase_cache[words] = verdicts
+            if len(self._surface_cache) < _PHRASE_CACHE_LIMIT:
+                self._surface_cache[surface] = verdicts
         if not verdicts:
             return []
         spans = [m.span() for m in _WORD.finditer(text, start, end)]
@@ -660,6 +672,15 @@ class NameIndex:
 
     def _nearest(self, words: tuple[str, ...], *, exact_ok: bool) -> str | None:
         """The one catalog name ``words`` is a typo of (all words within typo distance)."""
+        key = (words, exact_ok)
+        if key in self._nearest_cache:
+            return self._nearest_cache[key]
+        near = self._nearest_uncached(words, exact_ok=exact_ok)
+        if len(self._nearest_cache) < _PHRASE_CACHE_LIMIT:
+            self._nearest_cache[key] = near
+        return near
+
+    def _nearest_uncached(self, words: tuple[str, ...], *, exact_ok: bool) -> str | None:
         scored: list[tuple[int, str]] = []
         for name_words, card_id in self._by_length.get(len(words), []):
             total = 0

@@ -11,12 +11,15 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from replicas.verifiers import _compliance_lexicon as lex
 from replicas.verifiers._compliance_names import NameMention
 
-_SENTENCE_END = re.compile(r"[.!?]+(?=[ \t\n\"')\]*]|$)|\n")
+# A run of sentence marks before a blank, quote, bracket or the end; or a line break. Written to
+# start with one character class so the regex engine skips to candidates at C speed; it matches
+# exactly what "[.!?]+(?=[ \t\n\"')\]*]|$)|\n" matches.
+_SENTENCE_END = re.compile(r"[.!?\n](?:(?<=\n)|[.!?]*(?=[ \t\n\"')\]*]|$))")
 _NO_SPLIT_BEFORE_DOT = frozenset(
     [
         "vs",
@@ -44,26 +47,32 @@ _TABLE_SEPARATOR = re.compile(r"^[\s|:\-]+$")
 _CARD_HEADER = re.compile(r"\b(?:card|product|name)s?\b", re.I)
 
 
-@dataclass
+@dataclass(slots=True)
 class Unit:
     """A sentence, list item, heading or table cell; claims are typed within one unit."""
 
     start: int
     end: int
-    context_cues: list[tuple[str, int]] = field(default_factory=list)
+    context_cues: Sequence[tuple[str, int]] = ()
     cards: tuple[str, ...] | None = None  # preset by a table row/column (None: use the text)
     is_cell: bool = False
 
 
 def _sentence_units(text: str, start: int, end: int, out: list[Unit]) -> None:
     cursor = start
+    quotes = '"' in text
     for match in _SENTENCE_END.finditer(text, start, end):
         stop = match.start()
-        if match.group(0) != "\n" and text.count('"', cursor, stop) % 2 == 1:
+        mark = text[stop]
+        if mark == "\n":
+            out.append(Unit(cursor, match.end()))
+            cursor = match.end()
+            continue
+        if quotes and text.count('"', cursor, stop) % 2 == 1:
             continue  # inside a quotation: "0% APR for 24 months!" is not a sentence end
-        if match.group(0) == "." and text[cursor:stop].strip().isdigit():
+        if mark == "." and match.end() == stop + 1 and text[cursor:stop].strip().isdigit():
             continue  # "1. Atlas Cash": a list number, not a sentence
-        if match.group(0) != "\n" and stop > 0 and text[stop - 1].isalpha():
+        if stop > 0 and text[stop - 1].isalpha():
             # "vs." / "e.g." / "U.S." / "min." do not end a sentence.
             head = text[max(cursor, stop - 8) : stop].lower()
             word = head.rsplit(None, 1)[-1].lstrip("(*[\"'") if head.strip() else ""
@@ -120,17 +129,38 @@ def build_units(text: str, cues: CueIndex, mentions: MentionIndex) -> list[Unit]
 
 
 class CueIndex:
-    """Every cue word of the text, tagged once, minus those inside card names.
+    """The cue words of the text, tagged on demand per unit, minus those inside card names.
 
     "Atlas Business Rewards", "Harbor Sky Miles" and "Prism Low Rate" contain reward and rate
     words that say nothing about the value next to them.
+
+    Only units with a figure (and table header and label cells) need their cues, typically a
+    fifth of a response, so each requested range is scanned once when first asked for and
+    memoised. Ranges are always whole units or cells: their edges sit next to punctuation, a line
+    break, a cell separator or blanks, which no cue contains, so scanning a unit alone finds
+    exactly the cues a scan of the whole text would find inside it.
     """
 
     def __init__(self, lower: str, mentions: Sequence[NameMention]) -> None:
-        spans = [(m.start, m.end) for m in mentions]
-        starts = [m.start for m in mentions]
+        self._lower = lower
+        self._spans = [(m.start, m.end) for m in mentions]
+        self._starts = [m.start for m in mentions]
+        self._after = "after" in lower
+        self._memo: dict[tuple[int, int], list[tuple[str, int]]] = {}
+
+    def within(self, start: int, end: int) -> list[tuple[str, int]]:
+        """The ``(cue, position)`` pairs in the unit ``[start, end)``, in text order (shared: do
+        not mutate)."""
+        key = (start, end)
+        cues = self._memo.get(key)
+        if cues is None:
+            cues = self._memo[key] = self._scan(start, end)
+        return cues
+
+    def _scan(self, start: int, end: int) -> list[tuple[str, int]]:
+        lower = self._lower
         found: list[tuple[int, str]] = []
-        for match in lex.CUE_SCAN.finditer(lower):
+        for match in lex.CUE_SCAN.finditer(lower, start, end):
             pos = match.start()
             if pos and (lower[pos - 1].isalnum() or lower[pos - 1] in "'-"):
                 continue  # inside a word ("separate" is not "rate")
@@ -140,19 +170,20 @@ class CueIndex:
                     continue
                 cue = lex.ANNUAL  # "$95/year"
             found.append((pos, cue))
-        if "after" in lower:
-            found.extend((m.start(), lex.AFTER) for m in lex.AFTER_MONTHS.finditer(lower))
+        if self._after:
+            found.extend(
+                (m.start(), lex.AFTER) for m in lex.AFTER_MONTHS.finditer(lower, start, end)
+            )
             found.sort()
+        if not self._starts:
+            return [(cue, pos) for pos, cue in found]
+        starts, spans = self._starts, self._spans
         cues: list[tuple[str, int]] = []
         for pos, cue in found:
             k = bisect_right(starts, pos) - 1
             if not (k >= 0 and spans[k][0] <= pos < spans[k][1]):
                 cues.append((cue, pos))
-        self._cues = cues
-        self._positions = [pos for _, pos in cues]
-
-    def within(self, start: int, end: int) -> list[tuple[str, int]]:
-        return self._cues[bisect_left(self._positions, start) : bisect_left(self._positions, end)]
+        return cues
 
 
 class MentionIndex:

@@ -25,9 +25,13 @@ NONE_KINDS = (
 _CELL_NONE = re.compile(r"^[\s*_]*(?:none|no|no fee|waived|free)[\s*_.]*$", re.I)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Value:
-    """A number (or a "no fee" statement) found in the text, before it is typed."""
+    """A number (or a "no fee" statement) found in the text, before it is typed.
+
+    Not frozen only because a frozen dataclass costs five times as much to build and a response
+    holds dozens of these; nothing mutates one after it is made.
+    """
 
     start: int
     end: int
@@ -62,7 +66,7 @@ def find_values(lower: str) -> list[Value]:
     values: list[Value] = []
     taken: list[tuple[int, int]] = []
     if "between" in lower or "zero" in lower or "usd" in lower:
-        for match in lex.WORD_VALUES.finditer(lower):
+        for match in lex.find_starting_with(lex.WORD_VALUES, lower, ("between", "zero", "usd")):
             if not _left_ok(lower, match.start(), _WORD_CHARS):
                 continue
             groups = match.groupdict()
@@ -74,31 +78,61 @@ def find_values(lower: str) -> list[Value]:
                 amount = _number(groups["usdp"])
                 values.append(Value(match.start(), match.end(), USD, amount, amount))
             taken.append(match.span())
+    numbers = lex.NUMBERS
     for lo, hi in _anchor_spans(lower):
-        for match in lex.NUMBERS.finditer(lower, lo, hi):
+        for match in numbers.finditer(lower, lo, hi):
             start, end = match.span()
             if taken and any(s < end and start < e for s, e in taken):
                 continue
-            groups = match.groupdict()
-            if groups["usd"] is not None:
-                amount = _number(groups["usd"] + (groups["cents"] or ""))
+            usd, cents, range_a, _range_b, pct, usd_words = match.groups()
+            if usd is not None:
+                amount = _number(usd + (cents or ""))
                 values.append(Value(start, end, USD, amount, amount))
-            elif not _left_ok(lower, start, "0123456789.$,"):
+            elif start and lower[start - 1] in "0123456789.$,":
                 continue
-            elif groups["ra"] is not None:
+            elif range_a is not None:
                 _add_range(values, match, "ra", "rb")
-            elif groups["pct"] is not None:
-                number = _number(groups["pct"])
+            elif pct is not None:
+                number = _number(pct)
                 values.append(Value(start, end, PCT, number, number))
             else:
-                amount = _number(groups["usdw"])
+                amount = _number(usd_words)
                 values.append(Value(start, end, USD, amount, amount))
     values.extend(_none_values(lower))
-    values.sort(key=lambda v: v.start)
+    values.sort(key=_start_of)
     return _join_fee_pairs(lower, _drop_overlaps(values))
 
 
+def _start_of(value: Value) -> int:
+    return value.start
+
+
 _WORD_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_"
+# The literal alternatives of ``lex.NUMBER_ANCHOR`` ("pct" only before a word boundary).
+_ANCHOR_WORDS = ("%", "$", "percent", "per cent", "per\tcent", "pct", "dollar", "bucks")
+
+
+def _anchors(lower: str) -> list[tuple[int, int]]:
+    """The matches of ``lex.NUMBER_ANCHOR`` as ``(start, end)``, found with ``str.find``.
+
+    No alternative can overlap another occurrence of itself or of another alternative, so the
+    occurrences of each, merged in text order, are exactly the pattern's matches - found at
+    memchr speed instead of by the regex engine visiting every character.
+    """
+    out: list[tuple[int, int]] = []
+    size = len(lower)
+    for word in _ANCHOR_WORDS:
+        length = len(word)
+        pos = lower.find(word)
+        while pos >= 0:
+            after = pos + length
+            if word != "pct" or after == size or not (
+                lower[after].isalnum() or lower[after] == "_"
+            ):
+                out.append((pos, after))
+            pos = lower.find(word, after)
+    out.sort()
+    return out
 
 
 def _anchor_spans(lower: str) -> list[tuple[int, int]]:
@@ -107,9 +141,10 @@ def _anchor_spans(lower: str) -> list[tuple[int, int]]:
     The number pattern then runs once over each stretch: linear however dense the anchors are.
     """
     spans: list[tuple[int, int]] = []
-    for anchor in lex.NUMBER_ANCHOR.finditer(lower):
-        lo = anchor.start() if anchor.group(0) == "$" else max(0, anchor.start() - 28)
-        hi = min(len(lower), anchor.end() + 24)
+    size = len(lower)
+    for start, end in _anchors(lower):
+        lo = start if lower[start] == "$" else max(0, start - 28)
+        hi = min(size, end + 24)
         if spans and lo <= spans[-1][1]:
             spans[-1] = (spans[-1][0], max(spans[-1][1], hi))
         else:
@@ -127,24 +162,45 @@ def _add_range(values: list[Value], match: re.Match[str], first: str, second: st
     values.append(Value(match.start(), match.end(), PCT, min(low, high), max(low, high)))
 
 
-_NONE_HINTS = ("no", "zero", "n't", "never", "without", "free")
 
 
 def _none_values(lower: str) -> list[Value]:
     """ "No annual fee"-style statements, searched only just before fee and penalty words."""
     found: dict[int, Value] = {}
-    for anchor in lex.NONE_ANCHOR.finditer(lower):
-        lo = max(0, anchor.start() - 70)
-        hi = min(len(lower), anchor.end() + 30)
+    size = len(lower)
+    for position, length in _fee_words(lower):
+        lo = max(0, position - 70)
+        hi = min(size, position + length + 30)
         window = lower[lo:hi]
-        if not any(hint in window for hint in _NONE_HINTS):
+        if not (
+            "no" in window
+            or "zero" in window
+            or "n't" in window
+            or "never" in window
+            or "without" in window
+            or "free" in window
+        ):
             continue
         for match in lex.NONE_PHRASES.finditer(lower, lo, hi):
             if match.start() in found:
                 continue
-            kind = next(k for k in NONE_KINDS if match.group(k) is not None)
+            kind = (match.lastgroup or "").rsplit("_", 1)[0]  # "none_annual_3" -> "none_annual"
             found[match.start()] = Value(match.start(), match.end(), NONE, none_kind=kind)
     return list(found.values())
+
+
+def _fee_words(lower: str) -> list[tuple[int, int]]:
+    """Positions and lengths of every "fee" and "penalty", in text order: the matches of
+    ``lex.NONE_ANCHOR`` (neither word can overlap itself or the other), found by ``str.find``."""
+    out: list[tuple[int, int]] = []
+    for word in ("fee", "penalty"):
+        size = len(word)
+        pos = lower.find(word)
+        while pos >= 0:
+            out.append((pos, size))
+            pos = lower.find(word, pos + size)
+    out.sort()
+    return out
 
 
 def _drop_overlaps(values: list[Value]) -> list[Value]:
@@ -199,36 +255,43 @@ def _join_fee_pairs(lower: str, values: list[Value]) -> list[Value]:
     return out
 
 
+_EITHER_OR_GAP = re.compile(r"[ \t]{1,3}or[ \t]{1,3}")
+
+
 def _fee_pair(lower: str, first: Value, second: Value) -> Value | None:
+    pct_then_usd = first.unit == PCT and second.unit == USD and first.low == first.high
+    usd_then_pct = first.unit == USD and second.unit == PCT and second.low == second.high
+    if not (pct_then_usd or usd_then_pct):
+        return None
     gap = lower[first.end : second.start]
-    if len(gap) > 60 or any(c in gap for c in ".;\n|"):
+    if len(gap) > 60 or "." in gap or ";" in gap or "\n" in gap or "|" in gap:
         return None
     after = lower[second.end : second.end + 60]
-    either_or = bool(re.fullmatch(r"[ \t]{1,3}or[ \t]{1,3}", gap)) and "whichever" in after
-    if (
-        first.unit == PCT
-        and second.unit == USD
-        and first.low == first.high
-        and (
-            lex.FEE_MINIMUM_WORD.search(gap)
-            or lex.FEE_MINIMUM_WORD.match(after.lstrip(" ("))
-            or either_or
-        )
+    either_or = bool(_EITHER_OR_GAP.fullmatch(gap)) and "whichever" in after
+    if pct_then_usd and (
+        lex.FEE_MINIMUM_WORD.search(gap)
+        or lex.FEE_MINIMUM_WORD.match(after.lstrip(" ("))
+        or either_or
     ):
         return Value(first.start, second.end, PCT, first.low, first.high, second.low)
-    if first.unit == USD and second.unit == PCT and second.low == second.high and either_or:
+    if usd_then_pct and either_or:
         return Value(first.start, second.end, PCT, second.low, second.high, first.low)
     return None
 
 
-def find_months(lower: str) -> list[tuple[int, int, int]]:
+def find_months(lower: str, start: int = 0, end: int | None = None) -> list[tuple[int, int, int]]:
     """Durations ("15 months", "18 billing cycles", "fifteen months", "first year"), as
-    ``(start, end, months)``; found from the unit word backwards, which is cheap to search for."""
+    ``(start, end, months)``; found from the unit word backwards, which is cheap to search for.
+
+    ``start``/``end`` limit the search to one unit: a duration never spans a unit edge, so the
+    result is the whole text's durations that start inside it.
+    """
     out: list[tuple[int, int, int]] = []
-    for anchor in lex.MONTH_ANCHOR.finditer(lower):
+    size = len(lower)
+    for anchor in lex.MONTH_ANCHOR.finditer(lower, start, size if end is None else end):
         lo = max(0, anchor.start() - 30)
         for pattern in (lex.MONTHS, lex.WORD_MONTHS):
-            for match in pattern.finditer(lower, lo, min(len(lower), anchor.end() + 12)):
+            for match in pattern.finditer(lower, lo, min(size, anchor.end() + 12)):
                 if match.start() <= anchor.start() < match.end() and _left_ok(
                     lower, match.start(), _WORD_CHARS + "."
                 ):

@@ -48,10 +48,9 @@ class AuditOptions:
     dbt_grade_repeats: int = 2
 
     def __post_init__(self) -> None:
-        for name in ("extra_seeds",):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"{name} must be an int >= 0, got {value!r}")
+        seeds = self.extra_seeds
+        if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 0:
+            raise ValueError(f"extra_seeds must be an int >= 0, got {seeds!r}")
         for name in ("grade_repeats", "dbt_grade_repeats"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 2:

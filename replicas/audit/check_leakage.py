@@ -6,15 +6,18 @@ read in that sandbox's warehouse. What counts as a leak, by answer kind (see ``_
 distinctiveness rules that keep "3" and "none" from matching everywhere):
 
 - number: a distinctive rendering (raw, rounded, thousands separators, percentage) in a text
-  surface; or a cell equal to the answer at its precision in a column that is sparse around it
-  (``DENSITY_MAX`` other values per precision step within ±2 % — a dense column, like ids or
-  order amounts, holds any value by chance);
+  surface; or — for values with at least ``DB_MIN_SIGNIFICANT`` significant digits — a cell
+  equal to the answer at its precision in a column so sparse around it that a chance match is
+  improbable: (other distinct values within ±50 % + 1) per precision step ≤ ``DENSITY_MAX``.
+  A dense column (ids, order amounts) holds any value by chance; 30 monthly totals matching a
+  revenue figure to the cent do not;
 - text: the text (or, when it is a number such as "29.99%", its number renderings) in a text
   surface. Warehouse cells are not scanned for text answers: they are lookups by design (a
   card's APR lives in the card catalog the agent must query);
 - set / ordered_list: the whole collection written out contiguously in a text surface, or one
-  column whose distinct values are exactly the expected set (a single-item answer is treated
-  as a number or text);
+  column whose distinct values are exactly the expected set. A single-item answer is treated
+  as a number; a single text item is not searched (instructions list the possible values —
+  "reason codes: wrong_apr, wrong_fee, …" — so its presence proves nothing);
 - table: one file line, or one relation row, per expected row holding all its cells (only rows
   with a distinctive number count — a catalog listing product names is not a leak);
 - dbt: a file of the sandbox holding what the oracle writes (the fixed model), the target model
@@ -48,6 +51,7 @@ from replicas.audit._forms import (
     number_forms,
     number_in_text,
     parse_number_text,
+    significant_digits,
 )
 from replicas.audit._model import CheckResult
 from replicas.audit._registry import Check, failed, passed, register_check
@@ -55,9 +59,10 @@ from replicas.audit._warehouse_index import ColumnIndex, WarehouseIndex, warehou
 from replicas.tasks import Task
 
 NAME = "leakage"
-DENSITY_MAX = 0.005
-WINDOW_REL = 0.02
-WINDOW_STEPS = 100
+DENSITY_MAX = 0.001
+WINDOW_REL = 0.5
+WINDOW_STEPS = 1000
+DB_MIN_SIGNIFICANT = 4
 MAX_FILE_BYTES = 1_000_000
 MIN_ORACLE_CHARS = 40
 _DB_FORMS = ("as given", "as a percentage (x100)", "as a fraction (÷100)")
@@ -103,10 +108,12 @@ def _number_in_warehouse(forms: Sequence[NumberForm], index: WarehouseIndex) -> 
     for form in forms:
         if form.note not in _DB_FORMS:
             continue
+        if significant_digits(form.value, form.decimals) < DB_MIN_SIGNIFICANT:
+            continue
         step = 10.0**-form.decimals
         window = max(abs(form.value) * WINDOW_REL, WINDOW_STEPS * step)
         for hit in index.number_hits(form.value, form.decimals, window):
-            if hit.density <= DENSITY_MAX:
+            if (hit.others_nearby + 1) / hit.steps <= DENSITY_MAX:
                 note = "" if form.note == "as given" else f" ({form.note})"
                 out.append(
                     f"{hit.column.where} holds {hit.cell:.{form.decimals}f}{note}; only "
@@ -371,12 +378,7 @@ def _answer_leaks(ctx: AuditContext, surfaces: Sequence[Surface], warehouse: Pat
                     *_number_in_texts(forms, surfaces),
                     *_number_in_warehouse(forms, warehouse_index(warehouse)),
                 ]
-            text = str(item)
-            return [
-                f"{s.where} contains {text!r}"
-                for s in surfaces
-                if distinctive_text(text) and find_text(s.text, text)
-            ]
+            return []
         if not expected:
             return []
         out = []

@@ -3,8 +3,10 @@
 The same family and variant is built on ``extra_seeds`` other seeds (preferring seeds already in
 the audit, whose snapshots exist). If every one of them has the same answer as the audited task
 (within the task's own tolerance), the answer can be memorised instead of computed: ``leaky``.
-For dbt tasks "the answer" is the fix: the files the oracle writes (with the injected patch and
-the instruction) — identical on every seed means an agent can learn the edit by heart.
+For dbt tasks "the answer" is the fix: the injected patch and the files the oracle writes. It is
+compared with every variant of the family on the other seed (a family that merely rotates a
+fixed catalogue of bugs over seeds is as memorisable as one that repeats them), so a dbt task is
+memorisable when each other seed has a variant with the identical broken file and fix.
 A single coincidence is not flagged (small answers collide by chance); all seeds agreeing is.
 """
 
@@ -35,12 +37,12 @@ def candidate_seeds(ctx: AuditContext) -> Iterator[int]:
             yield seed
 
 
+MAX_DBT_VARIANTS = 8
+
+
 def _dbt_answer(task: Task) -> str:
     edits = [dict(c.arguments) for c in task.oracle if c.name == "write_file"]
-    return json.dumps(
-        {"edits": edits, "patch": dict(task.sandbox_patch), "instruction": task.instruction},
-        sort_keys=True,
-    )
+    return json.dumps({"edits": edits, "patch": dict(task.sandbox_patch)}, sort_keys=True)
 
 
 def same_answer(task: Task, other: Task) -> bool:
@@ -49,6 +51,21 @@ def same_answer(task: Task, other: Task) -> bool:
     from replicas.verifiers.answers import check_answer
 
     return bool(check_answer(task.answer_kind, other.expected, task.expected, task.verifier).passed)
+
+
+def _same_fix_on_seed(ctx: AuditContext, seed: int) -> Task | None:
+    """Another variant on ``seed`` whose broken file and fix equal this task's, if any."""
+    task = ctx.task
+    for variant in range(min(ctx.family.variants(seed), MAX_DBT_VARIANTS)):
+        if variant == task.variant:
+            continue
+        try:
+            other = build_task(TaskId(task.family, seed, variant, task.scale))
+        except Exception:  # reported when that task itself is audited
+            continue
+        if same_answer(task, other):
+            return other
+    return None
 
 
 def _shown(task: Task) -> Any:
@@ -73,11 +90,16 @@ def run(ctx: AuditContext) -> CheckResult:
         if task.variant >= ctx.family.variants(seed):
             continue
         try:
-            others.append(build_task(TaskId(task.family, seed, task.variant, task.scale)))
+            other = build_task(TaskId(task.family, seed, task.variant, task.scale))
         except Exception as exc:  # one unbuildable seed is that task's problem, not this one's
             problems.append(f"seed {seed}: could not build ({type(exc).__name__}: {exc})")
+            continue
+        if ctx.is_dbt and not same_answer(task, other):
+            other = _same_fix_on_seed(ctx, seed) or other
+        others.append(other)
     data = {
         "seeds": [o.seed for o in others],
+        "compared_with": [o.id for o in others],
         "answers": {str(o.seed): _shown(o) for o in others},
         "this_answer": _shown(task),
     }
@@ -86,12 +108,12 @@ def run(ctx: AuditContext) -> CheckResult:
     same = [o for o in others if same_answer(task, o)]
     data["same_on_seeds"] = [o.seed for o in same]
     if len(same) == len(others):
-        seeds = ", ".join(str(o.seed) for o in others)
         return failed(
             NAME,
             "leaky",
             [
-                f"memorisable: seeds {seeds} give the same answer as seed {task.seed}: {_shown(task)}",
+                f"memorisable: {', '.join(o.id for o in others)} give the same answer as seed "
+                f"{task.seed}: {_shown(task)}",
                 *problems,
             ],
             data,

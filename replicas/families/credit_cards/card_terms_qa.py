@@ -388,6 +388,6 @@ def _instruction(card_name: str, term: Term) -> str:
         f"as {unit}, and nothing else on that line.{none_rule} You may explain on the "
         "following lines, but every statement about any card (names, APRs, intro offers, "
         "fees) must match the card catalog (card_terms): a wrong value, a misspelled or "
-        "unknown card name, or an intro offer that does not exist fails the task. Percentages "
+        "unknown card name, or an intro offer that does not exist fails the task. Numbers "
         "are compared within 0.005."
     )
