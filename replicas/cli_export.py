@@ -131,6 +131,9 @@ def sft(
     near_dup_threshold: Annotated[
         float, typer.Option("--near-dup-threshold", help="Jaccard similarity of near duplicates.")
     ] = 0.9,
+    ngram: Annotated[
+        int, typer.Option("--ngram", help="Word n-gram length of the decontamination check.")
+    ] = 13,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing --out.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the manifest as JSON.")] = False,
 ) -> None:
@@ -163,6 +166,7 @@ def sft(
             eval_fraction=eval_fraction,
             exclude_suite=exclude_suite,
             near_dup_threshold=near_dup_threshold,
+            ngram=ngram,
             force=force,
         )
         if exclude_suite:

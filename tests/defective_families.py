@@ -195,6 +195,9 @@ class CandidatesVerifier(TaskFamily):
     n_variants = 1
 
     def make(self, ctx: BuildContext) -> Task:
+        # The answer is a "plausible magnitude" the adversary's candidate_numbers strategy lists
+        # (it includes round(avg(col), 2) of the first revenue-like columns of the warehouse,
+        # dim_customers' among them), so a grader that accepts candidates is caught.
         truth_sql = "select round(avg(lifetime_net_revenue_usd), 2) from main.dim_customers"
         truth = float(ctx.scalar(truth_sql))
         gross = float(

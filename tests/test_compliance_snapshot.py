@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from replicas.build import ensure_snapshot
 from replicas.cli_verify import verify_app
+from replicas.sandbox import close_readonly_connections, open_readonly
 from replicas.verifiers.compliance import REASON_CODES, CardTerms, Catalog, verify_response
 from replicas.verifiers.compliance_evalset import (
     FALSE_POSITIVE_TARGET,
@@ -43,7 +44,7 @@ def catalogs(snapshots: dict[int, Any]) -> dict[int, Catalog]:
 
 def test_catalog_loads_the_marts(catalogs: dict[int, Catalog], snapshots: dict[int, Any]) -> None:
     for seed, catalog in catalogs.items():
-        con = duckdb.connect(str(snapshots[seed].warehouse), read_only=True)
+        con = open_readonly(snapshots[seed].warehouse)
         try:
             n_cards = con.execute("select count(*) from card_terms").fetchone()
             n_customers = con.execute(
@@ -58,6 +59,7 @@ def test_catalog_loads_the_marts(catalogs: dict[int, Catalog], snapshots: dict[i
 
 def test_from_snapshot_closes_its_connection(snapshots: dict[int, Any], tmp_path: Path) -> None:
     """After loading, the file can be opened read-write: no connection of ours still holds it."""
+    close_readonly_connections()  # episodes of other tests in this worker share one
     copy = tmp_path / "snap"
     copy.mkdir()
     shutil.copy(snapshots[1].warehouse, copy / "warehouse.duckdb")

@@ -45,7 +45,6 @@ FAMILIES = (
 )
 SEEDS = (1, 2)
 VARIANTS = 2
-CORE_SEEDS = {1, 2, 3}
 ROLE_PATTERNS = {
     "openai": r"system user (assistant tool )*assistant",
     "trl": r"system user (assistant tool )*assistant",
@@ -358,7 +357,7 @@ def test_exclude_suite_drops_suite_tasks_and_instances(
     import pyarrow.parquet as pq
 
     seeds = set(pq.read_table(out / "data/train-00000-of-00001.parquet")["seed"].to_pylist())
-    assert seeds == {0} and not seeds & CORE_SEEDS
+    assert seeds and seeds <= {0}  # the suite task and its seed-1 instance are gone
 
 
 def test_oracle_cli_skips_suite_seeds(tmp_path: Path) -> None:
@@ -370,8 +369,12 @@ def test_oracle_cli_skips_suite_seeds(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     manifest = json.loads(result.output)
-    assert manifest["config"]["oracle"]["seeds"] == [0]
-    assert manifest["counts"]["written"] == {"train": 2}
+    assert manifest["config"]["oracle"]["seeds"] == [0]  # 1, 2, 3 are core-v1's seeds
+    skipped = {k: v["count"] for k, v in manifest["skipped"].items()}
+    # fresh seeds cannot share a task id or instance with the suite; a long n-gram they may
+    # (the credit_cards catalog reuses card names and terms across seeds)
+    assert set(skipped) <= {"contaminated_ngram:suite core-v1"}
+    assert manifest["counts"]["written"]["train"] + sum(skipped.values()) == 2
     assert any("only one seed group" in note for note in manifest["notes"])
 
 

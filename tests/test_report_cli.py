@@ -15,7 +15,8 @@ from replicas.metrics import wilson_interval
 from replicas.report import ReportInputError, compare_runs, load_run
 from tests.test_report_fixtures import make_run_dir
 
-runner = CliRunner()
+# A wide virtual terminal: rich would otherwise fold family names across table lines.
+runner = CliRunner(env={"COLUMNS": "240"})
 
 
 def _invoke(*args: str) -> Any:

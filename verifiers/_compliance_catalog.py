@@ -231,10 +231,12 @@ class Catalog:
         warehouse = root / WAREHOUSE_FILE if root.is_dir() else root
         if not warehouse.is_file():
             raise FileNotFoundError(f"no snapshot warehouse at {warehouse}")
+        # The kit's one read-only configuration: DuckDB refuses a second connection to a file
+        # with a different configuration than one already open in this process (an episode's).
+        from replicas.sandbox import open_readonly
+
         try:
-            con = duckdb.connect(
-                str(warehouse), read_only=True, config={"enable_external_access": False}
-            )
+            con = open_readonly(warehouse)
         except duckdb.Error as exc:
             raise ValueError(f"cannot open snapshot warehouse {warehouse}: {exc}") from None
         try:

@@ -28,7 +28,7 @@ import itertools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
 from replicas.verifiers import _compliance_lexicon as lex
@@ -38,9 +38,9 @@ from replicas.verifiers._compliance_values import (
     NONE,
     PCT,
     USD,
+    Durations,
     Value,
     cell_none,
-    find_months,
     find_values,
 )
 
@@ -93,6 +93,30 @@ class Claim:
     def __post_init__(self) -> None:
         if self.family not in (APR_CLAIM, INTRO_CLAIM, FEE_CLAIM):
             raise ValueError(f"unknown claim family {self.family!r}")
+
+
+# Every field in declaration order (required ones as placeholders every draft overwrites), so a
+# claim's ``__dict__`` reads as if built by its ``__init__``.
+_CLAIM_TEMPLATE: dict[str, Any] = {
+    f.name: None if f.default is MISSING else f.default for f in fields(Claim)
+}
+
+
+def _claim(draft: Draft, cards: tuple[str, ...], text: str) -> Claim:
+    """``Claim(**draft, cards=cards, text=text)`` at a third of the cost.
+
+    A frozen dataclass sets each of its fourteen fields through ``object.__setattr__``; a
+    response makes dozens of claims, so the extractor fills the instance dictionary in one step
+    instead. The result is the same object (fields, equality, hash, repr) and is still validated.
+    """
+    values = _CLAIM_TEMPLATE.copy()
+    values.update(draft)
+    values["cards"] = cards
+    values["text"] = text
+    claim = object.__new__(Claim)
+    object.__setattr__(claim, "__dict__", values)
+    claim.__post_init__()
+    return claim
 
 
 @dataclass(frozen=True)
@@ -196,19 +220,6 @@ class _Window:
         return self.unit_cues.has_reward if self.unit_cues else False
 
 
-def _nearest(
-    cues: Sequence[tuple[str, int]], kinds: frozenset[str] | set[str], pos: int
-) -> tuple[str, int] | None:
-    best: tuple[str, int] | None = None
-    best_distance = 1 << 30
-    for kind, where in cues:
-        if kind in kinds:
-            distance = abs(where - pos)
-            if distance < best_distance:
-                best, best_distance = (kind, where), distance
-    return best
-
-
 _FEE_TYPES = frozenset(
     {lex.FOREIGN, lex.BT, lex.CASH, lex.LATE, lex.ANNUAL, lex.MIN_INTEREST, lex.OTHER_FEE}
 )
@@ -236,24 +247,60 @@ _TYPING_CUES = frozenset(
 )
 
 
+class _Nearest:
+    """The cue of each kind nearest to one position, from one pass over a window's cues.
+
+    ``of(kinds)`` is the nearest cue of any of ``kinds`` - the first in cue order among equally
+    near ones - exactly what scanning the cues for those kinds would return.
+    """
+
+    __slots__ = ("_best", "kinds")
+
+    def __init__(self, cues: Sequence[tuple[str, int]], pos: int) -> None:
+        best: dict[str, tuple[int, int, tuple[str, int]]] = {}
+        for index, cue in enumerate(cues):
+            distance = abs(cue[1] - pos)
+            held = best.get(cue[0])
+            if held is None or distance < held[0]:
+                best[cue[0]] = (distance, index, cue)
+        self._best = best
+        self.kinds = best.keys()
+
+    def of(self, kinds: Sequence[str]) -> tuple[str, int] | None:
+        found: tuple[int, int, tuple[str, int]] | None = None
+        for kind in kinds:
+            held = self._best.get(kind)
+            if held is not None and (found is None or held[:2] < found[:2]):
+                found = held
+        return None if found is None else found[2]
+
+
+_FEE_SCOPES = (lex.FOREIGN, lex.BT, lex.CASH, lex.OTHER_FEE)
+_IMPLIED_RATE = (lex.VARIABLE, lex.FIXED, lex.AFTER, lex.REGULAR)
+_USD_SCOPES = tuple(sorted(_FEE_TYPES - {lex.MIN_INTEREST}))
+_APR_SCOPE_KINDS = tuple(sorted(_APR_SCOPES))
+
+
 def type_value(value: Value, window: _Window) -> Draft | None:
     """The claim a value makes given the cue words of its window (None: not a claim)."""
     if value.unit == NONE:
         family, kind = _NONE_KINDS[value.none_kind or ""]
         return _draft(family, kind, value.start, value.end, NONE, is_none=True)
+    pos = value.start
     cues, months = window.cues, window.months
-    if not months and not any(c[0] in _TYPING_CUES for c in cues):
+    near = _Nearest(cues, pos)
+    if not months and _TYPING_CUES.isdisjoint(near.kinds):
         cues, months = window.wide_cues, window.wide_months
         if not months and not any(c[0] in _TYPING_CUES for c in cues):
             # "APRs: purchases 19.99%, cash advances 29.99%": the unit's lead-in types its list.
             cues = cues + tuple(c for c in window.lead_cues if c[0] in (lex.APR, lex.FEE))
-    kinds = {c[0] for c in cues}
-    pos = value.start
-    reward = _nearest(cues, {lex.REWARD}, pos)
+        near = _Nearest(cues, pos)
+    kinds = near.kinds
+    reward = near.of((lex.REWARD,))
     if value.unit == USD:
-        return _type_usd(value, cues, kinds, reward, pos, window.unit_has_reward)
-    fee = _nearest(cues, {lex.FEE}, pos)
-    apr = _nearest(cues, {lex.APR, lex.INTRO}, pos)
+        return _type_usd(value, near, reward, pos, window.unit_has_reward)
+    fee = near.of((lex.FEE,))
+    apr = near.of((lex.APR, lex.INTRO))
     if value.min_usd is not None and fee is None:
         fee = (lex.FEE, value.end)  # a dollar minimum only ever belongs to a fee
     if fee is None and apr is None:
@@ -261,8 +308,8 @@ def type_value(value: Value, window: _Window) -> Draft | None:
             return _draft(FEE_CLAIM, "foreign", value.start, value.end, PCT, value.low, value.high)
         # "0% for the first 15 months on purchases", "19.99% to 29.99% variable", "then 19.99%":
         # a rate without the word APR.
-        implied = _nearest(cues, {lex.VARIABLE, lex.FIXED, lex.AFTER, lex.REGULAR}, pos)
-        if implied is None and months and kinds & {lex.PURCHASE, lex.BT}:
+        implied = near.of(_IMPLIED_RATE)
+        if implied is None and months and (lex.PURCHASE in kinds or lex.BT in kinds):
             implied = (lex.INTRO, months[0][0])
         if implied is None or reward is not None:
             return None
@@ -272,7 +319,7 @@ def type_value(value: Value, window: _Window) -> Draft | None:
     ):
         return None
     if fee is not None and _distance(fee, pos) <= _distance(apr, pos):
-        scope = _nearest(cues, {lex.FOREIGN, lex.BT, lex.CASH, lex.OTHER_FEE}, pos)
+        scope = near.of(_FEE_SCOPES)
         if scope is not None and scope[0] == lex.OTHER_FEE:
             return None
         kind = {lex.FOREIGN: "foreign", lex.BT: "bt", lex.CASH: "cash_advance"}.get(
@@ -288,8 +335,8 @@ def type_value(value: Value, window: _Window) -> Draft | None:
         variability = "fixed"
     # "then 19.99%" / "19.99% after the intro period" is the rate after an offer; "0% intro APR
     # for 15 months, then the standard APR" is the offer itself: the nearer cue decides.
-    after = _nearest(cues, {lex.AFTER, lex.REGULAR}, pos)
-    intro = _nearest(cues, {lex.INTRO}, pos)
+    after = near.of((lex.AFTER, lex.REGULAR))
+    intro = near.of((lex.INTRO,))
     if intro is None and months:
         intro = (lex.INTRO, months[0][0])
     is_after = after is not None and _distance(after, pos) < _distance(intro, pos)
@@ -317,7 +364,7 @@ def type_value(value: Value, window: _Window) -> Draft | None:
             months=_months_after(months, value),
             scopes=scopes,
         )
-    scope = _nearest(cues, _APR_SCOPES, pos)
+    scope = near.of(_APR_SCOPE_KINDS)
     kind = {lex.CASH: "cash_advance", lex.PENALTY: "penalty", lex.LATE: "penalty"}.get(
         scope[0] if scope else "", "purchase"
     )
@@ -377,20 +424,20 @@ def _months_after(durations: Sequence[tuple[int, int, int]], value: Value) -> in
 
 def _type_usd(
     value: Value,
-    cues: Sequence[tuple[str, int]],
-    kinds: set[str],
+    near: _Nearest,
     reward: tuple[str, int] | None,
     pos: int,
     unit_has_reward: bool = False,
 ) -> Draft | None:
+    kinds = near.kinds
     if lex.MIN_INTEREST in kinds:
         return _draft(FEE_CLAIM, "min_interest", value.start, value.end, USD, value.low, value.high)
-    fee = _nearest(cues, {lex.FEE}, pos)
+    fee = near.of((lex.FEE,))
     if fee is None and reward is not None:
         return None
     if reward is not None and fee is not None and _distance(reward, pos) < _distance(fee, pos):
         return None
-    scope = _nearest(cues, _FEE_TYPES - {lex.MIN_INTEREST}, pos)
+    scope = near.of(_USD_SCOPES)
     if scope is not None and scope[0] == lex.OTHER_FEE:
         return None  # a fee the catalog does not state (returned payment, replacement card)
     if scope is not None and scope[0] == lex.ANNUAL and lex.FIRST_YEAR in kinds:
@@ -498,6 +545,7 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
         k = bisect_right(unit_starts, value.start) - 1
         if k >= 0 and value.start < units[k].end and value.end <= units[k].end:
             by_unit.setdefault(k, []).append(value)
+    durations = Durations(lower) if values else None
     todo = set(by_unit)
     todo.update(k for k, u in enumerate(units) if u.is_cell)
     distinct_cards = _cards_of([m for m in mentions if m.kind != UNKNOWN])
@@ -507,7 +555,7 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
         unit_values = by_unit.get(k) or (cell_none(text, unit) if unit.is_cell else [])
         if not unit_values:
             continue
-        unit_months = find_months(lower, unit.start, unit.end) if values else []
+        unit_months = durations.within(unit.start, unit.end) if durations is not None else []
         if (
             not unit_months
             and not unit.context_cues
@@ -536,8 +584,9 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
         )
         drafts = [type_value(v, w) for v, w in zip(unit_values, windows, strict=True)]
         _share_coordinated(lower, unit_values, drafts)
+        # "all three cards", "both cards" - attribution needs it only in a unit naming no card.
+        collective = _collective(unit_text) if not unit_mentions else None
         unit_claims: list[Claim] = []
-        collective: int | None | bool = False  # False: not looked for yet
         for value, draft in zip(unit_values, drafts, strict=True):
             if draft is None:
                 continue
@@ -546,30 +595,27 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
             elif generic:
                 cards = ()
             else:
-                if collective is False and not unit_mentions:
-                    collective = _collective(unit_text)
                 cards = _attribute(
-                    lower,
-                    value.start,
-                    unit_mentions,
-                    None if collective is False else collective,
-                    index,
-                    unit.start,
-                    distinct_cards,
+                    lower, value.start, unit_mentions, collective, index, unit.start, distinct_cards
                 )
             for part in draft.get("split", [draft]):
-                unit_claims.append(
-                    Claim(**part, cards=cards, text=text[part["start"] : part["end"]])
-                )
+                unit_claims.append(_claim(part, cards, text[part["start"] : part["end"]]))
         if unit_claims and "respectively" in unit_text and lex.RESPECTIVELY.search(unit_text):
             unit_claims = _respectively(unit_claims, unit_mentions, index, unit.start)
         claims.extend(unit_claims)
     return Extraction(tuple(claims), tuple(mentions), tuple((u.start, u.end) for u in units))
 
 
+# Every quantifier ``lex.COLLECTIVE_SUBJECT`` starts with contains one of these ("neither" holds
+# "either"); a unit without them needs no search.
+_COLLECTIVE_WORDS = ("all", "both", "each", "every", "either")
+
+
 def _collective(unit_text: str) -> int | None:
     """ "all three cards", "both cards": the last N cards named (0: every card so far; None: the
-    unit has no collective subject). Only asked for in a unit that names no card."""
+    unit has no collective subject)."""
+    if not any(word in unit_text for word in _COLLECTIVE_WORDS):
+        return None
     subject = lex.COLLECTIVE_SUBJECT.search(unit_text)
     return (lex.collective_count(subject) or 0) if subject and _is_collective(subject) else None
 

@@ -385,12 +385,8 @@ SOFT_BOUNDARY = re.compile(
     r",|;|\(|\[|\||"
     + at_word_start(
         [
-            *(
-                rf"{word}\b"
-                for word in (
-                    "and while but whereas with plus then after although though".split()
-                )
-            ),
+            *(rf"{word}\b" for word in ("and", "while", "but", "whereas", "with", "plus")),
+            *(rf"{word}\b" for word in ("then", "after", "although", "though")),
             r"vs\b\.?",
             *(rf"{word}\b" for word in ("versus", "compared", "or", "which")),
         ]
@@ -401,7 +397,13 @@ SOFT_BOUNDARY = re.compile(
 FEE_MINIMUM_WORD = re.compile(
     r"(?:"
     + at_word_start(
-        ["minimum", r"min\b\.?", r"at[ \t]{1,3}least", "whichever", r"no[ \t]{1,3}less[ \t]{1,3}than"]
+        [
+            "minimum",
+            r"min\b\.?",
+            r"at[ \t]{1,3}least",
+            "whichever",
+            r"no[ \t]{1,3}less[ \t]{1,3}than",
+        ]
     )
     + r")(?![ \t]{1,3}interest)"
 )
@@ -456,11 +458,30 @@ REPORTING = re.compile(
     at_word_start(
         [
             rf"{word}\b"
-            for word in (
-                "says?|said|states?|stated|claims?|claimed|lists?|listed|advertises?|advertised|"
-                "reads?|mentions?|incorrect(?:ly)?|wrong(?:ly)?|inaccurate|should[ \t]be|error|"
-                "mistaken?|draft|copy|quotes?|quoted"
-            ).split("|")
+            for word in [
+                "says?",
+                "said",
+                "states?",
+                "stated",
+                "claims?",
+                "claimed",
+                "lists?",
+                "listed",
+                "advertises?",
+                "advertised",
+                "reads?",
+                "mentions?",
+                "incorrect(?:ly)?",
+                "wrong(?:ly)?",
+                "inaccurate",
+                "should[ \t]be",
+                "error",
+                "mistaken?",
+                "draft",
+                "copy",
+                "quotes?",
+                "quoted",
+            ]
         ]
     )
 )
@@ -479,7 +500,18 @@ _RECOMMEND_WORDS = [
     r"perfect\b",
     *(
         rf"{word}[ \t]{{1,3}}(?:fits?|choices?|options?|match(?:es)?|picks?|bets?|candidates?)\b"
-        for word in "good great excellent strong solid smart top safe natural clear".split()
+        for word in [
+            "good",
+            "great",
+            "excellent",
+            "strong",
+            "solid",
+            "smart",
+            "top",
+            "safe",
+            "natural",
+            "clear",
+        ]
     ),
     r"should[ \t]{1,3}(?:apply|get|consider|go|choose|pick|open)\b",
     r"go[ \t]{1,3}(?:with|for)\b",

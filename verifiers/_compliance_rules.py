@@ -13,7 +13,7 @@ catalog's fee lies inside it.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -435,8 +435,8 @@ def find_recommendations(lower: str, extraction: Extraction) -> Recommendations:
     A mention is ruled out when its clause negates ("you don't qualify for X") or a contrast
     word precedes it in the clause ("X over Y"), else recommended when its clause recommends or
     it is a list item under a recommending lead-in ("Top picks for you:" - the nearest non-empty
-    unit before it that is not itself a list item). Only units with a card mention are read, each
-    in one pass that finds its clause boundaries, negations, recommendations and contrasts.
+    unit before it that is not itself a list item). Only units with a card mention are read, and
+    a clause is searched only for what its mentions need, once.
     """
     positive: dict[str, NameMention] = {}
     negated: set[str] = set()
@@ -505,9 +505,7 @@ class _ClauseScan:
         return bool(lex.CONTRAST.search(self._lower[start:end]))
 
 
-def _list_lead(
-    lower: str, units: Sequence[tuple[int, int]], k: int, memo: dict[int, bool]
-) -> bool:
+def _list_lead(lower: str, units: Sequence[tuple[int, int]], k: int, memo: dict[int, bool]) -> bool:
     """Whether the list item ``units[k]`` sits under a recommending lead-in ("Top picks:").
 
     ``memo[j]`` is the answer of the walk back that starts at unit ``j``; every unit a walk

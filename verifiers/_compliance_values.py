@@ -10,6 +10,8 @@ the work stays linear on 1 MB of adversarial text.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from replicas.verifiers import _compliance_lexicon as lex
@@ -46,6 +48,8 @@ class Value:
             raise ValueError(f"unknown value unit {self.unit!r}")
         if self.end <= self.start:
             raise ValueError("a value covers at least one character")
+        if (self.unit == NONE) != (self.none_kind in NONE_KINDS):
+            raise ValueError(f"a 'no ...' value needs a kind, got {self.none_kind!r}")
 
 
 def _number(raw: str) -> float:
@@ -126,8 +130,10 @@ def _anchors(lower: str) -> list[tuple[int, int]]:
         pos = lower.find(word)
         while pos >= 0:
             after = pos + length
-            if word != "pct" or after == size or not (
-                lower[after].isalnum() or lower[after] == "_"
+            if (
+                word != "pct"
+                or after == size
+                or not (lower[after].isalnum() or lower[after] == "_")
             ):
                 out.append((pos, after))
             pos = lower.find(word, after)
@@ -160,8 +166,6 @@ def _add_range(values: list[Value], match: re.Match[str], first: str, second: st
         values.append(Value(match.start(second), match.end(), PCT, high, high))
         return
     values.append(Value(match.start(), match.end(), PCT, min(low, high), max(low, high)))
-
-
 
 
 def _none_values(lower: str) -> list[Value]:
@@ -279,20 +283,80 @@ def _fee_pair(lower: str, first: Value, second: Value) -> Value | None:
     return None
 
 
-def find_months(lower: str, start: int = 0, end: int | None = None) -> list[tuple[int, int, int]]:
-    """Durations ("15 months", "18 billing cycles", "fifteen months", "first year"), as
-    ``(start, end, months)``; found from the unit word backwards, which is cheap to search for.
+# Which duration patterns can contain each unit word ``lex.MONTH_ANCHOR`` finds: "15 months"
+# and "fifteen months" hold "month"; only the word pattern holds "year" ("first year"), only the
+# numeric one "period" and "mo"/"mos" ("12 mos."). A pattern that cannot contain the anchor could
+# not yield a duration for it.
+_DURATION_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
+    "month": (lex.MONTHS, lex.WORD_MONTHS),
+    "cycle": (lex.MONTHS, lex.WORD_MONTHS),
+    "mo": (lex.MONTHS,),
+    "mos": (lex.MONTHS,),
+    "period": (lex.MONTHS,),
+    "year": (lex.WORD_MONTHS,),
+}
 
-    ``start``/``end`` limit the search to one unit: a duration never spans a unit edge, so the
-    result is the whole text's durations that start inside it.
-    """
+
+def _is_word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def month_anchors(lower: str) -> list[tuple[int, int, str]]:
+    """The matches of ``lex.MONTH_ANCHOR`` (``month|mos?\\b|cycle|period|year``) as
+    ``(start, end, word)``, found with ``str.find``: no two can overlap, so they are simply every
+    occurrence of each word, "mo" read as "month" where it is one and kept only before a word
+    boundary otherwise."""
+    out: list[tuple[int, int, str]] = []
+    size = len(lower)
+    pos = lower.find("mo")
+    while pos >= 0:
+        if lower.startswith("month", pos):
+            out.append((pos, pos + 5, "month"))
+            pos = lower.find("mo", pos + 5)
+            continue
+        if lower.startswith("mos", pos) and (pos + 3 == size or not _is_word_char(lower[pos + 3])):
+            out.append((pos, pos + 3, "mos"))
+        elif pos + 2 == size or not _is_word_char(lower[pos + 2]):
+            out.append((pos, pos + 2, "mo"))
+        pos = lower.find("mo", pos + 2)
+    for word in ("cycle", "period", "year"):
+        length = len(word)
+        pos = lower.find(word)
+        while pos >= 0:
+            out.append((pos, pos + length, word))
+            pos = lower.find(word, pos + length)
+    out.sort()
+    return out
+
+
+class Durations:
+    """The durations of a text, unit by unit: the unit words are found once for the whole
+    response; each unit then reads only the few around its own."""
+
+    __slots__ = ("_anchors", "_lower", "_starts")
+
+    def __init__(self, lower: str) -> None:
+        self._lower = lower
+        self._anchors = month_anchors(lower)
+        self._starts = [a[0] for a in self._anchors]
+
+    def within(self, start: int, end: int) -> list[tuple[int, int, int]]:
+        """``(start, end, months)`` of the durations starting in the unit ``[start, end)``: a
+        duration never spans a unit edge, so these are the ones around the unit's own words."""
+        lo, hi = bisect_left(self._starts, start), bisect_left(self._starts, end)
+        if lo == hi:
+            return []
+        return _durations(self._lower, self._anchors[lo:hi])
+
+
+def _durations(lower: str, anchors: Sequence[tuple[int, int, str]]) -> list[tuple[int, int, int]]:
     out: list[tuple[int, int, int]] = []
     size = len(lower)
-    for anchor in lex.MONTH_ANCHOR.finditer(lower, start, size if end is None else end):
-        lo = max(0, anchor.start() - 30)
-        for pattern in (lex.MONTHS, lex.WORD_MONTHS):
-            for match in pattern.finditer(lower, lo, min(size, anchor.end() + 12)):
-                if match.start() <= anchor.start() < match.end() and _left_ok(
+    for a_start, a_end, word in anchors:
+        lo = max(0, a_start - 30)
+        for pattern in _DURATION_PATTERNS[word]:
+            for match in pattern.finditer(lower, lo, min(size, a_end + 12)):
+                if match.start() <= a_start < match.end() and _left_ok(
                     lower, match.start(), _WORD_CHARS + "."
                 ):
                     out.append((match.start(), match.end(), lex.months_value(match)))

@@ -1,11 +1,12 @@
 """Running the checks: one task in one process, many tasks over a process pool.
 
-Tasks are independent, so ``workers > 1`` audits them in a ``spawn`` process pool. A worker
-receives the task as JSON (plus the module that registers its family, so families defined
-outside the kit — a user's, or the test suite's defective ones — are found in the child) and
-returns its :class:`TaskAudit` as JSON. Every process keeps its own snapshot connections,
-warehouse indexes and dbt grading memo, so tasks are sent in (replica, seed) order to let one
-worker reuse them.
+Task ids are built in the calling process first (warm caches; no two workers racing to build
+one snapshot; a task that does not build is reported ``broken``). Tasks are independent, so
+``workers > 1`` audits them in a ``spawn`` process pool: a worker receives the task as JSON
+(plus the module that registers its family, so families defined outside the kit — a user's, or
+the test suite's defective ones — are found in the child) and returns its :class:`TaskAudit` as
+JSON. Tasks go out longest first (dbt tasks, whose gradings rebuild models, take ~50x a
+question), then grouped by snapshot so a worker reuses its connections and warehouse index.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 from replicas.audit._context import AuditContext, AuditOptions
 from replicas.audit._model import AuditReport, CheckResult, TaskAudit
 from replicas.audit._registry import Check, select_checks
-from replicas.tasks import Task, TaskId, get_family
+from replicas.tasks import Task, TaskId, build_task, get_family
 
 ProgressFn = Callable[[TaskAudit], None]
 
@@ -80,19 +81,10 @@ def _unbuildable(task_id: str, exc: BaseException, wall_s: float) -> TaskAudit:
 
 def _audit_payload(payload: Mapping[str, Any]) -> dict[str, Any]:
     """Worker entry point (module level, so a spawn pool can pickle it)."""
-    from replicas.tasks import build_task
-
     for module in payload.get("modules", ()):
         importlib.import_module(module)
     options = AuditOptions.from_dict(payload["options"])
-    started = time.perf_counter()
-    task_data = payload["task"]
-    try:
-        task = (
-            Task.from_dict(task_data) if isinstance(task_data, dict) else build_task(str(task_data))
-        )
-    except Exception as exc:
-        return _unbuildable(str(task_data), exc, time.perf_counter() - started).to_dict()
+    task = Task.from_dict(payload["task"])
     return audit_task(task, options, payload.get("checks")).to_dict()
 
 
@@ -115,12 +107,10 @@ def _seed_pool(items: Sequence[Task | str]) -> dict[str, tuple[int, ...]]:
     return {k: tuple(sorted(v)) for k, v in pool.items()}
 
 
-def _order_key(item: Task | str) -> tuple[str, int, str]:
-    try:
-        tid = TaskId.parse(item.id if isinstance(item, Task) else str(item))
-    except ValueError:
-        return ("", 0, str(item))
-    return (tid.replica, tid.seed, str(tid))
+def _order_key(task: Task) -> tuple[int, str, int, str]:
+    """Longest first (tasks that write a warehouse rebuild dbt models: they dominate), then
+    grouped by snapshot so a worker reuses its connections and warehouse index."""
+    return (0 if task.writes_warehouse else 1, task.replica, task.seed, task.id)
 
 
 def audit_tasks(
@@ -163,12 +153,24 @@ def audit_tasks(
         if progress is not None:
             progress(audit)
 
-    ordered = sorted(zip(ids, items, strict=True), key=lambda pair: _order_key(pair[1]))
-    if workers == 1 or len(items) <= 1:
-        for task_id, item in ordered:
-            done(_run_in_process(item, options, selected), task_id)
+    # Build in this process first: the task and snapshot caches are then warm, so workers never
+    # race to build one snapshot, and a task that does not build is reported, not crashed on.
+    built: list[Task] = []
+    for task_id, item in zip(ids, items, strict=True):
+        if isinstance(item, Task):
+            built.append(item)
+            continue
+        build_started = time.perf_counter()
+        try:
+            built.append(build_task(task_id))
+        except Exception as exc:
+            done(_unbuildable(task_id, exc, time.perf_counter() - build_started), task_id)
+    ordered = sorted(built, key=_order_key)
+    if workers == 1 or len(ordered) <= 1:
+        for task in ordered:
+            done(audit_task(task, options, selected), task.id)
     else:
-        _run_pool(ordered, options, selected, min(workers, len(items)), done)
+        _run_pool(ordered, options, selected, min(workers, len(ordered)), done)
     run_config = {
         **dict(config or {}),
         "workers": workers,
@@ -182,34 +184,15 @@ def audit_tasks(
     )
 
 
-def _payload(item: Task | str, options: AuditOptions, checks: Sequence[str]) -> dict[str, Any]:
-    """What a pool worker needs: the task as JSON (or its id), options, checks, family module."""
-    family = item.family if isinstance(item, Task) else _family_of(str(item))
-    module = _family_module(family) if family else None
+def _payload(task: Task, options: AuditOptions, checks: Sequence[str]) -> dict[str, Any]:
+    """What a pool worker needs: the task as JSON, options, checks and the family's module."""
+    module = _family_module(task.family)
     return {
-        "task": item.to_dict() if isinstance(item, Task) else str(item),
+        "task": task.to_dict(),
         "options": options.to_dict(),
         "checks": list(checks),
         "modules": [module] if module else [],
     }
-
-
-def _family_of(task_id: str) -> str | None:
-    try:
-        return TaskId.parse(task_id).family
-    except ValueError:
-        return None
-
-
-def _run_in_process(item: Task | str, options: AuditOptions, checks: Sequence[str]) -> TaskAudit:
-    from replicas.tasks import build_task
-
-    started = time.perf_counter()
-    try:
-        task = item if isinstance(item, Task) else build_task(str(item))
-    except Exception as exc:
-        return _unbuildable(str(item), exc, time.perf_counter() - started)
-    return audit_task(task, options, checks)
 
 
 def _worker_init(environment: Mapping[str, str]) -> None:
@@ -217,7 +200,7 @@ def _worker_init(environment: Mapping[str, str]) -> None:
 
 
 def _run_pool(
-    ordered: Sequence[tuple[str, Task | str]],
+    tasks: Sequence[Task],
     options: AuditOptions,
     checks: Sequence[str],
     workers: int,
@@ -229,12 +212,12 @@ def _run_pool(
         max_workers=workers, mp_context=context, initializer=_worker_init, initargs=(environment,)
     ) as pool:
         pending: dict[Future[dict[str, Any]], str] = {}
-        queue = list(ordered)
-        # Keep at most two tasks queued per worker so tasks of one snapshot stay together.
+        queue = list(tasks)
+        # Keep at most two tasks queued per worker so the longest-first order holds.
         while queue or pending:
             while queue and len(pending) < 2 * workers:
-                task_id, item = queue.pop(0)
-                pending[pool.submit(_audit_payload, _payload(item, options, checks))] = task_id
+                task = queue.pop(0)
+                pending[pool.submit(_audit_payload, _payload(task, options, checks))] = task.id
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
                 task_id = pending.pop(future)

@@ -174,9 +174,16 @@ def _regrade(
     if calls != expected:
         skips.add("regrade_failed", f"{conv.record_id}: rendered calls differ from the episode")
         return False
-    result = replay(task_from_id(conv.task_id), calls, agent_name="export-regrade")
+    try:
+        result = replay(task_from_id(conv.task_id), calls, agent_name="export-regrade")
+    except Exception as exc:  # an environment that cannot be set up costs this record only
+        skips.add("regrade_failed", f"{conv.record_id}: {type(exc).__name__}: {exc}")
+        return False
+    # oracle demonstrations must solve the task; run episodes need their score filter (a
+    # partial-credit score >= --min-score may not be a "pass")
     needed = 1.0 if conv.source == "oracle" else min_score
-    if not result.solved or result.score < needed:
+    solved = result.solved if conv.source == "oracle" else result.terminated
+    if not solved or result.score < needed:
         why = ", ".join(result.reasons) or f"score {result.score}"
         skips.add("regrade_failed", f"{conv.record_id}: {why}")
         return False

@@ -109,7 +109,11 @@ def fresh_seeds(count: int, start: int, avoid: set[int]) -> tuple[int, ...]:
 def demonstrate(task: Task, system: str, skips: SkipLog) -> Conversation | None:
     """The oracle demonstration of ``task`` from a real episode, or None (skip recorded)."""
     calls = [(c.name, dict(c.arguments)) for c in task.oracle]
-    result = replay(task, calls, agent_name="oracle")
+    try:
+        result = replay(task, calls, agent_name="oracle")
+    except Exception as exc:  # an environment that cannot be set up costs this task only
+        skips.add("episode_failed", f"{task.id}: {type(exc).__name__}: {exc}")
+        return None
     if not result.solved or result.score < 1.0 or len(result.observations) != len(calls):
         why = ", ".join(result.reasons) or f"score {result.score}"
         skips.add("oracle_not_solved", f"{task.id}: {why}")

@@ -191,6 +191,6 @@ def _instruction(customer_id: int, card_filter: CardFilter) -> str:
         "file and never blocks), the card is secured (is_secured);\n"
         "4. the customer's credit_score is at least the card's min_credit_score (equal is enough).\n\n"
         f"Consider only {card_filter.describe()}. Submit a JSON array of the card_id values "
-        '(for example ["CC-0001", "CC-0002"]), each id once, in any order; submit [] if there '
+        '(shaped like ["CC-0000", "CC-9999"]), each id once, in any order; submit [] if there '
         "are none."
     )

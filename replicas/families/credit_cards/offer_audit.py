@@ -389,6 +389,6 @@ def _instruction(draft: str) -> str:
         "-----END DRAFT-----\n\n"
         f"Violation kinds (reason codes):\n{codes}\n\n"
         "Submit a JSON array of the distinct reason codes of the violations the draft contains "
-        '(for example ["wrong_apr", "wrong_fee"]), each code once, in any order; submit [] if '
+        '(shaped like ["first_code", "second_code"]), each code once, in any order; submit [] if '
         "it contains none. Listing a code the draft does not violate fails the task."
     )

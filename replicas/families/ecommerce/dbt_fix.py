@@ -1,20 +1,26 @@
-"""``ecommerce.dbt_fix-v1``: find and fix a bug injected into the ``fct_orders`` mart.
+"""``ecommerce.dbt_fix-v1``: find and fix a bug injected into the ecommerce dbt project.
 
-Each variant injects one realistic bug into ``models/marts/fct_orders.sql`` of the sandbox copy
-(``sandbox_patch``) and describes only its symptom. The sandbox warehouse has ``fct_orders`` and
-everything downstream dropped, so there is no correct table to copy. Grading rebuilds
-``fct_orders`` (with its upstream) from the agent's files on a fresh copy of the pristine raw
-data and compares it, row by row on ``order_id``, with the pristine snapshot's ``fct_orders``.
+Each variant is one bug KIND (:data:`~replicas.families.ecommerce._dbt_bugs.KINDS`: refunds not
+deducted, a wrong revenue-status filter, a wrong date truncation, a wrong join key, a fan-out
+join). The seed's ``ctx.rng`` picks the concrete bug of that kind — which mart, status, grain,
+key or fan-out table — so the broken file and its fix differ between seeds and cannot be
+memorised. The bug is injected into the sandbox copy (``sandbox_patch``) and the instruction
+describes only its symptom. The sandbox warehouse has the graded mart, the patched model and
+everything downstream dropped, so there is no correct table to copy. Grading rebuilds the graded
+mart (with its upstream) from the agent's files on a fresh copy of the pristine raw data and
+compares it, row by row on the mart's key, with the pristine snapshot's mart. The oracle
+restores the pristine file.
 
-The patch is derived from the pristine model text at build time; if the model no longer contains
-the snippet a bug needs, building fails loudly rather than producing a task without a bug.
+The patch is derived from the pristine model text at build time (a snippet that must occur
+exactly once), and a candidate is only used if its broken SELECT gives a different result from
+the pristine one on this seed's snapshot, so every task really breaks its mart.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from replicas.families.ecommerce._dbt_bugs import KINDS, Bug, flexible
 from replicas.tasks import (
     BuildContext,
     Task,
@@ -27,118 +33,92 @@ from replicas.tasks import (
     write_file,
 )
 
-MODEL = "fct_orders"
-MODEL_PATH = f"models/marts/{MODEL}.sql"
-
-
-@dataclass(frozen=True)
-class Bug:
-    name: str
-    find: str  # matched with flexible whitespace; must occur exactly once
-    replace: str
-    symptom: str
-    evidence_sql: str  # > 0 on the pristine snapshot iff the bug changes fct_orders
-
-
-BUGS: tuple[Bug, ...] = (
-    Bug(
-        name="refunds_not_subtracted",
-        find="round(items_subtotal_usd - items_discount_usd - refunds_usd, 2)",
-        replace="round(items_subtotal_usd - items_discount_usd, 2)",
-        symptom=(
-            "Finance reports that net_revenue_usd in fct_orders is too high for orders that "
-            "were refunded."
-        ),
-        evidence_sql="select count(*) from main.fct_orders where is_revenue_order and refunds_usd > 0",
-    ),
-    Bug(
-        name="test_accounts_included",
-        find="select * from {{ ref('int_orders') }}\n    where not is_test_account",
-        replace="select * from {{ ref('int_orders') }}",
-        symptom=(
-            "The QA team noticed orders of internal test accounts in fct_orders; its row count "
-            "no longer matches the documented grain."
-        ),
-        evidence_sql="select count(*) from main.int_orders where is_test_account",
-    ),
-    Bug(
-        name="cancelled_gross_revenue",
-        find="case when is_revenue_order then items_subtotal_usd else 0 end as gross_revenue_usd",
-        replace="items_subtotal_usd as gross_revenue_usd",
-        symptom=(
-            "Analysts see non-zero gross_revenue_usd on cancelled orders in fct_orders, which "
-            "inflates every gross revenue report."
-        ),
-        evidence_sql=(
-            "select count(*) from main.fct_orders where not is_revenue_order and items_subtotal_usd > 0"
-        ),
-    ),
-    Bug(
-        name="first_order_reversed",
-        find="partition by orders.customer_id order by orders.created_at, orders.order_id",
-        replace="partition by orders.customer_id order by orders.created_at desc, orders.order_id desc",
-        symptom=(
-            "Marketing says is_first_order in fct_orders flags customers' most recent order "
-            "instead of their first one, and customer_order_number counts backwards."
-        ),
-        evidence_sql=(
-            "select count(*) from (select customer_id from main.fct_orders group by 1 having count(*) > 1)"
-        ),
-    ),
-)
-
-
-def _flexible(snippet: str) -> re.Pattern[str]:
-    tokens = snippet.split()
-    return re.compile(r"\s+".join(re.escape(t) for t in tokens))
+_REF = re.compile(r"\{\{\s*ref\(\s*'(\w+)'\s*\)\s*\}\}")
 
 
 def inject(pristine: str, bug: Bug) -> str:
     """The model text with ``bug`` injected; TaskBuildError if the snippet is not there once."""
-    pattern = _flexible(bug.find)
+    pattern = flexible(bug.find)
     matches = pattern.findall(pristine)
     if len(matches) != 1:
         raise TaskBuildError(
-            f"{MODEL_PATH}: expected the snippet of bug {bug.name!r} exactly once, found "
-            f"{len(matches)} (did the model change? update replicas/families/ecommerce/dbt_fix.py)"
+            f"{bug.path}: expected the snippet of bug {bug.name!r} exactly once, found "
+            f"{len(matches)} (did the model change? update replicas/families/ecommerce/_dbt_bugs.py)"
         )
     return pattern.sub(lambda _: bug.replace, pristine, count=1)
 
 
+def render_refs(model_sql: str) -> str:
+    """Plain SQL for a model that uses only ``ref()`` (refs resolve to schema ``main``)."""
+    sql = _REF.sub(lambda m: f'main."{m.group(1)}"', model_sql)
+    if "{{" in sql or "{%" in sql:
+        raise TaskBuildError("bug candidates may only patch models whose only Jinja is ref()")
+    return sql
+
+
+def changes_result(ctx: BuildContext, pristine: str, buggy: str) -> bool:
+    """Whether the broken model SELECT returns other rows than the pristine one on this seed."""
+    good, bad = render_refs(pristine), render_refs(buggy)
+    sql = (
+        f"select count(*) from (select * from (({bad}) except all ({good})) "
+        f"union all select * from (({good}) except all ({bad})))"
+    )
+    try:
+        return bool(ctx.scalar(sql))
+    except Exception as exc:  # a candidate whose SQL cannot run is a catalogue bug
+        raise TaskBuildError(f"broken model SQL does not run: {exc}") from exc
+
+
 def instruction(bug: Bug) -> str:
+    model = bug.model
     return (
         f"{bug.symptom}\n"
-        f"Find and fix the bug in the dbt project so that the {MODEL} model matches its "
-        f"documented definition (models/marts/{MODEL}.yml and the staging/intermediate models "
+        f"Find and fix the bug in the dbt project so that the {model} model matches its "
+        f"documented definition (models/marts/{model}.yml and the staging/intermediate models "
         "it builds on). Keep its columns and grain. Build the model with the dbt tool to check "
-        f"your fix: {MODEL} is currently missing from the warehouse. When you are done, submit "
+        f"your fix: {model} is currently missing from the warehouse. When you are done, submit "
         "a one-sentence summary of the fix."
     )
+
+
+def choose_bug(ctx: BuildContext) -> tuple[Bug, str, str]:
+    """The first candidate of this variant's kind, in an rng order, that breaks its mart."""
+    kind, candidates = KINDS[ctx.variant]
+    order = ctx.rng("bug").permutation(len(candidates))
+    for index in order:
+        bug = candidates[int(index)]
+        pristine = ctx.project_file(bug.path)
+        buggy = inject(pristine, bug)
+        if changes_result(ctx, pristine, buggy):
+            return bug, pristine, buggy
+    raise TaskBuildError(f"no {kind} bug changes its mart on seed {ctx.seed}")
 
 
 @register_family
 class DbtFix(TaskFamily):
     name = "ecommerce.dbt_fix-v1"
     replica = "ecommerce"
-    description = "Fix a bug injected into the fct_orders mart; graded by rebuild + equality."
+    description = "Fix a seed-chosen bug injected into an ecommerce mart; graded by rebuild."
     difficulty = "hard"
-    n_variants = len(BUGS)
+    n_variants = len(KINDS)
 
     def make(self, ctx: BuildContext) -> Task:
-        bug = BUGS[ctx.variant]
-        pristine = ctx.project_file(MODEL_PATH)
-        buggy = inject(pristine, bug)
-        if not ctx.scalar(bug.evidence_sql):
-            raise TaskBuildError(f"bug {bug.name!r} would not change {MODEL} on seed {ctx.seed}")
+        bug, pristine, buggy = choose_bug(ctx)
         return ctx.task(
             instruction=instruction(bug),
             answer_kind="dbt",
-            verifier=VerifierConfig(dbt_models=(MODEL,), key_columns=("order_id",), abs_tol=0.005),
-            sandbox_patch={MODEL_PATH: buggy},
-            oracle=(
-                write_file(MODEL_PATH, pristine),
-                dbt(f"run --select {MODEL}"),
-                submit(f"Fixed the {bug.name.replace('_', ' ')} bug in {MODEL}."),
+            verifier=VerifierConfig(
+                dbt_models=(bug.model,), key_columns=bug.key_columns, abs_tol=0.005
             ),
-            metadata={"bug": bug.name, "model": MODEL},
+            sandbox_patch={bug.path: buggy},
+            oracle=(
+                write_file(bug.path, pristine),
+                dbt(
+                    f"run --select {bug.model}"
+                    if bug.patched_model == bug.model
+                    else f"run --select +{bug.model}"
+                ),
+                submit(f"Fixed the {bug.kind.replace('_', ' ')} bug in {bug.patched_model}."),
+            ),
+            metadata={"bug": bug.name, "kind": bug.kind, "model": bug.model, "path": bug.path},
         )
