@@ -8,9 +8,9 @@ Two corpora, both compliant and deterministic in the seed:
 * ``typical`` - what an assistant answer recommending a card looks like: three or four cards, each
   with a short section of terms (a paragraph or a bullet list), advice prose around them that
   names the cards but states no figure, a compact comparison table in about half of them and a
-  bottom line. About 800 words with **20-40 figures** (mean ~26 claims): most of the text is
-  advice, so most of the cost is reading prose, not checking terms. The throughput target
-  (2,000 responses/s) is stated for this corpus.
+  bottom line. About 800 words with **20-40 figures** (seed 1: mean 26.5 claims, 10th-90th
+  percentile 15-38): most of the text is advice, so much of the cost is reading prose, not
+  checking terms. The throughput target (2,000 responses/s) is stated for this corpus.
 * ``dense`` - ``compliance_evalset.long_response``: card write-ups and tables back to back, ~86
   claims in ~900 words; the worst realistic case (a terms sheet rather than an answer).
 

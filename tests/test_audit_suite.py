@@ -38,7 +38,7 @@ def test_every_core_task_is_usable() -> None:
         report.write(out)
     assert len(report.tasks) == len(suite.task_ids)
     bad = report.not_usable()
-    assert not bad, (
+    assert not [a.task_id for a in bad], (
         f"{len(bad)} of {len(report.tasks)} core tasks are not usable "
         f"(audit took {elapsed:.0f}s; statuses {report.status_counts()}):\n" + _explain(bad)
     )

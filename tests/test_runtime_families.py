@@ -118,18 +118,22 @@ def test_revenue_period_truth_agrees_with_the_documented_mart() -> None:
 
 
 def test_dbt_fix_sandbox_has_the_bug_and_no_target_table() -> None:
-    with make("ecommerce.dbt_fix-v1.s0.1") as env:
+    task = build_task("ecommerce.dbt_fix-v1.s0.1")
+    ((path, buggy),) = task.sandbox_patch.items()
+    pristine = next(c.arguments["content"] for c in task.oracle if c.name == "write_file")
+    assert buggy != pristine
+    model = task.verifier.dbt_models[0]
+    with make(task.id) as env:
         env.reset()
-        obs, *_ = env.step(
-            {"name": "read_file", "arguments": {"path": "models/marts/fct_orders.sql"}}
-        )
-        assert "where not is_test_account" not in obs  # the injected bug
+        obs, *_ = env.step({"name": "read_file", "arguments": {"path": path}})
+        changed = [line for line in buggy.splitlines() if line.strip() not in pristine]
+        assert changed and all(line.strip() in obs for line in changed)  # the injected bug
         obs, *_ = env.step(
             {
                 "name": "sql",
                 "arguments": {
                     "query": "select table_name from information_schema.tables "
-                    "where table_name in ('fct_orders', 'fct_daily_revenue', 'dim_customers')"
+                    f"where table_name = '{model}'"
                 },
             }
         )

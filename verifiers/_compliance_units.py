@@ -70,10 +70,17 @@ def _sentence_units(text: str, start: int, end: int, out: list[Unit]) -> None:
             continue
         if quotes and text.count('"', cursor, stop) % 2 == 1:
             continue  # inside a quotation: "0% APR for 24 months!" is not a sentence end
-        if mark == "." and match.end() == stop + 1 and text[cursor:stop].strip().isdigit():
+        after_letter = stop > 0 and text[stop - 1].isalpha()
+        if (
+            not after_letter  # then the stretch cannot be a bare number
+            and mark == "."
+            and match.end() == stop + 1
+            and text[cursor:stop].strip().isdigit()
+        ):
             continue  # "1. Atlas Cash": a list number, not a sentence
-        if stop > 0 and text[stop - 1].isalpha():
-            # "vs." / "e.g." / "U.S." / "min." do not end a sentence.
+        if after_letter and not (stop - 7 >= cursor and text[stop - 7 : stop].isalpha()):
+            # "vs." / "e.g." / "U.S." / "min." do not end a sentence (a word of seven letters or
+            # more is none of them).
             head = text[max(cursor, stop - 8) : stop].lower()
             word = head.rsplit(None, 1)[-1].lstrip("(*[\"'") if head.strip() else ""
             if word in _NO_SPLIT_BEFORE_DOT or len(word) == 1:
