@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -73,7 +72,11 @@ def main(argv: list[str] | None = None) -> int:
             }
             report.append(row)
             target = row["target_wall_s"]
-            verdict = "" if target is None else ("  (met)" if row["median_wall_s"] < target else "  (MISSED)")
+            verdict = (
+                ""
+                if target is None
+                else ("  (met)" if row["median_wall_s"] < target else "  (MISSED)")
+            )
             print(
                 f"{args.replica} scale={scale:g} rows={row['raw_rows']:,} "
                 f"wall={row['median_wall_s']:.2f}s (gen {row['median_generate_s']:.2f} / load "
@@ -84,8 +87,16 @@ def main(argv: list[str] | None = None) -> int:
             )
     if args.json_out:
         with open(args.json_out, "w") as fh:
-            json.dump({"schema_version": 1, "bench": "build", "results": report,
-                       "time": time.strftime("%Y-%m-%d")}, fh, indent=2)
+            json.dump(
+                {
+                    "schema_version": 1,
+                    "bench": "build",
+                    "results": report,
+                    "time": time.strftime("%Y-%m-%d"),
+                },
+                fh,
+                indent=2,
+            )
     return 0
 
 

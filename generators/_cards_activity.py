@@ -20,6 +20,7 @@ import datetime as dt
 
 import numpy as np
 import polars as pl
+
 from replicas.generators._cards_people import AS_OF, WINDOW_START
 from replicas.generators._rng import table_rng
 

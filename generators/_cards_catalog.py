@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+
 from replicas.generators._cards_names import (
     BRANDS,
     NETWORK_WEIGHTS,

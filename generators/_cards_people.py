@@ -12,6 +12,7 @@ import datetime as dt
 import numpy as np
 import polars as pl
 from faker import Faker
+
 from replicas.generators._cards_profiles import SPEND_CATEGORIES
 from replicas.generators._rng import table_rng
 

@@ -14,6 +14,7 @@ Modules: ``_cards_profiles`` (term ranges per card type), ``_cards_names`` (nami
 from __future__ import annotations
 
 import polars as pl
+
 from replicas.generators._cards_activity import build_activity
 from replicas.generators._cards_catalog import build_catalog, build_issuers
 from replicas.generators._cards_people import build_card_spend, build_customers

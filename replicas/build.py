@@ -20,7 +20,6 @@ import math
 import os
 import platform
 import shutil
-
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -103,7 +102,9 @@ class BuildKey:
         if not math.isfinite(scale) or scale <= 0:
             raise ValueError(f"scale must be a positive number, got {self.scale!r}")
         if scale > spec.max_scale:
-            raise ValueError(f"scale {scale:g} is too large for {self.replica} (max {spec.max_scale:g})")
+            raise ValueError(
+                f"scale {scale:g} is too large for {self.replica} (max {spec.max_scale:g})"
+            )
         object.__setattr__(self, "scale", scale)
 
     @property
@@ -262,8 +263,7 @@ def _build_into(key: BuildKey, work: Path, step: StepHook) -> dict[str, float]:
     t0 = time.perf_counter()
     with step("fingerprint"):
         marts = [
-            name
-            for name in list_relations(work / WAREHOUSE, MART_SCHEMA, table_type="BASE TABLE")
+            name for name in list_relations(work / WAREHOUSE, MART_SCHEMA, table_type="BASE TABLE")
         ]
         raw = list_relations(work / WAREHOUSE, RAW_SCHEMA)
         prints = fingerprint_tables(work / WAREHOUSE, {RAW_SCHEMA: raw, MART_SCHEMA: marts})
@@ -393,5 +393,3 @@ def build_timings(snapshot: Snapshot) -> dict[str, float]:
     except (OSError, ValueError):
         return {}
     return dict(data.get("timings", {}))
-
-

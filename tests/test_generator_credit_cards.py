@@ -18,10 +18,10 @@ from pathlib import Path
 import duckdb
 import polars as pl
 import pytest
-from replicas.generators import credit_cards
-from replicas.generators._cards_catalog import MAX_CARDS, catalog_size
 
 from replicas.build import ensure_snapshot
+from replicas.generators import credit_cards
+from replicas.generators._cards_catalog import MAX_CARDS, catalog_size
 
 SEEDS = range(6)
 CARD_TERMS_COLUMNS = [

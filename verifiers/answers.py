@@ -543,9 +543,9 @@ class _ItemIndex:
         reach = max(reach, rel * (abs(value) + reach) / (1.0 - rel)) * 1.000001 + 1e-12
         lo = bisect.bisect_left(self._numbers, value - reach)
         hi = bisect.bisect_right(self._numbers, value + reach)
-        return any(numbers_match(value, want, self._config) for want in self._numbers[lo:hi]) or any(
-            numbers_match(want, value, self._config) for want in self._numbers[lo:hi]
-        )
+        return any(
+            numbers_match(value, want, self._config) for want in self._numbers[lo:hi]
+        ) or any(numbers_match(want, value, self._config) for want in self._numbers[lo:hi])
 
 
 def _index(items: Sequence[Any], config: VerifierConfig) -> _ItemIndex:

@@ -106,4 +106,6 @@ class Verdict:
 
 def fail(code: str, message: str, **evidence: Any) -> Verdict:
     """A zero-score verdict with one reason; the common case for malformed answers."""
-    return Verdict(score=0.0, passed=False, reasons=(Reason(code, message, **evidence),), feedback=message)
+    return Verdict(
+        score=0.0, passed=False, reasons=(Reason(code, message, **evidence),), feedback=message
+    )

@@ -81,21 +81,32 @@ def refund_bugs() -> list[Bug]:
     too_high = "too high for {what} with refunded orders"
     out = [
         Bug(
-            "refunds", "fct_orders_refunds_dropped", mart("fct_orders"), _NET_FCT,
-            "round(items_subtotal_usd - items_discount_usd, 2)", "fct_orders",
+            "refunds",
+            "fct_orders_refunds_dropped",
+            mart("fct_orders"),
+            _NET_FCT,
+            "round(items_subtotal_usd - items_discount_usd, 2)",
+            "fct_orders",
             "Finance reports that net_revenue_usd in fct_orders is too high for orders that were "
             "refunded.",
         ),
         Bug(
-            "refunds", "fct_orders_refunds_added", mart("fct_orders"), _NET_FCT,
-            "round(items_subtotal_usd - items_discount_usd + refunds_usd, 2)", "fct_orders",
+            "refunds",
+            "fct_orders_refunds_added",
+            mart("fct_orders"),
+            _NET_FCT,
+            "round(items_subtotal_usd - items_discount_usd + refunds_usd, 2)",
+            "fct_orders",
             "Finance reports that net_revenue_usd in fct_orders is too high for orders that were "
             "refunded, even above their gross revenue minus discounts.",
         ),
         Bug(
-            "refunds", "fct_orders_refunds_local_currency", mart("fct_orders"),
+            "refunds",
+            "fct_orders_refunds_local_currency",
+            mart("fct_orders"),
             "coalesce(refunds.refund_amount_usd, 0) as refunds_usd",
-            "coalesce(refunds.refund_amount, 0) as refunds_usd", "fct_orders",
+            "coalesce(refunds.refund_amount, 0) as refunds_usd",
+            "fct_orders",
             "Finance reports that refunds_usd and net_revenue_usd in fct_orders are wrong for "
             "refunded orders placed in a currency other than USD (USD orders look fine).",
         ),
@@ -103,7 +114,10 @@ def refund_bugs() -> list[Bug]:
     for sign, label in (("", "dropped"), (" + sum(refunds_usd)", "added")):
         out.append(
             Bug(
-                "refunds", f"daily_refunds_{label}", mart("fct_daily_revenue"), _NET_DAILY,
+                "refunds",
+                f"daily_refunds_{label}",
+                mart("fct_daily_revenue"),
+                _NET_DAILY,
                 f"round(sum(gross_revenue_usd) - sum(items_discount_usd){sign}, 2) "
                 "as net_revenue_usd",
                 "fct_daily_revenue",
@@ -114,7 +128,10 @@ def refund_bugs() -> list[Bug]:
         )
         out.append(
             Bug(
-                "refunds", f"customer_refunds_{label}", mart("dim_customers"), _NET_DIM,
+                "refunds",
+                f"customer_refunds_{label}",
+                mart("dim_customers"),
+                _NET_DIM,
                 f"round({_GROSS_MINUS_DISCOUNT}{sign}, 2) as lifetime_net_revenue_usd",
                 "dim_customers",
                 "Customer success says lifetime_net_revenue_usd in dim_customers is "
@@ -149,27 +166,32 @@ def status_bugs() -> list[Bug]:
     # (mart, pristine snippet, replacement template, what the symptom is about)
     places = (
         (
-            "fct_orders", "orders.is_revenue_order,",
+            "fct_orders",
+            "orders.is_revenue_order,",
             "orders.order_status in {statuses} as is_revenue_order,",
             "is_revenue_order (and so gross/net revenue) in fct_orders",
         ),
         (
-            "fct_order_items", "orders.is_revenue_order,",
+            "fct_order_items",
+            "orders.is_revenue_order,",
             "orders.order_status in {statuses} as is_revenue_order,",
             "is_revenue_order in fct_order_items",
         ),
         (
-            "fct_daily_revenue", "where is_revenue_order",
+            "fct_daily_revenue",
+            "where is_revenue_order",
             "where order_status in {statuses}",
             "the daily order counts and revenue of fct_daily_revenue",
         ),
         (
-            "dim_customers", "count(*) filter (where is_revenue_order) as lifetime_orders",
+            "dim_customers",
+            "count(*) filter (where is_revenue_order) as lifetime_orders",
             "count(*) filter (where order_status in {statuses}) as lifetime_orders",
             "lifetime_orders (and is_repeat_customer) in dim_customers",
         ),
         (
-            "fct_customer_cohorts", "where is_revenue_order",
+            "fct_customer_cohorts",
+            "where is_revenue_order",
             "where order_status in {statuses}",
             "the cohorts of fct_customer_cohorts",
         ),
@@ -179,8 +201,12 @@ def status_bugs() -> list[Bug]:
         for label, statuses, fragment in _status_sets():
             out.append(
                 Bug(
-                    "status_filter", f"{model}_{label}", mart(model), find,
-                    template.format(statuses=_in_list(statuses)), model,
+                    "status_filter",
+                    f"{model}_{label}",
+                    mart(model),
+                    find,
+                    template.format(statuses=_in_list(statuses)),
+                    model,
                     f"Finance says {about} do not follow the documented revenue-status rule: "
                     f"{fragment} wrongly.",
                 )
@@ -197,25 +223,33 @@ WRONG_GRAINS = {"month": ("week", "quarter", "year"), "quarter": ("week", "month
 def date_trunc_bugs() -> list[Bug]:
     places = (
         (
-            "dim_customers", mart("dim_customers"), "month",
+            "dim_customers",
+            mart("dim_customers"),
+            "month",
             "cast(date_trunc('{g}', order_stats.first_order_at) as date) as first_order_month",
             "first_order_month in dim_customers is not the customer's first-order month for many "
             "customers",
         ),
         (
-            "fct_customer_cohorts", mart("fct_customer_cohorts"), "month",
+            "fct_customer_cohorts",
+            mart("fct_customer_cohorts"),
+            "month",
             "cast(date_trunc('{g}', min(order_date)) as date) as cohort_month",
             "the cohort_month values of fct_customer_cohorts do not match the months of the "
             "customers' first orders, and the cohort sizes are off",
         ),
         (
-            "fct_customer_cohorts", mart("fct_customer_cohorts"), "month",
+            "fct_customer_cohorts",
+            mart("fct_customer_cohorts"),
+            "month",
             "cast(date_trunc('{g}', revenue_orders.order_date) as date)",
             "months_since_first_order in fct_customer_cohorts is wrong: customers' activity "
             "lands in the wrong month offsets",
         ),
         (
-            "fct_orders", "models/intermediate/int_order_refunds.sql", "quarter",
+            "fct_orders",
+            "models/intermediate/int_order_refunds.sql",
+            "quarter",
             "bool_or(date_trunc('{g}', refunded_at) > date_trunc('{g}', order_date))",
             "has_refund_after_order_quarter in fct_orders flags the wrong orders (compare it "
             "with the refund and order dates)",
@@ -226,8 +260,13 @@ def date_trunc_bugs() -> list[Bug]:
         for grain in WRONG_GRAINS[right]:
             out.append(
                 Bug(
-                    "date_trunc", f"{model}_{i}_{grain}", path, template.format(g=right),
-                    template.format(g=grain), model, f"Analysts report that {symptom}.",
+                    "date_trunc",
+                    f"{model}_{i}_{grain}",
+                    path,
+                    template.format(g=right),
+                    template.format(g=grain),
+                    model,
+                    f"Analysts report that {symptom}.",
                 )
             )
     return out
@@ -240,44 +279,61 @@ def date_trunc_bugs() -> list[Bug]:
 def join_key_bugs() -> list[Bug]:
     return [
         Bug(
-            "join_key", "fct_orders_payments_key", mart("fct_orders"),
+            "join_key",
+            "fct_orders_payments_key",
+            mart("fct_orders"),
             "left join payments on orders.order_id = payments.order_id",
-            "left join payments on orders.customer_id = payments.order_id", "fct_orders",
+            "left join payments on orders.customer_id = payments.order_id",
+            "fct_orders",
             "Finance reports that paid_amount in fct_orders is wrong (zero for most orders) and "
             "almost every revenue order is flagged has_payment_mismatch.",
         ),
         Bug(
-            "join_key", "fct_orders_refunds_key", mart("fct_orders"),
+            "join_key",
+            "fct_orders_refunds_key",
+            mart("fct_orders"),
             "left join refunds on orders.order_id = refunds.order_id",
-            "left join refunds on orders.customer_id = refunds.order_id", "fct_orders",
+            "left join refunds on orders.customer_id = refunds.order_id",
+            "fct_orders",
             "Finance reports that refunds_usd and refund_count in fct_orders do not match the "
             "refunds actually issued for each order.",
         ),
         Bug(
-            "join_key", "refund_fx_date_key", "models/intermediate/int_order_refunds.sql",
+            "join_key",
+            "refund_fx_date_key",
+            "models/intermediate/int_order_refunds.sql",
             "on fx_rates.rate_date = orders.order_date",
-            "on fx_rates.rate_date = cast(refunds.refunded_at as date)", "fct_orders",
+            "on fx_rates.rate_date = cast(refunds.refunded_at as date)",
+            "fct_orders",
             "Finance reports that refunds_usd in fct_orders is off for refunded orders in "
             "currencies other than USD: the USD amounts do not follow the documented conversion.",
         ),
         Bug(
-            "join_key", "items_fx_currency_key", "models/intermediate/int_order_items_usd.sql",
+            "join_key",
+            "items_fx_currency_key",
+            "models/intermediate/int_order_items_usd.sql",
             "on fx_rates.rate_date = orders.order_date\n        and fx_rates.currency_code = "
             "orders.currency_code",
-            "on fx_rates.rate_date = orders.order_date", "fct_order_items",
+            "on fx_rates.rate_date = orders.order_date",
+            "fct_order_items",
             "Analysts report that fct_order_items has several rows per order_item_id, with "
             "different USD amounts.",
         ),
         Bug(
-            "join_key", "refund_fx_currency_key", "models/intermediate/int_order_refunds.sql",
+            "join_key",
+            "refund_fx_currency_key",
+            "models/intermediate/int_order_refunds.sql",
             "on fx_rates.rate_date = orders.order_date\n        and fx_rates.currency_code = "
             "orders.currency_code",
-            "on fx_rates.rate_date = orders.order_date", "fct_orders",
+            "on fx_rates.rate_date = orders.order_date",
+            "fct_orders",
             "Finance reports that refunds_usd and refund_count in fct_orders are several times "
             "too high for every refunded order.",
         ),
         Bug(
-            "join_key", "items_orders_key", "models/intermediate/int_order_items_usd.sql",
+            "join_key",
+            "items_orders_key",
+            "models/intermediate/int_order_items_usd.sql",
             "inner join orders on order_items.order_id = orders.order_id",
             "inner join orders on order_items.order_item_id = orders.order_id",
             "fct_order_items",
@@ -285,7 +341,9 @@ def join_key_bugs() -> list[Bug]:
             "the order lines exist in the source.",
         ),
         Bug(
-            "join_key", "fct_order_items_orders_key", mart("fct_order_items"),
+            "join_key",
+            "fct_order_items_orders_key",
+            mart("fct_order_items"),
             "inner join orders on order_items.order_id = orders.order_id",
             "inner join orders on order_items.order_item_id = orders.order_id",
             "fct_order_items",
@@ -344,8 +402,12 @@ def fan_out_bugs() -> list[Bug]:
         for table in FAN_TABLES:
             out.append(
                 Bug(
-                    "fan_out", f"{model}_fan_{table}", mart(model), find,
-                    template.format(t=table), model,
+                    "fan_out",
+                    f"{model}_fan_{table}",
+                    mart(model),
+                    find,
+                    template.format(t=table),
+                    model,
                     f"Analysts report that {symptom}: some orders seem to be counted more than "
                     "once.",
                 )
