@@ -28,7 +28,11 @@ WRITE_FAILED = 1
 TOP_FAILURE_CODES = 8
 
 # Piped output (CI logs, `| less`) gets room for full family names instead of Rich's 80 columns.
-console = Console(width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else 120)
+def _console() -> Console:
+    """Created per use: the width must follow the terminal (or ``COLUMNS``) at print time."""
+    return Console(width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else 120)
+
+
 err_console = Console(stderr=True)
 app = typer.Typer(
     help="Run reports and comparisons.",
@@ -81,7 +85,7 @@ def print_summary(summary: dict[str, Any]) -> None:
     """The terminal view of a summary: headline, group tables, failure modes, adversary."""
     overall, run = summary["overall"], summary["run"]
     low, high = overall["ci95"]
-    console.print(
+    _console().print(
         f"[bold]{run['label']}[/bold] on {run.get('suite') or '?'}: "
         f"[bold]{pct(overall['success_rate'])}[/bold] success "
         f"(95% CI {pct(low)}–{pct(high)}), {overall['passed']}/{overall['episodes']} episodes, "
@@ -93,9 +97,9 @@ def print_summary(summary: dict[str, Any]) -> None:
         sections.insert(0, ("by_agent", "By agent", "agent"))
     for key, title, first in sections:
         rows = [[name, *terminal_cells(stats)] for name, stats in summary[key].items()]
-        console.print(_rich_table(title, [first, *TERMINAL_HEADERS], rows))
+        _console().print(_rich_table(title, [first, *TERMINAL_HEADERS], rows))
     if overall["pass_k"]:
-        console.print(
+        _console().print(
             _rich_table(
                 "pass@k / pass^k", ["k", "pass@k", "pass^k"], pass_k_rows(overall["pass_k"])
             )
@@ -103,13 +107,13 @@ def print_summary(summary: dict[str, Any]) -> None:
     codes = summary["failure_modes"]["codes"][:TOP_FAILURE_CODES]
     if codes:
         rows = [[c["code"], str(c["episodes"]), pct(c["share"])] for c in codes]
-        console.print(_rich_table("Failure modes", ["reason code", "episodes", "share"], rows))
+        _console().print(_rich_table("Failure modes", ["reason code", "episodes", "share"], rows))
     adversary = summary["adversary"]
     if adversary:
         rows = [
             [s["strategy"], str(s["episodes"]), str(s["passed"])] for s in adversary["strategies"]
         ]
-        console.print(_rich_table("Adversary strategies", ["strategy", "episodes", "passed"], rows))
+        _console().print(_rich_table("Adversary strategies", ["strategy", "episodes", "passed"], rows))
 
 
 def report(
@@ -130,9 +134,9 @@ def report(
         typer.echo(json.dumps(files.summary, indent=2, ensure_ascii=False))
         return
     print_summary(files.summary)
-    console.print(f"summary:  {files.summary_json}", highlight=False)
-    console.print(f"markdown: {files.markdown}", highlight=False)
-    console.print(f"html:     {files.html}", highlight=False)
+    _console().print(f"summary:  {files.summary_json}", highlight=False)
+    _console().print(f"markdown: {files.markdown}", highlight=False)
+    _console().print(f"html:     {files.html}", highlight=False)
 
 
 def compare(
@@ -162,10 +166,10 @@ def compare(
         typer.echo(json.dumps(comparison, indent=2, ensure_ascii=False))
         return
     a, b, tasks = comparison["a"], comparison["b"], comparison["tasks"]
-    console.print(
+    _console().print(
         _rich_table("Overall", ["metric", a["label"], b["label"]], metric_rows(comparison))
     )
-    console.print(
+    _console().print(
         _rich_table(
             "Success by family (95% Wilson CI)",
             ["family", a["label"], b["label"], "B − A"],
@@ -175,11 +179,11 @@ def compare(
     for side, key in ((a, "solved_only_by_a"), (b, "solved_only_by_b")):
         ids = tasks[key]
         shown = ", ".join(ids[:20]) + (f" … (+{len(ids) - 20})" if len(ids) > 20 else "")
-        console.print(
+        _console().print(
             f"solved only by {side['label']} ({len(ids)}): {shown or '-'}", highlight=False
         )
     if out is not None:
-        console.print(f"written: {out}", highlight=False)
+        _console().print(f"written: {out}", highlight=False)
 
 
 def register(target: typer.Typer) -> None:

@@ -18,6 +18,7 @@ import venv
 import zipfile
 from pathlib import Path
 
+from replicas.build import ensure_snapshot
 from tests.conftest import REPO_ROOT
 
 
@@ -89,3 +90,8 @@ def test_wheel_installs_and_builds(tmp_path: Path) -> None:
     manifest = json.loads(proc.stdout)
     assert manifest["dbt"]["ok"] is True
     assert manifest["tables"]["marts"]["fct_orders"]["rows"] > 0
+    # Determinism across processes and installs: the wheel's build in a fresh cache has the same
+    # content hash, table by table, as this process's (editable) build of the same key.
+    here = ensure_snapshot("ecommerce", 3).manifest
+    assert manifest["tables"] == here["tables"]
+    assert manifest["code_fingerprint"] == here["code_fingerprint"]
