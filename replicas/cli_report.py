@@ -27,6 +27,7 @@ USAGE_ERROR = 2
 WRITE_FAILED = 1
 TOP_FAILURE_CODES = 8
 
+
 # Piped output (CI logs, `| less`) gets room for full family names instead of Rich's 80 columns.
 def _console() -> Console:
     """Created per use: the width must follow the terminal (or ``COLUMNS``) at print time."""
@@ -113,7 +114,9 @@ def print_summary(summary: dict[str, Any]) -> None:
         rows = [
             [s["strategy"], str(s["episodes"]), str(s["passed"])] for s in adversary["strategies"]
         ]
-        _console().print(_rich_table("Adversary strategies", ["strategy", "episodes", "passed"], rows))
+        _console().print(
+            _rich_table("Adversary strategies", ["strategy", "episodes", "passed"], rows)
+        )
 
 
 def report(
