@@ -12,7 +12,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from replicas.export.formats.base import check_keys, check_text, json_text, parse_object
+from replicas.export.formats.base import (
+    SFTFormat,
+    check_keys,
+    check_openai_tools,
+    check_text,
+    json_text,
+    parse_object,
+)
 
 if TYPE_CHECKING:
     from replicas.export.conversation import Conversation
@@ -157,3 +164,33 @@ def message_calls(
                 raise ValueError("; ".join(problems))
             out.append((str(fn["name"]), args))
     return out
+
+
+class ChatMessagesFormat(SFTFormat):
+    """The ``messages`` + ``tools`` record shared by the OpenAI and TRL formats.
+
+    The two differ only in their :class:`ChatStyle` (arguments as JSON text or objects, content of
+    call-only turns, ``name`` on tool messages) and in their Arrow columns, so everything else —
+    rendering, validation, reading calls back — lives here once.
+    """
+
+    style: ChatStyle
+
+    def record_keys(self) -> tuple[str, ...]:
+        return ("messages", "tools")
+
+    def render(self, conversation: Conversation) -> dict[str, Any]:
+        return {
+            "messages": render_messages(conversation, self.style),
+            "tools": [dict(t) for t in conversation.tools],
+        }
+
+    def validate(self, record: Any) -> list[str]:
+        problems = check_keys("record", record, set(self.record_keys()))
+        if problems:
+            return problems
+        names, problems = check_openai_tools("tools", record["tools"])
+        return problems + validate_messages(record["messages"], names, self.style)
+
+    def calls(self, record: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        return message_calls(record["messages"], self.style)

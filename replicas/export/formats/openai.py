@@ -32,17 +32,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from replicas.export.formats._chat import (
+    ChatMessagesFormat,
     ChatStyle,
-    message_calls,
-    render_messages,
-    validate_messages,
 )
-from replicas.export.formats.base import SFTFormat, check_keys, check_openai_tools, json_text
+from replicas.export.formats.base import json_text
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from replicas.export.conversation import Conversation
 
 STYLE = ChatStyle(arguments_as_text=True, tool_only_content=None, tool_message_name=False)
 
@@ -66,28 +63,10 @@ def message_type(arguments: pa.DataType) -> pa.DataType:
     )
 
 
-class OpenAIFormat(SFTFormat):
+class OpenAIFormat(ChatMessagesFormat):
     name = "openai"
     description = "OpenAI chat fine-tuning JSONL: messages (arguments as JSON strings) + tools"
-
-    def record_keys(self) -> tuple[str, ...]:
-        return ("messages", "tools")
-
-    def render(self, conversation: Conversation) -> dict[str, Any]:
-        return {
-            "messages": render_messages(conversation, STYLE),
-            "tools": [dict(t) for t in conversation.tools],
-        }
-
-    def validate(self, record: Any) -> list[str]:
-        problems = check_keys("record", record, set(self.record_keys()))
-        if problems:
-            return problems
-        names, problems = check_openai_tools("tools", record["tools"])
-        return problems + validate_messages(record["messages"], names, STYLE)
-
-    def calls(self, record: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-        return message_calls(record["messages"], STYLE)
+    style = STYLE
 
     def arrow_fields(self) -> list[pa.Field]:
         import pyarrow as pa

@@ -30,44 +30,23 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from replicas.export.formats._chat import (
+    ChatMessagesFormat,
     ChatStyle,
-    message_calls,
-    render_messages,
-    validate_messages,
 )
-from replicas.export.formats.base import SFTFormat, check_keys, check_openai_tools, json_text
+from replicas.export.formats.base import json_text
 from replicas.export.formats.openai import message_type
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from replicas.export.conversation import Conversation
 
 STYLE = ChatStyle(arguments_as_text=False, tool_only_content="", tool_message_name=True)
 
 
-class TRLFormat(SFTFormat):
+class TRLFormat(ChatMessagesFormat):
     name = "trl"
     description = "TRL SFTTrainer conversational dataset: messages (arguments as objects) + tools"
-
-    def record_keys(self) -> tuple[str, ...]:
-        return ("messages", "tools")
-
-    def render(self, conversation: Conversation) -> dict[str, Any]:
-        return {
-            "messages": render_messages(conversation, STYLE),
-            "tools": [dict(t) for t in conversation.tools],
-        }
-
-    def validate(self, record: Any) -> list[str]:
-        problems = check_keys("record", record, set(self.record_keys()))
-        if problems:
-            return problems
-        names, problems = check_openai_tools("tools", record["tools"])
-        return problems + validate_messages(record["messages"], names, STYLE)
-
-    def calls(self, record: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-        return message_calls(record["messages"], STYLE)
+    style = STYLE
 
     def arrow_fields(self) -> list[pa.Field]:
         import pyarrow as pa
