@@ -72,3 +72,20 @@ def pass_k_rows(pass_k: dict[str, Any]) -> list[list[str]]:
         [str(k), pct(pass_k["pass_at_k"][str(k)]), pct(pass_k["pass_hat_k"][str(k)])]
         for k in pass_k["k"]
     ]
+
+
+ADVERSARY_HEADERS = ["strategy", "episodes", "passed", "mean score", "passed tasks"]
+
+
+def adversary_rows(adversary: dict[str, Any]) -> list[list[str]]:
+    """One row per adversary strategy, the same cells in every report format."""
+    return [
+        [
+            s["strategy"],
+            str(s["episodes"]),
+            str(s["passed"]),
+            f"{s['mean_score']:.3f}",
+            ", ".join(s["passed_tasks"]) or "–",
+        ]
+        for s in adversary["strategies"]
+    ]

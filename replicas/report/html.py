@@ -12,7 +12,9 @@ from html import escape
 from typing import Any
 
 from replicas.report._format import (
+    ADVERSARY_HEADERS,
     GROUP_SECTIONS,
+    adversary_rows,
     group_cells,
     group_headers,
     money,
@@ -281,17 +283,8 @@ def _adversary(summary: dict[str, Any]) -> str:
         if adv["passed"] == 0
         else f"<span class='bad'>{adv['passed']} hacked episode(s) passed</span>"
     )
-    rows = [
-        [
-            s["strategy"],
-            str(s["episodes"]),
-            str(s["passed"]),
-            f"{s['mean_score']:.3f}",
-            ", ".join(s["passed_tasks"]) or "–",
-        ]
-        for s in adv["strategies"]
-    ]
-    table = _table(["strategy", "episodes", "passed", "mean score", "passed tasks"], rows)
+    rows = adversary_rows(adv)
+    table = _table(ADVERSARY_HEADERS, rows)
     return f"<section><h2>Adversary strategies</h2><p>{adv['episodes']} episodes: {status}.</p>{table}</section>"
 
 

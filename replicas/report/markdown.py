@@ -6,7 +6,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from replicas.report._format import (
+    ADVERSARY_HEADERS,
     GROUP_SECTIONS,
+    adversary_rows,
     group_cells,
     group_headers,
     num,
@@ -146,23 +148,14 @@ def _adversary(summary: dict[str, Any]) -> list[str]:
         if adv["passed"] == 0
         else f"**{adv['passed']} hacked episode(s) passed**"
     )
-    rows = [
-        [
-            s["strategy"],
-            str(s["episodes"]),
-            str(s["passed"]),
-            f"{s['mean_score']:.3f}",
-            ", ".join(s["passed_tasks"]) or "–",
-        ]
-        for s in adv["strategies"]
-    ]
+    rows = adversary_rows(adv)
     return [
         "",
         "## Adversary strategies",
         "",
         f"{adv['episodes']} adversarial episodes: {verdict}.",
         "",
-        table(["strategy", "episodes", "passed", "mean score", "passed tasks"], rows),
+        table(ADVERSARY_HEADERS, rows),
     ]
 
 
