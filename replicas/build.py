@@ -11,6 +11,7 @@ timings go to ``build.json`` beside it.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import fcntl
 import hashlib
@@ -54,25 +55,92 @@ class BuildError(RuntimeError):
 
 
 _FINGERPRINTS: dict[str, str] = {}
+#: Distributions whose version can change generated data or built marts: part of the key.
+DATA_DISTRIBUTIONS = ("faker", "numpy", "polars", "pyarrow", "duckdb", "dbt-core", "dbt-duckdb")
+
+
+def _module_file(name: str) -> Path | None:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, AttributeError, ValueError):  # ``from mod import attribute``
+        return None
+    return Path(spec.origin) if spec and spec.origin and spec.origin.endswith(".py") else None
+
+
+def _first_party_imports(path: Path, module: str) -> set[str]:
+    """Modules under ``replicas.`` that the source at ``path`` imports (statically)."""
+    tree = ast.parse(path.read_bytes(), filename=str(path))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{anchor}.{base}" if base else anchor
+            found.add(base)
+            # ``from pkg import sub`` may name a submodule
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return {name for name in found if name.startswith("replicas.")}
+
+
+def source_closure(module: str) -> list[tuple[str, Path]]:
+    """``module`` and every first-party module it imports, transitively, with their files.
+
+    A replica's data depends on exactly these sources (its generator package, the shared
+    vocabulary and seeding helpers), so editing another replica's generator leaves its key alone.
+    """
+    seen: dict[str, Path] = {}
+    pending = [module]
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        path = _module_file(name)
+        if path is None:
+            continue
+        seen[name] = path
+        # a package's submodules are part of it even when imported lazily
+        if path.name == "__init__.py":
+            pending += [
+                f"{name}.{p.stem}" for p in path.parent.glob("*.py") if p.stem != "__init__"
+            ]
+        parents = name.split(".")
+        pending += [".".join(parents[:i]) for i in range(2, len(parents))]
+        pending += sorted(_first_party_imports(path, name))
+    return sorted(seen.items())
+
+
+def data_versions() -> dict[str, str]:
+    """Installed versions of the distributions in :data:`DATA_DISTRIBUTIONS`."""
+    out: dict[str, str] = {}
+    for dist in DATA_DISTRIBUTIONS:
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = "absent"
+    return out
 
 
 def code_fingerprint(spec: ReplicaSpec) -> str:
-    """sha256 over the replica's generator package sources and dbt project files.
+    """sha256 over every input of a build but (seed, scale): the generator's source closure, the
+    dbt project files, and the versions of the libraries that shape the data.
 
     Part of the cache key, so editing a generator or a model never serves a stale snapshot (the
-    kit version alone only changes at release). Memoised per process: sources do not change under
-    a running build.
+    kit version alone only changes at release), while editing another replica's generator does
+    not invalidate this one. Memoised per process: sources do not change under a running build.
     """
     cached = _FINGERPRINTS.get(spec.name)
     if cached is not None:
         return cached
     digest = hashlib.sha256(spec.name.encode())
+    digest.update(json.dumps(data_versions(), sort_keys=True).encode())
     module_name = spec.generator.partition(":")[0]
-    module_spec = importlib.util.find_spec(module_name)
-    origin = Path(module_spec.origin) if module_spec and module_spec.origin else None
-    files: list[tuple[str, Path]] = []
-    if origin is not None:
-        files += [(f"gen/{p.name}", p) for p in sorted(origin.parent.glob("*.py"))]
+    files: list[tuple[str, Path]] = [
+        (f"py/{name}", path) for name, path in source_closure(module_name)
+    ]
     if spec.dbt_project.is_dir():
         for path in sorted(spec.dbt_project.rglob("*")):
             rel = path.relative_to(spec.dbt_project)
@@ -202,13 +270,7 @@ def rich_steps() -> tuple[StepHook, Callable[[], None]]:
 
 
 def _versions() -> dict[str, str]:
-    out = {"replica-kit": __version__, "python": platform.python_version()}
-    for dist in ("dbt-core", "dbt-duckdb", "duckdb", "polars", "numpy"):
-        try:
-            out[dist] = metadata.version(dist)
-        except metadata.PackageNotFoundError:
-            out[dist] = "unknown"
-    return out
+    return {"replica-kit": __version__, "python": platform.python_version(), **data_versions()}
 
 
 def _dbt_summary(result: DbtResult) -> dict[str, Any]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import functools
 import hashlib
 import json
 import os
@@ -29,22 +28,17 @@ import tempfile
 import threading
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 import duckdb
 
+from replicas.db import (  # noqa: F401  (re-exported until callers move)
+    SAFE_DUCKDB_CONFIG,
+    close_readonly_connections,
+    open_readonly,
+    readonly_connection,
+)
 from replicas.tasks._snapshot import SnapshotLike
 from replicas.tasks.base import Task
-
-#: Configuration of every connection agent SQL runs on (DuckDB enforces it, even if a query
-#: slipped past the SQL tool's own checks).
-SAFE_DUCKDB_CONFIG: dict[str, Any] = {
-    "enable_external_access": False,
-    "lock_configuration": True,
-    "autoinstall_known_extensions": False,
-    "autoload_known_extensions": False,
-    "memory_limit": "2GB",
-}
 
 PROJECT_DIRNAME = "project"
 WAREHOUSE_NAME = "warehouse.duckdb"
@@ -67,48 +61,6 @@ _PATH_KEYS = (
     "packages-install-path",
     "clean-targets",
 )
-
-_RO_LOCK = threading.Lock()
-_RO_CONNECTIONS: dict[tuple[str, int, int], duckdb.DuckDBPyConnection] = {}
-
-
-def open_readonly(path: Path) -> duckdb.DuckDBPyConnection:
-    """A fresh read-only, locked-down connection to ``path``."""
-    return duckdb.connect(str(path), read_only=True, config=dict(SAFE_DUCKDB_CONFIG))
-
-
-@functools.lru_cache(maxsize=256)
-def _resolved(path: str) -> str:
-    return str(Path(path).resolve())
-
-
-def readonly_connection(path: Path) -> duckdb.DuckDBPyConnection:
-    """The shared read-only connection to ``path`` for this process (use a cursor per query).
-
-    Keyed by the file's identity (path, inode, mtime) so a rebuilt snapshot is reopened.
-    """
-    resolved = _resolved(str(path))
-    stat = os.stat(resolved)
-    key = (resolved, stat.st_ino, stat.st_mtime_ns)
-    with _RO_LOCK:
-        con = _RO_CONNECTIONS.get(key)
-        if con is None:
-            for old in [k for k in _RO_CONNECTIONS if k[0] == key[0]]:
-                with contextlib.suppress(Exception):
-                    _RO_CONNECTIONS.pop(old).close()
-            con = open_readonly(Path(resolved))
-            _RO_CONNECTIONS[key] = con
-        return con
-
-
-def close_readonly_connections() -> None:
-    """Close every shared connection (before something must write or delete those files)."""
-    with _RO_LOCK:
-        for con in _RO_CONNECTIONS.values():
-            with contextlib.suppress(Exception):
-                con.close()
-        _RO_CONNECTIONS.clear()
-
 
 # --------------------------------------------------------------------------------------------
 # project files

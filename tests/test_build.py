@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +14,7 @@ import pytest
 from replicas.build import BuildError, BuildKey, Snapshot, ensure_snapshot, export_snapshot
 from replicas.paths import snapshots_dir
 from replicas.replica import ReplicaSpec, get_replica, register_replica
+from tests.conftest import REPO_ROOT
 from tests.toy_replica import TOY_PROJECT, ensure_registered
 
 ensure_registered()
@@ -167,3 +171,62 @@ def test_editing_the_dbt_project_changes_the_cache_key(tmp_path: Path) -> None:
     after = build_mod.code_fingerprint(spec)
     assert before != after
     build_mod._FINGERPRINTS.clear()
+
+
+_FINGERPRINT_SCRIPT = """
+import json, sys
+from replicas.build import code_fingerprint
+from replicas.replica import get_replica
+print(json.dumps({n: code_fingerprint(get_replica(n)) for n in ("ecommerce", "credit_cards")}))
+"""
+
+
+def _fingerprints_of_copy(root: Path) -> dict[str, str]:
+    """Cache-key fingerprints computed by a fresh interpreter over the kit copied to ``root``."""
+    env = {**os.environ, "PYTHONPATH": str(root), "PYTHONDONTWRITEBYTECODE": "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", _FINGERPRINT_SCRIPT],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return dict(json.loads(out.stdout))
+
+
+def test_editing_one_replicas_generator_leaves_the_other_replicas_key(tmp_path: Path) -> None:
+    # Lay the kit out as installed (generators/verifiers/dbt_projects inside ``replicas``), in a
+    # copy, so editing a generator there cannot disturb other tests reading the real tree.
+    kit = tmp_path / "kit" / "replicas"
+    ignore = shutil.ignore_patterns("__pycache__", "target", "logs")
+    shutil.copytree(REPO_ROOT / "replicas", kit, ignore=ignore)
+    for name in ("generators", "verifiers", "dbt_projects"):
+        shutil.copytree(REPO_ROOT / name, kit / name, ignore=ignore)
+    before = _fingerprints_of_copy(kit.parent)
+    people = kit / "generators" / "credit_cards" / "people.py"
+    people.write_text(people.read_text() + "\n# an edit\n")
+    after_cards_edit = _fingerprints_of_copy(kit.parent)
+    assert after_cards_edit["ecommerce"] == before["ecommerce"]
+    assert after_cards_edit["credit_cards"] != before["credit_cards"]
+    orders = kit / "generators" / "ecommerce" / "orders.py"
+    orders.write_text(orders.read_text() + "\n# an edit\n")
+    after_orders_edit = _fingerprints_of_copy(kit.parent)
+    assert after_orders_edit["ecommerce"] != before["ecommerce"]
+    assert after_orders_edit["credit_cards"] == after_cards_edit["credit_cards"]
+    # shared helpers (seeding) feed every replica
+    seeding = kit / "seeding.py"
+    seeding.write_text(seeding.read_text() + "\n# an edit\n")
+    after_seeding_edit = _fingerprints_of_copy(kit.parent)
+    assert after_seeding_edit["ecommerce"] != after_orders_edit["ecommerce"]
+    assert after_seeding_edit["credit_cards"] != after_orders_edit["credit_cards"]
+
+
+def test_data_library_versions_are_recorded_and_keyed() -> None:
+    from replicas import build as build_mod
+
+    versions = build_mod.data_versions()
+    assert {"faker", "numpy", "polars", "duckdb", "dbt-core"} <= set(versions)
+    assert all(v != "absent" for v in versions.values())
+    snap = ensure_snapshot("toy", seed=1)
+    assert snap.manifest["versions"]["faker"] == versions["faker"]

@@ -21,7 +21,7 @@ import pytest
 
 from replicas.build import ensure_snapshot
 from replicas.generators import credit_cards
-from replicas.generators._cards_catalog import MAX_CARDS, catalog_size
+from replicas.generators.credit_cards.catalog import MAX_CARDS, catalog_size
 
 SEEDS = range(6)
 CARD_TERMS_COLUMNS = [

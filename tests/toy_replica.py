@@ -6,7 +6,7 @@ from pathlib import Path
 
 import polars as pl
 
-from replicas.generators._rng import table_rng
+from replicas.seeding import table_rng
 from replicas.replica import ReplicaSpec, get_replica, register_replica
 
 TOY_PROJECT = Path(__file__).parent / "fixtures" / "toy_dbt"

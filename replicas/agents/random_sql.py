@@ -15,7 +15,7 @@ import numpy as np
 from replicas.agents import register_agent
 from replicas.agents._observe import column, is_numeric_type, parse_table, to_number
 from replicas.agents.base import Agent, AgentOptions, EnvLike, EpisodeOutcome, step
-from replicas.generators._rng import table_rng
+from replicas.seeding import table_rng
 
 _LIST_TABLES = (
     "select table_schema || '.' || table_name as table_name from information_schema.tables "

@@ -63,7 +63,7 @@ def _hash32(items: set[str]) -> np.ndarray:
 
 
 def _permutations() -> tuple[np.ndarray, np.ndarray]:
-    from replicas.generators._rng import table_rng
+    from replicas.seeding import table_rng
 
     rng = table_rng(0, "export.minhash")
     a = rng.integers(1, 1 << 32, size=NUM_PERM, dtype=np.uint64)

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from replicas.generators._rng import table_rng
+from replicas.seeding import table_rng
 from replicas.tasks._snapshot import SnapshotLike
 from replicas.tasks._values import json_value, table_value
 from replicas.tasks.base import (

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from replicas.agents.adversary._base import Session, Strategy
 from replicas.agents.base import EnvLike
-from replicas.generators._rng import table_rng
+from replicas.seeding import table_rng
 
 if TYPE_CHECKING:
     from replicas.tasks import Task

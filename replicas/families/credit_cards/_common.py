@@ -124,7 +124,7 @@ def nearest_siblings(cards: Sequence[Mapping[str, Any]]) -> dict[str, tuple[str,
 
 def seed_shuffle(ctx: BuildContext, items: Sequence[T], *salt: str) -> list[T]:
     """``items`` shuffled once per (seed, family, salt): the same order for every variant."""
-    from replicas.generators._rng import table_rng
+    from replicas.seeding import table_rng
 
     rng = table_rng(ctx.seed, ctx.family.name, "seed_shuffle", *salt)
     return [items[int(i)] for i in rng.permutation(len(items))]

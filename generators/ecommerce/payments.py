@@ -16,17 +16,17 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from replicas.generators import _ecommerce_calendar as cal
-from replicas.generators._ecommerce_catalog import CURRENCIES
-from replicas.generators._ecommerce_customers import COUNTRIES
-from replicas.generators._ecommerce_orders import (
+from replicas.generators.ecommerce import calendar as cal
+from replicas.generators.ecommerce.catalog import CURRENCIES
+from replicas.generators.ecommerce.customers import COUNTRIES
+from replicas.generators.ecommerce.orders import (
     CANCELLED,
     COMPLETED,
     MARKETPLACE,
     RETURNED,
     OrderBook,
 )
-from replicas.generators._rng import table_rng
+from replicas.seeding import table_rng
 
 METHODS = ("card", "paypal", "apple_pay", "klarna", "bank_transfer", "gift_card", "marketplace")
 CARD, GIFT_CARD, MARKETPLACE_PAYOUT = 0, 5, 6

@@ -19,11 +19,11 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from replicas.generators import _ecommerce_calendar as cal
-from replicas.generators._ecommerce_catalog import CATEGORIES, Catalog
-from replicas.generators._ecommerce_customers import Customers
-from replicas.generators._ecommerce_orders import APP, MARKETPLACE, WEB, OrderBook
-from replicas.generators._rng import table_rng
+from replicas.generators.ecommerce import calendar as cal
+from replicas.generators.ecommerce.catalog import CATEGORIES, Catalog
+from replicas.generators.ecommerce.customers import Customers
+from replicas.generators.ecommerce.orders import APP, MARKETPLACE, WEB, OrderBook
+from replicas.seeding import table_rng
 
 EVENT_TYPES = ("session_start", "page_view", "add_to_cart", "checkout", "purchase")
 SESSION_START, PAGE_VIEW, ADD_TO_CART, CHECKOUT_EVENT, PURCHASE = range(5)

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from faker import Faker
 
-from replicas.generators._rng import table_rng
+from replicas.seeding import table_rng
 
 
 @lru_cache(maxsize=32)

@@ -2,22 +2,22 @@
 
 The catalog carries every term a Regulation Z §1026.60 disclosure ("Schumer box") shows, with
 names built to be confusable (tier ladders, shared brands, variant spellings; see
-``_cards_names``), so that a compliance verifier has real hallucinations to catch. Customers
+``names``), so that a compliance verifier has real hallucinations to catch. Customers
 have bureau-like credit attributes and 24 months of spend by category (2024-07 .. 2026-06);
-holdings and applications follow the eligibility rule in ``_cards_activity`` (mostly).
+holdings and applications follow the eligibility rule in ``activity`` (mostly).
 
-Modules: ``_cards_profiles`` (term ranges per card type), ``_cards_names`` (naming),
-``_cards_catalog`` (issuers, cards, card_rewards), ``_cards_people`` (customers, card_spend),
-``_cards_activity`` (existing_cards, applications).
+Modules: ``profiles`` (term ranges per card type), ``names`` (naming),
+``catalog`` (issuers, cards, card_rewards), ``people`` (customers, card_spend),
+``activity`` (existing_cards, applications).
 """
 
 from __future__ import annotations
 
 import polars as pl
 
-from replicas.generators._cards_activity import build_activity
-from replicas.generators._cards_catalog import build_catalog, build_issuers
-from replicas.generators._cards_people import build_card_spend, build_customers
+from replicas.generators.credit_cards.activity import build_activity
+from replicas.generators.credit_cards.catalog import build_catalog, build_issuers
+from replicas.generators.credit_cards.people import build_card_spend, build_customers
 
 TABLES: tuple[str, ...] = (
     "issuers",

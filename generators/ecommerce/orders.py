@@ -18,11 +18,11 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from replicas.generators import _ecommerce_calendar as cal
-from replicas.generators._ecommerce_catalog import CATEGORIES, CURRENCIES, Catalog, Promotion
-from replicas.generators._ecommerce_customers import COUNTRIES, Customers, OrderTimeline
-from replicas.generators._ecommerce_sampling import sampler
-from replicas.generators._rng import table_rng
+from replicas.generators.ecommerce import calendar as cal
+from replicas.generators.ecommerce.catalog import CATEGORIES, CURRENCIES, Catalog, Promotion
+from replicas.generators.ecommerce.customers import COUNTRIES, Customers, OrderTimeline
+from replicas.generators.ecommerce.sampling import sampler
+from replicas.seeding import table_rng
 
 STATUSES = ("placed", "shipped", "completed", "cancelled", "returned")
 CHANNELS = ("web", "app", "marketplace")

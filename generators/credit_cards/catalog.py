@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from replicas.generators._cards_names import (
+from replicas.generators.credit_cards.names import (
     BRANDS,
     NETWORK_WEIGHTS,
     NETWORKS,
@@ -22,13 +22,13 @@ from replicas.generators._cards_names import (
     issuer_names,
     twin_name,
 )
-from replicas.generators._cards_profiles import (
+from replicas.generators.credit_cards.profiles import (
     APR_CEILING_PCT,
     PENALTY_APR_CEILING_PCT,
     PROFILES,
     CardTypeProfile,
 )
-from replicas.generators._rng import table_rng
+from replicas.seeding import table_rng
 
 MAX_CARDS = 120
 APR_ENDINGS: tuple[float, ...] = (0.24, 0.49, 0.74, 0.99)
@@ -83,7 +83,7 @@ def _family_tiers(rng: np.random.Generator, profile: CardTypeProfile, wanted: in
 
 
 def plan_slots(seed: int, target: int, n_issuers: int) -> list[CardSlot]:
-    """Names, issuers, types and tiers of ``target`` products (see ``_cards_names``)."""
+    """Names, issuers, types and tiers of ``target`` products (see ``names``)."""
     rng = table_rng(seed, "cards", "names")
     types = list(PROFILES)
     weights = np.asarray([PROFILES[t].family_weight for t in types])

@@ -13,8 +13,8 @@ import numpy as np
 import polars as pl
 from faker import Faker
 
-from replicas.generators._cards_profiles import SPEND_CATEGORIES
-from replicas.generators._rng import table_rng
+from replicas.generators.credit_cards.profiles import SPEND_CATEGORIES
+from replicas.seeding import table_rng
 
 WINDOW_START = dt.date(2024, 7, 1)
 WINDOW_MONTHS = 24

@@ -43,11 +43,11 @@ import math
 
 import polars as pl
 
-from replicas.generators._ecommerce_catalog import build_catalog, build_fx, build_promotions
-from replicas.generators._ecommerce_customers import build_timeline_and_customers
-from replicas.generators._ecommerce_events import build_web_events
-from replicas.generators._ecommerce_orders import build_orders, n_orders_for
-from replicas.generators._ecommerce_payments import build_payments, build_refunds
+from replicas.generators.ecommerce.catalog import build_catalog, build_fx, build_promotions
+from replicas.generators.ecommerce.customers import build_timeline_and_customers
+from replicas.generators.ecommerce.events import build_web_events
+from replicas.generators.ecommerce.orders import build_orders, n_orders_for
+from replicas.generators.ecommerce.payments import build_payments, build_refunds
 
 TABLES: tuple[str, ...] = (
     "customers",

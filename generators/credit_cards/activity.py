@@ -21,8 +21,8 @@ import datetime as dt
 import numpy as np
 import polars as pl
 
-from replicas.generators._cards_people import AS_OF, WINDOW_START
-from replicas.generators._rng import table_rng
+from replicas.generators.credit_cards.people import AS_OF, WINDOW_START
+from replicas.seeding import table_rng
 
 ELIGIBILITY_REASONS: tuple[str, ...] = (
     "ok",

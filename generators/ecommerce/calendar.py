@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from replicas.generators._ecommerce_sampling import TableSampler, sampler
+from replicas.generators.ecommerce.sampling import TableSampler, sampler
 
 START_DATE = dt.date(2024, 1, 1)
 END_DATE = dt.date(2026, 6, 30)  # inclusive: the last second is 2026-06-30 23:59:59

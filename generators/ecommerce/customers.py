@@ -18,11 +18,11 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from replicas.generators import _ecommerce_calendar as cal
-from replicas.generators._ecommerce_catalog import CURRENCIES
-from replicas.generators._ecommerce_sampling import choose
-from replicas.generators._rng import table_rng
-from replicas.generators._vocab import ascii_slug, person_names
+from replicas.generators.ecommerce import calendar as cal
+from replicas.generators.ecommerce.catalog import CURRENCIES
+from replicas.generators.ecommerce.sampling import choose
+from replicas.generators.vocab import ascii_slug, person_names
+from replicas.seeding import table_rng
 
 STORE_DOMAIN = "lumenmarket.com"
 NEW_CUSTOMER_SHARE = 0.45

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from replicas.generators import _ecommerce_calendar as cal
-from replicas.generators._ecommerce_sampling import TableSampler, inverse_cdf_table, sampler
-from replicas.generators._rng import table_rng
-from replicas.generators._vocab import brand_names
+from replicas.generators.ecommerce import calendar as cal
+from replicas.generators.ecommerce.sampling import TableSampler, inverse_cdf_table, sampler
+from replicas.generators.vocab import brand_names
+from replicas.seeding import table_rng
 
 
 @dataclass(frozen=True)
