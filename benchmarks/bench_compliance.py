@@ -11,8 +11,10 @@ Two corpora, both compliant and deterministic in the seed:
   bottom line. About 800 words with **20-40 figures** (seed 1: mean 26.5 claims, 10th-90th
   percentile 15-38): most of the text is advice, so much of the cost is reading prose, not
   checking terms. The throughput target (2,000 responses/s) is stated for this corpus.
-* ``dense`` - ``compliance_evalset.long_response``: card write-ups and tables back to back, ~86
-  claims in ~900 words; the worst realistic case (a terms sheet rather than an answer).
+* ``dense`` - card sections and tables back to back (a terms sheet rather than an answer), the
+  worst realistic case.
+
+Both corpora are generated here, from the catalog, with their own phrasing (no evalset).
 
 Each repeat verifies every response once; the median over repeats is reported. CPU time
 (``time.process_time``) is the headline figure because other work shares the machine; wall time is
@@ -29,23 +31,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from replicas.build import ensure_snapshot
 from replicas.generators._rng import table_rng
-from replicas.verifiers._compliance_claims import extract
-from replicas.verifiers._compliance_rules import evaluate
-from replicas.verifiers._compliance_text import normalize
-from replicas.verifiers.compliance import Catalog, verify_response
-from replicas.verifiers.compliance_evalset import (
-    Spec,
-    View,
-    Writer,
-    _bullets,
-    _choose_terms,
-    _prose,
-    _prose_rich,
-    _table,
-    long_response,
-)
+from replicas.verifiers.compliance import CardTerms, Catalog, verify_response
+from replicas.verifiers.compliance.claims import extract
+from replicas.verifiers.compliance.rules import evaluate
+from replicas.verifiers.compliance.text import normalize
 
 TARGET_PER_S = 2000.0
 
@@ -116,38 +109,126 @@ _BOTTOM = (
 )
 
 
+def _pct(value: float) -> str:
+    text = f"{value:.2f}"
+    return text[:-3] if text.endswith(".00") else text
+
+
+def _usd(value: float) -> str:
+    return f"${value:,.0f}" if float(value).is_integer() else f"${value:,.2f}"
+
+
+def _apr(card: CardTerms) -> str:
+    low, high = card.purchase_apr_min_pct or 0.0, card.purchase_apr_max_pct or 0.0
+    kind = "variable" if card.apr_is_variable else "fixed"
+    if low == high:
+        return f"{_pct(low)}% {kind}"
+    return f"{_pct(low)}%-{_pct(high)}% {kind}"
+
+
+def _terms(card: CardTerms) -> list[str]:
+    """The card's terms as short phrases, each one true (the corpus is compliant)."""
+    fee = card.annual_fee_usd or 0.0
+    out = [f"{_usd(fee)} annual fee" if fee else "no annual fee", f"{_apr(card)} purchase APR"]
+    if card.intro_purchase_apr_pct is not None:
+        out.append(
+            f"{_pct(card.intro_purchase_apr_pct)}% intro APR on purchases for "
+            f"{card.intro_purchase_months} months, then {_apr(card)}"
+        )
+    if card.intro_bt_apr_pct is not None:
+        out.append(
+            f"{_pct(card.intro_bt_apr_pct)}% intro APR on balance transfers for "
+            f"{card.intro_bt_months} months"
+        )
+    if card.bt_fee_pct:
+        out.append(
+            f"balance transfer fee of {_pct(card.bt_fee_pct)}% (min {_usd(card.bt_fee_min_usd or 0)})"
+        )
+    if card.foreign_txn_fee_pct:
+        out.append(f"{_pct(card.foreign_txn_fee_pct)}% foreign transaction fee")
+    else:
+        out.append("no foreign transaction fees")
+    if card.late_fee_usd:
+        out.append(f"late fee up to {_usd(card.late_fee_usd)}")
+    if card.cash_advance_fee_pct:
+        out.append(
+            f"cash advance fee of {_pct(card.cash_advance_fee_pct)}% or "
+            f"{_usd(card.cash_advance_fee_min_usd or 0)}, whichever is greater"
+        )
+    return out
+
+
+def _section(rng: np.random.Generator, card: CardTerms, value: int) -> str:
+    terms = _terms(card)
+    name = card.card_name
+    style = int(rng.integers(0, 3))
+    if style == 0:
+        items = "\n".join(f"- {t[0].upper()}{t[1:]}" for t in terms)
+        return f"**{name}**\n{items}\n- Estimated value for you: about ${value} a year"
+    if style == 1:
+        first, *rest = terms
+        return (
+            f"### {name}\n\nThe {name} comes with {first}. It has a {rest[0]}"
+            + "".join(f"; {t}" for t in rest[1:])
+            + f". On your spending it would be worth roughly ${value} per year."
+        )
+    return (
+        f"The {name} is worth a look: {', '.join(terms[:-1])} and {terms[-1]}. "
+        f"Based on your spending you would get around ${value} a year out of it."
+    )
+
+
+def _table(cards: Sequence[CardTerms]) -> str:
+    rows = ["| Card | Annual fee | Purchase APR | Foreign transaction fee |", "|---|---|---|---|"]
+    for card in cards:
+        fee = card.annual_fee_usd or 0.0
+        fx = card.foreign_txn_fee_pct or 0.0
+        rows.append(
+            f"| {card.card_name} | {_usd(fee) if fee else 'None'} | {_apr(card)} | "
+            f"{_pct(fx) + '%' if fx else 'None'} |"
+        )
+    return "\n".join(rows)
+
+
 def typical_response(catalog: Catalog, seed: int, words: int = 800) -> str:
     """A realistic ~``words``-word answer recommending one of three or four cards.
 
-    Each card gets a short section of terms (always including its annual fee, so recommending it
-    is compliant) wrapped in advice that names the card but states no figure; 60% of the answers
-    add a comparison table of the first three. Deterministic in ``seed``.
+    Each card gets a short section of true terms (always its annual fee, so recommending it is
+    compliant; bullets, a paragraph or one long sentence) plus the yearly value it would bring,
+    wrapped in advice that names the card but states no figure; 60% of the answers add a
+    comparison table of the first three. Deterministic in ``seed``.
     """
     if words < 200:
         raise ValueError(f"words must be >= 200, got {words}")
-    w = Writer(table_rng(seed, "compliance_typical_response", words))
+    rng = table_rng(seed, "compliance_typical_response", words)
     cards = list(catalog.cards)
-    k = min(len(cards), w.pick([3, 4, 4]))
-    group = [cards[int(i)] for i in w.rng.choice(len(cards), size=k, replace=False)]
-    specs = []
-    for index, card in enumerate(group):
-        view = View.of(card)
-        specs.append(Spec(view, _choose_terms(w, view, must=["annual"]), recommended=index == 0))
-    parts = [w.pick(_OPENERS)]
-    for spec in specs:
-        name = spec.view.name
-        advice = " ".join(w.pick(_ADVICE).format(name=name) for _ in range(3))
-        if w.chance(0.4):
-            parts.append(f"{_bullets(w, spec)}\n\n{advice}")
-        else:
-            body = w.pick([_prose_rich, _prose])(w, spec)
-            parts.append(f"### {name}\n\n{body}\n\n{advice}")
-    if w.chance(0.6):
-        parts.append("Here's how they compare:\n\n" + _table(w, specs[:3]))
-    parts.append(w.pick(_BOTTOM).format(name=specs[0].view.name))
+    k = min(len(cards), int(rng.choice([3, 4, 4])))
+    group = [cards[int(i)] for i in rng.choice(len(cards), size=k, replace=False)]
+    parts = [str(rng.choice(_OPENERS))]
+    for card in group:
+        advice = " ".join(
+            str(_ADVICE[int(i)]).format(name=card.card_name)
+            for i in rng.choice(len(_ADVICE), size=3, replace=False)
+        )
+        parts.append(f"{_section(rng, card, int(rng.integers(80, 900)))}\n\n{advice}")
+    if rng.random() < 0.6:
+        parts.append("Here's how they compare:\n\n" + _table(group[:3]))
+    parts.append(str(rng.choice(_BOTTOM)).format(name=group[0].card_name))
     general = list(_GENERAL)
     while sum(len(p.split()) for p in parts) < words and general:
-        parts.insert(-1, general.pop(int(w.rng.integers(0, len(general)))))
+        parts.insert(-1, general.pop(int(rng.integers(0, len(general)))))
+    return "\n\n".join(parts)
+
+
+def dense_response(catalog: Catalog, seed: int, words: int = 800) -> str:
+    """Card sections and tables back to back, ~``words`` words: a terms sheet, the worst case."""
+    rng = table_rng(seed, "compliance_dense_response", words)
+    cards = list(catalog.cards)
+    parts = ["Here is a detailed comparison of the cards that fit what you asked for."]
+    while sum(len(p.split()) for p in parts) < words:
+        group = [cards[int(i)] for i in rng.choice(len(cards), size=3, replace=False)]
+        parts.extend(_section(rng, card, int(rng.integers(80, 900))) for card in group)
+        parts.append(_table(group))
     return "\n\n".join(parts)
 
 
@@ -210,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     catalog = Catalog.from_snapshot(ensure_snapshot("credit_cards", args.seed))
     corpora = {
         "typical": [typical_response(catalog, i, args.words) for i in range(args.responses)],
-        "dense": [long_response(catalog, i, words=args.words) for i in range(args.responses)],
+        "dense": [dense_response(catalog, i, args.words) for i in range(args.responses)],
     }
     report: dict[str, Any] = {"seed": args.seed, "repeats": args.repeats}
     for name, texts in corpora.items():

@@ -12,25 +12,34 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
+import time
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 
 import pytest
 
-from replicas.verifiers import _compliance_lexicon as lex
-from replicas.verifiers._compliance_names import _REFERENCE, NameMention
-from replicas.verifiers._compliance_text import _SPECIAL, _special_matches, normalize
-from replicas.verifiers._compliance_units import (
+from replicas.verifiers.compliance import Catalog, Claim, extract_claims
+from replicas.verifiers.compliance import lexicon as lex
+from replicas.verifiers.compliance.names import _REFERENCE, NameMention
+from replicas.verifiers.compliance.text import _SPECIAL, _special_matches, normalize
+from replicas.verifiers.compliance.units import (
+    _SENTENCE_END,
     _TABLE_BLOCK,
     CueIndex,
     MentionIndex,
     _table_blocks,
     build_units,
 )
-from replicas.verifiers._compliance_values import Durations, _anchors, _fee_words, month_anchors
-from replicas.verifiers.compliance import Catalog, Claim, extract_claims
-from replicas.verifiers.compliance_evalset import build_evalset, long_response
-from tests.test_compliance import CARDS, COMPLIANT, ELIGIBILITY, REALISTIC_COMPLIANT
+from replicas.verifiers.compliance.values import (
+    Durations,
+    _anchors,
+    _durations,
+    _fee_words,
+    month_anchors,
+)
+from tests.compliance_cases import CARDS, COMPLIANT, ELIGIBILITY, REALISTIC_COMPLIANT
+from tests.compliance_labelled import build_evalset
+from tests.compliance_support import long_response
 
 _WORDS = """
 no annual fee fees n't don't not best so also if vs vs. than rather over cannot
@@ -133,8 +142,6 @@ def test_numbers_lookahead_changes_no_match(texts: list[str]) -> None:
 
 
 def test_sentence_end_matches_its_plain_form(texts: list[str]) -> None:
-    from replicas.verifiers._compliance_units import _SENTENCE_END
-
     plain = re.compile(r"[.!?]+(?=[ \t\n\"')\]*]|$)|\n")
     for text in texts:
         assert _spans(_SENTENCE_END.finditer(text)) == _spans(plain.finditer(text))
@@ -166,8 +173,6 @@ def test_candidate_searches_equal_finditer(texts: list[str]) -> None:
 
 def test_adversarial_candidates_stay_linear() -> None:
     """A megabyte of candidates that never match costs no more than a few regex scans of it."""
-    import time
-
     for filler in ("<", "&", "|\n", "the ", "zero ", "mo "):
         text = filler * (1_000_000 // len(filler))
         start = time.process_time()
@@ -210,8 +215,6 @@ def _whole_text_cues(lower: str, mentions: Sequence[NameMention]) -> list[tuple[
 def test_units_see_the_cues_and_durations_a_whole_text_scan_sees(
     texts: list[str], catalog: Catalog
 ) -> None:
-    from replicas.verifiers._compliance_values import _durations
-
     for text in texts[:800]:
         norm = normalize(text)
         mentions = catalog.names.find(norm.text, norm.lower)

@@ -14,8 +14,8 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from replicas.verifiers import _compliance_lexicon as lex
-from replicas.verifiers._compliance_units import Unit
+from replicas.verifiers.compliance import lexicon as lex
+from replicas.verifiers.compliance.units import Unit
 
 PCT, USD, NONE = "pct", "usd", "none"
 NONE_KINDS = (

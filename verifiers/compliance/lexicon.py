@@ -15,6 +15,11 @@ from typing import Any
 _QUANTIFIERS = frozenset("?*+{")
 
 
+def word_set(text: str) -> frozenset[str]:
+    """The blank-separated words of ``text`` (long vocabularies written as paragraphs)."""
+    return frozenset(text.split())
+
+
 def at_word_start(alternatives: list[str]) -> str:
     """A pattern matching exactly what ``\\b(?:a1|a2|...)`` matches, written to scan fast.
 

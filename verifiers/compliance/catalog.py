@@ -14,9 +14,11 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import polars as pl
 
-from replicas.verifiers._compliance_names import NameIndex
+from replicas.db import open_readonly
+from replicas.verifiers.compliance.names import NameIndex
 
 WAREHOUSE_FILE = "warehouse.duckdb"
 TERMS_TABLE = "card_terms"
@@ -225,16 +227,12 @@ class Catalog:
 
         Accepts a path or anything with a ``.path`` (a ``replicas.build.Snapshot``).
         """
-        import duckdb
-
         root = Path(getattr(snapshot_dir, "path", snapshot_dir))
         warehouse = root / WAREHOUSE_FILE if root.is_dir() else root
         if not warehouse.is_file():
             raise FileNotFoundError(f"no snapshot warehouse at {warehouse}")
         # The kit's one read-only configuration: DuckDB refuses a second connection to a file
         # with a different configuration than one already open in this process (an episode's).
-        from replicas.sandbox import open_readonly
-
         try:
             con = open_readonly(warehouse)
         except duckdb.Error as exc:
@@ -336,8 +334,6 @@ def _eligibility_columns(frame: pl.DataFrame) -> dict[str, dict[str, tuple[bool,
 
 
 def _read_table(con: Any, table: str, *, optional: bool = False) -> pl.DataFrame | None:
-    import duckdb
-
     try:
         frame = pl.from_arrow(con.sql(f'SELECT * FROM main."{table}"').to_arrow_table())
     except duckdb.Error as exc:

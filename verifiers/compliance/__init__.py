@@ -47,16 +47,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from replicas.verifiers._compliance_catalog import CardTerms, Catalog, EligibilityRow
-from replicas.verifiers._compliance_claims import Claim, extract
-from replicas.verifiers._compliance_rules import (
+from replicas.verifiers.compliance.catalog import CardTerms, Catalog, EligibilityRow
+from replicas.verifiers.compliance.claims import Claim, extract
+from replicas.verifiers.compliance.rules import (
     FAMILY_OF_CODE,
     OBJECTIVES,
     REASON_CODES,
     Finding,
     evaluate,
 )
-from replicas.verifiers._compliance_text import NormalizedText, normalize
+from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.verdict import Reason, Verdict
 
 __all__ = [

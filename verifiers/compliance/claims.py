@@ -1,0 +1,341 @@
+"""Deterministic claim extraction: which card a response says has which term.
+
+A *claim* is a number with ``%`` near an APR word, a dollar amount near a fee word, or a "no
+annual fee" style statement, typed by the cue words around it and attributed to a card.
+
+Inside a unit (a sentence, list item or table cell, see ``_compliance_units``) every figure gets a
+*window*: the text from the previous figure to the next, split at the last clause boundary
+between them (a comma, "and", "then", ...). The window's cue words type the figure -
+"19.99%-29.99% variable APR on purchases" is a purchase APR, "0% intro APR on balance transfers
+for 18 months" an intro offer with its months, "then 19.99%" the rate after it, "3% of each
+transfer (min $5)" a balance transfer fee with its dollar minimum. A window that names no term
+falls back to the whole stretch between the neighbouring figures, then to the unit's lead-in
+("APRs: purchases 19.99%, cash advances 29.99%"); coordinated figures ("$95 and $150") share a
+type.
+
+Attribution: the nearest card named before the figure in its unit (or all cards of an "X and Y"
+subject), else the first named after it in the unit, else - for "both cards" / "all three
+cards" - the last two / three cards named, else the card the text was last talking about, else
+the only card the response names. "..., respectively" pairs figures with cards in order.
+Sentences about cards in general ("most cards charge ...") attribute to nothing, and a quoted
+figure in a sentence that reports or corrects it ("the draft says \"$50 annual fee\", which is
+wrong") is not the response's own claim.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from dataclasses import MISSING, dataclass, fields
+from typing import Any
+
+from replicas.verifiers.compliance import lexicon as lex
+from replicas.verifiers.compliance.claim_types import (
+    APR_CLAIM,
+    FEE_CLAIM,
+    INTRO_CLAIM,
+    Draft,
+    type_value,
+    windows_of,
+)
+from replicas.verifiers.compliance.names import UNKNOWN, NameMention
+from replicas.verifiers.compliance.units import CueIndex, MentionIndex, build_units
+from replicas.verifiers.compliance.values import (
+    NONE,
+    PCT,
+    USD,
+    Durations,
+    Value,
+    cell_none,
+    find_values,
+)
+
+__all__ = [
+    "APR_CLAIM",
+    "FEE_CLAIM",
+    "INTRO_CLAIM",
+    "NONE",
+    "PCT",
+    "USD",
+    "Claim",
+    "Extraction",
+    "extract",
+]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A typed, attributed statement about one or more cards' terms."""
+
+    family: str
+    kind: str
+    start: int
+    end: int
+    unit: str
+    low: float | None = None
+    high: float | None = None
+    min_usd: float | None = None
+    months: int | None = None
+    scopes: frozenset[str] = frozenset()
+    variability: str | None = None  # "variable" | "fixed" when the text says so
+    is_none: bool = False
+    cards: tuple[str, ...] = ()
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        if self.family not in (APR_CLAIM, INTRO_CLAIM, FEE_CLAIM):
+            raise ValueError(f"unknown claim family {self.family!r}")
+
+
+# Every field in declaration order (required ones as placeholders every draft overwrites), so a
+# claim's ``__dict__`` reads as if built by its ``__init__``.
+_CLAIM_TEMPLATE: dict[str, Any] = {
+    f.name: None if f.default is MISSING else f.default for f in fields(Claim)
+}
+
+
+def _claim(draft: Draft, cards: tuple[str, ...], text: str) -> Claim:
+    """``Claim(**draft, cards=cards, text=text)`` at a third of the cost.
+
+    A frozen dataclass sets each of its fourteen fields through ``object.__setattr__``; a
+    response makes dozens of claims, so the extractor fills the instance dictionary in one step
+    instead. The result is the same object (fields, equality, hash, repr) and is still validated.
+    """
+    values = _CLAIM_TEMPLATE.copy()
+    values.update(draft)
+    values["cards"] = cards
+    values["text"] = text
+    claim = object.__new__(Claim)
+    object.__setattr__(claim, "__dict__", values)
+    claim.__post_init__()
+    return claim
+
+
+@dataclass(frozen=True)
+class Extraction:
+    claims: tuple[Claim, ...]
+    mentions: tuple[NameMention, ...]
+    units: tuple[tuple[int, int], ...]
+
+
+# -- attribution -----------------------------------------------------------------------------
+
+
+def _group_of(lower: str, unit_mentions: Sequence[NameMention], index: int) -> list[NameMention]:
+    """The mention at ``index`` plus any joined to it by "and"/","/"or" ("X and Y both ...")."""
+    group = [unit_mentions[index]]
+    i = index
+    while i > 0 and lex.NAME_JOINER.match(lower[unit_mentions[i - 1].end : unit_mentions[i].start]):
+        group.insert(0, unit_mentions[i - 1])
+        i -= 1
+    return group
+
+
+def _cards_of(mentions: Sequence[NameMention]) -> tuple[str, ...]:
+    """Card ids of mentions; an unknown product contributes nothing (its claims are unverifiable)."""
+    seen: list[str] = []
+    for mention in mentions:
+        if mention.card_id is not None and mention.card_id not in seen:
+            seen.append(mention.card_id)
+    return tuple(seen)
+
+
+def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extraction:
+    """Every claim of the response, typed and attributed.
+
+    Only units holding a figure (and table cells, which may read "None") are read further; in a
+    typical answer that is a fifth of the text, the rest being advice around the figures.
+    """
+    index = MentionIndex(mentions)
+    cue_index = CueIndex(lower, mentions)
+    units = build_units(text, cue_index, index)
+    values = find_values(lower)
+    unit_starts = [u.start for u in units]
+    by_unit: dict[int, list[Value]] = {}
+    for value in values:
+        k = bisect_right(unit_starts, value.start) - 1
+        if k >= 0 and value.start < units[k].end and value.end <= units[k].end:
+            by_unit.setdefault(k, []).append(value)
+    durations = Durations(lower) if values else None
+    todo = set(by_unit)
+    todo.update(k for k, u in enumerate(units) if u.is_cell)
+    distinct_cards = _cards_of([m for m in mentions if m.kind != UNKNOWN])
+    claims: list[Claim] = []
+    for k in sorted(todo):
+        unit = units[k]
+        unit_values = by_unit.get(k) or (cell_none(text, unit) if unit.is_cell else [])
+        if not unit_values:
+            continue
+        unit_months = durations.within(unit.start, unit.end) if durations is not None else []
+        if (
+            not unit_months
+            and not unit.context_cues
+            and not any(v.unit == NONE for v in unit_values)
+            and not cue_index.within(unit.start, unit.end)
+        ):
+            continue  # numbers with no word around them that could make them a claim
+        windows = windows_of(lower, cue_index, unit, unit_values, unit_months)
+        unit_mentions = index.within(unit.start, unit.end)
+        unit_text = lower[unit.start : unit.end]
+        if '"' in unit_text and lex.REPORTING.search(unit_text):
+            quoted = [
+                (m.start() + unit.start, m.end() + unit.start)
+                for m in lex.QUOTED.finditer(unit_text)
+            ]
+            kept = [v for v in unit_values if not any(a <= v.start < b for a, b in quoted)]
+            if len(kept) != len(unit_values):
+                unit_values = kept
+                if not unit_values:
+                    continue
+                windows = windows_of(lower, cue_index, unit, unit_values, unit_months)
+        generic = (
+            not unit_mentions
+            and "card" in unit_text
+            and bool(lex.GENERIC_SUBJECT.search(unit_text))
+        )
+        drafts = [type_value(v, w) for v, w in zip(unit_values, windows, strict=True)]
+        _share_coordinated(lower, unit_values, drafts)
+        # "all three cards", "both cards" - attribution needs it only in a unit naming no card.
+        collective = _collective(unit_text) if not unit_mentions else None
+        unit_claims: list[Claim] = []
+        for value, draft in zip(unit_values, drafts, strict=True):
+            if draft is None:
+                continue
+            if unit.cards is not None:
+                cards = unit.cards
+            elif generic:
+                cards = ()
+            else:
+                cards = _attribute(
+                    lower, value.start, unit_mentions, collective, index, unit.start, distinct_cards
+                )
+            for part in draft.get("split", [draft]):
+                unit_claims.append(_claim(part, cards, text[part["start"] : part["end"]]))
+        if unit_claims and "respectively" in unit_text and lex.RESPECTIVELY.search(unit_text):
+            unit_claims = _respectively(unit_claims, unit_mentions, index, unit.start)
+        claims.extend(unit_claims)
+    return Extraction(tuple(claims), tuple(mentions), tuple((u.start, u.end) for u in units))
+
+
+# Every quantifier ``lex.COLLECTIVE_SUBJECT`` starts with contains one of these ("neither" holds
+# "either"); a unit without them needs no search.
+_COLLECTIVE_WORDS = ("all", "both", "each", "every", "either")
+
+
+def _collective(unit_text: str) -> int | None:
+    """ "all three cards", "both cards": the last N cards named (0: every card so far; None: the
+    unit has no collective subject)."""
+    if not any(word in unit_text for word in _COLLECTIVE_WORDS):
+        return None
+    subject = lex.COLLECTIVE_SUBJECT.search(unit_text)
+    return (lex.collective_count(subject) or 0) if subject and _is_collective(subject) else None
+
+
+_COORDINATOR = re.compile(r"[ \t]{0,3}(?:,|and|or|/|&|vs\.?|versus|,[ \t]{0,3}and)[ \t]{0,3}")
+
+
+def _share_coordinated(lower: str, values: Sequence[Value], drafts: list[Draft | None]) -> None:
+    """Coordinated figures share their type: "18.24%-27.24% and 19.99%-29.99% variable APR"
+    (the later one types the earlier), "annual fees of $95 and $150" (the earlier one types the
+    later, which alone would only read as some fee)."""
+
+    def coordinated(i: int, j: int) -> bool:
+        a, b = values[i], values[j]
+        return (
+            a.unit == b.unit
+            and a.unit != NONE
+            and bool(_COORDINATOR.fullmatch(lower, a.end, b.start))
+        )
+
+    def copy(model: Draft, value: Value) -> Draft:
+        return {
+            **model,
+            "start": value.start,
+            "end": value.end,
+            "low": value.low,
+            "high": value.high,
+            "min_usd": value.min_usd,
+        }
+
+    for i in range(len(values) - 2, -1, -1):
+        model = drafts[i + 1]
+        if (
+            drafts[i] is None
+            and model is not None
+            and "split" not in model
+            and coordinated(i, i + 1)
+        ):
+            drafts[i] = copy(model, values[i])
+    for i in range(1, len(values)):
+        model, current = drafts[i - 1], drafts[i]
+        if model is None or "split" in model or not coordinated(i - 1, i):
+            continue
+        weaker = current is None or (
+            current.get("kind") == "any"
+            and current.get("family") == model["family"]
+            and model["kind"] != "any"
+        )
+        if weaker:
+            drafts[i] = copy(model, values[i])
+
+
+def _respectively(
+    claims: list[Claim], unit_mentions: Sequence[NameMention], index: MentionIndex, start: int
+) -> list[Claim]:
+    """ "... APRs are 19.99% and 14.24%, respectively": the n-th figure of a kind goes to the n-th
+    card named (in the sentence, else the last cards named before it, in text order)."""
+    from dataclasses import replace
+
+    by_kind: dict[tuple[str, str], list[int]] = {}
+    for i, claim in enumerate(claims):
+        by_kind.setdefault((claim.family, claim.kind), []).append(i)
+    out = list(claims)
+    for positions in by_kind.values():
+        n = len(positions)
+        if n < 2:
+            continue
+        cards = list(_cards_of([m for m in unit_mentions if m.end <= claims[positions[0]].start]))
+        if len(cards) != n:
+            before = index.all[: bisect_left(index.starts, start)]
+            recent = list(_cards_of([m for m in reversed(before) if m.kind != UNKNOWN]))[:n]
+            cards = recent[::-1]
+        if len(cards) != n:
+            continue
+        for position, card_id in zip(positions, cards, strict=True):
+            out[position] = replace(claims[position], cards=(card_id,))
+    return out
+
+
+def _is_collective(match: re.Match[str]) -> bool:
+    """A quantifier with a noun ("both cards", "all three") rather than "both" alone."""
+    text = match.group(0)
+    return bool(match.group("n")) or text.rstrip().endswith(
+        ("card", "cards", "options", "products", "them")
+    )
+
+
+def _attribute(
+    lower: str,
+    pos: int,
+    unit_mentions: Sequence[NameMention],
+    collective: int | None,
+    mentions: MentionIndex,
+    unit_start: int,
+    distinct_cards: tuple[str, ...],
+) -> tuple[str, ...]:
+    before = [i for i, m in enumerate(unit_mentions) if m.end <= pos]
+    if before:
+        return _cards_of(_group_of(lower, unit_mentions, before[-1]))
+    if unit_mentions:
+        return _cards_of([unit_mentions[0]])
+    if collective is not None:
+        upto = bisect_right(mentions.starts, pos)
+        named = _cards_of([m for m in reversed(mentions.all[:upto]) if m.kind != UNKNOWN])
+        return named[:collective] if collective else named
+    upto = bisect_left(mentions.starts, unit_start)
+    if upto > 0:
+        return _cards_of([mentions.all[upto - 1]])
+    if len(distinct_cards) == 1 and not any(m.kind == UNKNOWN for m in mentions.all):
+        return distinct_cards
+    return ()

@@ -1,0 +1,128 @@
+"""Which cards a response recommends and which it rules out (for the eligibility and
+disclosure rules).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from replicas.verifiers.compliance import lexicon as lex
+from replicas.verifiers.compliance.claims import Extraction
+from replicas.verifiers.compliance.names import NameMention
+
+_LIST_ITEM = re.compile(r"(?:[-*•+]|\d{1,2}[.)])\s")
+
+
+@dataclass(frozen=True)
+class Recommendations:
+    """Cards the response puts forward as suitable, and cards it explicitly rules out."""
+
+    positive: dict[str, NameMention]
+    negated: frozenset[str]
+
+
+def find_recommendations(lower: str, extraction: Extraction) -> Recommendations:
+    """Recommended and ruled-out cards, read clause by clause in the units that name a card.
+
+    A mention is ruled out when its clause negates ("you don't qualify for X") or a contrast
+    word precedes it in the clause ("X over Y"), else recommended when its clause recommends or
+    it is a list item under a recommending lead-in ("Top picks for you:" - the nearest non-empty
+    unit before it that is not itself a list item). Only units with a card mention are read, and
+    a clause is searched only for what its mentions need, once.
+    """
+    positive: dict[str, NameMention] = {}
+    negated: set[str] = set()
+    mentions = [m for m in extraction.mentions if m.card_id is not None]
+    if not mentions:
+        return Recommendations(positive, frozenset(negated))
+    units = extraction.units
+    unit_starts = [u[0] for u in units]
+    by_unit: dict[int, list[NameMention]] = {}
+    for mention in mentions:
+        k = bisect_right(unit_starts, mention.start) - 1
+        if k >= 0 and mention.start < units[k][1]:
+            by_unit.setdefault(k, []).append(mention)
+    leads: dict[int, bool] = {}
+    for k, unit_mentions in by_unit.items():
+        unit_start, unit_end = units[k]
+        unit_text = lower[unit_start:unit_end].strip()
+        if not unit_text:
+            continue
+        is_item = bool(_LIST_ITEM.match(unit_text))
+        list_lead = is_item and _list_lead(lower, units, k, leads)
+        clauses = _ClauseScan(lower, unit_start, unit_end)
+        for mention in unit_mentions:
+            assert mention.card_id is not None
+            c_start, c_end = clauses.around(mention.start)
+            if clauses.negates(c_start, c_end) or clauses.contrasts(c_start, mention.start):
+                negated.add(mention.card_id)
+            elif clauses.recommends(c_start, c_end) or list_lead:
+                positive.setdefault(mention.card_id, mention)
+    return Recommendations(positive, frozenset(negated))
+
+
+class _ClauseScan:
+    """One unit cut into clauses at ``lex.CLAUSE_BOUNDARY``; each clause is searched for a
+    negation or a recommendation only when a mention in it asks, and at most once."""
+
+    __slots__ = ("_cuts", "_end", "_lower", "_memo", "_start")
+
+    def __init__(self, lower: str, start: int, end: int) -> None:
+        self._lower = lower
+        self._start, self._end = start, end
+        self._cuts = [m.start() for m in lex.CLAUSE_BOUNDARY.finditer(lower, start, end)]
+        self._memo: dict[tuple[str, int, int], bool] = {}
+
+    def around(self, pos: int) -> tuple[int, int]:
+        """The clause ``[start, end)`` holding ``pos``."""
+        i = bisect_right(self._cuts, pos)
+        start = self._cuts[i - 1] if i else self._start
+        end = self._cuts[i] if i < len(self._cuts) else self._end
+        return start, end
+
+    def _search(self, pattern: re.Pattern[str], start: int, end: int) -> bool:
+        key = (pattern.pattern, start, end)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = bool(pattern.search(self._lower[start:end]))
+        return found
+
+    def negates(self, start: int, end: int) -> bool:
+        return self._search(lex.NEGATION, start, end)
+
+    def recommends(self, start: int, end: int) -> bool:
+        return self._search(lex.RECOMMEND, start, end)
+
+    def contrasts(self, start: int, end: int) -> bool:
+        return bool(lex.CONTRAST.search(self._lower[start:end]))
+
+
+def _list_lead(lower: str, units: Sequence[tuple[int, int]], k: int, memo: dict[int, bool]) -> bool:
+    """Whether the list item ``units[k]`` sits under a recommending lead-in ("Top picks:").
+
+    ``memo[j]`` is the answer of the walk back that starts at unit ``j``; every unit a walk
+    passes is memoised, so a long list costs one walk in all.
+    """
+    passed: list[int] = []
+    lead = False
+    j = k - 1
+    while j >= 0:
+        if j in memo:
+            lead = memo[j]
+            break
+        passed.append(j)
+        unit_text = lower[units[j][0] : units[j][1]].strip()
+        if unit_text and not _LIST_ITEM.match(unit_text):
+            lead = (
+                (unit_text.endswith(":") or unit_text.startswith("#"))
+                and bool(lex.RECOMMEND.search(unit_text))
+                and not lex.NEGATION.search(unit_text)
+            )
+            break
+        j -= 1
+    for j in passed:
+        memo[j] = lead
+    return lead
