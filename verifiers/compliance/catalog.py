@@ -37,6 +37,7 @@ _PCT_FIELDS = (
 )
 _USD_FIELDS = (
     "annual_fee_usd",
+    "annual_fee_first_year_usd",
     "bt_fee_min_usd",
     "cash_advance_fee_min_usd",
     "late_fee_usd",
@@ -80,6 +81,7 @@ class CardTerms:
     card_type: str | None = None
     min_credit_score: int | None = None
     annual_fee_usd: float | None = None
+    annual_fee_first_year_usd: float | None = None  # None: the catalog does not say
     purchase_apr_min_pct: float | None = None
     purchase_apr_max_pct: float | None = None
     apr_is_variable: bool | None = None

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from replicas.verifiers.compliance import lexicon as lex
+from replicas.verifiers.compliance import negation as neg
 from replicas.verifiers.compliance.units import CueIndex, Unit
 from replicas.verifiers.compliance.values import NONE, PCT, USD, Value
 
@@ -19,10 +20,16 @@ INTRO_CLAIM = "intro"  # kinds: purchase, bt, any
 FEE_CLAIM = "fee"  # kinds: annual, bt, cash_advance, foreign, late, min_interest, any
 
 _NONE_KINDS = {
-    "none_annual": (FEE_CLAIM, "annual"),
-    "none_foreign": (FEE_CLAIM, "foreign"),
-    "none_bt": (FEE_CLAIM, "bt"),
-    "none_penalty": (APR_CLAIM, "penalty"),
+    neg.NONE_ANNUAL: (FEE_CLAIM, "annual"),
+    neg.NONE_FIRST_YEAR: (FEE_CLAIM, "annual_first_year"),
+    neg.NONE_FOREIGN: (FEE_CLAIM, "foreign"),
+    neg.NONE_BT: (FEE_CLAIM, "bt"),
+    neg.NONE_CASH: (FEE_CLAIM, "cash_advance"),
+    neg.NONE_LATE: (FEE_CLAIM, "late"),
+    neg.NONE_PENALTY: (APR_CLAIM, "penalty"),
+    neg.NONE_INTRO: (INTRO_CLAIM, "any"),
+    neg.NONE_INTRO_PURCHASE: (INTRO_CLAIM, "purchase"),
+    neg.NONE_INTRO_BT: (INTRO_CLAIM, "bt"),
 }
 
 
@@ -185,11 +192,15 @@ def type_value(value: Value, window: _Window) -> Draft | None:
     """The claim a value makes given the cue words of its window (None: not a claim)."""
     if value.unit == NONE:
         family, kind = _NONE_KINDS[value.none_kind or ""]
-        return _draft(family, kind, value.start, value.end, NONE, is_none=True)
+        scopes = frozenset({kind}) if family == INTRO_CLAIM and kind != "any" else frozenset()
+        return _draft(family, kind, value.start, value.end, NONE, is_none=True, scopes=scopes)
     pos = value.start
     cues, months = window.cues, window.months
     near = _Nearest(cues, pos)
     if not months and _TYPING_CUES.isdisjoint(near.kinds):
+        if lex.REWARD in near.kinds:
+            return None  # "1.5% cash back" next to an APR: a reward figure, not a term
+
         cues, months = window.wide_cues, window.wide_months
         if not months and not any(c[0] in _TYPING_CUES for c in cues):
             # "APRs: purchases 19.99%, cash advances 29.99%": the unit's lead-in types its list.
@@ -340,8 +351,13 @@ def _type_usd(
     scope = near.of(_USD_SCOPES)
     if scope is not None and scope[0] == lex.OTHER_FEE:
         return None  # a fee the catalog does not state (returned payment, replacement card)
-    if scope is not None and scope[0] == lex.ANNUAL and lex.FIRST_YEAR in kinds:
-        return None  # a first-year or intro annual fee: the catalog states the ongoing fee only
+    if lex.FIRST_YEAR in kinds and (
+        (scope is not None and scope[0] == lex.ANNUAL) or (fee is None and lex.COST in kinds)
+    ):
+        # "$0 intro annual fee for the first year", "costs $0 in the first year"
+        return _draft(
+            FEE_CLAIM, "annual_first_year", value.start, value.end, USD, value.low, value.high
+        )
     if scope is None:
         if fee is None:
             return None
@@ -351,7 +367,7 @@ def _type_usd(
     if (
         fee is None
         and scope[0] == lex.ANNUAL
-        and (unit_has_reward or not 0 <= scope[1] - value.end <= 12)
+        and (unit_has_reward or lex.ESTIMATE in kinds or not 0 <= scope[1] - value.end <= 12)
     ):
         # "$95 a year" is a fee; "$1,000 ... for a year" and "(up to $6,000/year)" in a sentence
         # about rewards are not.

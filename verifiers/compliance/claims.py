@@ -126,10 +126,18 @@ def _group_of(lower: str, unit_mentions: Sequence[NameMention], index: int) -> l
     """The mention at ``index`` plus any joined to it by "and"/","/"or" ("X and Y both ...")."""
     group = [unit_mentions[index]]
     i = index
-    while i > 0 and lex.NAME_JOINER.match(lower[unit_mentions[i - 1].end : unit_mentions[i].start]):
+    while i > 0:
+        gap = lower[unit_mentions[i - 1].end : unit_mentions[i].start]
+        # The link next to the figure's card needs a conjunction ("X and Y"); "Unlike X, the Y"
+        # names Y alone. Links further back may be commas ("X, Y and Z").
+        if not lex.NAME_JOINER.match(gap) or (i == index and not _CONJUNCTION.search(gap)):
+            break
         group.insert(0, unit_mentions[i - 1])
         i -= 1
     return group
+
+
+_CONJUNCTION = re.compile(r"\b(?:and|or|as[ \t]well[ \t]as)\b|&")
 
 
 def _cards_of(mentions: Sequence[NameMention]) -> tuple[str, ...]:
@@ -196,6 +204,7 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
         )
         drafts = [type_value(v, w) for v, w in zip(unit_values, windows, strict=True)]
         _share_coordinated(lower, unit_values, drafts)
+        _after_first_year(lower, unit_values, drafts)
         # "all three cards", "both cards" - attribution needs it only in a unit naming no card.
         collective = _collective(unit_text) if not unit_mentions else None
         unit_claims: list[Claim] = []
@@ -278,6 +287,40 @@ def _share_coordinated(lower: str, values: Sequence[Value], drafts: list[Draft |
         )
         if weaker:
             drafts[i] = copy(model, values[i])
+
+
+_ONGOING = re.compile(
+    r"\b(?:then|thereafter|after[ \t]{1,3}that|afterwards?|after[ \t]{1,3}(?:the[ \t]{1,3})?"
+    r"(?:first[ \t]{1,3}year|year[ \t]{1,3}one)|from[ \t]{1,3}(?:the[ \t]{1,3})?(?:second|2nd)[ \t]"
+    r"{1,3}year(?:[ \t]{1,3}on)?|(?:every|each)[ \t]{1,3}year[ \t]{1,3}after|ongoing|going[ \t]forward)\b"
+)
+
+
+def _after_first_year(lower: str, values: Sequence[Value], drafts: list[Draft | None]) -> None:
+    """ "No annual fee the first year, then $95" / "$0 in the first year and $95 after that":
+    the dollar figure after a first-year fee is the ongoing annual fee."""
+    for i in range(1, len(values)):
+        model, value = drafts[i - 1], values[i]
+        if model is None or model.get("kind") != "annual_first_year" or value.unit != USD:
+            continue
+        current = drafts[i]
+        if current is not None and current.get("kind") not in ("any", "annual_first_year"):
+            continue
+        around = lower[values[i - 1].end : min(len(lower), value.end + 24)]
+        if _ONGOING.search(around):
+            drafts[i] = _draft_fee_annual(value)
+
+
+def _draft_fee_annual(value: Value) -> Draft:
+    return {
+        "family": FEE_CLAIM,
+        "kind": "annual",
+        "start": value.start,
+        "end": value.end,
+        "unit": USD,
+        "low": value.low,
+        "high": value.high,
+    }
 
 
 def _respectively(

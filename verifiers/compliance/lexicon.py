@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from replicas.verifiers.compliance.numwords import NUMBER_WORDS, parse_number_words
+
 _QUANTIFIERS = frozenset("?*+{")
 
 
@@ -119,41 +121,21 @@ NONE_PHRASES = re.compile(
 )
 NONE_ANCHOR = re.compile(r"fee|penalty")
 
-_WORD_MONTHS = {
-    "three": 3,
-    "six": 6,
-    "nine": 9,
-    "twelve": 12,
-    "fifteen": 15,
-    "eighteen": 18,
-    "twenty-one": 21,
-    "twenty one": 21,
-    "twenty-four": 24,
-    "twenty four": 24,
-    "seven": 7,
-    "eight": 8,
-    "ten": 10,
-    "eleven": 11,
-    "thirteen": 13,
-    "fourteen": 14,
-    "sixteen": 16,
-    "seventeen": 17,
-    "nineteen": 19,
-    "twenty": 20,
-    "four": 4,
-    "five": 5,
-    "one": 1,
-    "two": 2,
-}
 MONTHS = re.compile(
     r"(?P<m>\d{1,2})[ \t]{0,2}(?:-[ \t]{0,2})?(?:full[ \t]{1,3}|consecutive[ \t]{1,3}|calendar[ \t]{1,3})?"
     r"(?:months?|mos?\b\.?|billing[ \t]{1,3}cycles?|statement[ \t]{1,3}(?:cycles?|periods?))"
 )
 MONTH_ANCHOR = re.compile(r"month|mos?\b|cycle|period|year")
+# Durations in words. "a year" alone is no duration ("$95 a year"); it is one after "for",
+# "lasts" or "over", or as "a full year".
 WORD_MONTHS = re.compile(
-    r"(?P<w>" + "|".join(sorted(_WORD_MONTHS, key=len, reverse=True)) + r")[ \t-]{1,3}"
-    r"(?:full[ \t]{1,3})?(?:months?|billing[ \t]{1,3}cycles?)\b"
-    r"|(?P<y>first|one|1)[ \t]{1,3}(?:full[ \t]{1,3})?year\b"
+    rf"(?P<w>{NUMBER_WORDS})[ \t-]{{1,3}}(?:full[ \t]{{1,3}})?(?:months?|billing[ \t]{{1,3}}cycles?)\b"
+    r"|(?P<h>(?:a|one|1)[ \t-]{1,3}year[ \t]{1,3}and[ \t]{1,3}a[ \t]{1,3}half"
+    r"|(?:one|1)[ \t]{1,3}and[ \t]{1,3}a[ \t]{1,3}half[ \t]{1,3}years?|1\.5[ \t-]{1,3}years?)\b"
+    r"|(?P<y>first|one|1|a[ \t]{1,3}full|one[ \t]{1,3}full|(?:for|lasts?|over)[ \t]{1,3}a"
+    r"|(?:for|lasts?|over)[ \t]{1,3}the[ \t]{1,3}first|year)[ \t-]{1,3}(?:full[ \t]{1,3})?"
+    r"(?:year|long)\b(?![ \t-]{1,3}(?:and[ \t]{1,3}a[ \t]{1,3}half|fees?\b|annual))"
+    rf"|(?P<yw>two|three|2|3)[ \t-]{{1,3}}(?:full[ \t]{{1,3}})?years?\b"
 )
 
 
@@ -188,7 +170,12 @@ def months_value(match: re.Match[str]) -> int:
     if groups.get("m"):
         return int(groups["m"])
     if groups.get("w"):
-        return _WORD_MONTHS[match.group("w").replace("  ", " ")]
+        return parse_number_words(groups["w"])
+    if groups.get("h"):
+        return 18
+    if groups.get("yw"):
+        years = groups["yw"]
+        return 12 * (int(years) if years.isdigit() else {"two": 2, "three": 3}[years])
     return 12
 
 
@@ -212,6 +199,8 @@ VARIABLE = "variable"
 FIXED = "fixed"
 FIRST_YEAR = "first_year"
 OTHER_FEE = "other_fee"  # fees the catalog does not state (returned payment, replacement card)
+COST = "cost"  # "costs $95", "charges $95 a year": a price, so a fee
+ESTIMATE = "estimate"  # "about $451 a year": an estimate is a value, never a disclosed fee
 
 # Cue words, looked up word by word (a dictionary look-up per word is far cheaper than one big
 # alternation regex). Phrases are keyed by their first word and tried longest first; a phrase
@@ -235,6 +224,27 @@ _CUE_WORDS: dict[str, str] = {
     **dict.fromkeys(("over-limit", "overlimit", "expedited", "returned"), OTHER_FEE),
     "variable": VARIABLE,
     "fixed": FIXED,
+    **dict.fromkeys(("costs", "cost", "charges", "charge", "charged", "runs", "pay", "pays"), COST),
+    **dict.fromkeys(
+        (
+            "about",
+            "around",
+            "roughly",
+            "approximately",
+            "approx",
+            "estimated",
+            "nearly",
+            "almost",
+            "~",
+            "worth",
+            "value",
+            "net",
+            "nets",
+            "netting",
+            "return",
+        ),
+        ESTIMATE,
+    ),
     **dict.fromkeys(
         (
             "rewards",
@@ -291,6 +301,11 @@ _CUE_PHRASES_LIST: tuple[tuple[tuple[str, ...], str], ...] = (
     (("annual", "percentage", "rate"), APR),
     (("annual", "percentage", "rates"), APR),
     (("first", "year"), FIRST_YEAR),
+    (("first-year",), FIRST_YEAR),
+    (("year", "one"), FIRST_YEAR),
+    (("to", "you"), ESTIMATE),
+    (("more", "than"), ESTIMATE),
+    (("in", "value"), ESTIMATE),
     (("1st", "year"), FIRST_YEAR),
     (("intro", "annual", "fee"), FIRST_YEAR),
     (("introductory", "annual", "fee"), FIRST_YEAR),

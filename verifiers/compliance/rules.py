@@ -243,6 +243,9 @@ def _offer_matches(claim: Claim, card: CardTerms, kind: str) -> bool:
 
 
 def check_intro(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
+    if claim.is_none:
+        yield from _check_no_intro(claim, card, name)
+        return
     kinds = sorted(claim.scopes) if claim.scopes else []
     if not kinds:
         offered = [k for k in ("purchase", "bt") if card.has_intro(k)]
@@ -288,11 +291,29 @@ def check_intro(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
             )
 
 
+def _check_no_intro(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
+    """ "No intro offer" (on purchases / balance transfers): false when the card has one."""
+    kinds = sorted(claim.scopes) or ["purchase", "bt"]
+    offered = [k for k in kinds if card.has_intro(k)]
+    if offered:
+        truth = "; ".join(_offer(card, k) for k in offered)
+        what = "an intro APR" if not claim.scopes else f"an intro APR on {_INTRO_LABEL[kinds[0]]}"
+        yield Finding(
+            WRONG_INTRO_TERMS,
+            f"{name} has {what} ({truth}); the response says it has none",
+            claim.start,
+            claim.end,
+            truth,
+            "none",
+        )
+
+
 # -- fees --------------------------------------------------------------------------------------
 
 # fee kind -> (percentage field, dollar field, dollar-minimum field, label)
 _FEES: dict[str, tuple[str | None, str | None, str | None, str]] = {
     "annual": (None, "annual_fee_usd", None, "annual fee"),
+    "annual_first_year": (None, "annual_fee_first_year_usd", None, "first-year annual fee"),
     "late": (None, "late_fee_usd", None, "late fee"),
     "min_interest": (None, "min_interest_charge_usd", None, "minimum interest charge"),
     "foreign": ("foreign_txn_fee_pct", None, None, "foreign transaction fee"),
@@ -339,11 +360,13 @@ def _fee_ok(claim: Claim, card: CardTerms, kind: str) -> bool:
 
 
 def check_fee(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
+    if claim.kind == "annual_first_year" and card.annual_fee_first_year_usd is None:
+        return  # the catalog does not say what the first year costs: unverifiable, not wrong
     if claim.kind == "any":
         candidates = [
             k
             for k, spec in _FEES.items()
-            if (spec[1] if claim.unit == USD else spec[0]) is not None
+            if (spec[1] if claim.unit == USD else spec[0]) is not None and k != "annual_first_year"
         ]
         if claim.unit == USD:
             candidates = [*candidates, "bt", "cash_advance"]
@@ -471,7 +494,7 @@ def check_disclosures(
             ):
                 annual_fee_stated.add(card_id)
     for claim in claims:
-        if claim.family != INTRO_CLAIM:
+        if claim.family != INTRO_CLAIM or claim.is_none:
             continue
         for card_id in claim.cards:
             card = catalog.card(card_id)

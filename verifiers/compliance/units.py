@@ -159,6 +159,9 @@ def build_units(text: str, cues: CueIndex, mentions: MentionIndex) -> list[Unit]
     return units
 
 
+_NEGATABLE = frozenset({lex.VARIABLE, lex.FIXED})
+
+
 class CueIndex:
     """The cue words of the text, tagged on demand per unit, minus those inside card names.
 
@@ -210,6 +213,8 @@ class CueIndex:
             if pos and (lower[pos - 1].isalnum() or lower[pos - 1] in "'-"):
                 continue  # inside a word ("separate" is not "rate")
             cue = lex.CUE_TYPES[match.group(0)]
+            if cue in _NEGATABLE and lower.endswith("not ", max(0, pos - 4), pos):
+                continue  # "fixed, not variable"
             if cue == "slash_year":
                 if not pos or lower[pos - 1] != "/":
                     continue

@@ -15,15 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from replicas.verifiers.compliance import lexicon as lex
+from replicas.verifiers.compliance import negation as neg
+from replicas.verifiers.compliance.negation import NONE_KINDS
+from replicas.verifiers.compliance.numwords import NUMBER_WORDS, parse_number_words
 from replicas.verifiers.compliance.units import Unit
 
 PCT, USD, NONE = "pct", "usd", "none"
-NONE_KINDS = (
-    "none_annual",
-    "none_foreign",
-    "none_bt",
-    "none_penalty",
-)
 _CELL_NONE = re.compile(r"^[\s*_]*(?:none|no|no fee|waived|free)[\s*_.]*$", re.I)
 
 
@@ -102,9 +99,45 @@ def find_values(lower: str) -> list[Value]:
             else:
                 amount = _number(usd_words)
                 values.append(Value(start, end, USD, amount, amount))
-    values.extend(_none_values(lower))
+    values.extend(_word_number_values(lower))
+    values.extend(Value(s, e, NONE, none_kind=kind) for s, e, kind in neg.none_values(lower))
+    values.extend(Value(s, e, PCT, 0.0, 0.0) for s, e in neg.zero_interest_values(lower))
     values.sort(key=_start_of)
-    return _join_fee_pairs(lower, _drop_overlaps(values))
+    kept = [v for v in _drop_overlaps(values) if not _withdrawn(lower, v)]
+    return _join_fee_pairs(lower, kept)
+
+
+def _withdrawn(lower: str, value: Value) -> bool:
+    """ "not the $95 you may have seen", "instead of 3%": a figure the response takes back."""
+    if value.unit == NONE or value.start < 3:
+        return False
+    return neg.WITHDRAWN.search(lower, max(0, value.start - 20), value.start) is not None
+
+
+_WORD_NUMBER_VALUE = re.compile(
+    rf"(?P<n>{NUMBER_WORDS})[ \t-]{{1,2}}(?:(?P<usd>dollars?|bucks)|(?P<pct>percent|per[ \t]cent))\b"
+)
+_WORD_NUMBER_ANCHORS = ("dollar", "bucks", "percent", "per cent")
+
+
+def _word_number_values(lower: str) -> list[Value]:
+    """ "ninety-five dollars", "three percent": figures written in words."""
+    out: list[Value] = []
+    seen: set[int] = set()
+    for anchor in _WORD_NUMBER_ANCHORS:
+        pos = lower.find(anchor)
+        while pos >= 0:
+            lo = max(0, pos - 48)
+            for match in _WORD_NUMBER_VALUE.finditer(lower, lo, min(len(lower), pos + 12)):
+                start = match.start()
+                if match.end() <= pos or start in seen or not _left_ok(lower, start, _WORD_CHARS):
+                    continue
+                seen.add(start)
+                number = float(parse_number_words(match.group("n")))
+                unit = USD if match.group("usd") else PCT
+                out.append(Value(start, match.end(), unit, number, number))
+            pos = lower.find(anchor, pos + len(anchor))
+    return out
 
 
 def _start_of(value: Value) -> int:
@@ -168,31 +201,6 @@ def _add_range(values: list[Value], match: re.Match[str], first: str, second: st
     values.append(Value(match.start(), match.end(), PCT, min(low, high), max(low, high)))
 
 
-def _none_values(lower: str) -> list[Value]:
-    """ "No annual fee"-style statements, searched only just before fee and penalty words."""
-    found: dict[int, Value] = {}
-    size = len(lower)
-    for position, length in _fee_words(lower):
-        lo = max(0, position - 70)
-        hi = min(size, position + length + 30)
-        window = lower[lo:hi]
-        if not (
-            "no" in window
-            or "zero" in window
-            or "n't" in window
-            or "never" in window
-            or "without" in window
-            or "free" in window
-        ):
-            continue
-        for match in lex.NONE_PHRASES.finditer(lower, lo, hi):
-            if match.start() in found:
-                continue
-            kind = (match.lastgroup or "").rsplit("_", 1)[0]  # "none_annual_3" -> "none_annual"
-            found[match.start()] = Value(match.start(), match.end(), NONE, none_kind=kind)
-    return list(found.values())
-
-
 def _fee_words(lower: str) -> list[tuple[int, int]]:
     """Positions and lengths of every "fee" and "penalty", in text order: the matches of
     ``lex.NONE_ANCHOR`` (neither word can overlap itself or the other), found by ``str.find``."""
@@ -217,18 +225,27 @@ def _drop_overlaps(values: list[Value]) -> list[Value]:
 
 
 _CELL_NONE_KINDS = (
-    (lex.ANNUAL, "none_annual"),
-    (lex.FOREIGN, "none_foreign"),
-    (lex.BT, "none_bt"),
-    (lex.PENALTY, "none_penalty"),
+    (lex.ANNUAL, neg.NONE_ANNUAL),
+    (lex.FOREIGN, neg.NONE_FOREIGN),
+    (lex.LATE, neg.NONE_LATE),
+    (lex.CASH, neg.NONE_CASH),
+    (lex.BT, neg.NONE_BT),
+    (lex.PENALTY, neg.NONE_PENALTY),
 )
 
 
 def cell_none(text: str, unit: Unit) -> list[Value]:
-    """A table cell reading "None" under a fee column states that the card has no such fee."""
+    """A table cell reading "None" under a fee or intro column: the card has no such term."""
     if unit.end <= unit.start or not _CELL_NONE.match(text[unit.start : unit.end]):
         return []
     kinds = {kind for kind, _ in unit.context_cues}
+    if lex.INTRO in kinds:
+        none_kind = neg.NONE_INTRO
+        if lex.BT in kinds and lex.PURCHASE not in kinds:
+            none_kind = neg.NONE_INTRO_BT
+        elif lex.PURCHASE in kinds and lex.BT not in kinds:
+            none_kind = neg.NONE_INTRO_PURCHASE
+        return [Value(unit.start, unit.end, NONE, none_kind=none_kind)]
     if lex.FEE not in kinds and lex.PENALTY not in kinds:
         return []
     for cue, none_kind in _CELL_NONE_KINDS:

@@ -1,0 +1,214 @@
+"""Negated and qualitative claims: "no late fee", "fee-free balance transfers", "no intro offer".
+
+A negation has a scope: the noun phrase after the negator ("no", "without", "doesn't charge",
+"won't pay", "free of"), up to the next clause or phrase boundary - or, for a predicate that comes
+after its subject ("balance transfers are fee-free", "the annual fee is waived the first year"),
+the phrase before it in the same clause. The attribute named inside the scope makes the claim:
+
+* a fee (annual, foreign transaction, late, balance transfer, cash advance) -> the card has no such
+  fee; an annual fee qualified by the first year ("no annual fee the first year", "waived the
+  first year") -> the first-year fee is $0, which says nothing about the fee after it;
+* a penalty APR -> the card has none; an intro APR / offer / promotional rate (on purchases or
+  balance transfers when the scope says so) -> the card has no such offer;
+* interest with no other attribute ("pay no interest on purchases", "interest-free") -> a 0 %
+  rate, which the typing step reads as an intro offer when a duration goes with it.
+
+Negations inside a condition ("if you pay on time you won't pay a late fee") describe a behaviour,
+not a term, and make no claim. A value preceded by "not" ("not the $95 you may have seen") is
+withdrawn, not claimed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from replicas.verifiers.compliance.lexicon import at_word_start
+
+# kinds of the "no ..." values
+NONE_ANNUAL = "none_annual"
+NONE_FIRST_YEAR = "none_first_year"
+NONE_FOREIGN = "none_foreign"
+NONE_BT = "none_bt"
+NONE_CASH = "none_cash"
+NONE_LATE = "none_late"
+NONE_PENALTY = "none_penalty"
+NONE_INTRO = "none_intro"
+NONE_INTRO_PURCHASE = "none_intro_purchase"
+NONE_INTRO_BT = "none_intro_bt"
+NONE_KINDS = (
+    NONE_ANNUAL,
+    NONE_FIRST_YEAR,
+    NONE_FOREIGN,
+    NONE_BT,
+    NONE_CASH,
+    NONE_LATE,
+    NONE_PENALTY,
+    NONE_INTRO,
+    NONE_INTRO_PURCHASE,
+    NONE_INTRO_BT,
+)
+
+# A negator whose scope follows it. "no" is not one in "no less than", "no later than", "no
+# longer", "no matter"; "not" only as a verb negation ("does not", "is not").
+_NEGATOR = re.compile(
+    at_word_start(
+        [
+            r"no\b(?![ \t]{1,3}(?:less|later|longer|matter|more[ \t]{1,3}than|sooner|one)\b)",
+            r"zero\b(?![ \t-]{1,3}(?:percent|%))",
+            r"without\b",
+            r"never\b",
+            r"free[ \t]{1,3}of\b",
+            r"nor\b",
+            r"neither\b",
+            r"not\b",
+        ]
+    )
+    + r"|n't\b"
+)
+# A predicate negation after its subject: "transfers are fee-free", "the fee is waived".
+_POSTFIX = re.compile(
+    r"(?:fee|charge)[ \t-]{0,2}free\b|\bfree[ \t]{1,3}of[ \t]{1,3}(?:any[ \t]{1,3})?(?:fees?|charges?)\b"
+    r"|\b(?:is|are|be|gets?|get)[ \t]{1,3}(?:completely[ \t]{1,3}|totally[ \t]{1,3})?free\b"
+    r"|\bwaive[sd]?\b|\bwaiving\b"
+)
+# Where a scope ends: punctuation, a clause word or the next negator.
+_SCOPE_END = re.compile(
+    r"[.;:,()|\n!?\"]| - |\b(?:but|while|whereas|however|though|although|then|which|so|because|"
+    r"plus|unlike|except|and[ \t]{1,3}(?:it|its|the|a|an|you|has|charges|offers)|after|once)\b"
+)
+_POSTFIX_BACK = re.compile(r"[.;:()|\n!?\"]| - |\b(?:but|while|whereas|however|though|although)\b")
+_CONDITION = re.compile(
+    r"\b(?:if|unless|as[ \t]long[ \t]as|provided|when[ \t]you|so[ \t]long[ \t]as)\b"
+)
+_PAY_VERB = re.compile(r"\b(?:pay|paying|incur|be[ \t]charged|get[ \t]charged|owe|trigger)\b")
+
+_FEE_WORD = re.compile(r"\b(?:fees?|charges?|costs?)\b")
+_INTRO_WORD = re.compile(
+    r"\b(?:intro|introductory|promo|promotional|teaser|special[ \t]{1,3}(?:rate|apr|financing))\b"
+    r"|0[ \t]?%[ \t]{0,2}(?:intro|apr|period|offer|deal|rate|promo|financing)|\bzero[ \t-]percent\b"
+)
+_PENALTY_WORD = re.compile(r"\bpenalty\b|\bdefault[ \t]{1,3}(?:apr|rate)\b")
+_INTEREST_WORD = re.compile(r"\binterest\b|\bapr\b")
+_PURCHASE_WORD = re.compile(r"\bpurchases?\b|\bspending\b|\bnew[ \t]{1,3}buys?\b")
+_BT_WORD = re.compile(r"\b(?:balance[ \t-]{1,3})?transfers?\b|\bbt\b")
+_FIRST_YEAR = re.compile(
+    r"\b(?:first|1st|opening|initial|intro(?:ductory)?)[ \t-]{1,3}year\b|\byear[ \t]{1,3}(?:one|1)\b"
+    r"|\bfirst[ \t]{1,3}12[ \t]{1,3}months\b"
+)
+# Attribute words of fees, in the order they are tried (the first found names the fee).
+_FEE_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (NONE_ANNUAL, re.compile(r"\b(?:annual|yearly|membership|annually)\b")),
+    (NONE_FOREIGN, re.compile(r"\b(?:foreign|international|overseas|abroad|fx|currency)\b")),
+    (NONE_LATE, re.compile(r"\b(?:late|past[ \t-]due)\b")),
+    (NONE_CASH, re.compile(r"\b(?:cash[ \t-]{1,3}advances?|advances?|atm)\b")),
+    (NONE_BT, re.compile(r"\b(?:balance[ \t-]{1,3})?transfers?\b")),
+)
+# After "not": a withdrawn value ("not the $95", "instead of 3%").
+WITHDRAWN = re.compile(
+    r"(?:\bnot|\binstead[ \t]of|\brather[ \t]than)[ \t]{1,3}(?:the[ \t]{1,3}|an?[ \t]{1,3}|just[ \t]{1,3})?$"
+)
+_SCOPE_CHARS = 70
+_ELLIPSIS = re.compile(
+    r"[ \t]{0,3}(?:either|too|as[ \t]well)\b|[ \t]{0,3}(?:does|do|is|has)[ \t]{1,3}(?:the[ \t]{1,3})?"
+)
+
+
+def _scope_end(lower: str, start: int, limit: int) -> int:
+    end = min(limit, start + _SCOPE_CHARS)
+    stop = _SCOPE_END.search(lower, start, end)
+    return stop.start() if stop else end
+
+
+def _sentence_of(lower: str, pos: int) -> tuple[int, int]:
+    lo = max(lower.rfind(".", 0, pos), lower.rfind("\n", 0, pos), lower.rfind("!", 0, pos)) + 1
+    hi_candidates = [i for i in (lower.find(".", pos), lower.find("\n", pos)) if i >= 0]
+    return lo, min(hi_candidates) if hi_candidates else len(lower)
+
+
+def _kind_in(scope: str, *, postfix: bool) -> tuple[str, int] | None:
+    """The negated attribute named in ``scope`` and where its name ends (None: no attribute)."""
+    intro = _INTRO_WORD.search(scope)
+    if intro is not None:
+        purchase = _PURCHASE_WORD.search(scope)
+        transfer = _BT_WORD.search(scope)
+        if purchase and not transfer:
+            return NONE_INTRO_PURCHASE, max(intro.end(), purchase.end())
+        if transfer and not purchase:
+            return NONE_INTRO_BT, max(intro.end(), transfer.end())
+        return NONE_INTRO, intro.end()
+    penalty = _PENALTY_WORD.search(scope)
+    if penalty is not None and (_INTEREST_WORD.search(scope) or "rate" in scope):
+        return NONE_PENALTY, penalty.end()
+    fee = _FEE_WORD.search(scope)
+    if fee is None and not postfix:
+        return None
+    found: tuple[int, str, int] | None = None
+    for kind, pattern in _FEE_KINDS:
+        match = pattern.search(scope)
+        if match is not None and (found is None or (postfix and match.start() > found[0])):
+            found = (match.start(), kind, match.end())
+            if not postfix:
+                break
+    if found is None:
+        return None
+    _, kind, end = found
+    return kind, max(end, fee.end() if fee else end)
+
+
+def none_values(lower: str) -> list[tuple[int, int, str]]:
+    """``(start, end, kind)`` of every negated attribute claim, in text order."""
+    out: list[tuple[int, int, str]] = []
+    size = len(lower)
+    for match in _NEGATOR.finditer(lower):
+        start = match.start()
+        scope_end = _scope_end(lower, match.end(), size)
+        scope = lower[match.end() : scope_end]
+        found = _kind_in(scope, postfix=False)
+        if found is None:
+            # "X has no intro APR; Y does not either": the negation repeats the last one.
+            if out and start - out[-1][1] < 150 and _ELLIPSIS.match(scope):
+                out.append((start, match.end(), out[-1][2]))
+            continue
+        kind, end = found
+        if match.group(0) in ("n't", "not", "never") or kind == NONE_LATE:
+            sentence = lower[slice(*_sentence_of(lower, start))]
+            if _CONDITION.search(sentence) and _PAY_VERB.search(scope):
+                continue  # "if you pay on time, you won't pay a late fee": behaviour, not a term
+        end = match.end() + end
+        if kind == NONE_ANNUAL and _FIRST_YEAR.search(lower, end, min(size, end + 30)):
+            kind = NONE_FIRST_YEAR
+        out.append((start, end, kind))
+    for match in _POSTFIX.finditer(lower):
+        back = lower[max(0, match.start() - _SCOPE_CHARS) : match.start()]
+        cuts = [m.end() for m in _POSTFIX_BACK.finditer(back)]
+        scope = back[cuts[-1] :] if cuts else back
+        waived = match.group(0).startswith("waiv")
+        after = lower[match.end() : min(size, match.end() + 30)]
+        found = _kind_in(scope, postfix=True)
+        if found is None and waived:
+            found = _kind_in(
+                lower[match.end() : _scope_end(lower, match.end(), size)], postfix=True
+            )
+        if found is None:
+            continue
+        kind = found[0]
+        if waived:
+            if kind != NONE_ANNUAL or not _FIRST_YEAR.search(after + " " + scope):
+                continue  # a waiver without its condition says nothing checkable
+            kind = NONE_FIRST_YEAR
+        elif kind == NONE_ANNUAL and _FIRST_YEAR.search(after):
+            kind = NONE_FIRST_YEAR
+        out.append((match.start(), match.end(), kind))
+    out.sort()
+    return out
+
+
+def zero_interest_values(lower: str) -> list[tuple[int, int]]:
+    """Spans of "no interest" / "interest-free" / "zero interest": a 0 % rate in words."""
+    return [m.span() for m in _ZERO_INTEREST.finditer(lower)] if "interest" in lower else []
+
+
+_ZERO_INTEREST = re.compile(
+    r"\binterest[ \t-]{1,2}free\b|\b(?:no|zero|without|0)[ \t]{1,3}(?:%[ \t]{0,2})?interest\b"
+    r"|\bfree[ \t]{1,3}of[ \t]{1,3}interest\b"
+)
