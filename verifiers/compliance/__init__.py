@@ -106,21 +106,31 @@ def _reason(finding: Finding, norm: NormalizedText) -> Reason:
     )
 
 
-def _feedback(reasons: list[Reason], n_claims: int, n_mentions: int, empty: bool) -> str:
+def _feedback(
+    reasons: list[Reason], n_claims: int, n_mentions: int, empty: bool, unverified: list[str]
+) -> str:
     if empty:
         return (
             "The response is empty, so it makes no claim about any card and is trivially "
             "compliant; the task itself decides whether an answer was required."
         )
+    note = ""
+    if unverified:
+        shown = ", ".join(f'"{t}"' for t in unverified[:_FEEDBACK_REASONS])
+        more = len(unverified) - _FEEDBACK_REASONS
+        note = (
+            f" {len(unverified)} figure(s) could not be tied to one card and were left unverified "
+            f"(not counted as violations): {shown}{f' and {more} more' if more > 0 else ''}."
+        )
     if not reasons and not n_claims and not n_mentions:
         return (
             "Compliant: the response names no card and states no APR or fee, so there is nothing "
-            "to contradict the catalog; the task itself decides whether that is an answer."
+            "to contradict the catalog; the task itself decides whether that is an answer." + note
         )
     if not reasons:
         return (
             f"Compliant: {n_mentions} card mention(s) and {n_claims} term claim(s) all match the "
-            "catalog, with the required disclosures."
+            "catalog, with the required disclosures." + note
         )
     shown = "; ".join(f"{r.code}: {r.message}" for r in reasons[:_FEEDBACK_REASONS])
     more = len(reasons) - _FEEDBACK_REASONS
@@ -128,7 +138,7 @@ def _feedback(reasons: list[Reason], n_claims: int, n_mentions: int, empty: bool
         shown += f"; and {more} more"
     families = list(dict.fromkeys(FAMILY_OF_CODE[r.code] for r in reasons))
     advice = "; ".join(_ADVICE[f] for f in families)
-    return f"Not compliant - {len(reasons)} violation(s): {shown}. To fix: {advice}."
+    return f"Not compliant - {len(reasons)} violation(s): {shown}. To fix: {advice}.{note}"
 
 
 def extract_claims(text: str, catalog: Catalog) -> tuple[Claim, ...]:
@@ -151,7 +161,7 @@ def verify_response(text: str, catalog: Catalog, customer_id: str | int | None =
         return Verdict(
             score=1.0,
             passed=True,
-            feedback=_feedback([], 0, 0, empty=True),
+            feedback=_feedback([], 0, 0, empty=True, unverified=[]),
             objective_scores=dict.fromkeys(OBJECTIVES, 1.0),
         )
     mentions = catalog.names.find(norm.text, norm.lower)
@@ -163,6 +173,12 @@ def verify_response(text: str, catalog: Catalog, customer_id: str | int | None =
         score=score,
         passed=score == 1.0,
         reasons=tuple(reasons),
-        feedback=_feedback(reasons, len(extraction.claims), len(mentions), empty=False),
+        feedback=_feedback(
+            reasons,
+            len(extraction.claims),
+            len(mentions),
+            empty=False,
+            unverified=[" ".join(c.text.split()) for c in extraction.claims if not c.cards],
+        ),
         objective_scores=tally.scores(),
     )

@@ -28,12 +28,17 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from rapidfuzz.distance import OSA
+
 from replicas.verifiers.compliance.lexicon import find_starting_with, word_set
 from replicas.verifiers.compliance.lexicon import trie_pattern as _trie_pattern
 
 EXACT = "exact"
 MISSPELLED = "misspelled"
 UNKNOWN = "unknown"
+# A short label ("Elite:") that could be the tail of several cards the response names: claims
+# under it belong to no card (unverified) rather than to the last card named.
+AMBIGUOUS = "ambiguous"
 
 # Words that describe cards in general; they never make a phrase look like a product on their own.
 GENERIC_WORDS = word_set(
@@ -68,6 +73,23 @@ _LEADING_NOISE = word_set(
     whereas but because since also then however overall
     """
 )
+# Words a product name ends in ("... Rewards", "... Card", "... Reserve"); with a brand or a
+# distinctive word in front they make a phrase read as a card product.
+PRODUCT_WORDS = TIER_WORDS | word_set(
+    """
+    card rewards reward cash cashback miles points travel signature infinite world secured student
+    business unlimited explorer traveler voyager sky rate
+    """
+)
+# Capitalised words of headings and sentence starts that are never a brand.
+_NOT_NAME_WORDS = word_set(
+    """
+    compare comparing comparison option options overview summary recommended recommendation pick
+    picks winner runner choice choices great good solid strong excellent ideal perfect everyday
+    frequent occasional new existing low high flat tiered premium basic simple no zero earn earning
+    best better top bottom our my why what which how
+    """
+)
 _TRAILING_NOISE = frozenset(["card", "cards", "credit", "visa", "mastercard", "amex", "discover"])
 _INSTITUTION_WORDS = frozenset(
     ["bank", "national", "financial", "credit", "union", "bancorp", "savings", "trust", "federal"]
@@ -84,6 +106,11 @@ _REFERENCE = re.compile(
     r"\b[Tt]he[ \t]{1,3}([A-Z0-9][\w'-]{0,20}|base|basic|standard|original|regular)[ \t]{1,3}"
     r"(?:version|card|tier|variant|edition)\b"
 )
+# A list item or line opening with a short capitalised label and a colon: "- **Plus:** ...".
+_LABEL = re.compile(
+    r"(?m)^[ \t]{0,6}(?:[-*+\u2022][ \t]{1,3}|\d{1,2}[.)][ \t]{1,3})?(?:\*\*|__)?[ \t]{0,2}"
+    r"([A-Z0-9][\w'-]{0,20}(?:[ \t][A-Z0-9][\w'-]{0,20}){0,2})[ \t]{0,2}(?:\*\*|__)?[ \t]{0,2}:"
+)
 _BASE_WORDS = frozenset({"base", "basic", "standard", "original", "regular"})
 
 
@@ -97,35 +124,16 @@ def typo_distance(word: str, target: str) -> int | None:
     """Edits from ``word`` to ``target`` when they are a plausible typo of each other, else None.
 
     One edit is allowed for words of up to five letters, two for longer ones (a transposition
-    counts once); 0 means equal. Words shorter than three letters only ever match exactly.
+    counts once: optimal string alignment); 0 means equal. Words shorter than three letters only
+    ever match exactly.
     """
     if word == target:
         return 0
     limit = 1 if len(target) <= 5 else 2
     if len(target) < 3 or abs(len(word) - len(target)) > limit:
         return None
-    distance = _bounded_osa(word, target, limit)
+    distance = OSA.distance(word, target, score_cutoff=limit)
     return distance if distance <= limit else None
-
-
-def _bounded_osa(a: str, b: str, limit: int) -> int:
-    """Optimal-string-alignment distance, giving up (``limit + 1``) once it must exceed ``limit``."""
-    previous2: list[int] = []
-    previous = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        current = [i] + [0] * len(b)
-        row_min = i
-        for j in range(1, len(b) + 1):
-            cost = 0 if a[i - 1] == b[j - 1] else 1
-            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                value = min(value, previous2[j - 2] + 1)
-            current[j] = value
-            row_min = min(row_min, value)
-        if row_min > limit:
-            return limit + 1
-        previous2, previous = previous, current
-    return previous[len(b)]
 
 
 @dataclass(slots=True)
@@ -146,11 +154,11 @@ class NameMention:
     expected: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.kind not in (EXACT, MISSPELLED, UNKNOWN):
+        if self.kind not in (EXACT, MISSPELLED, UNKNOWN, AMBIGUOUS):
             raise ValueError(f"unknown mention kind {self.kind!r}")
         if self.end <= self.start:
             raise ValueError("a mention must cover at least one character")
-        if (self.kind == UNKNOWN) != (self.card_id is None):
+        if (self.kind in (UNKNOWN, AMBIGUOUS)) != (self.card_id is None):
             raise ValueError("exact and misspelled mentions name a card; unknown ones do not")
 
 
@@ -264,7 +272,34 @@ class NameIndex:
         # (with them, ``_with_references`` finds exactly the references there are).
         if any(word in text for word in _REFERENCE_WORDS):
             mentions = self._with_references(text, mentions)
+        if ":" in text and mentions:
+            mentions = self._with_labels(text, mentions)
         return mentions
+
+    def _with_labels(self, text: str, mentions: list[NameMention]) -> list[NameMention]:
+        """ "- Plus: $95 annual fee" under "the Summit Cash Plus and the Summit Cash Preferred":
+        a list label that is the tail of exactly one card named before it names that card; the
+        tail of several is ambiguous."""
+        out = list(mentions)
+        for match in _LABEL.finditer(text):
+            start, end = match.span(1)
+            if any(m.start < end and start < m.end for m in mentions):
+                continue
+            label = tokens_of(match.group(1))
+            if not label or all(w in GENERIC_WORDS for w in label):
+                continue
+            named = {m.card_id for m in mentions if m.end <= start and m.card_id is not None}
+            fits = sorted(
+                c
+                for c in named
+                if len(self._words[c]) > len(label) and self._words[c][-len(label) :] == label
+            )
+            if len(fits) == 1:
+                out.append(NameMention(start, end, EXACT, fits[0], text[start:end]))
+            elif len(fits) > 1:
+                out.append(NameMention(start, end, AMBIGUOUS, None, text[start:end]))
+        out.sort(key=lambda m: m.start)
+        return out
 
     def _with_references(self, text: str, mentions: list[NameMention]) -> list[NameMention]:
         """ "The Plus version", "the 360 card", "the base card": a sibling of the card just named."""
@@ -350,9 +385,17 @@ class NameIndex:
     def _phrase_verdicts(self, words: tuple[str, ...]) -> tuple[_Verdict, ...]:
         """Classify a capitalised phrase (cached by its words: headers and names recur)."""
         if not any(
-            w in self._name_words or self._joined_hit(w) or self._brand_typo(w) for w in words
+            w in self._name_words
+            or w in PRODUCT_WORDS
+            or self._joined_hit(w)
+            or self._brand_typo(w)
+            for w in words
         ):
             return ()
+        issuer_product = self._issuer_product(words)
+        if issuer_product is not None:
+            lo, hi = issuer_product
+            return (_Verdict(lo, hi - 1, UNKNOWN, None, self._near_names(words[lo:hi])),)
         out = []
         for lo, hi in self._without_issuers(words):
             verdict = self._classify(words[lo:hi])
@@ -405,12 +448,58 @@ class NameIndex:
                     first + lo, first + hi, UNKNOWN, None, self._near_names(words[lo : hi + 1])
                 )
             return _Verdict(first + lo, first + hi - 1, kind, card_id, (self.names[card_id],))
-        unknown = self._unknown_span(words)
+        unknown = self._unknown_span(words) or self._invented(words, raw[first:])
         if unknown is not None:
             lo, hi = unknown
             return _Verdict(
                 first + lo, first + hi - 1, UNKNOWN, None, self._near_names(words[lo:hi])
             )
+        return None
+
+    def _issuer_product(self, words: tuple[str, ...]) -> tuple[int, int] | None:
+        """An issuer's name followed by product words ("Granite Peak Diamond Cash Rewards"): a
+        product that issuer does not have (its real cards carry their own brand)."""
+        for i in range(len(words)):
+            stem = next((s for s in self._issuer_stems if words[i : i + len(s)] == s), None)
+            if stem is None:
+                continue
+            tail = words[i + len(stem) :]
+            if tail and tail[0] not in _INSTITUTION_WORDS and tail[0] != "'s":
+                end = len(tail)
+                while end and tail[end - 1] in _TRAILING_NOISE:
+                    end -= 1
+                if any(t in PRODUCT_WORDS for t in tail[:end]):
+                    if words[i : i + len(stem) + end] in self._by_words:
+                        return None
+                    return i, i + len(stem) + end
+        return None
+
+    def _invented(self, words: tuple[str, ...], raw: tuple[str, ...]) -> tuple[int, int] | None:
+        """A product-like phrase that is no catalog card and no misspelling of one.
+
+        Product-like: a catalog brand (or a typo of one) followed by product or tier words ("Summit
+        Obsidian Infinite Reserve", "Harbor Platinum Elite"), or a phrase of two or more words that
+        ends in a product word and holds a distinctive word - one that is neither generic nor a
+        product word ("Crestline Travel Rewards Card"). Generic phrases ("Best Travel Card",
+        "Visa Signature") have no distinctive word.
+        """
+        n = len(words)
+        for i, word in enumerate(words):
+            if (word in self.brands or self._brand_typo(word)) and i + 1 < n:
+                if any(t in PRODUCT_WORDS for t in words[i + 1 :]):
+                    return i, n
+        if len(raw) < 2 or raw[-1] not in PRODUCT_WORDS | _TRAILING_NOISE:
+            return None
+        for i, word in enumerate(words):
+            if (
+                len(word) >= 3
+                and word.isalpha()
+                and word not in GENERIC_WORDS
+                and word not in PRODUCT_WORDS
+                and word not in _LEADING_NOISE
+                and word not in _NOT_NAME_WORDS
+            ):
+                return (i, n) if n - i >= 1 and (n - i >= 2 or len(raw) > n) else None
         return None
 
     def _strip_possessive(self, word: str) -> str:
