@@ -9,7 +9,7 @@ records so tests and custom replicas need no warehouse.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -195,10 +195,17 @@ class Catalog:
             if card.card_id in by_id:
                 raise ValueError(f"duplicate card_id {card.card_id!r}")
             by_id[card.card_id] = card
-        for customer, rows in self.eligibility.items():
-            for card_id in rows:
-                if card_id not in by_id:
-                    raise ValueError(f"eligibility of {customer!r} names unknown card {card_id!r}")
+        if isinstance(self.eligibility, EligibilityTable):
+            unknown = sorted(self.eligibility.card_ids - by_id.keys())
+            if unknown:
+                raise ValueError(f"eligibility names unknown card {unknown[0]!r}")
+        else:
+            for customer, rows in self.eligibility.items():
+                for card_id in rows:
+                    if card_id not in by_id:
+                        raise ValueError(
+                            f"eligibility of {customer!r} names unknown card {card_id!r}"
+                        )
         object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "_by_id", by_id)
         issuers = sorted({c.issuer for c in cards if c.issuer})
@@ -278,7 +285,7 @@ class Catalog:
         return sorted(self.eligibility)
 
 
-def _eligibility_frame(frame: pl.DataFrame) -> dict[str, dict[str, tuple[bool, str | None]]]:
+def _eligibility_frame(frame: pl.DataFrame) -> EligibilityTable:
     """Rows of the eligibility mart; its flag may be called ``eligible`` or ``is_eligible``."""
     flag = next((c for c in ("eligible", "is_eligible") if c in frame.columns), None)
     if flag is None or "customer_id" not in frame.columns or "card_id" not in frame.columns:
@@ -293,7 +300,7 @@ def _eligibility_frame(frame: pl.DataFrame) -> dict[str, dict[str, tuple[bool, s
     ]
     if "reason" in frame.columns:
         columns.append(pl.col("reason").cast(pl.Utf8))
-    return _eligibility_columns(frame.select(columns))
+    return EligibilityTable(frame.select(columns))
 
 
 def _eligibility_map(
@@ -315,24 +322,82 @@ def _eligibility_map(
     return out
 
 
-def _eligibility_columns(frame: pl.DataFrame) -> dict[str, dict[str, tuple[bool, str | None]]]:
-    out: dict[str, dict[str, tuple[bool, str | None]]] = {}
-    if (
-        frame["eligible"].null_count()
-        or frame["customer_id"].null_count()
-        or frame["card_id"].null_count()
-    ):
-        raise ValueError("eligibility rows need a customer_id, a card_id and an eligible flag")
-    reasons = frame["reason"].to_list() if "reason" in frame.columns else [None] * frame.height
-    for customer, card, flag, reason in zip(
-        frame["customer_id"].cast(pl.Utf8).to_list(),
-        frame["card_id"].cast(pl.Utf8).to_list(),
-        frame["eligible"].to_list(),
-        reasons,
-        strict=True,
-    ):
-        out.setdefault(customer, {})[card] = (flag, reason)
-    return out
+class EligibilityTable(Mapping[str, Mapping[str, tuple[bool, str | None]]]):
+    """customer -> card -> (eligible, reason), read from a columnar mart on demand.
+
+    A snapshot's mart has one row per customer and card (60,000 rows for 1,000 customers), and a
+    verdict needs at most one customer's rows, so the rows stay in a sorted polars frame and a
+    customer's mapping is built when first asked for: loading a catalog costs one sort instead of
+    a Python loop over every row.
+    """
+
+    def __init__(self, frame: pl.DataFrame) -> None:
+        if (
+            frame["eligible"].null_count()
+            or frame["customer_id"].null_count()
+            or frame["card_id"].null_count()
+        ):
+            raise ValueError("eligibility rows need a customer_id, a card_id and an eligible flag")
+        columns = [
+            pl.col("customer_id").cast(pl.Utf8).str.strip_chars(),
+            pl.col("card_id").cast(pl.Utf8).str.strip_chars(),
+            pl.col("eligible"),
+            pl.col("reason")
+            if "reason" in frame.columns
+            else pl.lit(None, pl.Utf8).alias("reason"),
+        ]
+        self._raw = frame.select(columns)
+        self.card_ids = frozenset(self._raw["card_id"].unique().to_list())
+        self._built: tuple[pl.DataFrame, dict[str, tuple[int, int]]] | None = None
+        self._memo: dict[str, dict[str, tuple[bool, str | None]]] = {}
+
+    @property
+    def _sorted_index(self) -> tuple[pl.DataFrame, dict[str, tuple[int, int]]]:
+        """The rows sorted by customer and customer -> (first row, row count), built on first
+        use (a verdict without a customer never needs them)."""
+        if self._built is None:
+            ordered = self._raw.sort("customer_id", maintain_order=True)
+            runs = (
+                ordered.with_row_index("row")
+                .group_by("customer_id", maintain_order=True)
+                .agg(pl.col("row").first().alias("lo"), pl.len().alias("n"))
+            )
+            index = dict(
+                zip(
+                    runs["customer_id"].to_list(),
+                    zip(runs["lo"].to_list(), runs["n"].to_list(), strict=True),
+                    strict=True,
+                )
+            )
+            self._built = (ordered, index)
+        return self._built
+
+    def __getitem__(self, customer: str) -> dict[str, tuple[bool, str | None]]:
+        rows = self._memo.get(customer)
+        if rows is None:
+            ordered, index = self._sorted_index
+            lo, n = index[customer]
+            part = ordered.slice(lo, n)
+            rows = {
+                card: (bool(flag), reason)
+                for card, flag, reason in zip(
+                    part["card_id"].to_list(),
+                    part["eligible"].to_list(),
+                    part["reason"].to_list(),
+                    strict=True,
+                )
+            }
+            self._memo[customer] = rows
+        return rows
+
+    def __contains__(self, customer: object) -> bool:
+        return customer in self._sorted_index[1]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._sorted_index[1])
+
+    def __len__(self) -> int:
+        return len(self._sorted_index[1])
 
 
 def _read_table(con: Any, table: str, *, optional: bool = False) -> pl.DataFrame | None:

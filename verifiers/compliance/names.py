@@ -485,9 +485,12 @@ class NameIndex:
         """
         n = len(words)
         for i, word in enumerate(words):
-            if (word in self.brands or self._brand_typo(word)) and i + 1 < n:
-                if any(t in PRODUCT_WORDS for t in words[i + 1 :]):
-                    return i, n
+            if (
+                (word in self.brands or self._brand_typo(word))
+                and i + 1 < n
+                and any(t in PRODUCT_WORDS for t in words[i + 1 :])
+            ):
+                return i, n
         if len(raw) < 2 or raw[-1] not in PRODUCT_WORDS | _TRAILING_NOISE:
             return None
         for i, word in enumerate(words):

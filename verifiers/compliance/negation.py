@@ -159,7 +159,7 @@ def none_values(lower: str) -> list[tuple[int, int, str]]:
     """``(start, end, kind)`` of every negated attribute claim, in text order."""
     out: list[tuple[int, int, str]] = []
     size = len(lower)
-    for match in _NEGATOR.finditer(lower):
+    for match in _in_windows(_NEGATOR, lower, _ATTRIBUTE_ANCHORS, 80, 4):
         start = match.start()
         scope_end = _scope_end(lower, match.end(), size)
         scope = lower[match.end() : scope_end]
@@ -178,7 +178,7 @@ def none_values(lower: str) -> list[tuple[int, int, str]]:
         if kind == NONE_ANNUAL and _FIRST_YEAR.search(lower, end, min(size, end + 30)):
             kind = NONE_FIRST_YEAR
         out.append((start, end, kind))
-    for match in _POSTFIX.finditer(lower):
+    for match in _in_windows(_POSTFIX, lower, ("free", "waiv"), 12, 12):
         back = lower[max(0, match.start() - _SCOPE_CHARS) : match.start()]
         cuts = [m.end() for m in _POSTFIX_BACK.finditer(back)]
         scope = back[cuts[-1] :] if cuts else back
@@ -201,6 +201,58 @@ def none_values(lower: str) -> list[tuple[int, int, str]]:
         out.append((match.start(), match.end(), kind))
     out.sort()
     return out
+
+
+# Every scope that makes a claim names one of these; negators are looked for only before them.
+_ATTRIBUTE_ANCHORS = (
+    "fee",
+    "charge",
+    "cost",
+    "intro",
+    "promo",
+    "teaser",
+    "penalty",
+    "special",
+    "0%",
+    "0 %",
+    "zero",
+    "default",
+    "either",
+    "too",
+    "as well",
+)
+
+
+def _in_windows(
+    pattern: re.Pattern[str], lower: str, anchors: tuple[str, ...], before: int, after: int
+) -> list[re.Match[str]]:
+    """``pattern``'s matches that start within ``before`` characters before (or ``after`` after)
+    an occurrence of one of ``anchors`` - found with ``str.find`` so the regex engine only runs
+    on the few stretches of text that can hold a claim."""
+    spans: list[tuple[int, int]] = []
+    size = len(lower)
+    for anchor in anchors:
+        pos = lower.find(anchor)
+        while pos >= 0:
+            spans.append((max(0, pos - before), min(size, pos + len(anchor) + after)))
+            pos = lower.find(anchor, pos + 1)
+    if not spans:
+        return []
+    spans.sort()
+    merged = [spans[0]]
+    for lo, hi in spans[1:]:
+        if lo <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
+        else:
+            merged.append((lo, hi))
+    found: list[re.Match[str]] = []
+    cursor = 0
+    for lo, hi in merged:
+        # a match may run past its window's end; search the whole text from the window start
+        for match in pattern.finditer(lower, max(lo, cursor), hi):
+            found.append(match)
+            cursor = match.end()
+    return found
 
 
 def zero_interest_values(lower: str) -> list[tuple[int, int]]:
