@@ -406,17 +406,28 @@ def windows_of(
     shared = _UnitCues(
         cue_index.within(unit.start, unit.end), months, unit, values[0].start if values else 0
     )
+    # A figure's words never cross a contrast ("..., but it's waived the first year"; "...; the
+    # other card has no intro offer"), even when no other figure stands beyond it.
+    contrasts = [m.span() for m in lex.CONTRAST_CUT.finditer(lower, unit.start, unit.end)]
     windows = []
-    for index in range(len(values)):
+    for index, value in enumerate(values):
         start, end = cuts[index], cuts[index + 1]
+        wide_start = values[index - 1].end if index else unit.start
+        wide_end = values[index + 1].start if index + 1 < len(values) else unit.end
+        for c_start, c_end in contrasts:
+            if c_end <= value.start:
+                start, wide_start = max(start, c_end), max(wide_start, c_end)
+            elif c_start >= value.end:
+                end, wide_end = min(end, c_start), min(wide_end, c_start)
+                break
         windows.append(
             _Window(
                 start,
                 end,
                 shared.between(start, end),
                 shared.months_between(start, end),
-                values[index - 1].end if index else unit.start,
-                values[index + 1].start if index + 1 < len(values) else unit.end,
+                wide_start,
+                wide_end,
                 shared,
             )
         )

@@ -413,6 +413,13 @@ SOFT_BOUNDARY = re.compile(
     )
     + r"| - "
 )
+# Clause boundaries of contrast: a figure's typing words stay on its side of them.
+CONTRAST_CUT = re.compile(
+    r";|[ \t]-[ \t]|"
+    + at_word_start(
+        [rf"{w}\b" for w in ("but", "while", "whereas", "however", "although", "though", "yet")]
+    )
+)
 # A fee's dollar minimum is announced near the pair ("minimum", "whichever is greater").
 FEE_MINIMUM_WORD = re.compile(
     r"(?:"

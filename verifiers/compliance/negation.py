@@ -77,6 +77,7 @@ _SCOPE_END = re.compile(
     r"plus|unlike|except|and[ \t]{1,3}(?:it|its|the|a|an|you|has|charges|offers)|after|once)\b"
 )
 _POSTFIX_BACK = re.compile(r"[.;:()|\n!?\"]| - |\b(?:but|while|whereas|however|though|although)\b")
+_SENTENCE_BACK = re.compile(r"[.;:()|\n!?\"]")
 _CONDITION = re.compile(
     r"\b(?:if|unless|as[ \t]long[ \t]as|provided|when[ \t]you|so[ \t]long[ \t]as)\b"
 )
@@ -180,9 +181,11 @@ def none_values(lower: str) -> list[tuple[int, int, str]]:
         out.append((start, end, kind))
     for match in _in_windows(_POSTFIX, lower, ("free", "waiv"), 12, 12):
         back = lower[max(0, match.start() - _SCOPE_CHARS) : match.start()]
-        cuts = [m.end() for m in _POSTFIX_BACK.finditer(back)]
-        scope = back[cuts[-1] :] if cuts else back
         waived = match.group(0).startswith("waiv")
+        # "a $95 annual fee, but it's waived the first year": "it" is the fee, so a waiver's
+        # subject may sit before a contrast; other predicates stay in their clause.
+        cuts = [m.end() for m in (_SENTENCE_BACK if waived else _POSTFIX_BACK).finditer(back)]
+        scope = back[cuts[-1] :] if cuts else back
         after = lower[match.end() : min(size, match.end() + 30)]
         found = _kind_in(scope, postfix=True)
         if found is None and waived:
