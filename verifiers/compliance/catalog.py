@@ -247,12 +247,10 @@ class Catalog:
         except duckdb.Error as exc:
             raise ValueError(f"cannot open snapshot warehouse {warehouse}: {exc}") from None
         try:
-            cards = _read_table(con, TERMS_TABLE)
+            cards = read_terms(con)
             eligibility = _read_table(con, ELIGIBILITY_TABLE, optional=True)
         finally:
             con.close()
-        if cards is None:
-            raise ValueError(f"snapshot {root} has no {TERMS_TABLE} table")
         terms = tuple(CardTerms.from_mapping(r) for r in cards.to_dicts())
         return cls(terms, _eligibility_frame(eligibility) if eligibility is not None else {})
 
@@ -398,6 +396,28 @@ class EligibilityTable(Mapping[str, Mapping[str, tuple[bool, str | None]]]):
 
     def __len__(self) -> int:
         return len(self._sorted_index[1])
+
+
+#: ``card_terms`` plus the first-year annual fee, which the mart leaves out but the staged
+#: catalog has: a waiver the response states ("waived the first year") can then be checked.
+TERMS_WITH_FIRST_YEAR_SQL = f"""
+select t.*, s.annual_fee_first_year_usd
+from main."{TERMS_TABLE}" t
+left join main.stg_cards s on s.card_id = t.card_id
+order by t.card_id
+"""
+
+
+def read_terms(con: Any) -> pl.DataFrame:
+    """The catalog rows of a snapshot: ``card_terms``, with the first-year fee where known."""
+    frame: pl.DataFrame | pl.Series | None
+    try:
+        frame = pl.from_arrow(con.sql(TERMS_WITH_FIRST_YEAR_SQL).to_arrow_table())
+    except duckdb.Error:
+        frame = _read_table(con, TERMS_TABLE)
+    if not isinstance(frame, pl.DataFrame):
+        raise ValueError(f"snapshot has no readable {TERMS_TABLE} table")
+    return frame
 
 
 def _read_table(con: Any, table: str, *, optional: bool = False) -> pl.DataFrame | None:

@@ -20,6 +20,7 @@ withdrawn, not claimed.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from replicas.verifiers.compliance.lexicon import at_word_start
@@ -74,10 +75,12 @@ _POSTFIX = re.compile(
 # Where a scope ends: punctuation, a clause word or the next negator.
 _SCOPE_END = re.compile(
     r"[.;:,()|\n!?\"]| - |\b(?:but|while|whereas|however|though|although|then|which|so|because|"
-    r"plus|unlike|except|and[ \t]{1,3}(?:it|its|the|a|an|you|has|charges|offers)|after|once)\b"
+    r"plus|unlike|except|and[ \t]{1,3}(?:it|its|the|a|an|you|has|charges|offers|no|zero)|or[ \t]{1,3}no"
+    r"|after|once)\b"
 )
+_SCOPE_END_LIST = re.compile(_SCOPE_END.pattern.replace("[.;:,()", "[.;:()", 1))
 _POSTFIX_BACK = re.compile(r"[.;:()|\n!?\"]| - |\b(?:but|while|whereas|however|though|although)\b")
-_SENTENCE_BACK = re.compile(r"[.;:()|\n!?\"]")
+_SENTENCE_BACK = re.compile(r"[.;:|\n!?\"]")
 _CONDITION = re.compile(
     r"\b(?:if|unless|as[ \t]long[ \t]as|provided|when[ \t]you|so[ \t]long[ \t]as)\b"
 )
@@ -99,7 +102,13 @@ _FIRST_YEAR = re.compile(
 # Attribute words of fees, in the order they are tried (the first found names the fee).
 _FEE_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (NONE_ANNUAL, re.compile(r"\b(?:annual|yearly|membership|annually)\b")),
-    (NONE_FOREIGN, re.compile(r"\b(?:foreign|international|overseas|abroad|fx|currency)\b")),
+    (
+        NONE_FOREIGN,
+        re.compile(
+            r"\b(?:foreign|international|overseas|abroad|fx|currency)\b"
+            r"(?:[ \t-]{1,3}(?:transactions?|exchange|conversion|purchases?))?"
+        ),
+    ),
     (NONE_LATE, re.compile(r"\b(?:late|past[ \t-]due)\b")),
     (NONE_CASH, re.compile(r"\b(?:cash[ \t-]{1,3}advances?|advances?|atm)\b")),
     (NONE_BT, re.compile(r"\b(?:balance[ \t-]{1,3})?transfers?\b")),
@@ -114,9 +123,9 @@ _ELLIPSIS = re.compile(
 )
 
 
-def _scope_end(lower: str, start: int, limit: int) -> int:
+def _scope_end(lower: str, start: int, limit: int, *, commas: bool = True) -> int:
     end = min(limit, start + _SCOPE_CHARS)
-    stop = _SCOPE_END.search(lower, start, end)
+    stop = (_SCOPE_END if commas else _SCOPE_END_LIST).search(lower, start, end)
     return stop.start() if stop else end
 
 
@@ -143,17 +152,48 @@ def _kind_in(scope: str, *, postfix: bool) -> tuple[str, int] | None:
     fee = _FEE_WORD.search(scope)
     if fee is None and not postfix:
         return None
+    # The attribute nearest the negation: the first after "no", the last before "is free".
     found: tuple[int, str, int] | None = None
     for kind, pattern in _FEE_KINDS:
-        match = pattern.search(scope)
-        if match is not None and (found is None or (postfix and match.start() > found[0])):
+        match = pattern.search(scope) if not postfix else _last(pattern, scope)
+        if match is None:
+            continue
+        if found is None or (match.start() > found[0] if postfix else match.start() < found[0]):
             found = (match.start(), kind, match.end())
-            if not postfix:
-                break
     if found is None:
         return None
     _, kind, end = found
     return kind, max(end, fee.end() if fee else end)
+
+
+_INTRO_KINDS = frozenset({NONE_INTRO, NONE_INTRO_PURCHASE, NONE_INTRO_BT})
+_COORDINATION = re.compile(
+    r"[ \t]{0,2}(?:,|or|and|&|/)[ \t]{0,3}(?:,?[ \t]{0,2}(?:or|and)[ \t]{1,3})?"
+)
+
+
+def _coordinated(lower: str, start: int, end: int) -> list[tuple[int, int, str]]:
+    """Further fees named after the first one, joined by "or"/"and"/",", before the fee word."""
+    scope = lower[start:end]
+    hits = sorted(
+        (m.start(), m.end(), kind)
+        for kind, pattern in _FEE_KINDS
+        for m in [pattern.search(scope)]
+        if m is not None
+    )
+    out: list[tuple[int, int, str]] = []
+    for (_, prev_end, _), (lo, hi, kind) in itertools.pairwise(hits):
+        if not _COORDINATION.fullmatch(scope, prev_end, lo):
+            break
+        out.append((start + lo, start + hi, kind))
+    return out
+
+
+def _last(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    last = None
+    for last in pattern.finditer(text):  # noqa: B007 - the last match is the one wanted
+        pass
+    return last
 
 
 def none_values(lower: str) -> list[tuple[int, int, str]]:
@@ -165,6 +205,10 @@ def none_values(lower: str) -> list[tuple[int, int, str]]:
         scope_end = _scope_end(lower, match.end(), size)
         scope = lower[match.end() : scope_end]
         found = _kind_in(scope, postfix=False)
+        if found is None and lower.startswith(",", scope_end):
+            # "no annual, foreign transaction or late fees": a list inside the negation
+            scope = lower[match.end() : _scope_end(lower, match.end(), size, commas=False)]
+            found = _kind_in(scope, postfix=False)
         if found is None:
             # "X has no intro APR; Y does not either": the negation repeats the last one.
             if out and start - out[-1][1] < 150 and _ELLIPSIS.match(scope):
@@ -178,7 +222,13 @@ def none_values(lower: str) -> list[tuple[int, int, str]]:
         end = match.end() + end
         if kind == NONE_ANNUAL and _FIRST_YEAR.search(lower, end, min(size, end + 30)):
             kind = NONE_FIRST_YEAR
-        out.append((start, end, kind))
+        others = _coordinated(lower, match.end(), end) if kind not in _INTRO_KINDS else []
+        if others:
+            # "no annual or foreign transaction fees": one negation, several fees.
+            out.append((start, others[0][0], kind))
+            out.extend(others)
+        else:
+            out.append((start, end, kind))
     for match in _in_windows(_POSTFIX, lower, ("free", "waiv"), 12, 12):
         back = lower[max(0, match.start() - _SCOPE_CHARS) : match.start()]
         waived = match.group(0).startswith("waiv")
