@@ -367,7 +367,11 @@ def _type_usd(
     if (
         fee is None
         and scope[0] == lex.ANNUAL
-        and (unit_has_reward or lex.ESTIMATE in kinds or not 0 <= scope[1] - value.end <= 12)
+        and (
+            (unit_has_reward and lex.COST not in kinds)
+            or lex.ESTIMATE in kinds
+            or not 0 <= scope[1] - value.end <= 12
+        )
     ):
         # "$95 a year" is a fee; "$1,000 ... for a year" and "(up to $6,000/year)" in a sentence
         # about rewards are not.

@@ -101,6 +101,7 @@ _WORD = re.compile(r"[A-Za-z0-9][\w'-]*")
 _NEXT_WORD = re.compile(r"[ \t]{1,3}([A-Z][A-Za-z'-]{1,20}|\d{1,4})(?![\w%])")
 _PHRASE_CACHE_LIMIT = 20_000
 # "the Plus version", "the 360 card": a tier of the product line named just before.
+_FORMER_LATTER = re.compile(r"\b[Tt]he[ \t]{1,3}(former|latter)\b")
 _REFERENCE_WORDS = ("card", "version", "tier", "variant", "edition")
 _REFERENCE = re.compile(
     r"\b[Tt]he[ \t]{1,3}([A-Z0-9][\w'-]{0,20}|base|basic|standard|original|regular)[ \t]{1,3}"
@@ -274,7 +275,26 @@ class NameIndex:
             mentions = self._with_references(text, mentions)
         if ":" in text and mentions:
             mentions = self._with_labels(text, mentions)
+        if ("former" in text or "latter" in text) and len(mentions) > 1:
+            mentions = self._with_former_latter(text, mentions)
         return mentions
+
+    def _with_former_latter(self, text: str, mentions: list[NameMention]) -> list[NameMention]:
+        """ "the former" / "the latter": the first / second of the last two cards named."""
+        out = list(mentions)
+        for match in _FORMER_LATTER.finditer(text):
+            named: list[str] = []
+            for m in mentions:
+                if m.end > match.start():
+                    break
+                if m.card_id is not None and (not named or named[-1] != m.card_id):
+                    named.append(m.card_id)
+            if len(named) < 2:
+                continue
+            card_id = named[-2] if match.group(1).lower() == "former" else named[-1]
+            out.append(NameMention(match.start(), match.end(), EXACT, card_id, match.group(0)))
+        out.sort(key=lambda m: m.start)
+        return out
 
     def _with_labels(self, text: str, mentions: list[NameMention]) -> list[NameMention]:
         """ "- Plus: $95 annual fee" under "the Summit Cash Plus and the Summit Cash Preferred":
