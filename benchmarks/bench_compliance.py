@@ -25,10 +25,12 @@ its own. Targets are printed, never asserted.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -41,6 +43,7 @@ from replicas.verifiers.compliance.rules import evaluate
 from replicas.verifiers.compliance.text import normalize
 
 TARGET_PER_S = 2000.0
+LOAD_TARGET_MS = 100.0
 
 # -- the typical corpus --------------------------------------------------------------------------
 
@@ -265,6 +268,8 @@ def bench(catalog: Catalog, texts: Sequence[str], repeats: int) -> dict[str, Any
     }
     stage_cpu = {name: 1000 * _timed(fn, repeats)[1] / n for name, fn in stages.items()}
     verdicts = [verify_response(t, catalog) for t in texts]
+    first = _digest(verdicts)
+    again = _digest([verify_response(t, catalog) for t in texts])
     return {
         "responses": n,
         "mean_words": statistics.mean(len(t.split()) for t in texts),
@@ -277,7 +282,26 @@ def bench(catalog: Catalog, texts: Sequence[str], repeats: int) -> dict[str, Any
         "ms_per_response_cpu": 1000 * cpu / n,
         "stages_ms_cpu": stage_cpu,
         "target_per_s": TARGET_PER_S,
+        "deterministic": first == again,
+        "verdicts_sha256": first,
     }
+
+
+def _digest(verdicts: Sequence[Any]) -> str:
+    """One hash of every verdict serialised (sorted keys): equal digests = byte-identical."""
+    payload = json.dumps([v.to_dict() for v in verdicts], sort_keys=True).encode("utf-8")
+    return hashlib.sha256(payload).hexdigest()
+
+
+def _catalog_load(path: Path, repeats: int) -> tuple[Catalog, float]:
+    """The catalog and the median wall milliseconds of loading it from the snapshot."""
+    times = []
+    catalog = Catalog.from_snapshot(path)
+    for _ in range(repeats):
+        start = time.perf_counter()
+        catalog = Catalog.from_snapshot(path)
+        times.append(1000 * (time.perf_counter() - start))
+    return catalog, statistics.median(times)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -288,12 +312,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--words", type=int, default=800)
     parser.add_argument("--json", dest="json_out")
     args = parser.parse_args(argv)
-    catalog = Catalog.from_snapshot(ensure_snapshot("credit_cards", args.seed))
+    snapshot = ensure_snapshot("credit_cards", args.seed)
+    catalog, load_ms = _catalog_load(snapshot.path, args.repeats)
+    met = "met" if load_ms <= LOAD_TARGET_MS else "MISSED"
+    print(
+        f"catalog load {load_ms:6.1f} ms wall, median of {args.repeats} (target "
+        f"{LOAD_TARGET_MS:.0f} ms: {met})"
+    )
     corpora = {
         "typical": [typical_response(catalog, i, args.words) for i in range(args.responses)],
         "dense": [dense_response(catalog, i, args.words) for i in range(args.responses)],
     }
-    report: dict[str, Any] = {"seed": args.seed, "repeats": args.repeats}
+    report: dict[str, Any] = {
+        "seed": args.seed,
+        "repeats": args.repeats,
+        "catalog_load_ms": load_ms,
+        "catalog_load_target_ms": LOAD_TARGET_MS,
+    }
     for name, texts in corpora.items():
         row = report[name] = bench(catalog, texts, args.repeats)
         met = "met" if row["responses_per_s_cpu"] >= TARGET_PER_S else "MISSED"
@@ -305,6 +340,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         stages = "  ".join(f"{k} {v:.2f}ms" for k, v in row["stages_ms_cpu"].items())
         print(f"{'':8s} stages (cpu, median): {stages}")
+        print(
+            f"{'':8s} verdicts identical across two passes: {row['deterministic']}; "
+            f"sha256 {row['verdicts_sha256'][:16]} (compare between runs)"
+        )
     if args.json_out:
         with open(args.json_out, "w", encoding="utf-8") as handle:
             json.dump({"schema_version": 2, **report}, handle, indent=2)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import pytest
 
 from replicas.verifiers.compliance import Catalog, extract_claims, verify_response
+from replicas.verifiers.compliance import negation as neg
 from tests.compliance_cases import CARDS, ELIGIBILITY
 
 Case = tuple[str, list[str]]
@@ -343,3 +344,49 @@ def test_unattributable_figures_are_reported_as_unverified(catalog: Catalog) -> 
     verdict = verify_response("Most people pay a $39 late fee. Rates are around 24.99%.", catalog)
     assert verdict.passed
     assert "unverified" in verdict.feedback
+
+
+# -- phrasings of chatbot answers met along the way ---------------------------------------------
+
+CHATBOT: list[Case] = [
+    ("The Summit Cash has no annual or foreign transaction fees.", ["wrong_fee"]),
+    ("The Harbor Sky Miles has no annual or foreign transaction fees.", []),
+    ("The Summit Cash Plus has no annual, foreign transaction or late fees.", ["wrong_fee"]),
+    ("The Summit Cash Plus has a $95 annual fee (waived the first year).", []),
+    (
+        "The Summit Cash Preferred has a $150 annual fee, but it's waived the first year.",
+        ["wrong_fee"],
+    ),
+    (
+        "The Summit Cash Plus costs $95 a year, but the rewards more than make up for it - I "
+        "estimate about $400 in annual value.",
+        [],
+    ),
+    ("The Summit Cash Plus costs $99 a year, but the rewards make up for it.", ["wrong_fee"]),
+    (
+        "The Summit Cash and the Vista Clear look alike: the former has 0% on purchases for 15 "
+        "months, while the latter gives 0% on purchases for 12 months; both then go to "
+        "19.99%-29.99% variable.",
+        [],
+    ),
+    (
+        "The Summit Cash and the Vista Clear look alike: the former has 0% on purchases for 12 "
+        "months, while the latter gives 0% on purchases for 15 months; both then go to "
+        "19.99%-29.99% variable.",
+        ["wrong_intro_terms"],
+    ),
+    ("If you always pay on time, you'll never pay a late fee with the Summit Cash.", []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CHATBOT)
+def test_chatbot_phrasings(text: str, expected: list[str], catalog: Catalog) -> None:
+    _check(text, expected, catalog)
+
+
+def test_negation_windows_find_what_a_whole_text_scan_finds() -> None:
+    """Negators are only searched near attribute words; that must lose no negation."""
+    cases = (NEGATION_SCOPE, BINDING, YEARLY, QUALITATIVE, WORDS, INTRO_WITHOUT_APR, CHATBOT)
+    for text in (t for group in cases for t, _ in group):
+        lower = text.lower()
+        assert neg.none_values(lower) == neg.none_values(lower, whole_text=True), text

@@ -40,7 +40,7 @@ from replicas.verifiers.compliance.claim_types import (
     windows_of,
 )
 from replicas.verifiers.compliance.names import UNKNOWN, NameMention
-from replicas.verifiers.compliance.units import CueIndex, MentionIndex, build_units
+from replicas.verifiers.compliance.units import CueIndex, MentionIndex, Unit, build_units
 from replicas.verifiers.compliance.values import (
     NONE,
     PCT,
@@ -216,15 +216,53 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
             elif generic:
                 cards = ()
             else:
-                cards = _attribute(
-                    lower, value.start, unit_mentions, collective, index, unit.start, distinct_cards
-                )
+                cards = _clause_collective(lower, value.start, unit, unit_mentions, index)
+                if cards is None:
+                    cards = _attribute(
+                        lower,
+                        value.start,
+                        unit_mentions,
+                        collective,
+                        index,
+                        unit.start,
+                        distinct_cards,
+                    )
             for part in draft.get("split", [draft]):
                 unit_claims.append(_claim(part, cards, text[part["start"] : part["end"]]))
         if unit_claims and "respectively" in unit_text and lex.RESPECTIVELY.search(unit_text):
             unit_claims = _respectively(unit_claims, unit_mentions, index, unit.start)
         claims.extend(unit_claims)
     return Extraction(tuple(claims), tuple(mentions), tuple((u.start, u.end) for u in units))
+
+
+# "both" opening a clause is its subject ("...; both then go to 19.99%").
+_BOTH_FIRST = re.compile(r"[ \t]{0,3}(?:and[ \t]{1,3})?both\b")
+
+
+def _clause_collective(
+    lower: str,
+    pos: int,
+    unit: Unit,
+    unit_mentions: Sequence[NameMention],
+    mentions: MentionIndex,
+) -> tuple[str, ...] | None:
+    """ "...; both then go to 19.99%": a collective subject in the figure's own clause (after the
+    last contrast before it) that names no card covers the cards named before it."""
+    if not unit_mentions:
+        return None  # the unit-level rule covers a unit naming no card
+    cuts = [m.end() for m in lex.CONTRAST_CUT.finditer(lower, unit.start, pos)]
+    if not cuts:
+        return None
+    clause_start = cuts[-1]
+    if any(clause_start <= m.start < pos for m in unit_mentions):
+        return None
+    clause = lower[clause_start:pos]
+    count = 2 if _BOTH_FIRST.match(clause) else _collective(clause)
+    if count is None:
+        return None
+    upto = bisect_right(mentions.starts, pos)
+    named = _cards_of([m for m in reversed(mentions.all[:upto]) if m.kind != UNKNOWN])
+    return named[:count] if count else named
 
 
 # Every quantifier ``lex.COLLECTIVE_SUBJECT`` starts with contains one of these ("neither" holds

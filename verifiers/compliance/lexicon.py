@@ -74,52 +74,6 @@ WORD_VALUES = re.compile(
     r"|(?P<zero>zero)[ \t-]{1,3}(?:%|percent\b)"
     r"|usd[ \t]{0,2}(?P<usdp>\d{1,7}(?:\.\d{1,2})?)\b"
 )
-# Statements that a card has no such fee (or no penalty APR). They all end in a fee or rate
-# word, so the extractor only runs this on the stretch of text before each such word.
-_NONE_ALTERNATIVES: dict[str, list[str]] = {
-    "none_annual": [
-        r"no[ \t-]{1,3}(?:annual|yearly|membership)[ \t-]{1,3}fees?\b",
-        r"zero[ \t]{1,3}annual[ \t]{1,3}fees?\b",
-        *(
-            rf"{neg}[ \t]{{1,3}}(?:charge|have|carry|impose)s?"
-            r"[ \t]{1,3}(?:an?[ \t]{1,3}|any[ \t]{1,3})?annual[ \t]{1,3}fees?\b"
-            for neg in (r"does[ \t]{1,3}not", "doesn't", "won't", r"will[ \t]{1,3}not", "never")
-        ),
-        r"without[ \t]{1,3}(?:an?[ \t]{1,3}|any[ \t]{1,3})?annual[ \t]{1,3}fees?\b",
-        r"annual[ \t]{1,3}fees?[ \t]{0,3}(?::|-|is|of)?[ \t]{0,3}(?:\*\*)?[ \t]{0,2}none\b",
-        r"annual[ \t-]{1,3}fee[ \t-]{1,3}free\b",
-        r"free[ \t]{1,3}of[ \t]{1,3}annual[ \t]{1,3}fees?\b",
-    ],
-    "none_foreign": [
-        r"no[ \t-]{1,3}(?:foreign|international|fx|foreign[ \t]{1,3}exchange|"
-        r"foreign[ \t]{1,3}transaction|international[ \t]{1,3}transaction)[ \t-]{1,3}fees?\b",
-        r"zero[ \t]{1,3}foreign[ \t]{1,3}transaction[ \t]{1,3}fees?\b",
-        *(
-            rf"{neg}[ \t]{{1,3}}(?:charge|have|carry|impose)s?"
-            r"[ \t]{1,3}(?:an?[ \t]{1,3}|any[ \t]{1,3})?(?:foreign|international)[ \t]{1,3}"
-            r"(?:transaction[ \t]{1,3})?fees?\b"
-            for neg in (r"does[ \t]{1,3}not", "doesn't", "won't", r"will[ \t]{1,3}not", "never")
-        ),
-        r"without[ \t]{1,3}(?:an?[ \t]{1,3}|any[ \t]{1,3})?(?:foreign|international)[ \t]{1,3}"
-        r"(?:transaction[ \t]{1,3})?fees?\b",
-        r"foreign[ \t]{1,3}transaction[ \t]{1,3}fees?[ \t]{0,3}(?::|-|is|of)?[ \t]{0,3}(?:\*\*)?[ \t]{0,2}none\b",
-    ],
-    "none_bt": [r"no[ \t-]{1,3}balance[ \t-]{1,3}transfer[ \t-]{1,3}fees?\b"],
-    "none_penalty": [r"no[ \t-]{1,3}penalty[ \t-]{1,3}(?:apr|rate)s?\b"],
-}
-# Every alternative starts at a word boundary; each sits in a group named after its kind plus an
-# index (``none_annual_3``), so ``lastgroup`` names the kind of the phrase that matched, in the
-# order the kinds and their alternatives are listed (the first that matches wins, as before).
-NONE_PHRASES = re.compile(
-    at_word_start(
-        [
-            f"{alternative[0]}(?P<{kind}_{index}>{alternative[1:]})"
-            for kind, alternatives in _NONE_ALTERNATIVES.items()
-            for index, alternative in enumerate(alternatives)
-        ]
-    )
-)
-NONE_ANCHOR = re.compile(r"fee|penalty")
 
 MONTHS = re.compile(
     r"(?P<m>\d{1,2})[ \t]{0,2}(?:-[ \t]{0,2})?(?:full[ \t]{1,3}|consecutive[ \t]{1,3}|calendar[ \t]{1,3})?"

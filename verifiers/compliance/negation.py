@@ -196,11 +196,20 @@ def _last(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     return last
 
 
-def none_values(lower: str) -> list[tuple[int, int, str]]:
-    """``(start, end, kind)`` of every negated attribute claim, in text order."""
+def none_values(lower: str, *, whole_text: bool = False) -> list[tuple[int, int, str]]:
+    """``(start, end, kind)`` of every negated attribute claim, in text order.
+
+    Negators are searched only near the words an attribute contains (``whole_text`` searches
+    everywhere: the plain form the tests compare the fast one with).
+    """
     out: list[tuple[int, int, str]] = []
     size = len(lower)
-    for match in _in_windows(_NEGATOR, lower, _ATTRIBUTE_ANCHORS, 80, 4):
+    negators = (
+        list(_NEGATOR.finditer(lower))
+        if whole_text
+        else _in_windows(_NEGATOR, lower, _ATTRIBUTE_ANCHORS, 80, 4)
+    )
+    for match in negators:
         start = match.start()
         scope_end = _scope_end(lower, match.end(), size)
         scope = lower[match.end() : scope_end]
@@ -229,7 +238,12 @@ def none_values(lower: str) -> list[tuple[int, int, str]]:
             out.extend(others)
         else:
             out.append((start, end, kind))
-    for match in _in_windows(_POSTFIX, lower, ("free", "waiv"), 12, 12):
+    postfixes = (
+        list(_POSTFIX.finditer(lower))
+        if whole_text
+        else _in_windows(_POSTFIX, lower, ("free", "waiv"), 12, 12)
+    )
+    for match in postfixes:
         back = lower[max(0, match.start() - _SCOPE_CHARS) : match.start()]
         waived = match.group(0).startswith("waiv")
         # "a $95 annual fee, but it's waived the first year": "it" is the fee, so a waiver's
@@ -310,7 +324,7 @@ def _in_windows(
 
 def zero_interest_values(lower: str) -> list[tuple[int, int]]:
     """Spans of "no interest" / "interest-free" / "zero interest": a 0 % rate in words."""
-    return [m.span() for m in _ZERO_INTEREST.finditer(lower)] if "interest" in lower else []
+    return [m.span() for m in _in_windows(_ZERO_INTEREST, lower, ("interest",), 10, 8)]
 
 
 _ZERO_INTEREST = re.compile(

@@ -201,20 +201,6 @@ def _add_range(values: list[Value], match: re.Match[str], first: str, second: st
     values.append(Value(match.start(), match.end(), PCT, min(low, high), max(low, high)))
 
 
-def _fee_words(lower: str) -> list[tuple[int, int]]:
-    """Positions and lengths of every "fee" and "penalty", in text order: the matches of
-    ``lex.NONE_ANCHOR`` (neither word can overlap itself or the other), found by ``str.find``."""
-    out: list[tuple[int, int]] = []
-    for word in ("fee", "penalty"):
-        size = len(word)
-        pos = lower.find(word)
-        while pos >= 0:
-            out.append((pos, size))
-            pos = lower.find(word, pos + size)
-    out.sort()
-    return out
-
-
 def _drop_overlaps(values: list[Value]) -> list[Value]:
     out: list[Value] = []
     for value in values:
