@@ -14,7 +14,8 @@ pivoted as (
         round(sum(case when category = '{{ category }}' then avg_monthly_spend_usd else 0 end), 2)
             as avg_monthly_{{ category }}_usd,
         {% endfor %}
-        round(sum(avg_monthly_spend_usd), 2) as avg_monthly_total_usd
+        -- summed as exact decimals: a parallel double sum's order flips some totals by a cent
+        round(sum(avg_monthly_spend_usd::decimal(38, 10)), 2)::double as avg_monthly_total_usd
     from spend
     group by customer_id
 ),
