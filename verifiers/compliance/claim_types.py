@@ -190,6 +190,24 @@ _APR_SCOPE_KINDS = tuple(sorted(_APR_SCOPES))
 
 def type_value(value: Value, window: _Window) -> Draft | None:
     """The claim a value makes given the cue words of its window (None: not a claim)."""
+    draft = _type_value(value, window)
+    if draft is not None and value.intro_only and draft["family"] != INTRO_CLAIM:
+        return None  # "pay in full without interest": the grace period, not a rate
+    if (
+        draft is not None
+        and draft.get("is_none")
+        and draft["family"] == INTRO_CLAIM
+        and draft["kind"] == "any"
+    ):
+        # "no intro offer" in a table column or under a lead-in about purchases / transfers
+        kinds = {c[0] for c in window.cues}
+        if (lex.PURCHASE in kinds) != (lex.BT in kinds):
+            kind = "purchase" if lex.PURCHASE in kinds else "bt"
+            draft = {**draft, "kind": kind, "scopes": frozenset({kind})}
+    return draft
+
+
+def _type_value(value: Value, window: _Window) -> Draft | None:
     if value.unit == NONE:
         family, kind = _NONE_KINDS[value.none_kind or ""]
         scopes = frozenset({kind}) if family == INTRO_CLAIM and kind != "any" else frozenset()
@@ -344,10 +362,20 @@ def _type_usd(
     if lex.MIN_INTEREST in kinds:
         return _draft(FEE_CLAIM, "min_interest", value.start, value.end, USD, value.low, value.high)
     fee = near.of((lex.FEE,))
+    # An amount owed ("carry a balance of $2,000") or an estimate ("roughly $507 a year in
+    # value", "worth about $69 a year to you after the fee") is no fee, whatever fee word is
+    # further away.
+    reward = near.of((lex.REWARD, lex.BALANCE, lex.ESTIMATE)) or reward
     if fee is None and reward is not None:
         return None
     if reward is not None and fee is not None and _distance(reward, pos) < _distance(fee, pos):
         return None
+    first_year = near.of((lex.FIRST_YEAR,))
+    if fee is None and first_year is not None and 0 <= first_year[1] - value.end <= 16:
+        # "$0.00 the first year then $95.00 after": only an annual fee is priced by year
+        return _draft(
+            FEE_CLAIM, "annual_first_year", value.start, value.end, USD, value.low, value.high
+        )
     scope = near.of(_USD_SCOPES)
     if scope is not None and scope[0] == lex.OTHER_FEE:
         return None  # a fee the catalog does not state (returned payment, replacement card)

@@ -154,6 +154,7 @@ FIXED = "fixed"
 FIRST_YEAR = "first_year"
 OTHER_FEE = "other_fee"  # fees the catalog does not state (returned payment, replacement card)
 COST = "cost"  # "costs $95", "charges $95 a year": a price, so a fee
+BALANCE = "balance"  # "carry a balance of $2,000": an amount owed, never a fee (rates are fine)
 ESTIMATE = "estimate"  # "about $451 a year": an estimate is a value, never a disclosed fee
 
 # Cue words, looked up word by word (a dictionary look-up per word is far cheaper than one big
@@ -178,6 +179,7 @@ _CUE_WORDS: dict[str, str] = {
     **dict.fromkeys(("over-limit", "overlimit", "expedited", "returned"), OTHER_FEE),
     "variable": VARIABLE,
     "fixed": FIXED,
+    **dict.fromkeys(("balance", "balances", "carry", "carrying"), "balance"),
     **dict.fromkeys(("costs", "cost", "charges", "charge", "charged", "runs", "pay", "pays"), COST),
     **dict.fromkeys(
         (
@@ -232,10 +234,6 @@ _CUE_WORDS: dict[str, str] = {
             "limit",
             "deposit",
             "cashback",
-            "balance",
-            "balances",
-            "carry",
-            "carrying",
             "back",
         ),
         REWARD,

@@ -112,7 +112,7 @@ _LABEL = re.compile(
     r"(?m)^[ \t]{0,6}(?:[-*+\u2022][ \t]{1,3}|\d{1,2}[.)][ \t]{1,3})?(?:\*\*|__)?[ \t]{0,2}"
     r"([A-Z0-9][\w'-]{0,20}(?:[ \t][A-Z0-9][\w'-]{0,20}){0,2})[ \t]{0,2}(?:\*\*|__)?[ \t]{0,2}:"
 )
-_BASE_WORDS = frozenset({"base", "basic", "standard", "original", "regular"})
+_BASE_WORDS = frozenset({"base", "basic", "standard", "original", "regular", "classic"})
 
 
 def tokens_of(name: str) -> tuple[str, ...]:
@@ -306,17 +306,34 @@ class NameIndex:
             if any(m.start < end and start < m.end for m in mentions):
                 continue
             label = tokens_of(match.group(1))
-            if not label or all(w in GENERIC_WORDS for w in label):
+            if not label or (
+                all(w in GENERIC_WORDS for w in label) and not set(label) <= _BASE_WORDS
+            ):
                 continue
             named = {m.card_id for m in mentions if m.end <= start and m.card_id is not None}
-            fits = sorted(
-                c
-                for c in named
-                if len(self._words[c]) > len(label) and self._words[c][-len(label) :] == label
-            )
+            if len(label) == 1 and label[0] in _BASE_WORDS:
+                # "Standard:" next to "Plus:": the named card the others extend
+                fits = sorted(
+                    c
+                    for c in named
+                    if any(
+                        o != c and self._words[o][: len(self._words[c])] == self._words[c]
+                        for o in named
+                    )
+                )
+            else:
+                fits = sorted(
+                    c
+                    for c in named
+                    if len(self._words[c]) > len(label) and self._words[c][-len(label) :] == label
+                )
             if len(fits) == 1:
                 out.append(NameMention(start, end, EXACT, fits[0], text[start:end]))
-            elif len(fits) > 1:
+            elif named and all(
+                w in self._name_words or w in _BASE_WORDS or w in PRODUCT_WORDS for w in label
+            ):
+                # a card's short name that names no single card here: its figures stay unverified
+                # rather than going to the card named last
                 out.append(NameMention(start, end, AMBIGUOUS, None, text[start:end]))
         out.sort(key=lambda m: m.start)
         return out

@@ -78,7 +78,11 @@ def _sentence_units(text: str, start: int, end: int, out: list[Unit]) -> None:
             and text[cursor:stop].strip().isdigit()
         ):
             continue  # "1. Atlas Cash": a list number, not a sentence
-        if after_letter and not (stop - 7 >= cursor and text[stop - 7 : stop].isalpha()):
+        if (
+            after_letter
+            and match.end() - stop < 2  # "18 mo.." ends a sentence after the abbreviation
+            and not (stop - 7 >= cursor and text[stop - 7 : stop].isalpha())
+        ):
             # "vs." / "e.g." / "U.S." / "min." do not end a sentence (a word of seven letters or
             # more is none of them).
             head = text[max(cursor, stop - 8) : stop].lower()
@@ -160,6 +164,9 @@ def build_units(text: str, cues: CueIndex, mentions: MentionIndex) -> list[Unit]
 
 
 _NEGATABLE = frozenset({lex.VARIABLE, lex.FIXED})
+_NEGATED_BEFORE = re.compile(
+    r"(?:\bnot|\brather[ \t]than|\binstead[ \t]of|\bnor)[ \t]{1,3}(?:a[ \t]{1,3})?$"
+)
 
 
 class CueIndex:
@@ -213,8 +220,8 @@ class CueIndex:
             if pos and (lower[pos - 1].isalnum() or lower[pos - 1] in "'-"):
                 continue  # inside a word ("separate" is not "rate")
             cue = lex.CUE_TYPES[match.group(0)]
-            if cue in _NEGATABLE and lower.endswith("not ", max(0, pos - 4), pos):
-                continue  # "fixed, not variable"
+            if cue in _NEGATABLE and _NEGATED_BEFORE.search(lower, max(0, pos - 14), pos):
+                continue  # "fixed, not variable", "fixed rather than variable"
             if cue == "slash_year":
                 if not pos or lower[pos - 1] != "/":
                     continue

@@ -39,6 +39,9 @@ class Value:
     high: float | None = None
     min_usd: float | None = None  # a fee's dollar minimum joined to its percentage
     none_kind: str | None = None
+    # "no interest" / "interest-free": a 0 % that is only a claim as an intro offer (a duration
+    # goes with it); "pay in full without interest" is the grace period, not a rate.
+    intro_only: bool = False
 
     def __post_init__(self) -> None:
         if self.unit not in (PCT, USD, NONE):
@@ -101,7 +104,9 @@ def find_values(lower: str) -> list[Value]:
                 values.append(Value(start, end, USD, amount, amount))
     values.extend(_word_number_values(lower))
     values.extend(Value(s, e, NONE, none_kind=kind) for s, e, kind in neg.none_values(lower))
-    values.extend(Value(s, e, PCT, 0.0, 0.0) for s, e in neg.zero_interest_values(lower))
+    values.extend(
+        Value(s, e, PCT, 0.0, 0.0, intro_only=True) for s, e in neg.zero_interest_values(lower)
+    )
     values.sort(key=_start_of)
     kept = [v for v in _drop_overlaps(values) if not _withdrawn(lower, v)]
     return _join_fee_pairs(lower, kept)
@@ -193,6 +198,10 @@ def _anchor_spans(lower: str) -> list[tuple[int, int]]:
 
 def _add_range(values: list[Value], match: re.Match[str], first: str, second: str) -> None:
     low, high = _number(match.group(first)), _number(match.group(second))
+    if low > 100 or low > high:
+        # "Pinnacle Cash Reward 360 - 2.99%": a name's number before a dash, not a range.
+        values.append(Value(match.start(second), match.end(), PCT, high, high))
+        return
     if low == 0 and high > 0:
         # "from 0% to 19.99% after 15 months": an intro rate and the rate after it.
         values.append(Value(match.start(first), match.end(first), PCT, 0.0, 0.0))
