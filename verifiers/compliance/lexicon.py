@@ -267,6 +267,12 @@ _CUE_PHRASES_LIST: tuple[tuple[tuple[str, ...], str], ...] = (
     (("every", "year"), ANNUAL),
     (("currency", "conversion"), FOREIGN),
     (("past", "due"), LATE),
+    (("miss", "a", "payment"), LATE),
+    (("missed", "payment"), LATE),
+    (("missed", "payments"), LATE),
+    (("late", "payment"), LATE),
+    (("late", "payments"), LATE),
+    (("pay", "late"), LATE),
     (("balance", "transfer"), BT),
     (("balance", "transfers"), BT),
     (("cash", "advance"), CASH),
@@ -505,6 +511,12 @@ _RECOMMEND_WORDS = [
     r"stands?[ \t]{1,3}out\b",
     r"makes[ \t]{1,3}(?:the[ \t]{1,3}most[ \t]{1,3})?sense\b",
     r"winner\b",
+    r"runner[ \t-]up\b",
+    *(
+        rf"{word}[ \t]{{1,3}}(?:choice|option|pick)s?\b"
+        for word in ("second", "backup", "fallback", "alternative")
+    ),
+    r"also[ \t]{1,3}(?:recommend|suggest|consider|like)\b",
     r"fits[ \t]{1,3}you\b",
 ]
 _NEGATION_WORDS = [

@@ -68,7 +68,8 @@ _NEGATOR = re.compile(
 )
 # A predicate negation after its subject: "transfers are fee-free", "the fee is waived".
 _POSTFIX = re.compile(
-    r"(?:fee|charge)[ \t-]{0,2}free\b|\bfree[ \t]{1,3}of[ \t]{1,3}(?:any[ \t]{1,3})?(?:fees?|charges?)\b"
+    r"(?<=[:*\-=|][ \t])[ \t]{0,2}(?:\*\*)?[ \t]{0,2}(?:none|n/a|no)\b(?=[ \t]*(?:\*\*)?[ \t]*(?:[.;,\n|]|$))"
+    r"|(?:fee|charge)[ \t-]{0,2}free\b|\bfree[ \t]{1,3}of[ \t]{1,3}(?:any[ \t]{1,3})?(?:fees?|charges?)\b"
     r"|\b(?:is|are|be|gets?|get)[ \t]{1,3}(?:completely[ \t]{1,3}|totally[ \t]{1,3})?free\b"
     r"|\bwaive[sd]?\b|\bwaiving\b"
 )
@@ -80,6 +81,7 @@ _SCOPE_END = re.compile(
 )
 _SCOPE_END_LIST = re.compile(_SCOPE_END.pattern.replace("[.;:,()", "[.;:()", 1))
 _POSTFIX_BACK = re.compile(r"[.;:()|\n!?\"]| - |\b(?:but|while|whereas|however|though|although)\b")
+_LABEL_BACK = re.compile(r"[.;|\n!?\"]")  # "Late fee: none": the label before the colon
 _SENTENCE_BACK = re.compile(r"[.;:|\n!?\"]")
 _CONDITION = re.compile(
     r"\b(?:if|unless|as[ \t]long[ \t]as|provided|when[ \t]you|so[ \t]long[ \t]as)\b"
@@ -218,6 +220,14 @@ def none_values(lower: str, *, whole_text: bool = False) -> list[tuple[int, int,
             # "no annual, foreign transaction or late fees": a list inside the negation
             scope = lower[match.end() : _scope_end(lower, match.end(), size, commas=False)]
             found = _kind_in(scope, postfix=False)
+        if found is None and _FEE_WORD.search(scope):
+            # "Cash advances don't carry a fee": the fee's subject precedes the negation.
+            back = lower[max(0, start - 40) : start]
+            cuts = [m.end() for m in _POSTFIX_BACK.finditer(back)]
+            subject = _kind_in(back[cuts[-1] :] if cuts else back, postfix=True)
+            if subject is not None and subject[0] not in _INTRO_KINDS:
+                fee = _FEE_WORD.search(scope)
+                found = (subject[0], fee.end() if fee else len(scope))
         if found is None:
             # "X has no intro APR; Y does not either": the negation repeats the last one.
             if out and start - out[-1][1] < 150 and _ELLIPSIS.match(scope):
@@ -241,14 +251,16 @@ def none_values(lower: str, *, whole_text: bool = False) -> list[tuple[int, int,
     postfixes = (
         list(_POSTFIX.finditer(lower))
         if whole_text
-        else _in_windows(_POSTFIX, lower, ("free", "waiv"), 12, 12)
+        else _in_windows(_POSTFIX, lower, ("free", "waiv", "none", "n/a"), 12, 12)
     )
     for match in postfixes:
         back = lower[max(0, match.start() - _SCOPE_CHARS) : match.start()]
         waived = match.group(0).startswith("waiv")
         # "a $95 annual fee, but it's waived the first year": "it" is the fee, so a waiver's
         # subject may sit before a contrast; other predicates stay in their clause.
-        cuts = [m.end() for m in (_SENTENCE_BACK if waived else _POSTFIX_BACK).finditer(back)]
+        is_none_word = match.group(0).strip(" \t*") in ("none", "n/a", "no")
+        back_cut = _LABEL_BACK if is_none_word else _SENTENCE_BACK if waived else _POSTFIX_BACK
+        cuts = [m.end() for m in back_cut.finditer(back)]
         scope = back[cuts[-1] :] if cuts else back
         after = lower[match.end() : min(size, match.end() + 30)]
         found = _kind_in(scope, postfix=True)

@@ -271,7 +271,12 @@ def _join_fee_pairs(lower: str, values: list[Value]) -> list[Value]:
     return out
 
 
-_EITHER_OR_GAP = re.compile(r"[ \t]{1,3}or[ \t]{1,3}")
+# "$5 or 3%", "5% of the amount or $10" (", whichever is greater" follows)
+_EITHER_OR_GAP = re.compile(
+    r"[ \t]{1,3}(?:of[ \t]{1,3}(?:the|each|every|any)[ \t]{1,3}(?:amount|transfer|advance|"
+    r"transaction|withdrawal)s?(?:[ \t]{1,3}(?:transferred|advanced|withdrawn))?[ \t]{0,2},?"
+    r"[ \t]{1,3})?or[ \t]{1,3}"
+)
 
 
 def _fee_pair(lower: str, first: Value, second: Value) -> Value | None:
