@@ -150,6 +150,7 @@ _TYPING_CUES = frozenset(
         lex.MIN_INTEREST,
         lex.AFTER,
         lex.REGULAR,
+        lex.COST,
     }
 )
 
@@ -232,6 +233,10 @@ def _type_value(value: Value, window: _Window) -> Draft | None:
     apr = near.of((lex.APR, lex.INTRO))
     if value.min_usd is not None and fee is None:
         fee = (lex.FEE, value.end)  # a dollar minimum only ever belongs to a fee
+    if fee is None and apr is None and near.of(_FEE_SCOPES) is not None:
+        cost = near.of((lex.COST,))
+        if cost is not None:
+            fee = cost  # "balance transfers cost 3%": a price of a transfer is its fee
     if fee is None and apr is None:
         if lex.FOREIGN in kinds and reward is None:
             return _draft(FEE_CLAIM, "foreign", value.start, value.end, PCT, value.low, value.high)

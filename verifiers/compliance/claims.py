@@ -330,7 +330,8 @@ def _share_coordinated(lower: str, values: Sequence[Value], drafts: list[Draft |
 _ONGOING = re.compile(
     r"\b(?:then|thereafter|after[ \t]{1,3}that|afterwards?|after[ \t]{1,3}(?:the[ \t]{1,3})?"
     r"(?:first[ \t]{1,3}year|year[ \t]{1,3}one)|from[ \t]{1,3}(?:the[ \t]{1,3})?(?:second|2nd)[ \t]"
-    r"{1,3}year(?:[ \t]{1,3}on)?|(?:every|each)[ \t]{1,3}year[ \t]{1,3}after|ongoing|going[ \t]forward)\b"
+    r"{1,3}year(?:[ \t]{1,3}on)?|(?:every|each)[ \t]{1,3}year[ \t]{1,3}after|ongoing|going[ \t]forward"
+    r"|after(?=[ \t]{0,2}(?:[.,;)\n]|$)))\b"
 )
 
 
