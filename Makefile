@@ -19,7 +19,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 install: $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/python -m replicas.demo
+	$(BIN)/replicas demo
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist worksteal

@@ -47,7 +47,7 @@ def run(seed: int, repeats: int) -> dict[str, Any]:
     from dataclasses import replace
 
     from replicas.env import Env
-    from replicas.sandbox import close_readonly_connections, open_readonly
+    from replicas.db import close_readonly_connections, open_readonly
     from replicas.tasks import build_task
 
     read_only = build_task(READ_ONLY_TASK.format(seed=seed))

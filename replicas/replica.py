@@ -15,6 +15,8 @@ from pathlib import Path
 
 import polars as pl
 
+from replicas.registry import Registry
+
 Generator = Callable[[int, float], Mapping[str, pl.DataFrame]]
 
 MAX_SCALE = 20.0
@@ -50,28 +52,21 @@ class ReplicaSpec:
         return fn
 
 
-_REGISTRY: dict[str, ReplicaSpec] = {}
+REPLICAS: Registry[ReplicaSpec] = Registry("replica", same=lambda old, new: old == new)
 
 
 def register_replica(spec: ReplicaSpec, *, replace: bool = False) -> ReplicaSpec:
     """Make ``spec`` buildable under ``spec.name``."""
-    if spec.name in _REGISTRY and not replace:
-        raise ValueError(f"replica {spec.name!r} is already registered")
-    _REGISTRY[spec.name] = spec
-    return spec
+    return REPLICAS.register(spec.name, spec, replace=replace)
 
 
 def get_replica(name: str) -> ReplicaSpec:
     """The spec for ``name``; the error lists the known replicas (the CLI shows it verbatim)."""
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        known = ", ".join(sorted(_REGISTRY)) or "(none)"
-        raise ValueError(f"unknown replica {name!r}; known replicas: {known}") from None
+    return REPLICAS.get(name)
 
 
 def all_replicas() -> list[ReplicaSpec]:
-    return [_REGISTRY[name] for name in sorted(_REGISTRY)]
+    return REPLICAS.values()
 
 
 def _shipped_project(name: str) -> Path:

@@ -23,14 +23,17 @@ Example::
 
 from __future__ import annotations
 
-import difflib
 import math
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from replicas.atomicio import write_text_atomic
+from replicas.registry import Registry
 from replicas.tasks.base import DEFAULT_SCALE, TaskId, format_task_id
+from replicas.tasks.loader import task_from_id
+from replicas.tasks.registry import family_names
 
 if TYPE_CHECKING:
     from replicas.tasks.base import Task
@@ -140,7 +143,6 @@ class Suite:
 
     def tasks(self, scale: float | None = None) -> list[Task]:
         """Every task, built (or loaded from the task cache) through ``task_from_id``."""
-        from replicas.tasks.loader import task_from_id
 
         return [task_from_id(task_id) for task_id in self.ids_at(scale)]
 
@@ -194,17 +196,17 @@ CORE_V1 = SuiteSpec(
 )
 
 #: Every suite the kit ships, by name (a registry, so a new suite is one entry).
-SUITE_SPECS: dict[str, SuiteSpec] = {spec.name: spec for spec in (CORE_V1,)}
+SUITE_SPECS: Registry[SuiteSpec] = Registry("suite", same=lambda old, new: old == new)
+SUITE_SPECS.register(CORE_V1.name, CORE_V1)
+
+
+def register_suite(spec: SuiteSpec) -> SuiteSpec:
+    """Publish a suite plan (its task list ships as ``replicas/suites/<name>.txt``)."""
+    return SUITE_SPECS.register(spec.name, spec)
 
 
 def _spec(name: str) -> SuiteSpec:
-    spec = SUITE_SPECS.get(name)
-    if spec is None:
-        known = ", ".join(sorted(SUITE_SPECS))
-        close = difflib.get_close_matches(name, list(SUITE_SPECS), n=3, cutoff=0.5)
-        hint = f" (did you mean {', '.join(close)}?)" if close else ""
-        raise ValueError(f"unknown suite {name!r}{hint}; known suites: {known}")
-    return spec
+    return SUITE_SPECS.get(name)
 
 
 def plan_suite(name: str) -> list[str]:
@@ -214,7 +216,6 @@ def plan_suite(name: str) -> list[str]:
     be regenerated while families are still being added; the published file is frozen once all
     of them exist.
     """
-    from replicas.tasks.registry import family_names
 
     registered = set(family_names())
     ids: list[str] = []
@@ -226,7 +227,6 @@ def plan_suite(name: str) -> list[str]:
 
 def missing_families(name: str) -> list[str]:
     """Families the plan names that are not registered (should be empty for a release)."""
-    from replicas.tasks.registry import family_names
 
     registered = set(family_names())
     return [e.family for e in _spec(name).entries if e.family not in registered]
@@ -263,10 +263,7 @@ def write_suite_file(name: str, path: Path | None = None) -> Path:
     Only for maintainers: publishing a changed list breaks the promise that ids never change.
     """
     target = path or suite_file(name)
-    tmp = target.with_name(f".{target.name}.tmp")
-    tmp.write_text(render_suite_file(name, plan_suite(name)), encoding="utf-8")
-    tmp.replace(target)
-    return target
+    return write_text_atomic(target, render_suite_file(name, plan_suite(name)))
 
 
 def get_suite(name: str) -> Suite:
@@ -283,11 +280,11 @@ def get_suite(name: str) -> Suite:
 
 def all_suites() -> list[Suite]:
     """Every published suite, sorted by name."""
-    return [get_suite(name) for name in sorted(SUITE_SPECS)]
+    return [get_suite(name) for name in SUITE_SPECS.names()]
 
 
 def suite_names() -> list[str]:
-    return sorted(SUITE_SPECS)
+    return SUITE_SPECS.names()
 
 
 __all__ = [
@@ -302,6 +299,7 @@ __all__ = [
     "missing_families",
     "parse_suite_file",
     "plan_suite",
+    "register_suite",
     "render_suite_file",
     "suite_file",
     "suite_names",

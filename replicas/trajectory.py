@@ -20,12 +20,11 @@ contract check both sides (and the tests) use.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
+
+from replicas.verifiers.verdict import Verdict
 
 SCHEMA_VERSION = 1
 OUTCOMES = ("running", "submitted", "truncated")
@@ -123,8 +122,6 @@ def validate_trajectory(data: Mapping[str, Any]) -> list[str]:
     if data.get("outcome") != "running" and not isinstance(verdict, dict):
         problems.append("a finished episode needs a verdict")
     if isinstance(verdict, dict):
-        from replicas.verifiers.verdict import Verdict
-
         try:
             Verdict.from_dict(verdict)
         except (KeyError, TypeError, ValueError) as exc:
@@ -134,19 +131,3 @@ def validate_trajectory(data: Mapping[str, Any]) -> list[str]:
     except (TypeError, ValueError) as exc:
         problems.append(f"not JSON-serialisable: {exc}")
     return problems
-
-
-def write_json_atomic(path: Path, data: Any) -> Path:
-    """Write JSON to ``path`` via a temp file in the same directory and a rename."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False, allow_nan=False)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path

@@ -22,14 +22,14 @@ from replicas.audit import (
     combine_status,
     read_report,
 )
-from replicas.audit._forms import (
+from replicas.verifiers.forms import (
     find_collection,
     find_numbers,
     is_distinctive,
     number_forms,
     parse_number_text,
 )
-from replicas.verifiers._answer_config import VerifierConfig
+from replicas.verifiers.config import VerifierConfig
 from tests.defective_families import DEFECTIVE
 
 SEED = 1

@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 import tests.defective_families  # noqa: F401  (registers the defective families)
-from replicas.cli_audit import audit_app
+from replicas.cli.audit import audit_app
 
 REPO = Path(__file__).resolve().parent.parent
 BROKEN = "ecommerce.defect_wrong_oracle-v1.s1.0"
@@ -83,7 +83,7 @@ def test_import_option_registers_families_in_a_fresh_process(tmp_path: Path) -> 
     """A user's own family, imported with --import, is audited by the real entry point."""
     proc = subprocess.run(
         [
-            sys.executable, "-m", "replicas.cli_audit",
+            sys.executable, "-m", "replicas.cli", "audit",
             "--import", "tests.defective_families",
             "--tasks", BROKEN, "--checks", "oracle", "--json",
         ],
@@ -92,7 +92,7 @@ def test_import_option_registers_families_in_a_fresh_process(tmp_path: Path) -> 
     assert proc.returncode == 1, proc.stderr
     assert json.loads(proc.stdout)["tasks"][0]["status"] == "broken"
     missing = subprocess.run(
-        [sys.executable, "-m", "replicas.cli_audit", "--import", "no_such_module_xyz"],
+        [sys.executable, "-m", "replicas.cli", "audit", "--import", "no_such_module_xyz"],
         capture_output=True, text=True, cwd=REPO, env={**os.environ}, timeout=120,
     )  # fmt: skip
     assert missing.returncode == 2 and "no_such_module_xyz" in missing.stderr
@@ -110,7 +110,7 @@ def test_mounted_as_replicas_audit(runner: CliRunner) -> None:
 def test_module_entry_point_exits_2_on_unknown_suite() -> None:
     env = {**os.environ}
     proc = subprocess.run(
-        [sys.executable, "-m", "replicas.cli_audit", "--suite", "no-such-suite"],
+        [sys.executable, "-m", "replicas.cli", "audit", "--suite", "no-such-suite"],
         capture_output=True,
         text=True,
         cwd=REPO,

@@ -21,7 +21,7 @@ from replicas.env import Env
 from replicas.families.credit_cards import card_terms_qa as qa
 from replicas.families.credit_cards import offer_audit as audit
 from replicas.families.credit_cards import recommend_card as rec
-from replicas.families.credit_cards._common import catalog_for, load_cards
+from replicas.families.credit_cards.common import catalog_for, load_cards
 from replicas.tasks import BuildContext, GradeContext, Task, get_family
 from replicas.verifiers.answers import check_answer
 from replicas.verifiers.compliance import verify_response
@@ -65,7 +65,7 @@ def grade(task: Task, answer: str, snapshot: Any) -> Verdict:
 def pristine(snapshot: Any, query: str) -> list[tuple[Any, ...]]:
     """Rows from the pristine snapshot through the runtime's shared read-only connection
     (DuckDB refuses a second connection to the same file with another configuration)."""
-    from replicas.sandbox import readonly_connection
+    from replicas.db import readonly_connection
 
     cur = readonly_connection(snapshot.warehouse).cursor()
     try:

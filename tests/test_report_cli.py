@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from replicas.cli_report import app
+from replicas.cli import app
 from replicas.metrics import wilson_interval
 from replicas.report import ReportInputError, compare_runs, load_run
 from tests.test_report_fixtures import make_run_dir

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from replicas.cli_report import app
+from replicas.cli import app
 from replicas.report import compare_runs, load_run, write_report
 from replicas.runner import RunConfig, read_results, read_trajectory, run
 from replicas.tasks import all_families

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from replicas.cli_run import run_app
+from replicas.cli.run import run_app
 from replicas.runner import read_results, read_run_config
 
 SCRIPT = Path(__file__).parent / "fixtures" / "script_agent.py"
@@ -22,7 +22,7 @@ GLOB = "ecommerce.revenue_period-v1.*"
 
 
 def cli(*args: str, **kw: object) -> list[str]:
-    return [sys.executable, "-m", "replicas.cli_run", *args]
+    return [sys.executable, "-m", "replicas.cli", "run", *args]
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -243,8 +243,10 @@ def test_make_scale_override() -> None:
 def test_trajectory_records_everything(tmp_path: Path) -> None:
     with make("toy.total-v1.s1.0", agent_name="unit-test") as env:
         env.reset()
-        env.step({"name": "sql", "arguments": {"query": "select 1"}}, tokens_in=100, tokens_out=7)
-        env.step({"name": "nope", "arguments": {}, "usage": {"tokens_in": 120, "tokens_out": 3}})
+        env.record_usage(tokens_in=100, tokens_out=7)
+        env.step({"name": "sql", "arguments": {"query": "select 1"}})
+        env.record_usage(tokens_in=120, tokens_out=3)
+        env.step({"name": "nope", "arguments": {}})
         env.step({"name": "submit", "arguments": {"answer": str(env.task.expected)}})
         path = env.write_trajectory(tmp_path / "t" / "episode.json")
     data = json.loads(path.read_text())

@@ -100,7 +100,7 @@ def test_revenue_period_has_the_documented_wrong_readings() -> None:
 
 def test_revenue_period_truth_agrees_with_the_documented_mart() -> None:
     """The raw-table ground truth equals the mart an agent may legitimately use."""
-    from replicas.sandbox import readonly_connection
+    from replicas.db import readonly_connection
     from replicas.tasks.loader import load_snapshot
 
     task = build_task("ecommerce.revenue_period-v1.s0.0")

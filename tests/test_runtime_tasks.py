@@ -31,7 +31,7 @@ from replicas.tasks import (
     unregister_family,
     write_file,
 )
-from replicas.tasks._snapshot import SnapshotLike
+from replicas.protocols import SnapshotLike
 from replicas.tasks.loader import _cache_path, clear_memory_cache, load_snapshot
 from tests.toy_replica import ensure_registered
 
@@ -269,7 +269,7 @@ def test_build_is_deterministic_and_computes_ground_truth(toy_snapshot: Snapshot
     a = family.build(toy_snapshot, 1, 2)
     b = family.build(toy_snapshot, 1, 2)
     assert a == b and a.expected == b.expected
-    from replicas.sandbox import readonly_connection
+    from replicas.db import readonly_connection
 
     row = (
         readonly_connection(toy_snapshot.warehouse)

@@ -34,8 +34,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from replicas.verifiers._answer_config import VerifierConfig
-from replicas.verifiers._answer_parse import (
+from replicas.verifiers.config import VerifierConfig
+from replicas.verifiers.parse import (
     ParsedTable,
     ParseError,
     coerce_number,

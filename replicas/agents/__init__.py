@@ -34,6 +34,7 @@ from replicas.agents.base import (
     StepResult,
     step,
 )
+from replicas.registry import Registry
 
 AgentFactory = Callable[[str | None, AgentOptions], Agent]
 
@@ -60,8 +61,16 @@ class AgentKind:
     optional_arg: bool = False
 
 
-_KINDS: dict[str, AgentKind] = {}
-_LOADED = False
+def _load_builtins() -> None:
+    for module in _BUILTIN_MODULES:
+        importlib.import_module(module)
+
+
+AGENTS: Registry[AgentKind] = Registry(
+    "agent",
+    loader=_load_builtins,
+    same=lambda old, new: old.factory.__qualname__ == new.factory.__qualname__,
+)
 
 
 def register_agent(
@@ -80,42 +89,32 @@ def register_agent(
         raise ValueError(f"agent kind must be a non-empty name without ':', got {kind!r}")
 
     def decorate(factory: AgentFactory) -> AgentFactory:
-        existing = _KINDS.get(kind)
-        if existing is not None and existing.factory.__qualname__ != factory.__qualname__:
-            raise ValueError(f"agent kind {kind!r} is already registered")
-        _KINDS[kind] = AgentKind(kind, factory, needs_arg, description, arg_name, optional_arg)
+        AGENTS.register(
+            kind, AgentKind(kind, factory, needs_arg, description, arg_name, optional_arg)
+        )
         return factory
 
     return decorate
 
 
-def _load_builtins() -> None:
-    global _LOADED
-    if not _LOADED:
-        for module in _BUILTIN_MODULES:
-            importlib.import_module(module)
-        _LOADED = True
-
-
 def agent_kinds() -> list[AgentKind]:
     """Every registered agent kind, sorted by name."""
-    _load_builtins()
-    return [_KINDS[k] for k in sorted(_KINDS)]
+    return AGENTS.values()
 
 
 def parse_agent_spec(spec: str) -> tuple[AgentKind, str | None]:
     """Split ``KIND[:ARG]`` and look the kind up; ValueError with close matches otherwise."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError("agent spec must be a non-empty string such as 'oracle' or 'openai:MODEL'")
-    _load_builtins()
     kind_name, sep, arg = spec.strip().partition(":")
-    kind = _KINDS.get(kind_name)
+    kind = AGENTS.find(kind_name)
     if kind is None:
-        known = sorted(_KINDS)
+        kinds = dict(AGENTS.items())
+        known = sorted(kinds)
         close = difflib.get_close_matches(kind_name, known, n=2, cutoff=0.5)
         hint = f"; did you mean {' or '.join(close)}?" if close else ""
         shown = ", ".join(
-            k + (":" + _KINDS[k].arg_name if _KINDS[k].needs_arg else "") for k in known
+            k + (":" + kinds[k].arg_name if kinds[k].needs_arg else "") for k in known
         )
         raise ValueError(f"unknown agent {spec!r}{hint} (known: {shown})")
     if kind.needs_arg and not arg.strip():

@@ -101,12 +101,12 @@ class EnvLike(Protocol):
 
     def reset(self) -> tuple[str, dict[str, Any]]: ...
 
+    def record_usage(
+        self, *, tokens_in: int | None = None, tokens_out: int | None = None
+    ) -> None: ...
+
     def step(
-        self,
-        action: Mapping[str, Any] | Any,
-        *,
-        tokens_in: int | None = None,
-        tokens_out: int | None = None,
+        self, action: Mapping[str, Any] | Any
     ) -> tuple[str, float, bool, bool, dict[str, Any]]: ...
 
 
@@ -156,7 +156,7 @@ def step(
     """One tool call on ``env`` (arguments may be a JSON string, as models send them); the token
     counts, when given, are recorded on the step in the trajectory."""
     args: Any = arguments if isinstance(arguments, str) else dict(arguments)
-    obs, reward, terminated, truncated, info = env.step(
-        {"name": name, "arguments": args}, tokens_in=tokens_in, tokens_out=tokens_out
-    )
+    if tokens_in is not None or tokens_out is not None:
+        env.record_usage(tokens_in=tokens_in, tokens_out=tokens_out)
+    obs, reward, terminated, truncated, info = env.step({"name": name, "arguments": args})
     return StepResult(str(obs), float(reward), bool(terminated), bool(truncated), dict(info))

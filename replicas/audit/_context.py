@@ -22,13 +22,16 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from replicas.tasks import Task, TaskFamily, get_family
+from replicas.agents import get_agent
+from replicas.env import Env
+from replicas.tasks import Task, TaskFamily, get_family, grading
 from replicas.tasks.grading import GradeContext
+from replicas.tasks.loader import load_snapshot
 from replicas.verifiers.verdict import Verdict, fail
 
 if TYPE_CHECKING:
     from replicas.env import Env
-    from replicas.tasks._snapshot import SnapshotLike
+    from replicas.protocols import SnapshotLike
 
 
 @dataclass(frozen=True)
@@ -120,7 +123,6 @@ def _forget_cached_dbt_verdicts() -> None:
     There is no public switch for it yet; the names are looked up defensively so a change on the
     runtime side degrades to "re-grade may be served from cache", never to a crash.
     """
-    from replicas.tasks import grading
 
     cache = getattr(grading, "_VERDICT_CACHE", None)
     lock = getattr(grading, "_CACHE_LOCK", None)
@@ -187,8 +189,6 @@ class AuditContext:
     @property
     def snapshot(self) -> SnapshotLike:
         if self._snapshot is None:
-            from replicas.tasks.loader import load_snapshot
-
             self._snapshot = load_snapshot(self.task.replica, self.task.seed, self.task.scale)
         return self._snapshot
 
@@ -212,8 +212,6 @@ class AuditContext:
     def _play(
         self, agent_spec: str, strategy: str | None = None, *, keep: bool = False
     ) -> EpisodeRun:
-        from replicas.agents import get_agent
-        from replicas.env import Env
 
         key = (agent_spec, strategy)
         if key in self._episodes:
@@ -266,8 +264,6 @@ class AuditContext:
     def adversary(self) -> list[EpisodeRun]:
         """One episode per adversary strategy that applies to the task."""
         if self._adversary is None:
-            from replicas.agents import get_agent
-
             plan = [s for s in get_agent("adversary").plan(self.task) if s]
             self._adversary = [self._play("adversary", s) for s in plan]
         return self._adversary

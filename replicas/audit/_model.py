@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, get_args
+
+from replicas._version import __version__
+from replicas.atomicio import write_text_atomic
 
 Status = Literal["usable", "broken", "leaky", "hackable", "flaky", "ambiguous"]
 Outcome = Literal["pass", "fail", "error", "skip"]
@@ -199,8 +200,6 @@ class AuditReport:
             raise ValueError("an audit report lists a task twice")
         object.__setattr__(self, "config", MappingProxyType(_jsonable(dict(self.config), "config")))
         if not self.kit_version:
-            from replicas._version import __version__
-
             object.__setattr__(self, "kit_version", __version__)
 
     # ---- queries -------------------------------------------------------------------------
@@ -273,16 +272,7 @@ class AuditReport:
         directory = Path(out_dir)
         directory.mkdir(parents=True, exist_ok=True)
         target = directory / AUDIT_FILE
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-audit-", suffix=".json")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(self.to_json())
-                fh.write("\n")
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        return target
+        return write_text_atomic(target, self.to_json() + "\n")
 
 
 def read_report(path: str | Path) -> AuditReport:

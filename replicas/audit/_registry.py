@@ -9,7 +9,6 @@ episodes) through the context, never by calling each other.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -17,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from replicas.audit._model import PRECEDENCE, CheckResult
+from replicas.registry import Registry
 
 if TYPE_CHECKING:
     from replicas.audit._context import AuditContext
@@ -68,31 +68,29 @@ class Check:
             raise ValueError(f"check {self.name}: title and fix_hint must not be empty")
 
 
-_CHECKS: dict[str, Check] = {}
-_LOADED = False
+def _load_builtins() -> None:
+    for module in _BUILTIN_MODULES:
+        importlib.import_module(module)
+
+
+#: Checks in run order (registration order); a check re-registered from a reloaded module
+#: replaces itself.
+CHECKS: Registry[Check] = Registry(
+    "audit check",
+    loader=_load_builtins,
+    same=lambda old, new: old.run.__module__ == new.run.__module__,
+    sort=False,
+)
 
 
 def register_check(check: Check) -> Check:
     """Add ``check`` (re-registering the same name from a reloaded module replaces it)."""
-    existing = _CHECKS.get(check.name)
-    if existing is not None and existing.run.__module__ != check.run.__module__:
-        raise ValueError(f"check {check.name!r} is already registered by {existing.run.__module__}")
-    _CHECKS[check.name] = check
-    return check
-
-
-def _load_builtins() -> None:
-    global _LOADED
-    if not _LOADED:
-        for module in _BUILTIN_MODULES:
-            importlib.import_module(module)
-        _LOADED = True
+    return CHECKS.register(check.name, check)
 
 
 def all_checks() -> list[Check]:
     """Every registered check, in run order."""
-    _load_builtins()
-    return list(_CHECKS.values())
+    return CHECKS.values()
 
 
 def check_names() -> list[str]:
@@ -100,13 +98,7 @@ def check_names() -> list[str]:
 
 
 def get_check(name: str) -> Check:
-    _load_builtins()
-    check = _CHECKS.get(name)
-    if check is None:
-        close = difflib.get_close_matches(name, list(_CHECKS), n=2, cutoff=0.5)
-        hint = f"; did you mean {' or '.join(close)}?" if close else ""
-        raise ValueError(f"unknown audit check {name!r}{hint} (checks: {', '.join(_CHECKS)})")
-    return check
+    return CHECKS.get(name)
 
 
 def select_checks(names: Iterable[str] | None) -> list[Check]:

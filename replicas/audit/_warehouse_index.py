@@ -24,6 +24,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from replicas.db import readonly_connection
+
 _SKIP_SCHEMAS = ("information_schema", "pg_catalog")
 _MAX_STRING_DISTINCT = 200_000
 
@@ -143,7 +145,6 @@ def _relations(con: object) -> list[tuple[str, str]]:
 
 def build_index(warehouse: Path) -> WarehouseIndex:
     """Read every relation of ``warehouse`` (read-only) into a :class:`WarehouseIndex`."""
-    from replicas.sandbox import readonly_connection
 
     con = readonly_connection(Path(warehouse)).cursor()
     try:

@@ -17,6 +17,7 @@ from typing import Any
 from replicas.audit._context import AuditContext
 from replicas.audit._model import CheckResult
 from replicas.audit._registry import Check, failed, passed, register_check, skipped
+from replicas.verifiers.answers import check_answer
 
 NAME = "discrimination"
 
@@ -26,7 +27,6 @@ def _as_submitted(value: Any) -> str:
 
 
 def run(ctx: AuditContext) -> CheckResult:
-    from replicas.verifiers.answers import check_answer
 
     task = ctx.task
     if task.answer_kind == "dbt":

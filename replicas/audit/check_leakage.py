@@ -38,25 +38,24 @@ from typing import Any
 import numpy as np
 
 from replicas.audit._context import AuditContext
-from replicas.audit._forms import (
-    NumberForm,
-    column_decimals,
-    distinctive_text,
-    find_collection,
-    find_numbers,
-    find_text,
-    is_distinctive,
-    is_number,
-    normalise_cell,
-    number_forms,
-    number_in_text,
-    parse_number_text,
-    significant_digits,
-)
 from replicas.audit._model import CheckResult
 from replicas.audit._registry import Check, failed, passed, register_check
 from replicas.audit._warehouse_index import ColumnIndex, WarehouseIndex, warehouse_index
+from replicas.db import open_readonly, readonly_connection
+from replicas.sandbox import Sandbox
 from replicas.tasks import Task
+from replicas.tasks.values import json_value
+from replicas.tools import tool_schemas
+from replicas.verifiers.forms import (
+    NumberForm,
+    answer_in_text,
+    column_decimals,
+    is_number,
+    normalise_cell,
+    number_forms,
+    significant_digits,
+    table_parts,
+)
 
 NAME = "leakage"
 DENSITY_MAX = 0.001
@@ -77,7 +76,6 @@ class Surface:
 
 
 def _text_surfaces(task: Task, project_dir: Path) -> list[Surface]:
-    from replicas.tools import tool_schemas
 
     surfaces = [
         Surface("the instruction", task.instruction),
@@ -92,15 +90,6 @@ def _text_surfaces(task: Task, project_dir: Path) -> list[Surface]:
 
 
 # ---- numbers -----------------------------------------------------------------------------
-
-
-def _number_in_texts(forms: Sequence[NumberForm], surfaces: Sequence[Surface]) -> list[str]:
-    out = []
-    for surface in surfaces:
-        found = find_numbers(surface.text, forms)
-        if found:
-            out.append(f"{surface.where} contains {', '.join(found)}")
-    return out
 
 
 def _number_in_warehouse(forms: Sequence[NumberForm], index: WarehouseIndex) -> list[str]:
@@ -146,47 +135,6 @@ def _set_in_warehouse(items: Sequence[Any], index: WarehouseIndex, decimals: int
 # ---- tables ------------------------------------------------------------------------------
 
 
-def _table_parts(task: Task) -> tuple[list[str], list[list[Any]], list[int], list[list[Any]]]:
-    expected = task.expected
-    columns = [str(c) for c in expected["columns"]]
-    rows = [list(r) for r in expected["rows"]]
-    decimals = [
-        column_decimals([r[i] for r in rows], task.verifier, c) for i, c in enumerate(columns)
-    ]
-    distinct_rows = [
-        r
-        for r in rows
-        if any(is_number(v) and is_distinctive(float(v), decimals[i]) for i, v in enumerate(r))
-    ]
-    return columns, rows, decimals, distinct_rows
-
-
-def _cell_in_line(value: Any, decimals: int, line: str) -> bool:
-    if value is None:
-        return True
-    if is_number(value):
-        return number_in_text(line, float(value), decimals)
-    return str(value).strip().lower() in line
-
-
-def _table_in_texts(task: Task, surfaces: Sequence[Surface]) -> list[str]:
-    _, _, decimals, rows = _table_parts(task)
-    if not rows:
-        return []
-    out = []
-    for surface in surfaces:
-        lines = surface.text.lower().splitlines()
-        if all(
-            any(
-                all(_cell_in_line(v, decimals[i], line) for i, v in enumerate(row))
-                for line in lines
-            )
-            for row in rows
-        ):
-            out.append(f"{surface.where} holds every expected row ({len(rows)} rows)")
-    return out
-
-
 def _contains_all(
     index: WarehouseIndex, col: ColumnIndex, values: list[Any], decimals: int
 ) -> bool:
@@ -200,9 +148,8 @@ def _contains_all(
 
 
 def _table_in_warehouse(task: Task, index: WarehouseIndex, warehouse: Path) -> list[str]:
-    from replicas.sandbox import readonly_connection
-
-    columns, _, decimals, rows = _table_parts(task)
+    columns = [str(c) for c in task.expected["columns"]]
+    decimals, rows = table_parts(task.expected, task.verifier)
     if not rows:
         return []
     by_relation: dict[str, list[ColumnIndex]] = defaultdict(list)
@@ -242,7 +189,6 @@ def _table_in_warehouse(task: Task, index: WarehouseIndex, warehouse: Path) -> l
 
 
 def _plain(value: Any) -> Any:
-    from replicas.tasks._values import json_value
 
     return json_value(value)
 
@@ -286,7 +232,6 @@ def _dbt_leaks(ctx: AuditContext, project_dir: Path, warehouse: Path) -> list[st
 def _relation_rows(
     warehouse: Path, relation: tuple[str, str]
 ) -> tuple[list[str], list[tuple[Any, ...]]]:
-    from replicas.sandbox import open_readonly
 
     con = open_readonly(warehouse)
     try:
@@ -298,7 +243,6 @@ def _relation_rows(
 
 
 def _reference_in_warehouse(ctx: AuditContext, warehouse: Path) -> list[str]:
-    from replicas.sandbox import open_readonly, readonly_connection
 
     task = ctx.task
     con = open_readonly(warehouse)
@@ -352,55 +296,41 @@ def _reference_in_warehouse(ctx: AuditContext, warehouse: Path) -> list[str]:
 # ---- the check ---------------------------------------------------------------------------
 
 
+def _text_leaks(ctx: AuditContext, surfaces: Sequence[Surface]) -> list[str]:
+    task = ctx.task
+    out = []
+    for surface in surfaces:
+        found = answer_in_text(task.answer_kind, task.expected, task.verifier, surface.text)
+        if found:
+            out.append(f"{surface.where} contains {', '.join(found)}")
+    return out
+
+
 def _answer_leaks(ctx: AuditContext, surfaces: Sequence[Surface], warehouse: Path) -> list[str]:
     task = ctx.task
     kind, expected = task.answer_kind, task.expected
+    leaks = _text_leaks(ctx, surfaces)
     if kind == "number" and is_number(expected):
         forms = number_forms(float(expected), task.verifier)
-        return [
-            *_number_in_texts(forms, surfaces),
-            *_number_in_warehouse(forms, warehouse_index(warehouse)),
-        ]
-    if kind == "text":
-        text = str(expected)
-        number = parse_number_text(text)
-        if number is not None:
-            return _number_in_texts(number_forms(number, task.verifier), surfaces)
-        if distinctive_text(text):
-            return [f"{s.where} contains {text!r}" for s in surfaces if find_text(s.text, text)]
-        return []
-    if kind in ("set", "ordered_list") and isinstance(expected, list):
+        return [*leaks, *_number_in_warehouse(forms, warehouse_index(warehouse))]
+    if kind in ("set", "ordered_list") and isinstance(expected, list) and expected:
         if len(expected) == 1:
             item = expected[0]
-            if is_number(item):
-                forms = number_forms(float(item), task.verifier)
-                return [
-                    *_number_in_texts(forms, surfaces),
-                    *_number_in_warehouse(forms, warehouse_index(warehouse)),
-                ]
-            return []
-        if not expected:
-            return []
-        out = []
-        for surface in surfaces:
-            found = find_collection(surface.text, expected)
-            if found is not None:
-                out.append(f"{surface.where} lists the whole answer: {found[:120]!r}")
+            if not is_number(item):
+                return leaks
+            forms = number_forms(float(item), task.verifier)
+            return [*leaks, *_number_in_warehouse(forms, warehouse_index(warehouse))]
         decimals = column_decimals(expected, task.verifier, "")
-        return [*out, *_set_in_warehouse(expected, warehouse_index(warehouse), decimals)]
+        return [*leaks, *_set_in_warehouse(expected, warehouse_index(warehouse), decimals)]
     if kind == "table" and isinstance(expected, dict):
-        return [
-            *_table_in_texts(task, surfaces),
-            *_table_in_warehouse(task, warehouse_index(warehouse), warehouse),
-        ]
-    return []
+        return [*leaks, *_table_in_warehouse(task, warehouse_index(warehouse), warehouse)]
+    return leaks
 
 
 def run(ctx: AuditContext) -> CheckResult:
-    from replicas.sandbox import Sandbox
 
     task = ctx.task
-    sandbox = Sandbox.create(task, ctx.snapshot)
+    sandbox = Sandbox.create(task.sandbox_spec(), ctx.snapshot)
     try:
         project_dir = sandbox.project_dir
         surfaces = _text_surfaces(task, project_dir)

@@ -21,6 +21,7 @@ from replicas.audit._context import AuditContext
 from replicas.audit._model import CheckResult
 from replicas.audit._registry import Check, failed, passed, register_check, skipped
 from replicas.tasks import Task, TaskId, build_task
+from replicas.verifiers.answers import check_answer
 
 NAME = "seed_sensitivity"
 
@@ -48,7 +49,6 @@ def _dbt_answer(task: Task) -> str:
 def same_answer(task: Task, other: Task) -> bool:
     if task.answer_kind == "dbt":
         return _dbt_answer(task) == _dbt_answer(other)
-    from replicas.verifiers.answers import check_answer
 
     return bool(check_answer(task.answer_kind, other.expected, task.expected, task.verifier).passed)
 

@@ -23,6 +23,8 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Literal
 
+from replicas.tasks.base import format_task_id
+
 SourceKind = Literal["oracle", "run"]
 SOURCE_KINDS: tuple[str, ...] = ("oracle", "run")
 SUBMIT = "submit"
@@ -173,7 +175,6 @@ class Conversation:
     @property
     def canonical_task_id(self) -> str:
         """The task id at the default scale: the same task built bigger is still the same task."""
-        from replicas.tasks.base import format_task_id
 
         return format_task_id(self.family, self.seed, self.variant)
 

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 
 from replicas.export.conversation import Conversation, canonical_json, ngrams, words
 from replicas.export.skips import SkipLog
+from replicas.suite import get_suite
+from replicas.tasks import task_from_id
 from replicas.tasks.base import TaskId
 
 NGRAM_WORDS = 13
@@ -68,8 +70,6 @@ def suite_reference(
 ) -> Reference:
     """The published suite's ids and instances, plus the texts of the suite tasks of
     ``families`` or on ``snapshots`` (see the module docstring)."""
-    from replicas.suite import get_suite
-    from replicas.tasks import task_from_id
 
     suite = get_suite(suite_name)
     ids = [TaskId.parse(t) for t in suite.task_ids]

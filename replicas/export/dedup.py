@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from replicas.export.conversation import Conversation, ngrams, words
+from replicas.seeding import table_rng
 
 SHINGLE_WORDS = 5
 NUM_PERM = 64
@@ -63,7 +64,6 @@ def _hash32(items: set[str]) -> np.ndarray:
 
 
 def _permutations() -> tuple[np.ndarray, np.ndarray]:
-    from replicas.seeding import table_rng
 
     rng = table_rng(0, "export.minhash")
     a = rng.integers(1, 1 << 32, size=NUM_PERM, dtype=np.uint64)

@@ -18,13 +18,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from replicas.atomicio import publish_dir
 from replicas.export.formats.base import SFTFormat
 
 if TYPE_CHECKING:
@@ -144,19 +144,7 @@ def staging_dir(out: Path) -> Path:
 def publish(staged: Path, out: Path, force: bool) -> None:
     """Move the finished ``staged`` directory to ``out`` (replacing it only with ``force``)."""
     check_out_dir(out, force)
-    old: Path | None = None
-    if out.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
-        os.rmdir(old)
-        os.replace(out, old)
-    try:
-        os.replace(staged, out)
-    except BaseException:
-        if old is not None:
-            os.replace(old, out)
-        raise
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+    publish_dir(staged, out)
 
 
 def discard(staged: Path) -> None:

@@ -21,6 +21,10 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from replicas.families.credit_cards.common import catalog_for
+from replicas.tasks.loader import load_snapshot
+from replicas.verifiers.compliance import verify_response
+
 if TYPE_CHECKING:
     from replicas.tasks import Task
 
@@ -213,9 +217,6 @@ def final_answer_text(task: Task, answer: str) -> str:
 
 def _credit_cards_grounding(task: Task, text: str) -> str | None:
     """Every card claim in ``text`` must match card_terms (the compliance verifier)."""
-    from replicas.families.credit_cards._common import catalog_for
-    from replicas.tasks.loader import load_snapshot
-    from replicas.verifiers.compliance import verify_response
 
     catalog = catalog_for(load_snapshot(task.replica, task.seed, task.scale))
     customer = task.metadata.get("customer_id")

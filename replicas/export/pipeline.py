@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from replicas._version import __version__
 from replicas.export.card import render_card
 from replicas.export.conversation import Conversation
 from replicas.export.decontam import (
@@ -55,6 +56,7 @@ from replicas.export.sources import (
     run_conversations,
 )
 from replicas.export.split import GROUP_KEYS, split
+from replicas.tasks import task_from_id
 from replicas.tasks.base import DEFAULT_SCALE
 
 EXPORT_SCHEMA_VERSION = 1
@@ -163,7 +165,6 @@ def _regrade(
     conv: Conversation, fmt: SFTFormat, record: dict[str, Any], min_score: float, skips: SkipLog
 ) -> bool:
     """Replay the calls parsed back out of ``record``; keep it only when they still score."""
-    from replicas.tasks import task_from_id
 
     try:
         calls = fmt.calls(record)
@@ -238,7 +239,6 @@ def _breakdown(rows: dict[str, list[tuple[Conversation, dict[str, Any]]]]) -> di
 
 def export_sft(config: ExportConfig, progress: Progress | None = None) -> ExportResult:
     """Build and write the dataset described by ``config`` (see the module docstring)."""
-    from replicas._version import __version__
 
     report = progress or _noop
     fmt = get_format(config.format)

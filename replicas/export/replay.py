@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from replicas.env import Env
+
 if TYPE_CHECKING:
     from replicas.tasks import Task
 
@@ -40,7 +42,6 @@ def replay(
     Never raises for a bad call: the env answers it with an error observation, as it would an
     agent. Raises only when the task's environment cannot be set up.
     """
-    from replicas.env import Env
 
     env = Env.from_task(task, agent_name=agent_name)
     observations: list[str] = []

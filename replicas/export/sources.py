@@ -19,11 +19,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from replicas.agents.openai_chat import SYSTEM_PROMPT
 from replicas.export.conversation import SUBMIT, Conversation, ToolTurn
 from replicas.export.phrasing import final_answer_text, grounding_problem
 from replicas.export.replay import replay
 from replicas.export.skips import SkipLog
+from replicas.runner import RESULTS_FILE, read_results, read_trajectory
+from replicas.tasks import TaskBuildError, build_task, get_family, task_from_id
 from replicas.tasks.base import DEFAULT_SCALE, TaskId
+from replicas.tools import get_tool, tool_schemas, validate_arguments
+from replicas.trajectory import SCHEMA_VERSION, validate_trajectory
 
 if TYPE_CHECKING:
     from replicas.tasks import Task
@@ -33,7 +38,6 @@ Progress = Callable[[str], None]
 
 def default_system_prompt() -> str:
     """The system prompt of the kit's chat agent, so a tuned model is prompted as it was trained."""
-    from replicas.agents.openai_chat import SYSTEM_PROMPT
 
     return SYSTEM_PROMPT
 
@@ -79,7 +83,6 @@ class OracleSpec:
 
     def task_ids(self) -> list[TaskId]:
         """Every task id of the spec (families must be registered)."""
-        from replicas.tasks import get_family
 
         ids: list[TaskId] = []
         for seed in self.seeds:
@@ -150,7 +153,6 @@ def oracle_conversations(
     spec: OracleSpec, system: str, skips: SkipLog, progress: Progress | None = None
 ) -> Iterator[Conversation]:
     """Demonstrations for every task of ``spec`` (tasks that cannot be built are skipped)."""
-    from replicas.tasks import TaskBuildError, build_task
 
     for tid in spec.task_ids():
         try:
@@ -175,7 +177,6 @@ class RunSourceError(ValueError):
 
 def check_run_dir(run_dir: Path) -> None:
     """RunSourceError unless ``run_dir`` is an existing run directory with results.jsonl."""
-    from replicas.runner import RESULTS_FILE
 
     if not run_dir.exists():
         raise RunSourceError(f"run directory {run_dir} does not exist")
@@ -194,7 +195,6 @@ def _steps_to_turns(
     would teach the model a malformed call, so such trajectories are not exported; a valid call
     whose tool answered with an error (a failing query) is kept: recovering from it is useful.
     """
-    from replicas.tools import get_tool, validate_arguments
 
     out: list[tuple[str, dict[str, Any], str]] = []
     for i, step in enumerate(steps):
@@ -218,9 +218,6 @@ def _steps_to_turns(
 def _run_conversation(
     run_dir: Path, record: Mapping[str, Any], min_score: float, system: str, skips: SkipLog
 ) -> Conversation | None:
-    from replicas.runner import read_trajectory
-    from replicas.tasks import task_from_id
-    from replicas.trajectory import SCHEMA_VERSION, validate_trajectory
 
     where = f"{run_dir.name}/{record.get('trajectory', '?')}"
     if record.get("strategy"):
@@ -268,7 +265,6 @@ def _run_conversation(
     content = _final_content(task, answer, skips)
     if content is None:
         return None
-    from replicas.tools import tool_schemas
 
     turns = [ToolTurn(_call_id(i), n, a, o) for i, (n, a, o) in enumerate(steps[:-1])]
     turns.append(ToolTurn(_call_id(len(steps) - 1), SUBMIT, steps[-1][1], None, content))
@@ -304,7 +300,6 @@ def run_conversations(
     Raises :class:`RunSourceError` up front for a path that is not a run directory; torn and
     foreign result lines are counted as skips (``read_results`` already sets them aside).
     """
-    from replicas.runner import read_results
 
     dirs = [Path(d) for d in run_dirs]
     for run_dir in dirs:

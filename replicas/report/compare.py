@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from replicas.report._format import ci, money, num, pct
 from replicas.report._load import LoadedRun
+from replicas.report.format import ci, money, num, pct
 from replicas.report.markdown import table
 from replicas.report.summary import summarise
 

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from replicas.report._format import (
+from replicas.report._svg import IntervalBar, ScatterPoint, count_bars, interval_bars, scatter
+from replicas.report.format import (
     ADVERSARY_HEADERS,
     GROUP_SECTIONS,
     adversary_rows,
@@ -22,7 +23,6 @@ from replicas.report._format import (
     pass_k_rows,
     pct,
 )
-from replicas.report._svg import IntervalBar, ScatterPoint, count_bars, interval_bars, scatter
 
 REPORT_HTML = "report.html"
 MAX_FAILURE_BARS = 12

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from replicas.report._format import (
+from replicas.report.format import (
     ADVERSARY_HEADERS,
     GROUP_SECTIONS,
     adversary_rows,

@@ -9,15 +9,13 @@ failure-mode table, which is about what the *verifier* rejected.
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from replicas._version import __version__
+from replicas.atomicio import write_json_atomic
 from replicas.metrics import Rate, mean_pass_at_k, mean_pass_hat_k
 from replicas.report._load import Episode, LoadedRun, load_run
 from replicas.report._trajectory import excerpt, truncate, verification_behaviour
@@ -217,23 +215,6 @@ def build_summary(run: LoadedRun) -> dict[str, Any]:
         "agent_errors": agent_errors_section(eps),
         "verification": verification_behaviour(run.run_dir, eps),
     }
-
-
-def write_json_atomic(path: Path, data: Any) -> None:
-    """Write JSON through a temp file in the same directory, then rename: never half-written."""
-    text = json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
-    write_text_atomic(path, text)
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".tmp-{path.name}-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def summarise(run_dir: Path | str) -> tuple[LoadedRun, dict[str, Any]]:

@@ -6,14 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from replicas.atomicio import write_json_atomic, write_text_atomic
 from replicas.report.html import REPORT_HTML, render_html
 from replicas.report.markdown import REPORT_MD, render_markdown
-from replicas.report.summary import (
-    SUMMARY_FILE,
-    summarise,
-    write_json_atomic,
-    write_text_atomic,
-)
+from replicas.report.summary import SUMMARY_FILE, summarise
 
 
 @dataclass(frozen=True)

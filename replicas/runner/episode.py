@@ -18,7 +18,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from replicas.agents import Agent, AgentOptions, EpisodeOutcome, get_agent
+from replicas.env import Env
 from replicas.runner.records import EpisodeRecord, EpisodeSpec
+from replicas.tasks import task_from_id
 
 _AGENTS: dict[tuple[str, str], Agent] = {}
 
@@ -58,8 +60,6 @@ def _crash_text(exc: BaseException) -> str:
 def play_episode(spec: EpisodeSpec, options: AgentOptions) -> tuple[EpisodeRecord, dict[str, Any]]:
     """Run ``spec`` to the end and describe it. Never raises for agent trouble: a crashing agent
     becomes an episode with ``error`` set. Raises only when the task itself cannot be built."""
-    from replicas.env import Env
-    from replicas.tasks import task_from_id
 
     task = task_from_id(spec.task_id)
     agent = _agent(spec, options)

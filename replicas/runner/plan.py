@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from replicas.agents import Agent
 from replicas.runner.records import EpisodeKey, EpisodeSpec
+from replicas.suite import get_suite
+from replicas.tasks import task_from_id
 
 if TYPE_CHECKING:
     from replicas.tasks import Task
@@ -20,7 +22,6 @@ if TYPE_CHECKING:
 def select_task_ids(suite: str, pattern: str | None = None) -> list[str]:
     """Ids of ``suite`` matching the glob ``pattern`` (all when None); ValueError when the suite
     is unknown or nothing matches. Several globs may be given separated by commas."""
-    from replicas.suite import get_suite
 
     ids = list(get_suite(suite).task_ids)
     if not pattern:
@@ -39,7 +40,6 @@ def select_task_ids(suite: str, pattern: str | None = None) -> list[str]:
 
 def load_tasks(task_ids: Iterable[str]) -> list[Task]:
     """Build (or fetch from the cache) every task; ValueError on a bad id."""
-    from replicas.tasks import task_from_id
 
     return [task_from_id(task_id) for task_id in task_ids]
 

@@ -18,12 +18,12 @@ import contextlib
 import fcntl
 import json
 import os
-import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from replicas.atomicio import write_json_atomic
 from replicas.runner.records import (
     RESULTS_SCHEMA_VERSION,
     EpisodeKey,
@@ -127,22 +127,6 @@ def repair_torn_tail(run_dir: str | os.PathLike[str]) -> int:
         return len(raw) - keep
 
 
-def write_json_atomic(path: Path, data: Mapping[str, Any] | list[Any]) -> None:
-    """Write JSON to a temp file next to ``path`` and rename it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=1, sort_keys=False, default=str)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 class ResultsStore:
     """Appends episodes to a run directory; the single writer of a run's result lines."""
 
@@ -164,7 +148,7 @@ class ResultsStore:
         """Persist one episode: trajectory first (atomic rename), then its result line."""
         self.prepare()
         if trajectory is not None:
-            write_json_atomic(self.run_dir / record.trajectory, trajectory)
+            write_json_atomic(self.run_dir / record.trajectory, trajectory, indent=1, default=str)
         line = (json.dumps(record.to_dict(), separators=(",", ":"), default=str) + "\n").encode()
         with _locked_fd(self.results_path) as fd:
             # Another process may have left a torn tail since we last looked: never glue onto it.
@@ -185,7 +169,7 @@ class ResultsStore:
 
     def write_run_config(self, config: Mapping[str, Any]) -> None:
         self.prepare()
-        write_json_atomic(self.run_dir / RUN_FILE, dict(config))
+        write_json_atomic(self.run_dir / RUN_FILE, dict(config), indent=1, default=str)
 
 
 def _last_newline_end(path: Path, size: int) -> int:

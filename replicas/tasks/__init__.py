@@ -36,7 +36,7 @@ from replicas.tasks.registry import (
     register_family,
     unregister_family,
 )
-from replicas.verifiers._answer_config import VerifierConfig
+from replicas.verifiers.config import VerifierConfig
 
 __all__ = [
     "ANSWER_KINDS",

@@ -28,10 +28,12 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from types import MappingProxyType
 from typing import Any, Literal, cast, get_args
 
-from replicas.verifiers._answer_config import VerifierConfig
+from replicas.sandbox import SandboxSpec
+from replicas.verifiers.config import VerifierConfig
 
 AnswerKind = Literal["number", "table", "set", "ordered_list", "text", "dbt"]
 Difficulty = Literal["easy", "medium", "hard"]
@@ -45,7 +47,7 @@ DEFAULT_SCALE = 0.01
 READ_ONLY_TOOLS: tuple[str, ...] = ("sql", "list_files", "read_file", "submit")
 DBT_TOOLS: tuple[str, ...] = ("sql", "list_files", "read_file", "write_file", "dbt", "submit")
 
-_FAMILY_RE = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*-v[1-9][0-9]*$")
+FAMILY_RE = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*-v[1-9][0-9]*$")
 _PATCH_PATH_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_./-]*$")
 
 
@@ -149,7 +151,7 @@ def format_task_id(family: str, seed: int, variant: int, scale: float = DEFAULT_
 
     Only ``[a-z0-9_.-]`` appear, so ids are safe as file names and URL path segments.
     """
-    if not _FAMILY_RE.match(family):
+    if not FAMILY_RE.match(family):
         raise ValueError(f"family name must look like 'replica.name-v1', got {family!r}")
     if not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be an int >= 0, got {seed!r}")
@@ -288,6 +290,24 @@ class Task:
         object.__setattr__(self, "sandbox_patch", MappingProxyType(patch))
         metadata = _json_roundtrip(dict(self.metadata), "metadata")
         object.__setattr__(self, "metadata", MappingProxyType(metadata))
+
+    def sandbox_spec(self) -> SandboxSpec:
+        """The sandbox an episode of this task runs in.
+
+        A writable sandbox drops the graded models and every model whose file the task patches:
+        a DuckDB view keeps its defining SQL, so a pristine view of a patched model would show
+        the agent the unpatched code (the sandbox adds everything downstream of these).
+        """
+        patched = [
+            PurePosixPath(rel).stem
+            for rel in self.sandbox_patch
+            if rel.startswith("models/") and rel.endswith(".sql")
+        ]
+        return SandboxSpec(
+            writes_warehouse=self.writes_warehouse,
+            drop_models=(*self.verifier.dbt_models, *patched) if self.writes_warehouse else (),
+            patch=self.sandbox_patch,
+        )
 
     def to_dict(self, *, include_hidden: bool = True) -> dict[str, Any]:
         """JSON form; ``include_hidden=False`` drops the expected answer, oracle and wrong readings

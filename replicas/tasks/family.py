@@ -42,9 +42,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from replicas.db import readonly_connection
+from replicas.protocols import SnapshotLike
 from replicas.seeding import table_rng
-from replicas.tasks._snapshot import SnapshotLike
-from replicas.tasks._values import json_value, table_value
 from replicas.tasks.base import (
     DBT_TOOLS,
     DEFAULT_SCALE,
@@ -56,7 +56,10 @@ from replicas.tasks.base import (
     ToolCall,
     format_task_id,
 )
-from replicas.verifiers._answer_config import VerifierConfig
+from replicas.tasks.grading import default_grade
+from replicas.tasks.values import json_value, table_value
+from replicas.verifiers.answers import check_answer
+from replicas.verifiers.config import VerifierConfig
 
 if TYPE_CHECKING:
     from replicas.tasks.grading import GradeContext
@@ -87,7 +90,6 @@ class BuildContext:
 
     def query(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple[Any, ...]]:
         """Rows of ``sql`` on the pristine snapshot (read-only connection, JSON-native values)."""
-        from replicas.sandbox import readonly_connection
 
         cur = readonly_connection(self.snapshot.warehouse).cursor()
         try:
@@ -105,7 +107,6 @@ class BuildContext:
 
     def table(self, sql: str, params: Sequence[Any] | None = None) -> dict[str, Any]:
         """An expected table ``{"columns", "rows"}`` from a query on the pristine snapshot."""
-        from replicas.sandbox import readonly_connection
 
         cur = readonly_connection(self.snapshot.warehouse).cursor()
         try:
@@ -172,7 +173,6 @@ def undiscriminated_readings(task: Task) -> list[str]:
     """Names of wrong readings that the task's verifier would accept (should be empty)."""
     if task.answer_kind == "dbt":
         return []
-    from replicas.verifiers.answers import check_answer
 
     return [
         name
@@ -228,7 +228,6 @@ class TaskFamily:
 
     def grade(self, task: Task, answer: str, ctx: GradeContext) -> Verdict:
         """Default grading by ``answer_kind``; families override for custom verifiers."""
-        from replicas.tasks.grading import default_grade
 
         return default_grade(task, answer, ctx)
 

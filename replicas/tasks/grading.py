@@ -21,9 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from replicas.tasks._snapshot import SnapshotLike
-from replicas.tasks._values import table_value
+from replicas.db import readonly_connection
+from replicas.dbt import run_dbt
+from replicas.protocols import SnapshotLike
+from replicas.sandbox import SKIP_PROJECT_DIRS, copy_project_safely, raw_only_warehouse
 from replicas.tasks.base import Task
+from replicas.tasks.values import json_value, table_value
+from replicas.verifiers.answers import check_answer, compare_tables
 from replicas.verifiers.verdict import Reason, Verdict, fail
 
 
@@ -49,8 +53,6 @@ class GradeContext:
     _cleanup: list[Path] = field(default_factory=list, repr=False)
 
     def pristine_query(self, sql: str) -> list[tuple[Any, ...]]:
-        from replicas.sandbox import readonly_connection
-        from replicas.tasks._values import json_value
 
         cur = readonly_connection(self.snapshot.warehouse).cursor()
         try:
@@ -59,7 +61,6 @@ class GradeContext:
             cur.close()
 
     def pristine_table(self, sql: str) -> dict[str, Any]:
-        from replicas.sandbox import readonly_connection
 
         cur = readonly_connection(self.snapshot.warehouse).cursor()
         try:
@@ -71,8 +72,6 @@ class GradeContext:
 
     def rebuild(self, models: Sequence[str]) -> RebuildResult:
         """Rebuild ``models`` (and their upstream) from the agent's project on pristine raw data."""
-        from replicas.dbt import run_dbt
-        from replicas.sandbox import copy_project_safely, raw_only_warehouse
 
         grading_dir = Path(tempfile.mkdtemp(prefix="replicas-grade-"))
         self._cleanup.append(grading_dir)
@@ -122,7 +121,6 @@ _VERDICT_CACHE_SIZE = 256
 
 def _project_fingerprint(project_dir: Path) -> str:
     """Hash of every file (path + bytes) of the agent's project, symlinks included as links."""
-    from replicas.sandbox import SKIP_PROJECT_DIRS
 
     digest = hashlib.sha256()
     root = Path(project_dir)
@@ -175,7 +173,6 @@ def grade_dbt(task: Task, ctx: GradeContext) -> Verdict:
 
 
 def _grade_dbt_uncached(task: Task, ctx: GradeContext) -> Verdict:
-    from replicas.verifiers.answers import compare_tables
 
     config = task.verifier
     rebuild = ctx.rebuild(config.dbt_models)
@@ -238,6 +235,5 @@ def default_grade(task: Task, answer: str, ctx: GradeContext) -> Verdict:
     """Grade by ``answer_kind``: the answer verifiers, or rebuild-and-compare for dbt tasks."""
     if task.answer_kind == "dbt":
         return grade_dbt(task, ctx)
-    from replicas.verifiers.answers import check_answer
 
     return check_answer(task.answer_kind, answer, task.expected, task.verifier)

@@ -3,22 +3,23 @@
 Building a task runs its ground-truth SQL (and the discrimination check) on the pristine
 snapshot. Listing a 100-task suite should not redo that every time, so built tasks are cached
 as JSON under ``$REPLICAS_HOME/tasks/`` — never inside a sandbox — keyed by the kit version, the
-snapshot's manifest and the family module's source, so a code change invalidates its tasks.
+snapshot's manifest and every source the family depends on, so a code change invalidates its
+tasks.
 """
 
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
-import os
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any
 
 from replicas._version import __version__
-from replicas.tasks._snapshot import SnapshotLike
+from replicas.atomicio import write_json_atomic
+from replicas.build import ensure_snapshot, source_closure
+from replicas.paths import replicas_home as home
+from replicas.protocols import SnapshotLike
 from replicas.tasks.base import Task, TaskId
 from replicas.tasks.family import TaskFamily
 from replicas.tasks.registry import get_family
@@ -30,31 +31,29 @@ _CACHE_SCHEMA = 1
 
 def replicas_home() -> Path:
     """The kit's cache root (``$REPLICAS_HOME``), shared with the snapshot cache."""
-    from replicas.paths import replicas_home as home
 
     return home()
 
 
-def _family_fingerprint(family: TaskFamily) -> str:
-    """Hash of the family's module file and the private helpers (``_*.py``) beside it.
+_FAMILY_PRINTS: dict[str, str] = {}
 
-    Module-level helpers (ground-truth SQL builders, parameter tables) change answers as much as
-    the class does, so the whole file — not just the class source — keys the cache.
+
+def _family_fingerprint(family: TaskFamily) -> str:
+    """Hash of every first-party source a family's tasks depend on.
+
+    That is the family module's transitive import closure: its helpers, the task model, the
+    verifiers, the sandbox and tools it grades with. Any edit there may change an instruction,
+    an expected answer or a verdict, so it must rebuild the cached task (memoised per process).
     """
+    module = type(family).__module__
+    cached = _FAMILY_PRINTS.get(module)
+    if cached is not None:
+        return cached
     digest = hashlib.sha256(type(family).__qualname__.encode())
-    try:
-        source = inspect.getsourcefile(type(family))
-    except TypeError:
-        source = None
-    if source is None:
-        return digest.hexdigest()[:16]
-    path = Path(source)
-    for file in [path, *sorted(path.parent.glob("_*.py"))]:
-        try:
-            digest.update(file.name.encode() + b"\0" + file.read_bytes())
-        except OSError:
-            continue
-    return digest.hexdigest()[:16]
+    for name, path in source_closure(module):
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    _FAMILY_PRINTS[module] = digest.hexdigest()[:16]
+    return _FAMILY_PRINTS[module]
 
 
 def _cache_key(task_id: str, family: TaskFamily, snapshot: SnapshotLike) -> str:
@@ -84,18 +83,13 @@ def _write_cached(path: Path, key: str, task: Task) -> None:
     """Atomic write (temp file + rename); a failed write only costs a rebuild next time."""
     payload: dict[str, Any] = {"schema_version": _CACHE_SCHEMA, "key": key, "task": task.to_dict()}
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(payload, fh, sort_keys=True)
-        os.replace(tmp, path)
+        write_json_atomic(path, payload, indent=None, sort_keys=True)
     except OSError:
         return
 
 
 def load_snapshot(replica: str, seed: int, scale: float) -> SnapshotLike:
     """The pristine snapshot for a task (built on first use by ``replicas.build``)."""
-    from replicas.build import ensure_snapshot
 
     snapshot: SnapshotLike = ensure_snapshot(replica, seed, scale)
     return snapshot

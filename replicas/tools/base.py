@@ -14,7 +14,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from replicas.registry import Registry
 from replicas.tasks.base import Limits
+from replicas.tools.schema import parse_arguments, schema_problems
 
 if TYPE_CHECKING:
     from replicas.sandbox import Sandbox
@@ -52,14 +54,9 @@ class Tool:
     run: ToolFn
 
     def __post_init__(self) -> None:
-        if not self.name.isidentifier():
-            raise ValueError(f"tool name must be an identifier, got {self.name!r}")
-        params = dict(self.parameters)
-        if params.get("type") != "object" or not isinstance(params.get("properties"), dict):
-            raise ValueError(f"{self.name}: parameters must be a JSON schema of type object")
-        for req in params.get("required", []):
-            if req not in params["properties"]:
-                raise ValueError(f"{self.name}: required argument {req!r} has no schema")
+        problems = schema_problems(self.schema(), self.name)
+        if problems:
+            raise ValueError("; ".join(problems))
 
     def schema(self) -> dict[str, Any]:
         """The OpenAI function-calling schema of this tool."""
@@ -73,77 +70,25 @@ class Tool:
         }
 
 
-_TOOLS: dict[str, Tool] = {}
+#: Tools register where they are defined (``replicas/tools/<name>.py``).
+TOOLS: Registry[Tool] = Registry("tool")
 
 
 def register_tool(tool: Tool) -> Tool:
-    if tool.name in _TOOLS and _TOOLS[tool.name] is not tool:
-        raise ValueError(f"tool {tool.name!r} is already registered")
-    _TOOLS[tool.name] = tool
-    return tool
+    return TOOLS.register(tool.name, tool)
 
 
 def get_tool(name: str) -> Tool | None:
-    return _TOOLS.get(name)
+    return TOOLS.find(name)
 
 
 def tool_names() -> list[str]:
-    return sorted(_TOOLS)
-
-
-_JSON_TYPES: dict[str, tuple[type, ...]] = {
-    "string": (str,),
-    "integer": (int,),
-    "number": (int, float),
-    "boolean": (bool,),
-    "object": (dict,),
-    "array": (list,),
-}
+    return TOOLS.names()
 
 
 def validate_arguments(tool: Tool, arguments: Any) -> tuple[dict[str, Any] | None, str | None]:
-    """Arguments as a dict (JSON strings decoded, defaults filled) or an error message.
-
-    Covers the subset of JSON schema our tools use: object, properties with a type (and enum,
-    maxLength), required, additionalProperties false.
-    """
-    if isinstance(arguments, str):
-        text = arguments.strip() or "{}"
-        try:
-            arguments = json.loads(text)
-        except ValueError as exc:
-            return None, f"arguments are not valid JSON: {exc}"
-    if arguments is None:
-        arguments = {}
-    if isinstance(arguments, Mapping) and not isinstance(arguments, dict):
-        arguments = dict(arguments)
-    if not isinstance(arguments, dict):
-        return None, "arguments must be a JSON object"
-    props: Mapping[str, Any] = tool.parameters["properties"]
-    unknown = sorted(set(arguments) - set(props))
-    if unknown:
-        return None, f"unknown arguments for {tool.name}: {unknown}; allowed: {sorted(props)}"
-    missing = [r for r in tool.parameters.get("required", []) if r not in arguments]
-    if missing:
-        return None, f"missing required arguments for {tool.name}: {missing}"
-    out: dict[str, Any] = {}
-    for name, spec in props.items():
-        if name not in arguments:
-            if "default" in spec:
-                out[name] = spec["default"]
-            continue
-        value = arguments[name]
-        want = _JSON_TYPES.get(spec.get("type", ""), (object,))
-        if isinstance(value, bool) and bool not in want:
-            return None, f"argument {name!r} must be of type {spec.get('type')}"
-        if not isinstance(value, want):
-            return None, f"argument {name!r} must be of type {spec.get('type')}"
-        if "enum" in spec and value not in spec["enum"]:
-            return None, f"argument {name!r} must be one of {spec['enum']}"
-        if isinstance(value, str) and "maxLength" in spec and len(value) > spec["maxLength"]:
-            return None, f"argument {name!r} is longer than {spec['maxLength']} characters"
-        out[name] = value
-    return out, None
+    """Arguments as a dict (JSON strings decoded, defaults filled) or an error message."""
+    return parse_arguments(tool.name, tool.parameters, arguments)
 
 
 def call_tool(tool: Tool, arguments: Mapping[str, Any], ctx: ToolContext) -> ToolResult:

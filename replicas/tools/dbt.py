@@ -12,6 +12,7 @@ import shlex
 from collections.abc import Mapping
 from typing import Any
 
+from replicas.dbt import run_dbt
 from replicas.sandbox import project_violations
 from replicas.tools.base import Tool, ToolContext, ToolResult, register_tool, truncate
 
@@ -91,7 +92,6 @@ def _strip_log(log: str) -> str:
 
 
 def _run(arguments: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
-    from replicas.dbt import run_dbt
 
     sandbox = ctx.sandbox
     if not sandbox.writes:

@@ -7,11 +7,10 @@ changes the profile or points any path setting outside the project.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Mapping
 from typing import Any
 
+from replicas.atomicio import write_text_atomic
 from replicas.sandbox import refused_project_file, validate_dbt_project_yml
 from replicas.tools._paths import PathRefused, relative, resolve_in_project
 from replicas.tools.base import Tool, ToolContext, ToolResult, register_tool
@@ -41,10 +40,7 @@ def _run(arguments: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         resolve_in_project(project, rel)  # re-check: no symlink appeared on the way
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-write-")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(content)
-        os.replace(tmp, path)
+        write_text_atomic(path, content)
     except PathRefused as exc:
         return ToolResult.fail(str(exc))
     except OSError as exc:

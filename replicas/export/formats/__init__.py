@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-import difflib
-
 from replicas.export.formats.base import SFTFormat, drop_nones
 from replicas.export.formats.openai import OpenAIFormat
 from replicas.export.formats.sharegpt import ShareGPTFormat
 from replicas.export.formats.trl import TRLFormat
+from replicas.registry import Registry
 
-FORMATS: dict[str, SFTFormat] = {f.name: f for f in (OpenAIFormat(), TRLFormat(), ShareGPTFormat())}
+FORMATS: Registry[SFTFormat] = Registry("format")
+for _format in (OpenAIFormat(), TRLFormat(), ShareGPTFormat()):
+    FORMATS.register(_format.name, _format)
 
 
 def get_format(name: str) -> SFTFormat:
     """The format ``name``; ValueError naming the known formats otherwise."""
-    fmt = FORMATS.get(name)
-    if fmt is None:
-        close = difflib.get_close_matches(name, list(FORMATS), n=1)
-        hint = f" (did you mean {close[0]}?)" if close else ""
-        raise ValueError(f"unknown format {name!r}{hint}; formats: {', '.join(FORMATS)}")
-    return fmt
+    return FORMATS.get(name)
 
 
 __all__ = ["FORMATS", "SFTFormat", "drop_nones", "get_format"]

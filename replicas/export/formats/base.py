@@ -20,6 +20,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from replicas.tools.schema import schema_problems, tool_list_problems
+
 if TYPE_CHECKING:
     import pyarrow as pa
 
@@ -124,34 +126,9 @@ def parse_object(where: str, text: Any) -> tuple[dict[str, Any] | None, list[str
 
 def check_function_schema(where: str, fn: Any) -> list[str]:
     """``{"name", "description", "parameters": {"type": "object", ...}}``."""
-    problems = check_keys(where, fn, {"name", "description", "parameters"}, {"strict"})
-    if problems:
-        return problems
-    if not isinstance(fn["name"], str) or not fn["name"].isidentifier():
-        problems.append(f"{where}.name: must be an identifier")
-    problems += check_text(f"{where}.description", fn["description"])
-    params = fn["parameters"]
-    if not isinstance(params, Mapping) or params.get("type") != "object":
-        problems.append(f"{where}.parameters: must be a JSON schema of type object")
-    return problems
+    return schema_problems({"type": "function", "function": fn}, where.removesuffix(".function"))
 
 
 def check_openai_tools(where: str, tools: Any) -> tuple[set[str], list[str]]:
     """OpenAI tool list ``[{"type": "function", "function": {...}}]``; returns the names."""
-    if not isinstance(tools, list) or not tools:
-        return set(), [f"{where}: must be a non-empty list"]
-    problems: list[str] = []
-    names: set[str] = set()
-    for i, tool in enumerate(tools):
-        here = f"{where}[{i}]"
-        found = check_keys(here, tool, {"type", "function"})
-        if not found and tool["type"] != "function":
-            found.append(f"{here}.type: must be 'function'")
-        if not found:
-            found = check_function_schema(f"{here}.function", tool["function"])
-        if not found:
-            names.add(tool["function"]["name"])
-        problems += found
-    if not problems and len(names) != len(tools):
-        problems.append(f"{where}: tool names must be unique")
-    return names, problems
+    return tool_list_problems(tools, where)

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from replicas.families.credit_cards._common import (
+from replicas.families.credit_cards.common import (
     NEAR_COLLISION_RATIO,
     PASS,
     apr_range,
@@ -49,6 +49,8 @@ from replicas.tasks import (
     sql,
     submit,
 )
+from replicas.verifiers.answers import check_answer
+from replicas.verifiers.compliance import verify_response
 
 if TYPE_CHECKING:
     from replicas.tasks import GradeContext
@@ -329,7 +331,6 @@ class CardTermsQA(TaskFamily):
 
 def check_value(answer: str, expected: str, term: Term) -> Verdict:
     """Part (a): the first line states the right value (or 'none' where the card has none)."""
-    from replicas.verifiers.answers import check_answer
 
     value = labelled_first_line(answer, ANSWER_LABEL)
     if value is None:
@@ -360,7 +361,6 @@ def check_value(answer: str, expected: str, term: Term) -> Verdict:
 
 def grade_terms_answer(answer: str, expected: str, term: Term, catalog: Any) -> Verdict:
     """(a) the asked value AND (b) the compliance verifier on the whole text."""
-    from replicas.verifiers.compliance import verify_response
 
     rejected = text_precheck(answer)
     if rejected is not None:

@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from replicas.families.credit_cards._common import (
+from replicas.families.credit_cards.common import (
     AS_OF,
     ELIGIBLE_PREDICATE,
     RECENT_BANKRUPTCY_MONTHS,

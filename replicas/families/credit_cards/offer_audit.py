@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from replicas.families.credit_cards._common import (
+from replicas.families.credit_cards.common import (
     NEAR_COLLISION_RATIO,
     apr_range,
     catalog_for,

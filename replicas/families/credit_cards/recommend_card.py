@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from replicas.families.credit_cards._common import (
+from replicas.families.credit_cards.common import (
     AS_OF,
     ELIGIBLE_PREDICATE,
     RECENT_BANKRUPTCY_MONTHS,

@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from replicas.verifiers._answer_config import VerifierConfig
 from replicas.verifiers.answers import check_answer
+from replicas.verifiers.config import VerifierConfig
 
 P = TypeVar("P")
 

@@ -39,8 +39,8 @@ from replicas.tasks import (
     sql,
     submit,
 )
-from replicas.verifiers._answer_parse import ParseError, normalise_text, precheck, strip_wrapping
 from replicas.verifiers.answers import check_answer, numbers_match
+from replicas.verifiers.parse import ParseError, normalise_text, precheck, strip_wrapping
 from replicas.verifiers.verdict import Verdict, fail
 
 if TYPE_CHECKING:

@@ -29,9 +29,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
+from replicas.atomicio import write_json_atomic
+from replicas.protocols import SnapshotLike
 from replicas.sandbox import Sandbox
 from replicas.tasks import Task, TaskFamily, TaskId, build_task, family_names, get_family
-from replicas.tasks._snapshot import SnapshotLike
 from replicas.tasks.grading import GradeContext
 from replicas.tasks.loader import load_snapshot
 from replicas.tools import ToolContext, call_tool, get_tool, tool_schemas, validate_arguments
@@ -40,15 +41,13 @@ from replicas.trajectory import (
     SCHEMA_VERSION,
     StepRecord,
     totals,
-    validate_trajectory,
-    write_json_atomic,
 )
 from replicas.verifiers.verdict import Verdict, fail
 
 EPISODE_FILE = "episode.json"
 _MAX_RECORDED_ARG_CHARS = 20_000
 
-__all__ = ["Env", "EnvCheckError", "check_env", "make"]
+__all__ = ["Env", "make"]
 
 
 class Env:
@@ -78,6 +77,7 @@ class Env:
         self._done = False
         self._outcome = "running"
         self._verdict: Verdict | None = None
+        self._pending_usage: tuple[int | None, int | None] = (None, None)
 
     # ---- construction --------------------------------------------------------------------
 
@@ -131,7 +131,7 @@ class Env:
         """Start a fresh episode in a new sandbox. ``seed`` is accepted for API compatibility:
         the task (and so the episode) is fully determined by the task id."""
         self._close_sandbox(wait=False)
-        self._sandbox = Sandbox.create(self._task, self._snapshot)
+        self._sandbox = Sandbox.create(self._task.sandbox_spec(), self._snapshot)
         self._steps = []
         self._started = time.monotonic()
         self._elapsed_offset = 0.0
@@ -140,14 +140,21 @@ class Env:
         self._verdict = None
         return self._task.instruction, self._reset_info()
 
+    def record_usage(self, *, tokens_in: int | None = None, tokens_out: int | None = None) -> None:
+        """Token usage of the model call that produced the *next* action (a side channel).
+
+        The action itself is a pure tool call (the Gymnasium contract); an agent wrapper that
+        knows its model's usage reports it here before ``step`` and it lands on that step's
+        record in the trajectory. Negative or non-integer counts are ignored.
+        """
+        self._pending_usage = (_int_or_none(tokens_in), _int_or_none(tokens_out))
+
     def step(
-        self,
-        action: Mapping[str, Any] | Any,
-        *,
-        tokens_in: int | None = None,
-        tokens_out: int | None = None,
+        self, action: Mapping[str, Any] | Any
     ) -> tuple[str, float, bool, bool, dict[str, Any]]:
         """Run one tool call. Returns ``(observation, reward, terminated, truncated, info)``."""
+        tokens_in, tokens_out = self._pending_usage
+        self._pending_usage = (None, None)
         if self._sandbox is None:
             raise RuntimeError("call reset() before step()")
         t0 = time.perf_counter()
@@ -159,12 +166,6 @@ class Env:
                 self._outcome == "submitted",
                 self._outcome == "truncated",
                 {**self._base_info(), "error": True, "verdict": self._verdict_dict()},
-            )
-        usage = action.get("usage") if isinstance(action, Mapping) else None
-        if isinstance(usage, Mapping):
-            tokens_in = tokens_in if tokens_in is not None else _int_or_none(usage.get("tokens_in"))
-            tokens_out = (
-                tokens_out if tokens_out is not None else _int_or_none(usage.get("tokens_out"))
             )
         if self.elapsed_s() > self._task.limits.wall_s:
             return self._truncate(
@@ -251,7 +252,7 @@ class Env:
 
     def write_trajectory(self, path: str | Path) -> Path:
         """Write the trajectory as one JSON object, atomically."""
-        return write_json_atomic(Path(path), self.trajectory())
+        return write_json_atomic(Path(path), self.trajectory(), indent=None)
 
     # ---- snapshot / restore --------------------------------------------------------------
 
@@ -278,7 +279,7 @@ class Env:
                 "verdict": self._verdict_dict(),
                 "steps": [s.to_dict() for s in self._steps],
             }
-            write_json_atomic(work / EPISODE_FILE, state)
+            write_json_atomic(work / EPISODE_FILE, state, indent=None)
             if final.exists():
                 final.rmdir()
             work.rename(final)
@@ -294,7 +295,7 @@ class Env:
         if data["task_id"] != self._task.id:
             raise ValueError(f"episode snapshot is for {data['task_id']!r}, not {self._task.id!r}")
         self._close_sandbox()
-        self._sandbox = Sandbox.create(self._task, self._snapshot)
+        self._sandbox = Sandbox.create(self._task.sandbox_spec(), self._snapshot)
         self._sandbox.load_state(path)
         self._steps = [StepRecord.from_dict(s) for s in data.get("steps", [])]
         self._elapsed_offset = float(data.get("elapsed_s", 0.0))
@@ -320,7 +321,8 @@ class Env:
         }
 
     def _base_info(self) -> dict[str, Any]:
-        return {"task_id": self._task.id, "step": len(self._steps), "elapsed_s": self.elapsed_s()}
+        # Nothing wall-clock here: two resets must give equal info (timings live in the trajectory).
+        return {"task_id": self._task.id, "step": len(self._steps)}
 
     def _verdict_dict(self) -> dict[str, Any] | None:
         return self._verdict.to_dict() if self._verdict is not None else None
@@ -469,122 +471,3 @@ def make(task_id: str, *, scale: float | None = None, agent_name: str = "unknown
         tid = replace(tid, scale=float(scale))
     task = build_task(tid)
     return Env(task, agent_name=agent_name)
-
-
-# --------------------------------------------------------------------------------------------
-# environment checker
-
-
-class EnvCheckError(ValueError):
-    """``check_env`` found problems; the message lists every one."""
-
-
-def _validate_schema(schema: Any) -> list[str]:
-    problems: list[str] = []
-    if not isinstance(schema, dict) or schema.get("type") != "function":
-        return [f"tool schema must be {{'type': 'function', ...}}: {schema!r}"]
-    fn = schema.get("function")
-    if not isinstance(fn, dict):
-        return ["tool schema lacks a 'function' object"]
-    name = fn.get("name")
-    if not isinstance(name, str) or not name.isidentifier():
-        problems.append(f"tool name must be an identifier: {name!r}")
-    if not isinstance(fn.get("description"), str) or not fn["description"].strip():
-        problems.append(f"{name}: description must be a non-empty string")
-    params = fn.get("parameters")
-    if not isinstance(params, dict) or params.get("type") != "object":
-        problems.append(f"{name}: parameters must be a JSON schema of type object")
-        return problems
-    props = params.get("properties")
-    if not isinstance(props, dict):
-        problems.append(f"{name}: parameters.properties must be an object")
-        return problems
-    for prop, spec in props.items():
-        if not isinstance(spec, dict) or spec.get("type") not in {
-            "string",
-            "integer",
-            "number",
-            "boolean",
-            "object",
-            "array",
-        }:
-            problems.append(f"{name}.{prop}: property needs a JSON type")
-    for req in params.get("required", []):
-        if req not in props:
-            problems.append(f"{name}: required {req!r} is not a property")
-    try:
-        json.dumps(schema)
-    except (TypeError, ValueError):
-        problems.append(f"{name}: schema is not JSON-serialisable")
-    return problems
-
-
-def _leak_forms(expected: Any) -> list[str]:
-    """Spellings of a numeric expected answer that must not appear in what the agent sees."""
-    if isinstance(expected, bool) or not isinstance(expected, (int, float)):
-        return []
-    value = float(expected)
-    if value.is_integer() and abs(value) < 1000:  # small integers (months, counts) are everywhere
-        return []
-    forms = {f"{value:.2f}", f"{value:,.2f}", repr(value)}
-    return sorted(f for f in forms if not f.endswith(".00") or abs(value) >= 1000)
-
-
-def check_env(env: Env) -> None:
-    """Gymnasium-style sanity check of an environment; raises EnvCheckError listing problems.
-
-    Resets twice (same observation and tools), validates tool schemas, checks that an unknown tool
-    and malformed arguments give error observations without ending the episode, that an empty
-    submission scores 0, and that a numeric expected answer does not appear in the instruction
-    or the tool schemas. Leaves the environment freshly reset.
-    """
-    problems: list[str] = []
-    obs1, info1 = env.reset()
-    obs2, info2 = env.reset()
-    if obs1 != obs2:
-        problems.append("two resets gave different observations")
-    if json.dumps(info1.get("tools"), sort_keys=True) != json.dumps(
-        info2.get("tools"), sort_keys=True
-    ):
-        problems.append("two resets gave different tools")
-    if info1.get("task_id") != env.task_id:
-        problems.append("info['task_id'] does not name the task")
-    if not isinstance(obs1, str) or not obs1.strip():
-        problems.append("the observation after reset must be the (non-empty) instruction")
-    tools = info1.get("tools") or []
-    names = [t.get("function", {}).get("name") for t in tools if isinstance(t, dict)]
-    if "submit" not in names:
-        problems.append("the tools must include submit")
-    if len(set(names)) != len(names):
-        problems.append("tool names must be unique")
-    for schema in tools:
-        problems.extend(_validate_schema(schema))
-    visible = obs1 + json.dumps(tools)
-    for form in _leak_forms(env.task.expected):
-        if form in visible:
-            problems.append(f"the expected answer ({form}) appears in the instruction or tools")
-
-    obs, reward, terminated, truncated, info = env.step({"name": "no_such_tool", "arguments": {}})
-    if (
-        not info.get("error")
-        or terminated
-        or truncated
-        or reward != 0.0
-        or not obs.startswith("ERROR")
-    ):
-        problems.append("an unknown tool must give an error observation and keep the episode going")
-    obs, reward, terminated, truncated, info = env.step(
-        {"name": "submit", "arguments": "{not json"}
-    )
-    if not info.get("error") or terminated:
-        problems.append("non-JSON arguments must give an error observation")
-    obs, reward, terminated, truncated, info = env.step(
-        {"name": "submit", "arguments": {"answer": ""}}
-    )
-    if not terminated or reward != 0.0:
-        problems.append(f"an empty submission must end the episode with reward 0 (got {reward})")
-    traj = env.trajectory()
-    problems.extend(f"trajectory: {p}" for p in validate_trajectory(traj))
-    env.reset()
-    if problems:
-        raise EnvCheckError(f"{env.task_id}: " + "; ".join(problems))

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from replicas.cli.common import fail, out_console
 from replicas.verifiers.verdict import Verdict
 
 verify_app = typer.Typer(
@@ -32,13 +32,7 @@ def _verify_group() -> None:
 
 PASSED = 0
 VIOLATIONS = 1
-USAGE_ERROR = 2
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024
-
-
-def _fail(message: str) -> typer.Exit:
-    Console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False)
-    return typer.Exit(USAGE_ERROR)
 
 
 def _read_response(source: str) -> str:
@@ -63,7 +57,7 @@ def _read_response(source: str) -> str:
 
 
 def _print_verdict(verdict: Verdict) -> None:
-    console = Console()
+    console = out_console()
     status = "[green]COMPLIANT[/green]" if verdict.passed else "[red]NOT COMPLIANT[/red]"
     console.print(f"{status}  score={verdict.score:g}")
     if verdict.reasons:
@@ -101,13 +95,13 @@ def verify_compliance_command(
     from replicas.verifiers.compliance import Catalog, verify_response
 
     if snapshot is None:
-        raise _fail("--snapshot DIR is required (build one with `replicas build credit_cards`)")
+        raise fail("--snapshot DIR is required (build one with `replicas build credit_cards`)")
     try:
         catalog = Catalog.from_snapshot(snapshot)
         text = _read_response(source)
         verdict = verify_response(text, catalog, customer_id=customer)
     except (ValueError, FileNotFoundError) as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     if as_json:
         typer.echo(json.dumps(verdict.to_dict(), indent=2, ensure_ascii=False))
     else:

@@ -1,6 +1,6 @@
 """``replicas export sft``: write a fine-tuning dataset from run directories and/or oracle demos.
 
-Mounted by ``replicas/cli.py`` through its ``SUBAPPS`` registry entry
+Mounted by ``replicas.cli`` through its ``SUBAPPS`` registry entry
 ``("replicas.cli_export", "export_app", "export")``.
 
     replicas export sft --run runs/core-v1-gpt --min-score 1.0 --format trl --out sft/
@@ -21,12 +21,14 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
-USAGE_ERROR = 2
-EXPORT_FAILED = 1
-INTERRUPTED = 130
+from replicas.cli.common import FAILED, INTERRUPTED, err_console, fail, out_console
+from replicas.export import ExportConfig, ExportError, OracleSpec, export_sft, fresh_seeds
+from replicas.suite import get_suite
+from replicas.tasks import family_names, get_family
+from replicas.tasks.base import TaskId
+
 DEFAULT_SEED_START = 100
 
 export_app = typer.Typer(
@@ -35,33 +37,22 @@ export_app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console()
-err_console = Console(stderr=True)
-
-
-def _fail(message: str, code: int = USAGE_ERROR) -> typer.Exit:
-    err_console.print(f"[red]error:[/red] {message}", highlight=False)
-    return typer.Exit(code)
 
 
 def _suite_seeds(name: str | None) -> set[int]:
     if not name:
         return set()
-    from replicas.suite import get_suite
-    from replicas.tasks.base import TaskId
 
     return {TaskId.parse(t).seed for t in get_suite(name).task_ids}
 
 
 def _oracle_families(suite: str, families: list[str]) -> tuple[tuple[str, ...], list[str]]:
     """Explicit --family names (all must exist), or the suite's registered families."""
-    from replicas.tasks import family_names, get_family
 
     if families:
         for name in families:
             get_family(name)  # ValueError naming close matches
         return tuple(dict.fromkeys(families)), []
-    from replicas.suite import get_suite
 
     registered = set(family_names())
     listed = get_suite(suite).families()
@@ -76,17 +67,17 @@ def _print_summary(result: Any) -> None:
     for family, per_split in manifest["by_family"].items():
         table.add_row(family, *(str(per_split.get(s, 0)) for s in splits))
     table.add_row("[bold]all", *(str(manifest["counts"]["written"][s]) for s in splits))
-    console.print(table)
+    out_console().print(table)
     counts = manifest["counts"]
-    console.print(
+    out_console().print(
         f"collected {counts['collected']}; exact duplicates {counts['exact_duplicates']}, "
         f"near duplicates {counts['near_duplicates']}",
         highlight=False,
     )
     if result.skips.counts:
-        console.print(f"[yellow]left out:[/yellow] {result.skips.summary()}", highlight=False)
+        out_console().print(f"[yellow]left out:[/yellow] {result.skips.summary()}", highlight=False)
     for note in result.notes:
-        console.print(f"[yellow]note:[/yellow] {note}", highlight=False)
+        out_console().print(f"[yellow]note:[/yellow] {note}", highlight=False)
 
 
 @export_app.command("sft")
@@ -138,7 +129,6 @@ def sft(
     as_json: Annotated[bool, typer.Option("--json", help="Print the manifest as JSON.")] = False,
 ) -> None:
     """Build an SFT dataset (JSONL + Parquet + dataset card + manifest) in --out."""
-    from replicas.export import ExportConfig, ExportError, OracleSpec, export_sft, fresh_seeds
 
     try:
         spec = None
@@ -183,16 +173,12 @@ def sft(
         else:
             result = export_sft(config)
     except ExportError as exc:
-        raise _fail(str(exc), EXPORT_FAILED) from None
+        raise fail(str(exc), FAILED) from None
     except (ValueError, FileExistsError, FileNotFoundError) as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     except KeyboardInterrupt:
-        raise _fail("interrupted; nothing was written", INTERRUPTED) from None
+        raise fail("interrupted; nothing was written", INTERRUPTED) from None
     if as_json:
         typer.echo(json.dumps(result.manifest, indent=2, sort_keys=True))
     else:
         _print_summary(result)
-
-
-if __name__ == "__main__":
-    export_app()

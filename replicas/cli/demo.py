@@ -1,32 +1,38 @@
-"""The run stage of ``make demo``: oracle, null and adversary agents on core-v1, then reports.
+"""``replicas demo`` (what ``make demo`` runs): the kit's main job on small built-in defaults.
 
-These three scripted agents are the suite's own quality screen: the oracle must pass every task,
-the null agent none, and no reward-hacking strategy may earn a pass. The stage runs them with two
-workers (results are cached: a second ``make demo`` resumes the finished runs and only re-renders
-the reports), prints one summary table and says where the HTML reports are.
+It builds both shipped replicas at demo scale (cached after the first run), then runs the
+oracle, null and adversary agents over core-v1 and writes their reports. These three scripted
+agents are the suite's own quality screen: the oracle must pass every task, the null agent none,
+and no reward-hacking strategy may earn a pass. Runs resume, so a second ``make demo`` only
+re-renders the reports.
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-from rich.console import Console
+import typer
 from rich.table import Table
 
+from replicas import runner
+from replicas.atomicio import write_text_atomic
+from replicas.build import build_timings, ensure_snapshot
+from replicas.cli.common import err_console, out_console
 from replicas.paths import replicas_home
+from replicas.replica import all_replicas
 from replicas.report import compare_runs, render_compare_markdown, write_report
-from replicas.report._format import pct
-from replicas.report.summary import write_text_atomic
+from replicas.report.format import pct
+from replicas.runner.progress import RichProgress
 
 DEMO_SUITE = "core-v1"
 DEMO_AGENTS: tuple[str, ...] = ("oracle", "null", "adversary")
 DEMO_WORKERS = 2
-console = Console()
+DEMO_SEED = 7
+DEMO_SCALE = 0.01
 
 
 @dataclass(frozen=True)
@@ -39,25 +45,32 @@ class AgentRun:
     html: Path
 
 
-def _runner() -> ModuleType | None:
-    """The runner package, or None while it is not part of this install."""
-    try:
-        return importlib.import_module("replicas.runner")
-    except ModuleNotFoundError as exc:
-        if exc.name != "replicas.runner":
-            raise
-        return None
-
-
 def demo_runs_dir() -> Path:
     return replicas_home() / "demo-runs"
 
 
-def _run_agent(runner: ModuleType, agent: str, suite: str, out: Path) -> AgentRun:
-    progress = None
-    if sys.stderr.isatty():
-        progress_module = importlib.import_module("replicas.runner.progress")
-        progress = progress_module.RichProgress(f"{agent:>9}", Console(stderr=True))
+def build_stage() -> None:
+    """Build (or find cached) every registered replica at the demo seed and scale."""
+    table = Table(title=f"replicas built at seed={DEMO_SEED} scale={DEMO_SCALE}")
+    for col in ("replica", "raw rows", "mart rows", "dbt nodes", "build s", "snapshot"):
+        table.add_column(col, overflow="fold")
+    for spec in all_replicas():
+        snap = ensure_snapshot(spec.name, DEMO_SEED, DEMO_SCALE)
+        tables = snap.manifest["tables"]
+        timings = build_timings(snap)
+        table.add_row(
+            spec.name,
+            f"{sum(t['rows'] for t in tables['raw'].values()):,}",
+            f"{sum(t['rows'] for t in tables['marts'].values()):,}",
+            str(sum(snap.manifest["dbt"]["node_counts"].values())),
+            f"{sum(timings.values()):.1f}" if timings else "-",
+            str(snap.path),
+        )
+    out_console().print(table)
+
+
+def _run_agent(agent: str, suite: str, out: Path) -> AgentRun:
+    progress = RichProgress(f"{agent:>9}", err_console) if sys.stderr.isatty() else None
     config = runner.RunConfig(out=out, agent=agent, suite=suite, workers=DEMO_WORKERS, resume=True)
     runner.run(config, progress=progress)
     files = write_report(out)
@@ -88,7 +101,7 @@ def print_table(runs: list[AgentRun], suite: str) -> None:
             str(overall["agent_errors"]),
             _expectation(run.agent, run.summary),
         )
-    console.print(table)
+    out_console().print(table)
     adversary = next((r for r in runs if r.summary["adversary"]), None)
     if adversary is not None:
         rows = adversary.summary["adversary"]["strategies"]
@@ -97,30 +110,35 @@ def print_table(runs: list[AgentRun], suite: str) -> None:
             strat.add_column(col, justify="left" if col == "strategy" else "right")
         for row in rows:
             strat.add_row(row["strategy"], str(row["episodes"]), str(row["passed"]))
-        console.print(strat)
+        out_console().print(strat)
 
 
 def run_stage(suite: str = DEMO_SUITE, agents: tuple[str, ...] = DEMO_AGENTS) -> list[AgentRun]:
     """Run each agent on ``suite`` (resuming cached runs), write reports, print the summary."""
-    runner = _runner()
-    if runner is None:
-        console.print("[yellow]run stage skipped:[/yellow] the runner is not installed")
-        return []
-    try:
-        runner.select_task_ids(suite)
-    except ValueError as exc:
-        console.print(f"[yellow]run stage skipped:[/yellow] {exc}", highlight=False)
-        return []
     root = demo_runs_dir()
-    runs = [_run_agent(runner, agent, suite, root / f"{suite}-{agent}") for agent in agents]
+    runs = [_run_agent(agent, suite, root / f"{suite}-{agent}") for agent in agents]
     print_table(runs, suite)
     by_agent = {r.agent: r for r in runs}
     if "oracle" in by_agent and "null" in by_agent:
         comparison = compare_runs(by_agent["oracle"].run_dir, by_agent["null"].run_dir)
         compare_md = root / f"{suite}-oracle-vs-null.md"
         write_text_atomic(compare_md, render_compare_markdown(comparison))
-        console.print(f"comparison oracle vs null: {compare_md}", highlight=False, soft_wrap=True)
+        out_console().print(
+            f"comparison oracle vs null: {compare_md}", highlight=False, soft_wrap=True
+        )
     for run in runs:
         uri = run.html.resolve().as_uri()
-        console.print(f"report ({run.agent}): {uri}", highlight=False, soft_wrap=True)
+        out_console().print(f"report ({run.agent}): {uri}", highlight=False, soft_wrap=True)
     return runs
+
+
+def demo() -> None:
+    """Build both replicas at demo scale, run the scripted agents on core-v1, write reports."""
+    started = time.perf_counter()
+    build_stage()
+    run_stage()
+    out_console().print(f"demo finished in {time.perf_counter() - started:.1f} s")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("demo")(demo)

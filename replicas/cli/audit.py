@@ -1,6 +1,6 @@
 """``replicas audit``: screen a suite's tasks (or any task ids) for untrainable defects.
 
-Mounted by ``replicas/cli.py`` through :func:`register` (listed in its ``COMMAND_MODULES``), so it
+Mounted by ``replicas.cli`` through :func:`register` (listed in its ``COMMAND_MODULES``), so it
 reads ``replicas audit --suite core-v1 …``; ``audit_app`` is the same command as a standalone
 Typer app (``python -m replicas.cli_audit``).
 
@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import fnmatch
 import importlib
-import os
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -22,11 +20,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from replicas.audit import PRECEDENCE, STATUSES, AuditReport, TaskAudit, get_check
+from replicas.audit import PRECEDENCE, STATUSES, AuditReport, TaskAudit, audit_tasks, get_check
+from replicas.cli.common import FAILED, INTERRUPTED, default_workers, err_console, fail, out_console
+from replicas.suite import get_suite, suite_names
+from replicas.tasks import TaskId, get_family
 
-USAGE_ERROR = 2
-NOT_USABLE = 1
-INTERRUPTED = 130
 _GLOB_CHARS = frozenset("*?[")
 _STATUS_STYLE = {
     "usable": "green",
@@ -44,21 +42,12 @@ audit_app = typer.Typer(
     pretty_exceptions_enable=False,
     invoke_without_command=True,
 )
-console = Console()
-err_console = Console(stderr=True)
-
-
-def _fail(message: str, code: int = USAGE_ERROR) -> typer.Exit:
-    err_console.print(f"[red]error:[/red] {message}", highlight=False)
-    return typer.Exit(code)
 
 
 def select_task_ids(suite: str, patterns: str | None) -> list[str]:
     """Ids of ``suite`` matching comma-separated globs; a pattern without glob characters that
     is a task id is taken as is, even outside the suite (to audit one's own families).
     ValueError on an unknown suite/family or when nothing matches."""
-    from replicas.suite import get_suite, suite_names
-    from replicas.tasks import TaskId, get_family
 
     if suite not in suite_names():
         get_suite(suite)  # raises ValueError listing the known suites
@@ -92,18 +81,15 @@ def select_task_ids(suite: str, patterns: str | None) -> list[str]:
     return chosen
 
 
-def _default_workers() -> int:
-    return max(1, min(2, os.cpu_count() or 1))
-
-
 def _status_cell(status: str, count: int) -> str:
     if not count:
         return "[dim]0[/dim]"
     return f"[{_STATUS_STYLE.get(status, 'white')}]{count}[/]"
 
 
-def print_report(report: AuditReport, *, fix_hints: bool, out: Console = console) -> None:
+def print_report(report: AuditReport, *, fix_hints: bool, out: Console | None = None) -> None:
     """The terminal view: counts per status and per family, then every task that failed."""
+    out = out or out_console()
     families = report.family_counts()
     table = Table(title=f"audit: {len(report.tasks)} tasks in {report.wall_s:.1f}s")
     table.add_column("family")
@@ -192,9 +178,8 @@ def audit_command(
     ] = None,
 ) -> None:
     """Audit every task: status usable, broken, leaky, hackable, flaky or ambiguous."""
-    from replicas.audit import audit_tasks
 
-    n_workers = _default_workers() if workers is None else workers
+    n_workers = default_workers() if workers is None else workers
     try:
         for module in imports or ():
             try:
@@ -211,7 +196,7 @@ def audit_command(
             for name in check_list:
                 get_check(name)
     except ValueError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
 
     progress_cb = None
     stop = None
@@ -245,16 +230,16 @@ def audit_command(
             progress=progress_cb,
         )
     except KeyboardInterrupt:
-        raise _fail("interrupted; nothing was written", INTERRUPTED) from None
+        raise fail("interrupted; nothing was written", INTERRUPTED) from None
     except ValueError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     finally:
         if stop is not None:
             stop()
     if out is not None:
         path = report.write(out)
         if not as_json:
-            console.print(f"wrote {path}")
+            out_console().print(f"wrote {path}")
     if as_json:
         typer.echo(report.to_json())
         if fix_hints and report.not_usable():
@@ -262,20 +247,9 @@ def audit_command(
     else:
         print_report(report, fix_hints=fix_hints)
     if not report.all_usable:
-        raise typer.Exit(NOT_USABLE)
+        raise typer.Exit(FAILED)
 
 
 def register(target: typer.Typer) -> None:
-    """Mount ``audit`` as a top-level command of ``target`` (what ``replicas/cli.py`` calls)."""
+    """Mount ``audit`` as a top-level command of ``target`` (what ``replicas.cli`` calls)."""
     target.command("audit")(audit_command)
-
-
-def main() -> None:
-    audit_app(prog_name="replicas audit")
-
-
-if __name__ == "__main__":
-    try:
-        main()
-    except KeyboardInterrupt:
-        sys.exit(INTERRUPTED)

@@ -1,6 +1,6 @@
 """``replicas suite``: list a suite's tasks and show one task (optionally with its answer).
 
-Mounted by ``replicas/cli.py`` as the ``suite`` sub-command. Bad input (unknown suite, malformed
+Mounted by ``replicas.cli`` as the ``suite`` sub-command. Bad input (unknown suite, malformed
 or unknown task id, bad scale) prints one line on stderr and exits 2; a snapshot that fails to
 build exits 1. The expected answer and the oracle are printed only with ``--reveal``: the
 default view is exactly what an agent is given.
@@ -13,13 +13,15 @@ import json
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from replicas.build import BuildError
+from replicas.cli.common import FAILED, fail, out_console
 from replicas.suite import DEFAULT_SUITE, all_suites, get_suite
 from replicas.tasks.base import Task, TaskId, format_task_id
+from replicas.tasks.loader import task_from_id
 
 suite_app = typer.Typer(
     help="List the tasks of a suite and show one task.",
@@ -27,20 +29,9 @@ suite_app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-_out = Console()
-_err = Console(stderr=True)
-
-USAGE_ERROR = 2
-BUILD_FAILED = 1
-
-
-def _fail(message: str, code: int = USAGE_ERROR) -> typer.Exit:
-    _err.print(f"[red]error:[/red] {message}", highlight=False, markup=True, soft_wrap=True)
-    return typer.Exit(code)
 
 
 def _build_error_type() -> type[Exception]:
-    from replicas.build import BuildError
 
     return BuildError
 
@@ -88,9 +79,9 @@ def list_tasks(
     try:
         tasks = get_suite(suite).tasks(scale)
     except _build_error_type() as exc:
-        raise _fail(str(exc), BUILD_FAILED) from None
+        raise fail(str(exc), FAILED) from None
     except ValueError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     rows = [task_row(t) for t in tasks]
     if as_json:
         typer.echo(json.dumps(rows, indent=2))
@@ -102,7 +93,7 @@ def list_tasks(
         table.add_row(
             *(Text(str(row[k])) for k in ("id", "replica", "family", "difficulty", "seed"))
         )
-    _out.print(table)
+    out_console().print(table)
 
 
 def _close_matches(task_id: str) -> list[str]:
@@ -114,7 +105,6 @@ def _close_matches(task_id: str) -> list[str]:
 
 def _resolve(task_id: str, scale: float | None) -> Task:
     """The task ``task_id`` (at ``scale`` if given); ValueError with close matches otherwise."""
-    from replicas.tasks.loader import task_from_id
 
     try:
         tid = TaskId.parse(task_id)
@@ -140,9 +130,9 @@ def show_task(
     try:
         task = _resolve(task_id, scale)
     except _build_error_type() as exc:
-        raise _fail(str(exc), BUILD_FAILED) from None
+        raise fail(str(exc), FAILED) from None
     except ValueError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     data: dict[str, Any] = {
         **task_row(task),
         "instruction": task.instruction,
@@ -162,17 +152,17 @@ def _print_task(data: dict[str, Any], reveal: bool) -> None:
     for key in ("id", "family", "difficulty", "seed", "variant", "scale", "answer_kind"):
         meta.add_row(key, Text(str(data[key])))
     meta.add_row("tools", Text(", ".join(data["tools"])))
-    _out.print(meta)
-    _out.print(Panel(Text(data["instruction"]), title="instruction", expand=True))
+    out_console().print(meta)
+    out_console().print(Panel(Text(data["instruction"]), title="instruction", expand=True))
     if not reveal:
         return
     answer = json.dumps(data["expected_answer"], indent=2)
-    _out.print(Panel(Text(answer), title="expected answer"))
+    out_console().print(Panel(Text(answer), title="expected answer"))
     steps = Table("#", "tool", "arguments", title="oracle")
     for i, call in enumerate(data["oracle"], start=1):
         args = json.dumps(call["arguments"], ensure_ascii=False)
         steps.add_row(str(i), call["name"], Text(args if len(args) <= 400 else args[:400] + " …"))
-    _out.print(steps)
+    out_console().print(steps)
 
 
 __all__ = ["plain_answer", "suite_app", "task_row"]

@@ -1,63 +1,28 @@
-"""The ``replicas`` command line.
-
-Each sub-command is a thin shell over a library call; bad input (``ValueError``,
-``FileExistsError``, ``FileNotFoundError``) becomes one line on stderr and exit code 2, a failed
-build exit code 1. Sub-applications from other modules are mounted from a registry so this file
-does not grow an if-chain per feature.
-"""
+"""``replicas list`` and ``replicas build``: the replicas the kit knows and cached snapshots."""
 
 from __future__ import annotations
 
-import contextlib
-import importlib
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
-from replicas.build import BuildError, Snapshot, build_timings, ensure_snapshot, export_snapshot
+from replicas.build import (
+    BuildError,
+    Snapshot,
+    build_timings,
+    ensure_snapshot,
+    export_snapshot,
+    is_cached,
+    rich_steps,
+)
+from replicas.cli.common import FAILED, INTERRUPTED, fail, out_console
 from replicas.replica import all_replicas, get_replica
 
-app = typer.Typer(
-    help="replica-kit: RL environments that replicate enterprise systems.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-console = Console()
-err_console = Console(stderr=True)
 
-USAGE_ERROR = 2
-BUILD_FAILED = 1
-
-# (module, attribute, sub-command name): command groups mounted when the module is importable.
-SUBAPPS: tuple[tuple[str, str, str], ...] = (
-    ("replicas.cli_verify", "verify_app", "verify"),
-    ("replicas.cli_suite", "suite_app", "suite"),
-    ("replicas.cli_export", "export_app", "export"),
-    ("replicas.cli_run", "run_app", "run"),
-)
-# Modules exposing ``register(app)`` that add top-level commands (report, compare, audit).
-COMMAND_MODULES: tuple[str, ...] = (
-    "replicas.cli_report",
-    "replicas.cli_audit",
-)
-
-
-class UsageError(Exception):
-    """Bad input from the user: printed without a traceback, exit code 2."""
-
-
-def _fail(message: str, code: int = USAGE_ERROR) -> typer.Exit:
-    err_console.print(f"[red]error:[/red] {message}", highlight=False)
-    return typer.Exit(code)
-
-
-@app.command("list")
 def list_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
@@ -73,7 +38,7 @@ def list_cmd(
     table = Table("replica", "default scale", "description")
     for s in specs:
         table.add_row(s.name, f"{s.default_scale:g}", s.description)
-    console.print(table)
+    out_console().print(table)
 
 
 def _print_snapshot(snapshot: Snapshot, cache_hit: bool) -> None:
@@ -86,20 +51,19 @@ def _print_snapshot(snapshot: Snapshot, cache_hit: bool) -> None:
     for layer in ("raw", "marts"):
         for name, fp in manifest["tables"][layer].items():
             table.add_row(layer, name, f"{fp['rows']:,}", fp["sha256"][:16])
-    console.print(table)
+    out_console().print(table)
     dbt = manifest["dbt"]
-    console.print(f"dbt: {dbt['status_counts']}  nodes: {dbt['node_counts']}")
+    out_console().print(f"dbt: {dbt['status_counts']}  nodes: {dbt['node_counts']}")
     timings = build_timings(snapshot)
     if cache_hit:
-        console.print("[green]cache hit[/green] (already built)")
+        out_console().print("[green]cache hit[/green] (already built)")
     elif timings:
-        console.print(
+        out_console().print(
             "timings: " + ", ".join(f"{k.removesuffix('_s')} {v:.2f}s" for k, v in timings.items())
         )
-    console.print(f"snapshot: {snapshot.path}")
+    out_console().print(f"snapshot: {snapshot.path}")
 
 
-@app.command()
 def build(
     replica: Annotated[str, typer.Argument(help="Replica name (see `replicas list`).")],
     seed: Annotated[int, typer.Option(help="Non-negative integer seed.")] = 0,
@@ -115,8 +79,6 @@ def build(
     as_json: Annotated[bool, typer.Option("--json", help="Print the manifest as JSON.")] = False,
 ) -> None:
     """Generate, load and dbt-build a replica into a cached snapshot."""
-    from replicas.build import is_cached
-
     try:
         spec = get_replica(replica)
         if out is not None and out.exists() and not force:
@@ -124,8 +86,6 @@ def build(
         cache_hit = not force and is_cached(replica, seed, scale)
         step_hook, stop = None, None
         if not as_json and sys.stderr.isatty() and not cache_hit:
-            from replicas.build import rich_steps
-
             step_hook, stop = rich_steps()
         try:
             snapshot = ensure_snapshot(replica, seed, scale, force=force, step=step_hook)
@@ -135,11 +95,11 @@ def build(
         if out is not None:
             snapshot = export_snapshot(snapshot, out, force=force)
     except BuildError as exc:
-        raise _fail(str(exc), BUILD_FAILED) from None
+        raise fail(str(exc), FAILED) from None
     except (ValueError, FileExistsError, FileNotFoundError) as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     except KeyboardInterrupt:
-        raise _fail("interrupted; no snapshot was written", 130) from None
+        raise fail("interrupted; no snapshot was written", INTERRUPTED) from None
     if as_json:
         typer.echo(json.dumps({"path": str(snapshot.path), **snapshot.manifest}, indent=2))
     else:
@@ -161,39 +121,6 @@ def _check_out_dir(out: Path, replica: str, seed: int, scale: float) -> None:
         )
 
 
-def _import_optional(module_name: str) -> Any:
-    """The module, or None when it does not exist (a missing dependency inside it still raises)."""
-    try:
-        return importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != module_name:
-            raise
-        return None
-
-
-def _mount_subapps() -> None:
-    for module_name, attr, name in SUBAPPS:
-        module = _import_optional(module_name)
-        if module is not None:
-            app.add_typer(getattr(module, attr), name=name)
-    for module_name in COMMAND_MODULES:
-        module = _import_optional(module_name)
-        if module is not None and hasattr(module, "register"):
-            module.register(app)
-
-
-_mount_subapps()
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point: maps library input errors to exit code 2."""
-    try:
-        app(args=argv, standalone_mode=True)
-    except UsageError as exc:
-        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
-        sys.exit(USAGE_ERROR)
-
-
-if __name__ == "__main__":
-    with contextlib.suppress(KeyboardInterrupt):
-        main()
+def register(app: typer.Typer) -> None:
+    app.command("list")(list_cmd)
+    app.command("build")(build)

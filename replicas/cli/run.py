@@ -1,6 +1,6 @@
 """``replicas run``: play a suite with an agent into a run directory.
 
-Mount in ``replicas/cli.py`` by adding ``("replicas.cli_run", "run_app", "run")`` to ``SUBAPPS``
+Mount in ``replicas.cli`` by adding ``("replicas.cli_run", "run_app", "run")`` to ``SUBAPPS``
 (``run_app`` is a Typer app whose callback is the command, so it reads ``replicas run --agent …``).
 Also runnable alone: ``python -m replicas.cli_run --agent oracle …``.
 
@@ -12,20 +12,19 @@ recorded so far is valid; rerun with ``--resume --out DIR``).
 from __future__ import annotations
 
 import json
-import os
-import sys
 from collections import Counter, defaultdict
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
-USAGE_ERROR = 2
-EXECUTOR_FAILED = 1
-INTERRUPTED = 130
+from replicas.agents import AgentOptions
+from replicas.agents.prices import load_prices
+from replicas.cli.common import FAILED, INTERRUPTED, default_workers, err_console, fail, out_console
+from replicas.runner import ExecutorError, RunConfig, agent_slug, read_results, run
+from replicas.runner.progress import NullProgress, Progress, RichProgress
 
 run_app = typer.Typer(
     help="Run an agent on a suite.",
@@ -33,33 +32,20 @@ run_app = typer.Typer(
     pretty_exceptions_enable=False,
     invoke_without_command=True,
 )
-console = Console()
-err_console = Console(stderr=True)
-
-
-def _fail(message: str, code: int = USAGE_ERROR) -> typer.Exit:
-    err_console.print(f"[red]error:[/red] {message}", highlight=False)
-    return typer.Exit(code)
-
-
-def _default_workers() -> int:
-    return max(1, min(4, os.cpu_count() or 1))
 
 
 def _default_out(suite: str, agent: str) -> Path:
-    from replicas.runner import agent_slug
 
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     return Path("runs") / f"{suite}-{agent_slug(agent)}-{stamp}"
 
 
 def _print_summary(run_dir: Path) -> None:
-    from replicas.runner import read_results
 
     read = read_results(run_dir)
     records = read.records
     if not records:
-        console.print("no episodes recorded")
+        out_console().print("no episodes recorded")
         return
     by_family: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for record in records:
@@ -74,7 +60,7 @@ def _print_summary(run_dir: Path) -> None:
     table.add_row(
         "[bold]all", str(len(records)), str(passed), f"{passed / len(records):.0%}", str(errors)
     )
-    console.print(table)
+    out_console().print(table)
     strategies = Counter(r["strategy"] for r in records if r.get("strategy"))
     if strategies:
         wins = Counter(r["strategy"] for r in records if r.get("strategy") and r["passed"])
@@ -82,9 +68,9 @@ def _print_summary(run_dir: Path) -> None:
         st = Table("strategy", "episodes", "passed", "breaches", title="adversary strategies")
         for name, count in sorted(strategies.items()):
             st.add_row(name, str(count), str(wins[name]), str(breaches[name]))
-        console.print(st)
+        out_console().print(st)
     if read.bad_lines:
-        console.print(f"[yellow]skipped {len(read.bad_lines)} unreadable result lines")
+        out_console().print(f"[yellow]skipped {len(read.bad_lines)} unreadable result lines")
 
 
 @run_app.callback(invoke_without_command=True)
@@ -134,13 +120,9 @@ def run_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
 ) -> None:
     """Run AGENT on the tasks of SUITE; write results.jsonl, trajectories/ and run.json."""
-    from replicas.agents import AgentOptions
-    from replicas.agents.prices import load_prices
-    from replicas.runner import ExecutorError, RunConfig, run
-    from replicas.runner.progress import NullProgress, Progress, RichProgress
 
     if resume and out is None:
-        raise _fail("--resume needs --out DIR (the run directory to continue)")
+        raise fail("--resume needs --out DIR (the run directory to continue)")
     try:
         options = AgentOptions(
             base_url=base_url,
@@ -155,7 +137,7 @@ def run_command(
             suite=suite,
             tasks=tasks,
             attempts=attempts,
-            workers=_default_workers() if workers is None else workers,
+            workers=default_workers() if workers is None else workers,
             executor=executor,
             ray_address=ray_address,
             resume=resume,
@@ -163,7 +145,7 @@ def run_command(
             options=options,
         )
     except ValueError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     progress: Progress = (
         RichProgress(f"{agent} on {suite}", console=err_console)
         if err_console.is_terminal and not as_json
@@ -172,11 +154,11 @@ def run_command(
     try:
         outcome = run(config, progress=progress)
     except (ValueError, FileNotFoundError) as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     except ExecutorError as exc:
-        raise _fail(str(exc), EXECUTOR_FAILED) from None
+        raise fail(str(exc), FAILED) from None
     except KeyboardInterrupt:
-        raise _fail(
+        raise fail(
             f"interrupted; recorded episodes are in {config.out}. "
             f"Finish with: replicas run --agent {agent!r} --suite {suite} --out {config.out} --resume"
             + (f" --tasks {tasks!r}" if tasks else ""),
@@ -200,20 +182,9 @@ def run_command(
         return
     _print_summary(outcome.run_dir)
     note = "" if outcome.complete else " (incomplete: rerun with --resume)"
-    console.print(
+    out_console().print(
         f"ran {outcome.ran} episodes in {outcome.wall_s:.1f}s "
         f"({outcome.already_done} already recorded){note}; results: {outcome.run_dir}/results.jsonl"
     )
     if outcome.summary_error:
         err_console.print(f"[yellow]warning:[/yellow] summary not written: {outcome.summary_error}")
-
-
-def main() -> None:
-    run_app(prog_name="replicas run")
-
-
-if __name__ == "__main__":
-    try:
-        main()
-    except KeyboardInterrupt:
-        sys.exit(INTERRUPTED)

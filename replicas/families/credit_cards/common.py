@@ -16,11 +16,15 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from replicas.db import readonly_connection
+from replicas.seeding import table_rng
+from replicas.verifiers.compliance import Catalog
+from replicas.verifiers.parse import ParseError, precheck
 from replicas.verifiers.verdict import Reason, Verdict
 
 if TYPE_CHECKING:
+    from replicas.protocols import SnapshotLike
     from replicas.tasks import BuildContext
-    from replicas.tasks._snapshot import SnapshotLike
     from replicas.verifiers.compliance import Catalog
 
 T = TypeVar("T")
@@ -124,7 +128,6 @@ def nearest_siblings(cards: Sequence[Mapping[str, Any]]) -> dict[str, tuple[str,
 
 def seed_shuffle(ctx: BuildContext, items: Sequence[T], *salt: str) -> list[T]:
     """``items`` shuffled once per (seed, family, salt): the same order for every variant."""
-    from replicas.seeding import table_rng
 
     rng = table_rng(ctx.seed, ctx.family.name, "seed_shuffle", *salt)
     return [items[int(i)] for i in rng.permutation(len(items))]
@@ -219,8 +222,6 @@ def catalog_for(snapshot: SnapshotLike) -> Catalog:
     configuration, which DuckDB refuses while the runtime's connection to the same file is open
     in this process.
     """
-    from replicas.sandbox import readonly_connection
-    from replicas.verifiers.compliance import Catalog
 
     key = str(Path(snapshot.path).resolve())
     with _CATALOG_LOCK:
@@ -257,7 +258,6 @@ def labelled_first_line(text: str, label: str) -> str | None:
 
 def text_precheck(text: str) -> Verdict | None:
     """Reject what is not an answer at all (empty, too long, SQL, text addressed to the grader)."""
-    from replicas.verifiers._answer_parse import ParseError, precheck
 
     try:
         precheck(text)

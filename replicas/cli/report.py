@@ -9,43 +9,27 @@ results, unknown schema version), 1 when the report files cannot be written.
 from __future__ import annotations
 
 import json
-import os
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from replicas.atomicio import write_text_atomic
+from replicas.cli.common import FAILED, err_console, fail, out_console
 from replicas.report import ReportInputError, compare_runs, render_compare_markdown, write_report
-from replicas.report._format import GROUP_SECTIONS, money, num, pass_k_rows, pct
 from replicas.report.compare import family_rows, metric_rows
-from replicas.report.summary import write_text_atomic
+from replicas.report.format import GROUP_SECTIONS, money, num, pass_k_rows, pct
 
-USAGE_ERROR = 2
-WRITE_FAILED = 1
 TOP_FAILURE_CODES = 8
 
 
-# Piped output (CI logs, `| less`) gets room for full family names instead of Rich's 80 columns.
-def _console() -> Console:
-    """Created per use: the width must follow the terminal (or ``COLUMNS``) at print time."""
-    return Console(width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else 120)
-
-
-err_console = Console(stderr=True)
 app = typer.Typer(
     help="Run reports and comparisons.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-
-
-def _fail(message: str, code: int = USAGE_ERROR) -> typer.Exit:
-    err_console.print(f"[red]error:[/red] {message}", highlight=False)
-    return typer.Exit(code)
 
 
 def _warn(warnings: list[str]) -> None:
@@ -86,7 +70,7 @@ def print_summary(summary: dict[str, Any]) -> None:
     """The terminal view of a summary: headline, group tables, failure modes, adversary."""
     overall, run = summary["overall"], summary["run"]
     low, high = overall["ci95"]
-    _console().print(
+    out_console().print(
         f"[bold]{run['label']}[/bold] on {run.get('suite') or '?'}: "
         f"[bold]{pct(overall['success_rate'])}[/bold] success "
         f"(95% CI {pct(low)}–{pct(high)}), {overall['passed']}/{overall['episodes']} episodes, "
@@ -98,9 +82,9 @@ def print_summary(summary: dict[str, Any]) -> None:
         sections.insert(0, ("by_agent", "By agent", "agent"))
     for key, title, first in sections:
         rows = [[name, *terminal_cells(stats)] for name, stats in summary[key].items()]
-        _console().print(_rich_table(title, [first, *TERMINAL_HEADERS], rows))
+        out_console().print(_rich_table(title, [first, *TERMINAL_HEADERS], rows))
     if overall["pass_k"]:
-        _console().print(
+        out_console().print(
             _rich_table(
                 "pass@k / pass^k", ["k", "pass@k", "pass^k"], pass_k_rows(overall["pass_k"])
             )
@@ -108,13 +92,15 @@ def print_summary(summary: dict[str, Any]) -> None:
     codes = summary["failure_modes"]["codes"][:TOP_FAILURE_CODES]
     if codes:
         rows = [[c["code"], str(c["episodes"]), pct(c["share"])] for c in codes]
-        _console().print(_rich_table("Failure modes", ["reason code", "episodes", "share"], rows))
+        out_console().print(
+            _rich_table("Failure modes", ["reason code", "episodes", "share"], rows)
+        )
     adversary = summary["adversary"]
     if adversary:
         rows = [
             [s["strategy"], str(s["episodes"]), str(s["passed"])] for s in adversary["strategies"]
         ]
-        _console().print(
+        out_console().print(
             _rich_table("Adversary strategies", ["strategy", "episodes", "passed"], rows)
         )
 
@@ -129,17 +115,17 @@ def report(
     try:
         files = write_report(run_dir)
     except ReportInputError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     except OSError as exc:
-        raise _fail(f"cannot write the report into {run_dir}: {exc}", WRITE_FAILED) from None
+        raise fail(f"cannot write the report into {run_dir}: {exc}", FAILED) from None
     _warn(files.summary["input"]["warnings"])
     if as_json:
         typer.echo(json.dumps(files.summary, indent=2, ensure_ascii=False))
         return
     print_summary(files.summary)
-    _console().print(f"summary:  {files.summary_json}", highlight=False)
-    _console().print(f"markdown: {files.markdown}", highlight=False)
-    _console().print(f"html:     {files.html}", highlight=False)
+    out_console().print(f"summary:  {files.summary_json}", highlight=False)
+    out_console().print(f"markdown: {files.markdown}", highlight=False)
+    out_console().print(f"html:     {files.html}", highlight=False)
 
 
 def compare(
@@ -154,25 +140,25 @@ def compare(
     try:
         comparison = compare_runs(dir_a, dir_b)
     except ReportInputError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     _warn([f"A: {w}" for w in comparison["a"]["warnings"]])
     _warn([f"B: {w}" for w in comparison["b"]["warnings"]])
     if out is not None:
         if out.is_dir():
-            raise _fail(f"--out {out} is a directory; give a file name such as compare.md")
+            raise fail(f"--out {out} is a directory; give a file name such as compare.md")
         try:
             out.parent.mkdir(parents=True, exist_ok=True)
             write_text_atomic(out, render_compare_markdown(comparison))
         except OSError as exc:
-            raise _fail(f"cannot write {out}: {exc}", WRITE_FAILED) from None
+            raise fail(f"cannot write {out}: {exc}", FAILED) from None
     if as_json:
         typer.echo(json.dumps(comparison, indent=2, ensure_ascii=False))
         return
     a, b, tasks = comparison["a"], comparison["b"], comparison["tasks"]
-    _console().print(
+    out_console().print(
         _rich_table("Overall", ["metric", a["label"], b["label"]], metric_rows(comparison))
     )
-    _console().print(
+    out_console().print(
         _rich_table(
             "Success by family (95% Wilson CI)",
             ["family", a["label"], b["label"], "B − A"],
@@ -182,11 +168,11 @@ def compare(
     for side, key in ((a, "solved_only_by_a"), (b, "solved_only_by_b")):
         ids = tasks[key]
         shown = ", ".join(ids[:20]) + (f" … (+{len(ids) - 20})" if len(ids) > 20 else "")
-        _console().print(
+        out_console().print(
             f"solved only by {side['label']} ({len(ids)}): {shown or '-'}", highlight=False
         )
     if out is not None:
-        _console().print(f"written: {out}", highlight=False)
+        out_console().print(f"written: {out}", highlight=False)
 
 
 def register(target: typer.Typer) -> None:
@@ -196,7 +182,3 @@ def register(target: typer.Typer) -> None:
 
 
 register(app)
-
-
-if __name__ == "__main__":
-    app()

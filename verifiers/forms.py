@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from replicas.verifiers._answer_config import VerifierConfig
+from replicas.verifiers.config import VerifierConfig
 
 MAX_DECIMALS = 6
 MIN_TEXT_CHARS = 6
@@ -217,3 +217,60 @@ def column_decimals(values: Iterable[Any], config: VerifierConfig, column: str) 
         return max(0, min(MAX_DECIMALS, math.ceil(-math.log10(tol) - 1e-9)))
     numbers = [float(v) for v in values if is_number(v)]
     return max((repr_decimals(v) for v in numbers), default=0)
+
+
+# ---- the one definition of "the answer appears in this text" -------------------------------
+
+
+def table_parts(expected: Any, config: VerifierConfig) -> tuple[list[int], list[list[Any]]]:
+    """Per-column decimals of an expected table, and its rows holding a distinctive number."""
+    columns = [str(c) for c in expected["columns"]]
+    rows = [list(r) for r in expected["rows"]]
+    decimals = [column_decimals([r[i] for r in rows], config, c) for i, c in enumerate(columns)]
+    distinct_rows = [
+        r
+        for r in rows
+        if any(is_number(v) and is_distinctive(float(v), decimals[i]) for i, v in enumerate(r))
+    ]
+    return decimals, distinct_rows
+
+
+def _cell_in_line(value: Any, decimals: int, line: str) -> bool:
+    if value is None:
+        return True
+    if is_number(value):
+        return number_in_text(line, float(value), decimals)
+    return str(value).strip().lower() in line
+
+
+def answer_in_text(kind: str, expected: Any, config: VerifierConfig, text: str) -> list[str]:
+    """How the expected answer of a task of ``kind`` shows in ``text`` (empty: it does not).
+
+    Shared by the environment checker (instruction and tool schemas) and the audit's leakage
+    check (every file and text surface of the sandbox), so both mean the same by a leak.
+    """
+    if kind == "number" and is_number(expected):
+        return find_numbers(text, number_forms(float(expected), config))
+    if kind == "text" and isinstance(expected, str):
+        number = parse_number_text(expected)
+        if number is not None:
+            return find_numbers(text, number_forms(number, config))
+        return [repr(expected)] if distinctive_text(expected) and find_text(text, expected) else []
+    if kind in ("set", "ordered_list") and isinstance(expected, list) and expected:
+        if len(expected) == 1:
+            item = expected[0]
+            return find_numbers(text, number_forms(float(item), config)) if is_number(item) else []
+        found = find_collection(text, expected)
+        return [f"the whole answer: {found[:120]!r}"] if found is not None else []
+    if kind == "table" and isinstance(expected, dict):
+        decimals, rows = table_parts(expected, config)
+        lines = text.lower().splitlines()
+        if rows and all(
+            any(
+                all(_cell_in_line(v, decimals[i], line) for i, v in enumerate(row))
+                for line in lines
+            )
+            for row in rows
+        ):
+            return [f"every expected row ({len(rows)} rows)"]
+    return []

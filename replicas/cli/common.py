@@ -1,0 +1,51 @@
+"""What every ``replicas`` command shares: consoles, exit codes and the one error printer.
+
+Bad input is one red line on stderr and exit code 2 (``USAGE_ERROR``); a failed job (build,
+export, executor) exits 1 (``FAILED``); Ctrl-C exits 130 (``INTERRUPTED``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import typer
+from rich.console import Console
+
+__all__ = [
+    "FAILED",
+    "INTERRUPTED",
+    "USAGE_ERROR",
+    "default_workers",
+    "err_console",
+    "fail",
+    "out_console",
+    "warn",
+]
+
+USAGE_ERROR = 2
+FAILED = 1
+INTERRUPTED = 130
+
+err_console = Console(stderr=True)
+
+
+def out_console() -> Console:
+    """A stdout console sized at print time: piped output (CI logs, ``| less``) gets 120
+    columns instead of Rich's 80, a terminal its own width."""
+    return Console(width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else 120)
+
+
+def fail(message: str, code: int = USAGE_ERROR) -> typer.Exit:
+    """Print ``error: message`` on stderr; ``raise fail(...) from None`` exits with ``code``."""
+    err_console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
+    return typer.Exit(code)
+
+
+def warn(message: str) -> None:
+    err_console.print(f"[yellow]warning:[/yellow] {message}", highlight=False, soft_wrap=True)
+
+
+def default_workers() -> int:
+    """Two workers, or one on a single-core machine."""
+    return max(1, min(2, os.cpu_count() or 1))
