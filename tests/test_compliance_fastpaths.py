@@ -20,7 +20,8 @@ import pytest
 
 from replicas.verifiers.compliance import Catalog, Claim, extract_claims
 from replicas.verifiers.compliance import lexicon as lex
-from replicas.verifiers.compliance.names import _REFERENCE, NameMention
+from replicas.verifiers.compliance.mentions import NameMention
+from replicas.verifiers.compliance.references import REFERENCE as _REFERENCE
 from replicas.verifiers.compliance.text import _SPECIAL, _special_matches, normalize
 from replicas.verifiers.compliance.units import (
     _SENTENCE_END,

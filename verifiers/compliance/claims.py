@@ -39,7 +39,7 @@ from replicas.verifiers.compliance.claim_types import (
     type_value,
     windows_of,
 )
-from replicas.verifiers.compliance.names import UNKNOWN, NameMention
+from replicas.verifiers.compliance.mentions import UNKNOWN, NameMention
 from replicas.verifiers.compliance.units import CueIndex, MentionIndex, Unit, build_units
 from replicas.verifiers.compliance.values import (
     NONE,

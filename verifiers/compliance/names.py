@@ -30,69 +30,23 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import OSA
 
-from replicas.verifiers.compliance.lexicon import find_starting_with, word_set
+from replicas.verifiers.compliance import references as refs
 from replicas.verifiers.compliance.lexicon import trie_pattern as _trie_pattern
-
-EXACT = "exact"
-MISSPELLED = "misspelled"
-UNKNOWN = "unknown"
-# A short label ("Elite:") that could be the tail of several cards the response names: claims
-# under it belong to no card (unverified) rather than to the last card named.
-AMBIGUOUS = "ambiguous"
-
-# Words that describe cards in general; they never make a phrase look like a product on their own.
-GENERIC_WORDS = word_set(
-    """
-    a an the my your our their his her its this that these those both either each every all
-    any and or of for with to in on at by from vs versus as is are be it i you we they if so
-    but card cards credit debit account visa mastercard master amex american express discover
-    network apr aprs rate rates interest annual fee fees foreign transaction transactions late
-    penalty intro introductory promo promotional purchase purchases balance balances transfer
-    transfers cash advance advances back rewards reward points miles travel dining groceries
-    gas online bonus sign up signup welcome offer offers term terms summary details overview
-    comparison recommendation recommendations note notes option options pick choice best top
-    key why what how which who where when yes no not none total minimum maximum min max charge
-    charges business grace period days months month year years variable fixed type issuer bank
-    name product q answer question table row column apply eligibility eligible ineligible
-    score tier low high standard regular ongoing first second third bottom line verdict pros
-    cons
-    """
+from replicas.verifiers.compliance.mentions import (
+    EXACT,
+    MISSPELLED,
+    UNKNOWN,
+    NameMention,
+    tokens_of,
 )
-# Words that distinguish tiers of one product line; one more after a real name invents a card.
-TIER_WORDS = word_set(
-    """
-    plus preferred premier premium platinum gold silver elite select reserve pro max one prime
-    ultra edge flex advantage classic essential essentials black diamond titanium sapphire 360
-    """
-)
-_LEADING_NOISE = word_set(
-    """
-    a an the my your our their this that these those both either each every all any and or for
-    with to in on at by from as is are if i you we it get try consider choose apply recommend
-    recommended pick go vs versus unlike compared earn use pay enjoy compare see note while
-    whereas but because since also then however overall
-    """
-)
-# Words a product name ends in ("... Rewards", "... Card", "... Reserve"); with a brand or a
-# distinctive word in front they make a phrase read as a card product.
-PRODUCT_WORDS = TIER_WORDS | word_set(
-    """
-    card rewards reward cash cashback miles points travel signature infinite world secured student
-    business unlimited explorer traveler voyager sky rate
-    """
-)
-# Capitalised words of headings and sentence starts that are never a brand.
-_NOT_NAME_WORDS = word_set(
-    """
-    compare comparing comparison option options overview summary recommended recommendation pick
-    picks winner runner choice choices great good solid strong excellent ideal perfect everyday
-    frequent occasional new existing low high flat tiered premium basic simple no zero earn earning
-    best better top bottom our my why what which how
-    """
-)
-_TRAILING_NOISE = frozenset(["card", "cards", "credit", "visa", "mastercard", "amex", "discover"])
-_INSTITUTION_WORDS = frozenset(
-    ["bank", "national", "financial", "credit", "union", "bancorp", "savings", "trust", "federal"]
+from replicas.verifiers.compliance.vocab import (
+    GENERIC_WORDS,
+    INSTITUTION_WORDS,
+    LEADING_NOISE,
+    NOT_NAME_WORDS,
+    PRODUCT_WORDS,
+    TIER_WORDS,
+    TRAILING_NOISE,
 )
 
 # A capitalised phrase: up to eight words, each starting with an upper-case letter or a digit.
@@ -100,25 +54,6 @@ _CAP_PHRASE = re.compile(r"[A-Z][\w'-]{0,40}(?:[ \t]{1,3}[A-Z0-9][\w'-]{0,40}){0
 _WORD = re.compile(r"[A-Za-z0-9][\w'-]*")
 _NEXT_WORD = re.compile(r"[ \t]{1,3}([A-Z][A-Za-z'-]{1,20}|\d{1,4})(?![\w%])")
 _PHRASE_CACHE_LIMIT = 20_000
-# "the Plus version", "the 360 card": a tier of the product line named just before.
-_FORMER_LATTER = re.compile(r"\b[Tt]he[ \t]{1,3}(former|latter)\b")
-_REFERENCE_WORDS = ("card", "version", "tier", "variant", "edition")
-_REFERENCE = re.compile(
-    r"\b[Tt]he[ \t]{1,3}([A-Z0-9][\w'-]{0,20}|base|basic|standard|original|regular)[ \t]{1,3}"
-    r"(?:version|card|tier|variant|edition)\b"
-)
-# A list item or line opening with a short capitalised label and a colon: "- **Plus:** ...".
-_LABEL = re.compile(
-    r"(?m)^[ \t]{0,6}(?:[-*+\u2022][ \t]{1,3}|\d{1,2}[.)][ \t]{1,3})?(?:\*\*|__)?[ \t]{0,2}"
-    r"([A-Z0-9][\w'-]{0,20}(?:[ \t][A-Z0-9][\w'-]{0,20}){0,2})[ \t]{0,2}(?:\*\*|__)?[ \t]{0,2}:"
-)
-_BASE_WORDS = frozenset({"base", "basic", "standard", "original", "regular", "classic"})
-
-
-def tokens_of(name: str) -> tuple[str, ...]:
-    """The lower-case words of a name; trademark signs and punctuation do not count."""
-    cleaned = name.replace("®", " ").replace("™", " ").replace("℠", " ")
-    return tuple(w.lower() for w in _WORD.findall(cleaned))
 
 
 def typo_distance(word: str, target: str) -> int | None:
@@ -135,32 +70,6 @@ def typo_distance(word: str, target: str) -> int | None:
         return None
     distance = OSA.distance(word, target, score_cutoff=limit)
     return distance if distance <= limit else None
-
-
-@dataclass(slots=True)
-class NameMention:
-    """A card reference in the normalised text: ``[start, end)``, its kind, the card it names.
-
-    ``card_id`` is the card claims attach to (the intended card for a misspelling) and ``None``
-    for an unknown product; ``expected`` lists the catalog names the reference is closest to.
-    Not frozen only because a frozen dataclass costs four times as much to build and a response
-    names dozens of cards; nothing mutates a mention.
-    """
-
-    start: int
-    end: int
-    kind: str
-    card_id: str | None
-    surface: str
-    expected: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        if self.kind not in (EXACT, MISSPELLED, UNKNOWN, AMBIGUOUS):
-            raise ValueError(f"unknown mention kind {self.kind!r}")
-        if self.end <= self.start:
-            raise ValueError("a mention must cover at least one character")
-        if (self.kind in (UNKNOWN, AMBIGUOUS)) != (self.card_id is None):
-            raise ValueError("exact and misspelled mentions name a card; unknown ones do not")
 
 
 @dataclass(frozen=True)
@@ -207,6 +116,11 @@ class NameIndex:
             words[-1] for words in by_words if len(words) > 1 and words[:-1] in by_words
         )
         self._name_words = self._vocabulary | self._tiers
+        # read by ``references`` (short names, labels, "the Plus version")
+        self.words_by_card: dict[str, tuple[str, ...]] = self._words
+        self.card_by_words: dict[tuple[str, ...], str] = by_words
+        self.tiers: frozenset[str] = self._tiers
+        self.name_words: frozenset[str] = self._name_words
         self._positions: dict[str, list[tuple[str, int]]] = {}
         for words, card_id in by_words.items():
             for k, word in enumerate(words):
@@ -233,7 +147,7 @@ class NameIndex:
         stems = set()
         for issuer in issuers:
             words = list(tokens_of(issuer))
-            while words and words[-1] in _INSTITUTION_WORDS:
+            while words and words[-1] in INSTITUTION_WORDS:
                 words.pop()
             if words:
                 stems.add(tuple(words))
@@ -271,95 +185,13 @@ class NameIndex:
         mentions.sort(key=lambda m: m.start)
         # Every reference contains one of these words; without them there is nothing to look for
         # (with them, ``_with_references`` finds exactly the references there are).
-        if any(word in text for word in _REFERENCE_WORDS):
-            mentions = self._with_references(text, mentions)
+        if any(word in text for word in refs.REFERENCE_WORDS):
+            mentions = refs.with_references(self, text, mentions)
         if ":" in text and mentions:
-            mentions = self._with_labels(text, mentions)
+            mentions = refs.with_labels(self, text, mentions)
         if ("former" in text or "latter" in text) and len(mentions) > 1:
-            mentions = self._with_former_latter(text, mentions)
+            mentions = refs.with_former_latter(text, mentions)
         return mentions
-
-    def _with_former_latter(self, text: str, mentions: list[NameMention]) -> list[NameMention]:
-        """ "the former" / "the latter": the first / second of the last two cards named."""
-        out = list(mentions)
-        for match in _FORMER_LATTER.finditer(text):
-            named: list[str] = []
-            for m in mentions:
-                if m.end > match.start():
-                    break
-                if m.card_id is not None and (not named or named[-1] != m.card_id):
-                    named.append(m.card_id)
-            if len(named) < 2:
-                continue
-            card_id = named[-2] if match.group(1).lower() == "former" else named[-1]
-            out.append(NameMention(match.start(), match.end(), EXACT, card_id, match.group(0)))
-        out.sort(key=lambda m: m.start)
-        return out
-
-    def _with_labels(self, text: str, mentions: list[NameMention]) -> list[NameMention]:
-        """ "- Plus: $95 annual fee" under "the Summit Cash Plus and the Summit Cash Preferred":
-        a list label that is the tail of exactly one card named before it names that card; the
-        tail of several is ambiguous."""
-        out = list(mentions)
-        for match in _LABEL.finditer(text):
-            start, end = match.span(1)
-            if any(m.start < end and start < m.end for m in mentions):
-                continue
-            label = tokens_of(match.group(1))
-            if not label or (
-                all(w in GENERIC_WORDS for w in label) and not set(label) <= _BASE_WORDS
-            ):
-                continue
-            named = {m.card_id for m in mentions if m.end <= start and m.card_id is not None}
-            if len(label) == 1 and label[0] in _BASE_WORDS:
-                # "Standard:" next to "Plus:": the named card the others extend
-                fits = sorted(
-                    c
-                    for c in named
-                    if any(
-                        o != c and self._words[o][: len(self._words[c])] == self._words[c]
-                        for o in named
-                    )
-                )
-            else:
-                fits = sorted(
-                    c
-                    for c in named
-                    if len(self._words[c]) > len(label) and self._words[c][-len(label) :] == label
-                )
-            if len(fits) == 1:
-                out.append(NameMention(start, end, EXACT, fits[0], text[start:end]))
-            elif named and all(
-                w in self._name_words or w in _BASE_WORDS or w in PRODUCT_WORDS for w in label
-            ):
-                # a card's short name that names no single card here: its figures stay unverified
-                # rather than going to the card named last
-                out.append(NameMention(start, end, AMBIGUOUS, None, text[start:end]))
-        out.sort(key=lambda m: m.start)
-        return out
-
-    def _with_references(self, text: str, mentions: list[NameMention]) -> list[NameMention]:
-        """ "The Plus version", "the 360 card", "the base card": a sibling of the card just named."""
-        out = list(mentions)
-        for match in find_starting_with(_REFERENCE, text, ("the", "The")):
-            start = match.start(1)
-            if any(m.start < match.end() and start < m.end for m in mentions):
-                continue
-            previous = [m for m in mentions if m.end <= start and m.card_id is not None]
-            if not previous:
-                continue
-            base = self._words[previous[-1].card_id or ""]
-            if len(base) > 1 and base[-1] in self._tiers and base[:-1] in self._by_words:
-                base = base[:-1]
-            word = match.group(1).lower()
-            target = base if word in _BASE_WORDS else (*base, word)
-            card_id = self._by_words.get(target)
-            if card_id is not None:
-                out.append(
-                    NameMention(start, match.end(), EXACT, card_id, text[start : match.end()])
-                )
-        out.sort(key=lambda m: m.start)
-        return out
 
     # -- exact mentions ----------------------------------------------------------------------
 
@@ -460,7 +292,7 @@ class NameIndex:
             if i > lo:
                 ranges.append((lo, i))
             i += len(stem)
-            while i < len(words) and (words[i] in _INSTITUTION_WORDS or words[i] == "'s"):
+            while i < len(words) and (words[i] in INSTITUTION_WORDS or words[i] == "'s"):
                 i += 1
             lo = i
         if lo < len(words):
@@ -469,9 +301,9 @@ class NameIndex:
 
     def _classify(self, raw: tuple[str, ...]) -> _Verdict | None:
         first, last = 0, len(raw) - 1
-        while first <= last and raw[first] in _LEADING_NOISE and raw[first] not in self.brands:
+        while first <= last and raw[first] in LEADING_NOISE and raw[first] not in self.brands:
             first += 1
-        while last >= first and raw[last] in _TRAILING_NOISE:
+        while last >= first and raw[last] in TRAILING_NOISE:
             last -= 1
         if first > last:
             return None
@@ -501,9 +333,9 @@ class NameIndex:
             if stem is None:
                 continue
             tail = words[i + len(stem) :]
-            if tail and tail[0] not in _INSTITUTION_WORDS and tail[0] != "'s":
+            if tail and tail[0] not in INSTITUTION_WORDS and tail[0] != "'s":
                 end = len(tail)
-                while end and tail[end - 1] in _TRAILING_NOISE:
+                while end and tail[end - 1] in TRAILING_NOISE:
                     end -= 1
                 if any(t in PRODUCT_WORDS for t in tail[:end]):
                     if words[i : i + len(stem) + end] in self._by_words:
@@ -528,7 +360,7 @@ class NameIndex:
                 and any(t in PRODUCT_WORDS for t in words[i + 1 :])
             ):
                 return i, n
-        if len(raw) < 2 or raw[-1] not in PRODUCT_WORDS | _TRAILING_NOISE:
+        if len(raw) < 2 or raw[-1] not in PRODUCT_WORDS | TRAILING_NOISE:
             return None
         for i, word in enumerate(words):
             if (
@@ -536,8 +368,8 @@ class NameIndex:
                 and word.isalpha()
                 and word not in GENERIC_WORDS
                 and word not in PRODUCT_WORDS
-                and word not in _LEADING_NOISE
-                and word not in _NOT_NAME_WORDS
+                and word not in LEADING_NOISE
+                and word not in NOT_NAME_WORDS
             ):
                 return (i, n) if n - i >= 1 and (n - i >= 2 or len(raw) > n) else None
         return None

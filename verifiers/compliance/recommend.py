@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from replicas.verifiers.compliance import lexicon as lex
 from replicas.verifiers.compliance.claims import Extraction
-from replicas.verifiers.compliance.names import NameMention
+from replicas.verifiers.compliance.mentions import NameMention
 
 _LIST_ITEM = re.compile(r"(?:[-*•+]|\d{1,2}[.)])\s")
 

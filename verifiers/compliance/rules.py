@@ -27,7 +27,7 @@ from replicas.verifiers.compliance.claims import (
     Claim,
     Extraction,
 )
-from replicas.verifiers.compliance.names import MISSPELLED, UNKNOWN, NameMention
+from replicas.verifiers.compliance.mentions import MISSPELLED, UNKNOWN, NameMention
 from replicas.verifiers.compliance.recommend import Recommendations, find_recommendations
 
 TOLERANCE = 0.005

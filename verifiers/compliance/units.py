@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from replicas.verifiers.compliance import lexicon as lex
-from replicas.verifiers.compliance.names import NameMention
+from replicas.verifiers.compliance.mentions import NameMention
 
 # A run of sentence marks before a blank, quote, bracket or the end; or a line break. Written to
 # start with one character class so the regex engine skips to candidates at C speed; it matches

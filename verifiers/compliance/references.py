@@ -1,0 +1,117 @@
+"""References to a card by something other than its name: "the Plus version", a short list label
+("Plus:", "Standard:"), "the former" / "the latter".
+
+Each resolves against the cards the response named before it; a label that could be several of
+them is marked ambiguous, so the figures under it stay unverified rather than going to the card
+named last.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from replicas.verifiers.compliance.lexicon import find_starting_with
+from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, NameMention, tokens_of
+from replicas.verifiers.compliance.vocab import GENERIC_WORDS, PRODUCT_WORDS
+
+if TYPE_CHECKING:  # the index calls these functions; they only read it
+    from replicas.verifiers.compliance.names import NameIndex
+
+# "the Plus version", "the 360 card": a tier of the product line named just before.
+FORMER_LATTER = re.compile(r"\b[Tt]he[ \t]{1,3}(former|latter)\b")
+REFERENCE_WORDS = ("card", "version", "tier", "variant", "edition")
+REFERENCE = re.compile(
+    r"\b[Tt]he[ \t]{1,3}([A-Z0-9][\w'-]{0,20}|base|basic|standard|original|regular)[ \t]{1,3}"
+    r"(?:version|card|tier|variant|edition)\b"
+)
+# A list item or line opening with a short capitalised label and a colon: "- **Plus:** ...".
+LABEL = re.compile(
+    r"(?m)^[ \t]{0,6}(?:[-*+\u2022][ \t]{1,3}|\d{1,2}[.)][ \t]{1,3})?(?:\*\*|__)?[ \t]{0,2}"
+    r"([A-Z0-9][\w'-]{0,20}(?:[ \t][A-Z0-9][\w'-]{0,20}){0,2})[ \t]{0,2}(?:\*\*|__)?[ \t]{0,2}:"
+)
+BASE_WORDS = frozenset({"base", "basic", "standard", "original", "regular", "classic"})
+
+
+def with_former_latter(text: str, mentions: list[NameMention]) -> list[NameMention]:
+    """ "the former" / "the latter": the first / second of the last two cards named."""
+    out = list(mentions)
+    for match in FORMER_LATTER.finditer(text):
+        named: list[str] = []
+        for m in mentions:
+            if m.end > match.start():
+                break
+            if m.card_id is not None and (not named or named[-1] != m.card_id):
+                named.append(m.card_id)
+        if len(named) < 2:
+            continue
+        card_id = named[-2] if match.group(1).lower() == "former" else named[-1]
+        out.append(NameMention(match.start(), match.end(), EXACT, card_id, match.group(0)))
+    out.sort(key=lambda m: m.start)
+    return out
+
+
+def with_labels(index: NameIndex, text: str, mentions: list[NameMention]) -> list[NameMention]:
+    """ "- Plus: $95 annual fee" under "the Summit Cash Plus and the Summit Cash Preferred":
+    a list label that is the tail of exactly one card named before it names that card; the
+    tail of several is ambiguous."""
+    out = list(mentions)
+    for match in LABEL.finditer(text):
+        start, end = match.span(1)
+        if any(m.start < end and start < m.end for m in mentions):
+            continue
+        label = tokens_of(match.group(1))
+        if not label or (all(w in GENERIC_WORDS for w in label) and not set(label) <= BASE_WORDS):
+            continue
+        named = {m.card_id for m in mentions if m.end <= start and m.card_id is not None}
+        if len(label) == 1 and label[0] in BASE_WORDS:
+            # "Standard:" next to "Plus:": the named card the others extend
+            fits = sorted(
+                c
+                for c in named
+                if any(
+                    o != c
+                    and index.words_by_card[o][: len(index.words_by_card[c])]
+                    == index.words_by_card[c]
+                    for o in named
+                )
+            )
+        else:
+            fits = sorted(
+                c
+                for c in named
+                if len(index.words_by_card[c]) > len(label)
+                and index.words_by_card[c][-len(label) :] == label
+            )
+        if len(fits) == 1:
+            out.append(NameMention(start, end, EXACT, fits[0], text[start:end]))
+        elif named and all(
+            w in index.name_words or w in BASE_WORDS or w in PRODUCT_WORDS for w in label
+        ):
+            # a card's short name that names no single card here: its figures stay unverified
+            # rather than going to the card named last
+            out.append(NameMention(start, end, AMBIGUOUS, None, text[start:end]))
+    out.sort(key=lambda m: m.start)
+    return out
+
+
+def with_references(index: NameIndex, text: str, mentions: list[NameMention]) -> list[NameMention]:
+    """ "The Plus version", "the 360 card", "the base card": a sibling of the card just named."""
+    out = list(mentions)
+    for match in find_starting_with(REFERENCE, text, ("the", "The")):
+        start = match.start(1)
+        if any(m.start < match.end() and start < m.end for m in mentions):
+            continue
+        previous = [m for m in mentions if m.end <= start and m.card_id is not None]
+        if not previous:
+            continue
+        base = index.words_by_card[previous[-1].card_id or ""]
+        if len(base) > 1 and base[-1] in index.tiers and base[:-1] in index.card_by_words:
+            base = base[:-1]
+        word = match.group(1).lower()
+        target = base if word in BASE_WORDS else (*base, word)
+        card_id = index.card_by_words.get(target)
+        if card_id is not None:
+            out.append(NameMention(start, match.end(), EXACT, card_id, text[start : match.end()]))
+    out.sort(key=lambda m: m.start)
+    return out
