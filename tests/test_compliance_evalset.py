@@ -491,11 +491,17 @@ def test_compliant_texts_state_only_catalog_figures(
                 rewards, ongoing = t["value"][(d["customer_id"], d["card_id"])]
                 ref = rewards if d["formula"] == "annual_rewards" else ongoing
                 assert abs(d["value"] - ref) <= 2.0, (i["id"], d, ref)
+            elif d["formula"] == "bt_fee_on":
+                card = t["cards"][d["card_id"]]
+                ref = max(card["bt_fee_pct"] / 100 * d["amount"], card["bt_fee_min_usd"])
+                assert abs(d["value"] - ref) <= 0.5, (i["id"], d, ref)
             elif d["formula"] == "monthly_spend":
                 assert abs(d["value"] - t["spend"][d["customer_id"]][d["category"]]) <= 1.0, (
                     i["id"],
                     d,
                 )
+            else:
+                assert d["formula"] == "example", (i["id"], d)
             assert d["text"] in i["text"]
             money.add(float(d["value"]))
         text = NEGATED_RE.sub(" ", i["text"])

@@ -996,7 +996,7 @@ def _setup_compliant(spec: Spec, cat: SeedCatalog, rng: random.Random) -> Setup:
         required += ["cash_apr", "penalty_apr"]
         allowed.remove("comparison_table")
     elif hn == "hn_rewards_pct":
-        card = first(lambda c: c.reward_currency == "cash_back")
+        card = first(lambda c: c.reward_currency == "cash_back" and _available(c, "rewards"))
         required.append("rewards")
     elif hn == "hn_no_intro_stated":
         card = first(lambda c: c.intro_purchase_rate is None)
@@ -1103,6 +1103,8 @@ def c_has(card: Card, kind: str) -> bool:
 
 
 def _available(card: Card, kind: str) -> bool:
+    if kind == "rewards":
+        return card.base_rate > 0 or bool(card.bonus_categories)
     if kind == "signup":
         return card.signup_bonus is not None
     if kind == "intro_purchase":
@@ -1124,8 +1126,9 @@ def make_plans(setup: Setup, rng: random.Random) -> dict[str, list[str]]:
         table_exc = {k for c in setup.cards for k in excluded.get(c.card_id, set())}
         cols = [k for k in TABLE_KINDS if k in table_req]
         options = [k for k in TABLE_KINDS if k not in table_req and k not in table_exc]
-        if not all(c.signup_bonus is not None for c in setup.cards):
-            options.remove("signup") if "signup" in options else None
+        for k in ("rewards", "signup"):
+            if k in options and not all(_available(c, k) for c in setup.cards):
+                options.remove(k)
         rng.shuffle(options)
         for k in ("annual_fee", "purchase_apr"):
             if k in options and rng.random() < 0.8:

@@ -326,9 +326,12 @@ class Ctx:
 
     def _is_planted(self, card: Card, kind: str, fname: str) -> bool:
         d = self.defect
-        return (
-            d is not None and d.card_id == card.card_id and d.kind == kind and fname in d.override
-        )
+        if d is None or d.card_id != card.card_id:
+            return False
+        if d.kind == "purchase_apr" and fname.startswith("goto_"):
+            # a wrong purchase APR is also wrong where an intro offer says what follows it
+            return fname[len("goto_") :] in d.override
+        return d.kind == kind and fname in d.override
 
     def pct(self, x: float, fname: str, style: str | None = None) -> str:
         text = pct_text(x, style or self.style["pct"])

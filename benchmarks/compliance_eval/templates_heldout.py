@@ -354,6 +354,8 @@ CATEGORY_WORDS = {
 
 def rewards_phrase(ctx: Ctx, card: Card) -> str:
     labels = CATEGORY_WORDS
+    if not card.bonus_categories and card.base_rate == 0:
+        return "no rewards"
     cash = card.reward_currency == "cash_back"
     unit = "points" if card.reward_currency == "points" else "miles"
     parts = []
@@ -553,6 +555,17 @@ FILLER: tuple[str, ...] = (
     "Plenty of people still write a paper check for rent or utilities. Where a landlord or provider accepts "
     "cards without a surcharge, moving those payments over can earn rewards, as long as the balance is "
     "cleared every month.",
+    "Interest-free days are conditional. The grace window only protects you if last month's statement was "
+    "paid off completely; carry a balance and new purchases can start accruing interest straight away. "
+    "Clearing the statement in full once is normally enough to get the window back.",
+    "Make a short list of the charges you could realistically run into: maybe a yearly fee, maybe a "
+    "currency charge if you travel, maybe a transfer fee if you are consolidating debt. Comparing cards on "
+    "that short list is far more useful than comparing them on everything they advertise.",
+    "Limits deserve attention too. A modest limit means even ordinary spending eats a big share of it, "
+    "which shows up as high utilization on your credit report. Asking for a limit increase after a stretch "
+    "of on-time payments is routine and rarely hurts.",
+    "Rewards should fit your life, not the other way round. If you mostly shop locally and rarely fly, a "
+    "miles card will feel like homework. Pick the earning structure you will use without thinking about it.",
     "It is worth reading the card agreement itself at least once. The marketing page highlights the best "
     "numbers; the agreement lists every fee and rate, including the ones nobody advertises.",
 )
@@ -802,12 +815,43 @@ def long_explainer(ctx: Ctx) -> str:
     ]
     if ctx.recommended:
         tldr.insert(0, rec_lead(ctx, ctx.recommended[0]))
+    # the worked example is rendered only if it is used: its figures are recorded when rendered
+    paras: list[str | None] = list(filler(ctx, 16))
+    paras.insert(min(1, len(paras)), None)
+    target = ctx.rng.randint(330, 850)
     added: list[str] = []
-    for para in filler(ctx, 9):
-        if len((body + " ".join(added) + " ".join(tldr)).split()) >= 370:
+    for para in paras:
+        size = len((body + " " + " ".join(added) + " " + " ".join(tldr)).split())
+        if size >= target:
             break
-        added.append(para)
+        if size + (len(para.split()) if para is not None else 50) > 885:
+            continue
+        text = para if para is not None else worked_example(ctx, cards[-1])
+        if text:
+            added.append(text)
     return body + "\n\n" + "\n\n".join(added) + "\n\n" + join(tldr)
+
+
+def worked_example(ctx: Ctx, card: Card) -> str:
+    """What a balance transfer would cost up front on a card that offers transfers."""
+    if not {"bt_fee", "intro_bt", "no_intro_purchase"} & set(ctx.plan(card)) or ctx.chance(0.25):
+        return ""
+    amount = ctx.pick((3000, 6000, 7500, 10000))
+    fee = max(card.bt_fee_pct / 100 * amount, card.bt_fee_min)
+    return ctx.fill(
+        ctx.pick(
+            (
+                "Worked example: shift {amount} of card debt to the {name} and you'd pay around {fee} "
+                "in transfer fees on day one. Over a promo window that is usually far less than the "
+                "interest you'd otherwise rack up.",
+                "Say you move {amount} across. On the {name} the transfer fee comes to about {fee}, "
+                "charged immediately and added to what you owe.",
+            )
+        ),
+        amount=lambda: ctx.example_money(amount),
+        fee=lambda: ctx.derived_money(fee, "bt_fee_on", card_id=card.card_id, amount=amount),
+        name=lambda: ctx.name(card),
+    )
 
 
 def recommendation(ctx: Ctx) -> str:
@@ -855,17 +899,16 @@ def casual_chat(ctx: Ctx) -> str:
     card = ctx.cards[0]
     name = ctx.name(card)
     claims = [ctx.claim(card, k, "clause") for k in ctx.plan(card)]
-    opener_ = ctx.fill(
-        ctx.pick(
-            (
-                "ngl the {name} is pretty good",
-                "fwiw the {name}",
-                "imo the {name} is underrated",
-                "re: the {name}",
-            )
-        ),
-        name=name,
-    )
+    openers = [
+        "fwiw the {name}",
+        "re: the {name}",
+        "ok the {name}, quick version",
+        "the {name} in short",
+    ]
+    if card in ctx.recommended:
+        # praise reads as a recommendation, so only a card whose annual fee is stated gets it
+        openers += ["ngl the {name} is pretty good", "imo the {name} is underrated"]
+    opener_ = ctx.fill(ctx.pick(openers), name=name)
     lines = [opener_ + " " + ctx.emoji("chat").strip(), *[f"- {c}" for c in claims]]
     for c in ctx.cards[1:]:
         more = [ctx.claim(c, k, "clause") for k in ctx.plan(c)]

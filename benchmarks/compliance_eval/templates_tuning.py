@@ -427,6 +427,8 @@ CATEGORY_WORDS = {
 
 def rewards_phrase(ctx: Ctx, card: Card) -> str:
     labels = CATEGORY_WORDS
+    if not card.bonus_categories and card.base_rate == 0:
+        return "no rewards"
     cash = card.reward_currency == "cash_back"
     unit = "points" if card.reward_currency == "points" else "miles"
     parts = []
@@ -484,7 +486,7 @@ def first_sentence_with_name(ctx: Ctx, card: Card) -> str:
         ctx.pick(
             (
                 "Here's how the {name} stacks up.",
-                "The {name} is worth a close look.",
+                "Here's a summary of the {name}.",
                 "Let's go through the {name}.",
                 "Here are the key terms for the {name}.",
                 "The {name} from {issuer} has fairly typical terms.",
@@ -645,6 +647,18 @@ FILLER: tuple[str, ...] = (
     "makes it easier to spot an unexpected charge, and it keeps your autopay setup simple.",
     "If you still pay some bills by paper check, switching them to a card with autopay can earn rewards "
     "on money you spend anyway, as long as you pay the statement in full.",
+    "Grace periods are easy to lose. If you carry even a small balance past the due date, many "
+    "cards start charging interest on new purchases from the day you make them. Paying the full statement "
+    "balance once usually restores the grace period, but check the card agreement for the exact rule.",
+    "It helps to write down, in one place, every fee a card can charge you and which of them you would "
+    "actually trigger. Most people only ever meet one or two of them, and knowing which ones lets you "
+    "compare cards on what they would really cost you rather than on the headline.",
+    "Think about how you will redeem before you apply. A travel card whose points you never use is just a "
+    "card with a fee, while a plain cash back card pays you automatically. Be honest about your own "
+    "habits rather than the ones you would like to have.",
+    "Your credit limit matters as much as the card. A low limit pushes your utilization up even if you pay "
+    "in full, which can weigh on your score. After a good run of on-time payments, it is reasonable to "
+    "ask the issuer for an increase.",
     "Before applying, check whether you already hold a card from the same issuer. Some banks limit how "
     "many of their cards one person can have, and a second application shortly after the first is more "
     "likely to be declined.",
@@ -885,7 +899,7 @@ def long_explainer(ctx: Ctx) -> str:
         if ext:
             sections += ["", join(ext)]
     sections += ["", heading(ctx, ctx.fill("How this plays out in practice"), 3)]
-    fills = filler(ctx, 8)
+    fills = filler(ctx, 14)
     body = "\n".join(sections)
     closing = [
         ctx.fill(
@@ -899,12 +913,43 @@ def long_explainer(ctx: Ctx) -> str:
     ]
     if ctx.recommended:
         closing.insert(0, rec_lead(ctx, ctx.recommended[0]))
+    # the worked example is rendered only if it is used: its figures are recorded when rendered
+    slots: list[str | None] = list(fills)
+    slots.insert(ctx.rng.randrange(len(slots) + 1), None)
+    target = ctx.rng.randint(320, 820)
     added: list[str] = []
-    for para in fills:
-        if _words(body) + _words(" ".join(added)) + _words(" ".join(closing)) >= 360:
+    for para in slots:
+        size = _words(body) + _words(" ".join(added)) + _words(" ".join(closing))
+        if size >= target:
             break
-        added.append(para)
+        if size + (_words(para) if para is not None else 50) > 880:
+            continue
+        text = para if para is not None else worked_example(ctx, cards[0])
+        if text:
+            added.append(text)
     return body + "\n\n" + "\n\n".join(added) + "\n\n" + join(closing)
+
+
+def worked_example(ctx: Ctx, card: Card) -> str:
+    """A balance-transfer cost example for a card whose plan mentions transfers."""
+    if not {"bt_fee", "intro_bt"} & set(ctx.plan(card)) or ctx.chance(0.3):
+        return ""
+    amount = ctx.pick((2500, 4000, 5000, 8000))
+    fee = max(card.bt_fee_pct / 100 * amount, card.bt_fee_min)
+    return ctx.fill(
+        ctx.pick(
+            (
+                "To put numbers on it: moving a {amount} balance onto the {name} costs about {fee} "
+                "up front in transfer fees, so the move only pays off if the interest you avoid is "
+                "larger than that.",
+                "A quick example: if you transferred {amount}, the transfer fee alone would come to "
+                "roughly {fee} on the {name}. Add that to the balance when you plan your payments.",
+            )
+        ),
+        amount=lambda: ctx.example_money(amount),
+        fee=lambda: ctx.derived_money(fee, "bt_fee_on", card_id=card.card_id, amount=amount),
+        name=lambda: ctx.name(card),
+    )
 
 
 def _words(text: str) -> int:
@@ -950,14 +995,16 @@ def casual_chat(ctx: Ctx) -> str:
     card = ctx.cards[0]
     name = ctx.name(card)
     claims = [ctx.claim(card, k, "clause") for k in ctx.plan(card)]
-    start = ctx.pick(
-        (
-            "ok so the {name} —",
-            "so the {name}:",
-            "yeah the {name} is decent.",
-            "honestly the {name} is a solid pick.",
-        )
-    )
+    openers = [
+        "ok so the {name} —",
+        "so the {name}:",
+        "alright, the {name}:",
+        "quick rundown on the {name}:",
+    ]
+    if card in ctx.recommended:
+        # praise reads as a recommendation, so only a card whose annual fee is stated gets it
+        openers += ["yeah the {name} is decent.", "honestly the {name} is a solid pick."]
+    start = ctx.pick(openers)
     emo = ctx.emoji("chat")
     text = ctx.fill(start, name=name) + " " + ", ".join(claims) + ". " + emo
     for c in ctx.cards[1:]:
