@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from bisect import bisect_left
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -184,6 +185,8 @@ class _Nearest:
 
 
 _FEE_SCOPES = (lex.FOREIGN, lex.BT, lex.CASH, lex.OTHER_FEE)
+# What a lead-in ("Annual fee: $95 ($0 in year one)") lends the figures after it.
+_LEAD_KINDS = frozenset({lex.APR, lex.FEE, lex.ANNUAL, lex.LATE, lex.FOREIGN, lex.PENALTY})
 _IMPLIED_RATE = (lex.VARIABLE, lex.FIXED, lex.AFTER, lex.REGULAR)
 _USD_SCOPES = tuple(sorted(_FEE_TYPES - {lex.MIN_INTEREST}))
 _APR_SCOPE_KINDS = tuple(sorted(_APR_SCOPES))
@@ -223,7 +226,7 @@ def _type_value(value: Value, window: _Window) -> Draft | None:
         cues, months = window.wide_cues, window.wide_months
         if not months and not any(c[0] in _TYPING_CUES for c in cues):
             # "APRs: purchases 19.99%, cash advances 29.99%": the unit's lead-in types its list.
-            cues = cues + tuple(c for c in window.lead_cues if c[0] in (lex.APR, lex.FEE))
+            cues = cues + tuple(c for c in window.lead_cues if c[0] in _LEAD_KINDS)
         near = _Nearest(cues, pos)
     kinds = near.kinds
     reward = near.of((lex.REWARD,))
@@ -299,6 +302,9 @@ def _type_value(value: Value, window: _Window) -> Draft | None:
             scopes=scopes,
         )
     scope = near.of(_APR_SCOPE_KINDS)
+    if scope is None:
+        # "cash advances carry a 5% fee and a 29.99% APR": the clause's subject scopes both
+        scope = _Nearest(window.lead_cues, pos).of((lex.CASH, lex.PENALTY))
     kind = {lex.CASH: "cash_advance", lex.PENALTY: "penalty", lex.LATE: "penalty"}.get(
         scope[0] if scope else "", "purchase"
     )
@@ -363,7 +369,7 @@ def _type_usd(
     pos: int,
     unit_has_reward: bool = False,
 ) -> Draft | None:
-    kinds = near.kinds
+    kinds: AbstractSet[str] = near.kinds
     if lex.MIN_INTEREST in kinds:
         return _draft(FEE_CLAIM, "min_interest", value.start, value.end, USD, value.low, value.high)
     fee = near.of((lex.FEE,))
@@ -376,6 +382,11 @@ def _type_usd(
     if reward is not None and fee is not None and _distance(reward, pos) < _distance(fee, pos):
         return None
     first_year = near.of((lex.FIRST_YEAR,))
+    after = near.of((lex.AFTER,))
+    if first_year is not None and after is not None and first_year[1] < after[1] <= pos:
+        # "free the first year, then $95 a year": the figure after "then" is the ongoing fee
+        first_year = None
+        kinds = kinds - {lex.FIRST_YEAR}
     if fee is None and first_year is not None and 0 <= first_year[1] - value.end <= 16:
         # "$0.00 the first year then $95.00 after": only an annual fee is priced by year
         return _draft(
