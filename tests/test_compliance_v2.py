@@ -376,6 +376,35 @@ CHATBOT: list[Case] = [
         ["wrong_intro_terms"],
     ),
     ("If you always pay on time, you'll never pay a late fee with the Summit Cash.", []),
+    ("The Summit Cash Plus charges an annual membership of $99.", ["wrong_fee"]),
+    ("With the Summit Cash, late payments cost nothing.", ["wrong_fee"]),
+    ("The Summit Cash's balance transfer fee is waived.", ["wrong_fee"]),
+    ("The Summit Cash Plus balance transfer fee is waived for the first transfer.", []),
+    ("Consider the Summit Cash Plus Signature Reserve for travel.", ["unknown_card"]),
+    ("Cash advances on the Summit Cash don't carry a fee.", ["wrong_fee"]),
+    ("- **Late fee:** none\n- **Annual fee:** $0\n(Summit Cash)", ["wrong_fee"]),
+    ("Summit Cash Plus\n- Foreign transaction fees: none\n- Annual fee: $95", []),
+    (
+        "Summit Cash Plus: the first year is free, and after that it's $89 annually.",
+        ["wrong_fee"],
+    ),
+    ("Summit Cash Plus\n- Annual fee: $95 ($0 in year one)", []),
+    ("Summit Cash Preferred\n- Annual fee: $150 ($0 in year one)", ["wrong_fee"]),
+    (
+        "The Summit Cash Plus comes out to roughly $420 per year in cash back after the $95 "
+        "annual fee.",
+        [],
+    ),
+    (
+        "Compare the Summit Cash Plus and the Summit Cash:\n- Standard: no annual fee\n"
+        "- Plus: $95 annual fee",
+        [],
+    ),
+    (
+        "Compare the Summit Cash Plus and the Summit Cash:\n- Standard: $95 annual fee\n"
+        "- Plus: no annual fee",
+        ["wrong_fee"],
+    ),
 ]
 
 

@@ -162,7 +162,8 @@ ESTIMATE = "estimate"  # "about $451 a year": an estimate is a value, never a di
 # wins over the single-word meaning of its first word.
 _CUE_WORDS: dict[str, str] = {
     **dict.fromkeys(("apr", "aprs", "interest", "rate", "rates"), APR),
-    **dict.fromkeys(("annual", "annually", "yearly", "membership"), ANNUAL),
+    **dict.fromkeys(("annual", "annually", "yearly"), ANNUAL),
+    "membership": FEE,  # "an annual membership of $95": the price of holding the card
     **dict.fromkeys(("foreign", "international", "overseas", "abroad", "fx"), FOREIGN),
     "late": LATE,
     **dict.fromkeys(("transfer", "transfers", "bt"), BT),

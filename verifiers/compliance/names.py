@@ -215,8 +215,18 @@ class NameIndex:
             return NameMention(
                 start, new_end, MISSPELLED, near, text[start:new_end], (self.names[near],)
             )
-        if (word in self._tiers or word in self._vocabulary) and longer not in self._by_words:
-            # "Summit Cash Premier", "Crest Cash Back": a real name grown into another product.
+        if (
+            word in self._tiers
+            or word in self._vocabulary
+            or (word in PRODUCT_WORDS and word not in TRAILING_NOISE)
+        ) and longer not in self._by_words:
+            # "Summit Cash Premier", "Crest Cash Back", "Juniper Miles Signature Reserve": a real
+            # name grown into another product (its further product words join it).
+            while True:
+                more = _NEXT_WORD.match(text, new_end, min(len(text), new_end + 30))
+                if more is None or more.group(1).lower() not in PRODUCT_WORDS | self._tiers:
+                    break
+                new_end = more.end(1)
             return NameMention(
                 start, new_end, UNKNOWN, None, text[start:new_end], self._near_names(longer)
             )

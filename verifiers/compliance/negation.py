@@ -72,6 +72,7 @@ _POSTFIX = re.compile(
     r"|(?:fee|charge)[ \t-]{0,2}free\b|\bfree[ \t]{1,3}of[ \t]{1,3}(?:any[ \t]{1,3})?(?:fees?|charges?)\b"
     r"|\b(?:is|are|be|gets?|get)[ \t]{1,3}(?:completely[ \t]{1,3}|totally[ \t]{1,3})?free\b"
     r"|\bwaive[sd]?\b|\bwaiving\b"
+    r"|\b(?:costs?|charges?)[ \t]{1,3}(?:you[ \t]{1,3})?nothing\b"
 )
 # Where a scope ends: punctuation, a clause word or the next negator.
 _SCOPE_END = re.compile(
@@ -81,6 +82,9 @@ _SCOPE_END = re.compile(
 )
 _SCOPE_END_LIST = re.compile(_SCOPE_END.pattern.replace("[.;:,()", "[.;:()", 1))
 _POSTFIX_BACK = re.compile(r"[.;:()|\n!?\"]| - |\b(?:but|while|whereas|however|though|although)\b")
+_CONDITIONAL_WAIVER = re.compile(
+    r"[ \t]{0,3}(?:for|if|when|until|once|on|with|as[ \t]long|during|in|after|the)\b"
+)
 _LABEL_BACK = re.compile(r"[.;|\n!?\"]")  # "Late fee: none": the label before the colon
 _SENTENCE_BACK = re.compile(r"[.;:|\n!?\"]")
 _CONDITION = re.compile(
@@ -251,7 +255,7 @@ def none_values(lower: str, *, whole_text: bool = False) -> list[tuple[int, int,
     postfixes = (
         list(_POSTFIX.finditer(lower))
         if whole_text
-        else _in_windows(_POSTFIX, lower, ("free", "waiv", "none", "n/a"), 12, 12)
+        else _in_windows(_POSTFIX, lower, ("free", "waiv", "none", "n/a", "nothing"), 20, 12)
     )
     for match in postfixes:
         back = lower[max(0, match.start() - _SCOPE_CHARS) : match.start()]
@@ -272,9 +276,10 @@ def none_values(lower: str, *, whole_text: bool = False) -> list[tuple[int, int,
             continue
         kind = found[0]
         if waived:
-            if kind != NONE_ANNUAL or not _FIRST_YEAR.search(after + " " + scope):
-                continue  # a waiver without its condition says nothing checkable
-            kind = NONE_FIRST_YEAR
+            if kind == NONE_ANNUAL and _FIRST_YEAR.search(after + " " + scope):
+                kind = NONE_FIRST_YEAR
+            elif _CONDITIONAL_WAIVER.match(after):
+                continue  # "waived for students", "waived if you spend": a condition, not a term
         elif kind == NONE_ANNUAL and _FIRST_YEAR.search(after):
             kind = NONE_FIRST_YEAR
         out.append((match.start(), match.end(), kind))
