@@ -569,3 +569,55 @@ def test_cli_writes_files_and_rejects_bad_input(tmp_path: Path) -> None:
         assert len(lines) == manifest["files"][split]["items"] == 150
     assert build.main(["--seeds", "1", "1", "--out", str(out)]) == 2
     assert build.main(["--seeds", "x", "--out", str(out)]) == 2
+
+
+# --- the scorer's arithmetic and its held-out rule (no verifier score targets here) ----------
+
+
+def test_wilson_interval() -> None:
+    from benchmarks.compliance_eval.score import wilson
+
+    assert wilson(0, 0) is None
+    lo, hi = wilson(5, 10) or (0.0, 0.0)
+    assert abs(lo - 0.2366) < 1e-3 and abs(hi - 0.7634) < 1e-3
+    lo, hi = wilson(0, 20) or (1.0, 1.0)
+    assert lo == 0.0 and 0.16 < hi < 0.17
+    lo, hi = wilson(20, 20) or (0.0, 0.0)
+    assert hi == 1.0 and 0.83 < lo < 0.84
+
+
+def test_metrics_count_per_code(items: list[dict[str, Any]]) -> None:
+    from benchmarks.compliance_eval.score import metrics
+
+    rows = [i for i in items if i["seed"] == 1 and i["split"] == "tuning"]
+    perfect = metrics(rows, [set(i["expected_codes"]) for i in rows])
+    assert perfect["compliant_fp_rate"]["k"] == 0
+    assert all(r["precision"]["rate"] == 1.0 for r in perfect["per_code"].values())
+    assert all(r["recall"]["rate"] == 1.0 for r in perfect["per_code"].values())
+    # flag everything as wrong_fee: every compliant item is a false positive
+    noisy = metrics(rows, [{"wrong_fee"} for _ in rows])
+    n_compliant = sum(1 for i in rows if not i["expected_codes"])
+    assert noisy["compliant_fp_rate"]["k"] == noisy["compliant_fp_rate"]["n"] == n_compliant
+    assert noisy["per_code"]["wrong_fee"]["fp"] == len(rows) - noisy["per_code"]["wrong_fee"]["tp"]
+    assert noisy["per_code"]["unknown_card"]["recall"]["rate"] == 0.0
+
+
+def test_scorer_never_prints_heldout_texts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from benchmarks.compliance_eval import score
+
+    out = tmp_path / "evalset"
+    assert build.main(["--seeds", "1", "--out", str(out)]) == 0
+    capsys.readouterr()
+    rc = score.main(["--seeds", "1", "--split", "both", "--items", str(out), "--show-errors", "50"])
+    printed = capsys.readouterr().out
+    assert rc == 0
+    heldout = [json.loads(x) for x in (out / "heldout.jsonl").read_text().splitlines()]
+    for item in heldout:
+        assert item["id"] not in printed
+        longest = max(item["text"].splitlines(), key=len)
+        assert longest not in printed
+    assert "false-positive rate on compliant items" in printed
+    assert score.main(["--split", "nope"]) == 2
+    assert score.main(["--items", str(tmp_path / "missing")]) == 2

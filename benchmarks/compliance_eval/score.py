@@ -16,9 +16,14 @@ Only the verifier's public entry points are used (``Catalog``, ``verify_response
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import io
 import json
 import math
+import subprocess
 import sys
+import tarfile
+import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -35,6 +40,60 @@ from benchmarks.compliance_eval.build import (
 )
 
 Z95 = 1.959963984540054
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _git(*args: str) -> str:
+    done = subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise ValueError(f"git {' '.join(args)}: {done.stderr.strip()}")
+    return done.stdout.strip()
+
+
+def verifier_identity() -> dict[str, Any]:
+    """Which verifier the numbers are for: the checkout's commit and whether verifiers/ is edited."""
+    try:
+        return {
+            "rev": _git("rev-parse", "HEAD"),
+            "uncommitted_changes": bool(_git("status", "--porcelain", "--", "verifiers")),
+        }
+    except (OSError, ValueError):
+        return {"rev": None, "uncommitted_changes": None}
+
+
+def load_verifier_rev(rev: str) -> dict[str, Any]:
+    """Make ``replicas.verifiers`` the ``verifiers/`` tree of git revision ``rev``.
+
+    For before/after comparisons of the verifier on the same items; must run before anything
+    imports ``replicas.verifiers``. The tree is extracted to a temporary directory (read-only use
+    of git), so the working checkout is untouched.
+    """
+    if "replicas.verifiers" in sys.modules:
+        raise ValueError("replicas.verifiers is already imported; cannot swap in another revision")
+    resolved = _git("rev-parse", "--verify", f"{rev}^{{commit}}")
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", resolved, "verifiers"], capture_output=True, check=True
+    ).stdout
+    root = Path(tempfile.mkdtemp(prefix="compliance-verifier-"))
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(root, filter="data")
+    package = root / "verifiers"
+    spec = importlib.util.spec_from_file_location(
+        "replicas.verifiers", package / "__init__.py", submodule_search_locations=[str(package)]
+    )
+    if spec is None or spec.loader is None:
+        raise ValueError(f"no verifiers package at {rev}")
+    # Older revisions imported the read-only opener from where it lived then (replicas.sandbox);
+    # point that name at today's replicas.db so they run unchanged.
+    import replicas.sandbox
+    from replicas.db import open_readonly
+
+    if not hasattr(replicas.sandbox, "open_readonly"):
+        replicas.sandbox.open_readonly = open_readonly  # type: ignore[attr-defined]
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["replicas.verifiers"] = module
+    spec.loader.exec_module(module)
+    return {"rev": resolved, "uncommitted_changes": False, "requested": rev}
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float] | None:
@@ -263,6 +322,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--items", type=Path, default=None, help="read items written by build.py")
     parser.add_argument("--json", action="store_true", help="print metrics as JSON")
     parser.add_argument("--show-errors", type=int, default=0, metavar="N", help="tuning only")
+    parser.add_argument(
+        "--verifier-rev",
+        default=None,
+        metavar="REV",
+        help="score the verifiers/ tree of this git revision instead of the checkout's",
+    )
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
@@ -271,6 +336,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("error: --show-errors must be >= 0", file=sys.stderr)
         return 2
     splits = list(SPLITS) if args.split == "both" else [args.split]
+    try:
+        verifier = (
+            load_verifier_rev(args.verifier_rev) if args.verifier_rev else verifier_identity()
+        )
+    except (ValueError, subprocess.CalledProcessError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     try:
         if args.items is not None:
             items = [i for i in load_items(args.items, splits) if i["seed"] in args.seeds]
@@ -283,14 +355,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("error: no items for these seeds/splits", file=sys.stderr)
         return 2
     predicted = run_verifier(items, args.scale)
-    report: dict[str, Any] = {"seeds": args.seeds, "splits": {}}
+    report: dict[str, Any] = {"seeds": args.seeds, "verifier": verifier, "splits": {}}
     for split in splits:
         idx = [k for k, i in enumerate(items) if i["split"] == split]
         report["splits"][split] = metrics([items[k] for k in idx], [predicted[k] for k in idx])
     if args.json:
         print(json.dumps(report, indent=2, sort_keys=True))
     else:
-        print(f"seeds: {args.seeds}")
+        dirty = " + uncommitted changes in verifiers/" if verifier["uncommitted_changes"] else ""
+        print(f"seeds: {args.seeds}   verifier: {verifier['rev']}{dirty}")
         for split, m in report["splits"].items():
             print(render_text(split, m))
             print()

@@ -352,6 +352,10 @@ CATEGORY_WORDS = {
 }
 
 
+def _unit(unit: str, rate: float) -> str:
+    return unit[:-1] if rate == 1 else unit
+
+
 def rewards_phrase(ctx: Ctx, card: Card) -> str:
     labels = CATEGORY_WORDS
     if not card.bonus_categories and card.base_rate == 0:
@@ -364,7 +368,7 @@ def rewards_phrase(ctx: Ctx, card: Card) -> str:
         if cash:
             piece = f"{labels[cat]} at {ctx.reward_pct(rate, f'rate_{cat}')} back"
         else:
-            piece = f"{labels[cat]} at {ctx.number(rate, f'rate_{cat}', '')} {unit} per dollar"
+            piece = f"{labels[cat]} at {ctx.number(rate, f'rate_{cat}', '')} {_unit(unit, rate)} per dollar"
         if cap is not None:
             piece += f" (capped at {ctx.money(cap, f'cap_{cat}', 'sym')} of spend per year)"
         parts.append(piece)
@@ -372,8 +376,8 @@ def rewards_phrase(ctx: Ctx, card: Card) -> str:
         base = f"{ctx.reward_pct(card.base_rate, 'base_rate')} back on the rest"
         flat = f"{ctx.reward_pct(card.base_rate, 'base_rate')} back on every purchase"
     else:
-        base = f"{ctx.number(card.base_rate, 'base_rate', '')} {unit} per dollar on the rest"
-        flat = f"{ctx.number(card.base_rate, 'base_rate', '')} {unit} per dollar across the board"
+        base = f"{ctx.number(card.base_rate, 'base_rate', '')} {_unit(unit, card.base_rate)} per dollar on the rest"
+        flat = f"{ctx.number(card.base_rate, 'base_rate', '')} {_unit(unit, card.base_rate)} per dollar across the board"
     if not parts:
         return flat
     return "; ".join(parts) + f"; {base}"
@@ -470,8 +474,10 @@ def value_line(ctx: Ctx, card: Card) -> str:
     cust = ctx.customer
     if cust is None:
         return ""
-    ctx.hn.add("hn_value_statement")
     rewards = annual_rewards_usd(card, cust)
+    if rewards < 1:
+        return ""
+    ctx.hn.add("hn_value_statement")
     net = rewards - card.annual_fee
     if card.annual_fee > 0 and net > 0 and ctx.chance(0.5):
         v = ctx.derived_money(
@@ -871,7 +877,8 @@ def recommendation(ctx: Ctx) -> str:
             claims = [ctx.claim(c, k, "clause") for k in ctx.plan(c)]
             line = ctx.fill("- **{name}** — ", name=lambda c=c: ctx.name(c)) + "; ".join(claims)
             if cust and ("value" in ctx.want or ctx.chance(0.5)):
-                line += ". " + value_line(ctx, c)
+                worth = value_line(ctx, c)
+                line += f". {worth}" if worth else ""
             parts.append(line)
         parts.extend(extras(ctx, ctx.recommended[0]))
     else:

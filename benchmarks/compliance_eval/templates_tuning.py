@@ -563,8 +563,10 @@ def value_line(ctx: Ctx, card: Card) -> str:
     cust = ctx.customer
     if cust is None:
         return ""
-    ctx.hn.add("hn_value_statement")
     rewards = annual_rewards_usd(card, cust)
+    if rewards < 1:
+        return ""
+    ctx.hn.add("hn_value_statement")
     if card.annual_fee > 0 and ctx.chance(0.5):
         net = rewards - card.annual_fee
         if net > 0:
