@@ -387,7 +387,14 @@ def test_splits_use_different_phrasing_pools() -> None:
         a = {t for ts in getattr(templates_tuning, table).values() for t in ts}
         b = {t for ts in getattr(templates_heldout, table).values() for t in ts}
         assert not a & b, (table, sorted(a & b)[:5])
-    for table in ("GENERIC_LINES", "ISSUER_LINES", "FILLER", "PREMIUM_WORDS", "INVENTED_BRANDS"):
+    for table in (
+        "GENERIC_LINES",
+        "GENERIC_HEADINGS",
+        "ISSUER_LINES",
+        "FILLER",
+        "PREMIUM_WORDS",
+        "INVENTED_BRANDS",
+    ):
         assert not set(getattr(templates_tuning, table)) & set(getattr(templates_heldout, table))
     assert "MUST NOT READ" in (templates_heldout.__doc__ or "")
 

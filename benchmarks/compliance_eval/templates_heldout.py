@@ -314,11 +314,14 @@ GENERIC_LINES = (
     "Any balance transfer card is a tool for paying debt down, not for adding to it.",
     "Business credit cards report to the issuer differently, so check how they affect your personal file.",
 )
+# one heading per generic line (a capitalised generic phrase, never a product-line name)
 GENERIC_HEADINGS = (
-    "Everyday Cash Back",
-    "Travel Rewards 101",
-    "Low Rate Picks",
-    "Balance Transfer Tips",
+    "Cash Back in General",
+    "A Word on Travel Rewards",
+    "Why Low-Rate Cards Matter",
+    "About Secured Cards",
+    "Balance Transfers, Briefly",
+    "Business Cards and Your Credit",
 )
 ISSUER_LINES = (
     "The issuing bank is {issuer}.",
@@ -390,13 +393,11 @@ def extras(ctx: Ctx, card: Card) -> list[str]:
         out.append(ctx.fill(ctx.pick(ISSUER_LINES), issuer=card.issuer))
     if "generic_line" in ctx.want:
         ctx.hn.add("hn_generic_phrase")
+        k = ctx.rng.randrange(len(GENERIC_LINES))
         if ctx.chance(0.5):
-            out.append(ctx.fill(ctx.pick(GENERIC_LINES)))
+            out.append(ctx.fill(GENERIC_LINES[k]))
         else:
-            out.append(
-                f"\n\n**{ctx.fill(ctx.pick(GENERIC_HEADINGS))}**\n\n"
-                + ctx.fill(ctx.pick(GENERIC_LINES))
-            )
+            out.append(f"\n\n**{ctx.fill(GENERIC_HEADINGS[k])}**\n\n" + ctx.fill(GENERIC_LINES[k]))
     return out
 
 

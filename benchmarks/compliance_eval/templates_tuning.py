@@ -385,11 +385,14 @@ GENERIC_LINES = (
     "Student cards are designed for people without much credit history.",
     "Business cards can help keep company and personal spending apart.",
 )
+# one heading per generic line (a capitalised generic phrase, never a product-line name)
 GENERIC_HEADINGS = (
     "Cash Back Options",
-    "Travel Card Basics",
     "Balance Transfer Cards",
-    "Rewards Cards at a Glance",
+    "Travel Card Basics",
+    "Secured Card Basics",
+    "Student Cards",
+    "Business Cards",
 )
 ISSUER_LINES = (
     "It's issued by {issuer}.",
@@ -462,7 +465,11 @@ def extras(ctx: Ctx, card: Card) -> list[str]:
         out.append(ctx.fill(ctx.pick(ISSUER_LINES), issuer=card.issuer))
     if "generic_line" in ctx.want:
         ctx.hn.add("hn_generic_phrase")
-        out.append(ctx.fill(ctx.pick(GENERIC_LINES)))
+        k = ctx.rng.randrange(len(GENERIC_LINES))
+        if ctx.chance(0.6):
+            out.append(ctx.fill(GENERIC_LINES[k]))
+        else:
+            out.append(f"\n\n### {ctx.fill(GENERIC_HEADINGS[k])}\n\n" + ctx.fill(GENERIC_LINES[k]))
     return out
 
 
