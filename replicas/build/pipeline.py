@@ -33,6 +33,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import duckdb
+
 from replicas._version import __version__
 from replicas.atomicio import publish_dir, remove_tree
 from replicas.build.compiled import (
@@ -43,7 +45,7 @@ from replicas.build.compiled import (
 )
 from replicas.build.fingerprint import PROJECT_IGNORE, code_fingerprint, data_versions
 from replicas.build.integrity import make_read_only, write_integrity
-from replicas.build.replay import ReplayAbandoned, replay
+from replicas.build.replay import ReplayAbandoned, replay, replay_connection
 from replicas.build.snapshot import (
     BUILD_INFO,
     DBT_DIR,
@@ -55,10 +57,11 @@ from replicas.build.snapshot import (
     BuildKey,
     Snapshot,
 )
+from replicas.build.tables import fingerprint_schemas
 from replicas.dbt import DbtResult, run_dbt
 from replicas.paths import snapshots_dir
 from replicas.replica import ReplicaSpec, get_replica
-from replicas.warehouse import RAW_SCHEMA, fingerprint_tables, list_relations, load_raw_tables
+from replicas.warehouse import RAW_SCHEMA, load_raw_tables
 
 __all__ = [
     "BUILD_INFO_SCHEMA_VERSION",
@@ -151,14 +154,20 @@ def _source(key: BuildKey) -> str:
     return f"dbt build of {key.replica} seed={key.seed} scale={key.scale:g}"
 
 
-def _transform(key: BuildKey, work: Path, engine: str, info: dict[str, Any]) -> DbtResult:
-    """Build the project's models and run its tests in ``work``; fill ``info`` (build.json)."""
+def _transform(
+    key: BuildKey, work: Path, engine: str, info: dict[str, Any], stack: contextlib.ExitStack
+) -> tuple[DbtResult, duckdb.DuckDBPyConnection | None]:
+    """Build the project's models and run its tests in ``work``; fill ``info`` (build.json).
+
+    Returns dbt's (or replay's) results and, after a replay, its still open connection to the
+    warehouse (closed by ``stack``), so fingerprinting need not reopen the file.
+    """
     spec = key.spec
     if engine == "dbt":
         result = _dbt_build(spec, work)
         info["engine"] = "dbt"
         _seed_compiled_cache(key, work)
-        return result
+        return result, None
     compiled = load_compiled(spec)
     if compiled is None:
         # One process compiles (by building its seed with dbt); the others wait, then replay.
@@ -170,18 +179,24 @@ def _transform(key: BuildKey, work: Path, engine: str, info: dict[str, Any]) -> 
                 info.update(engine="dbt", fallback_reason=FIRST_BUILD_REASON, compiled="created")
                 if compiled.unsupported:
                     info["replay_unsupported"] = compiled.unsupported
-                return result
+                return result, None
     info["compiled"] = "cached"
     if compiled.plan is None:
         info.update(engine="dbt", fallback_reason=f"replay unsupported: {compiled.unsupported}")
-        return _dbt_build(spec, work)
+        return _dbt_build(spec, work), None
     copy_tree_bytes(compiled.project, work / DBT_DIR)
+    con = replay_connection(work / WAREHOUSE)
     try:
-        outcome = replay(compiled.plan, work / WAREHOUSE)
+        outcome = replay(compiled.plan, con)
     except ReplayAbandoned as exc:
         # Nothing of the replay was committed: dbt, the source of truth, decides.
+        con.close()
         info.update(engine="dbt", fallback_reason=f"replay abandoned ({exc}); dbt build decided")
-        return _dbt_build(spec, work)
+        return _dbt_build(spec, work), None
+    except BaseException:
+        con.close()
+        raise
+    stack.callback(con.close)
     if not outcome.ok:
         raise BuildError("dbt", outcome.summary)
     info.update(
@@ -194,9 +209,10 @@ def _transform(key: BuildKey, work: Path, engine: str, info: dict[str, Any]) -> 
             "tests_s": round(outcome.tests_s, 4),
         },
     )
-    return DbtResult(
+    result = DbtResult(
         ok=True, returncode=0, summary=outcome.summary, log="", results=outcome.results
     )
+    return result, con
 
 
 # --------------------------------------------------------------------------------------------
@@ -254,17 +270,17 @@ def _build_into(
     del tables
     timings["load_s"] = time.perf_counter() - t0
 
-    t0 = time.perf_counter()
-    with step("dbt build" if engine == "dbt" else "dbt build (compiled replay)"):
-        result = _transform(key, work, engine, info)
-    timings["replay_s" if info["engine"] == "replay" else "dbt_s"] = time.perf_counter() - t0
+    with contextlib.ExitStack() as stack:
+        t0 = time.perf_counter()
+        with step("dbt build" if engine == "dbt" else "dbt build (compiled replay)"):
+            result, con = _transform(key, work, engine, info, stack)
+        timings["replay_s" if info["engine"] == "replay" else "dbt_s"] = time.perf_counter() - t0
 
-    t0 = time.perf_counter()
-    with step("fingerprint"):
-        marts = list_relations(work / WAREHOUSE, MART_SCHEMA, table_type="BASE TABLE")
-        raw = list_relations(work / WAREHOUSE, RAW_SCHEMA)
-        prints = fingerprint_tables(work / WAREHOUSE, {RAW_SCHEMA: raw, MART_SCHEMA: marts})
-    timings["fingerprint_s"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        with step("fingerprint"):
+            schemas = {RAW_SCHEMA: None, MART_SCHEMA: "BASE TABLE"}
+            prints = fingerprint_schemas(work / WAREHOUSE, schemas, con)
+        timings["fingerprint_s"] = time.perf_counter() - t0
 
     manifest = {
         "schema_version": MANIFEST_SCHEMA_VERSION,

@@ -25,7 +25,13 @@ import duckdb
 from replicas.build.plan import ReplayPlan, TestStep
 from replicas.dbt import summarise
 
-__all__ = ["REPLAY_DUCKDB_CONFIG", "ReplayAbandoned", "ReplayOutcome", "replay"]
+__all__ = [
+    "REPLAY_DUCKDB_CONFIG",
+    "ReplayAbandoned",
+    "ReplayOutcome",
+    "replay",
+    "replay_connection",
+]
 
 #: The connection settings run_dbt's profile gives dbt-duckdb: a model cannot read outside files.
 REPLAY_DUCKDB_CONFIG: dict[str, Any] = {
@@ -157,16 +163,21 @@ def _run_tests(
     return results, queries
 
 
-def replay(plan: ReplayPlan, warehouse: Path, *, threads: int | None = None) -> ReplayOutcome:
-    """Build every model of ``plan`` in ``warehouse`` and run its tests; commit only on success.
-
-    Returns ``ok=False`` (nothing committed) when a test fails; raises :class:`ReplayAbandoned`
-    when DuckDB raised anything, naming the node, so the caller can let dbt decide.
-    """
+def replay_connection(warehouse: Path, *, threads: int | None = None) -> duckdb.DuckDBPyConnection:
+    """A read-write connection to ``warehouse`` configured like dbt-duckdb's (see run_dbt)."""
     config = dict(REPLAY_DUCKDB_CONFIG)
     if threads:
         config["threads"] = int(threads)
-    con = duckdb.connect(str(warehouse), config=config)
+    return duckdb.connect(str(warehouse), config=config)
+
+
+def replay(plan: ReplayPlan, con: duckdb.DuckDBPyConnection) -> ReplayOutcome:
+    """Build every model of ``plan`` through ``con`` and run its tests; commit only on success.
+
+    Returns ``ok=False`` (nothing committed) when a test fails; raises :class:`ReplayAbandoned`
+    when DuckDB raised anything, naming the node, so the caller can let dbt decide. The caller
+    owns ``con`` (and may read the committed warehouse through it afterwards).
+    """
     node = "the warehouse"
     try:
         database = con.execute("select current_database()").fetchall()[0][0]
@@ -216,5 +227,3 @@ def replay(plan: ReplayPlan, warehouse: Path, *, threads: int | None = None) -> 
         )
     except duckdb.Error as exc:
         raise ReplayAbandoned(f"{node}: {type(exc).__name__}: {exc}") from exc
-    finally:
-        con.close()
