@@ -604,7 +604,7 @@ class Ctx:
         return self.plans.get(card.card_id, [])
 
 
-_AN = re.compile(r"\b([Aa]) (?=(?:US)?\$?(?:8\d*|11|18)(?!\d)|eight|eleven)")
+_AN = re.compile(r"\b([Aa]) (?=\$?(?:8\d*|11|18)(?!\d)|eight|eleven)")
 
 
 def _articles(text: str) -> str:
