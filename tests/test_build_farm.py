@@ -119,3 +119,42 @@ def test_failing_seeds_are_reported_and_the_farm_goes_on() -> None:
     assert all("generate" in str(o.error) for o in report.outcomes)
     with pytest.raises(ValueError, match="error"):
         SeedOutcome(1, "x", "failed", 0.1)
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--seeds", "5-1"], "the end is before the start"),
+        (["--seeds", "1-2", "--out", "somewhere"], "--out applies to one seed"),
+        (["--seeds", "1-2", "--seed", "3"], "either --seed or --seeds"),
+        (["--seeds", "1", "--executor", "slurm"], "--executor must be one of local, ray"),
+        (["--workers", "2"], "apply to --seeds farms"),
+        (["--engine", "spark"], "--engine must be one of replay, dbt"),
+    ],
+)
+def test_cli_farm_arguments_are_checked_before_any_work(args: list[str], fragment: str) -> None:
+    from typer.testing import CliRunner
+
+    from replicas.cli import app
+
+    result = CliRunner().invoke(app, ["build", "toy", *args])
+    assert result.exit_code == 2, result.output
+    assert fragment in " ".join(result.output.split())
+
+
+def test_cli_farm_builds_and_reports_json(
+    local_farm: tuple[Path, FarmReport], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from replicas.cli import app
+
+    home, local = local_farm
+    monkeypatch.setenv("REPLICAS_HOME", str(home))
+    result = CliRunner().invoke(app, ["build", "toy", "--seeds", "41-42", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert (doc["seeds"], doc["cached"], doc["built"]) == (2, 2, 0)
+    assert [o["manifest_sha256"] for o in doc["outcomes"]] == [
+        o.manifest_sha256 for o in local.outcomes[:2]
+    ]

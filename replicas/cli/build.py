@@ -11,15 +11,22 @@ import typer
 from rich.table import Table
 
 from replicas.build import (
+    ENGINES,
+    EXECUTORS,
     BuildError,
+    FarmReport,
     Snapshot,
+    build_info,
+    build_many,
     build_timings,
     ensure_snapshot,
     export_snapshot,
     is_cached,
+    parse_seeds,
+    rich_farm_progress,
     rich_steps,
 )
-from replicas.cli.common import FAILED, INTERRUPTED, fail, out_console
+from replicas.cli.common import FAILED, INTERRUPTED, default_workers, fail, out_console
 from replicas.replica import all_replicas, get_replica
 
 
@@ -61,6 +68,9 @@ def _print_snapshot(snapshot: Snapshot, cache_hit: bool) -> None:
         out_console().print(
             "timings: " + ", ".join(f"{k.removesuffix('_s')} {v:.2f}s" for k, v in timings.items())
         )
+        info = build_info(snapshot)
+        why = f" ({info['fallback_reason']})" if info.get("fallback_reason") else ""
+        out_console().print(f"engine: {info.get('engine')}{why}", highlight=False)
     out_console().print(f"snapshot: {snapshot.path}")
 
 
@@ -77,8 +87,34 @@ def build(
         bool, typer.Option("--force", help="Rebuild even if cached; replace --out.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the manifest as JSON.")] = False,
+    engine: Annotated[
+        str,
+        typer.Option(help="replay: compiled SQL straight in DuckDB (dbt when unsupported); dbt."),
+    ] = "replay",
+    seeds: Annotated[
+        str | None,
+        typer.Option(help="Build many seeds (a resumable farm): e.g. 1-500 or 1,5,9-12."),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="Farm workers (default 2, or 1 on one core).")
+    ] = None,
+    executor: Annotated[
+        str | None, typer.Option(help="Farm executor: local (process pool) or ray.")
+    ] = None,
+    ray_address: Annotated[
+        str | None, typer.Option(help="Join this Ray cluster (default: a local Ray).")
+    ] = None,
 ) -> None:
-    """Generate, load and dbt-build a replica into a cached snapshot."""
+    """Generate, load and dbt-build a replica into a cached snapshot (or many: --seeds)."""
+    if engine not in ENGINES:
+        raise fail(f"--engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if seeds is not None:
+        _farm(
+            replica, seeds, scale, seed, out, force, as_json, engine, workers, executor, ray_address
+        )
+        return
+    if workers is not None or executor is not None or ray_address is not None:
+        raise fail("--workers, --executor and --ray-address apply to --seeds farms")
     try:
         spec = get_replica(replica)
         if out is not None and out.exists() and not force:
@@ -88,7 +124,9 @@ def build(
         if not as_json and sys.stderr.isatty() and not cache_hit:
             step_hook, stop = rich_steps()
         try:
-            snapshot = ensure_snapshot(replica, seed, scale, force=force, step=step_hook)
+            snapshot = ensure_snapshot(
+                replica, seed, scale, force=force, step=step_hook, engine=engine
+            )
         finally:
             if stop is not None:
                 stop()
@@ -104,6 +142,78 @@ def build(
         typer.echo(json.dumps({"path": str(snapshot.path), **snapshot.manifest}, indent=2))
     else:
         _print_snapshot(snapshot, cache_hit)
+
+
+def _farm(
+    replica: str,
+    seeds: str,
+    scale: float | None,
+    seed: int,
+    out: Path | None,
+    force: bool,
+    as_json: bool,
+    engine: str,
+    workers: int | None,
+    executor: str | None,
+    ray_address: str | None,
+) -> None:
+    """``replicas build REPLICA --seeds 1-500``: build_many with a progress bar."""
+    if out is not None:
+        raise fail("--out applies to one seed; a farm's snapshots stay in the cache")
+    if seed != 0:
+        raise fail("pass either --seed or --seeds, not both")
+    executor = executor or "local"
+    if executor not in EXECUTORS:
+        raise fail(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+    workers = default_workers() if workers is None else workers
+    stop = None
+    try:
+        seed_list = parse_seeds(seeds)
+        progress = None
+        if not as_json and sys.stderr.isatty():
+            progress, stop = rich_farm_progress(len(seed_list), label=replica)
+        try:
+            report = build_many(
+                replica,
+                seed_list,
+                scale,
+                workers=workers,
+                executor=executor,
+                ray_address=ray_address,
+                engine=engine,
+                force=force,
+                progress=progress,
+            )
+        finally:
+            if stop is not None:
+                stop()
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    except RuntimeError as exc:  # Ray missing or unreachable, a worker process died
+        raise fail(str(exc), FAILED) from None
+    except KeyboardInterrupt:
+        raise fail("interrupted; finished seeds are cached, rerun to resume", INTERRUPTED) from None
+    if as_json:
+        typer.echo(json.dumps(report.to_dict(), indent=2))
+    else:
+        _print_farm(report)
+    if not report.ok:
+        raise typer.Exit(FAILED)
+
+
+def _print_farm(report: FarmReport) -> None:
+    doc = report.to_dict()
+    out_console().print(
+        f"{report.replica} scale={report.scale:g}: {len(report.outcomes)} seeds — "
+        f"{report.built} built {doc['built_by_engine']}, {report.cached} cached, "
+        f"{report.failed} failed in {report.wall_s:.1f}s ({report.seeds_per_min:.1f} seeds/min, "
+        f"{report.workers} {report.executor} workers)",
+        highlight=False,
+    )
+    for outcome in report.outcomes:
+        if outcome.status == "failed":
+            first = str(outcome.error).splitlines()[0][:300]
+            out_console().print(f"[red]seed {outcome.seed} failed:[/red] {first}", highlight=False)
 
 
 def _check_out_dir(out: Path, replica: str, seed: int, scale: float) -> None:
