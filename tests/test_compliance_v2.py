@@ -389,6 +389,12 @@ CHATBOT: list[Case] = [
         ["wrong_fee"],
     ),
     ("Summit Cash Plus\n- Annual fee: $95 ($0 in year one)", []),
+    (
+        "A quick example: if you transferred $5,000 to the Summit Cash, the transfer fee alone "
+        "would come to roughly $150.",
+        [],
+    ),
+    ("If you owe $2,000 on the Summit Cash Plus, a $95 annual fee still applies.", []),
     ("Summit Cash Preferred\n- Annual fee: $150 ($0 in year one)", ["wrong_fee"]),
     (
         "The Summit Cash Plus comes out to roughly $420 per year in cash back after the $95 "

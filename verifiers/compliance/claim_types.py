@@ -220,8 +220,12 @@ def _type_value(value: Value, window: _Window) -> Draft | None:
     cues, months = window.cues, window.months
     near = _Nearest(cues, pos)
     if not months and _TYPING_CUES.isdisjoint(near.kinds):
-        if lex.REWARD in near.kinds:
-            return None  # "1.5% cash back" next to an APR: a reward figure, not a term
+        if lex.REWARD in near.kinds or (
+            value.unit == USD and (lex.BALANCE in near.kinds or lex.ESTIMATE in near.kinds)
+        ):
+            # "1.5% cash back" next to an APR, "if you transferred $5,000": a reward or an
+            # amount, not a term
+            return None
 
         cues, months = window.wide_cues, window.wide_months
         if not months and not any(c[0] in _TYPING_CUES for c in cues):

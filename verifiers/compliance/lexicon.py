@@ -180,7 +180,23 @@ _CUE_WORDS: dict[str, str] = {
     **dict.fromkeys(("over-limit", "overlimit", "expedited", "returned"), OTHER_FEE),
     "variable": VARIABLE,
     "fixed": FIXED,
-    **dict.fromkeys(("balance", "balances", "carry", "carrying"), "balance"),
+    **dict.fromkeys(
+        (
+            "balance",
+            "balances",
+            "carry",
+            "carrying",
+            "transferred",
+            "moved",
+            "owe",
+            "owed",
+            "borrow",
+            "borrowed",
+            "withdraw",
+            "withdrew",
+        ),
+        "balance",
+    ),
     **dict.fromkeys(("costs", "cost", "charges", "charge", "charged", "runs", "pay", "pays"), COST),
     **dict.fromkeys(
         (
