@@ -1,6 +1,8 @@
 """Deliberately defective task families: the audit must give each one the right status.
 
-Test-only (never imported by the kit). Each family is a small, real ecommerce question whose one
+Test-only (never imported by the kit). Importing this module registers nothing: tests call
+:func:`register_defective` inside the registry-restoring fixtures of ``tests/conftest.py``, and a
+fresh ``replicas audit`` process loads ``tests/defective_plugin.py`` with ``--import``. Each family is a small, real ecommerce question whose one
 defect is the thing named in its id; everything else about it is sound, so the status the audit
 reports can only come from that defect:
 
@@ -105,12 +107,10 @@ class _ItemRevenue(TaskFamily):
         )
 
 
-@register_family
 class SoundItemRevenue(_ItemRevenue):
     name = "ecommerce.sound_item_revenue-v1"
 
 
-@register_family
 class LeakyInstruction(_ItemRevenue):
     name = "ecommerce.defect_leaky_instruction-v1"
 
@@ -127,7 +127,6 @@ class LeakyInstruction(_ItemRevenue):
         )
 
 
-@register_family
 class WrongOracle(_ItemRevenue):
     name = "ecommerce.defect_wrong_oracle-v1"
 
@@ -143,7 +142,6 @@ class WrongOracle(_ItemRevenue):
         )
 
 
-@register_family
 class AmbiguousReading(_ItemRevenue):
     name = "ecommerce.defect_ambiguous_reading-v1"
 
@@ -167,7 +165,6 @@ class AmbiguousReading(_ItemRevenue):
         return task
 
 
-@register_family
 class FlakyGrader(_ItemRevenue):
     name = "ecommerce.defect_flaky_grader-v1"
 
@@ -186,7 +183,6 @@ class FlakyGrader(_ItemRevenue):
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 
 
-@register_family
 class CandidatesVerifier(TaskFamily):
     name = "ecommerce.defect_candidates_verifier-v1"
     replica = "ecommerce"
@@ -228,7 +224,6 @@ class CandidatesVerifier(TaskFamily):
         return fail("wrong_value", "no candidate matches")
 
 
-@register_family
 class SeedIndependent(TaskFamily):
     name = "ecommerce.defect_seed_independent-v1"
     replica = "ecommerce"
@@ -255,7 +250,6 @@ class SeedIndependent(TaskFamily):
         )
 
 
-@register_family
 class MartLookup(TaskFamily):
     name = "ecommerce.defect_mart_lookup-v1"
     replica = "ecommerce"
@@ -292,7 +286,6 @@ class MartLookup(TaskFamily):
 MODEL_PATH = "models/marts/fct_orders.sql"
 
 
-@register_family
 class NoopPatch(TaskFamily):
     name = "ecommerce.defect_noop_patch-v1"
     replica = "ecommerce"
@@ -330,3 +323,22 @@ DEFECTIVE = {
     "ecommerce.defect_flaky_grader-v1": "flaky",
     "ecommerce.defect_mart_lookup-v1": "leaky",
 }
+
+#: Every family of this module, the control included.
+DEFECTIVE_FAMILIES: tuple[type[TaskFamily], ...] = (
+    SoundItemRevenue,
+    LeakyInstruction,
+    WrongOracle,
+    AmbiguousReading,
+    FlakyGrader,
+    CandidatesVerifier,
+    SeedIndependent,
+    MartLookup,
+    NoopPatch,
+)
+
+
+def register_defective() -> None:
+    """Register every family above (re-registering the same classes is a no-op)."""
+    for cls in DEFECTIVE_FAMILIES:
+        register_family(cls)

@@ -22,6 +22,7 @@ from replicas.audit import (
     combine_status,
     read_report,
 )
+from replicas.verifiers.config import VerifierConfig
 from replicas.verifiers.forms import (
     find_collection,
     find_numbers,
@@ -29,8 +30,7 @@ from replicas.verifiers.forms import (
     number_forms,
     parse_number_text,
 )
-from replicas.verifiers.config import VerifierConfig
-from tests.defective_families import DEFECTIVE
+from tests.defective_families import DEFECTIVE, register_defective
 
 SEED = 1
 SOUND = "ecommerce.sound_item_revenue-v1"
@@ -39,6 +39,11 @@ SHIPPED = "ecommerce.revenue_period-v1"
 
 def tid(family: str, variant: int = 0) -> str:
     return f"{family}.s{SEED}.{variant}"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _defective(module_registries: None) -> None:
+    register_defective()
 
 
 @pytest.fixture(scope="module")

@@ -1,8 +1,8 @@
 """``replicas audit`` on the command line: exit codes, JSON output, audit.json, fix hints.
 
 Runs the real command in-process (typer's runner), so the test-only defective families
-registered by tests/defective_families.py are visible; one subprocess run checks the module
-entry point itself.
+registered by tests/defective_families.py are visible; subprocess runs check the module entry
+point itself and ``--import`` (which loads tests/defective_plugin.py).
 """
 
 from __future__ import annotations
@@ -16,13 +16,18 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import tests.defective_families  # noqa: F401  (registers the defective families)
 from replicas.cli.audit import audit_app
+from tests.defective_families import register_defective
+from tests.paths import REPO_ROOT as REPO
 
-REPO = Path(__file__).resolve().parent.parent
 BROKEN = "ecommerce.defect_wrong_oracle-v1.s1.0"
 SOUND = "ecommerce.sound_item_revenue-v1.s1.0"
 CHEAP = "oracle,null,discrimination"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _defective(module_registries: None) -> None:
+    register_defective()
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +89,7 @@ def test_import_option_registers_families_in_a_fresh_process(tmp_path: Path) -> 
     proc = subprocess.run(
         [
             sys.executable, "-m", "replicas.cli", "audit",
-            "--import", "tests.defective_families",
+            "--import", "tests.defective_plugin",
             "--tasks", BROKEN, "--checks", "oracle", "--json",
         ],
         capture_output=True, text=True, cwd=REPO, env={**os.environ}, timeout=300,

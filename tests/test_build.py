@@ -14,7 +14,7 @@ import pytest
 from replicas.build import BuildError, BuildKey, Snapshot, ensure_snapshot, export_snapshot
 from replicas.paths import snapshots_dir
 from replicas.replica import ReplicaSpec, get_replica, register_replica
-from tests.conftest import REPO_ROOT
+from tests.paths import REPO_ROOT
 from tests.toy_replica import TOY_PROJECT, ensure_registered
 
 ensure_registered()

@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 
 from replicas.build import Snapshot, ensure_snapshot
+from replicas.db import readonly_connection
 from replicas.env import Env
 from replicas.families.ecommerce._periods import Period
 from replicas.families.ecommerce.dbt_new_model import SPEC_FACTORIES
 from replicas.families.ecommerce.metric_reconciliation import CAUSE_BY_NAME, VERIFIER, Scope
 from replicas.families.ecommerce.metric_reconciliation import net_sql as reconciliation_net_sql
-from replicas.db import readonly_connection
 from replicas.tasks import Task, ToolCall, get_family, submit, write_file
 from replicas.verifiers.answers import check_answer, numbers_match
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import tomllib
 
-from tests.conftest import REPO_ROOT
+from tests.paths import REPO_ROOT
 
 MAPPED = {
     "replicas": "replicas",

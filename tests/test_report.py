@@ -12,7 +12,7 @@ import pytest
 
 from replicas.metrics import wilson_interval
 from replicas.report import SUMMARY_SCHEMA_VERSION, load_run, write_summary
-from tests.test_report_fixtures import make_run_dir
+from tests.report_runs import make_run_dir
 
 
 def _brute_pass_k(outcomes: list[bool], k: int) -> tuple[float, float]:

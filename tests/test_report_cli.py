@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from replicas.cli import app
 from replicas.metrics import wilson_interval
 from replicas.report import ReportInputError, compare_runs, load_run
-from tests.test_report_fixtures import make_run_dir
+from tests.report_runs import make_run_dir
 
 # A wide virtual terminal: rich would otherwise fold family names across table lines.
 runner = CliRunner(env={"COLUMNS": "240"})

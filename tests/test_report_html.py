@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from replicas.report import render_html, write_report
-from tests.test_report_fixtures import make_run_dir
+from tests.report_runs import make_run_dir
 
 CHART_IDS = ("chart-success", "chart-cost", "chart-failures")
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")

@@ -160,12 +160,13 @@ class _CrashingAgent(Agent):
         raise RuntimeError("agent bug: division by zero")
 
 
-@register_agent("test-crasher", description="raises mid-episode (tests only)")
 def _make_crasher(arg: str | None, options: AgentOptions) -> Agent:
     return _CrashingAgent()
 
 
+@pytest.mark.usefixtures("registries")
 def test_a_crashing_agent_costs_one_episode_not_the_run(tmp_path: Path) -> None:
+    register_agent("test-crasher", description="raises mid-episode (tests only)")(_make_crasher)
     records = run_agent(tmp_path / "run", "test-crasher", workers=0)
     assert len(records) == len(TASKS)
     for record in records:

@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -16,18 +15,15 @@ import pytest
 
 from replicas.env import Env, EnvCheckError, check_env, make
 from replicas.sandbox import wait_for_discards
-from replicas.tasks import Limits, ToolCall, build_task, unregister_family
+from replicas.tasks import Limits, ToolCall, build_task
 from replicas.trajectory import validate_trajectory
-from tests.conftest import REPO_ROOT
-from tests.test_runtime_tasks import TOY_FAMILIES, TOY_MODEL, register_toy
+from tests.paths import REPO_ROOT
+from tests.toy_families import TOY_MODEL, register_toy
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _toy() -> Iterator[None]:
+def _toy(module_registries: None) -> None:
     register_toy()
-    yield
-    for cls in TOY_FAMILIES:
-        unregister_family(cls.name)
 
 
 def run_script(env: Env, script: list[dict[str, Any]]) -> tuple[float, dict[str, Any]]:
@@ -284,7 +280,7 @@ def test_validate_trajectory_finds_problems() -> None:
 
 _RESTORE_SCRIPT = """
 import json, sys
-from tests.test_runtime_tasks import register_toy
+from tests.toy_families import register_toy
 register_toy()
 from replicas.env import Env
 env = Env.restore_from(sys.argv[1])

@@ -1,20 +1,18 @@
 """Task model, family registry, task ids and the task caches — on the toy replica.
 
-The toy families defined here are also used by the other runtime tests (and by a subprocess in
-the snapshot/restore test), so they live at module level and register through ``register_toy``.
+The toy families live in ``tests/toy_families.py`` (the env and security tests use them too).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from replicas.protocols import SnapshotLike
 from replicas.tasks import (
     BuildContext,
-    Limits,
     Task,
     TaskBuildError,
     TaskFamily,
@@ -22,96 +20,18 @@ from replicas.tasks import (
     ToolCall,
     VerifierConfig,
     build_task,
-    dbt,
     format_task_id,
     get_family,
     register_family,
-    sql,
     submit,
-    unregister_family,
-    write_file,
 )
-from replicas.protocols import SnapshotLike
 from replicas.tasks.loader import _cache_path, clear_memory_cache, load_snapshot
-from tests.toy_replica import ensure_registered
-
-TOY_MODEL = "models/thing_totals.sql"
-BUGGY_MODEL = (
-    "select kind, count(*) as n, sum(value) * 2 as total\n"
-    "from {{ source('raw', 'things') }}\ngroup by kind\n"
-)
-
-
-class ToyTotal(TaskFamily):
-    """Numeric question: the total value of one kind (wrong reading: all kinds)."""
-
-    name = "toy.total-v1"
-    replica = "toy"
-    description = "Total value of one kind of thing."
-    difficulty = "easy"
-    n_variants = 3
-
-    def make(self, ctx: BuildContext) -> Task:
-        kind = ["a", "b", "c"][ctx.variant]
-        query = f"select round(sum(value), 2) from raw.things where kind = '{kind}'"
-        truth = ctx.scalar(query)
-        every_kind = ctx.scalar("select round(sum(value), 2) from raw.things")
-        return ctx.task(
-            instruction=(
-                f"What is the total `value` of things of kind '{kind}' (table raw.things)? "
-                "Round to cents. Submit only the number."
-            ),
-            answer_kind="number",
-            expected=truth,
-            verifier=VerifierConfig(abs_tol=0.005),
-            oracle=(sql(query), submit(f"{truth:.2f}")),
-            wrong_readings={"all_kinds": every_kind},
-            limits=Limits(max_steps=8),
-        )
-
-
-class ToyFix(TaskFamily):
-    """dbt task: ``thing_totals.total`` is doubled by an injected bug."""
-
-    name = "toy.fix-v1"
-    replica = "toy"
-    description = "Fix the doubled total in thing_totals."
-    difficulty = "medium"
-
-    def make(self, ctx: BuildContext) -> Task:
-        return ctx.task(
-            instruction=(
-                "The dbt model thing_totals is wrong: `total` must be the sum of `value` per kind. "
-                "Fix models/thing_totals.sql and build it."
-            ),
-            answer_kind="dbt",
-            verifier=VerifierConfig(
-                dbt_models=("thing_totals",), key_columns=("kind",), abs_tol=1e-6
-            ),
-            sandbox_patch={TOY_MODEL: BUGGY_MODEL},
-            oracle=(
-                write_file(TOY_MODEL, ctx.project_file(TOY_MODEL)),
-                dbt("build --select thing_totals"),
-                submit("Removed the factor 2 from total."),
-            ),
-        )
-
-
-TOY_FAMILIES: tuple[type[TaskFamily], ...] = (ToyTotal, ToyFix)
-
-
-def register_toy() -> None:
-    ensure_registered()
-    for cls in TOY_FAMILIES:
-        register_family(cls)
+from tests.toy_families import TOY_MODEL, ToyTotal, register_toy
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _toy() -> Iterator[None]:
+def _toy(module_registries: None) -> None:
     register_toy()
-    yield
-    for cls in TOY_FAMILIES:
-        unregister_family(cls.name)
 
 
 # --------------------------------------------------------------------------------------------
@@ -235,6 +155,7 @@ def test_registry_lookup_and_close_matches() -> None:
         get_family("toy.totl-v1")
 
 
+@pytest.mark.usefixtures("registries")
 def test_registry_rejects_bad_families() -> None:
     class NoMake(TaskFamily):
         name = "toy.nomake-v1"

@@ -19,7 +19,7 @@ import pytest
 from replicas.env import Env
 from replicas.tasks import build_task, unregister_family
 from replicas.tools.sql import QueryRefused, prepare_query
-from tests.test_runtime_tasks import BUGGY_MODEL, TOY_FAMILIES, TOY_MODEL, register_toy
+from tests.toy_families import BUGGY_MODEL, TOY_FAMILIES, TOY_MODEL, register_toy
 
 SECRET_ENV = "REPLICAS_SECURITY_PROBE_SECRET"
 SECRET = "s3cr3t-do-not-leak"

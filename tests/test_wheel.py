@@ -19,7 +19,7 @@ import zipfile
 from pathlib import Path
 
 from replicas.build import ensure_snapshot
-from tests.conftest import REPO_ROOT
+from tests.paths import REPO_ROOT
 
 
 def test_wheel_installs_and_builds(tmp_path: Path) -> None:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import polars as pl
 
-from replicas.seeding import table_rng
 from replicas.replica import ReplicaSpec, get_replica, register_replica
+from replicas.seeding import table_rng
 
 TOY_PROJECT = Path(__file__).parent / "fixtures" / "toy_dbt"
 

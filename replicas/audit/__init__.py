@@ -56,11 +56,19 @@ from replicas.audit._model import (
     combine_status,
     read_report,
 )
-from replicas.audit._registry import Check, all_checks, check_names, get_check, register_check
+from replicas.audit._registry import (
+    CHECKS,
+    Check,
+    all_checks,
+    check_names,
+    get_check,
+    register_check,
+)
 from replicas.audit._run import audit_task, audit_tasks
 
 __all__ = [
     "AUDIT_FILE",
+    "CHECKS",
     "PRECEDENCE",
     "SCHEMA_VERSION",
     "STATUSES",
