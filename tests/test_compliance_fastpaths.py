@@ -220,3 +220,15 @@ def test_extracted_claims_are_ordinary_frozen_claims(catalog: Catalog) -> None:
         assert dataclasses.replace(claim, cards=("X",)).cards == ("X",)
         with pytest.raises(dataclasses.FrozenInstanceError):
             setattr(claim, "low", 1.0)  # noqa: B010 - a frozen field must refuse assignment
+
+
+def test_name_automaton_finds_what_the_name_regex_finds(
+    texts: list[str], catalog: Catalog
+) -> None:
+    """The Aho-Corasick scan of catalog names equals the regex it replaced, boundaries included."""
+    extra = ["summit cash plusx summit cash", "summit cash-plus summit cash plus_", "summit cashé"]
+    for text in [*texts, *extra]:
+        lower = text.lower()
+        regex = catalog.names.exact_regex()
+        expected = [(m.start(), m.end(), m.group(0)) for m in regex.finditer(lower)]
+        assert list(catalog.names.exact_matches(lower)) == expected, text

