@@ -165,8 +165,8 @@ def _model_for(schema_json: str) -> type[BaseModel]:
             fields[name] = (annotation, prop.default)
         else:
             fields[name] = (annotation | None, None)
-    extra = "allow" if params.additionalProperties else "forbid"
-    return create_model(  # type: ignore[call-overload,no-any-return]
+    extra: Literal["allow", "forbid"] = "allow" if params.additionalProperties else "forbid"
+    return create_model(
         "Arguments", __config__=ConfigDict(extra=extra, frozen=True), **fields
     )
 
