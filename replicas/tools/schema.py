@@ -166,9 +166,7 @@ def _model_for(schema_json: str) -> type[BaseModel]:
         else:
             fields[name] = (annotation | None, None)
     extra: Literal["allow", "forbid"] = "allow" if params.additionalProperties else "forbid"
-    return create_model(
-        "Arguments", __config__=ConfigDict(extra=extra, frozen=True), **fields
-    )
+    return create_model("Arguments", __config__=ConfigDict(extra=extra, frozen=True), **fields)
 
 
 def arguments_model(parameters: Mapping[str, Any]) -> type[BaseModel]:
