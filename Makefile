@@ -27,7 +27,7 @@ test: $(STAMP)
 check: $(STAMP)
 	$(BIN)/ruff check replicas generators verifiers tests benchmarks
 	$(BIN)/ruff format --check replicas generators verifiers tests benchmarks
-	$(BIN)/mypy replicas generators verifiers
+	$(BIN)/mypy replicas generators verifiers tests
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py

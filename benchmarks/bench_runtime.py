@@ -46,8 +46,8 @@ def _summary(samples: list[float]) -> dict[str, float]:
 def run(seed: int, repeats: int) -> dict[str, Any]:
     from dataclasses import replace
 
-    from replicas.env import Env
     from replicas.db import close_readonly_connections, open_readonly
+    from replicas.env import Env
     from replicas.tasks import build_task
 
     read_only = build_task(READ_ONLY_TASK.format(seed=seed))

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -97,7 +98,7 @@ def test_interrupted_build_leaves_nothing() -> None:
     import contextlib
 
     @contextlib.contextmanager
-    def interrupt_at_dbt(name: str):  # type: ignore[no-untyped-def]
+    def interrupt_at_dbt(name: str) -> Iterator[None]:
         if name.startswith("dbt"):
             raise KeyboardInterrupt
         yield

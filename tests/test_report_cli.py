@@ -19,7 +19,7 @@ from tests.report_runs import make_run_dir
 runner = CliRunner(env={"COLUMNS": "240"})
 
 
-def _invoke(*args: str) -> Any:
+def _invoke(*args: str | Path) -> Any:
     return runner.invoke(app, [str(a) for a in args])
 
 

@@ -43,4 +43,3 @@ def main(argv: list[str] | None = None) -> None:
     except UsageError as exc:
         err_console.print(f"[red]error:[/red] {exc}", highlight=False)
         sys.exit(USAGE_ERROR)
-
