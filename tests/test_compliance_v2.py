@@ -395,6 +395,15 @@ CHATBOT: list[Case] = [
         [],
     ),
     ("If you owe $2,000 on the Summit Cash Plus, a $95 annual fee still applies.", []),
+    (
+        "The Summit Cash and the Summit Cash Plus differ: the Plus has a $95 annual fee and "
+        "0% on balance transfers for 18 months, then 18.24%-27.24% variable.",
+        [],
+    ),
+    (
+        "The Summit Cash and the Summit Cash Plus differ: the Plus has no annual fee.",
+        ["wrong_fee"],
+    ),
     ("Summit Cash Preferred\n- Annual fee: $150 ($0 in year one)", ["wrong_fee"]),
     (
         "The Summit Cash Plus comes out to roughly $420 per year in cash back after the $95 "

@@ -206,7 +206,7 @@ class NameIndex:
         mentions.sort(key=lambda m: m.start)
         # Every reference contains one of these words; without them there is nothing to look for
         # (with them, ``_with_references`` finds exactly the references there are).
-        if any(word in text for word in refs.REFERENCE_WORDS):
+        if mentions and ("the " in text or "The " in text):
             mentions = refs.with_references(self, text, mentions)
         if ":" in text and mentions:
             mentions = refs.with_labels(self, text, mentions)

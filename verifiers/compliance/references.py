@@ -25,6 +25,8 @@ REFERENCE = re.compile(
     r"\b[Tt]he[ \t]{1,3}([A-Z0-9][\w'-]{0,20}|base|basic|standard|original|regular)[ \t]{1,3}"
     r"(?:version|card|tier|variant|edition)\b"
 )
+# "the Plus has 0% on purchases": a capitalised tier word alone, not followed by another name word
+BARE_TIER = re.compile(r"\b[Tt]he[ \t]{1,3}([A-Z0-9][\w'-]{0,20})(?![\w'-])(?![ \t]{1,3}[A-Z0-9])")
 # A list item or line opening with a short capitalised label and a colon: "- **Plus:** ...".
 LABEL = re.compile(
     r"(?m)^[ \t]{0,6}(?:[-*+\u2022][ \t]{1,3}|\d{1,2}[.)][ \t]{1,3})?(?:\*\*|__)?[ \t]{0,2}"
@@ -96,9 +98,16 @@ def with_labels(index: NameIndex, text: str, mentions: list[NameMention]) -> lis
 
 
 def with_references(index: NameIndex, text: str, mentions: list[NameMention]) -> list[NameMention]:
-    """ "The Plus version", "the 360 card", "the base card": a sibling of the card just named."""
+    """ "The Plus version", "the 360 card", "the base card", "the Plus has ...": a sibling of the
+    card just named."""
     out = list(mentions)
-    for match in find_starting_with(REFERENCE, text, ("the", "The")):
+    found = [*find_starting_with(REFERENCE, text, ("the", "The"))]
+    found += [
+        m
+        for m in find_starting_with(BARE_TIER, text, ("the", "The"))
+        if m.group(1).lower() in index.tiers
+    ]
+    for match in found:
         start = match.start(1)
         if any(m.start < match.end() and start < m.end for m in mentions):
             continue
