@@ -1,13 +1,20 @@
-"""Run dbt as a subprocess against one DuckDB file.
+"""Run dbt against one DuckDB file — in the OS sandbox when the project is the agent's.
 
 Why a subprocess: an in-process dbt run keeps the DuckDB file locked and imports ~1 s of modules
 into the caller; a child process isolates both, can be killed on timeout, and sees a scrubbed
 environment (so a model's ``env_var()`` reveals nothing of the host).
 
-The profile is generated per call into a private temporary directory, outside the project, so the
-project directory an agent edits can never redirect dbt to another database. External file access
-is disabled at connection time (``config_options``), which makes ``read_csv('/etc/passwd')`` or
-``ATTACH`` inside a model fail just as they do in the ``sql`` tool.
+Why an OS sandbox (``replicas.osbox``): an agent's project is code. The child sees the project
+at ``/sandbox/project`` and the warehouse's directory at ``/sandbox/db`` (the only writable
+places), its profile read-only at ``/profiles``, and nothing else of the host. Paths are the
+same in every episode and in grading, so a model cannot tell the two apart or learn where the
+snapshot cache is. Resource limits bound memory, file sizes, CPU and wall time; the profile
+caps DuckDB's own memory, threads and temp-file space, and disables external file access and
+locks the configuration, so ``read_csv('/etc/passwd')`` or ``ATTACH`` inside a model fail just
+as they do in the ``sql`` tool.
+
+The kit's own projects (snapshot builds) are trusted: ``trusted=True`` runs them in the
+sandbox when one is available and without it otherwise.
 """
 
 from __future__ import annotations
@@ -15,17 +22,44 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from replicas.osbox import (
+    Bind,
+    OsSandboxUnavailable,
+    ProcessLimits,
+    isolation_mode,
+    path_inside,
+    probe,
+    run_sandboxed,
+)
+
+__all__ = [
+    "DBT_LIMITS",
+    "PROFILE_NAME",
+    "DbtResult",
+    "dbt_env",
+    "profiles_yaml",
+    "run_dbt",
+    "summarise",
+]
+
 PROFILE_NAME = "replica"
+#: Where the child sees things (identical in episodes and grading).
+PROJECT_MOUNT = "/sandbox/project"
+DB_MOUNT = "/sandbox/db"
+PROFILES_MOUNT = "/profiles"
+#: Default limits of one dbt process tree; DuckDB inside gets ``duckdb_memory`` of it.
+DBT_LIMITS = ProcessLimits()
+DUCKDB_MEMORY = "1GB"
+DUCKDB_TEMP = "1GB"
 
 # Only what dbt needs to run; everything else of the host environment stays out of the child.
-_PASSTHROUGH_ENV = ("PATH", "LANG", "LC_ALL", "TZ", "SYSTEMROOT", "TMPDIR")
+_PASSTHROUGH_ENV = ("LANG", "LC_ALL", "TZ")
 
 
 @dataclass(frozen=True)
@@ -38,40 +72,46 @@ class DbtResult:
     log: str
     results: list[dict[str, Any]] = field(default_factory=list)
     timed_out: bool = False
+    isolation: str = "bubblewrap"
+    wall_s: float = 0.0
 
     @property
     def failed_nodes(self) -> list[dict[str, Any]]:
         return [r for r in self.results if r.get("status") in {"error", "fail", "runtime error"}]
 
 
-def profiles_yaml(warehouse: Path, *, threads: int = 2) -> str:
-    """The profiles.yml text pointing dbt at ``warehouse`` with external access disabled."""
-    path = json.dumps(str(Path(warehouse).resolve()))
+def profiles_yaml(warehouse_path: str, *, threads: int = 2) -> str:
+    """The profiles.yml text pointing dbt at ``warehouse_path`` (as the child sees it)."""
     return (
         f"{PROFILE_NAME}:\n"
         "  target: dev\n"
         "  outputs:\n"
         "    dev:\n"
         "      type: duckdb\n"
-        f"      path: {path}\n"
+        f"      path: {json.dumps(warehouse_path)}\n"
         f"      threads: {threads}\n"
         "      config_options:\n"
         "        enable_external_access: false\n"
         "        lock_configuration: true\n"
         "        autoinstall_known_extensions: false\n"
         "        autoload_known_extensions: false\n"
+        f"        memory_limit: {DUCKDB_MEMORY}\n"
+        f"        max_temp_directory_size: {DUCKDB_TEMP}\n"
     )
 
 
-def dbt_env(home: Path) -> dict[str, str]:
+def dbt_env(home: Path | str) -> dict[str, str]:
+    """The child's whole environment: a few locale variables and dbt's quiet switches."""
     env = {k: os.environ[k] for k in _PASSTHROUGH_ENV if k in os.environ}
     env.update(
+        PATH="/usr/local/bin:/usr/bin:/bin",
         HOME=str(home),
         DBT_SEND_ANONYMOUS_USAGE_STATS="false",
         DO_NOT_TRACK="1",
         DBT_USE_COLORS="false",
         DBT_PRINTER_WIDTH="100",
         PYTHONDONTWRITEBYTECODE="1",
+        PYTHONNOUSERSITE="1",
     )
     return env
 
@@ -83,12 +123,34 @@ def run_dbt(
     *,
     timeout_s: float = 300.0,
     threads: int = 2,
+    trusted: bool = False,
+    limits: ProcessLimits = DBT_LIMITS,
 ) -> DbtResult:
-    """Run ``dbt <args>`` for ``project_dir`` against ``warehouse``; never raises on dbt failure."""
+    """Run ``dbt <args>`` for ``project_dir`` against ``warehouse``; never raises on dbt failure.
+
+    ``trusted=False`` (an agent's project) requires the OS sandbox or the user's explicit
+    opt-out; without either the result is a failure saying so, and dbt does not run.
+    """
     project_dir = Path(project_dir).resolve()
+    warehouse = Path(warehouse).resolve()
+    if trusted and probe() is not None:
+        mode = "trusted-none"  # the kit's own project on a machine without bubblewrap
+    else:
+        try:
+            mode = isolation_mode()
+        except OsSandboxUnavailable as exc:
+            return DbtResult(False, -1, str(exc), "", isolation="unavailable")
     scratch = Path(tempfile.mkdtemp(prefix="replicas-dbt-"))
     try:
-        (scratch / "profiles.yml").write_text(profiles_yaml(warehouse, threads=threads))
+        project = Bind(project_dir, PROJECT_MOUNT, writable=True)
+        database = Bind(warehouse.parent, DB_MOUNT, writable=True)
+        profiles = Bind(scratch / "profiles", PROFILES_MOUNT)
+        (scratch / "profiles").mkdir()
+        (scratch / "home").mkdir()
+        inside_warehouse = path_inside(database, mode, warehouse.name)
+        (scratch / "profiles" / "profiles.yml").write_text(
+            profiles_yaml(inside_warehouse, threads=threads)
+        )
         run_results = project_dir / "target" / "run_results.json"
         run_results.unlink(missing_ok=True)
         cmd = [
@@ -97,37 +159,43 @@ def run_dbt(
             "dbt.cli.main",
             *args,
             "--project-dir",
-            str(project_dir),
+            path_inside(project, mode),
             "--profiles-dir",
-            str(scratch),
+            path_inside(profiles, mode),
         ]
-        try:
-            proc = subprocess.run(
-                cmd,
-                cwd=project_dir,
-                env=dbt_env(scratch),
-                capture_output=True,
-                text=True,
-                timeout=timeout_s,
-                stdin=subprocess.DEVNULL,
-            )
-        except subprocess.TimeoutExpired as exc:
-            out = exc.stdout if isinstance(exc.stdout, str) else (exc.stdout or b"").decode()
+        home = "/tmp" if mode == "bubblewrap" else str(scratch / "home")
+        result = run_sandboxed(
+            cmd,
+            binds=[project, database, profiles],
+            workdir=path_inside(project, mode),
+            env=dbt_env(home),
+            limits=limits,
+            timeout_s=timeout_s,
+            mode=mode,
+        )
+        log = result.stdout + result.stderr
+        if result.timed_out:
             return DbtResult(
                 ok=False,
                 returncode=-1,
                 summary=f"dbt timed out after {timeout_s:.0f} s",
-                log=out,
+                log=log,
                 timed_out=True,
+                isolation=mode,
+                wall_s=result.wall_s,
             )
-        log = proc.stdout + proc.stderr
         results = _read_results(run_results)
+        summary = summarise(results, log, result.returncode)
+        if result.killed_by is not None:
+            summary += f"\ndbt was killed by {result.killed_by} (a resource limit was reached)"
         return DbtResult(
-            ok=proc.returncode == 0,
-            returncode=proc.returncode,
-            summary=summarise(results, log, proc.returncode),
+            ok=result.returncode == 0,
+            returncode=result.returncode,
+            summary=summary,
             log=log,
             results=results,
+            isolation=mode,
+            wall_s=result.wall_s,
         )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -135,16 +203,20 @@ def run_dbt(
 
 def _read_results(path: Path) -> list[dict[str, Any]]:
     try:
+        if path.stat().st_size > 50 * (1 << 20):
+            return []
         data = json.loads(path.read_text())
     except (OSError, ValueError):
         return []
     out = []
-    for r in data.get("results", []):
+    for r in data.get("results", []) if isinstance(data, dict) else []:
+        if not isinstance(r, dict):
+            continue
         out.append(
             {
-                "unique_id": r.get("unique_id", ""),
+                "unique_id": str(r.get("unique_id", "")),
                 "status": str(r.get("status", "")),
-                "message": r.get("message") or "",
+                "message": str(r.get("message") or "")[:2000],
                 "failures": r.get("failures"),
                 "execution_time": r.get("execution_time"),
             }

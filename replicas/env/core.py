@@ -29,6 +29,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
+from replicas import osbox
 from replicas.atomicio import write_json_atomic
 from replicas.protocols import SnapshotLike
 from replicas.sandbox import Sandbox
@@ -78,6 +79,7 @@ class Env:
         self._outcome = "running"
         self._verdict: Verdict | None = None
         self._pending_usage: tuple[int | None, int | None] = (None, None)
+        self._grading_s: float | None = None
 
     # ---- construction --------------------------------------------------------------------
 
@@ -138,6 +140,7 @@ class Env:
         self._done = False
         self._outcome = "running"
         self._verdict = None
+        self._grading_s = None
         return self._task.instruction, self._reset_info()
 
     def record_usage(self, *, tokens_in: int | None = None, tokens_out: int | None = None) -> None:
@@ -197,9 +200,15 @@ class Env:
                     reward = float(verdict.score)
                     result = ToolResult(text="Answer submitted. " + verdict.feedback)
                 else:
-                    result = call_tool(tool, parsed, ToolContext(self._sandbox, self._task.limits))
+                    ctx = ToolContext(self._sandbox, self._task.limits, self._deadline())
+                    result = call_tool(tool, parsed, ctx)
         self._record(name, arguments, result, t0, tokens_in, tokens_out)
         info = {**self._base_info(), "tool": name, "error": result.error}
+        ended_by = result.data.get("end_episode") if result.data else None
+        if ended_by:
+            self._finish_truncated(str(ended_by), result.text.removeprefix("ERROR: "))
+            info["verdict"] = self._verdict_dict()
+            return result.text, 0.0, False, True, info
         if terminated:
             info["verdict"] = self._verdict_dict()
             return result.text, reward, True, False, info
@@ -248,6 +257,8 @@ class Env:
             "verdict": self._verdict_dict(),
             "outcome": self._outcome,
             "totals": totals(self._steps, self.elapsed_s()),
+            "grading_s": self._grading_s,
+            "isolation": _isolation(task),
         }
 
     def write_trajectory(self, path: str | Path) -> Path:
@@ -327,8 +338,27 @@ class Env:
     def _verdict_dict(self) -> dict[str, Any] | None:
         return self._verdict.to_dict() if self._verdict is not None else None
 
+    def _deadline(self) -> float:
+        """``time.monotonic()`` at which the episode's wall budget runs out."""
+        return time.monotonic() + (self._task.limits.wall_s - self.elapsed_s())
+
     def _grade(self, answer: str) -> Verdict:
+        """The verdict on ``answer``; its wall time is recorded apart from the steps'."""
+        started = time.perf_counter()
+        try:
+            return self._grade_timed(answer)
+        finally:
+            self._grading_s = time.perf_counter() - started
+
+    def _grade_timed(self, answer: str) -> Verdict:
         assert self._sandbox is not None  # reset() ran (checked in step)
+        problems = _integrity_problems(self._snapshot)
+        if problems:
+            return fail(
+                "snapshot_tampered",
+                "the pristine snapshot failed its integrity check, so nothing was graded "
+                "against it (rebuild it with `replicas build`): " + "; ".join(problems[:3]),
+            )
         sandbox = self._sandbox
         sandbox.release_connection()
         # An untouched, unpatched project is the pristine one: no need to copy it for grading.
@@ -339,6 +369,7 @@ class Env:
             project_dir=Path(self._snapshot.dbt_project) if untouched else sandbox.project_dir,
             warehouse=sandbox.warehouse if sandbox.writes else None,
             dbt_timeout_s=max(self._task.limits.dbt_timeout_s, 300.0),
+            deadline=self._deadline(),
         )
         try:
             verdict = self._family.grade(self._task, answer, ctx)
@@ -471,3 +502,21 @@ def make(task_id: str, *, scale: float | None = None, agent_name: str = "unknown
         tid = replace(tid, scale=float(scale))
     task = build_task(tid)
     return Env(task, agent_name=agent_name)
+
+
+def _integrity_problems(snapshot: SnapshotLike) -> list[str]:
+    """What :meth:`replicas.build.Snapshot.verify` finds wrong (snapshots of other kinds — a
+    test double, a user's object — have no integrity record and are taken as they are)."""
+    verify = getattr(snapshot, "verify", None)
+    return list(verify()) if callable(verify) else []
+
+
+def _isolation(task: Task) -> str:
+    """How agent-controlled processes of this task run: ``bubblewrap``, ``unsafe-none`` (the
+    user's explicit opt-out), ``unavailable``, or ``none-needed`` (no dbt tool)."""
+    if "dbt" not in task.tools:
+        return "none-needed"
+    try:
+        return osbox.isolation_mode()
+    except osbox.OsSandboxUnavailable:
+        return "unavailable"

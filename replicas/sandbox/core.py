@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import os
 import queue
 import shutil
 import tempfile
@@ -25,12 +26,14 @@ from replicas.db import open_readonly, readonly_connection
 from replicas.protocols import SnapshotLike
 from replicas.sandbox.templates import (
     WAREHOUSE_NAME,
-    link_tree,
+    copy_tree,
     project_template,
     sandbox_warehouse_template,
 )
 
 PROJECT_DIRNAME = "project"
+#: What one episode's files (project, warehouse copy, dbt output) may add up to.
+DEFAULT_DISK_QUOTA_BYTES = 1 << 30
 
 
 @dataclass(frozen=True)
@@ -45,8 +48,11 @@ class SandboxSpec:
     writes_warehouse: bool = False
     drop_models: tuple[str, ...] = ()
     patch: Mapping[str, str] = field(default_factory=dict)
+    disk_quota_bytes: int = DEFAULT_DISK_QUOTA_BYTES
 
     def __post_init__(self) -> None:
+        if self.disk_quota_bytes <= 0:
+            raise ValueError("disk_quota_bytes must be positive")
         object.__setattr__(self, "drop_models", tuple(sorted(set(self.drop_models))))
         object.__setattr__(self, "patch", MappingProxyType(dict(self.patch)))
 
@@ -106,7 +112,7 @@ class Sandbox:
                 return
             target = self.root / PROJECT_DIRNAME
             if not target.exists():
-                link_tree(project_template(self.snapshot, self.spec.patch), target)
+                copy_tree(project_template(self.snapshot, self.spec.patch), target)
             self._project_ready = True
 
     @property
@@ -136,6 +142,17 @@ class Sandbox:
                 with contextlib.suppress(Exception):
                     self._own_connection.close()
                 self._own_connection = None
+
+    def disk_usage(self) -> int:
+        """Bytes allocated under the sandbox root (what the disk quota is checked against)."""
+        if self._root is None:
+            return 0
+        total = 0
+        for dirpath, _dirnames, filenames in os.walk(self._root, followlinks=False):
+            for name in filenames:
+                with contextlib.suppress(OSError):
+                    total += os.lstat(os.path.join(dirpath, name)).st_blocks * 512
+        return total
 
     def close(self, *, wait: bool = True) -> None:
         """Remove the sandbox; ``wait=False`` deletes it in the background."""

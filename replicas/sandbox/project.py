@@ -8,19 +8,26 @@ it; the operating-system sandbox around dbt (``replicas.dbt``) is the wall behin
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import threading
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 __all__ = [
+    "GENERATED_DIRS",
+    "KIT_MANAGED_FILES",
     "MAX_PROJECT_FILE_BYTES",
     "PATH_KEYS",
+    "PROTECTED_NAMES",
     "SKIP_PROJECT_DIRS",
     "copy_project_safely",
+    "prepare_for_dbt",
     "pristine_listing",
     "project_violations",
+    "refused_content",
     "refused_project_file",
     "validate_dbt_project_yml",
 ]
@@ -28,7 +35,35 @@ __all__ = [
 #: Top-level project directories never copied (build output; ``target/manifest.json`` even holds
 #: the compiled code of the pristine models, i.e. the answer to a "fix the model" task).
 SKIP_PROJECT_DIRS = frozenset({"target", "logs", "dbt_packages", "__pycache__"})
+PACKAGES_DIR = "dbt_packages"
+#: Top-level directories dbt writes (or, for packages, would read): never written by the agent.
+GENERATED_DIRS = frozenset({"target", "logs", PACKAGES_DIR, "__pycache__"})
+#: Files that configure dbt itself; the kit writes the one profile, the rest may not exist.
+KIT_MANAGED_FILES = frozenset(
+    {
+        "profiles.yml",
+        "packages.yml",
+        "dependencies.yml",
+        "selectors.yml",
+        "package-lock.yml",
+        ".user.yml",
+    }
+)
+#: Names of dbt's Jinja context a macro may not redefine.
+PROTECTED_NAMES = frozenset(
+    {
+        "adapter", "api", "builtins", "config", "context", "database", "dbt_version", "doc",
+        "env_var", "exceptions", "execute", "flags", "fromjson", "fromyaml", "graph",
+        "invocation_id", "is_incremental", "load_relation", "load_result", "local_md5", "log",
+        "model", "modules", "print", "project_name", "ref", "render", "return", "run_query",
+        "run_started_at", "schema", "schemas", "selected_resources", "set_sql_header", "source",
+        "statement", "store_raw_result", "store_result", "target", "this", "tojson", "toyaml",
+        "try_or_compiler_error", "var", "write", "zip",
+    }
+)  # fmt: skip
 MAX_PROJECT_FILE_BYTES = 1_000_000
+MAX_PROJECT_FILES = 5_000
+MAX_PROJECT_BYTES = 50_000_000
 PATH_KEYS = (
     "model-paths",
     "seed-paths",
@@ -47,7 +82,8 @@ PATH_KEYS = (
 
 
 def validate_dbt_project_yml(text: str) -> str | None:
-    """Why an edited ``dbt_project.yml`` is refused (paths leaving the project, other profile)."""
+    """Why a root ``dbt_project.yml`` is refused (other profile, paths leaving the project,
+    a packages directory of its own)."""
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
@@ -56,6 +92,8 @@ def validate_dbt_project_yml(text: str) -> str | None:
         return "dbt_project.yml must be a mapping"
     if data.get("profile", "replica") != "replica":
         return "dbt_project.yml must keep 'profile: replica'"
+    if "packages-install-path" in data:
+        return "dbt_project.yml may not set 'packages-install-path' (packages are not available)"
     for key in PATH_KEYS:
         value = data.get(key)
         if value is None:
@@ -74,15 +112,98 @@ def _relative_inside(path: str) -> bool:
 
 
 def refused_project_file(relpath: str, size: int) -> str | None:
-    """Why a project file may not exist in a sandbox or be copied into grading (or None)."""
+    """Why a file may not exist at ``relpath`` in an agent's project (or None).
+
+    Checked when ``write_file`` writes it and again over the whole tree before every dbt call
+    and before grading copies the project.
+    """
     parts = Path(relpath).parts
+    name = parts[-1] if parts else ""
+    if not parts or any(part.startswith("..") or part in ("", ".") for part in parts):
+        return f"{relpath}: not a plain relative path"
+    if parts[0] == PACKAGES_DIR:
+        return (
+            f"{relpath}: dbt packages are not available here (nothing may live in {PACKAGES_DIR}/)"
+        )
+    if parts[0] in GENERATED_DIRS:
+        return f"{relpath}: {parts[0]}/ is written by dbt, not by hand"
     if relpath.endswith(".py"):
         return f"{relpath}: Python files (dbt Python models) are not allowed"
-    if parts and parts[-1] in {"profiles.yml", "packages.yml", "dependencies.yml"}:
-        return f"{relpath}: {parts[-1]} is managed by the kit"
+    if name in KIT_MANAGED_FILES:
+        return f"{relpath}: {name} is managed by the kit"
+    if name == "dbt_project.yml" and len(parts) > 1:
+        return f"{relpath}: only the project root may hold a dbt_project.yml"
     if size > MAX_PROJECT_FILE_BYTES:
         return f"{relpath}: file larger than {MAX_PROJECT_FILE_BYTES} bytes"
     return None
+
+
+_MACRO_RE = re.compile(r"\{%-?\s*macro\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+_MATERIALIZATION_RE = re.compile(r"\{%-?\s*materialization\b")
+_PATH_KEY_RE = re.compile(r"(path|paths|location|dir|directory|file|root)$", re.IGNORECASE)
+_SQL_LOCATION_RE = re.compile(
+    r"\b(?:external_)?location\s*=\s*['\"]\s*(?:/|~|\.\.|[A-Za-z]:\\\\|[a-z0-9+]+://)",
+    re.IGNORECASE,
+)
+
+
+def _yaml_path_values(node: Any, key: str = "") -> list[tuple[str, str]]:
+    """(key, value) of every string under a path-like key, anywhere in a YAML document."""
+    out: list[tuple[str, str]] = []
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out += _yaml_path_values(v, str(k))
+    elif isinstance(node, list):
+        for v in node:
+            out += _yaml_path_values(v, key)
+    elif isinstance(node, str) and key and _PATH_KEY_RE.search(key.replace("-", "_")):
+        out.append((key, node))
+    return out
+
+
+def refused_content(relpath: str, text: str) -> str | None:
+    """Why the content of a project file is refused (or None).
+
+    Macros may not redefine dbt's builtins (``ref``, ``source``, ``config``, ``run_query``, …):
+    a project that rewrites what ``ref`` means can read or write what it likes. Custom
+    materializations are refused for the same reason. Path-like settings anywhere (``location``,
+    ``external_location``, ``*-path``, …) must stay relative and inside the project.
+    """
+    if relpath == "dbt_project.yml":
+        return validate_dbt_project_yml(text)
+    if relpath.endswith(".sql"):
+        for match in _MACRO_RE.finditer(text):
+            if match.group(1).lower() in PROTECTED_NAMES:
+                return f"{relpath}: a macro may not redefine dbt's builtin {match.group(1)!r}"
+        if _MATERIALIZATION_RE.search(text):
+            return f"{relpath}: custom materializations are not allowed"
+        if _SQL_LOCATION_RE.search(text):
+            return f"{relpath}: a location outside the project is not allowed"
+    if relpath.endswith((".yml", ".yaml")):
+        try:
+            documents = list(yaml.safe_load_all(text))
+        except yaml.YAMLError as exc:
+            return f"{relpath}: not valid YAML: {str(exc).splitlines()[0]}"
+        for document in documents:
+            for key, value in _yaml_path_values(document):
+                if not _relative_inside(value) and not _looks_like_prose(value):
+                    return f"{relpath}: {key} {value!r} must be a relative path inside the project"
+    return None
+
+
+def _looks_like_prose(value: str) -> bool:
+    # "description"-like values under a path-ish key ("file: the orders file") are not paths
+    return " " in value.strip() and not value.strip().startswith(("/", "~", "\\"))
+
+
+def prepare_for_dbt(project_dir: Path) -> list[str]:
+    """Make ``project_dir`` safe to hand to dbt; return why it is not (empty: it is).
+
+    Removes ``dbt_packages/`` (dbt loads every directory there as a package, and a package may
+    point its paths anywhere), then validates the whole tree.
+    """
+    shutil.rmtree(Path(project_dir) / PACKAGES_DIR, ignore_errors=True)
+    return project_violations(project_dir)
 
 
 def _walk_project(src: Path, dst: Path | None) -> list[str]:
@@ -90,6 +211,9 @@ def _walk_project(src: Path, dst: Path | None) -> list[str]:
     src = Path(src)
     if dst is not None:
         dst.mkdir(parents=True, exist_ok=False)
+    if not (src / "dbt_project.yml").is_file() or (src / "dbt_project.yml").is_symlink():
+        refused.append("dbt_project.yml: the project root must hold a regular dbt_project.yml")
+    n_files = total = 0
     for dirpath, dirnames, filenames in os.walk(src, followlinks=False):
         rel_dir = Path(dirpath).relative_to(src)
         keep = []
@@ -110,14 +234,21 @@ def _walk_project(src: Path, dst: Path | None) -> list[str]:
             if full.is_symlink() or not full.is_file():
                 refused.append(f"{rel}: only regular files are allowed")
                 continue
-            why = refused_project_file(rel, full.stat().st_size)
-            if why is None and rel == "dbt_project.yml":
-                why = validate_dbt_project_yml(full.read_text(encoding="utf-8", errors="replace"))
+            size = full.stat().st_size
+            n_files += 1
+            total += size
+            why = refused_project_file(rel, size)
+            if why is None and rel.endswith((".sql", ".yml", ".yaml")):
+                why = refused_content(rel, full.read_text(encoding="utf-8", errors="replace"))
             if why is not None:
                 refused.append(why)
                 continue
             if dst is not None:
                 shutil.copyfile(full, dst / rel)
+    if n_files > MAX_PROJECT_FILES:
+        refused.append(f"the project holds {n_files} files (at most {MAX_PROJECT_FILES})")
+    if total > MAX_PROJECT_BYTES:
+        refused.append(f"the project holds {total} bytes of files (at most {MAX_PROJECT_BYTES})")
     return refused
 
 
@@ -130,7 +261,7 @@ def copy_project_safely(src: Path, dst: Path) -> list[str]:
 
 
 def project_violations(project_dir: Path) -> list[str]:
-    """What in ``project_dir`` a dbt run must not see (Python models, symlinks, bad config)."""
+    """What in ``project_dir`` a dbt run must not see (the rules above, over the whole tree)."""
     return _walk_project(project_dir, None)
 
 

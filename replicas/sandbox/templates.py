@@ -23,8 +23,8 @@ from replicas.sandbox.project import pristine_listing
 __all__ = [
     "WAREHOUSE_NAME",
     "copy_pristine_project",
+    "copy_tree",
     "downstream_models",
-    "link_tree",
     "project_template",
     "raw_only_warehouse",
     "sandbox_warehouse_template",
@@ -73,12 +73,13 @@ def project_template(snapshot: SnapshotLike, patch: Mapping[str, str]) -> Path:
         return path
 
 
-def link_tree(template: Path, dst: Path) -> None:
-    """Materialise ``template`` at ``dst`` with hard links (one syscall per file).
+def copy_tree(template: Path, dst: Path) -> None:
+    """Materialise ``template`` at ``dst`` as a private copy (a reflink where the file system
+    offers one, bytes otherwise).
 
-    Safe because nothing writes a sandbox project file in place: the file tools, patches and
-    restores all write a new file and rename it over the old name, which unlinks rather than
-    modifies the shared inode. Falls back to copying across file systems.
+    Never hard links: a hard-linked file is one inode shared with the template and every other
+    episode of the worker, so any process that writes it in place — dbt compiling an analysis
+    over its own source, an editor, a future tool — would change them all.
     """
     dirs, files = pristine_listing(template)
     src_root, dst_root = str(template), str(dst)
@@ -86,11 +87,7 @@ def link_tree(template: Path, dst: Path) -> None:
     for rel in dirs:
         os.mkdir(os.path.join(dst_root, rel))
     for rel in files:
-        src, target = os.path.join(src_root, rel), os.path.join(dst_root, rel)
-        try:
-            os.link(src, target)
-        except OSError:
-            shutil.copyfile(src, target)
+        shutil.copyfile(os.path.join(src_root, rel), os.path.join(dst_root, rel))
 
 
 _DOWNSTREAM: dict[tuple[str, tuple[str, ...]], list[str]] = {}

@@ -15,6 +15,7 @@ import os
 import shutil
 import tempfile
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -50,10 +51,17 @@ class GradeContext:
     project_dir: Path
     warehouse: Path | None = None
     dbt_timeout_s: float = 300.0
+    #: ``time.monotonic()`` by which grading must be done: the episode's remaining wall budget.
+    deadline: float | None = None
     _cleanup: list[Path] = field(default_factory=list, repr=False)
 
-    def pristine_query(self, sql: str) -> list[tuple[Any, ...]]:
+    def time_left(self) -> float:
+        """Seconds a rebuild may take: the dbt timeout, capped by the episode's deadline."""
+        if self.deadline is None:
+            return self.dbt_timeout_s
+        return min(self.dbt_timeout_s, self.deadline - time.monotonic())
 
+    def pristine_query(self, sql: str) -> list[tuple[Any, ...]]:
         cur = readonly_connection(self.snapshot.warehouse).cursor()
         try:
             return [tuple(json_value(v) for v in r) for r in cur.execute(sql).fetchall()]
@@ -61,7 +69,6 @@ class GradeContext:
             cur.close()
 
     def pristine_table(self, sql: str) -> dict[str, Any]:
-
         cur = readonly_connection(self.snapshot.warehouse).cursor()
         try:
             result = cur.execute(sql)
@@ -71,9 +78,13 @@ class GradeContext:
             cur.close()
 
     def rebuild(self, models: Sequence[str]) -> RebuildResult:
-        """Rebuild ``models`` (and their upstream) from the agent's project on pristine raw data."""
+        """Rebuild ``models`` (and their upstream) from the agent's project on pristine raw data.
 
-        grading_dir = Path(tempfile.mkdtemp(prefix="replicas-grade-"))
+        The rebuild runs in the OS sandbox with the episode's limits, within the time the
+        episode has left; its directory is named like an episode's sandbox and mounted at the
+        same paths, so nothing inside can tell grading from an ordinary ``dbt run``.
+        """
+        grading_dir = Path(tempfile.mkdtemp(prefix="replicas-sbx-"))
         self._cleanup.append(grading_dir)
         project = grading_dir / "project"
         refused = copy_project_safely(self.project_dir, project)
@@ -81,13 +92,19 @@ class GradeContext:
             return RebuildResult(
                 False, "refused project files: " + ", ".join(refused), None, grading_dir
             )
+        timeout_s = self.time_left()
+        if timeout_s <= 1.0:
+            return RebuildResult(
+                False, "no time was left in the episode to rebuild the project", None, grading_dir
+            )
         warehouse = grading_dir / "warehouse.duckdb"
         shutil.copyfile(raw_only_warehouse(self.snapshot), warehouse)
         select = " ".join(f"+{m}" for m in models)
-        result = run_dbt(
-            project, warehouse, ["run", "--select", select], timeout_s=self.dbt_timeout_s
-        )
-        return RebuildResult(bool(result.ok), str(result.summary), warehouse, grading_dir)
+        result = run_dbt(project, warehouse, ["run", "--select", select], timeout_s=timeout_s)
+        summary = str(result.summary)
+        if result.timed_out:
+            summary = f"the rebuild did not finish within the {timeout_s:.0f} s left\n" + summary
+        return RebuildResult(bool(result.ok), summary, warehouse, grading_dir)
 
     def close(self) -> None:
         for path in self._cleanup:

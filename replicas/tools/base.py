@@ -37,10 +37,12 @@ class ToolResult:
 
 @dataclass
 class ToolContext:
-    """The episode state a tool may use: the sandbox and the task's limits."""
+    """The episode state a tool may use: the sandbox, the task's limits and the episode's
+    wall-clock deadline (``time.monotonic()`` value; a long tool call must end before it)."""
 
     sandbox: Sandbox
     limits: Limits
+    deadline: float | None = None
 
 
 ToolFn = Callable[[Mapping[str, Any], ToolContext], ToolResult]

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 import shlex
+import time
 from collections.abc import Mapping
 from typing import Any
 
 from replicas.dbt import run_dbt
-from replicas.sandbox import project_violations
+from replicas.sandbox import prepare_for_dbt
 from replicas.tools.base import Tool, ToolContext, ToolResult, register_tool, truncate
 
 SUBCOMMANDS = ("build", "run", "test", "compile", "ls", "list", "show")
@@ -84,10 +85,13 @@ def parse_command(command: str) -> list[str]:
     return argv
 
 
+_LOG_NOISE = ("Running with dbt=", "Registered adapter:", "Found ", "Concurrency:")
+
+
 def _strip_log(log: str) -> str:
-    lines = [_TIMESTAMP_RE.sub("", ln) for ln in log.splitlines()]
-    noise = ("Running with dbt=", "Registered adapter:", "Found ", "Concurrency:", "")
-    kept = [ln for ln in lines if not ln.strip().startswith(noise) or ln.strip() == ""]
+    """dbt's console output without timestamps and start-up chatter (results stay)."""
+    lines = [_TIMESTAMP_RE.sub("", ln).rstrip() for ln in log.splitlines()]
+    kept = [ln for ln in lines if not ln.strip().startswith(_LOG_NOISE)]
     return "\n".join(kept).strip()
 
 
@@ -100,17 +104,30 @@ def _run(arguments: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         argv = parse_command(str(arguments.get("command", "")))
     except CommandRefused as exc:
         return ToolResult.fail(str(exc))
-    violations = project_violations(sandbox.project_dir)
+    violations = prepare_for_dbt(sandbox.project_dir)
     if violations:
         return ToolResult.fail(
             "the project contains files dbt may not run: " + "; ".join(violations[:5])
         )
+    timeout_s = ctx.limits.dbt_timeout_s
+    if ctx.deadline is not None:
+        timeout_s = min(timeout_s, ctx.deadline - time.monotonic())
+        if timeout_s <= 1.0:
+            return ToolResult.fail("no time is left in this episode for a dbt run")
     sandbox.release_connection()
-    result = run_dbt(
-        sandbox.project_dir, sandbox.warehouse, argv, timeout_s=ctx.limits.dbt_timeout_s
-    )
+    result = run_dbt(sandbox.project_dir, sandbox.warehouse, argv, timeout_s=timeout_s)
+    used = sandbox.disk_usage()
+    if used > sandbox.spec.disk_quota_bytes:
+        return ToolResult(
+            text=(
+                f"ERROR: the sandbox holds {used} bytes, over its disk quota of "
+                f"{sandbox.spec.disk_quota_bytes}; the episode ends here"
+            ),
+            error=True,
+            data={"end_episode": "disk_quota"},
+        )
     if result.timed_out:
-        return ToolResult.fail(f"dbt timed out after {ctx.limits.dbt_timeout_s:g} s")
+        return ToolResult.fail(f"dbt timed out after {timeout_s:g} s")
     text = result.summary
     if argv[0] in {"show", "ls", "list", "compile"} or not result.results:
         detail = _strip_log(result.log)

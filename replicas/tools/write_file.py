@@ -1,8 +1,11 @@
 """The ``write_file`` tool: create or replace one text file of the dbt project.
 
-Refused: anything the file-path rules refuse, Python files (dbt Python models run arbitrary
-code), the kit-managed ``profiles.yml`` / ``packages.yml``, and a ``dbt_project.yml`` that
-changes the profile or points any path setting outside the project.
+Refused: whatever ``replicas.sandbox.project`` refuses — paths leaving the project, the
+directories dbt writes (``target/``, ``logs/``) or would load packages from (``dbt_packages/``),
+Python files, the kit-managed configuration files, a ``dbt_project.yml`` below the root or one
+that changes the profile or points a path outside the project, macros redefining dbt builtins,
+custom materializations, and path-like settings pointing outside the project. The whole tree is
+checked again before every dbt run, so a refusal here is early feedback, not the only wall.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from replicas.atomicio import write_text_atomic
-from replicas.sandbox import refused_project_file, validate_dbt_project_yml
+from replicas.sandbox import refused_content, refused_project_file
 from replicas.tools._paths import PathRefused, relative, resolve_in_project
 from replicas.tools.base import Tool, ToolContext, ToolResult, register_tool
 
@@ -30,9 +33,7 @@ def _run(arguments: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         return ToolResult.fail("give a file path, not the project root")
     if len(content) > MAX_CONTENT_CHARS:
         return ToolResult.fail(f"content is longer than {MAX_CONTENT_CHARS} characters")
-    why = refused_project_file(rel, len(content.encode("utf-8")))
-    if why is None and rel == "dbt_project.yml":
-        why = validate_dbt_project_yml(content)
+    why = refused_project_file(rel, len(content.encode("utf-8"))) or refused_content(rel, content)
     if why is not None:
         return ToolResult.fail(why)
     if path.is_dir():

@@ -1,0 +1,336 @@
+"""The operating-system sandbox around every agent-controlled process (dbt, in episodes and in
+grading): bubblewrap namespaces plus resource limits.
+
+Why: dbt is a general-purpose program. It runs agent-written Jinja, reads whatever paths a
+project file names and writes compiled output wherever a node's path points. Python path checks
+(``replicas.sandbox.project``) refuse the known tricks; this module is the wall behind them, so
+the tricks nobody imagined yet still meet a read-only system with nothing of value in it.
+
+What the child sees (``bwrap``; mount, PID, IPC, UTS, network and user namespaces unshared):
+
+* the system (``/usr``, the dynamic loader cache) and the Python installation, read-only; the
+  kit's own package directory inside site-packages is masked;
+* the bound directories the caller names (an episode's sandbox at ``/sandbox``, its dbt profile
+  at ``/profiles``) — nothing else of the host: not ``REPLICAS_HOME`` (the snapshot cache), not
+  the kit's sources, not other sandboxes, not ``$HOME``;
+* a private, size-capped ``/tmp``, fresh ``/proc`` and ``/dev``, no network, a cleared
+  environment; it dies with its parent and gets its own session (no terminal injection).
+
+Limits (``setrlimit`` before ``exec``, inherited by everything inside): address space, file
+size, CPU time, open files, and — for non-root callers — process count. The wall-clock timeout
+kills the whole process group.
+
+Without bubblewrap (macOS, a container without user namespaces) :func:`require` refuses, unless
+the user opted out explicitly with ``REPLICAS_UNSAFE_NO_OS_SANDBOX=1`` (the CLI's
+``--unsafe-no-os-sandbox``); every result then says ``mode="unsafe-none"`` so runs record it.
+A foundation module: it imports nothing of the kit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = [
+    "UNSAFE_ENV",
+    "Bind",
+    "OsSandboxUnavailable",
+    "ProcessLimits",
+    "SandboxedResult",
+    "isolation_mode",
+    "probe",
+    "require",
+    "run_sandboxed",
+]
+
+#: Set to ``1`` to run agent-controlled processes without an OS sandbox (loudly recorded).
+UNSAFE_ENV = "REPLICAS_UNSAFE_NO_OS_SANDBOX"
+MiB = 1 << 20
+#: Captured output kept per stream (the head and the tail); the rest is dropped, not buffered.
+OUTPUT_KEEP_BYTES = 256 * 1024
+
+
+class OsSandboxUnavailable(RuntimeError):
+    """No OS sandbox on this machine and no explicit opt-out."""
+
+
+@dataclass(frozen=True)
+class ProcessLimits:
+    """Hard limits of one sandboxed process tree (rlimits; the timeout is wall-clock)."""
+
+    address_space_bytes: int = 3072 * MiB
+    file_size_bytes: int = 512 * MiB
+    cpu_seconds: int = 600
+    open_files: int = 1024
+    processes: int = 512
+    tmp_bytes: int = 64 * MiB
+
+    def __post_init__(self) -> None:
+        for name in ("address_space_bytes", "file_size_bytes", "cpu_seconds", "open_files"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"ProcessLimits.{name} must be positive")
+
+
+@dataclass(frozen=True)
+class Bind:
+    """Host ``source`` visible at ``target`` inside the sandbox (read-only unless ``writable``)."""
+
+    source: Path
+    target: str
+    writable: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.target.startswith("/") or ".." in Path(self.target).parts:
+            raise ValueError(f"bind target must be an absolute path, got {self.target!r}")
+
+
+@dataclass(frozen=True)
+class SandboxedResult:
+    returncode: int
+    stdout: str
+    stderr: str
+    timed_out: bool
+    wall_s: float
+    mode: str  # "bubblewrap", "unsafe-none" or "trusted-none"
+    killed_by: str | None = field(default=None)  # a signal name when the child died of one
+
+
+# ---- availability ------------------------------------------------------------------------------
+
+
+def _system_binds() -> list[str]:
+    """Read-only binds of the system and the running Python (sys.prefix and base prefix)."""
+    args: list[str] = []
+    for top in ("/usr", "/etc/alternatives"):
+        if os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    # merged-/usr systems: /bin, /lib… are symlinks; otherwise bind the real directories
+    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        path = f"/{name}"
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            args += ["--ro-bind", path, path]
+    for etc in ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/ssl/certs"):
+        if os.path.exists(etc):
+            args += ["--ro-bind", etc, etc]
+    prefixes = sorted({os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
+    for prefix in prefixes:
+        if not prefix.startswith("/usr/") and prefix != "/usr":
+            args += ["--ro-bind", prefix, prefix]
+    # a venv's python is a symlink into the base installation: bind both ends
+    exe = os.path.realpath(sys.executable)
+    exe_dir = os.path.dirname(exe)
+    if not any(exe_dir == p or exe_dir.startswith(p + "/") for p in [*prefixes, "/usr"]):
+        args += ["--ro-bind", exe_dir, exe_dir]
+    return args
+
+
+def _masked_kit() -> list[str]:
+    """Hide the kit's installed package (its dbt projects are the pristine answers)."""
+    args: list[str] = []
+    for site in sorted(set(_site_dirs())):
+        kit = os.path.join(site, "replicas")
+        if os.path.isdir(kit):
+            args += ["--tmpfs", kit]
+    return args
+
+
+def _site_dirs() -> list[str]:
+    import site  # stdlib; imported here because only the sandbox layout needs it
+
+    dirs = list(site.getsitepackages())
+    with contextlib.suppress(AttributeError):
+        dirs.append(site.getusersitepackages())
+    return [os.path.realpath(d) for d in dirs if os.path.isdir(d)]
+
+
+def _bwrap() -> str | None:
+    return shutil.which("bwrap")
+
+
+@functools.lru_cache(maxsize=1)
+def probe() -> str | None:
+    """``None`` when bubblewrap works here; otherwise why not (cached per process)."""
+    bwrap = _bwrap()
+    if bwrap is None:
+        return "bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
+    argv = [bwrap, *_base_args(64 * MiB), sys.executable, "-c", "print('ok')"]
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bubblewrap could not start: {exc}"
+    if proc.returncode != 0 or proc.stdout.strip() != "ok":
+        detail = (proc.stderr or proc.stdout).strip().splitlines()
+        reason = detail[-1] if detail else f"exit {proc.returncode}"
+        return f"bubblewrap cannot create a sandbox here ({reason}); user namespaces may be off"
+    return None
+
+
+def unsafe_opt_out() -> bool:
+    return os.environ.get(UNSAFE_ENV, "") == "1"
+
+
+def isolation_mode() -> str:
+    """``"bubblewrap"``, ``"unsafe-none"`` (explicit opt-out), or :class:`OsSandboxUnavailable`."""
+    reason = probe()
+    if reason is None:
+        return "bubblewrap"
+    if unsafe_opt_out():
+        return "unsafe-none"
+    raise OsSandboxUnavailable(
+        f"dbt tasks need an OS sandbox and none is available: {reason}. To run them anyway, "
+        f"without isolation, pass --unsafe-no-os-sandbox (or set {UNSAFE_ENV}=1)."
+    )
+
+
+def require() -> str:
+    """Alias of :func:`isolation_mode` for call sites that only need the check."""
+    return isolation_mode()
+
+
+# ---- running -----------------------------------------------------------------------------------
+
+
+def _base_args(tmp_bytes: int) -> list[str]:
+    args = [
+        "--unshare-all",
+        "--die-with-parent",
+        "--new-session",
+        *_system_binds(),
+        *_masked_kit(),
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--size",
+        str(tmp_bytes),
+        "--tmpfs",
+        "/tmp",
+        "--clearenv",
+    ]
+    if os.geteuid() == 0:
+        args += ["--cap-drop", "ALL"]
+    return args
+
+
+def _limit_child(limits: ProcessLimits) -> None:
+    """Runs in the child between fork and exec (async-signal-safe calls only)."""
+    resource.setrlimit(resource.RLIMIT_AS, (limits.address_space_bytes,) * 2)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_size_bytes,) * 2)
+    resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 5))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (limits.open_files,) * 2)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    # RLIMIT_NPROC counts every process of the real uid; for root it is not enforced at all and
+    # for a normal user it would count their other processes too: set it only for non-root.
+    if os.geteuid() != 0:
+        used = limits.processes
+        resource.setrlimit(resource.RLIMIT_NPROC, (used, used))
+
+
+def _read_bounded(path: Path) -> str:
+    """Head and tail of a captured stream (the middle of a flood is dropped, never loaded)."""
+    size = path.stat().st_size
+    with open(path, "rb") as fh:
+        if size <= 2 * OUTPUT_KEEP_BYTES:
+            data = fh.read()
+        else:
+            head = fh.read(OUTPUT_KEEP_BYTES)
+            fh.seek(size - OUTPUT_KEEP_BYTES)
+            tail = fh.read()
+            skipped = size - 2 * OUTPUT_KEEP_BYTES
+            data = head + f"\n… [{skipped} bytes of output dropped]\n".encode() + tail
+    return data.decode("utf-8", errors="replace")
+
+
+def run_sandboxed(
+    argv: Sequence[str],
+    *,
+    binds: Sequence[Bind],
+    workdir: str,
+    env: Mapping[str, str],
+    limits: ProcessLimits,
+    timeout_s: float,
+    mode: str | None = None,
+) -> SandboxedResult:
+    """Run ``argv`` in the OS sandbox, or unsandboxed in ``mode`` ``"unsafe-none"`` (the user's
+    explicit opt-out) or ``"trusted-none"`` (the kit's own code, no sandbox available).
+
+    ``mode=None`` asks :func:`isolation_mode`. Outside bubblewrap binds are not applied: build
+    ``argv`` and ``workdir`` with :func:`path_inside`, which gives the right path in each mode.
+    Resource limits and the timeout apply in every mode.
+    """
+    mode = isolation_mode() if mode is None else mode
+    if mode not in ("bubblewrap", "unsafe-none", "trusted-none"):
+        raise ValueError(f"unknown isolation mode {mode!r}")
+    if mode == "bubblewrap":
+        bwrap = _bwrap()
+        assert bwrap is not None  # probe() succeeded
+        cmd = [bwrap, *_base_args(limits.tmp_bytes)]
+        for bind in binds:
+            flag = "--bind" if bind.writable else "--ro-bind"
+            cmd += [flag, str(Path(bind.source).resolve()), bind.target]
+        for key, value in env.items():
+            cmd += ["--setenv", key, value]
+        cmd += ["--chdir", workdir, "--", *argv]
+        child_env: dict[str, str] = {}
+        cwd = None
+    else:
+        cmd = list(argv)
+        child_env = dict(env)
+        cwd = workdir
+    out_dir = Path(tempfile.mkdtemp(prefix="replicas-osbox-"))
+    started = time.monotonic()
+    try:
+        with open(out_dir / "out", "wb") as out, open(out_dir / "err", "wb") as err:
+            proc = subprocess.Popen(
+                cmd,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                env=child_env,
+                cwd=cwd,
+                start_new_session=True,
+                preexec_fn=functools.partial(_limit_child, limits),
+            )
+            timed_out = False
+            try:
+                proc.wait(timeout=timeout_s)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        returncode = proc.returncode
+        killed_by = None
+        if returncode is not None and returncode < 0:
+            with contextlib.suppress(ValueError):
+                killed_by = signal.Signals(-returncode).name
+        return SandboxedResult(
+            returncode=returncode if returncode is not None else -1,
+            stdout=_read_bounded(out_dir / "out"),
+            stderr=_read_bounded(out_dir / "err"),
+            timed_out=timed_out,
+            wall_s=time.monotonic() - started,
+            mode=mode,
+            killed_by=killed_by,
+        )
+    finally:
+        shutil.rmtree(out_dir, ignore_errors=True)
+
+
+def path_inside(bind: Bind, mode: str, *parts: str) -> str:
+    """The path the child sees for ``bind.source / parts`` in ``mode``."""
+    root = bind.target if mode == "bubblewrap" else str(Path(bind.source).resolve())
+    return str(Path(root, *parts))
