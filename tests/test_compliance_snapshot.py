@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from replicas.build import ensure_snapshot
-from replicas.cli_verify import verify_app
+from replicas.cli.verify import verify_app
 from replicas.db import close_readonly_connections, open_readonly
 from replicas.verifiers.compliance import REASON_CODES, CardTerms, Catalog, verify_response
 from tests.compliance_labelled import (
