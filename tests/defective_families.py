@@ -1,8 +1,10 @@
 """Deliberately defective task families: the audit must give each one the right status.
 
-Test-only (never imported by the kit). Importing this module registers nothing: tests call
-:func:`register_defective` inside the registry-restoring fixtures of ``tests/conftest.py``, and a
-fresh ``replicas audit`` process loads ``tests/defective_plugin.py`` with ``--import``. Each family is a small, real ecommerce question whose one
+Test-only (never imported by the kit). Like a user's family module it registers its families on
+import, which is what ``replicas audit --import`` and the audit's spawned workers rely on; tests
+import it only inside the registry-restoring fixtures of ``tests/conftest.py`` and call
+:func:`register_defective` there (a module imported earlier in the process registers nothing
+again). Each family is a small, real ecommerce question whose one
 defect is the thing named in its id; everything else about it is sound, so the status the audit
 reports can only come from that defect:
 
@@ -107,10 +109,12 @@ class _ItemRevenue(TaskFamily):
         )
 
 
+@register_family
 class SoundItemRevenue(_ItemRevenue):
     name = "ecommerce.sound_item_revenue-v1"
 
 
+@register_family
 class LeakyInstruction(_ItemRevenue):
     name = "ecommerce.defect_leaky_instruction-v1"
 
@@ -127,6 +131,7 @@ class LeakyInstruction(_ItemRevenue):
         )
 
 
+@register_family
 class WrongOracle(_ItemRevenue):
     name = "ecommerce.defect_wrong_oracle-v1"
 
@@ -142,6 +147,7 @@ class WrongOracle(_ItemRevenue):
         )
 
 
+@register_family
 class AmbiguousReading(_ItemRevenue):
     name = "ecommerce.defect_ambiguous_reading-v1"
 
@@ -165,6 +171,7 @@ class AmbiguousReading(_ItemRevenue):
         return task
 
 
+@register_family
 class FlakyGrader(_ItemRevenue):
     name = "ecommerce.defect_flaky_grader-v1"
 
@@ -183,6 +190,7 @@ class FlakyGrader(_ItemRevenue):
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 
 
+@register_family
 class CandidatesVerifier(TaskFamily):
     name = "ecommerce.defect_candidates_verifier-v1"
     replica = "ecommerce"
@@ -224,6 +232,7 @@ class CandidatesVerifier(TaskFamily):
         return fail("wrong_value", "no candidate matches")
 
 
+@register_family
 class SeedIndependent(TaskFamily):
     name = "ecommerce.defect_seed_independent-v1"
     replica = "ecommerce"
@@ -250,6 +259,7 @@ class SeedIndependent(TaskFamily):
         )
 
 
+@register_family
 class MartLookup(TaskFamily):
     name = "ecommerce.defect_mart_lookup-v1"
     replica = "ecommerce"
@@ -286,6 +296,7 @@ class MartLookup(TaskFamily):
 MODEL_PATH = "models/marts/fct_orders.sql"
 
 
+@register_family
 class NoopPatch(TaskFamily):
     name = "ecommerce.defect_noop_patch-v1"
     replica = "ecommerce"
@@ -314,16 +325,6 @@ class NoopPatch(TaskFamily):
         )
 
 
-DEFECTIVE = {
-    "ecommerce.defect_leaky_instruction-v1": "leaky",
-    "ecommerce.defect_candidates_verifier-v1": "hackable",
-    "ecommerce.defect_seed_independent-v1": "leaky",
-    "ecommerce.defect_ambiguous_reading-v1": "ambiguous",
-    "ecommerce.defect_wrong_oracle-v1": "broken",
-    "ecommerce.defect_flaky_grader-v1": "flaky",
-    "ecommerce.defect_mart_lookup-v1": "leaky",
-}
-
 #: Every family of this module, the control included.
 DEFECTIVE_FAMILIES: tuple[type[TaskFamily], ...] = (
     SoundItemRevenue,
@@ -339,6 +340,7 @@ DEFECTIVE_FAMILIES: tuple[type[TaskFamily], ...] = (
 
 
 def register_defective() -> None:
-    """Register every family above (re-registering the same classes is a no-op)."""
+    """Register every family above again (after a registry restore; the same classes are a no-op
+    when still registered)."""
     for cls in DEFECTIVE_FAMILIES:
         register_family(cls)

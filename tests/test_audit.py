@@ -30,9 +30,18 @@ from replicas.verifiers.forms import (
     number_forms,
     parse_number_text,
 )
-from tests.defective_families import DEFECTIVE, register_defective
 
 SEED = 1
+#: The status each defective family of tests/defective_families.py must get.
+DEFECTIVE: dict[str, str] = {
+    "ecommerce.defect_leaky_instruction-v1": "leaky",
+    "ecommerce.defect_candidates_verifier-v1": "hackable",
+    "ecommerce.defect_seed_independent-v1": "leaky",
+    "ecommerce.defect_ambiguous_reading-v1": "ambiguous",
+    "ecommerce.defect_wrong_oracle-v1": "broken",
+    "ecommerce.defect_flaky_grader-v1": "flaky",
+    "ecommerce.defect_mart_lookup-v1": "leaky",
+}
 SOUND = "ecommerce.sound_item_revenue-v1"
 SHIPPED = "ecommerce.revenue_period-v1"
 
@@ -43,6 +52,9 @@ def tid(family: str, variant: int = 0) -> str:
 
 @pytest.fixture(scope="module", autouse=True)
 def _defective(module_registries: None) -> None:
+    # Imported here, inside the registry restore: importing the module registers its families.
+    from tests.defective_families import register_defective
+
     register_defective()
 
 

@@ -2,7 +2,7 @@
 
 Runs the real command in-process (typer's runner), so the test-only defective families
 registered by tests/defective_families.py are visible; subprocess runs check the module entry
-point itself and ``--import`` (which loads tests/defective_plugin.py).
+point itself and ``--import``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ import pytest
 from typer.testing import CliRunner
 
 from replicas.cli.audit import audit_app
-from tests.defective_families import register_defective
 from tests.paths import REPO_ROOT as REPO
 
 BROKEN = "ecommerce.defect_wrong_oracle-v1.s1.0"
@@ -27,6 +26,9 @@ CHEAP = "oracle,null,discrimination"
 
 @pytest.fixture(scope="module", autouse=True)
 def _defective(module_registries: None) -> None:
+    # Imported here, inside the registry restore: importing the module registers its families.
+    from tests.defective_families import register_defective
+
     register_defective()
 
 
@@ -89,7 +91,7 @@ def test_import_option_registers_families_in_a_fresh_process(tmp_path: Path) -> 
     proc = subprocess.run(
         [
             sys.executable, "-m", "replicas.cli", "audit",
-            "--import", "tests.defective_plugin",
+            "--import", "tests.defective_families",
             "--tasks", BROKEN, "--checks", "oracle", "--json",
         ],
         capture_output=True, text=True, cwd=REPO, env={**os.environ}, timeout=300,
