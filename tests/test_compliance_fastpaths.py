@@ -222,9 +222,7 @@ def test_extracted_claims_are_ordinary_frozen_claims(catalog: Catalog) -> None:
             setattr(claim, "low", 1.0)  # noqa: B010 - a frozen field must refuse assignment
 
 
-def test_name_automaton_finds_what_the_name_regex_finds(
-    texts: list[str], catalog: Catalog
-) -> None:
+def test_name_automaton_finds_what_the_name_regex_finds(texts: list[str], catalog: Catalog) -> None:
     """The Aho-Corasick scan of catalog names equals the regex it replaced, boundaries included."""
     extra = ["summit cash plusx summit cash", "summit cash-plus summit cash plus_", "summit cashé"]
     for text in [*texts, *extra]:
