@@ -6,6 +6,7 @@ single well-formed answer (``ParseError.code`` becomes the verdict's reason code
 
 from __future__ import annotations
 
+import bisect
 import csv
 import io
 import json
@@ -14,7 +15,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-MAX_ANSWER_CHARS = 1_000_000
+#: Longer submissions are refused before any parsing (the ``submit`` tool's limit too).
+MAX_ANSWER_CHARS = 100_000
 
 
 class ParseError(ValueError):
@@ -33,14 +35,44 @@ _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"), None)
 _DASHES = {ord(c): "-" for c in "\u2212\u2012\u2013\u2014\ufe63\uff0d"}
 _SPACES = {ord(c): " " for c in "\u00a0\u2007\u2009\u202f\u205f\u3000"}
 _FENCE_RE = re.compile(r"^\s*```[A-Za-z0-9_-]*\s*\n?(?P<body>.*?)\n?\s*```\s*$", re.DOTALL)
-_SQL_RE = re.compile(
-    r"(?is)\bselect\b[^;]{0,2000}?\bfrom\b\s+[\w\"'`.(]|^\s*with\s+\w+\s+as\s*\(|"
-    r"^\s*(?:insert|update|delete|create|drop)\s+\w"
+_SQL_START_RE = re.compile(
+    r"(?is)^\s*with\s+\w+\s+as\s*\(|^\s*(?:insert|update|delete|create|drop)\s+\w"
 )
+_SELECT_RE = re.compile(r"(?i)\bselect\b")
+_FROM_RE = re.compile(r"(?i)\bfrom\b\s+[\w\"'`.(]")
+#: "select … from x" counts as SQL when FROM follows SELECT within this many characters, with
+#: no ';' between them.
+_SQL_WINDOW = 2000
+
+
+def _looks_like_sql(text: str) -> bool:
+    """Linear time even on adversarial input (a megabyte of "select select …")."""
+    if _SQL_START_RE.search(text):
+        return True
+    froms = [m.start() for m in _FROM_RE.finditer(text)]
+    if not froms:
+        return False
+    semicolons = [i for i, ch in enumerate(text) if ch == ";"]
+    for match in _SELECT_RE.finditer(text):
+        k = bisect.bisect_right(froms, match.end() - 1)
+        if k == len(froms) or froms[k] - match.end() > _SQL_WINDOW:
+            continue
+        s = bisect.bisect_right(semicolons, match.end() - 1)
+        if s == len(semicolons) or semicolons[s] > froms[k]:
+            return True
+    return False
+
+
 _GRADER_RES = tuple(
     re.compile(p, re.IGNORECASE)
     for p in (
         r"\b(?:grader|graders|autograder|evaluator|verifier|reward\s+model|judge\s+model)\b",
+        # "Note to the reviewer: …", "Dear assessor", "Reviewer: please …" — a reader addressed
+        r"\b(?:note|message|memo|instructions?|hint|request|comment)\s+(?:to|for)\s+"
+        r"(?:the\s+|any\s+|my\s+)?(?:reviewer|checker|marker|assessor|examiner|scorer|"
+        r"person\s+(?:checking|grading|reviewing)|human|ai|model|system|bot)s?\b",
+        r"\bdear\s+(?:reviewer|assessor|examiner|marker|checker)s?\b",
+        r"(?m)^\s*(?:reviewer|assessor|examiner|marker|checker)s?\s*:",
         r"\bignore\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|other)\s+"
         r"(?:instructions|rules|checks)",
         r"\b(?:mark|grade|score|treat|consider|accept)\s+(?:this|it|me|the\s+answer|my\s+answer)\s+"
@@ -84,7 +116,7 @@ def precheck(text: str) -> None:
         raise ParseError("answer_too_long", f"answer is longer than {MAX_ANSWER_CHARS} characters")
     if not text.strip():
         raise ParseError("no_answer", "the submitted answer is empty")
-    if _SQL_RE.search(text):
+    if _looks_like_sql(text):
         raise ParseError(
             "sql_instead_of_answer",
             "the answer contains a SQL statement; run the query and submit its result instead",
@@ -205,7 +237,7 @@ def parse_table(text: str) -> ParsedTable:
     if text[:1] in "[{":
         try:
             data = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             data = None
         if data is not None:
             return table_from_json(data)
@@ -307,7 +339,7 @@ def parse_items(text: str) -> list[Any]:
     if text.startswith("["):
         try:
             data = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             data = None
         if isinstance(data, list):
             if any(isinstance(x, (list, dict)) for x in data):

@@ -62,6 +62,9 @@ from replicas.agents.base import Agent, AgentOptions, EnvLike, EpisodeOutcome, S
 
 PROTOCOL_VERSION = 1
 MAX_LINE_BYTES = 10_000_000
+#: Lines read ahead of the episode. The protocol is turn by turn, so a harness that floods
+#: actions blocks on its own stdout instead of growing the runner's memory.
+READ_AHEAD_LINES = 2
 EXIT_GRACE_S = 5.0
 _EOF = object()
 
@@ -70,13 +73,25 @@ class HarnessError(Exception):
     """The harness broke the protocol; the message becomes the episode's ``error``."""
 
 
-def _reader(stream: IO[bytes], lines: queue.Queue[Any]) -> None:
+def _put(lines: queue.Queue[Any], item: Any, stop: threading.Event) -> bool:
+    """Block until ``item`` fits in the bounded queue, or give up when the episode is over."""
+    while not stop.is_set():
+        try:
+            lines.put(item, timeout=0.2)
+            return True
+        except queue.Full:
+            continue
+    return False
+
+
+def _reader(stream: IO[bytes], lines: queue.Queue[Any], stop: threading.Event) -> None:
     try:
         for line in iter(lambda: stream.readline(MAX_LINE_BYTES + 1), b""):
-            lines.put(line)
+            if not _put(lines, line, stop):
+                return
     except (OSError, ValueError):
         pass
-    lines.put(_EOF)
+    _put(lines, _EOF, stop)
 
 
 class _Harness:
@@ -97,11 +112,12 @@ class _Harness:
         except OSError as exc:
             self.stderr.close()
             raise HarnessError(f"cannot start harness {argv[0]!r}: {exc}") from None
-        self.lines: queue.Queue[Any] = queue.Queue()
+        self.lines: queue.Queue[Any] = queue.Queue(maxsize=READ_AHEAD_LINES)
+        self.stop = threading.Event()
         stdout = self.proc.stdout
         if stdout is None:  # cannot happen with stdout=PIPE; keeps the type checker honest
             raise HarnessError("harness has no stdout pipe")
-        threading.Thread(target=_reader, args=(stdout, self.lines), daemon=True).start()
+        threading.Thread(target=_reader, args=(stdout, self.lines, self.stop), daemon=True).start()
 
     def send(self, message: Mapping[str, Any]) -> None:
         data = (json.dumps(message, separators=(",", ":"), default=str) + "\n").encode()
@@ -158,6 +174,7 @@ class _Harness:
     def close(self, *, graceful: bool) -> None:
         """Close stdin; give a well-behaved harness ``EXIT_GRACE_S`` to exit, then kill its group
         (at once when it broke the protocol)."""
+        self.stop.set()
         try:
             if self.proc.stdin is not None:
                 self.proc.stdin.close()

@@ -21,7 +21,16 @@ from rich.console import Console
 from rich.table import Table
 
 from replicas.audit import PRECEDENCE, STATUSES, AuditReport, TaskAudit, audit_tasks, get_check
-from replicas.cli.common import FAILED, INTERRUPTED, default_workers, err_console, fail, out_console
+from replicas.cli.common import (
+    FAILED,
+    INTERRUPTED,
+    UnsafeNoOsSandbox,
+    allow_unsandboxed,
+    default_workers,
+    err_console,
+    fail,
+    out_console,
+)
 from replicas.suite import get_suite, suite_names
 from replicas.tasks import TaskId, get_family
 
@@ -176,8 +185,10 @@ def audit_command(
             "--tasks can name them.",
         ),
     ] = None,
+    unsafe_no_os_sandbox: UnsafeNoOsSandbox = False,
 ) -> None:
     """Audit every task: status usable, broken, leaky, hackable, flaky or ambiguous."""
+    allow_unsandboxed(unsafe_no_os_sandbox)
 
     n_workers = default_workers() if workers is None else workers
     try:

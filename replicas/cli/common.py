@@ -8,14 +8,19 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Annotated
 
 import typer
 from rich.console import Console
+
+from replicas.osbox import UNSAFE_ENV
 
 __all__ = [
     "FAILED",
     "INTERRUPTED",
     "USAGE_ERROR",
+    "UnsafeNoOsSandbox",
+    "allow_unsandboxed",
     "default_workers",
     "err_console",
     "fail",
@@ -49,3 +54,23 @@ def warn(message: str) -> None:
 def default_workers() -> int:
     """Two workers, or one on a single-core machine."""
     return max(1, min(2, os.cpu_count() or 1))
+
+
+UnsafeNoOsSandbox = Annotated[
+    bool,
+    typer.Option(
+        "--unsafe-no-os-sandbox",
+        help=(
+            "Run dbt tasks even where no OS sandbox (bubblewrap) is available. The agent's dbt "
+            "project then runs with your user's rights; recorded in run.json and every "
+            "trajectory. Only for agents you trust."
+        ),
+    ),
+]
+
+
+def allow_unsandboxed(flag: bool) -> None:
+    """Apply ``--unsafe-no-os-sandbox`` (through the environment, so worker processes see it)."""
+    if flag:
+        os.environ[UNSAFE_ENV] = "1"
+        warn("--unsafe-no-os-sandbox: dbt tasks run WITHOUT an OS sandbox where none is available")

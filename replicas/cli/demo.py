@@ -18,10 +18,10 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from replicas import runner
+from replicas import osbox, runner
 from replicas.atomicio import write_text_atomic
 from replicas.build import build_timings, ensure_snapshot
-from replicas.cli.common import err_console, out_console
+from replicas.cli.common import UnsafeNoOsSandbox, allow_unsandboxed, err_console, fail, out_console
 from replicas.paths import replicas_home
 from replicas.replica import all_replicas
 from replicas.report import compare_runs, render_compare_markdown, write_report
@@ -132,8 +132,15 @@ def run_stage(suite: str = DEMO_SUITE, agents: tuple[str, ...] = DEMO_AGENTS) ->
     return runs
 
 
-def demo() -> None:
+def demo(unsafe_no_os_sandbox: UnsafeNoOsSandbox = False) -> None:
     """Build both replicas at demo scale, run the scripted agents on core-v1, write reports."""
+    allow_unsandboxed(unsafe_no_os_sandbox)
+    reason = osbox.probe()
+    if reason is not None and not osbox.unsafe_opt_out():
+        raise fail(
+            f"the demo runs dbt tasks, which need an OS sandbox: {reason}. "
+            "Install bubblewrap, or pass --unsafe-no-os-sandbox to run them without one."
+        )
     started = time.perf_counter()
     build_stage()
     run_stage()

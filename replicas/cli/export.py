@@ -23,7 +23,15 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from replicas.cli.common import FAILED, INTERRUPTED, err_console, fail, out_console
+from replicas.cli.common import (
+    FAILED,
+    INTERRUPTED,
+    UnsafeNoOsSandbox,
+    allow_unsandboxed,
+    err_console,
+    fail,
+    out_console,
+)
 from replicas.export import ExportConfig, ExportError, OracleSpec, export_sft, fresh_seeds
 from replicas.suite import get_suite
 from replicas.tasks import family_names, get_family
@@ -127,8 +135,10 @@ def sft(
     ] = 13,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing --out.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the manifest as JSON.")] = False,
+    unsafe_no_os_sandbox: UnsafeNoOsSandbox = False,
 ) -> None:
     """Build an SFT dataset (JSONL + Parquet + dataset card + manifest) in --out."""
+    allow_unsandboxed(unsafe_no_os_sandbox)
 
     try:
         spec = None

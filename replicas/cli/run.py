@@ -22,7 +22,16 @@ from rich.table import Table
 
 from replicas.agents import AgentOptions
 from replicas.agents.prices import load_prices
-from replicas.cli.common import FAILED, INTERRUPTED, default_workers, err_console, fail, out_console
+from replicas.cli.common import (
+    FAILED,
+    INTERRUPTED,
+    UnsafeNoOsSandbox,
+    allow_unsandboxed,
+    default_workers,
+    err_console,
+    fail,
+    out_console,
+)
 from replicas.runner import ExecutorError, RunConfig, agent_slug, read_results, run
 from replicas.runner.progress import NullProgress, Progress, RichProgress
 
@@ -118,8 +127,10 @@ def run_command(
     max_retries: Annotated[int, typer.Option(help="HTTP retries per model request.")] = 5,
     temperature: Annotated[float | None, typer.Option(help="Sampling temperature.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
+    unsafe_no_os_sandbox: UnsafeNoOsSandbox = False,
 ) -> None:
     """Run AGENT on the tasks of SUITE; write results.jsonl, trajectories/ and run.json."""
+    allow_unsandboxed(unsafe_no_os_sandbox)
 
     if resume and out is None:
         raise fail("--resume needs --out DIR (the run directory to continue)")

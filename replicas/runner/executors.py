@@ -20,8 +20,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from replicas.agents import AgentOptions
+from replicas.osbox import UNSAFE_ENV
+from replicas.records import EpisodeRecord
 from replicas.runner.episode import init_worker, play_episode
-from replicas.runner.records import EpisodeRecord, EpisodeSpec
+from replicas.runner.records import EpisodeSpec
 
 OnResult = Callable[[EpisodeRecord, dict[str, Any]], None]
 #: Called when an episode could not even be set up (the worker raised); the runner records it
@@ -29,7 +31,7 @@ OnResult = Callable[[EpisodeRecord, dict[str, Any]], None]
 OnFailure = Callable[[EpisodeSpec, BaseException], None]
 
 #: Environment variables workers must share with the parent (the build/task cache).
-SHARED_ENV = ("REPLICAS_HOME", "REPLICAS_PRICES")
+SHARED_ENV = ("REPLICAS_HOME", "REPLICAS_PRICES", UNSAFE_ENV)
 
 
 class ExecutorError(RuntimeError):

@@ -208,6 +208,8 @@ def parse_arguments(
             arguments = json.loads(text)
         except ValueError as exc:
             return None, f"arguments are not valid JSON: {exc}"
+        except RecursionError:
+            return None, "arguments are not valid JSON: nested too deeply"
     if arguments is None:
         arguments = {}
     if not isinstance(arguments, Mapping):
@@ -215,6 +217,8 @@ def parse_arguments(
     model = arguments_model(parameters)
     try:
         parsed = model.model_validate(dict(arguments))
+    except RecursionError:
+        return None, "arguments are nested too deeply"
     except ValidationError as exc:
         return None, _argument_error(exc, tool_name, parameters, arguments)
     # optional arguments the agent left out stay absent unless the schema gives a default

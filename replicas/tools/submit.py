@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from replicas.tools.base import Tool, ToolContext, ToolResult, register_tool
+from replicas.verifiers.parse import MAX_ANSWER_CHARS
 
 
 def _run(arguments: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
@@ -23,7 +24,13 @@ SUBMIT_TOOL = register_tool(
         ),
         parameters={
             "type": "object",
-            "properties": {"answer": {"type": "string", "description": "The final answer."}},
+            "properties": {
+                "answer": {
+                    "type": "string",
+                    "maxLength": MAX_ANSWER_CHARS,
+                    "description": "The final answer.",
+                }
+            },
             "required": ["answer"],
             "additionalProperties": False,
         },

@@ -206,7 +206,7 @@ def parse_answer(text: str) -> dict[str, Any]:
     body = strip_wrapping(normalise_text(text))
     try:
         data = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise ParseError(
             "malformed_answer", 'answer is not JSON {"cause": …, "corrected": …}'
         ) from None
