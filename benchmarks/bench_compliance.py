@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from replicas.build import ensure_snapshot
-from replicas.generators._rng import table_rng
+from replicas.seeding import table_rng
 from replicas.verifiers.compliance import CardTerms, Catalog, verify_response
 from replicas.verifiers.compliance.claims import extract
 from replicas.verifiers.compliance.rules import evaluate

@@ -13,7 +13,7 @@ from typing import Any
 
 from rapidfuzz.distance import Levenshtein
 
-from replicas.generators._rng import table_rng
+from replicas.seeding import table_rng
 from replicas.verifiers.compliance import REASON_CODES, CardTerms, Catalog, verify_response
 from tests.compliance_support import _TERMS, Spec, _plain_spec, _render
 from tests.compliance_writer import View, Writer

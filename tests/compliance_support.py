@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from replicas.generators._rng import table_rng
+from replicas.seeding import table_rng
 from replicas.verifiers.compliance import CardTerms, Catalog
 from tests.compliance_writer import View, Writer, _money, _p
 
