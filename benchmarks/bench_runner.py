@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from replicas.records import EpisodeRecord
 from replicas.runner import RunConfig, load_tasks, run, select_task_ids
-from replicas.runner.records import EpisodeRecord
 
 DEFAULT_TASKS = "ecommerce.revenue_period-v1.*,ecommerce.top_n-v1.*,credit_cards.eligibility-v1.*"
 

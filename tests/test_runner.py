@@ -24,7 +24,7 @@ from replicas.runner import (
     run,
 )
 from replicas.tasks import task_from_id
-from replicas.trajectory import validate_trajectory
+from replicas.records.trajectory import validate_trajectory
 
 TASKS = (
     "ecommerce.revenue_period-v1.s1.0",  # number

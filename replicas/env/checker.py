@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from replicas.env.core import Env
+from replicas.records.trajectory import validate_trajectory
 from replicas.tools.schema import tool_list_problems
-from replicas.trajectory import validate_trajectory
 from replicas.verifiers.forms import answer_in_text
 
 __all__ = ["CHECKS", "EnvCheckError", "Probe", "check_env"]

@@ -8,7 +8,7 @@
     ...
     obs, reward, terminated, truncated, info = env.step({"name": "submit", "arguments": {"answer": "42"}})
     info["verdict"]                             # Verdict.to_dict(); reward == verdict score
-    env.trajectory()                            # the recorded episode (replicas.trajectory)
+    env.trajectory()                            # the recorded episode (replicas.records.trajectory)
     env.close()
 
 Every episode runs in its own sandbox (``replicas.sandbox``). Bad agent input — an unknown tool,
@@ -32,17 +32,17 @@ from typing import Any, ClassVar
 from replicas import osbox
 from replicas.atomicio import write_json_atomic
 from replicas.protocols import SnapshotLike
+from replicas.records.trajectory import (
+    SCHEMA_VERSION,
+    StepRecord,
+    totals,
+)
 from replicas.sandbox import Sandbox
 from replicas.tasks import Task, TaskFamily, TaskId, build_task, family_names, get_family
 from replicas.tasks.grading import GradeContext
 from replicas.tasks.loader import load_snapshot
 from replicas.tools import ToolContext, call_tool, get_tool, tool_schemas, validate_arguments
 from replicas.tools.base import ToolResult
-from replicas.trajectory import (
-    SCHEMA_VERSION,
-    StepRecord,
-    totals,
-)
 from replicas.verifiers.verdict import Verdict, fail
 
 EPISODE_FILE = "episode.json"
@@ -239,7 +239,7 @@ class Env:
         return self._elapsed_offset + (time.monotonic() - self._started if self._started else 0.0)
 
     def trajectory(self) -> dict[str, Any]:
-        """The episode so far as a JSON-ready dict (see ``replicas.trajectory``)."""
+        """The episode so far as a JSON-ready dict (see ``replicas.records.trajectory``)."""
         task = self._task
         return {
             "schema_version": SCHEMA_VERSION,

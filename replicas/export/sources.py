@@ -24,11 +24,11 @@ from replicas.export.conversation import SUBMIT, Conversation, ToolTurn
 from replicas.export.phrasing import final_answer_text, grounding_problem
 from replicas.export.replay import replay
 from replicas.export.skips import SkipLog
+from replicas.records.trajectory import SCHEMA_VERSION, validate_trajectory
 from replicas.runner import RESULTS_FILE, read_results, read_trajectory
 from replicas.tasks import TaskBuildError, build_task, get_family, task_from_id
 from replicas.tasks.base import DEFAULT_SCALE, TaskId
 from replicas.tools import get_tool, tool_schemas, validate_arguments
-from replicas.trajectory import SCHEMA_VERSION, validate_trajectory
 
 if TYPE_CHECKING:
     from replicas.tasks import Task

@@ -5,14 +5,14 @@ Public surface (the runner calls :func:`write_summary` at the end of every run):
 - :func:`write_summary` / :func:`build_summary` — every number about a run, as one dict;
 - :func:`write_report` — summary + markdown + self-contained HTML into the run directory;
 - :func:`compare_runs` / :func:`render_compare_markdown` — two runs side by side;
-- :func:`load_run` and :class:`ReportInputError` — the tolerant results reader.
+- :func:`load_run` and :class:`ReportInputError` — the tolerant results reader (episodes are
+  :class:`replicas.records.EpisodeRecord`, the model the runner writes).
 """
 
 from __future__ import annotations
 
 from replicas.report._load import (
     SUPPORTED_RESULT_SCHEMAS,
-    Episode,
     LoadedRun,
     ReportInputError,
     load_run,
@@ -35,7 +35,6 @@ __all__ = [
     "SUMMARY_FILE",
     "SUMMARY_SCHEMA_VERSION",
     "SUPPORTED_RESULT_SCHEMAS",
-    "Episode",
     "LoadedRun",
     "ReportFiles",
     "ReportInputError",

@@ -11,75 +11,26 @@ guessing at a future format would print confident wrong numbers.
 from __future__ import annotations
 
 import json
-import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from pydantic import ValidationError
+
+from replicas.records import RESULTS_SCHEMA_VERSION, EpisodeKey, EpisodeRecord, RunRecord
+from replicas.records.fields import problems
 
 RESULTS_FILE = "results.jsonl"
 RUN_FILE = "run.json"
 TRAJECTORIES_DIR = "trajectories"
 
 #: results.jsonl schema versions this reader understands
-SUPPORTED_RESULT_SCHEMAS: frozenset[int] = frozenset({1})
+SUPPORTED_RESULT_SCHEMAS: frozenset[int] = frozenset({RESULTS_SCHEMA_VERSION})
 
 
 class ReportInputError(ValueError):
     """The run directory cannot be reported on (missing, empty, or an unknown format)."""
-
-
-@dataclass(frozen=True)
-class Episode:
-    """One validated results line: the unit every statistic is computed from."""
-
-    task_id: str
-    replica: str
-    family: str
-    difficulty: str
-    agent: str
-    attempt: int
-    score: float
-    passed: bool
-    reasons: tuple[str, ...]
-    steps: int
-    error_steps: int
-    tokens_in: int
-    tokens_out: int
-    cost_usd: float
-    wall_s: float
-    strategy: str | None = None
-    error: str | None = None
-    trajectory: str | None = None
-
-    def __post_init__(self) -> None:
-        for name in ("task_id", "replica", "family", "difficulty", "agent"):
-            if not getattr(self, name):
-                raise ValueError(f"{name} must be a non-empty string")
-        if self.attempt < 0:
-            raise ValueError(f"attempt must be >= 0, got {self.attempt}")
-        if not (math.isfinite(self.score) and 0.0 <= self.score <= 1.0):
-            raise ValueError(f"score must lie in [0, 1], got {self.score}")
-        for name in ("steps", "error_steps", "tokens_in", "tokens_out"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be >= 0")
-        for name in ("cost_usd", "wall_s"):
-            value = getattr(self, name)
-            if not (math.isfinite(value) and value >= 0):
-                raise ValueError(f"{name} must be a finite number >= 0, got {value}")
-
-    @property
-    def key(self) -> tuple[str, str, int, str]:
-        """Identity of an episode in a run; a resume must never record the same key twice."""
-        return (self.task_id, self.agent, self.attempt, self.strategy or "")
-
-    @property
-    def agent_error(self) -> bool:
-        return bool(self.error)
-
-    @property
-    def total_tokens(self) -> int:
-        return self.tokens_in + self.tokens_out
 
 
 @dataclass(frozen=True)
@@ -88,7 +39,7 @@ class LoadedRun:
 
     run_dir: Path
     config: dict[str, Any]
-    episodes: tuple[Episode, ...]
+    episodes: tuple[EpisodeRecord, ...]
     lines: int
     skipped: dict[str, int] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
@@ -100,90 +51,14 @@ class LoadedRun:
         return agents[0] if len(agents) == 1 else self.run_dir.name
 
 
-_STR_FIELDS = ("task_id", "replica", "family", "difficulty", "agent")
-_OPTIONAL_ZERO = frozenset({"error_steps", "tokens_in", "tokens_out", "cost_usd", "wall_s"})
-
-
-class _Foreign(Exception):
-    """A JSON line that is not an episode record (internal control flow of the reader)."""
-
-
-def _string(record: dict[str, Any], name: str) -> str:
-    value = record.get(name)
-    if not isinstance(value, str) or not value:
-        raise _Foreign(f"{name} is {value!r}")
-    return value
-
-
-def _real(record: dict[str, Any], name: str) -> float:
-    value = record.get(name)
-    if value is None and name in _OPTIONAL_ZERO:
-        return 0.0
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise _Foreign(f"{name} is {value!r}")
-    return float(value)
-
-
-def _integer(record: dict[str, Any], name: str) -> int:
-    value = _real(record, name)
-    if not value.is_integer():
-        raise _Foreign(f"{name} is not an integer: {value!r}")
-    return int(value)
-
-
-def _reason_codes(value: Any) -> tuple[str, ...]:
-    """Accept codes as strings or as ``{"code": ...}`` objects (the verdict's own shape)."""
-    if value is None:
-        return ()
-    if not isinstance(value, list):
-        raise _Foreign(f"reasons is {type(value).__name__}, not a list")
-    codes: list[str] = []
-    for item in value:
-        code = item.get("code") if isinstance(item, dict) else item
-        if not isinstance(code, str) or not code:
-            raise _Foreign(f"reason {item!r} has no code")
-        codes.append(code)
-    return tuple(codes)
-
-
-def _optional_str(record: dict[str, Any], name: str) -> str | None:
-    value = record.get(name)
-    if value is None or value == "":
-        return None
-    return value if isinstance(value, str) else json.dumps(value)
-
-
-def parse_episode(record: Any) -> Episode:
+def parse_episode(record: Any) -> EpisodeRecord:
     """Validate one decoded results line; raises ``ValueError`` when it is not an episode."""
     if not isinstance(record, dict):
         raise ValueError(f"not an object but {type(record).__name__}")
     try:
-        text = {name: _string(record, name) for name in _STR_FIELDS}
-        passed = record.get("passed")
-        if not isinstance(passed, bool):
-            raise _Foreign(f"passed is {passed!r}")
-        return Episode(
-            task_id=text["task_id"],
-            replica=text["replica"],
-            family=text["family"],
-            difficulty=text["difficulty"],
-            agent=text["agent"],
-            attempt=_integer(record, "attempt"),
-            score=_real(record, "score"),
-            passed=passed,
-            reasons=_reason_codes(record.get("reasons")),
-            steps=_integer(record, "steps"),
-            error_steps=_integer(record, "error_steps"),
-            tokens_in=_integer(record, "tokens_in"),
-            tokens_out=_integer(record, "tokens_out"),
-            cost_usd=_real(record, "cost_usd"),
-            wall_s=_real(record, "wall_s"),
-            strategy=_optional_str(record, "strategy"),
-            error=_optional_str(record, "error"),
-            trajectory=_optional_str(record, "trajectory"),
-        )
-    except _Foreign as exc:
-        raise ValueError(str(exc)) from None
+        return EpisodeRecord.model_validate(record)
+    except ValidationError as exc:
+        raise ValueError("; ".join(problems(exc))) from None
 
 
 def _schema_version(record: Any) -> Any:
@@ -202,7 +77,14 @@ def _read_config(run_dir: Path, warnings: list[str]) -> dict[str, Any]:
     if not isinstance(config, dict):
         warnings.append(f"{RUN_FILE} is not a JSON object; run configuration omitted")
         return {}
-    return config
+    try:
+        return RunRecord.model_validate(config).to_dict()
+    except ValidationError as exc:
+        warnings.append(
+            f"{RUN_FILE} is not a run record ({'; '.join(problems(exc))}); "
+            "run configuration omitted"
+        )
+        return {}
 
 
 def load_run(run_dir: Path | str) -> LoadedRun:
@@ -219,7 +101,7 @@ def load_run(run_dir: Path | str) -> LoadedRun:
     config = _read_config(run_dir, warnings)
     skipped = {"torn": 0, "foreign": 0, "duplicate": 0}
     first_problem: dict[str, str] = {}
-    episodes: dict[tuple[str, str, int, str], Episode] = {}
+    episodes: dict[EpisodeKey, EpisodeRecord] = {}
     lines = 0
     raw = results.read_bytes().decode("utf-8", errors="replace")
     for number, line in enumerate(raw.splitlines(), start=1):
@@ -269,7 +151,7 @@ def load_run(run_dir: Path | str) -> LoadedRun:
 _UNSAFE = re.compile(r"[^A-Za-z0-9._\-]+")
 
 
-def trajectory_path(run_dir: Path, episode: Episode) -> Path | None:
+def trajectory_path(run_dir: Path, episode: EpisodeRecord) -> Path | None:
     """Locate an episode's trajectory file, tolerating agent names the runner had to sanitise.
 
     The runner names files ``<task_id>__<agent>__a<attempt>.json``; adversary attempts may carry

@@ -10,7 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from replicas.report._load import Episode, load_trajectory, trajectory_path
+from replicas.records import EpisodeRecord
+from replicas.report._load import load_trajectory, trajectory_path
 
 #: tools that inspect the world; steps spent on them before ``submit`` are "verification"
 QUERY_TOOLS: frozenset[str] = frozenset({"sql", "read_file", "list_files", "dbt"})
@@ -63,7 +64,7 @@ def _relative(path: Path | None, run_dir: Path) -> str | None:
         return str(path)
 
 
-def excerpt(run_dir: Path, episode: Episode) -> dict[str, Any]:
+def excerpt(run_dir: Path, episode: EpisodeRecord) -> dict[str, Any]:
     """The end of an episode (last steps + verdict feedback), truncated for a report."""
     path = trajectory_path(run_dir, episode)
     trajectory = load_trajectory(path)
@@ -119,7 +120,7 @@ def query_steps_before_submit(trajectory: dict[str, Any]) -> tuple[int, bool]:
     return count, False
 
 
-def verification_behaviour(run_dir: Path, episodes: tuple[Episode, ...]) -> dict[str, Any]:
+def verification_behaviour(run_dir: Path, episodes: tuple[EpisodeRecord, ...]) -> dict[str, Any]:
     """How much an agent looks before it answers, over the episodes whose trajectory is readable."""
     per_episode: list[int] = []
     submitted = 0

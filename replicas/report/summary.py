@@ -17,7 +17,8 @@ from typing import Any
 from replicas._version import __version__
 from replicas.atomicio import write_json_atomic
 from replicas.metrics import Rate, mean_pass_at_k, mean_pass_hat_k
-from replicas.report._load import Episode, LoadedRun, load_run
+from replicas.records import EpisodeRecord
+from replicas.report._load import LoadedRun, load_run
 from replicas.report._trajectory import excerpt, truncate, verification_behaviour
 
 SUMMARY_SCHEMA_VERSION = 1
@@ -31,7 +32,7 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
-def _pass_k(episodes: Iterable[Episode]) -> dict[str, Any] | None:
+def _pass_k(episodes: Iterable[EpisodeRecord]) -> dict[str, Any] | None:
     """pass@k / pass^k over tasks, k = 1 .. the smallest attempt count; None with one attempt."""
     counts: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
     for e in episodes:
@@ -50,7 +51,7 @@ def _pass_k(episodes: Iterable[Episode]) -> dict[str, Any] | None:
     }
 
 
-def group_stats(episodes: list[Episode]) -> dict[str, Any]:
+def group_stats(episodes: list[EpisodeRecord]) -> dict[str, Any]:
     """Success with its Wilson interval plus the cost side of the same episodes."""
     passed = sum(e.passed for e in episodes)
     rate = Rate(passed, len(episodes)).to_dict()
@@ -76,20 +77,20 @@ def group_stats(episodes: list[Episode]) -> dict[str, Any]:
 
 
 def _grouped(
-    episodes: tuple[Episode, ...], key: Callable[[Episode], str]
+    episodes: tuple[EpisodeRecord, ...], key: Callable[[EpisodeRecord], str]
 ) -> dict[str, dict[str, Any]]:
-    groups: dict[str, list[Episode]] = defaultdict(list)
+    groups: dict[str, list[EpisodeRecord]] = defaultdict(list)
     for e in episodes:
         groups[key(e)].append(e)
     return {name: group_stats(groups[name]) for name in sorted(groups)}
 
 
-def _codes(episode: Episode) -> list[str]:
+def _codes(episode: EpisodeRecord) -> list[str]:
     """Distinct reason codes of one failed episode, in first-seen order."""
     return list(dict.fromkeys(episode.reasons)) or [NO_REASON]
 
 
-def _examples(failed: list[Episode], top: list[tuple[str, int]]) -> list[Episode]:
+def _examples(failed: list[EpisodeRecord], top: list[tuple[str, int]]) -> list[EpisodeRecord]:
     """One episode per code, a different one for each code whenever the run has one."""
     used: set[tuple[str, str, int, str]] = set()
     chosen = []
@@ -127,12 +128,12 @@ def failure_modes(run: LoadedRun) -> dict[str, Any]:
     }
 
 
-def adversary_section(episodes: tuple[Episode, ...]) -> dict[str, Any] | None:
+def adversary_section(episodes: tuple[EpisodeRecord, ...]) -> dict[str, Any] | None:
     """Per-strategy pass counts; any pass is a reward hack the verifier let through."""
     labelled = [e for e in episodes if e.strategy]
     if not labelled:
         return None
-    strategies: dict[str, list[Episode]] = defaultdict(list)
+    strategies: dict[str, list[EpisodeRecord]] = defaultdict(list)
     for e in labelled:
         strategies[e.strategy or ""].append(e)
     rows = []
@@ -157,7 +158,7 @@ def adversary_section(episodes: tuple[Episode, ...]) -> dict[str, Any] | None:
     }
 
 
-def agent_errors_section(episodes: tuple[Episode, ...]) -> dict[str, Any]:
+def agent_errors_section(episodes: tuple[EpisodeRecord, ...]) -> dict[str, Any]:
     errors = [e for e in episodes if e.agent_error]
     return {
         "count": len(errors),

@@ -4,7 +4,7 @@ Run directory layout (every file carries ``schema_version``)::
 
     DIR/run.json                        the run's configuration (suite, agent, attempts, tasks glob,
                                         task ids, executor, kit version, timestamps)
-    DIR/results.jsonl                   one line per episode (``replicas.runner.records``)
+    DIR/results.jsonl                   one line per episode (``replicas.records``)
     DIR/trajectories/<task_id>__<agent>__a<attempt>[__<strategy>].json
                                         the runtime trajectory of each episode
     DIR/summary.json                    written by ``replicas.report.write_summary`` when present
@@ -13,18 +13,16 @@ Reading API for reports: :func:`read_results` (valid records + torn/foreign line
 :func:`read_run_config`, :func:`read_trajectory`.
 """
 
-from replicas.runner.executors import ExecutorError, get_executor
-from replicas.runner.plan import load_tasks, plan_episodes, select_task_ids
-from replicas.runner.records import (
+from replicas.records import (
     RESULTS_SCHEMA_VERSION,
     RUN_SCHEMA_VERSION,
     EpisodeKey,
     EpisodeRecord,
-    EpisodeSpec,
-    agent_slug,
     record_key,
-    trajectory_relpath,
 )
+from replicas.runner.executors import ExecutorError, get_executor
+from replicas.runner.plan import load_tasks, plan_episodes, select_task_ids
+from replicas.runner.records import EpisodeSpec, agent_slug, trajectory_relpath
 from replicas.runner.run import (
     DEFAULT_SUITE,
     RunConfig,

@@ -19,7 +19,8 @@ from typing import Any
 
 from replicas.agents import Agent, AgentOptions, EpisodeOutcome, get_agent
 from replicas.env import Env
-from replicas.runner.records import EpisodeRecord, EpisodeSpec
+from replicas.records import EpisodeRecord
+from replicas.runner.records import EpisodeSpec
 from replicas.tasks import task_from_id
 
 _AGENTS: dict[tuple[str, str], Agent] = {}

@@ -11,7 +11,8 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from replicas.agents import Agent
-from replicas.runner.records import EpisodeKey, EpisodeSpec
+from replicas.records import EpisodeKey
+from replicas.runner.records import EpisodeSpec
 from replicas.suite import get_suite
 from replicas.tasks import task_from_id
 

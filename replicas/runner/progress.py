@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from replicas.runner.records import EpisodeRecord
+from replicas.records import EpisodeRecord
 
 
 class Progress(Protocol):

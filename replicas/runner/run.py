@@ -21,10 +21,11 @@ from typing import Any
 
 from replicas._version import __version__
 from replicas.agents import AgentOptions, get_agent
+from replicas.records import RUN_SCHEMA_VERSION, EpisodeRecord
 from replicas.runner.executors import get_executor
 from replicas.runner.plan import load_tasks, plan_episodes, remaining, select_task_ids
 from replicas.runner.progress import NullProgress, Progress
-from replicas.runner.records import RUN_SCHEMA_VERSION, EpisodeRecord, EpisodeSpec
+from replicas.runner.records import EpisodeSpec
 from replicas.runner.store import ResultsStore, read_results
 
 DEFAULT_SUITE = "core-v1"

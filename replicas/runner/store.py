@@ -24,10 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from replicas.atomicio import write_json_atomic
-from replicas.runner.records import (
+from replicas.records import (
     RESULTS_SCHEMA_VERSION,
     EpisodeKey,
     EpisodeRecord,
+    RunRecord,
     record_key,
 )
 
@@ -62,7 +63,7 @@ def _parse_line(line: bytes) -> dict[str, Any] | None:
     if not isinstance(data, dict) or data.get("schema_version") != RESULTS_SCHEMA_VERSION:
         return None
     try:
-        record_key(data)
+        EpisodeRecord.model_validate(data)
     except ValueError:
         return None
     return data
@@ -148,6 +149,8 @@ class ResultsStore:
         """Persist one episode: trajectory first (atomic rename), then its result line."""
         self.prepare()
         if trajectory is not None:
+            if not record.trajectory:
+                raise ValueError(f"{record.task_id}: a recorded trajectory needs its path")
             write_json_atomic(self.run_dir / record.trajectory, trajectory, indent=1, default=str)
         line = (json.dumps(record.to_dict(), separators=(",", ":"), default=str) + "\n").encode()
         with _locked_fd(self.results_path) as fd:
@@ -168,8 +171,10 @@ class ResultsStore:
         return read_run_config(self.run_dir)
 
     def write_run_config(self, config: Mapping[str, Any]) -> None:
+        """Replace ``run.json`` with ``config``, validated as a :class:`RunRecord` first."""
+        record = RunRecord.model_validate(dict(config))
         self.prepare()
-        write_json_atomic(self.run_dir / RUN_FILE, dict(config), indent=1, default=str)
+        write_json_atomic(self.run_dir / RUN_FILE, record.to_dict(), indent=1, default=str)
 
 
 def _last_newline_end(path: Path, size: int) -> int:
@@ -179,12 +184,13 @@ def _last_newline_end(path: Path, size: int) -> int:
 
 
 def read_run_config(run_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
-    """``run.json`` of a run directory, or None when absent/unreadable."""
+    """``run.json`` of a run directory as written, or None when absent, unreadable or not a
+    :class:`~replicas.records.RunRecord`."""
     try:
         data = json.loads((Path(run_dir) / RUN_FILE).read_text(encoding="utf-8"))
+        return RunRecord.model_validate(data).to_dict()
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) else None
 
 
 def read_trajectory(run_dir: str | os.PathLike[str], record: Mapping[str, Any]) -> dict[str, Any]:
