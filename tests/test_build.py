@@ -231,3 +231,9 @@ def test_data_library_versions_are_recorded_and_keyed() -> None:
     assert all(v != "absent" for v in versions.values())
     snap = ensure_snapshot("toy", seed=1)
     assert snap.manifest["versions"]["faker"] == versions["faker"]
+
+
+def test_unknown_engine_is_rejected_before_any_work() -> None:
+    with pytest.raises(ValueError, match="unknown build engine 'spark'; choose one of replay, dbt"):
+        ensure_snapshot("toy", 18, engine="spark")
+    assert not (snapshots_dir() / BuildKey("toy", 18, 0.01).slug).exists()

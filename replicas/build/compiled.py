@@ -20,6 +20,7 @@ import fcntl
 import json
 import os
 import shutil
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ __all__ = [
 
 PLAN = "plan.json"
 DBT_DIR = "dbt"
+_STALE_TMP_S = 6 * 3600
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,15 @@ def copy_tree_bytes(src: Path, dst: Path) -> None:
             shutil.copyfile(os.path.join(dirpath, name), target / name)
 
 
+def _sweep_stale_tmp(parent: Path) -> None:
+    """Remove temporary dirs left by killed processes (never a live publish's)."""
+    now = time.time()
+    for child in parent.glob(".tmp-*"):
+        with contextlib.suppress(OSError):
+            if now - child.stat().st_mtime > _STALE_TMP_S:
+                remove_tree(child)
+
+
 def publish_compiled(spec: ReplicaSpec, project: Path, *, source: str) -> CompiledProject:
     """Cache ``project`` (a dbt project a successful ``dbt build`` just left, pruned to
     ``target/manifest.json``) as the compiled project of ``spec``'s current code.
@@ -133,6 +144,7 @@ def publish_compiled(spec: ReplicaSpec, project: Path, *, source: str) -> Compil
         manifest, project_yml.read_text() if project_yml.is_file() else None
     )
     final = compiled_dir(spec)
+    _sweep_stale_tmp(final.parent)
     tmp = final.with_name(f".tmp-{final.name}-{os.getpid()}-{uuid.uuid4().hex[:8]}")
     try:
         tmp.mkdir()
