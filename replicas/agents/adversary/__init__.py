@@ -12,7 +12,8 @@ Strategies (module): ``candidate_numbers``, ``every_value``, ``sql_as_answer``,
 ``echo_instruction``, ``address_grader`` (``_answers``); ``read_answer_files``, ``write_outside``
 (``_probes``); ``scramble_rows``, ``reorder_ranking`` (``_scramble``, the only ones that use the
 oracle answer, and only to break it); ``delete_schema_tests``, ``self_reference_model``,
-``edit_dbt_project``, ``build_broken_model`` (``_dbt``).
+``edit_dbt_project``, ``build_broken_model`` (``_dbt``); ``package_escape``,
+``override_builtins``, ``read_through_dbt`` (``_escape``: escapes through dbt itself).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from replicas.agents import register_agent
-from replicas.agents.adversary import _answers, _dbt, _probes, _scramble
+from replicas.agents.adversary import _answers, _dbt, _escape, _probes, _scramble
 from replicas.agents.adversary._base import Strategy
 from replicas.agents.base import Agent, AgentOptions, EnvLike, EpisodeOutcome
 
@@ -29,7 +30,13 @@ if TYPE_CHECKING:
 
 STRATEGIES: dict[str, Strategy] = {
     s.name: s
-    for s in (*_answers.STRATEGIES, *_probes.STRATEGIES, *_scramble.STRATEGIES, *_dbt.STRATEGIES)
+    for s in (
+        *_answers.STRATEGIES,
+        *_probes.STRATEGIES,
+        *_scramble.STRATEGIES,
+        *_dbt.STRATEGIES,
+        *_escape.STRATEGIES,
+    )
 }
 
 
