@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export REPLICAS_HOME ?= $(CURDIR)/.replicas-home
 
-.PHONY: demo test check bench install clean wheel-test
+.PHONY: demo test check bench install clean wheel-test os-sandbox
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,10 +18,28 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 install: $(STAMP)
 
-demo: $(STAMP)
+# dbt tasks run the agent's project under bubblewrap (README: Isolation). Installed here when
+# this is a Debian/Ubuntu machine we are root on; otherwise we say what is missing and stop.
+os-sandbox:
+	@command -v bwrap >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing bubblewrap (the OS sandbox for dbt tasks)"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null 2>&1 || \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; }; \
+	  else \
+	    echo "error: dbt tasks need bubblewrap (the OS sandbox), which is not installed."; \
+	    echo "       Debian/Ubuntu: sudo apt-get install bubblewrap  (see README: Isolation)"; \
+	    exit 1; \
+	  fi; }
+	@bwrap --ro-bind / / --unshare-all --die-with-parent /bin/true 2>/dev/null || { \
+	  echo "error: bubblewrap is installed but cannot create a sandbox here (user namespaces off?)."; \
+	  echo "       make demo can still run with: $(BIN)/replicas demo --unsafe-no-os-sandbox"; \
+	  exit 1; }
+
+demo: $(STAMP) os-sandbox
 	$(BIN)/replicas demo
 
-test: $(STAMP)
+test: $(STAMP) os-sandbox
 	$(BIN)/python -m pytest -q -n 2 --dist worksteal
 
 check: $(STAMP)

@@ -31,11 +31,6 @@ REPO = Path(__file__).resolve().parent.parent
 KIT_PROJECTS = REPO / "dbt_projects"
 MARKER = "ISOLATION-MARKER-7f3a"
 
-pytestmark = pytest.mark.skipif(
-    osbox.probe() is not None, reason=f"no OS sandbox on this machine: {osbox.probe()}"
-)
-
-
 @pytest.fixture(scope="module", autouse=True)
 def _toy() -> Iterator[None]:
     register_toy()
