@@ -21,9 +21,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from replicas.tasks.base import format_task_id
+
+if TYPE_CHECKING:
+    from replicas.tasks import Task
 
 SourceKind = Literal["oracle", "run"]
 SOURCE_KINDS: tuple[str, ...] = ("oracle", "run")
@@ -106,6 +109,22 @@ class Conversation:
     turns: tuple[ToolTurn, ...]
     origin: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of_task(cls, task: Task, **fields: Any) -> Conversation:
+        """A conversation about ``task``: its identity fields come from the task itself."""
+        return cls(
+            task_id=task.id,
+            replica=task.replica,
+            family=task.family,
+            seed=task.seed,
+            variant=task.variant,
+            scale=task.scale,
+            difficulty=task.difficulty,
+            answer_kind=task.answer_kind,
+            instruction=task.instruction,
+            **fields,
+        )
 
     def __post_init__(self) -> None:
         if self.source not in SOURCE_KINDS:

@@ -129,20 +129,12 @@ def demonstrate(task: Task, system: str, skips: SkipLog) -> Conversation | None:
         for i, (name, args) in enumerate(calls[:-1])
     ]
     turns.append(ToolTurn(_call_id(len(calls) - 1), calls[-1][0], calls[-1][1], None, content))
-    return Conversation(
-        task_id=task.id,
-        replica=task.replica,
-        family=task.family,
-        seed=task.seed,
-        variant=task.variant,
-        scale=task.scale,
-        difficulty=task.difficulty,
-        answer_kind=task.answer_kind,
+    return Conversation.of_task(
+        task,
         source="oracle",
         agent="oracle",
         score=float(result.score),
         system=system,
-        instruction=task.instruction,
         tools=result.tools,
         turns=tuple(turns),
         origin="oracle",
@@ -268,20 +260,12 @@ def _run_conversation(
 
     turns = [ToolTurn(_call_id(i), n, a, o) for i, (n, a, o) in enumerate(steps[:-1])]
     turns.append(ToolTurn(_call_id(len(steps) - 1), SUBMIT, steps[-1][1], None, content))
-    return Conversation(
-        task_id=task.id,
-        replica=task.replica,
-        family=task.family,
-        seed=task.seed,
-        variant=task.variant,
-        scale=task.scale,
-        difficulty=task.difficulty,
-        answer_kind=task.answer_kind,
+    return Conversation.of_task(
+        task,
         source="run",
         agent=str(record.get("agent", traj.get("agent", "unknown"))),
         score=min(float(record.get("score", 0.0)), verdict_score),
         system=system,
-        instruction=task.instruction,
         tools=tuple(tool_schemas(task.tools)),
         turns=tuple(turns),
         origin=where,

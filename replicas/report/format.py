@@ -89,3 +89,19 @@ def adversary_rows(adversary: dict[str, Any]) -> list[list[str]]:
         ]
         for s in adversary["strategies"]
     ]
+
+
+def example_lines(example: dict[str, Any]) -> list[str]:
+    """A failure excerpt as plain lines (its steps, the reasons, the verdict), for any renderer."""
+    lines: list[str] = []
+    for step in example["steps"]:
+        lines.append(f"[{step['index']}] {step['tool']}({step['arguments']})")
+        if step.get("error"):
+            lines.append(f"    error: {step['error']}")
+        elif step.get("observation"):
+            lines.append(f"    → {step['observation']}")
+    for reason in example.get("reasons", []):
+        lines.append(f"reason {reason['code']}: {reason['message']}")
+    if example.get("feedback"):
+        lines.append(f"verdict: {example['feedback']}")
+    return lines

@@ -16,6 +16,7 @@ from replicas.report.format import (
     ADVERSARY_HEADERS,
     GROUP_SECTIONS,
     adversary_rows,
+    example_lines,
     group_cells,
     group_headers,
     money,
@@ -228,17 +229,7 @@ def _groups(summary: dict[str, Any]) -> str:
 
 
 def _example(example: dict[str, Any]) -> str:
-    lines = []
-    for step in example["steps"]:
-        lines.append(f"[{step['index']}] {step['tool']}({step['arguments']})")
-        if step.get("error"):
-            lines.append(f"    error: {step['error']}")
-        elif step.get("observation"):
-            lines.append(f"    → {step['observation']}")
-    for reason in example.get("reasons", []):
-        lines.append(f"reason {reason['code']}: {reason['message']}")
-    if example.get("feedback"):
-        lines.append(f"verdict: {example['feedback']}")
+    lines = example_lines(example)
     where = f"{example['task_id']} · attempt {example['attempt']}"
     if example.get("strategy"):
         where += f" · strategy {example['strategy']}"

@@ -9,6 +9,7 @@ from replicas.report.format import (
     ADVERSARY_HEADERS,
     GROUP_SECTIONS,
     adversary_rows,
+    example_lines,
     group_cells,
     group_headers,
     num,
@@ -43,17 +44,7 @@ def render_example(example: dict[str, Any]) -> str:
         head += f", strategy `{example['strategy']}`"
     if example.get("trajectory"):
         head += f" — `{example['trajectory']}`"
-    lines = []
-    for step in example["steps"]:
-        lines.append(f"[{step['index']}] {step['tool']}({step['arguments']})")
-        if step.get("error"):
-            lines.append(f"    error: {step['error']}")
-        elif step.get("observation"):
-            lines.append(f"    → {step['observation']}")
-    for reason in example.get("reasons", []):
-        lines.append(f"reason {reason['code']}: {reason['message']}")
-    if example.get("feedback"):
-        lines.append(f"verdict: {example['feedback']}")
+    lines = example_lines(example)
     body = _fenced("\n".join(lines)) if lines else "_(trajectory not available)_"
     return f"{head}\n\n{body}"
 
