@@ -111,14 +111,18 @@ def test_replay_builds_what_dbt_builds(
 
 
 def _threshold_project(root: Path) -> Path:
-    """The toy project plus data-dependent failures: two tests fail above 10 raw rows (the
-    second never runs under dbt: it tests a model downstream of the first), and a model raises
-    a DuckDB error above 30 rows."""
+    """The toy project plus an ephemeral model and data-dependent failures: two tests fail above
+    10 raw rows (the second never runs under dbt: it tests a model downstream of the first), and
+    a model raises a DuckDB error above 30 rows."""
     project = root / "toy_threshold"
     shutil.copytree(TOY_PROJECT, project)
     models = project / "models"
+    (models / "thing_kinds.sql").write_text(
+        "{{ config(materialized='ephemeral') }}\nselect distinct kind from {{ ref('thing_totals') }}\n"
+    )
     (models / "thing_share.sql").write_text(
-        "select kind, n * 1.0 / sum(n) over () as share from {{ ref('thing_totals') }}\n"
+        "select t.kind, t.n * 1.0 / sum(t.n) over () as share from {{ ref('thing_totals') }} t\n"
+        "join {{ ref('thing_kinds') }} k on k.kind = t.kind\n"
     )
     (models / "thing_guard.sql").write_text(
         "select case when count(*) > 30 then error('too many things') else count(*) end as n\n"

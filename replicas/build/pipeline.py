@@ -143,11 +143,18 @@ def _dbt_build(spec: ReplicaSpec, work: Path) -> DbtResult:
     return result
 
 
-def _seed_compiled_cache(key: BuildKey, work: Path) -> None:
-    """After a real dbt build, cache its project as the compiled one if nobody has yet."""
-    with compile_lock(key.spec, blocking=False) as acquired:
-        if acquired:
-            publish_compiled(key.spec, work / DBT_DIR, source=_source(key))
+def _seed_compiled_cache(key: BuildKey, work: Path, info: dict[str, Any]) -> None:
+    """After a real dbt build, cache its project as the compiled one if nobody has yet.
+
+    Best effort: the snapshot dbt just built is good whether or not the cache can be written.
+    """
+    try:
+        with compile_lock(key.spec, blocking=False) as acquired:
+            if acquired and load_compiled(key.spec) is None:
+                publish_compiled(key.spec, work / DBT_DIR, source=_source(key))
+                info["compiled"] = "created"
+    except (OSError, ValueError) as exc:
+        info["compiled"] = f"not cached: {type(exc).__name__}: {exc}"
 
 
 def _source(key: BuildKey) -> str:
@@ -166,7 +173,7 @@ def _transform(
     if engine == "dbt":
         result = _dbt_build(spec, work)
         info["engine"] = "dbt"
-        _seed_compiled_cache(key, work)
+        _seed_compiled_cache(key, work, info)
         return result, None
     compiled = load_compiled(spec)
     if compiled is None:
@@ -175,8 +182,13 @@ def _transform(
             compiled = load_compiled(spec)
             if compiled is None:
                 result = _dbt_build(spec, work)
-                compiled = publish_compiled(spec, work / DBT_DIR, source=_source(key))
-                info.update(engine="dbt", fallback_reason=FIRST_BUILD_REASON, compiled="created")
+                info.update(engine="dbt", fallback_reason=FIRST_BUILD_REASON)
+                try:
+                    compiled = publish_compiled(spec, work / DBT_DIR, source=_source(key))
+                except (OSError, ValueError) as exc:  # dbt built the snapshot all the same
+                    info["compiled"] = f"not cached: {type(exc).__name__}: {exc}"
+                    return result, None
+                info["compiled"] = "created"
                 if compiled.unsupported:
                     info["replay_unsupported"] = compiled.unsupported
                 return result, None
