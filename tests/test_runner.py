@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from replicas.agents import Agent, AgentOptions, EpisodeOutcome, get_agent, register_agent
+from replicas.records.trajectory import validate_trajectory
 from replicas.runner import (
     RunConfig,
     RunDirError,
@@ -24,7 +25,6 @@ from replicas.runner import (
     run,
 )
 from replicas.tasks import task_from_id
-from replicas.records.trajectory import validate_trajectory
 
 TASKS = (
     "ecommerce.revenue_period-v1.s1.0",  # number

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from replicas.env import Env, EnvCheckError, check_env, make
+from replicas.records.trajectory import validate_trajectory
 from replicas.sandbox import wait_for_discards
 from replicas.tasks import Limits, ToolCall, build_task
-from replicas.records.trajectory import validate_trajectory
 from tests.paths import REPO_ROOT
 from tests.toy_families import TOY_MODEL, register_toy
 

@@ -12,9 +12,9 @@ import json
 import pytest
 
 from replicas.env import check_env, make
+from replicas.records.trajectory import validate_trajectory
 from replicas.tasks import Task, all_families, format_task_id, undiscriminated_readings
 from replicas.tasks.loader import build_task, clear_memory_cache
-from replicas.records.trajectory import validate_trajectory
 
 SEEDS = (0, 1)
 BUILTIN_REPLICAS = ("ecommerce", "credit_cards")
