@@ -125,15 +125,20 @@ def run_dbt(
     threads: int = 2,
     trusted: bool = False,
     limits: ProcessLimits = DBT_LIMITS,
+    mode: str | None = None,
 ) -> DbtResult:
     """Run ``dbt <args>`` for ``project_dir`` against ``warehouse``; never raises on dbt failure.
 
     ``trusted=False`` (an agent's project) requires the OS sandbox or the user's explicit
     opt-out; without either the result is a failure saying so, and dbt does not run.
+    ``mode`` forces an isolation mode (benchmarks compare ``"bubblewrap"`` with
+    ``"trusted-none"`` on one machine).
     """
     project_dir = Path(project_dir).resolve()
     warehouse = Path(warehouse).resolve()
-    if trusted and probe() is not None:
+    if mode is not None:
+        pass
+    elif trusted and probe() is not None:
         mode = "trusted-none"  # the kit's own project on a machine without bubblewrap
     else:
         try:

@@ -74,20 +74,44 @@ def project_template(snapshot: SnapshotLike, patch: Mapping[str, str]) -> Path:
 
 
 def copy_tree(template: Path, dst: Path) -> None:
-    """Materialise ``template`` at ``dst`` as a private copy (a reflink where the file system
-    offers one, bytes otherwise).
+    """Materialise ``template`` at ``dst`` as a private copy of every file.
 
     Never hard links: a hard-linked file is one inode shared with the template and every other
     episode of the worker, so any process that writes it in place — dbt compiling an analysis
-    over its own source, an editor, a future tool — would change them all.
+    over its own source, an editor, a future tool — would change them all. Templates are small
+    (a dbt project: tens of files, kilobytes), so their bytes are held in memory once per
+    process and a reset only creates files.
     """
-    dirs, files = pristine_listing(template)
-    src_root, dst_root = str(template), str(dst)
+    dirs, contents = _template_contents(template)
+    dst_root = str(dst)
     os.mkdir(dst_root)
     for rel in dirs:
         os.mkdir(os.path.join(dst_root, rel))
-    for rel in files:
-        shutil.copyfile(os.path.join(src_root, rel), os.path.join(dst_root, rel))
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    for rel, data in contents:
+        fd = os.open(os.path.join(dst_root, rel), flags, 0o644)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+
+
+_CONTENTS: dict[str, tuple[tuple[str, ...], tuple[tuple[str, bytes], ...]]] = {}
+
+
+def _template_contents(
+    template: Path,
+) -> tuple[tuple[str, ...], tuple[tuple[str, bytes], ...]]:
+    """(directories, (file, bytes)…) of a template, read once per process (templates are
+    process-private and never change once built)."""
+    key = str(template)
+    cached = _CONTENTS.get(key)
+    if cached is None:
+        dirs, files = pristine_listing(template)
+        cached = (dirs, tuple((rel, (template / rel).read_bytes()) for rel in files))
+        with _TEMPLATE_LOCK:
+            _CONTENTS[key] = cached
+    return cached
 
 
 _DOWNSTREAM: dict[tuple[str, tuple[str, ...]], list[str]] = {}
