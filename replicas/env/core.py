@@ -450,7 +450,7 @@ def _stringify_answer(raw_args: Any) -> Any:
     if isinstance(raw_args, str):
         try:
             raw_args = json.loads(raw_args)
-        except ValueError:
+        except (ValueError, RecursionError):
             return raw_args
     if (
         isinstance(raw_args, Mapping)
@@ -460,8 +460,10 @@ def _stringify_answer(raw_args: Any) -> Any:
         value = raw_args["answer"]
         try:
             text = json.dumps(value, allow_nan=False)
-        except (TypeError, ValueError):
-            text = str(value)
+        except (TypeError, ValueError, RecursionError):
+            # not one JSON value (or nested past the interpreter's limit): graded as the
+            # malformed text it is, never an exception in the grader
+            text = "<an answer that is not a JSON value>"
         return {**raw_args, "answer": text}
     return raw_args
 
@@ -470,7 +472,12 @@ def _recordable(arguments: Any) -> Any:
     try:
         text = json.dumps(arguments, allow_nan=False)
     except (TypeError, ValueError):
-        return repr(arguments)[:_MAX_RECORDED_ARG_CHARS]
+        try:
+            return repr(arguments)[:_MAX_RECORDED_ARG_CHARS]
+        except RecursionError:
+            return "<arguments nested too deeply to record>"
+    except RecursionError:
+        return "<arguments nested too deeply to record>"
     if len(text) > _MAX_RECORDED_ARG_CHARS:
         return {"_truncated": True, "prefix": text[:_MAX_RECORDED_ARG_CHARS]}
     return arguments

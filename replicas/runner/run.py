@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from replicas import osbox
 from replicas._version import __version__
 from replicas.agents import AgentOptions, get_agent
 from replicas.records import RUN_SCHEMA_VERSION, EpisodeRecord
@@ -129,6 +130,7 @@ def _write_run_json(
     task_ids: Sequence[str],
     planned: int,
     previous: dict[str, Any],
+    isolation: str,
 ) -> None:
     store.write_run_config(
         {
@@ -148,8 +150,20 @@ def _write_run_json(
             "updated_at": _now(),
             "resumed": bool(previous),
             "python": platform.python_version(),
+            "isolation": isolation,
         }
     )
+
+
+def required_isolation(tasks: Sequence[Any]) -> str:
+    """How the run's agent-controlled processes will be isolated; ``ValueError`` (the CLI's
+    exit 2) when dbt tasks are selected, no OS sandbox exists and the user did not opt out."""
+    if not any("dbt" in task.tools for task in tasks):
+        return "none-needed"
+    try:
+        return osbox.isolation_mode()
+    except osbox.OsSandboxUnavailable as exc:
+        raise ValueError(str(exc)) from None
 
 
 def _failure_record(spec: EpisodeSpec, task: Any, exc: BaseException) -> EpisodeRecord:
@@ -234,6 +248,7 @@ def run(config: RunConfig, *, progress: Progress | None = None) -> RunOutcome:
     sink = progress or NullProgress()
     sink.note(f"preparing {len(task_ids)} tasks (snapshots are built on first use)")
     tasks = load_tasks(task_ids)
+    isolation = required_isolation(tasks)
     if config.resume:
         store.repair()
     by_id = {t.id: t for t in tasks}
@@ -243,7 +258,7 @@ def run(config: RunConfig, *, progress: Progress | None = None) -> RunOutcome:
     already = len(planned) - len(todo)
     if config.max_episodes is not None:
         todo = todo[: config.max_episodes]
-    _write_run_json(store, config, agent.name, task_ids, len(planned), previous)
+    _write_run_json(store, config, agent.name, task_ids, len(planned), previous, isolation)
 
     counts = {"ran": 0, "passed": 0, "errors": 0}
 
