@@ -1,9 +1,8 @@
 """The :class:`Sandbox` lifecycle: created per episode, deleted (in the background) after.
 
-Read-only tasks query the pristine snapshot's warehouse through one shared read-only connection
-per process (opening costs ~14 ms; a cursor costs microseconds); writable (dbt) tasks get their
-own warehouse copy. Every connection an agent's SQL reaches has external access disabled and
-its configuration locked (``replicas.db``).
+Read-only tasks query the pristine snapshot's warehouse; writable (dbt) tasks get their own
+warehouse copy. Agent SQL never runs in this process: :meth:`Sandbox.query` sends it to this
+thread's query server, a resource-limited child process (``replicas.sandbox.query_server``).
 """
 
 from __future__ import annotations
@@ -20,10 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-import duckdb
-
-from replicas.db import open_readonly, readonly_connection
 from replicas.protocols import SnapshotLike
+from replicas.sandbox.query_client import QueryResult, close_database, run_query
 from replicas.sandbox.templates import (
     WAREHOUSE_NAME,
     copy_tree,
@@ -69,7 +66,6 @@ class Sandbox:
         self.snapshot = snapshot
         self._root = root
         self._project_ready = False
-        self._own_connection: duckdb.DuckDBPyConnection | None = None
         self._lock = threading.RLock()
 
     @classmethod
@@ -126,22 +122,22 @@ class Sandbox:
         """The warehouse the agent's SQL and dbt runs see."""
         return self.root / WAREHOUSE_NAME if self.writes else Path(self.snapshot.warehouse)
 
-    def connection(self) -> duckdb.DuckDBPyConnection:
-        """Read-only connection for the SQL tool (shared for read-only tasks)."""
-        if not self.writes:
-            return readonly_connection(self.snapshot.warehouse)
-        with self._lock:
-            if self._own_connection is None:
-                self._own_connection = open_readonly(self.warehouse)
-            return self._own_connection
+    def query(self, sql: str, *, timeout_s: float, max_rows: int, max_chars: int) -> QueryResult:
+        """Run one checked agent query on :attr:`warehouse` in this thread's query server.
+
+        Raises ``QueryFailed`` (refused, timeout, memory, too large, error) with a message for
+        the agent.
+        """
+        return run_query(
+            self.warehouse, sql, timeout_s=timeout_s, max_rows=max_rows, max_chars=max_chars
+        )
 
     def release_connection(self) -> None:
-        """Close this sandbox's own connection so a dbt subprocess can take the write lock."""
+        """Make the query servers close this sandbox's own warehouse so dbt can take the lock."""
         with self._lock:
-            if self._own_connection is not None:
-                with contextlib.suppress(Exception):
-                    self._own_connection.close()
-                self._own_connection = None
+            root = self._root
+        if self.writes and root is not None:
+            close_database(root / WAREHOUSE_NAME)
 
     def disk_usage(self) -> int:
         """Bytes allocated under the sandbox root (what the disk quota is checked against)."""

@@ -4,29 +4,49 @@ Defence in depth, because the agent is an adversary:
 
 1. size cap, then sqlglot parses the query in the agent's dialect (and transpiles it to DuckDB);
 2. the AST must be one read-only statement (SELECT / set operations / DESCRIBE / SHOW /
-   SUMMARIZE / EXPLAIN) and may not call table functions that touch files, other databases or
-   the host (``read_csv``, ``read_text``, ``glob``, ``query``, …) nor name a file as a table;
-3. DuckDB's own parser must agree it is exactly one such statement (no parser differential can
-   smuggle a second statement past step 2);
-4. the connection itself is read-only with external access disabled and configuration locked;
-5. a timer interrupts the query at the task's timeout; output is capped in rows and characters.
+   SUMMARIZE / EXPLAIN), may call no function that exposes files, settings or the host, and may
+   name only relations the allow-list of :mod:`replicas.sandbox.sql_policy` can admit;
+3. the query runs in this thread's query server (:mod:`replicas.sandbox.query_server`), a child
+   process under an address-space limit, which checks the allow-list again on DuckDB's own parse
+   tree with the warehouse's catalog at hand (relations must exist in ``raw``/``main``), and
+   DuckDB's parser must agree it is exactly one such statement;
+4. its connections are read-only with external access disabled and configuration locked;
+5. the server interrupts the query at the task's timeout and the worker kills the server if it
+   does not stop; results pass a byte budget in Arrow and come back as at most ``max_rows`` rows
+   of capped cells.
 """
 
 from __future__ import annotations
 
-import contextlib
 import re
-import threading
-import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-import duckdb
 import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ParseError as SqlglotParseError
 
+from replicas.sandbox.query_client import QueryFailed
+from replicas.sandbox.sql_policy import (
+    ALLOWED_SCHEMAS,
+    INFORMATION_SCHEMA_VIEWS,
+    MAX_CELL_CHARS,
+    WHAT_IS_ALLOWED,
+    denied_function,
+    format_value,
+)
 from replicas.tools.base import Tool, ToolContext, ToolResult, register_tool, truncate
+
+__all__ = [
+    "DIALECTS",
+    "MAX_CELL_CHARS",
+    "MAX_QUERY_CHARS",
+    "QueryRefused",
+    "format_table",
+    "format_value",
+    "prepare_query",
+    "run_sql",
+]
 
 MAX_QUERY_CHARS = 100_000
 DIALECTS = (
@@ -44,40 +64,6 @@ DIALECTS = (
     "databricks",
 )
 
-_DENIED_FUNCTIONS = frozenset(
-    {
-        "glob",
-        "query",
-        "query_table",
-        "getenv",
-        "csv_scan",
-        "parquet_scan",
-        "json_execute_serialized_sql",
-        "duckdb_databases",
-        "duckdb_extensions",
-        "duckdb_secrets",
-        "duckdb_settings",
-        "pragma_database_list",
-        "current_setting",
-        "which_secret",
-        "sqlite_attach",
-    }
-)
-_DENIED_PREFIXES = (
-    "read_",
-    "parquet_",
-    "sniff_",
-    "iceberg_",
-    "delta_",
-    "sqlite_",
-    "postgres_",
-    "mysql_",
-    "st_read",
-    "http",
-    "ducklake",
-    "load_",
-    "write_",
-)
 _ALLOWED_ROOTS: tuple[type[exp.Expression], ...] = (
     exp.Select,
     exp.SetOperation,
@@ -101,7 +87,8 @@ _FILE_LIKE_RE = re.compile(
     r"[/\\]|\.(?:csv|tsv|txt|parquet|json|ndjson|jsonl|gz|zst|duckdb|db|sqlite|xlsx?)$", re.I
 )
 _EXPLAIN_RE = re.compile(r"^\s*explain(?:\s+analyze)?\s+", re.IGNORECASE)
-_READ_ONLY_TYPES = frozenset({"StatementType.SELECT", "StatementType.EXPLAIN"})
+_OTHER_CATALOGS = frozenset({"system", "temp"})
+_SYSTEM_NAME_PREFIXES = ("duckdb_", "pragma_", "sqlite_")
 
 
 class QueryRefused(ValueError):
@@ -116,8 +103,37 @@ def _function_name(node: Any) -> str | None:
     return None
 
 
+def _check_table(node: exp.Table) -> None:
+    """What the syntax alone can tell about a relation (the server checks it against the
+    catalog)."""
+    source = node.this
+    if not isinstance(source, exp.Identifier):
+        if isinstance(source, exp.GenerateSeries):  # range(), generate_series()
+            return
+        name = _function_name(source) or type(source).__name__.lower()
+        raise QueryRefused(f"table function {name}() is not available: {WHAT_IS_ALLOWED}")
+    name = str(node.name)
+    if isinstance(source, exp.Identifier) and _FILE_LIKE_RE.search(name):
+        raise QueryRefused(f"{name!r} looks like a file path; files cannot be queried")
+    shown = ".".join(p for p in (node.catalog, node.db, name) if p)
+    schema, catalog, lowered = node.db.lower(), node.catalog.lower(), name.lower()
+    if catalog in _OTHER_CATALOGS or (not catalog and schema in _OTHER_CATALOGS):
+        raise QueryRefused(f"{shown} is not available: {WHAT_IS_ALLOWED}")
+    if schema == "information_schema" and (catalog or lowered not in INFORMATION_SCHEMA_VIEWS):
+        raise QueryRefused(f"{shown} is not available: {WHAT_IS_ALLOWED}")
+    if schema == "pg_catalog" or lowered.startswith(_SYSTEM_NAME_PREFIXES):
+        raise QueryRefused(f"{shown} is not available: {WHAT_IS_ALLOWED}")
+    if catalog and schema not in ALLOWED_SCHEMAS:
+        raise QueryRefused(f"{shown} is not available: {WHAT_IS_ALLOWED}")
+
+
 def _check_ast(statement: Any) -> None:
     root = statement
+    if isinstance(root, (exp.Pivot, getattr(exp, "Unpivot", exp.Pivot))) and root.parent is None:
+        raise QueryRefused(
+            "PIVOT/UNPIVOT statements are not supported; write SELECT … FROM t PIVOT "
+            "(agg FOR col IN (v1, v2, …)) or use conditional aggregation"
+        )
     if not isinstance(root, _ALLOWED_ROOTS):
         kind = type(root).__name__.upper()
         raise QueryRefused(
@@ -127,17 +143,13 @@ def _check_ast(statement: Any) -> None:
         if isinstance(node, _FORBIDDEN_NODES):
             raise QueryRefused(f"{type(node).__name__.upper()} is not allowed inside a query")
         name = _function_name(node)
-        if name and (name in _DENIED_FUNCTIONS or name.startswith(_DENIED_PREFIXES)):
+        if name and denied_function(name):
             raise QueryRefused(
                 f"function {name}() is not available: it reads files, other databases or "
-                "host settings; query the warehouse tables instead"
+                f"host settings; {WHAT_IS_ALLOWED}"
             )
         if isinstance(node, exp.Table):
-            table_name = str(node.name)
-            if isinstance(node.this, exp.Literal) or _FILE_LIKE_RE.search(table_name):
-                raise QueryRefused(
-                    f"{table_name!r} looks like a file path; files cannot be queried"
-                )
+            _check_table(node)
 
 
 def prepare_query(query: str, dialect: str = "duckdb") -> str:
@@ -148,7 +160,7 @@ def prepare_query(query: str, dialect: str = "duckdb") -> str:
         raise QueryRefused(f"unknown dialect {dialect!r}; use one of {', '.join(DIALECTS)}")
     if not query.strip():
         raise QueryRefused("empty query")
-    # sqlglot has no EXPLAIN node: check the explained query instead (DuckDB checks the rest).
+    # sqlglot has no EXPLAIN node: check the explained query instead (the server checks it too).
     explained = _EXPLAIN_RE.sub("", query, count=1)
     try:
         statements = [s for s in sqlglot.parse(explained, read=dialect) if s is not None]
@@ -171,41 +183,19 @@ def prepare_query(query: str, dialect: str = "duckdb") -> str:
         ) from None
 
 
-def _check_with_duckdb(con: duckdb.DuckDBPyConnection, sql: str) -> None:
-    try:
-        statements = con.extract_statements(sql)
-    except duckdb.Error as exc:
-        raise QueryRefused(f"SQL syntax error: {str(exc).splitlines()[0][:400]}") from None
-    if len(statements) != 1:
-        raise QueryRefused(f"send exactly one statement per call (DuckDB sees {len(statements)})")
-    if str(statements[0].type) not in _READ_ONLY_TYPES:
-        raise QueryRefused(f"{statements[0].type} statements are not allowed")
-
-
-MAX_CELL_CHARS = 1000
-
-
-def format_value(value: Any) -> str:
-    if value is None:
-        return "NULL"
-    text = format(value, ".15g") if isinstance(value, float) else str(value).replace("\n", "\\n")
-    if len(text) > MAX_CELL_CHARS:
-        text = text[:MAX_CELL_CHARS] + f"…[+{len(text) - MAX_CELL_CHARS} characters truncated]"
-    return text
-
-
-def format_table(columns: list[str], rows: list[tuple[Any, ...]], more: bool, max_rows: int) -> str:
-    """Pipe-separated rows under a header; columns padded (up to 40 wide) for readability."""
-    cells = [[format_value(v) for v in row] for row in rows]
+def format_table(
+    columns: Sequence[str], rows: Sequence[Sequence[str]], more: bool, max_rows: int
+) -> str:
+    """Pipe-separated rows of rendered cells under a header; columns padded (up to 40 wide)."""
     widths = [min(len(c), 40) for c in columns]
-    for row in cells:
+    for row in rows:
         widths = [min(max(w, len(c)), 40) for w, c in zip(widths, row, strict=True)]
 
-    def line(values: list[str]) -> str:
+    def line(values: Sequence[str]) -> str:
         return " | ".join(v.ljust(w) for v, w in zip(values, widths, strict=True)).rstrip()
 
     out = [line(columns), "-+-".join("-" * w for w in widths)]
-    out.extend(line(r) for r in cells)
+    out.extend(line(r) for r in rows)
     if more:
         out.append(f"… [result truncated to the first {max_rows} rows; aggregate or add LIMIT]")
     else:
@@ -213,86 +203,29 @@ def format_table(columns: list[str], rows: list[tuple[Any, ...]], more: bool, ma
     return "\n".join(out)
 
 
-class _Watchdog:
-    """One daemon thread that interrupts queries past their deadline.
-
-    Cheaper than a ``threading.Timer`` (a new thread) per query, which costs more than a
-    one-row query itself.
-    """
-
-    def __init__(self) -> None:
-        self._cond = threading.Condition()
-        self._deadlines: dict[int, tuple[float, duckdb.DuckDBPyConnection]] = {}
-        self._next_id = 0
-        self._thread: threading.Thread | None = None
-
-    def arm(self, cursor: duckdb.DuckDBPyConnection, timeout_s: float) -> int:
-        with self._cond:
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._loop, name="sql-watchdog", daemon=True)
-                self._thread.start()
-            self._next_id += 1
-            self._deadlines[self._next_id] = (time.monotonic() + timeout_s, cursor)
-            self._cond.notify()
-            return self._next_id
-
-    def disarm(self, token: int) -> None:
-        with self._cond:
-            self._deadlines.pop(token, None)
-
-    def _loop(self) -> None:
-        with self._cond:
-            while True:
-                now = time.monotonic()
-                for token, (deadline, cursor) in list(self._deadlines.items()):
-                    if deadline <= now:
-                        del self._deadlines[token]
-                        with contextlib.suppress(Exception):
-                            cursor.interrupt()
-                soonest = min((d for d, _ in self._deadlines.values()), default=None)
-                self._cond.wait(None if soonest is None else max(0.0, soonest - now))
-
-
-_WATCHDOG = _Watchdog()
-
-
-def run_query(
-    con: duckdb.DuckDBPyConnection, sql: str, *, timeout_s: float, max_rows: int
-) -> tuple[list[str], list[tuple[Any, ...]], bool]:
-    """Run ``sql`` on a fresh cursor with a timeout; return columns, rows, truncated flag."""
-    cur = con.cursor()
-    token = _WATCHDOG.arm(cur, timeout_s)
+def run_sql(query: str, dialect: str, ctx: ToolContext) -> ToolResult:
+    """Check ``query``, run it in the sandbox's query server and render the observation."""
+    limits = ctx.limits
     try:
-        _check_with_duckdb(cur, sql)
-        result = cur.execute(sql)
-        columns = [d[0] for d in result.description or []]
-        rows = result.fetchmany(max_rows + 1)
-    finally:
-        _WATCHDOG.disarm(token)
-        cur.close()
-    return columns, rows[:max_rows], len(rows) > max_rows
+        sql = prepare_query(query, dialect)
+        result = ctx.sandbox.query(
+            sql,
+            timeout_s=limits.sql_timeout_s,
+            max_rows=limits.max_output_rows,
+            max_chars=limits.max_output_chars,
+        )
+    except QueryRefused as exc:
+        return ToolResult.fail(str(exc))
+    except QueryFailed as exc:
+        return ToolResult.fail(truncate(exc.message, 1500))
+    text = format_table(result.columns, result.rows, result.more, limits.max_output_rows)
+    return ToolResult(text=truncate(text, limits.max_output_chars))
 
 
 def _run(arguments: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
     query = str(arguments.get("query", ""))
     dialect = str(arguments.get("dialect") or "duckdb").lower()
-    try:
-        sql = prepare_query(query, dialect)
-        con = ctx.sandbox.connection()
-        columns, rows, more = run_query(
-            con, sql, timeout_s=ctx.limits.sql_timeout_s, max_rows=ctx.limits.max_output_rows
-        )
-    except QueryRefused as exc:
-        return ToolResult.fail(str(exc))
-    except duckdb.InterruptException:
-        return ToolResult.fail(f"query timed out after {ctx.limits.sql_timeout_s:g} s")
-    except duckdb.Error as exc:
-        message = str(exc)
-        if "INTERRUPT" in message.upper():
-            return ToolResult.fail(f"query timed out after {ctx.limits.sql_timeout_s:g} s")
-        return ToolResult.fail(truncate(message, 1500))
-    text = format_table(columns, rows, more, ctx.limits.max_output_rows)
-    return ToolResult(text=truncate(text, ctx.limits.max_output_chars))
+    return run_sql(query, dialect, ctx)
 
 
 SQL_TOOL = register_tool(
@@ -300,8 +233,9 @@ SQL_TOOL = register_tool(
         name="sql",
         description=(
             "Run one read-only SQL query (SELECT/WITH/DESCRIBE/SHOW/EXPLAIN) on the warehouse "
-            "(DuckDB). Raw tables live in schema 'raw', dbt models in schema 'main'. Other SQL "
-            "dialects are translated to DuckDB. Results are capped in rows and characters."
+            "(DuckDB). Raw tables live in schema 'raw', dbt models in schema 'main'; "
+            "information_schema.tables/columns describe them. Other SQL dialects are translated "
+            "to DuckDB. Results are capped in rows, characters and bytes; queries are timed out."
         ),
         parameters={
             "type": "object",
