@@ -1,8 +1,9 @@
 """The audit's records: one check's result, one task's audit, the whole report.
 
-Everything here is plain frozen data that serialises to ``audit.json`` (see
-``replicas/audit/__init__.py`` for the schema), so the CLI, tests and users' own scripts read the
-same thing.
+Everything here is frozen data validated by pydantic on construction, whether built by a check
+or read back from ``audit.json`` (see ``replicas/audit/__init__.py`` for the schema): one model
+for the writer and every reader (the CLI, tests, users' own scripts). A bad field is a
+``ValueError`` naming it.
 """
 
 from __future__ import annotations
@@ -11,10 +12,13 @@ import json
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, get_args
+
+from pydantic import ConfigDict
+from pydantic.dataclasses import dataclass
 
 from replicas._version import __version__
 from replicas.atomicio import write_text_atomic
@@ -31,6 +35,8 @@ STATUSES: tuple[str, ...] = get_args(Status)
 PRECEDENCE: tuple[str, ...] = ("broken", "leaky", "hackable", "flaky", "ambiguous")
 OUTCOMES: tuple[str, ...] = get_args(Outcome)
 
+# Evidence and check data are free-form (checks write what they saw); the rest is typed.
+_CONFIG = ConfigDict(arbitrary_types_allowed=True)
 _MAX_EVIDENCE = 20
 _MAX_EVIDENCE_CHARS = 500
 
@@ -47,7 +53,7 @@ def _jsonable(value: Any, what: str) -> Any:
         raise ValueError(f"{what} must be JSON-serialisable: {exc}") from None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=_CONFIG)
 class CheckResult:
     """What one check found on one task.
 
@@ -60,7 +66,7 @@ class CheckResult:
     name: str
     outcome: Outcome
     status: str | None = None
-    evidence: tuple[str, ...] = ()
+    evidence: tuple[Any, ...] = ()  # made text (and shortened) on construction
     data: Mapping[str, Any] = field(default_factory=dict)
     wall_s: float = 0.0
 
@@ -101,14 +107,21 @@ class CheckResult:
 
     @classmethod
     def from_dict(cls, name: str, data: Mapping[str, Any]) -> CheckResult:
+        _require_object(data, f"check {name}")
+        outcome: Any = data.get("outcome")  # an unknown or absent outcome is pydantic's error
         return cls(
             name=name,
-            outcome=data["outcome"],
+            outcome=outcome,
             status=data.get("status"),
-            evidence=tuple(data.get("evidence", ())),
-            data=dict(data.get("data", {})),
-            wall_s=float(data.get("wall_s", 0.0)),
+            evidence=tuple(data.get("evidence") or ()),
+            data=data.get("data") or {},
+            wall_s=data.get("wall_s", 0.0),
         )
+
+
+def _require_object(value: Any, what: str) -> None:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{what} must be a JSON object, got {type(value).__name__}")
 
 
 def combine_status(checks: Iterable[CheckResult]) -> str:
@@ -120,7 +133,7 @@ def combine_status(checks: Iterable[CheckResult]) -> str:
     return "usable"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=_CONFIG)
 class TaskAudit:
     """The audit of one task: its status and every check's result (in registry order)."""
 
@@ -172,19 +185,24 @@ class TaskAudit:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TaskAudit:
+        _require_object(data, "a task audit")
+        checks = data.get("checks")
+        if not isinstance(checks, Mapping):
+            raise ValueError(f"checks of {data.get('task_id')!r} must be a JSON object")
+        # absent or mistyped identity fields are pydantic's errors, naming the field
+        identity: dict[str, Any] = {
+            name: data.get(name)
+            for name in ("task_id", "replica", "family", "answer_kind", "difficulty")
+        }
         return cls(
-            task_id=str(data["task_id"]),
-            replica=str(data["replica"]),
-            family=str(data["family"]),
-            answer_kind=str(data["answer_kind"]),
-            difficulty=str(data["difficulty"]),
-            checks=tuple(CheckResult.from_dict(n, c) for n, c in dict(data["checks"]).items()),
-            wall_s=float(data.get("wall_s", 0.0)),
-            status=str(data.get("status", "")),
+            **identity,
+            checks=tuple(CheckResult.from_dict(n, c) for n, c in checks.items()),
+            wall_s=data.get("wall_s", 0.0),
+            status=data.get("status", ""),
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=_CONFIG)
 class AuditReport:
     """The audit of a set of tasks. ``config`` records how it was run (suite, seeds, workers)."""
 
@@ -258,13 +276,19 @@ class AuditReport:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> AuditReport:
+        _require_object(data, "an audit report")
         if data.get("schema_version") != SCHEMA_VERSION:
             raise ValueError(f"unsupported audit schema_version {data.get('schema_version')!r}")
+        tasks = data.get("tasks", [])
+        if not isinstance(tasks, list):
+            raise ValueError(f"tasks must be a list, got {type(tasks).__name__}")
+        timings = data.get("timings") or {}
+        _require_object(timings, "timings")
         return cls(
-            tasks=tuple(TaskAudit.from_dict(t) for t in data.get("tasks", [])),
-            config=dict(data.get("config", {})),
-            wall_s=float(data.get("timings", {}).get("wall_s", 0.0)),
-            kit_version=str(data.get("kit_version", "")),
+            tasks=tuple(TaskAudit.from_dict(t) for t in tasks),
+            config=data.get("config") or {},
+            wall_s=timings.get("wall_s", 0.0),
+            kit_version=data.get("kit_version", ""),
         )
 
     def write(self, out_dir: str | Path) -> Path:
