@@ -19,6 +19,7 @@ Defence in depth, because the agent is an adversary:
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -206,11 +207,16 @@ def format_table(
 def run_sql(query: str, dialect: str, ctx: ToolContext) -> ToolResult:
     """Check ``query``, run it in the sandbox's query server and render the observation."""
     limits = ctx.limits
+    timeout_s = limits.sql_timeout_s
+    if ctx.deadline is not None:
+        timeout_s = min(timeout_s, ctx.deadline - time.monotonic())
+        if timeout_s <= 0.1:
+            return ToolResult.fail("no time is left in this episode for a query")
     try:
         sql = prepare_query(query, dialect)
         result = ctx.sandbox.query(
             sql,
-            timeout_s=limits.sql_timeout_s,
+            timeout_s=timeout_s,
             max_rows=limits.max_output_rows,
             max_chars=limits.max_output_chars,
         )
