@@ -23,11 +23,12 @@ Example::
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from replicas.atomicio import write_text_atomic
 from replicas.registry import Registry
@@ -266,6 +267,55 @@ def write_suite_file(name: str, path: Path | None = None) -> Path:
     return write_text_atomic(target, render_suite_file(name, plan_suite(name)))
 
 
+#: Public fields of a task kept in a suite's index (what an agent is shown, nothing hidden).
+INDEX_FIELDS = (
+    "id", "replica", "family", "difficulty", "seed", "variant", "scale", "answer_kind",
+    "instruction", "tools",
+)  # fmt: skip
+
+
+def index_file(name: str) -> Path:
+    """Path of suite ``name``'s task index (``<name>.index.jsonl`` beside its id list)."""
+    _spec(name)
+    return Path(str(resources.files("replicas").joinpath(SUITES_DIR, f"{name}.index.jsonl")))
+
+
+def index_row(task: Task) -> dict[str, Any]:
+    """One task's public fields, as the index stores them."""
+    row = {field: getattr(task, field) for field in INDEX_FIELDS}
+    row["tools"] = list(task.tools)
+    return row
+
+
+def render_index(tasks: list[Task]) -> str:
+    return "".join(
+        json.dumps(index_row(t), ensure_ascii=False, sort_keys=True) + "\n" for t in tasks
+    )
+
+
+def write_suite_index(name: str, path: Path | None = None) -> Path:
+    """(Re)generate suite ``name``'s task index by building every task (maintainers only).
+
+    Listing a suite then reads the index and builds nothing; a test rebuilds the tasks and
+    asserts the index still matches, so a published task whose instruction changed (a
+    behaviour change that needed a version bump) fails loudly.
+    """
+    return write_text_atomic(path or index_file(name), render_index(get_suite(name).tasks()))
+
+
+def read_suite_index(name: str) -> list[dict[str, Any]] | None:
+    """The suite's task index, or None when it was never published (then list by building)."""
+    try:
+        text = index_file(name).read_text(encoding="utf-8")
+    except OSError:
+        return None
+    rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+    ids = [row.get("id") for row in rows]
+    if ids != list(get_suite(name).task_ids):
+        raise ValueError(f"the task index of suite {name!r} does not match its id list")
+    return rows
+
+
 def get_suite(name: str) -> Suite:
     """The published suite ``name``; ValueError listing the known suites otherwise."""
     spec = _spec(name)
@@ -296,12 +346,15 @@ __all__ = [
     "SuiteSpec",
     "all_suites",
     "get_suite",
+    "index_file",
     "missing_families",
     "parse_suite_file",
     "plan_suite",
+    "read_suite_index",
     "register_suite",
     "render_suite_file",
     "suite_file",
     "suite_names",
     "write_suite_file",
+    "write_suite_index",
 ]

@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,9 +22,12 @@ import pytest
 import replicas
 from replicas.suite import (
     get_suite,
+    index_file,
     missing_families,
     parse_suite_file,
     plan_suite,
+    read_suite_index,
+    render_index,
     render_suite_file,
     suite_file,
 )
@@ -93,6 +97,34 @@ def test_published_file_equals_the_plan() -> None:
     plan = plan_suite(SUITE)
     assert parse_suite_file(text) == plan
     assert text == render_suite_file(SUITE, plan)
+
+
+def test_published_index_equals_the_built_tasks() -> None:
+    """``suite list``/``show`` read the index instead of building; it must say exactly what the
+    built tasks say (an instruction that changed is a behaviour change: bump the version)."""
+    suite = get_suite(SUITE)
+    assert index_file(SUITE).read_text(encoding="utf-8") == render_index(suite.tasks())
+    rows = read_suite_index(SUITE)
+    assert rows is not None and [r["id"] for r in rows] == SUITE_IDS
+
+
+def test_listing_a_suite_builds_nothing(tmp_path: Path) -> None:
+    """A cold cache: listing and showing (without --reveal) finish without any snapshot."""
+    env = {**os.environ, "REPLICAS_HOME": str(tmp_path / "empty-home")}
+    listed = subprocess.run(
+        [sys.executable, "-m", "replicas.cli", "suite", "list", "--suite", SUITE, "--json"],
+        capture_output=True, text=True, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    assert listed.returncode == 0, listed.stderr
+    assert [r["id"] for r in json.loads(listed.stdout)] == SUITE_IDS
+    shown = subprocess.run(
+        [sys.executable, "-m", "replicas.cli", "suite", "show", SUITE_IDS[0], "--json"],
+        capture_output=True, text=True, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    assert shown.returncode == 0 and json.loads(shown.stdout)["instruction"]
+    assert not (tmp_path / "empty-home" / "snapshots").exists() or not any(
+        (tmp_path / "empty-home" / "snapshots").iterdir()
+    )
 
 
 def test_unknown_suite_lists_the_known_ones() -> None:

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from replicas.build import BuildError
 from replicas.cli.common import FAILED, fail, out_console
-from replicas.suite import DEFAULT_SUITE, all_suites, get_suite
+from replicas.suite import DEFAULT_SUITE, all_suites, get_suite, read_suite_index
 from replicas.tasks.base import Task, TaskId, format_task_id
 from replicas.tasks.loader import task_from_id
 
@@ -31,11 +31,6 @@ suite_app = typer.Typer(
 )
 
 
-def _build_error_type() -> type[Exception]:
-
-    return BuildError
-
-
 ScaleOption = Annotated[
     float | None,
     typer.Option("--scale", help="Build the tasks on snapshots of this scale (default 0.01)."),
@@ -43,18 +38,21 @@ ScaleOption = Annotated[
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 
+LISTING_FIELDS = (
+    "id",
+    "replica",
+    "family",
+    "difficulty",
+    "seed",
+    "variant",
+    "scale",
+    "answer_kind",
+)
+
+
 def task_row(task: Task) -> dict[str, Any]:
     """The public listing fields of one task (nothing hidden)."""
-    return {
-        "id": task.id,
-        "replica": task.replica,
-        "family": task.family,
-        "difficulty": task.difficulty,
-        "seed": task.seed,
-        "variant": task.variant,
-        "scale": task.scale,
-        "answer_kind": task.answer_kind,
-    }
+    return {field: getattr(task, field) for field in LISTING_FIELDS}
 
 
 def plain_answer(task: Task) -> Any:
@@ -75,14 +73,20 @@ def list_tasks(
     scale: ScaleOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """List the tasks of a suite: id, replica, family, difficulty, seed."""
+    """List the tasks of a suite: id, replica, family, difficulty, seed.
+
+    Reads the suite's published task index (no snapshot is built); ``--scale`` builds.
+    """
     try:
-        tasks = get_suite(suite).tasks(scale)
-    except _build_error_type() as exc:
+        indexed = read_suite_index(suite) if scale is None else None
+        if indexed is not None:
+            rows = [{k: row[k] for k in LISTING_FIELDS} for row in indexed]
+        else:
+            rows = [task_row(t) for t in get_suite(suite).tasks(scale)]
+    except BuildError as exc:
         raise fail(str(exc), FAILED) from None
     except ValueError as exc:
         raise fail(str(exc)) from None
-    rows = [task_row(t) for t in tasks]
     if as_json:
         typer.echo(json.dumps(rows, indent=2))
         return
@@ -94,6 +98,16 @@ def list_tasks(
             *(Text(str(row[k])) for k in ("id", "replica", "family", "difficulty", "seed"))
         )
     out_console().print(table)
+
+
+def _indexed(task_id: str) -> dict[str, Any] | None:
+    """The index row of ``task_id`` in the first published suite listing it."""
+    for suite in all_suites():
+        if task_id in suite.task_ids:
+            rows = read_suite_index(suite.name)
+            if rows is not None:
+                return next(row for row in rows if row["id"] == task_id)
+    return None
 
 
 def _close_matches(task_id: str) -> list[str]:
@@ -126,18 +140,22 @@ def show_task(
     scale: ScaleOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Show one task as an agent sees it (instruction, tools); --reveal adds the answer."""
-    try:
-        task = _resolve(task_id, scale)
-    except _build_error_type() as exc:
-        raise fail(str(exc), FAILED) from None
-    except ValueError as exc:
-        raise fail(str(exc)) from None
-    data: dict[str, Any] = {
-        **task_row(task),
-        "instruction": task.instruction,
-        "tools": list(task.tools),
-    }
+    """Show one task as an agent sees it (instruction, tools); --reveal adds the answer.
+
+    A task of a published suite is shown from the suite's index (nothing is built); --reveal,
+    --scale or an unlisted id builds the task.
+    """
+    indexed = None if reveal or scale is not None else _indexed(task_id.strip())
+    if indexed is not None:
+        data: dict[str, Any] = dict(indexed)
+    else:
+        try:
+            task = _resolve(task_id, scale)
+        except BuildError as exc:
+            raise fail(str(exc), FAILED) from None
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+        data = {**task_row(task), "instruction": task.instruction, "tools": list(task.tools)}
     if reveal:
         data["expected_answer"] = plain_answer(task)
         data["oracle"] = [call.to_dict() for call in task.oracle]
