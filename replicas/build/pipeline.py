@@ -59,6 +59,7 @@ from replicas.build.snapshot import (
 )
 from replicas.build.tables import fingerprint_schemas
 from replicas.dbt import DbtResult, run_dbt
+from replicas.osbox import ProcessLimits
 from replicas.paths import snapshots_dir
 from replicas.replica import ReplicaSpec, get_replica
 from replicas.warehouse import RAW_SCHEMA, load_raw_tables
@@ -78,6 +79,13 @@ ENGINES = ("replay", "dbt")
 BUILD_INFO_SCHEMA_VERSION = 1
 _STALE_TMP_S = 6 * 3600
 _DBT_TIMEOUT_S = 1800
+#: A replica's own project is trusted: the OS sandbox still applies where available, but with
+#: limits sized for a build at max_scale rather than for an agent's episode.
+_BUILD_LIMITS = ProcessLimits(
+    address_space_bytes=64 << 30,
+    file_size_bytes=256 << 30,
+    cpu_seconds=4 * _DBT_TIMEOUT_S,
+)
 FIRST_BUILD_REASON = (
     "first build of this code fingerprint: dbt build compiles the project for later replays"
 )
@@ -131,7 +139,14 @@ def _dbt_build(spec: ReplicaSpec, work: Path) -> DbtResult:
     project = work / DBT_DIR
     remove_tree(project)
     shutil.copytree(spec.dbt_project, project, ignore=shutil.ignore_patterns(*PROJECT_IGNORE))
-    result = run_dbt(project, work / WAREHOUSE, ["build"], timeout_s=_DBT_TIMEOUT_S)
+    result = run_dbt(
+        project,
+        work / WAREHOUSE,
+        ["build"],
+        timeout_s=_DBT_TIMEOUT_S,
+        trusted=True,
+        limits=_BUILD_LIMITS,
+    )
     if not result.ok:
         raise BuildError("dbt", result.summary)
     shutil.rmtree(project / "logs", ignore_errors=True)
