@@ -40,13 +40,18 @@ t_start = time.perf_counter()
 from replicas.build import build_info, build_into
 replica, seed, scale, out, engine = sys.argv[1:6]
 t0 = time.perf_counter()
+before = resource.getrusage(resource.RUSAGE_SELF)
 snap = build_into(replica, int(seed), float(scale), out, engine=engine)
 wall = time.perf_counter() - t0
+after = resource.getrusage(resource.RUSAGE_SELF)
+children = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+       + children.ru_utime + children.ru_stime)
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 info = build_info(snap)
 rows = sum(t["rows"] for t in snap.manifest["tables"]["raw"].values())
-print(json.dumps({"wall_s": wall, "imports_s": t0 - t_start, "rss_kib": max(rss, kids),
+print(json.dumps({"wall_s": wall, "cpu_s": cpu, "imports_s": t0 - t_start, "rss_kib": max(rss, kids),
                   "raw_rows": rows, "engine": info["engine"], "timings": info["timings"],
                   "manifest": (snap.path / "manifest.json").read_text()}))
 """
@@ -83,6 +88,7 @@ def _summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "repeats": len(runs),
         "median_wall_s": _median(runs, "wall_s"),
         "median_process_s": _median(runs, "process_s"),
+        "median_cpu_s": _median(runs, "cpu_s"),
         "median_transform_s": statistics.median(_transform_s(r) for r in runs),
         "median_steps_s": {
             k: statistics.median(r["timings"][k] for r in runs) for k in runs[0]["timings"]
@@ -107,6 +113,7 @@ def bench_small(replica: str, scale: float, repeats: int, seed: int, home: str) 
     manifests = {r["manifest"] for r in replay_runs + dbt_runs}
     replay, dbt = _summary(replay_runs), _summary(dbt_runs)
     speedup = dbt["median_wall_s"] / replay["median_wall_s"]
+    cpu_ratio = dbt["median_cpu_s"] / replay["median_cpu_s"]
     row = {
         "replica": replica,
         "scale": scale,
@@ -115,6 +122,7 @@ def bench_small(replica: str, scale: float, repeats: int, seed: int, home: str) 
         "replay": replay,
         "dbt": dbt,
         "speedup": speedup,
+        "cpu_ratio": cpu_ratio,
         "identical_manifests": len(manifests) == 1,
         "target_wall_s": TARGET_SMALL_WALL_S,
         "target_speedup": TARGET_SPEEDUP,
@@ -126,10 +134,12 @@ def bench_small(replica: str, scale: float, repeats: int, seed: int, home: str) 
     )
     print(
         f"{replica} scale={scale:g} rows={row['raw_rows']:,} replay={replay['median_wall_s']:.2f}s "
-        f"({steps}; process {replay['median_process_s']:.2f}s) "
+        f"({steps}; cpu {replay['median_cpu_s']:.2f}s; process {replay['median_process_s']:.2f}s) "
         f"[target <= {TARGET_SMALL_WALL_S}s: {'met' if met_wall else 'MISSED'}] "
-        f"dbt={dbt['median_wall_s']:.2f}s (dbt step {dbt['median_transform_s']:.2f}s) "
+        f"dbt={dbt['median_wall_s']:.2f}s (dbt step {dbt['median_transform_s']:.2f}s; "
+        f"cpu {dbt['median_cpu_s']:.2f}s) "
         f"speedup x{speedup:.1f} [target >= x{TARGET_SPEEDUP:g}: {'met' if met_ratio else 'MISSED'}] "
+        f"(cpu x{cpu_ratio:.1f}) "
         f"manifests identical: {row['identical_manifests']} (median of {repeats})",
         flush=True,
     )
@@ -163,7 +173,8 @@ def bench_large(scale: float, repeats: int, seed: int, home: str, with_dbt: bool
     met_rss = replay["peak_rss_gib"] < TARGET_RSS_GIB
     print(
         f"{replica} scale={scale:g} rows={row['raw_rows']:,} replay={replay['median_wall_s']:.2f}s "
-        f"({steps}) [target <= {TARGET_LARGE_WALL_S}s: {'met' if met_wall else 'MISSED'}] "
+        f"({steps}; cpu {replay['median_cpu_s']:.2f}s) "
+        f"[target <= {TARGET_LARGE_WALL_S}s: {'met' if met_wall else 'MISSED'}] "
         f"peak RSS {replay['peak_rss_gib']:.2f} GiB [target < {TARGET_RSS_GIB}: "
         f"{'met' if met_rss else 'MISSED'}]{ratio} (median of {repeats})",
         flush=True,
