@@ -192,11 +192,56 @@ _USD_SCOPES = tuple(sorted(_FEE_TYPES - {lex.MIN_INTEREST}))
 _APR_SCOPE_KINDS = tuple(sorted(_APR_SCOPES))
 
 
+PCT_FEE_KINDS = frozenset({"foreign", "bt", "cash_advance"})
+USD_FEE_KINDS = frozenset(
+    {"annual", "annual_first_year", "late", "min_interest", "bt", "cash_advance"}
+)
+APR_KINDS = frozenset({"purchase", "cash_advance", "penalty"})
+_SCOPE_OF_CUE = {lex.FOREIGN: "foreign", lex.BT: "bt", lex.CASH: "cash_advance"}
+_USD_SCOPE_OF_CUE = {
+    lex.ANNUAL: "annual",
+    lex.LATE: "late",
+    lex.BT: "bt",
+    lex.CASH: "cash_advance",
+    lex.MIN_INTEREST: "min_interest",
+}
+
+
 def type_value(value: Value, window: _Window) -> Draft | None:
-    """The claim a value makes given the cue words of its window (None: not a claim)."""
+    """The claim a value makes given the cue words of its window (None: not a claim).
+
+    Besides its best reading (``kind``) a claim carries the terms it may be about (``kinds``):
+    one when the words around the figure name one, all of its family when they name none or
+    several - the rules then only call the figure wrong if it is none of them.
+    """
     draft = _type_value(value, window)
     if draft is not None and value.intro_only and draft["family"] != INTRO_CLAIM:
         return None  # "pay in full without interest": the grace period, not a rate
+    if draft is None or draft.get("split"):
+        return draft
+    if draft.get("is_none"):
+        pass
+    elif value.unit == PCT and value.low != value.high and draft["family"] != APR_CLAIM:
+        # A range of percentages is a purchase APR ("19.99% - 29.99%"): no fee or intro offer
+        # is a range.
+        draft = _as_purchase_apr(draft)
+    elif (
+        draft["family"] == INTRO_CLAIM and value.low is not None and value.low >= INTRO_RATE_CEILING
+    ):
+        # "... lasting 18 months, after which the 19.74% APR applies": a rate this high is the
+        # one an offer rolls into, not a promotional rate.
+        draft = _as_purchase_apr(draft)
+    if draft.get("is_none"):
+        pass
+    elif draft["family"] == FEE_CLAIM:
+        draft["kinds"] = _fee_kinds(draft, value, window)
+        draft.pop("tight", None)
+    elif draft["family"] == APR_CLAIM:
+        named = {c[0] for c in window.cues} & {lex.CASH, lex.PENALTY, lex.PURCHASE}
+        certain = (
+            draft["kind"] == "purchase" and (value.low != value.high or named <= {lex.PURCHASE})
+        ) or named == {{"cash_advance": lex.CASH, "penalty": lex.PENALTY}.get(draft["kind"], "")}
+        draft["kinds"] = frozenset({draft["kind"]}) if certain else APR_KINDS
     if (
         draft is not None
         and draft.get("is_none")
@@ -209,6 +254,39 @@ def type_value(value: Value, window: _Window) -> Draft | None:
             kind = "purchase" if lex.PURCHASE in kinds else "bt"
             draft = {**draft, "kind": kind, "scopes": frozenset({kind})}
     return draft
+
+
+# Promotional rates are low (0% to a few percent); a rate at or above this is an ongoing APR.
+INTRO_RATE_CEILING = 10.0
+
+
+def _as_purchase_apr(draft: Draft) -> Draft:
+    out = {
+        k: v
+        for k, v in draft.items()
+        if k not in ("months", "scopes", "min_usd", "kinds", "tight", "variability")
+    }
+    out.update(family=APR_CLAIM, kind="purchase")
+    return out
+
+
+def _fee_kinds(draft: Draft, value: Value, window: _Window) -> frozenset[str]:
+    """The fees a fee figure may be: the one its window names, else all of its unit's."""
+    kind = draft["kind"]
+    if value.unit == PCT:
+        named = {_SCOPE_OF_CUE[c[0]] for c in window.cues if c[0] in _SCOPE_OF_CUE}
+        if kind != "any" and named <= {kind}:
+            return frozenset({kind})
+        return PCT_FEE_KINDS
+    if kind == "any":
+        return USD_FEE_KINDS
+    named = {_USD_SCOPE_OF_CUE[c[0]] for c in window.cues if c[0] in _USD_SCOPE_OF_CUE}
+    if kind == "annual_first_year":
+        return frozenset({kind}) if draft.get("tight") else frozenset({kind, "annual"})
+    if kind == "annual" and lex.FIRST_YEAR in {c[0] for c in window.cues}:
+        named.add("annual_first_year")
+    named.add(kind)
+    return frozenset(named)
 
 
 def _type_value(value: Value, window: _Window) -> Draft | None:
@@ -394,7 +472,14 @@ def _type_usd(
     if fee is None and first_year is not None and 0 <= first_year[1] - value.end <= 16:
         # "$0.00 the first year then $95.00 after": only an annual fee is priced by year
         return _draft(
-            FEE_CLAIM, "annual_first_year", value.start, value.end, USD, value.low, value.high
+            FEE_CLAIM,
+            "annual_first_year",
+            value.start,
+            value.end,
+            USD,
+            value.low,
+            value.high,
+            tight=True,
         )
     scope = near.of(_USD_SCOPES)
     if scope is not None and scope[0] == lex.OTHER_FEE:
@@ -432,7 +517,10 @@ def _type_usd(
         lex.FOREIGN: "foreign",
     }[scope[0]]
     if kind in ("bt", "cash_advance"):
-        # A dollar amount on a percentage fee is its minimum ("$5 minimum balance transfer fee").
+        # A dollar amount on a percentage fee is its minimum ("$5 minimum balance transfer fee")
+        # - only when the text says so: "a $150 transfer charge on $5,000" is a worked example.
+        if lex.MINIMUM not in kinds:
+            return None
         return _draft(FEE_CLAIM, kind, value.start, value.end, USD, None, None, value.low)
     if kind == "foreign":
         return None  # foreign transaction fees are percentages; a dollar figure is an example

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 from replicas.verifiers.compliance import lexicon as lex
@@ -82,10 +82,42 @@ class Claim:
     is_none: bool = False
     cards: tuple[str, ...] = ()
     text: str = ""
+    # The terms the figure may be about: the words around it named one ({kind}) or left several
+    # open (a fee figure with no fee word next to it may be any fee of the card). Empty: {kind}.
+    kinds: frozenset[str] = frozenset()
+    # How ``cards`` were found: "cell" (a table row or column), "clause" (a card named in the
+    # figure's own clause), "unit" (its sentence or list item names one card), "context" (the card
+    # the text was last talking about), "collective" ("both cards"), "respectively", "only" (the
+    # one card the response names) - or "union": several cards could be meant and the figure
+    # only has to be right for one of them.
+    binding: str = ""
 
     def __post_init__(self) -> None:
         if self.family not in (APR_CLAIM, INTRO_CLAIM, FEE_CLAIM):
             raise ValueError(f"unknown claim family {self.family!r}")
+        if self.binding not in BINDINGS:
+            raise ValueError(f"unknown claim binding {self.binding!r}")
+
+    @property
+    def any_card(self) -> bool:
+        """The figure is right when it is right for any one of its cards (binding ambiguous)."""
+        return self.binding == UNION
+
+    @property
+    def certain(self) -> bool:
+        """Bound to exactly one card by the text's own structure (disclosure rules need this)."""
+        return len(self.cards) == 1 and self.binding in _CERTAIN_BINDINGS
+
+    @property
+    def admissible(self) -> frozenset[str]:
+        return self.kinds or frozenset((self.kind,))
+
+
+UNION = "union"
+BINDINGS = frozenset(
+    {"", "cell", "clause", "unit", "context", "collective", "respectively", "only", UNION}
+)
+_CERTAIN_BINDINGS = frozenset({"cell", "clause", "unit", "context", "respectively", "only"})
 
 
 # Every field in declaration order (required ones as placeholders every draft overwrites), so a
@@ -117,6 +149,24 @@ class Extraction:
     claims: tuple[Claim, ...]
     mentions: tuple[NameMention, ...]
     units: tuple[tuple[int, int], ...]
+    # every dollar amount and percentage range of the text, and the durations of each unit that
+    # holds a figure (start of the unit -> months), whatever they were typed as
+    amounts: tuple[float, ...] = ()
+    ranges: tuple[tuple[float, float], ...] = ()
+    unit_months: dict[int, tuple[int, ...]] = field(default_factory=dict)
+
+    def months_in_unit(self, pos: int) -> tuple[int, ...]:
+        k = bisect_right(self.units, (pos, 1 << 62)) - 1
+        if k < 0:
+            return ()
+        return self.unit_months.get(self.units[k][0], ())
+
+    def states_range(self, low: float | None, high: float | None) -> bool:
+        """Whether the text states this percentage range anywhere (a purchase APR is the only
+        range a card has, so a range is that APR whatever the words around it)."""
+        if low is None or high is None or low == high:
+            return False
+        return any(abs(a - low) <= 0.005 and abs(b - high) <= 0.005 for a, b in self.ranges)
 
 
 # -- attribution -----------------------------------------------------------------------------
@@ -149,27 +199,77 @@ def _cards_of(mentions: Sequence[NameMention]) -> tuple[str, ...]:
     return tuple(seen)
 
 
+def mask_names(lower: str, mentions: Sequence[NameMention]) -> str:
+    """``lower`` with every card reference blanked out ("#"), same length.
+
+    Card names are full of term words - "Cascade Low Rate", "Willow Balance Transfer", "Horizon
+    Cash Rewards 360" - that say nothing about the figures next to them; cue words, negation
+    scopes, durations and figures are all read from this masked copy.
+    """
+    if not mentions:
+        return lower
+    parts: list[str] = []
+    pos = 0
+    for mention in mentions:
+        if mention.end <= pos:
+            continue
+        start = max(pos, mention.start)
+        parts.append(lower[pos:start])
+        parts.append("#" * (mention.end - start))
+        pos = mention.end
+    parts.append(lower[pos:])
+    return "".join(parts)
+
+
+# "Annual fee - $95", "1) Ongoing APR = 19.99%", "| Plus - $95": a short label opening a line,
+# list item or segment, then a dash or equals sign - the separator of a label and its value, which
+# reads like the colon of "Annual fee: $95" (a dash elsewhere separates clauses).
+_LABEL_SEPARATOR = re.compile(
+    r"(?m)(?:^|\|)[ \t]*(?:(?:[-*+\u2022]|\d{1,2}[.)])[ \t]+)?(?:\*\*|__)?"
+    r"(?:[^\n|:;=$%\d.!?\s-]|-(?=\S))+(?:[ \t]+(?:[^\n|:;=$%\d.!?\s-]|-(?=\S))+){0,5}"
+    r"(?:\*\*|__)?[ \t]([-=])[ \t]"
+)
+
+
+def label_separators(masked: str) -> str:
+    """``masked`` with label dashes ("Annual fee - $95") turned into colons, same length."""
+    if " - " not in masked and " = " not in masked:
+        return masked
+    positions = [m.start(1) for m in _LABEL_SEPARATOR.finditer(masked)]
+    if not positions:
+        return masked
+    chars = list(masked)
+    for pos in positions:
+        chars[pos] = ":"
+    return "".join(chars)
+
+
 def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extraction:
     """Every claim of the response, typed and attributed.
 
     Only units holding a figure (and table cells, which may read "None") are read further; in a
     typical answer that is a fifth of the text, the rest being advice around the figures.
     """
+    masked = label_separators(mask_names(lower, mentions))
     index = MentionIndex(mentions)
-    cue_index = CueIndex(lower, mentions)
+    cue_index = CueIndex(masked, ())
     units = build_units(text, cue_index, index)
-    values = find_values(lower)
+    values = find_values(masked)
     unit_starts = [u.start for u in units]
     by_unit: dict[int, list[Value]] = {}
     for value in values:
         k = bisect_right(unit_starts, value.start) - 1
         if k >= 0 and value.start < units[k].end and value.end <= units[k].end:
             by_unit.setdefault(k, []).append(value)
-    durations = Durations(lower) if values else None
+    durations = Durations(masked) if values else None
     todo = set(by_unit)
     todo.update(k for k, u in enumerate(units) if u.is_cell)
-    distinct_cards = _cards_of([m for m in mentions if m.kind != UNKNOWN])
+    named = [m for m in mentions if m.kind != UNKNOWN]
+    distinct_cards = _cards_of(named)
+    only = distinct_cards if len(distinct_cards) == 1 and len(named) == len(mentions) else ()
+    context = _Context(units, unit_starts, index)
     claims: list[Claim] = []
+    months_of: dict[int, tuple[int, ...]] = {}
     for k in sorted(todo):
         unit = units[k]
         unit_values = by_unit.get(k) or (cell_none(text, unit) if unit.is_cell else [])
@@ -183,56 +283,214 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
             and not cue_index.within(unit.start, unit.end)
         ):
             continue  # numbers with no word around them that could make them a claim
-        windows = windows_of(lower, cue_index, unit, unit_values, unit_months)
+        unit_text = masked[unit.start : unit.end]
+        unit_values = _drop_disavowed(masked, unit, unit_values, unit_text)
+        if not unit_values:
+            continue
+        windows = windows_of(masked, cue_index, unit, unit_values, unit_months)
         unit_mentions = index.within(unit.start, unit.end)
-        unit_text = lower[unit.start : unit.end]
-        if '"' in unit_text and lex.REPORTING.search(unit_text):
-            quoted = [
-                (m.start() + unit.start, m.end() + unit.start)
-                for m in lex.QUOTED.finditer(unit_text)
-            ]
-            kept = [v for v in unit_values if not any(a <= v.start < b for a, b in quoted)]
-            if len(kept) != len(unit_values):
-                unit_values = kept
-                if not unit_values:
-                    continue
-                windows = windows_of(lower, cue_index, unit, unit_values, unit_months)
-        generic = (
-            not unit_mentions
-            and "card" in unit_text
-            and bool(lex.GENERIC_SUBJECT.search(unit_text))
-        )
         drafts = [type_value(v, w) for v, w in zip(unit_values, windows, strict=True)]
-        _share_coordinated(lower, unit_values, drafts)
-        _after_first_year(lower, unit_values, drafts)
-        # "all three cards", "both cards" - attribution needs it only in a unit naming no card.
-        collective = _collective(unit_text) if not unit_mentions else None
+        _share_coordinated(masked, unit_values, drafts)
+        _after_first_year(masked, unit_values, drafts, unit.end)
+        binder = _Binder(masked, unit, unit_mentions, index, context, only)
         unit_claims: list[Claim] = []
         for value, draft in zip(unit_values, drafts, strict=True):
             if draft is None:
                 continue
-            if unit.cards is not None:
-                cards = unit.cards
-            elif generic:
-                cards = ()
-            else:
-                cards = _clause_collective(lower, value.start, unit, unit_mentions, index)
-                if cards is None:
-                    cards = _attribute(
-                        lower,
-                        value.start,
-                        unit_mentions,
-                        collective,
-                        index,
-                        unit.start,
-                        distinct_cards,
-                    )
+            cards, binding = binder.bind(value.start, value.end)
             for part in draft.get("split", [draft]):
-                unit_claims.append(_claim(part, cards, text[part["start"] : part["end"]]))
+                unit_claims.append(
+                    _claim({**part, "binding": binding}, cards, text[part["start"] : part["end"]])
+                )
         if unit_claims and "respectively" in unit_text and lex.RESPECTIVELY.search(unit_text):
             unit_claims = _respectively(unit_claims, unit_mentions, index, unit.start)
         claims.extend(unit_claims)
-    return Extraction(tuple(claims), tuple(mentions), tuple((u.start, u.end) for u in units))
+        if unit_months:
+            months_of[unit.start] = tuple(m[2] for m in unit_months)
+    return Extraction(
+        tuple(claims),
+        tuple(mentions),
+        tuple((u.start, u.end) for u in units),
+        tuple(v.low for v in values if v.unit == USD and v.low is not None),
+        tuple(
+            (v.low, v.high)
+            for v in values
+            if v.unit == PCT and v.low is not None and v.high is not None and v.low < v.high
+        ),
+        months_of,
+    )
+
+
+def _drop_disavowed(masked: str, unit: Unit, values: list[Value], unit_text: str) -> list[Value]:
+    """Figures the response quotes only to reject them are not its claims.
+
+    "the headline \"0% APR for 24 months!\" is inaccurate" (a quoted figure in a sentence that
+    reports or corrects it); "$95 - not the $99 you may have seen", "up to $40; ignore the $50
+    figure on old forum posts", "$325 (older listings say $295)": a figure in a clause that
+    disowns it, next to another figure of the same unit that the clause does not disown.
+    """
+    if '"' in unit_text and lex.REPORTING.search(unit_text):
+        quoted = [
+            (m.start() + unit.start, m.end() + unit.start) for m in lex.QUOTED.finditer(unit_text)
+        ]
+        values = [v for v in values if not any(a <= v.start < b for a, b in quoted)]
+    if len(values) < 2 or not lex.DISAVOWAL.search(unit_text):
+        return values
+    cuts = [unit.start]
+    cuts += [m.end() + unit.start for m in lex.DISAVOWAL_CLAUSE.finditer(unit_text)]
+    cuts.append(unit.end)
+    keep: list[Value] = []
+    dropped: list[Value] = []
+    for value in values:
+        k = bisect_right(cuts, value.start) - 1
+        lo, hi = cuts[max(k, 0)], cuts[min(k + 1, len(cuts) - 1)]
+        clause = masked[lo:hi]
+        if value.unit != NONE and lex.DISAVOWAL.search(clause):
+            dropped.append(value)
+        else:
+            keep.append(value)
+    if not dropped or not any(v.unit != NONE for v in keep):
+        return values  # nothing left standing: the words disown something else
+    return keep
+
+
+class _Context:
+    """The cards the text was talking about before a unit: those named by the last unit (or
+    table) that names any."""
+
+    __slots__ = ("_index", "_memo", "_starts", "_units")
+
+    def __init__(self, units: Sequence[Unit], starts: Sequence[int], index: MentionIndex) -> None:
+        self._units = units
+        self._starts = starts
+        self._index = index
+        self._memo: dict[int, tuple[str, ...]] = {}
+
+    def before(self, pos: int) -> tuple[str, ...]:
+        """Distinct cards of the last unit before ``pos`` that names a card (an unknown
+        product names none: what follows it is about no catalog card)."""
+        upto = bisect_left(self._index.starts, pos)
+        if upto == 0:
+            return ()
+        last = self._index.all[upto - 1]
+        k = bisect_right(self._starts, last.start) - 1
+        if k < 0:
+            return ()
+        cached = self._memo.get(k)
+        if cached is not None:
+            return cached
+        unit = self._units[k]
+        lo, hi = unit.block if unit.block is not None else (unit.start, unit.end)
+        found = _cards_of(self._index.within(lo, min(hi, pos)))
+        if any(m.kind == UNKNOWN for m in self._index.within(lo, min(hi, pos))) and not found:
+            found = ()
+        self._memo[k] = found
+        return found
+
+
+# A figure followed by the card it is about: "$150 for the Summit Cash Preferred".
+_ATTACHED_AFTER = re.compile(
+    r"[ \t]{0,3}(?:(?:a|per|each|every)[ \t]{1,3}year|annually|yearly|/yr|/year)?[ \t,]{0,3}"
+    r"(?:for|on|with|from|at|of)[ \t]{1,3}(?:the[ \t]{1,3})?(?:\*\*)?#"
+)
+
+
+class _Binder:
+    """Which card(s) each figure of one unit is about, and how sure the text makes that."""
+
+    __slots__ = (
+        "_clauses",
+        "_collective",
+        "_context",
+        "_index",
+        "_masked",
+        "_mentions",
+        "_only",
+        "_unit",
+    )
+
+    def __init__(
+        self,
+        masked: str,
+        unit: Unit,
+        unit_mentions: Sequence[NameMention],
+        index: MentionIndex,
+        context: _Context,
+        only: tuple[str, ...],
+    ) -> None:
+        self._masked = masked
+        self._unit = unit
+        self._mentions = unit_mentions
+        self._index = index
+        self._context = context
+        self._only = only
+        self._clauses: list[int] | None = None
+        self._collective: tuple[int | None] | None = None  # (count,) once computed
+
+    def _clause(self, pos: int) -> tuple[int, int]:
+        if self._clauses is None:
+            unit = self._unit
+            self._clauses = [
+                m.end() for m in lex.CONTRAST_CUT.finditer(self._masked, unit.start, unit.end)
+            ]
+        i = bisect_right(self._clauses, pos)
+        lo = self._clauses[i - 1] if i else self._unit.start
+        hi = self._clauses[i] if i < len(self._clauses) else self._unit.end
+        return lo, hi
+
+    def bind(self, start: int, end: int) -> tuple[tuple[str, ...], str]:
+        unit = self._unit
+        if unit.cards is not None:
+            return unit.cards, "cell" if len(unit.cards) <= 1 else UNION
+        masked = self._masked
+        mentions = self._mentions
+        lo, hi = self._clause(start)
+        clause_text = masked[lo:start]
+        if mentions:
+            attached = _ATTACHED_AFTER.match(masked, end, min(hi, end + 40))
+            if attached is not None:
+                hit = self._index.within(attached.end() - 1, attached.end())
+                if hit and hit[0].card_id is not None:
+                    return (hit[0].card_id,), "clause"
+            in_clause = [m for m in mentions if lo <= m.start < hi]
+            before = [i for i, m in enumerate(mentions) if lo <= m.start and m.end <= start]
+            if before:
+                group = _group_of(masked, mentions, before[-1])
+                cards = _cards_of(group)
+                if len(cards) <= 1:
+                    return cards, "clause"
+                both = _collective(masked[lo:hi])
+                return cards, "collective" if both is not None else UNION
+            if in_clause:
+                cards = _cards_of(in_clause)
+                return cards, "clause" if len(cards) == 1 else UNION
+            if _generic(clause_text + masked[start:hi]):
+                return (), ""
+            subject = _clause_collective(masked, start, unit, mentions, self._index)
+            if subject is not None:
+                return subject, "collective"
+            cards = _cards_of(mentions)
+            return cards, "unit" if len(cards) <= 1 else UNION
+        if _generic(masked[unit.start : unit.end]):
+            return (), ""
+        if self._collective is None:
+            self._collective = (_collective(masked[unit.start : unit.end]),)
+        count = self._collective[0]
+        if count is not None:
+            upto = bisect_right(self._index.starts, start)
+            named = _cards_of([m for m in reversed(self._index.all[:upto]) if m.kind != UNKNOWN])
+            return (named[:count] if count else named), "collective"
+        cards = self._context.before(unit.start)
+        if cards:
+            return cards, "context" if len(cards) == 1 else UNION
+        if self._only and not self._index.all[: bisect_left(self._index.starts, unit.start)]:
+            return self._only, "only"
+        return (), ""
+
+
+def _generic(text: str) -> bool:
+    """A sentence about cards in general ("most cards charge ...") is about no card."""
+    return "card" in text and bool(lex.GENERIC_SUBJECT.search(text))
 
 
 # "both" opening a clause is its subject ("...; both then go to 19.99%").
@@ -331,11 +589,14 @@ _ONGOING = re.compile(
     r"\b(?:then|thereafter|after[ \t]{1,3}that|afterwards?|after[ \t]{1,3}(?:the[ \t]{1,3})?"
     r"(?:first[ \t]{1,3}year|year[ \t]{1,3}one)|from[ \t]{1,3}(?:the[ \t]{1,3})?(?:second|2nd)[ \t]"
     r"{1,3}year(?:[ \t]{1,3}on)?|(?:every|each)[ \t]{1,3}year[ \t]{1,3}after|ongoing|going[ \t]forward"
-    r"|after(?=[ \t]{0,2}(?:[.,;)\n]|$)))\b"
+    r"|(?:second|2nd|following|subsequent|later)[ \t]{1,3}years?|years?[ \t]{1,3}(?:two|2)"
+    r"|from[ \t]{1,3}then[ \t]{1,3}on|later|after(?=[ \t]{0,2}(?:[.,;)\n]|$)))\b"
 )
 
 
-def _after_first_year(lower: str, values: Sequence[Value], drafts: list[Draft | None]) -> None:
+def _after_first_year(
+    lower: str, values: Sequence[Value], drafts: list[Draft | None], unit_end: int
+) -> None:
     """ "No annual fee the first year, then $95" / "$0 in the first year and $95 after that":
     the dollar figure after a first-year fee is the ongoing annual fee."""
     for i in range(1, len(values)):
@@ -345,7 +606,7 @@ def _after_first_year(lower: str, values: Sequence[Value], drafts: list[Draft | 
         current = drafts[i]
         if current is not None and current.get("kind") not in ("any", "annual_first_year"):
             continue
-        around = lower[values[i - 1].end : min(len(lower), value.end + 24)]
+        around = lower[values[i - 1].end : min(unit_end, value.end + 24)]
         if _ONGOING.search(around):
             drafts[i] = _draft_fee_annual(value)
 
@@ -385,7 +646,7 @@ def _respectively(
         if len(cards) != n:
             continue
         for position, card_id in zip(positions, cards, strict=True):
-            out[position] = replace(claims[position], cards=(card_id,))
+            out[position] = replace(claims[position], cards=(card_id,), binding="respectively")
     return out
 
 
@@ -395,29 +656,3 @@ def _is_collective(match: re.Match[str]) -> bool:
     return bool(match.group("n")) or text.rstrip().endswith(
         ("card", "cards", "options", "products", "them")
     )
-
-
-def _attribute(
-    lower: str,
-    pos: int,
-    unit_mentions: Sequence[NameMention],
-    collective: int | None,
-    mentions: MentionIndex,
-    unit_start: int,
-    distinct_cards: tuple[str, ...],
-) -> tuple[str, ...]:
-    before = [i for i, m in enumerate(unit_mentions) if m.end <= pos]
-    if before:
-        return _cards_of(_group_of(lower, unit_mentions, before[-1]))
-    if unit_mentions:
-        return _cards_of([unit_mentions[0]])
-    if collective is not None:
-        upto = bisect_right(mentions.starts, pos)
-        named = _cards_of([m for m in reversed(mentions.all[:upto]) if m.kind != UNKNOWN])
-        return named[:collective] if collective else named
-    upto = bisect_left(mentions.starts, unit_start)
-    if upto > 0:
-        return _cards_of([mentions.all[upto - 1]])
-    if len(distinct_cards) == 1 and not any(m.kind == UNKNOWN for m in mentions.all):
-        return distinct_cards
-    return ()

@@ -62,7 +62,7 @@ NUMBERS = re.compile(
     r"(?=[$\d])(?:"
     r"\$[ \t]{0,2}(?P<usd>\d{1,3}(?:,\d{3})+|\d{1,7})(?P<cents>\.\d{1,2})?(?![\d])"
     # A percentage range: "19.99%-29.99%", "19.99 to 29.99 percent".
-    rf"|(?P<ra>{_NUM})(?:{_PCT})?[ \t]{{0,3}}(?:-{{1,2}}|to|through|thru)[ \t]{{0,3}}(?P<rb>{_NUM}){_PCT}"
+    rf"|(?P<ra>{_NUM})(?:{_PCT})?[ \t]{{0,3}}(?:-{{1,2}}|to|through|thru|/|up[ \t]to)[ \t]{{0,3}}(?P<rb>{_NUM}){_PCT}"
     rf"|(?P<pct>{_NUM}){_PCT}"
     r"|(?P<usdw>\d{1,7}(?:\.\d{1,2})?)[ \t]{0,2}(?:dollars?|usd|bucks)\b"
     r")"
@@ -167,7 +167,9 @@ _CUE_WORDS: dict[str, str] = {
     **dict.fromkeys(("foreign", "international", "overseas", "abroad", "fx"), FOREIGN),
     "late": LATE,
     **dict.fromkeys(("transfer", "transfers", "bt"), BT),
-    **dict.fromkeys(("advance", "advances", "atm"), CASH),
+    **dict.fromkeys(
+        ("advance", "advances", "atm", "withdrawal", "withdrawals", "withdrawing"), CASH
+    ),
     **dict.fromkeys(("purchase", "purchases"), PURCHASE),
     "penalty": PENALTY,
     **dict.fromkeys(("intro", "introductory", "promo", "promotional", "teaser"), INTRO),
@@ -491,6 +493,48 @@ REPORTING = re.compile(
             ]
         ]
     )
+)
+# Words that disown a figure: it is quoted as outdated or someone else's, not claimed
+# ("ignore the $50 figure on old forum posts", "some sites still show $295, which is outdated").
+DISAVOWAL = re.compile(
+    at_word_start(
+        [
+            rf"{word}\b"
+            for word in [
+                "ignore",
+                "disregard",
+                "outdated",
+                "out-of-date",
+                r"out[ \t]of[ \t]date",
+                "old",
+                "older",
+                "wrong(?:ly)?",
+                "incorrect(?:ly)?",
+                "mistaken(?:ly)?",
+                "mix-up",
+                "misprint",
+                "typo",
+                "forums?",
+                "listings?",
+                "sites?",
+                "websites?",
+                "elsewhere",
+                r"may[ \t]have[ \t]seen",
+                r"might[ \t]have[ \t]seen",
+                r"floats?[ \t]around",
+                r"floating[ \t]around",
+                r"used[ \t]to[ \t]be",
+                "previously",
+                "formerly",
+                "rumou?red",
+            ]
+        ]
+    )
+)
+# Where a disowning clause ends.
+DISAVOWAL_CLAUSE = re.compile(
+    r"[;,(]| - |"
+    + at_word_start([rf"{w}\b" for w in ("but", "while", "which", "though", "whereas", "and")])
 )
 # Text between two card names that joins them into one subject ("X and Y both ...").
 NAME_JOINER = re.compile(

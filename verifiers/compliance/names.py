@@ -33,6 +33,7 @@ from rapidfuzz.distance import OSA
 
 from replicas.verifiers.compliance import references as refs
 from replicas.verifiers.compliance.lexicon import trie_pattern as _trie_pattern
+from replicas.verifiers.compliance.lexicon import word_set
 from replicas.verifiers.compliance.mentions import (
     EXACT,
     MISSPELLED,
@@ -55,6 +56,15 @@ _CAP_PHRASE = re.compile(r"[A-Z][\w'-]{0,40}(?:[ \t]{1,3}[A-Z0-9][\w'-]{0,40}){0
 _WORD = re.compile(r"[A-Za-z0-9][\w'-]*")
 _NEXT_WORD = re.compile(r"[ \t]{1,3}([A-Z][A-Za-z'-]{1,20}|\d{1,4})(?![\w%])")
 _PHRASE_CACHE_LIMIT = 20_000
+# Words that end a product name (no catalog name contains them; one that does keeps them).
+FUNCTION_WORDS = word_set(
+    """
+    a an the with for to of and or your my our in on at is are vs versus from by into about
+    without when if how why what which
+    """
+)
+# "Rebuilding ...", "Choosing ...", "Understanding ...": a heading's verb, not a brand.
+_HEADING_VERB = re.compile(r"[a-z]{3,}ing$")
 
 
 def typo_distance(word: str, target: str) -> int | None:
@@ -283,7 +293,24 @@ class NameIndex:
         ]
 
     def _phrase_verdicts(self, words: tuple[str, ...]) -> tuple[_Verdict, ...]:
-        """Classify a capitalised phrase (cached by its words: headers and names recur)."""
+        """Classify a capitalised phrase (cached by its words: headers and names recur).
+
+        A function word ("With", "A", "For", "Your") ends a product name: title-case headings
+        ("Rebuilding With A Secured Card", "Cards For Students") are read piece by piece.
+        """
+        cuts = [i for i, w in enumerate(words) if w in FUNCTION_WORDS and w not in self._vocabulary]
+        if not cuts:
+            return self._segment_verdicts(words)
+        out: list[_Verdict] = []
+        lo = 0
+        for cut in [*cuts, len(words)]:
+            if cut > lo:
+                for v in self._segment_verdicts(words[lo:cut]):
+                    out.append(_Verdict(lo + v.first, lo + v.last, v.kind, v.card_id, v.expected))
+            lo = cut + 1
+        return tuple(out)
+
+    def _segment_verdicts(self, words: tuple[str, ...]) -> tuple[_Verdict, ...]:
         if not any(
             w in self._name_words
             or w in PRODUCT_WORDS
@@ -332,7 +359,11 @@ class NameIndex:
 
     def _classify(self, raw: tuple[str, ...]) -> _Verdict | None:
         first, last = 0, len(raw) - 1
-        while first <= last and raw[first] in LEADING_NOISE and raw[first] not in self.brands:
+        while first <= last and (
+            (raw[first] in LEADING_NOISE or _HEADING_VERB.match(raw[first]))
+            and raw[first] not in self.brands
+            and raw[first] not in self._vocabulary
+        ):
             first += 1
         while last >= first and raw[last] in TRAILING_NOISE:
             last -= 1

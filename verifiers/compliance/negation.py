@@ -78,7 +78,7 @@ _POSTFIX = re.compile(
 _SCOPE_END = re.compile(
     r"[.;:,()|\n!?\"]| - |\b(?:but|while|whereas|however|though|although|then|which|so|because|"
     r"plus|unlike|except|and[ \t]{1,3}(?:it|its|the|a|an|you|has|charges|offers|no|zero)|or[ \t]{1,3}no"
-    r"|after|once)\b"
+    r"|after|once|afterwards?|thereafter|later|from[ \t]{1,3}then)\b"
 )
 _SCOPE_END_LIST = re.compile(_SCOPE_END.pattern.replace("[.;:,()", "[.;:()", 1))
 _POSTFIX_BACK = re.compile(r"[.;:()|\n!?\"]| - |\b(?:but|while|whereas|however|though|although)\b")
@@ -158,6 +158,11 @@ def _kind_in(scope: str, *, postfix: bool) -> tuple[str, int] | None:
     fee = _FEE_WORD.search(scope)
     if fee is None and not postfix:
         return None
+    if fee is not None and not postfix:
+        first_year = _FIRST_YEAR.search(scope)
+        if first_year is not None and not any(p.search(scope) for _, p in _FEE_KINDS[1:]):
+            # "no charge for the first year": the first year of the annual fee
+            return NONE_FIRST_YEAR, max(fee.end(), first_year.end())
     # The attribute nearest the negation: the first after "no", the last before "is free".
     found: tuple[int, str, int] | None = None
     for kind, pattern in _FEE_KINDS:

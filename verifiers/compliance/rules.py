@@ -156,43 +156,48 @@ def _purchase_apr(card: CardTerms) -> str:
     return text
 
 
+def _rates(card: CardTerms) -> list[float]:
+    """Every rate the card has: purchase APR ends, cash advance, penalty and intro rates."""
+    return [
+        r
+        for r in (
+            card.purchase_apr_min_pct,
+            card.purchase_apr_max_pct,
+            card.cash_advance_apr_pct,
+            card.penalty_apr_pct,
+            card.intro_purchase_apr_pct,
+            card.intro_bt_apr_pct,
+        )
+        if r is not None
+    ]
+
+
+def _all_rates(card: CardTerms) -> str:
+    parts = [f"purchase {_purchase_apr(card)}"]
+    if card.cash_advance_apr_pct is not None:
+        parts.append(f"cash advance {pct(card.cash_advance_apr_pct)}")
+    if card.penalty_apr_pct is not None:
+        parts.append(f"penalty {pct(card.penalty_apr_pct)}")
+    return ", ".join(parts)
+
+
+_APR_LABEL = {"cash_advance": "cash advance APR", "penalty": "penalty APR"}
+_APR_FIELD = {"cash_advance": "cash_advance_apr_pct", "penalty": "penalty_apr_pct"}
+
+
 def check_apr(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
-    if claim.kind == "purchase":
-        low, high = card.purchase_apr_min_pct, card.purchase_apr_max_pct
-        if low is None or high is None or claim.low is None:
-            return
-        if claim.low == claim.high:
-            ok = _same(claim.low, low) or _same(claim.low, high)
-        else:
-            ok = _same(claim.low, low) and _same(claim.high, high)
-        if not ok:
-            yield Finding(
-                WRONG_APR,
-                f"the purchase APR of {name} is {_purchase_apr(card)}, not {_claimed(claim)}",
-                claim.start,
-                claim.end,
-                _purchase_apr(card),
-                _claimed(claim),
-            )
-            return
-        if claim.variability is not None and card.apr_is_variable is not None:
-            said_variable = claim.variability == "variable"
-            if said_variable != card.apr_is_variable:
-                truth = "variable" if card.apr_is_variable else "fixed"
-                yield Finding(
-                    WRONG_APR,
-                    f"the purchase APR of {name} is {truth}, not {claim.variability}",
-                    claim.start,
-                    claim.end,
-                    _purchase_apr(card),
-                    f"{_claimed(claim)} {claim.variability}",
-                )
-        return
-    field = {"cash_advance": "cash_advance_apr_pct", "penalty": "penalty_apr_pct"}[claim.kind]
-    label = {"cash_advance": "cash advance APR", "penalty": "penalty APR"}[claim.kind]
-    truth = getattr(card, field)
+    """A stated rate is wrong only if it is none of the card's rates.
+
+    Which APR a sentence talks about (purchases, cash advances, penalty, the rate after an
+    intro offer) is easy to misread, and a misreading must not become a violation: a single
+    rate passes when it equals any rate of the card, a range when it is the purchase range.
+    Two things are still checked against the term itself: a penalty or cash advance APR the
+    text names for a card that has none, and "fixed" / "variable" said of the purchase APR.
+    """
     if claim.is_none:
+        truth = getattr(card, _APR_FIELD.get(claim.kind, "penalty_apr_pct"))
         if truth is not None:
+            label = _APR_LABEL.get(claim.kind, "penalty APR")
             yield Finding(
                 WRONG_APR,
                 f"{name} has a {label} of {pct(truth)}; the response says it has none",
@@ -202,30 +207,59 @@ def check_apr(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
                 "none",
             )
         return
-    if truth is None:
+    low, high = card.purchase_apr_min_pct, card.purchase_apr_max_pct
+    if claim.low is None or claim.high is None:
+        return
+    if claim.low != claim.high:
+        ok = _same(claim.low, low) and _same(claim.high, high)
+        on_purchase = ok
+    else:
+        on_purchase = _same(claim.low, low) or _same(claim.low, high)
+        ok = any(_same(claim.low, r) for r in _rates(card))
+    if not ok:
         yield Finding(
             WRONG_APR,
-            f"{name} has no {label}; the response states {_claimed(claim)}",
+            f"{_claimed(claim)} is none of the APRs of {name} ({_all_rates(card)})",
             claim.start,
             claim.end,
-            "none",
+            _purchase_apr(card) if claim.kind == "purchase" else _all_rates(card),
             _claimed(claim),
         )
         return
-    if not (_same(claim.low, truth) and _same(claim.high, truth)):
+    named = claim.kinds if len(claim.kinds) == 1 else frozenset()
+    for kind in named & _APR_FIELD.keys():
+        if getattr(card, _APR_FIELD[kind]) is None:
+            yield Finding(
+                WRONG_APR,
+                f"{name} has no {_APR_LABEL[kind]}; the response states {_claimed(claim)}",
+                claim.start,
+                claim.end,
+                "none",
+                _claimed(claim),
+            )
+            return
+    if (
+        on_purchase
+        and claim.kind == "purchase"
+        and claim.variability is not None
+        and card.apr_is_variable is not None
+        and (claim.variability == "variable") != card.apr_is_variable
+    ):
+        truth = "variable" if card.apr_is_variable else "fixed"
         yield Finding(
             WRONG_APR,
-            f"the {label} of {name} is {pct(truth)}, not {_claimed(claim)}",
+            f"the purchase APR of {name} is {truth}, not {claim.variability}",
             claim.start,
             claim.end,
-            pct(truth),
-            _claimed(claim),
+            _purchase_apr(card),
+            f"{_claimed(claim)} {claim.variability}",
         )
 
 
 # -- intro offers ------------------------------------------------------------------------------
 
 _INTRO_LABEL = {"purchase": "purchases", "bt": "balance transfers"}
+_INTRO_KINDS = ("purchase", "bt")
 
 
 def _offer(card: CardTerms, kind: str) -> str:
@@ -236,19 +270,28 @@ def _offer(card: CardTerms, kind: str) -> str:
     return f"{pct(rate)} intro APR on {_INTRO_LABEL[kind]} for {months} months"
 
 
-def _offer_matches(claim: Claim, card: CardTerms, kind: str) -> bool:
+def _offer_matches(claim: Claim, card: CardTerms, kind: str, *, exact: bool = False) -> bool:
+    """The claim states this offer of the card (``exact``: its months too, not just the rate)."""
     rate = getattr(card, f"intro_{kind}_apr_pct")
     months = getattr(card, f"intro_{kind}_months")
-    return _same(claim.low, rate) and (claim.months is None or claim.months == months)
+    if rate is None or not _same(claim.low, rate):
+        return False
+    if claim.months is None:
+        return not exact
+    return claim.months == months
 
 
 def check_intro(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
+    """An intro offer is checked against the offer the text names (purchases or balance
+    transfers). An offer the card does not have is false; for one it has, a rate and length that
+    are exactly the card's other offer pass (which offer a sentence means is easy to misread), as
+    do any rate and length of the card when the text names no scope."""
     if claim.is_none:
         yield from _check_no_intro(claim, card, name)
         return
     kinds = sorted(claim.scopes) if claim.scopes else []
+    offered = [k for k in _INTRO_KINDS if card.has_intro(k)]
     if not kinds:
-        offered = [k for k in ("purchase", "bt") if card.has_intro(k)]
         if not offered:
             yield Finding(
                 FALSE_INTRO_OFFER,
@@ -270,6 +313,11 @@ def check_intro(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
             )
         return
     for kind in kinds:
+        if _offer_matches(claim, card, kind):
+            continue
+        others = [k for k in offered if k != kind]
+        if card.has_intro(kind) and any(_offer_matches(claim, card, k, exact=True) for k in others):
+            continue
         if not card.has_intro(kind):
             yield Finding(
                 FALSE_INTRO_OFFER,
@@ -280,7 +328,7 @@ def check_intro(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
                 _offer(card, kind),
                 _claimed(claim),
             )
-        elif not _offer_matches(claim, card, kind):
+        else:
             yield Finding(
                 WRONG_INTRO_TERMS,
                 f"the intro offer of {name} is {_offer(card, kind)}, not {_claimed(claim)}",
@@ -293,7 +341,7 @@ def check_intro(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
 
 def _check_no_intro(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
     """ "No intro offer" (on purchases / balance transfers): false when the card has one."""
-    kinds = sorted(claim.scopes) or ["purchase", "bt"]
+    kinds = sorted(claim.scopes) or list(_INTRO_KINDS)
     offered = [k for k in kinds if card.has_intro(k)]
     if offered:
         truth = "; ".join(_offer(card, k) for k in offered)
@@ -320,6 +368,8 @@ _FEES: dict[str, tuple[str | None, str | None, str | None, str]] = {
     "bt": ("bt_fee_pct", None, "bt_fee_min_usd", "balance transfer fee"),
     "cash_advance": ("cash_advance_fee_pct", None, "cash_advance_fee_min_usd", "cash advance fee"),
 }
+_PCT_FEES = tuple(k for k, spec in _FEES.items() if spec[0] is not None)
+_USD_FEES = tuple(k for k, spec in _FEES.items() if spec[1] is not None or spec[2] is not None)
 
 
 def _fee_truth(card: CardTerms, kind: str) -> str:
@@ -348,10 +398,13 @@ def _fee_ok(claim: Claim, card: CardTerms, kind: str) -> bool:
     if claim.is_none:
         field_name = usd_field or pct_field or ""
         return not getattr(card, field_name)
+    if kind == "annual_first_year" and card.annual_fee_first_year_usd is None:
+        return True  # the catalog does not say what the first year costs: unverifiable
     if claim.unit == USD and claim.low is not None:
-        if usd_field is None:
-            return False
-        return _value_ok(claim, getattr(card, usd_field))
+        if usd_field is not None:
+            return _value_ok(claim, getattr(card, usd_field))
+        # a bare dollar figure on a percentage fee is its minimum
+        return min_field is not None and _same(claim.low, getattr(card, min_field) or 0.0)
     if claim.unit == PCT and (pct_field is None or not _value_ok(claim, getattr(card, pct_field))):
         return False
     if claim.min_usd is not None:
@@ -359,49 +412,26 @@ def _fee_ok(claim: Claim, card: CardTerms, kind: str) -> bool:
     return True
 
 
+def _fee_kinds(claim: Claim) -> tuple[str, ...]:
+    """The fees the claim may be about, in a fixed order (for deterministic messages)."""
+    if claim.kind == "any" and not claim.kinds:
+        return _USD_FEES if claim.unit == USD else _PCT_FEES
+    return tuple(k for k in _FEES if k in claim.admissible)
+
+
 def check_fee(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
-    if claim.kind == "annual_first_year" and card.annual_fee_first_year_usd is None:
-        return  # the catalog does not say what the first year costs: unverifiable, not wrong
-    if claim.kind == "any":
-        candidates = [
-            k
-            for k, spec in _FEES.items()
-            if (spec[1] if claim.unit == USD else spec[0]) is not None and k != "annual_first_year"
-        ]
-        if claim.unit == USD:
-            candidates = [*candidates, "bt", "cash_advance"]
-        if any(_fee_ok(_as_minimum(claim, k), card, k) for k in candidates):
-            return
-        truth = "; ".join(f"{_FEES[k][3]} {_fee_truth(card, k)}" for k in dict.fromkeys(candidates))
-        yield Finding(
-            WRONG_FEE,
-            f"no fee of {name} is {_claimed(claim)} ({truth})",
-            claim.start,
-            claim.end,
-            truth,
-            _claimed(claim),
-        )
+    """A fee is wrong only if it is none of the fees the words around it leave open."""
+    kinds = _fee_kinds(claim)
+    if not kinds or any(_fee_ok(claim, card, k) for k in kinds):
         return
-    if not _fee_ok(claim, card, claim.kind):
-        label = _FEES[claim.kind][3]
-        truth = _fee_truth(card, claim.kind)
-        yield Finding(
-            WRONG_FEE,
-            f"the {label} of {name} is {truth}, not {_claimed(claim)}",
-            claim.start,
-            claim.end,
-            truth,
-            _claimed(claim),
-        )
-
-
-def _as_minimum(claim: Claim, kind: str) -> Claim:
-    """A bare dollar figure read as the dollar minimum of a percentage fee."""
-    if claim.unit == USD and kind in ("bt", "cash_advance") and claim.low is not None:
-        from dataclasses import replace
-
-        return replace(claim, unit=PCT, low=None, high=None, min_usd=claim.low)
-    return claim
+    if len(kinds) == 1:
+        label = _FEES[kinds[0]][3]
+        truth = _fee_truth(card, kinds[0])
+        message = f"the {label} of {name} is {truth}, not {_claimed(claim)}"
+    else:
+        truth = "; ".join(f"{_FEES[k][3]} {_fee_truth(card, k)}" for k in kinds)
+        message = f"no fee of {name} is {_claimed(claim)} ({truth})"
+    yield Finding(WRONG_FEE, message, claim.start, claim.end, truth, _claimed(claim))
 
 
 CHECKERS: dict[str, Callable[[Claim, CardTerms, str], Iterator[Finding]]] = {
@@ -475,53 +505,81 @@ def check_eligibility(
             )
 
 
+def _states_purchase_apr(claim: Claim, card: CardTerms) -> bool:
+    """The claim gives the card's purchase APR - rightly or not (a wrong one is a wrong APR,
+    not a missing disclosure): a range, a rate read as the purchase APR, or one of its ends."""
+    low, high = card.purchase_apr_min_pct, card.purchase_apr_max_pct
+    if claim.family != APR_CLAIM or claim.is_none or claim.low is None or low is None:
+        return False
+    if claim.low != claim.high or claim.kind == "purchase":
+        return True
+    return _same(claim.low, low) or _same(claim.low, high)
+
+
 def check_disclosures(
-    catalog: Catalog, claims: Sequence[Claim], recs: Recommendations, tally: Tally
+    catalog: Catalog, extraction: Extraction, recs: Recommendations, tally: Tally
 ) -> Iterator[Finding]:
-    has_purchase_apr: set[str] = set()
-    annual_fee_stated: set[str] = set()
+    """An intro offer needs its length and the APR after it; a recommended card its annual fee.
+
+    Precision first: an intro offer is only held to this when the text binds it to one card for
+    certain, and a disclosure counts wherever it appears for that card (a table, a list, another
+    sentence) - or, for the length, anywhere in the offer's own sentence. A recommended card's
+    fee counts as stated when any dollar figure of the response is that fee.
+    """
+    claims = extraction.claims
+    goto_stated: set[str] = set()
+    months_stated: set[tuple[str, str]] = set()
+    fee_stated: set[str] = set()
     for claim in claims:
-        for card_id in claim.cards:
-            if claim.family == APR_CLAIM and claim.kind == "purchase":
-                has_purchase_apr.add(card_id)
-            if claim.family == FEE_CLAIM and claim.kind == "annual":
-                annual_fee_stated.add(card_id)
-            if (
-                claim.family == FEE_CLAIM
-                and claim.kind == "any"
-                and claim.unit == USD
-                and _same(claim.low, catalog.card(card_id).annual_fee_usd)
-            ):
-                annual_fee_stated.add(card_id)
-    for claim in claims:
-        if claim.family != INTRO_CLAIM or claim.is_none:
-            continue
         for card_id in claim.cards:
             card = catalog.card(card_id)
-            scopes = sorted(claim.scopes) or ["purchase", "bt"]
-            if not any(card.has_intro(k) for k in scopes):
-                continue  # a false offer is reported as such; its disclosure is moot
-            name = catalog.names.name_of(card_id)
-            missing = []
-            if claim.months is None:
+            if _states_purchase_apr(claim, card):
+                goto_stated.add(card_id)
+            elif claim.family == INTRO_CLAIM and not claim.is_none and claim.months is not None:
+                for scope in claim.scopes or _INTRO_KINDS:
+                    months_stated.add((card_id, scope))
+            elif claim.family == FEE_CLAIM and (
+                "annual" in claim.admissible or "annual_first_year" in claim.admissible
+            ):
+                fee_stated.add(card_id)
+    for claim in claims:
+        if claim.family != INTRO_CLAIM or claim.is_none or not claim.certain:
+            continue
+        card_id = claim.cards[0]
+        card = catalog.card(card_id)
+        scopes = sorted(claim.scopes) or [k for k in _INTRO_KINDS if card.has_intro(k)]
+        offered = [k for k in scopes if card.has_intro(k)]
+        if not offered:
+            continue  # a false offer is reported as such; its disclosure is moot
+        if not any(_offer_matches(claim, card, k) for k in offered):
+            continue  # wrong terms are reported as such
+        name = catalog.names.name_of(card_id)
+        missing = []
+        if claim.months is None and not any((card_id, k) in months_stated for k in offered):
+            unit_months = extraction.months_in_unit(claim.start)
+            if not any(getattr(card, f"intro_{k}_months") in unit_months for k in offered):
                 missing.append("how many months it lasts")
-            if card_id not in has_purchase_apr:
-                missing.append("the APR that applies after it")
-            tally.count("disclosures", not missing)
-            if missing:
-                yield Finding(
-                    MISSING_DISCLOSURE,
-                    f"the intro APR of {name} is stated without " + " and ".join(missing),
-                    claim.start,
-                    claim.end,
-                    _disclosure_truth(card, scopes),
-                    _claimed(claim),
-                )
+        if card_id not in goto_stated and not extraction.states_range(
+            card.purchase_apr_min_pct, card.purchase_apr_max_pct
+        ):
+            missing.append("the APR that applies after it")
+        tally.count("disclosures", not missing)
+        if missing:
+            yield Finding(
+                MISSING_DISCLOSURE,
+                f"the intro APR of {name} is stated without " + " and ".join(missing),
+                claim.start,
+                claim.end,
+                _disclosure_truth(card, offered),
+                _claimed(claim),
+            )
     for card_id, mention in recs.positive.items():
         card = catalog.card(card_id)
         if not card.annual_fee_usd:
             continue
-        ok = card_id in annual_fee_stated
+        ok = card_id in fee_stated or any(
+            _same(amount, card.annual_fee_usd) for amount in extraction.amounts
+        )
         tally.count("disclosures", ok)
         if not ok:
             name = catalog.names.name_of(card_id)
@@ -542,12 +600,29 @@ def _disclosure_truth(card: CardTerms, scopes: Sequence[str]) -> str:
 
 
 def check_claims(catalog: Catalog, claims: Sequence[Claim], tally: Tally) -> Iterator[Finding]:
+    """Each claim against its card(s): every card when the text says so of each ("both cards"),
+    any one of them when it leaves open which card it means."""
     for claim in claims:
+        if not claim.cards:
+            continue
         checker = CHECKERS[claim.family]
+        objective = _FAMILY_OBJECTIVE[claim.family]
+        if claim.any_card:
+            first: list[Finding] | None = None
+            for card_id in claim.cards:
+                found = list(checker(claim, catalog.card(card_id), catalog.names.name_of(card_id)))
+                if not found:
+                    first = []
+                    break
+                if first is None:
+                    first = found
+            tally.count(objective, not first)
+            yield from first or []
+            continue
         for card_id in claim.cards:
             card = catalog.card(card_id)
             findings = list(checker(claim, card, catalog.names.name_of(card_id)))
-            tally.count(_FAMILY_OBJECTIVE[claim.family], not findings)
+            tally.count(objective, not findings)
             yield from findings
 
 
@@ -561,7 +636,7 @@ def evaluate(
         *check_names(extraction.mentions, tally),
         *check_claims(catalog, extraction.claims, tally),
         *check_eligibility(catalog, customer_id, extraction, recs, tally),
-        *check_disclosures(catalog, extraction.claims, recs, tally),
+        *check_disclosures(catalog, extraction, recs, tally),
     ]
     seen: set[tuple[str, int, int, str]] = set()
     unique = []

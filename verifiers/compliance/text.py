@@ -155,8 +155,15 @@ def _emit_run(run: str, start: int, emit: Callable[[str, int, int], None]) -> No
         i = j
 
 
-def _tag_replacement(name: str) -> str:
+# Closing tags inside a table row add nothing: "<tr><td>A</td><td>B</td></tr>" becomes one line
+# " | A | B", so the rows of an HTML table are consecutive pipe lines like a markdown table's.
+_ROW_PARTS = frozenset({"tr", "td", "th", "thead", "tbody", "tfoot"})
+
+
+def _tag_replacement(name: str, closing: bool = False) -> str:
     lowered = name.lower()
+    if closing and lowered in _ROW_PARTS:
+        return ""
     if lowered in _CELL_TAGS:
         return " | "
     if lowered in _BLOCK_TAGS:
@@ -271,7 +278,7 @@ def normalize(original: str) -> NormalizedText:
             emit(original[orig_pos:start], orig_pos, start - orig_pos)
         token = match.group(0)
         if token[0] == "<":
-            emit(_tag_replacement(match.group(2) or ""), start, end - start)
+            emit(_tag_replacement(match.group(2) or "", match.group(1) == "/"), start, end - start)
         elif token[0] == "&":
             decoded = html.unescape(token)
             emit(

@@ -56,6 +56,7 @@ class Unit:
     context_cues: Sequence[tuple[str, int]] = ()
     cards: tuple[str, ...] | None = None  # preset by a table row/column (None: use the text)
     is_cell: bool = False
+    block: tuple[int, int] | None = None  # the whole table a cell belongs to
 
 
 def _sentence_units(text: str, start: int, end: int, out: list[Unit]) -> None:
@@ -261,6 +262,10 @@ def _table_units(
     mentions: MentionIndex,
     out: list[Unit],
 ) -> None:
+    """The cells of one table as units: each cell takes its term from its header (the column
+    header, or in a transposed table - cards as columns - the row label) and its card from its
+    row (or column) only, never from the text around the table."""
+    block = (rows[0][0], rows[-1][1])
     header = _cells(text, *rows[0])
     cues.prefetch(*rows[0], header)
     body = [r for r in rows[1:] if not _TABLE_SEPARATOR.match(text[r[0] : r[1]])]
@@ -269,21 +274,26 @@ def _table_units(
         [] if _CARD_HEADER.search(text[cell[0] : cell[1]]) else cues.within(*cell)
         for cell in header
     ]
-    transposed = sum(1 for cards in header_cards[1:] if cards is not None) >= 1
+    transposed = any(cards is not None for cards in header_cards[1:])
     # Header cells are units of their own so the names in them are seen, but carry no claims.
     for cell in header:
-        out.append(Unit(cell[0], cell[1], is_cell=True, cards=None))
-    for row in body:
-        cells = _cells(text, *row)
+        out.append(Unit(cell[0], cell[1], is_cell=True, cards=None, block=block))
+    body_cells = [_cells(text, *row) for row in body]
+    # A table naming no card anywhere (one card's terms under its heading) takes its card from
+    # the text around it, like a list would.
+    cardless = not transposed and not any(
+        _cell_cards(mentions, cell) is not None for cells in body_cells for cell in cells
+    )
+    for row, cells in zip(body, body_cells, strict=True):
         cues.prefetch(*row, cells)
         if transposed:
             label_cues = cues.within(*cells[0]) if cells else []
             for column, cell in enumerate(cells):
-                cards = header_cards[column] if column < len(header_cards) else None
                 if column == 0:
-                    out.append(Unit(cell[0], cell[1], is_cell=True))
+                    out.append(Unit(cell[0], cell[1], is_cell=True, cards=(), block=block))
                     continue
-                out.append(Unit(cell[0], cell[1], list(label_cues), cards or (), True))
+                cards = header_cards[column] if column < len(header_cards) else None
+                out.append(Unit(cell[0], cell[1], list(label_cues), cards or (), True, block))
             continue
         row_cards = None
         for cell in cells:
@@ -293,8 +303,13 @@ def _table_units(
         first_is_label = bool(cells) and _cell_cards(mentions, cells[0]) is None
         label_cues = cues.within(*cells[0]) if first_is_label and row_cards is None else []
         for column, cell in enumerate(cells):
+            if _cell_cards(mentions, cell) is not None:
+                # the cell naming the row's card holds no term
+                out.append(Unit(cell[0], cell[1], is_cell=True, cards=(), block=block))
+                continue
             header_cues = column_cues[column] if column < len(column_cues) else []
-            out.append(Unit(cell[0], cell[1], header_cues + label_cues, row_cards, True))
+            cards = None if cardless else row_cards or ()
+            out.append(Unit(cell[0], cell[1], header_cues + label_cues, cards, True, block))
 
 
 def _cell_cards(mentions: MentionIndex, cell: tuple[int, int]) -> tuple[str, ...] | None:
