@@ -53,6 +53,11 @@ _CLOSE_TIMEOUT_S = 10.0
 SERVER_RSS_LIMIT_BYTES = int(1.25 * 2**30)
 RSS_POLL_S = 0.01
 _PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+_IMPORT_ROOT = str(Path(__file__).resolve().parents[2])
+_SERVER_ENV = frozenset(
+    {"PATH", "PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "HOME", "TMPDIR", "TZ", "LANG"}
+    | {"REPLICAS_HOME"}  # only so the server can scrub it from error messages
+)
 
 
 class QueryFailed(Exception):
@@ -136,7 +141,9 @@ class QueryClient:
 
     def _start(self) -> subprocess.Popen[bytes]:
         t0 = time.monotonic()
-        env = dict(os.environ)
+        # Only what Python and DuckDB need: the worker's environment may hold an agent
+        # harness's API keys, and no SQL function should ever be one step away from them.
+        env = {k: v for k, v in os.environ.items() if k in _SERVER_ENV or k.startswith("LC_")}
         # glibc reserves 64 MB of address space per thread arena; the server's RLIMIT_AS must
         # count memory it uses, not reservations.
         env["MALLOC_ARENA_MAX"] = "2"
@@ -147,6 +154,9 @@ class QueryClient:
             stderr=subprocess.DEVNULL,
             start_new_session=True,  # its own process group: a kill takes all of it
             close_fds=True,
+            # ``-m`` puts the working directory first on sys.path: run where ``replicas`` itself
+            # lives (the source tree or site-packages), never wherever the worker happens to be.
+            cwd=_IMPORT_ROOT,
             env=env,
             bufsize=0,
         )

@@ -250,12 +250,12 @@ def _serialize(cur: duckdb.DuckDBPyConnection, sql: str) -> Any:
     return tree
 
 
-def _refuse_relation(shown: str, db: _Database, name: str) -> Refused:
-    hint = [
-        f"{schema}.{rel}" for (schema, rel) in sorted(db.relations) if rel == name and shown != rel
-    ]
-    did_you_mean = f" (did you mean {' or '.join(hint[:2])}?)" if hint else ""
-    return Refused(f"relation {shown} is not available{did_you_mean}: {WHAT_IS_ALLOWED}")
+def _refuse_relation(shown: str, db: _Database, name: str, schema: str = "") -> Refused:
+    if name in db.reserved or (schema and schema not in ALLOWED_SCHEMAS):
+        return Refused(f"relation {shown} is not available: {WHAT_IS_ALLOWED}")
+    hint = [f"{s}.{rel}" for (s, rel) in sorted(db.relations) if rel == name and shown != rel]
+    did_you_mean = f"; did you mean {' or '.join(hint[:2])}?" if hint else ""
+    return Refused(f"relation {shown} does not exist in schemas raw or main{did_you_mean}")
 
 
 class _Checker:
@@ -324,7 +324,7 @@ class _Checker:
                 if kind == "view":
                     self._check_view(candidate, name, depth)
                 return
-        raise _refuse_relation(shown, db, name)
+        raise _refuse_relation(shown, db, name, schema)
 
     def _check_view(self, schema: str, name: str, depth: int) -> None:
         key = (schema, name)
@@ -723,7 +723,9 @@ def _apply_limits() -> None:
     limit = (
         ADDRESS_SPACE_BYTES if hard == resource.RLIM_INFINITY else min(hard, ADDRESS_SPACE_BYTES)
     )
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    # macOS refuses RLIMIT_AS; there the client's polling of resident memory is the only bound.
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
 def _die_with_parent(parent_pid: int) -> None:
@@ -736,7 +738,8 @@ def _die_with_parent(parent_pid: int) -> None:
 
 
 def _send(out: BinaryIO, message: dict[str, Any]) -> None:
-    out.write(json.dumps(message, ensure_ascii=False, default=str).encode("utf-8") + b"\n")
+    text = json.dumps(message, ensure_ascii=False, default=str)
+    out.write(text.encode("utf-8", "replace") + b"\n")
     out.flush()
 
 
@@ -757,6 +760,8 @@ def main(argv: list[str] | None = None) -> int:
             reply = server.handle(request)
         except (ValueError, TypeError) as exc:
             reply = {"ok": False, "kind": "error", "message": f"bad request: {exc}"}
+        except Exception as exc:  # whatever went wrong, the client gets an answer, not a hang-up
+            reply = {"ok": False, "kind": "error", "message": f"{type(exc).__name__}: {exc}"}
         _send(protocol, reply)
         if reply.get("restart"):
             break
