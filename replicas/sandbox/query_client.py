@@ -1,6 +1,7 @@
 """The worker's side of the query server (:mod:`replicas.sandbox.query_server`).
 
-Each worker thread gets its own server, started on its first query and again after one dies.
+Each worker thread gets its own server, started on its first query; a server that is killed or
+dies is replaced at once (the agent's next query then need not wait for DuckDB to import).
 The worker never runs agent SQL itself and never holds more of a result than one bounded
 response line, so nothing an agent sends can grow the worker:
 
@@ -131,6 +132,8 @@ class QueryClient:
         self._lock = threading.Lock()
         self._proc: subprocess.Popen[bytes] | None = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
+        self._ready = False
+        self._spawned_at = 0.0
         self._buffer = bytearray()
         self._open: set[str] = set()
         self._next_id = 0
@@ -139,14 +142,15 @@ class QueryClient:
 
     # -- lifecycle ---------------------------------------------------------------------------
 
-    def _start(self) -> subprocess.Popen[bytes]:
-        t0 = time.monotonic()
+    def _spawn(self) -> None:
+        """Start a server without waiting for it: it imports DuckDB while the caller goes on."""
         # Only what Python and DuckDB need: the worker's environment may hold an agent
         # harness's API keys, and no SQL function should ever be one step away from them.
         env = {k: v for k, v in os.environ.items() if k in _SERVER_ENV or k.startswith("LC_")}
         # glibc reserves 64 MB of address space per thread arena; the server's RLIMIT_AS must
         # count memory it uses, not reservations.
         env["MALLOC_ARENA_MAX"] = "2"
+        self._spawned_at = time.monotonic()
         proc = subprocess.Popen(
             [sys.executable, "-m", "replicas.sandbox.query_server", str(os.getpid())],
             stdin=subprocess.PIPE,
@@ -161,20 +165,22 @@ class QueryClient:
             bufsize=0,
         )
         self._proc = proc
+        self._ready = False
         self._buffer.clear()
         self._open.clear()
         self._finalizer = weakref.finalize(self, _terminate, proc, self.pid)
+
+    def _await_ready(self) -> None:
         try:
-            ready = json.loads(self._read_line(time.monotonic() + START_TIMEOUT_S))
+            ready = json.loads(self._read_line(self._spawned_at + START_TIMEOUT_S))
         except (_ServerGone, _NoAnswer, _TooBig, ValueError):
-            self._stop()
-            raise QueryFailed("error", "the query server could not be started") from None
+            ready = None
         if not isinstance(ready, dict) or not ready.get("ready"):
             self._stop()
             raise QueryFailed("error", "the query server could not be started")
+        self._ready = True
         self.starts += 1
-        self.last_start_s = time.monotonic() - t0
-        return proc
+        self.last_start_s = time.monotonic() - self._spawned_at
 
     def _stop(self) -> None:
         """Kill the server (if any) and forget its state; the next query starts a new one."""
@@ -182,16 +188,26 @@ class QueryClient:
             self._finalizer()
         self._finalizer = None
         self._proc = None
+        self._ready = False
         self._buffer.clear()
         self._open.clear()
 
+    def _replace(self) -> None:
+        """Kill the server and start the next one now: the agent's next query, seconds away,
+        should not wait for DuckDB to import."""
+        self._stop()
+        with contextlib.suppress(OSError):
+            self._spawn()
+
     def _running(self) -> subprocess.Popen[bytes]:
         proc = self._proc
-        if proc is not None and proc.poll() is None:
-            return proc
-        if proc is not None:
+        if proc is None or proc.poll() is not None:
             self._stop()
-        return self._start()
+            self._spawn()
+        if not self._ready:
+            self._await_ready()
+        assert self._proc is not None  # set by _spawn, kept by _await_ready
+        return self._proc
 
     def shutdown(self) -> None:
         with self._lock:
@@ -244,13 +260,13 @@ class QueryClient:
         except (BrokenPipeError, ConnectionResetError, _ServerGone):
             raise _ServerGone from None
         except ValueError:
-            self._stop()
+            self._replace()
             raise QueryFailed("error", "the query server sent a malformed answer") from None
         if not isinstance(reply, dict) or reply.get("id") != request["id"]:
-            self._stop()
+            self._replace()
             raise QueryFailed("error", "the query server sent a malformed answer")
         if reply.get("restart"):
-            self._stop()
+            self._replace()
         return reply
 
     def _died(self) -> QueryFailed:
@@ -261,7 +277,7 @@ class QueryClient:
                 os.killpg(proc.pid, signal.SIGKILL)  # a broken pipe may leave it running
             with contextlib.suppress(Exception):
                 code = proc.wait(timeout=10)
-        self._stop()
+        self._replace()
         if code == -signal.SIGXCPU:
             return QueryFailed("cpu", "the query exceeded its CPU time limit")
         return QueryFailed("memory", "the query exceeded its memory limit")
@@ -284,10 +300,10 @@ class QueryClient:
                 reply = self._exchange(request, timeout_s + GRACE_S)
                 self._open.add(db)
             except _NoAnswer:
-                self._stop()
+                self._replace()
                 raise QueryFailed("timeout", f"query timed out after {timeout_s:g} s") from None
             except _TooBig:
-                self._stop()
+                self._replace()
                 raise QueryFailed("memory", "the query exceeded its memory limit") from None
             except _ServerGone:
                 raise self._died() from None

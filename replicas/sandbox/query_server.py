@@ -50,8 +50,8 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 import duckdb
+import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from replicas.db import SAFE_DUCKDB_CONFIG
 from replicas.sandbox.sql_policy import (
@@ -428,8 +428,33 @@ def _is_text(t: pa.DataType) -> bool:
     return bool(pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t))
 
 
+def _longest_value_bytes(arr: pa.Array) -> int:
+    """Bytes of the longest string or binary value, read from the offsets buffer (cheap)."""
+    t = arr.type
+    if len(arr) == 0:
+        return 0
+    wide = pa.types.is_large_string(t) or pa.types.is_large_binary(t)
+    narrow = pa.types.is_string(t) or pa.types.is_binary(t)
+    if not (wide or narrow):  # string views carry no offsets
+        pc = _compute()
+        return int(pc.max(pc.binary_length(arr.cast(pa.binary()))).as_py() or 0)
+    buffer = arr.buffers()[1]
+    offsets = np.frombuffer(buffer, dtype=np.int64 if wide else np.int32)
+    offsets = offsets[arr.offset : arr.offset + len(arr) + 1]
+    return int(np.diff(offsets).max())
+
+
+def _compute() -> Any:
+    # Imported on first use: pyarrow.compute adds ~0.1 s (seconds under load) to every server
+    # start, and only results with long strings need it.
+    import pyarrow.compute as pc
+
+    return pc
+
+
 def _render_long_strings(arr: pa.Array) -> list[str]:
     """Cut in Arrow, then escape: the same text and note as :func:`format_value`."""
+    pc = _compute()
     lengths = pc.utf8_length(arr).to_pylist()
     newlines = pc.count_substring(arr, "\n").to_pylist()
     heads = pc.utf8_slice_codeunits(arr, 0, MAX_CELL_CHARS + 1).to_pylist()
@@ -462,14 +487,13 @@ def _render_column(arr: pa.Array) -> list[str]:
     if pa.types.is_dictionary(t):
         arr = arr.dictionary_decode()
         t = arr.type
-    if _is_text(t):
-        longest = pc.max(pc.utf8_length(arr)).as_py()
-        if longest is not None and longest > _SLICE_STRINGS_OVER:
-            return _render_long_strings(arr)
-    if (pa.types.is_binary(t) or pa.types.is_large_binary(t)) and len(arr):
-        longest = pc.max(pc.binary_length(arr)).as_py()
-        if longest is not None and longest > _SLICE_STRINGS_OVER:
-            arr = pc.binary_slice(arr, 0, MAX_CELL_CHARS + 1)
+    # Bytes bound characters from above: values under the threshold are short in both.
+    if _is_text(t) and _longest_value_bytes(arr) > _SLICE_STRINGS_OVER:
+        return _render_long_strings(arr)
+    if (pa.types.is_binary(t) or pa.types.is_large_binary(t)) and (
+        _longest_value_bytes(arr) > _SLICE_STRINGS_OVER
+    ):
+        arr = _compute().binary_slice(arr, 0, MAX_CELL_CHARS + 1)
     try:
         values = arr.to_pylist()
     except (ValueError, OverflowError, TypeError, pa.ArrowException):
