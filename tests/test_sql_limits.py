@@ -268,6 +268,7 @@ REFUSED = [
     "select current_setting('home_directory')",
     "select system.main.current_setting('secret_directory')",
     "select getvariable('x')",
+    "select pg_get_viewdef(1)",  # a built-in macro over duckdb_views()
     "select * from sqlite_master",
     "select * from temp.main.sqlite_master",
     "select * from information_schema.key_column_usage",

@@ -99,6 +99,7 @@ _VIEW_HEAD_RE = re.compile(
 )
 _IDENT_RE = re.compile(r'"(?:[^"]|"")*"|[A-Za-z_][A-Za-z0-9_$]*')
 _MAX_VIEW_DEPTH = 16
+_CATALOG_CALL_RE = re.compile(r"\b(?:duckdb_\w+|pragma_\w+|current_setting|getvariable)\s*\(", re.I)
 PIVOT_HINT = (
     "PIVOT/UNPIVOT statements are not supported (DuckDB runs them as several statements); "
     "write SELECT … FROM t PIVOT (agg FOR col IN (v1, v2, …)) or use conditional aggregation"
@@ -129,6 +130,8 @@ class _Database:
     reserved: frozenset[str]
     #: macros stored in the warehouse (an agent's dbt run can create them).
     stored_functions: frozenset[str]
+    #: built-in macros that read catalog functions (``pg_get_viewdef`` reads duckdb_views()).
+    catalog_macros: frozenset[str]
     view_verdicts: dict[tuple[str, str], str | None] = field(default_factory=dict)
 
 
@@ -172,7 +175,15 @@ def _load_catalog(con: duckdb.DuckDBPyConnection, identity: tuple[int, int, int]
             "where database_name = current_database() and not internal"
         ).fetchall()
     )
-    return _Database(con, identity, name, relations, view_sql, reserved, stored)
+    catalog_macros = frozenset(
+        str(fn).lower()
+        for fn, body in con.execute(
+            "select function_name, macro_definition from duckdb_functions() "
+            "where internal and function_type = 'macro'"
+        ).fetchall()
+        if _CATALOG_CALL_RE.search(str(body or ""))
+    )
+    return _Database(con, identity, name, relations, view_sql, reserved, stored, catalog_macros)
 
 
 # ---- the allow-list on DuckDB's parse tree ---------------------------------------------------
@@ -276,6 +287,8 @@ class _Checker:
                 )
             if name in db.stored_functions:
                 raise Refused(f"{name}() is a macro stored in the warehouse; call built-ins only")
+            if name in db.catalog_macros:
+                raise Refused(f"function {name}() reads DuckDB's catalog; {WHAT_IS_ALLOWED}")
         for name, schema, catalog in found.table_functions:
             if schema or catalog or name not in ALLOWED_TABLE_FUNCTIONS:
                 raise Refused(f"table function {name}() is not available: {WHAT_IS_ALLOWED}")
