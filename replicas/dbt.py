@@ -41,10 +41,12 @@ from replicas.osbox import (
 __all__ = [
     "DBT_LIMITS",
     "PROFILE_NAME",
+    "DatasetRun",
     "DbtResult",
     "dbt_env",
     "profiles_yaml",
     "run_dbt",
+    "run_dbt_datasets",
     "summarise",
 ]
 
@@ -252,3 +254,194 @@ def summarise(results: list[dict[str, Any]], log: str, returncode: int) -> str:
             lines.extend(ln.strip()[:400] for ln in log.splitlines()[-15:])
     lines.append("dbt " + ("succeeded" if returncode == 0 else f"failed (exit {returncode})"))
     return "\n".join(lines)
+
+
+# ---- one sandboxed process, several warehouses ------------------------------------------------
+
+#: The driver a sandboxed Python runs (``python -c``; the kit itself is masked inside the sandbox):
+#: import dbt once, parse the project once, then for each dataset swap its file in as
+#: ``warehouse.duckdb`` (the one path every episode uses), run, close dbt-duckdb's cached DuckDB
+#: instance (it is keyed by the unchanged path and would serve the previous file), swap it back.
+#: Results go to a JSON file beside the warehouses: only statuses and messages for feedback —
+#: the verdict is read from the tables themselves.
+_DATASETS_DRIVER = r"""
+import json, os, sys, time
+spec = json.loads(sys.argv[1])
+db = spec["db"]
+active = os.path.join(db, spec["active"])
+from dbt.cli.main import dbtRunner
+from dbt.adapters.duckdb.connections import DuckDBConnectionManager as manager
+common = ["--project-dir", spec["project"], "--profiles-dir", spec["profiles"], "--quiet"]
+runner = dbtRunner()
+parsed = runner.invoke(["parse", *common])
+if parsed.success and parsed.result is not None:
+    runner = dbtRunner(manifest=parsed.result)
+out = []
+for name in spec["datasets"]:
+    started = time.time()
+    os.replace(os.path.join(db, name), active)
+    nodes, ok, error = [], False, None
+    try:
+        res = runner.invoke([*spec["args"], *common])
+        ok = bool(res.success)
+        error = None if res.exception is None else str(res.exception)[:2000]
+        for r in getattr(res.result, "results", None) or []:
+            nodes.append({"unique_id": str(r.node.unique_id), "status": str(r.status),
+                          "message": str(r.message or "")[:2000], "failures": r.failures,
+                          "execution_time": r.execution_time})
+    except Exception as exc:
+        error = f"{type(exc).__name__}: {exc}"[:2000]
+    finally:
+        env = manager._ENV
+        if env is not None:
+            try:
+                env.close()
+            except Exception:
+                pass
+        manager._ENV = None
+        os.replace(active, os.path.join(db, name))
+    out.append({"name": name, "ok": ok, "error": error, "results": nodes,
+                "wall_s": time.time() - started})
+    with open(os.path.join(db, spec["results"] + ".tmp"), "w") as fh:
+        json.dump(out, fh)
+    os.replace(os.path.join(db, spec["results"] + ".tmp"), os.path.join(db, spec["results"]))
+"""
+_DATASET_RESULTS = ".replicas-datasets.json"
+_ACTIVE_WAREHOUSE = "warehouse.duckdb"
+
+
+@dataclass(frozen=True)
+class DatasetRun:
+    """What one dataset's dbt run did inside :func:`run_dbt_datasets`."""
+
+    name: str
+    ok: bool
+    summary: str
+    results: list[dict[str, Any]] = field(default_factory=list)
+    wall_s: float = 0.0
+
+
+def run_dbt_datasets(
+    project_dir: Path,
+    directory: Path,
+    datasets: list[str],
+    args: list[str],
+    *,
+    timeout_s: float = 300.0,
+    threads: int = 2,
+    limits: ProcessLimits = DBT_LIMITS,
+) -> tuple[DbtResult, list[DatasetRun]]:
+    """Run ``dbt <args>`` once per DuckDB file ``directory/<dataset>``, in ONE sandboxed process.
+
+    dbt's import and the project's parse are paid once instead of once per dataset. Every run
+    sees its file at the path an episode's warehouse has (``/sandbox/db/warehouse.duckdb``), so a
+    model cannot tell the datasets (or grading) apart by path. The project is the agent's:
+    the OS sandbox (or the user's explicit opt-out) is required. Each file is left in place
+    with what the run built in it. Datasets the process did not reach (timeout, crash) are
+    reported as not ok.
+    """
+    project_dir = Path(project_dir).resolve()
+    directory = Path(directory).resolve()
+    for name in datasets:
+        if "/" in name or name in (_ACTIVE_WAREHOUSE, _DATASET_RESULTS) or not name:
+            raise ValueError(f"bad dataset file name {name!r}")
+        if not (directory / name).is_file():
+            raise FileNotFoundError(directory / name)
+    try:
+        mode = isolation_mode()
+    except OsSandboxUnavailable as exc:
+        failed = [DatasetRun(n, False, str(exc)) for n in datasets]
+        return DbtResult(False, -1, str(exc), "", isolation="unavailable"), failed
+    scratch = Path(tempfile.mkdtemp(prefix="replicas-dbt-"))
+    try:
+        project = Bind(project_dir, PROJECT_MOUNT, writable=True)
+        database = Bind(directory, DB_MOUNT, writable=True)
+        profiles = Bind(scratch / "profiles", PROFILES_MOUNT)
+        (scratch / "profiles").mkdir()
+        (scratch / "home").mkdir()
+        (scratch / "profiles" / "profiles.yml").write_text(
+            profiles_yaml(path_inside(database, mode, _ACTIVE_WAREHOUSE), threads=threads)
+        )
+        (directory / _DATASET_RESULTS).unlink(missing_ok=True)
+        spec = {
+            "db": path_inside(database, mode),
+            "active": _ACTIVE_WAREHOUSE,
+            "project": path_inside(project, mode),
+            "profiles": path_inside(profiles, mode),
+            "datasets": list(datasets),
+            "args": list(args),
+            "results": _DATASET_RESULTS,
+        }
+        home = "/tmp" if mode == "bubblewrap" else str(scratch / "home")
+        result = run_sandboxed(
+            [sys.executable, "-c", _DATASETS_DRIVER, json.dumps(spec)],
+            binds=[project, database, profiles],
+            workdir=path_inside(project, mode),
+            env=dbt_env(home),
+            limits=limits,
+            timeout_s=timeout_s,
+            mode=mode,
+        )
+        log = result.stdout + result.stderr
+        runs = _read_dataset_runs(directory / _DATASET_RESULTS, datasets)
+        # A killed process may leave the active file in place: it belongs to the next dataset
+        # the driver had swapped in, which then counts as not reached.
+        (directory / _ACTIVE_WAREHOUSE).unlink(missing_ok=True)
+        (directory / _DATASET_RESULTS).unlink(missing_ok=True)
+        if result.timed_out:
+            summary = f"dbt timed out after {timeout_s:.0f} s"
+        else:
+            summary = "\n".join(f"{r.name}: {'ok' if r.ok else 'failed'}" for r in runs)
+            if result.killed_by is not None:
+                summary += f"\ndbt was killed by {result.killed_by} (a resource limit was reached)"
+        ok = result.returncode == 0 and not result.timed_out and all(r.ok for r in runs)
+        overall = DbtResult(
+            ok=ok,
+            returncode=-1 if result.timed_out else result.returncode,
+            summary=summary,
+            log=log,
+            timed_out=result.timed_out,
+            isolation=mode,
+            wall_s=result.wall_s,
+        )
+        return overall, runs
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _read_dataset_runs(path: Path, datasets: list[str]) -> list[DatasetRun]:
+    """The driver's per-dataset report (untrusted bytes from a sandboxed process: bounded,
+    shape-checked); a dataset it does not mention was not reached."""
+    reported: dict[str, DatasetRun] = {}
+    try:
+        data = json.loads(path.read_text()) if path.stat().st_size <= 20 * (1 << 20) else []
+    except (OSError, ValueError):
+        data = []
+    for entry in data if isinstance(data, list) else []:
+        if not isinstance(entry, dict) or entry.get("name") not in datasets:
+            continue
+        results = []
+        for r in entry.get("results") or []:
+            if isinstance(r, dict):
+                results.append(
+                    {
+                        "unique_id": str(r.get("unique_id", "")),
+                        "status": str(r.get("status", "")).rsplit(".", 1)[-1].lower(),
+                        "message": str(r.get("message") or "")[:2000],
+                        "failures": r.get("failures"),
+                        "execution_time": r.get("execution_time"),
+                    }
+                )
+        ok = entry.get("ok") is True
+        summary = summarise(results, str(entry.get("error") or ""), 0 if ok else 1)
+        wall = entry.get("wall_s")
+        reported[str(entry["name"])] = DatasetRun(
+            str(entry["name"]),
+            ok,
+            summary,
+            results,
+            float(wall) if isinstance(wall, (int, float)) else 0.0,
+        )
+    return [
+        reported.get(n) or DatasetRun(n, False, "dbt did not reach this dataset") for n in datasets
+    ]

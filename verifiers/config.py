@@ -42,6 +42,9 @@ class VerifierConfig:
       ``reference_sql`` — model → SQL run on the pristine snapshot giving the reference table;
       a model absent here is compared with the same-named relation of the pristine snapshot.
       ``compare_columns`` — model → columns to compare (default: all reference columns).
+      ``hidden_data`` — also rebuild and compare on every hidden dataset of the replica (other
+      seeds and edge cases the agent never sees; ``replicas.tasks.hidden``), so pasted rows
+      or a model that only works on the visible data fail.
     """
 
     abs_tol: float = 0.0
@@ -56,6 +59,7 @@ class VerifierConfig:
     dbt_models: tuple[str, ...] = ()
     reference_sql: Mapping[str, str] = field(default_factory=dict)
     compare_columns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    hidden_data: bool = False
 
     def __post_init__(self) -> None:
         for name in ("abs_tol", "rel_tol"):
@@ -79,6 +83,8 @@ class VerifierConfig:
             raise ValueError(f"reference_sql names models not in dbt_models: {sorted(unknown)}")
         compare = {str(k): tuple(str(c) for c in v) for k, v in dict(self.compare_columns).items()}
         object.__setattr__(self, "compare_columns", _freeze_mapping(compare))
+        if not isinstance(self.hidden_data, bool):
+            raise ValueError(f"hidden_data must be a bool, got {self.hidden_data!r}")
 
     def tolerance_for(self, column: str) -> float:
         """Absolute tolerance of one table column (falls back to ``abs_tol``)."""

@@ -5,6 +5,13 @@ Question tasks compare the submitted text with the hidden expected answer
 agent's project files into a private grading directory, rebuilds the target models against a
 fresh copy of the pristine RAW data, and compares the result with the reference computed on the
 pristine snapshot. Editing tests, the reference or leaving a stale table therefore cannot pass.
+
+With ``VerifierConfig.hidden_data`` (every ``-v2`` dbt family) a project that passes on the
+visible data is rebuilt again on each hidden dataset of the replica (``replicas.tasks.hidden``:
+other seeds and edge cases the agent never sees) — all of them in one sandboxed dbt process —
+and compared there with the reference computed on that dataset. Pasted rows, or a model that
+only works on the visible data, fail. Feedback on a hidden dataset names the dataset and what
+kind of difference it found, never its values.
 """
 
 from __future__ import annotations
@@ -17,18 +24,20 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from replicas.db import readonly_connection
-from replicas.dbt import run_dbt
+from replicas.dbt import DatasetRun, run_dbt, run_dbt_datasets
 from replicas.protocols import SnapshotLike
 from replicas.sandbox import SKIP_PROJECT_DIRS, copy_project_safely, raw_only_warehouse
 from replicas.tasks.base import Task
+from replicas.tasks.hidden import HiddenDataset, hidden_datasets, hidden_key
 from replicas.tasks.values import json_value, table_value
 from replicas.verifiers.answers import check_answer, compare_tables
+from replicas.verifiers.config import VerifierConfig
 from replicas.verifiers.verdict import Reason, Verdict, fail
 
 
@@ -40,6 +49,18 @@ class RebuildResult:
     summary: str
     warehouse: Path | None
     grading_dir: Path
+
+
+@dataclass(frozen=True)
+class HiddenRebuild:
+    """The agent's project rebuilt on every hidden dataset (one sandboxed dbt process)."""
+
+    ok: bool
+    summary: str
+    datasets: tuple[HiddenDataset, ...]
+    runs: tuple[DatasetRun, ...]
+    warehouses: tuple[Path, ...]
+    wall_s: float = 0.0
 
 
 @dataclass
@@ -106,6 +127,45 @@ class GradeContext:
             summary = f"the rebuild did not finish within the {timeout_s:.0f} s left\n" + summary
         return RebuildResult(bool(result.ok), summary, warehouse, grading_dir)
 
+    def rebuild_hidden(self, models: Sequence[str]) -> HiddenRebuild:
+        """Rebuild ``models`` (and their upstream) from the agent's project on every hidden
+        dataset of the replica, in one sandboxed dbt process, within the time left."""
+        datasets = hidden_datasets(self.snapshot.replica)
+        grading_dir = Path(tempfile.mkdtemp(prefix="replicas-sbx-"))
+        self._cleanup.append(grading_dir)
+        project = grading_dir / "project"
+        refused = copy_project_safely(self.project_dir, project)
+        if refused:
+            return HiddenRebuild(
+                False, "refused project files: " + ", ".join(refused), datasets, (), ()
+            )
+        timeout_s = self.time_left()
+        if timeout_s <= 1.0:
+            message = "no time was left in the episode to rebuild on the hidden datasets"
+            return HiddenRebuild(False, message, datasets, (), ())
+        db = grading_dir / "db"
+        db.mkdir()
+        names = [f".hidden-{i}.duckdb" for i in range(len(datasets))]
+        for name, dataset in zip(names, datasets, strict=True):
+            shutil.copyfile(dataset.raw, db / name)
+            os.chmod(db / name, 0o644)
+        select = " ".join(f"+{m}" for m in models)
+        started = time.perf_counter()
+        result, runs = run_dbt_datasets(
+            project, db, names, ["run", "--select", select], timeout_s=timeout_s
+        )
+        summary = result.summary
+        if result.timed_out:
+            summary = f"the hidden-data rebuild did not finish within the {timeout_s:.0f} s left"
+        return HiddenRebuild(
+            ok=result.ok,
+            summary=summary,
+            datasets=datasets,
+            runs=tuple(runs),
+            warehouses=tuple(db / n for n in names),
+            wall_s=time.perf_counter() - started,
+        )
+
     def close(self) -> None:
         for path in self._cleanup:
             shutil.rmtree(path, ignore_errors=True)
@@ -171,6 +231,7 @@ def grade_dbt(task: Task, ctx: GradeContext) -> Verdict:
                 str(ctx.snapshot.path),
                 ctx.snapshot.manifest,
                 _project_fingerprint(ctx.project_dir),
+                hidden_key(ctx.snapshot.replica) if task.verifier.hidden_data else None,
             ],
             sort_keys=True,
             default=str,
@@ -189,6 +250,91 @@ def grade_dbt(task: Task, ctx: GradeContext) -> Verdict:
     return verdict
 
 
+def _reference(
+    config: VerifierConfig, model: str, query: Callable[[str], dict[str, Any]]
+) -> dict[str, Any]:
+    """The reference table of ``model``: its reference SQL (or the pristine model), projected
+    on the compared columns, from the warehouse ``query`` reads."""
+    want = query(config.reference_sql.get(model, f'select * from main."{model}"'))
+    columns = config.compare_columns.get(model)
+    return _project(want, columns) if columns else want
+
+
+def _compare_models(
+    config: VerifierConfig, warehouse: Path, query: Callable[[str], dict[str, Any]]
+) -> tuple[list[Reason], dict[str, float]]:
+    reasons: list[Reason] = []
+    objective: dict[str, float] = {}
+    for model in config.dbt_models:
+        got = _read_table(warehouse, model)
+        if got is None:
+            reasons.append(Reason("missing_model", f"model {model} was not built"))
+            objective[model] = 0.0
+            continue
+        verdict = compare_tables(got, _reference(config, model, query), config)
+        objective[model] = verdict.score
+        reasons.extend(
+            Reason(r.code, f"{model}: {r.message}", expected=r.expected, found=r.found)
+            for r in verdict.reasons
+        )
+    return reasons, objective
+
+
+def _hidden_table(warehouse: Path) -> Callable[[str], dict[str, Any]]:
+    def query(sql: str) -> dict[str, Any]:
+        cur = readonly_connection(warehouse).cursor()
+        try:
+            result = cur.execute(sql)
+            cols = [d[0] for d in result.description or []]
+            return table_value(cols, result.fetchall())
+        finally:
+            cur.close()
+
+    return query
+
+
+def _grade_hidden(task: Task, ctx: GradeContext) -> tuple[list[Reason], dict[str, float]]:
+    """The visible-data pass confirmed on every hidden dataset (reasons without values)."""
+    config = task.verifier
+    rebuild = ctx.rebuild_hidden(config.dbt_models)
+    reasons: list[Reason] = []
+    passed = 0
+    total = len(rebuild.datasets)
+    if not rebuild.runs:
+        return [Reason("hidden_build_failed", rebuild.summary[:2000])], {"hidden_data": 0.0}
+    for index, (dataset, run, warehouse) in enumerate(
+        zip(rebuild.datasets, rebuild.runs, rebuild.warehouses, strict=True), 1
+    ):
+        label = f"hidden dataset {index} of {total} ({_describe(dataset)})"
+        if not run.ok:
+            why = rebuild.summary if rebuild.summary.startswith("the hidden") else run.summary
+            reasons.append(
+                Reason("hidden_build_failed", f"your project did not build on {label}: {why[:600]}")
+            )
+            continue
+        found, _ = _compare_models(config, warehouse, _hidden_table(dataset.warehouse))
+        if found:
+            codes = sorted({r.code for r in found})
+            models = sorted({r.message.split(":", 1)[0] for r in found})
+            reasons.append(
+                Reason(
+                    "hidden_data_mismatch",
+                    f"{', '.join(models)} differs from the reference on {label} "
+                    f"({', '.join(codes)}): the model must compute the spec from the data, "
+                    "not reproduce the visible data's result",
+                )
+            )
+        else:
+            passed += 1
+    return reasons, {"hidden_data": passed / total if total else 0.0}
+
+
+def _describe(dataset: HiddenDataset) -> str:
+    if dataset.edge_case is None:
+        return "another seed's data"
+    return f"edge cases: {dataset.edge_case}"
+
+
 def _grade_dbt_uncached(task: Task, ctx: GradeContext) -> Verdict:
 
     config = task.verifier
@@ -199,40 +345,26 @@ def _grade_dbt_uncached(task: Task, ctx: GradeContext) -> Verdict:
                 "dbt_build_failed",
                 "Rebuilding your project from pristine raw data failed:\n" + rebuild.summary[:2000],
             )
-        reasons: list[Reason] = []
-        objective: dict[str, float] = {}
-        for model in config.dbt_models:
-            got = _read_table(rebuild.warehouse, model)
-            if got is None:
-                reasons.append(Reason("missing_model", f"model {model} was not built"))
-                objective[model] = 0.0
-                continue
-            sql = config.reference_sql.get(model, f'select * from main."{model}"')
-            want = ctx.pristine_table(sql)
-            columns = config.compare_columns.get(model)
-            if columns:
-                want = _project(want, columns)
-            verdict = compare_tables(got, want, config)
-            objective[model] = verdict.score
-            reasons.extend(
-                Reason(r.code, f"{model}: {r.message}", expected=r.expected, found=r.found)
-                for r in verdict.reasons
-            )
-        passed = not reasons
-        feedback = (
-            "All rebuilt models match the reference."
-            if passed
-            else " ".join(r.message for r in reasons[:5])
-        )
-        return Verdict(
-            score=1.0 if passed else 0.0,
-            passed=passed,
-            reasons=tuple(reasons),
-            feedback=feedback,
-            objective_scores=objective,
-        )
+        reasons, objective = _compare_models(config, rebuild.warehouse, ctx.pristine_table)
     finally:
         shutil.rmtree(rebuild.grading_dir, ignore_errors=True)
+    if not reasons and config.hidden_data:
+        hidden_reasons, hidden_objective = _grade_hidden(task, ctx)
+        reasons.extend(hidden_reasons)
+        objective.update(hidden_objective)
+    passed = not reasons
+    feedback = (
+        "All rebuilt models match the reference."
+        if passed
+        else " ".join(r.message for r in reasons[:5])
+    )
+    return Verdict(
+        score=1.0 if passed else 0.0,
+        passed=passed,
+        reasons=tuple(reasons),
+        feedback=feedback,
+        objective_scores=objective,
+    )
 
 
 def _project(table: dict[str, Any], columns: Sequence[str]) -> dict[str, Any]:
