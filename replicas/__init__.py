@@ -8,15 +8,21 @@ Public API::
     replicas.check_env(env)
 
 Names are imported on first use (PEP 562), so ``import replicas`` — and every command-line call
-that only lists things — stays cheap.
+that only lists things — stays cheap. Gymnasium ids (``replicas/<task id>``) are registered here
+when Gymnasium is already imported, and always by ``replicas.env`` (see ``replicas.gym_ids``).
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import TYPE_CHECKING, Any
 
 from replicas._version import __version__
+from replicas.gym_ids import register_gym_envs
+
+if "gymnasium" in sys.modules:  # importing Gymnasium just to register would cost ~0.3 s
+    register_gym_envs()
 
 if TYPE_CHECKING:
     from replicas.build import BuildError, BuildKey, Snapshot, ensure_snapshot

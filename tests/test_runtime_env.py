@@ -129,7 +129,8 @@ def test_sandboxes_are_fresh_per_reset_and_removed_on_close() -> None:
         ({"name": "sql", "arguments": {"query": "select 1 " + " " * 10_000_000}}, "longer than"),
         ({"name": "read_file", "arguments": {"path": "nope.sql"}}, "not a file"),
         ({"name": "list_files", "arguments": {"path": "nope"}}, "does not exist"),
-        ("not an action", "unknown tool"),
+        ("not an action", "not a tool call"),
+        ("[1, 2]", "not a tool call"),
     ],
 )
 def test_bad_input_gives_error_observation(action: object, fragment: str) -> None:

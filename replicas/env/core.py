@@ -1,4 +1,4 @@
-"""The episode runtime: a Gymnasium-shaped environment around one task.
+"""The episode runtime: a ``gymnasium.Env`` around one task.
 
     env = make("ecommerce.revenue_period-v1.s7.3", agent_name="my-agent")
     obs, info = env.reset()                     # obs = instruction; info["tools"] = OpenAI schemas
@@ -10,6 +10,13 @@
     info["verdict"]                             # Verdict.to_dict(); reward == verdict score
     env.trajectory()                            # the recorded episode (replicas.records.trajectory)
     env.close()
+
+The same environment through Gymnasium: ``gymnasium.make("replicas/<task id>")`` (every task
+of a shipped suite is registered, see ``replicas.gym_ids``). The spaces are text
+(``replicas.env.spaces``): an action may also be the JSON text of a tool call, which is what
+``action_space.sample()`` draws. ``reset(seed=)`` seeds ``np_random`` as Gymnasium specifies; the
+episode itself is fully determined by the task id. ``info`` holds nothing wall-clock (timings
+are in the trajectory), so two resets give equal infos.
 
 Every episode runs in its own sandbox (``replicas.sandbox``). Bad agent input — an unknown tool,
 arguments that are not JSON or do not fit the schema, a failing query — is answered with an
@@ -27,10 +34,13 @@ import time
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
+
+import gymnasium
 
 from replicas import osbox
 from replicas.atomicio import write_json_atomic
+from replicas.env.spaces import action_space, observation_space
 from replicas.protocols import SnapshotLike
 from replicas.records.trajectory import (
     SCHEMA_VERSION,
@@ -51,10 +61,10 @@ _MAX_RECORDED_ARG_CHARS = 20_000
 __all__ = ["Env", "make"]
 
 
-class Env:
+class Env(gymnasium.Env[str, Any]):
     """One task's environment. Not thread-safe: one episode at a time per instance."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012  (Gymnasium's attribute)
 
     def __init__(
         self,
@@ -63,7 +73,13 @@ class Env:
         agent_name: str = "unknown",
         snapshot: SnapshotLike | None = None,
         family: TaskFamily | None = None,
+        render_mode: str | None = None,
     ) -> None:
+        if render_mode is not None:
+            raise ValueError(f"replica environments do not render (render_mode={render_mode!r})")
+        self.render_mode = None
+        self.observation_space = observation_space()
+        self.action_space = action_space()
         self._task = task
         self._family = family or get_family(task.family)
         self._snapshot = snapshot or load_snapshot(task.replica, task.seed, task.scale)
@@ -130,8 +146,9 @@ class Env:
     def reset(
         self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> tuple[str, dict[str, Any]]:
-        """Start a fresh episode in a new sandbox. ``seed`` is accepted for API compatibility:
-        the task (and so the episode) is fully determined by the task id."""
+        """Start a fresh episode in a new sandbox. ``seed`` seeds ``np_random`` (Gymnasium's
+        contract); the task, and so the episode, is fully determined by the task id."""
+        super().reset(seed=seed)
         self._close_sandbox(wait=False)
         self._sandbox = Sandbox.create(self._task.sandbox_spec(), self._snapshot)
         self._steps = []
@@ -182,7 +199,8 @@ class Env:
         arguments: Any = raw_args
         if tool is None:
             available = ", ".join(self._tools)
-            result = ToolResult.fail(f"unknown tool {name!r}; available tools: {available}")
+            unknown = NOT_A_TOOL_CALL if not name else f"unknown tool {name!r}"
+            result = ToolResult.fail(f"{unknown}; available tools: {available}")
         else:
             if name == "submit":
                 raw_args = _stringify_answer(raw_args)
@@ -223,11 +241,9 @@ class Env:
     def close(self) -> None:
         self._close_sandbox()
 
-    def __enter__(self) -> Env:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def render(self) -> None:
+        """Nothing to render (``render_mode`` is always None): the observation is the text."""
+        return None
 
     def __del__(self) -> None:  # best effort: never leave sandboxes behind
         with contextlib.suppress(Exception):
@@ -432,8 +448,22 @@ def _int_or_none(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
+NOT_A_TOOL_CALL = (
+    'the action is not a tool call: send {"name": "<tool>", "arguments": {...}} '
+    "as an object or as JSON text"
+)
+
+
 def _unpack_action(action: Any) -> tuple[str, Any]:
-    """Name and raw arguments of an action (plain dict, OpenAI tool_call dict, or object)."""
+    """Name and raw arguments of an action (plain dict, OpenAI tool_call dict, its JSON text,
+    or an object with ``name``/``arguments``). A text that is not a JSON object has no name."""
+    if isinstance(action, str):
+        try:
+            action = json.loads(action)
+        except (ValueError, RecursionError):
+            return "", None
+        if not isinstance(action, Mapping):
+            return "", None
     if isinstance(action, Mapping):
         if "function" in action and isinstance(action["function"], Mapping):
             action = action["function"]
@@ -493,11 +523,20 @@ def _read_episode(path: Path) -> dict[str, Any]:
     return dict(data)
 
 
-def make(task_id: str, *, scale: float | None = None, agent_name: str = "unknown") -> Env:
+def make(
+    task_id: str,
+    *,
+    scale: float | None = None,
+    agent_name: str = "unknown",
+    render_mode: str | None = None,
+) -> Env:
     """The environment for ``task_id``; ``scale`` overrides the id's scale.
 
     Unknown or malformed ids raise ``ValueError`` naming the closest known families.
+    ``render_mode`` exists for ``gymnasium.make``; only None is accepted.
     """
+    if render_mode is not None:
+        raise ValueError(f"replica environments do not render (render_mode={render_mode!r})")
     try:
         tid = TaskId.parse(task_id)
     except ValueError as exc:
