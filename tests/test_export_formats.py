@@ -13,7 +13,7 @@ import json
 import os
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -103,7 +103,9 @@ def test_rendered_records_validate_alternate_and_read_back(fmt_name: str) -> Non
         if fmt_name == "sharegpt":
             want = ["human"] + ["function_call", "observation"] * (n_calls - 1) + ["function_call"]
         else:
-            want = ["system", "user"] + ["assistant", "tool"] * (n_calls - 1) + ["assistant"]
+            prose = ["assistant"] if fmt.prose_turn else []  # trl: prose before submit
+            want = ["system", "user"] + ["assistant", "tool"] * (n_calls - 1)
+            want += [*prose, "assistant"]
         assert got == want
         json.dumps(record, allow_nan=False)  # strict JSON
 
@@ -126,6 +128,18 @@ def test_format_specific_shapes() -> None:
     }
     assert trl["messages"][2]["content"] == ""
     assert trl["messages"][3]["name"] == "sql"
+    # trl: the final prose is its own turn (Llama-3.1 templates drop content beside tool_calls)
+    assert trl["messages"][-2] == {"role": "assistant", "content": "It is 20844.02."}
+    assert trl["messages"][-1]["content"] == ""
+    assert trl["messages"][-1]["tool_calls"][0]["function"]["name"] == "submit"
+    merged = get_format("trl").configured(prose_turn=False).render(conv)
+    assert merged["messages"][-1]["content"] == "It is 20844.02."
+    assert len(merged["messages"]) == len(trl["messages"]) - 1
+    assert get_format("trl").configured(prose_turn=False).validate(merged) == []
+    split_openai = get_format("openai").configured(prose_turn=True).render(conv)
+    assert get_format("openai").configured(prose_turn=True).validate(split_openai) == []
+    with pytest.raises(ValueError, match="cannot emit"):
+        get_format("sharegpt").configured(prose_turn=True)
     share = get_format("sharegpt").render(conv)
     assert isinstance(share["tools"], str)
     assert {t["name"] for t in json.loads(share["tools"])} == set(READ_ONLY_TOOLS)
@@ -144,7 +158,10 @@ def _mutations() -> list[tuple[str, str, Any]]:
             target = record
             for key in path[:-1]:
                 target = target[key]
-            target[path[-1]] = value
+            if path[-1] == 99:  # append a text-only assistant turn at the end
+                cast(list[Any], target).append({"role": "assistant", "content": "And that is all."})
+            else:
+                target[path[-1]] = value
 
         return mutate
 
@@ -178,6 +195,8 @@ def _mutations() -> list[tuple[str, str, Any]]:
         ("openai", "ends with a tool message", delete(["messages", 4])),
         ("trl", "arguments as JSON text", setter([*fn, "arguments"], '{"query": "x"}')),
         ("trl", "tool message names another tool", setter(["messages", 3, "name"], "submit")),
+        ("trl", "text-only turn after submit", setter(["messages", 99], None)),
+        ("trl", "empty prose turn", setter(["messages", -2, "content"], " ")),
         ("sharegpt", "odd number of turns", delete(["conversations", 3])),
         ("sharegpt", "observation first", swap(0, 2, "conversations")),
         ("sharegpt", "gpt where a human turn belongs", setter(["conversations", 0, "from"], "gpt")),
@@ -223,6 +242,9 @@ def test_parquet_rows_load_back_as_the_jsonl_records(fmt_name: str, tmp_path: Pa
     assert len(ds) == len(convs)
     for loaded, (conv, record) in zip(ds, rows, strict=True):
         assert fmt.from_arrow_row(loaded) == record
+        if fmt_name != "sharegpt":  # rows as loaded: no message padded with None-valued keys
+            assert loaded["messages"] == record["messages"]
+            assert all(None not in m.values() for m in loaded["messages"])
         assert loaded["task_id"] == conv.task_id and loaded["source"] == "oracle"
         assert loaded["id"] == conv.record_id
 
@@ -296,8 +318,9 @@ def test_split_guarantees_both_sides_and_reports_it() -> None:
     assert len(tiny.test) == 1 and len(tiny.train) == 1 and tiny.notes
     none = split(pool, "seed", 0.0)
     assert not none.test and len(none.train) == 2
-    single = split(pool[:1], "seed", 0.5)
-    assert not single.test and single.notes
+    with pytest.raises(ValueError, match=r"only one seed group.*--seeds 2"):
+        split(pool[:1], "seed", 0.5)
+    assert split(pool[:1], "seed", 0.0).train == pool[:1]  # no test split asked for
     with pytest.raises(ValueError):
         split(pool, "seed", 1.0)
     with pytest.raises(ValueError):

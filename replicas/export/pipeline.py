@@ -86,6 +86,8 @@ class ExportConfig:
     ngram: int = NGRAM_WORDS
     system_prompt: str = ""
     force: bool = False
+    #: final prose as its own assistant turn before submit; None = the format's default
+    prose_turn: bool | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "out", Path(self.out))
@@ -105,6 +107,22 @@ class ExportConfig:
             raise ValueError("--ngram must be >= 5 words")
         if not self.system_prompt:
             object.__setattr__(self, "system_prompt", default_system_prompt())
+        get_format(self.format).configured(prose_turn=self.prose_turn)
+        self._check_test_split_possible()
+
+    def _check_test_split_possible(self) -> None:
+        """A test split was asked for (``eval_fraction > 0``) but oracle demos alone could only
+        make one group of ``split_by``: say so now, before any work, instead of writing a
+        dataset without a test split."""
+        if self.eval_fraction == 0 or self.run_dirs or self.oracle is None:
+            return
+        groups = {"seed": len(self.oracle.seeds), "family": len(self.oracle.families)}
+        if groups.get(self.split_by, 2) < 2:
+            raise ValueError(
+                f"--split-by {self.split_by} needs at least 2 {self.split_by}s for a test split, "
+                f"but the oracle demos have 1: use --seeds 2 or more, --split-by task, or "
+                f"--eval-fraction 0 for a dataset without a test split"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         oracle = None
@@ -125,6 +143,7 @@ class ExportConfig:
             "exclude_suite": self.exclude_suite,
             "near_dup_threshold": self.near_dup_threshold,
             "ngram": self.ngram,
+            "prose_turn": get_format(self.format).configured(prose_turn=self.prose_turn).prose_turn,
         }
 
 
@@ -241,7 +260,7 @@ def export_sft(config: ExportConfig, progress: Progress | None = None) -> Export
     """Build and write the dataset described by ``config`` (see the module docstring)."""
 
     report = progress or _noop
-    fmt = get_format(config.format)
+    fmt = get_format(config.format).configured(prose_turn=config.prose_turn)
     check_out_dir(config.out, config.force)
     for run_dir in config.run_dirs:
         check_run_dir(run_dir)

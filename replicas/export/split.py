@@ -8,7 +8,9 @@ families later never moves an existing group.
 
 With few groups the hash may put none (or all) of them in test; then the lowest-hash group is
 moved to test (or the highest-hash one back to train) so both splits exist whenever there are
-at least two groups. That adjustment is reported, never silent.
+at least two groups. That adjustment is reported, never silent. A test split asked for
+(``eval_fraction > 0``) over a single group is a ``ValueError`` naming the ways out: an export
+never comes back without the test split it was asked for.
 """
 
 from __future__ import annotations
@@ -66,9 +68,12 @@ def split(conversations: Sequence[Conversation], by: str, eval_fraction: float) 
         elif test_keys == keys:
             test_keys.discard(ranked[-1])
             notes.append(f"every {by} group hashed into test; moved {ranked[-1]!r} to train")
-    elif eval_fraction > 0:
-        notes.append(f"only one {by} group: no test split")
-        test_keys = set()
+    elif eval_fraction > 0 and keys:
+        raise ValueError(
+            f"only one {by} group ({next(iter(keys), '-')!r}) is left, so there can be no test "
+            f"split: export more {by}s (e.g. --seeds 2 or more), use another --split-by, or "
+            f"--eval-fraction 0 for a dataset without a test split"
+        )
     train = [c for c in conversations if group_key(c, by) not in test_keys]
     test = [c for c in conversations if group_key(c, by) in test_keys]
     return SplitResult(

@@ -2,14 +2,27 @@
 
 Both are OpenAI-style message lists; they differ only in whether tool-call ``arguments`` are a
 JSON string (OpenAI's wire format) or an object (what ``transformers`` chat templates render),
-in what a tool-only assistant message carries as ``content``, and in the keys of a tool message.
+in what a tool-only assistant message carries as ``content``, in the keys of a tool message, and
+in whether the final answer's prose is its own assistant message (``prose_turn``).
+
+Why a prose turn: Llama-3.1-style chat templates render an assistant message that has
+``tool_calls`` as the call alone and drop its ``content``, so a final "prose + ``submit``"
+message would lose the prose. With ``prose_turn`` the record ends with
+``{"role": "assistant", "content": "<prose>"}`` followed by the assistant's ``submit`` call
+(default for ``trl``; ``--prose-turn``/``--no-prose-turn`` on ``replicas export sft``).
+
+In Parquet the whole ``messages`` list is one ``arrow.json`` value per row: a struct column
+would give every message every key of every other message, as ``None`` (``tool_calls: None`` on
+a user message breaks templates that test ``message.tool_calls is defined``). ``datasets``
+decodes the column back to exactly the JSONL's message dicts; pandas/pyarrow see JSON text.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from replicas.export.formats.base import (
@@ -22,6 +35,8 @@ from replicas.export.formats.base import (
 )
 
 if TYPE_CHECKING:
+    import pyarrow as pa
+
     from replicas.export.conversation import Conversation
 
 
@@ -34,6 +49,8 @@ class ChatStyle:
     tool_only_content: str | None
     #: extra keys of a tool message besides role/tool_call_id/content ("name" for TRL).
     tool_message_name: bool
+    #: emit the final answer's prose as its own assistant message before the submit call.
+    prose_turn: bool = False
 
 
 def render_messages(conv: Conversation, style: ChatStyle) -> list[dict[str, Any]]:
@@ -41,7 +58,8 @@ def render_messages(conv: Conversation, style: ChatStyle) -> list[dict[str, Any]
         {"role": "system", "content": conv.system},
         {"role": "user", "content": conv.instruction},
     ]
-    for turn in conv.turns:
+    last = len(conv.turns) - 1
+    for index, turn in enumerate(conv.turns):
         args = dict(turn.arguments)
         call = {
             "id": turn.call_id,
@@ -51,8 +69,12 @@ def render_messages(conv: Conversation, style: ChatStyle) -> list[dict[str, Any]
                 "arguments": json_text(args) if style.arguments_as_text else args,
             },
         }
+        prose = turn.content
+        if style.prose_turn and index == last and prose:
+            messages.append({"role": "assistant", "content": prose})
+            prose = None
         message: dict[str, Any] = {"role": "assistant"}
-        content = turn.content if turn.content else style.tool_only_content
+        content = prose if prose else style.tool_only_content
         if content is not None:
             message["content"] = content
         message["tool_calls"] = [call]
@@ -119,6 +141,18 @@ def validate_messages(messages: Any, tool_names: set[str], style: ChatStyle) -> 
         if pending:
             problems.append(f"{where}: tool calls {[c for c, _ in pending]} were not answered")
             pending = []
+        if isinstance(msg, Mapping) and "tool_calls" not in msg:
+            # a prose turn: text only, and only right before the final submit call
+            problems += check_keys(where, msg, {"role", "content"})
+            problems += check_text(f"{where}.content", msg.get("content"))
+            following = messages[i + 1] if i + 1 < len(messages) else None
+            calls = following.get("tool_calls") if isinstance(following, Mapping) else None
+            names = [
+                c.get("function", {}).get("name") for c in calls or [] if isinstance(c, Mapping)
+            ]
+            if i + 2 != len(messages) or names != ["submit"]:
+                problems.append(f"{where}: a text-only assistant turn must directly precede submit")
+            continue
         optional = {"content"} if style.tool_only_content is None else set()
         required = {"role", "tool_calls"} | ({"content"} if not optional else set())
         problems += check_keys(where, msg, required, optional)
@@ -175,6 +209,25 @@ class ChatMessagesFormat(SFTFormat):
     """
 
     style: ChatStyle
+
+    @property
+    def prose_turn(self) -> bool:
+        return self.style.prose_turn
+
+    def configured(self, *, prose_turn: bool | None = None) -> ChatMessagesFormat:
+        if prose_turn is None or prose_turn == self.style.prose_turn:
+            return self
+        variant = copy.copy(self)
+        variant.style = replace(self.style, prose_turn=prose_turn)
+        return variant
+
+    def arrow_fields(self) -> list[pa.Field]:
+        import pyarrow as pa
+
+        return [pa.field("messages", pa.json_()), pa.field("tools", pa.json_())]
+
+    def to_arrow_row(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        return {"messages": json_text(record["messages"]), "tools": json_text(record["tools"])}
 
     def record_keys(self) -> tuple[str, ...]:
         return ("messages", "tools")

@@ -50,6 +50,21 @@ class SFTFormat(ABC):
     def arrow_fields(self) -> list[pa.Field]:
         """The Parquet columns of the format (metadata columns are added by the writer)."""
 
+    @property
+    def prose_turn(self) -> bool:
+        """Whether the final answer's prose is its own assistant turn before ``submit``."""
+        return False
+
+    def configured(self, *, prose_turn: bool | None = None) -> SFTFormat:
+        """This format with export options applied (None keeps the format's default).
+
+        ``prose_turn``: the final answer's prose as its own assistant turn before ``submit``
+        (see ``replicas.export.formats._chat``); formats that cannot carry it refuse True.
+        """
+        if prose_turn:
+            raise ValueError(f"format {self.name} cannot emit the final prose as its own turn")
+        return self
+
     def extra_files(self, jsonl_files: Mapping[str, str]) -> dict[str, Any]:
         """Additional JSON files to write at the dataset root (split name -> JSONL file name)."""
         return {}

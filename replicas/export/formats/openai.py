@@ -20,61 +20,21 @@ the record ends with the assistant's ``submit`` call carrying the natural-langua
                 "parameters": {"type": "object", "properties": {...}, "required": ["query"]}}},
                ...]}
 
-In Parquet, ``tools`` is an ``arrow.json`` column (``datasets`` loads it as the list above) and
-``arguments`` stay strings, as in the JSONL; provenance columns (``id``, ``task_id``, ``family``,
+In Parquet, ``messages`` and ``tools`` are ``arrow.json`` columns (``datasets`` loads them as
+the lists above, each message with only its own keys; ``arguments`` stay strings, as in the
+JSONL); provenance columns (``id``, ``task_id``, ``family``,
 ``seed``, ``source``, ``score``, …) sit next to them. The JSONL holds only the two keys above, in
 the same order as the Parquet rows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
-
-from replicas.export.formats._chat import (
-    ChatMessagesFormat,
-    ChatStyle,
-)
-from replicas.export.formats.base import json_text
-
-if TYPE_CHECKING:
-    import pyarrow as pa
-
+from replicas.export.formats._chat import ChatMessagesFormat, ChatStyle
 
 STYLE = ChatStyle(arguments_as_text=True, tool_only_content=None, tool_message_name=False)
-
-
-def message_type(arguments: pa.DataType) -> pa.DataType:
-    """Arrow type of a chat message list (shared with ``trl``; ``name`` is null for openai)."""
-    import pyarrow as pa
-
-    function = pa.struct([("name", pa.string()), ("arguments", arguments)])
-    call = pa.struct([("id", pa.string()), ("type", pa.string()), ("function", function)])
-    return pa.list_(
-        pa.struct(
-            [
-                ("role", pa.string()),
-                ("content", pa.string()),
-                ("tool_calls", pa.list_(call)),
-                ("tool_call_id", pa.string()),
-                ("name", pa.string()),
-            ]
-        )
-    )
 
 
 class OpenAIFormat(ChatMessagesFormat):
     name = "openai"
     description = "OpenAI chat fine-tuning JSONL: messages (arguments as JSON strings) + tools"
     style = STYLE
-
-    def arrow_fields(self) -> list[pa.Field]:
-        import pyarrow as pa
-
-        return [
-            pa.field("messages", message_type(pa.string())),
-            pa.field("tools", pa.json_()),
-        ]
-
-    def to_arrow_row(self, record: Mapping[str, Any]) -> dict[str, Any]:
-        return {"messages": record["messages"], "tools": json_text(record["tools"])}
