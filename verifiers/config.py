@@ -13,6 +13,12 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
+#: Units a tolerance can be stated in (the empty unit: plain numbers).
+UNITS: dict[str, str] = {"": "", "usd": "$", "percentage_points": "", "months": ""}
+_UNIT_AFTER = {"percentage_points": " percentage points", "months": " months"}
+#: Relative tolerances at or below this are floating-point noise, not a stated allowance.
+NOISE_REL_TOL = 1e-9
+
 
 def _freeze_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return MappingProxyType(dict(value or {}))
@@ -45,6 +51,9 @@ class VerifierConfig:
       ``hidden_data`` — also rebuild and compare on every hidden dataset of the replica (other
       seeds and edge cases the agent never sees; ``replicas.tasks.hidden``), so pasted rows
       or a model that only works on the visible data fail.
+    Wording:
+      ``unit`` — what the numbers are (``usd``, ``percentage_points``, ``months`` or empty), so
+      :func:`tolerance_sentence` can state the tolerance in the instruction's words.
     """
 
     abs_tol: float = 0.0
@@ -60,6 +69,7 @@ class VerifierConfig:
     reference_sql: Mapping[str, str] = field(default_factory=dict)
     compare_columns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     hidden_data: bool = False
+    unit: str = ""
 
     def __post_init__(self) -> None:
         for name in ("abs_tol", "rel_tol"):
@@ -85,6 +95,8 @@ class VerifierConfig:
         object.__setattr__(self, "compare_columns", _freeze_mapping(compare))
         if not isinstance(self.hidden_data, bool):
             raise ValueError(f"hidden_data must be a bool, got {self.hidden_data!r}")
+        if self.unit not in UNITS:
+            raise ValueError(f"unit must be one of {sorted(UNITS)}, got {self.unit!r}")
 
     def tolerance_for(self, column: str) -> float:
         """Absolute tolerance of one table column (falls back to ``abs_tol``)."""
@@ -115,3 +127,60 @@ class VerifierConfig:
                 value = {k: tuple(v) for k, v in value.items()}
             kwargs[name] = value
         return cls(**kwargs)
+
+
+# ---- the one wording of a tolerance ---------------------------------------------------------
+
+
+def _amount(value: float, unit: str) -> str:
+    return f"{UNITS[unit]}{value:g}{_UNIT_AFTER.get(unit, '')}"
+
+
+def _precision(value: float, unit: str) -> str:
+    """'to the cent' / 'to 2 decimals' when the tolerance is half a unit of a rounding."""
+    for decimals in range(0, 7):
+        if math.isclose(value, 0.5 * 10**-decimals, rel_tol=1e-9):
+            if unit == "usd" and decimals == 2:
+                return "to the cent"
+            if decimals == 0:
+                return "to the unit"
+            return f"to {decimals} decimal{'s' if decimals > 1 else ''}"
+    return ""
+
+
+def tolerance_phrase(config: VerifierConfig, abs_tol: float | None = None) -> str:
+    """How far a number may be from the exact value, e.g. ``'±$0.005 (to the cent)'``."""
+    tol = config.abs_tol if abs_tol is None else abs_tol
+    rel = config.rel_tol if config.rel_tol > NOISE_REL_TOL else 0.0
+    if tol == 0 and rel == 0:
+        return "exact (no difference is accepted)"
+    parts = []
+    if tol > 0:
+        precision = _precision(tol, config.unit)
+        parts.append(f"±{_amount(tol, config.unit)}" + (f" ({precision})" if precision else ""))
+    if rel > 0:
+        parts.append(f"±{rel * 100:g} % of the exact value")
+    return " or ".join(parts) + (", whichever is larger" if len(parts) > 1 else "")
+
+
+def tolerance_sentence(kind: str, config: VerifierConfig) -> str:
+    """The sentence every instruction states its grading tolerance with.
+
+    Built from the same :class:`VerifierConfig` the grader uses, so the words and the grading
+    cannot drift apart (a test checks the pair for every shipped family).
+    """
+    if kind == "set":
+        return "Tolerance: none: exactly the expected items, each once, in any order."
+    if kind == "ordered_list":
+        return "Tolerance: none: exactly the expected items, each once, in the expected order."
+    if kind in ("table", "dbt"):
+        columns = "; ".join(
+            f"column {name} within {tolerance_phrase(config, tol)}"
+            for name, tol in sorted(config.column_tolerances.items())
+        )
+        if config.abs_tol == 0 and config.rel_tol <= NOISE_REL_TOL:
+            numbers = "every cell must match exactly"
+        else:
+            numbers = f"numbers within {tolerance_phrase(config)}, every other cell exactly"
+        return f"Tolerance: {numbers}" + (f"; {columns}" if columns else "") + "."
+    return f"Tolerance: {tolerance_phrase(config)}."

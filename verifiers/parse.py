@@ -149,7 +149,7 @@ _NUMBER_RE = re.compile(
     r"(?<![\w.])"
     r"(?P<open>\(\s*)?"
     r"(?P<sign>[-+]\s?)?"
-    r"(?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:_\d+)+(?:\.\d+(?:_\d+)*)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?P<exp>[eE][-+]?\d+)?"
     r"(?:\s?(?P<suffix>thousand|million|billion|bn|mm|mn|k|m|b)(?![\w]))?"
     r"(?P<pct>\s?%|\s+percent\b)?"
@@ -172,7 +172,7 @@ def find_numbers(text: str) -> list[NumberToken]:
     cleaned = _CURRENCY_RE.sub(lambda m: " " * len(m.group(0)), text)
     tokens: list[NumberToken] = []
     for m in _NUMBER_RE.finditer(cleaned):
-        value = float(m["digits"].replace(",", "") + (m["exp"] or ""))
+        value = float(m["digits"].replace(",", "").replace("_", "") + (m["exp"] or ""))
         suffix = (m["suffix"] or "").lower() or None
         if suffix:
             value *= _SUFFIXES[suffix]
@@ -183,12 +183,42 @@ def find_numbers(text: str) -> list[NumberToken]:
     return tokens
 
 
+#: Numbers spelled out: beside a figure they are a second candidate ("12468.78, or roughly
+#: twelve thousand"). Scale words directly after digits ("1.2 million") are suffixes, not these.
+_NUMBER_WORD_RE = re.compile(
+    r"(?i)\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+    r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
+    r"seventy|eighty|ninety|hundred|thousand|million|billion|trillion|dozen)\b"
+)
+
+
+def number_words(text: str, tokens: list[NumberToken] | None = None) -> list[str]:
+    """Numbers written in words in ``text``, outside the figures ``tokens`` already cover."""
+    spans = [(t.start, t.end) for t in tokens or []]
+    return [
+        m.group(0)
+        for m in _NUMBER_WORD_RE.finditer(text)
+        if not any(start <= m.start() < end for start, end in spans)
+    ]
+
+
 def parse_number(text: str, *, allow_suffixes: bool = False) -> float:
-    """The single number an answer states; ParseError(no_answer | multiple_candidates | …)."""
+    """The single number an answer states; ParseError(no_answer | multiple_candidates | …).
+
+    One figure only: a second figure, the same figure hedged in words ("… or about twelve
+    thousand") or digits grouped with ``_`` as a second candidate all count as several answers.
+    """
     text = strip_wrapping(normalise_text(text))
     tokens = find_numbers(text)
     if not tokens:
         raise ParseError("no_answer", "no number found in the answer")
+    words = number_words(text, tokens)
+    if words:
+        shown = ", ".join(dict.fromkeys(w.lower() for w in words[:5]))
+        raise ParseError(
+            "multiple_candidates",
+            f"the answer also states a number in words ({shown}); submit exactly one figure",
+        )
     distinct = {t.value for t in tokens}
     if len(distinct) > 1:
         shown = ", ".join(text[t.start : t.end].strip() for t in tokens[:5])

@@ -35,6 +35,7 @@ from replicas.families.credit_cards.common import (
     labelled_first_line,
     load_cards,
     nearest_siblings,
+    second_answer,
     text_precheck,
     variant_order,
 )
@@ -338,6 +339,9 @@ def check_value(answer: str, expected: str, term: Term) -> Verdict:
             "no_answer_line",
             f"the first line must be '{ANSWER_LABEL}: <value>' (or '{ANSWER_LABEL}: none')",
         )
+    repeated = second_answer(answer, ANSWER_LABEL)
+    if repeated is not None:
+        return repeated
     want = parse_canonical(expected)
     says_none = bool(NONE_WORDS.match(value)) and not re.search(r"\d", value)
     if re.search(r"\d", value) and HEDGE_WORDS.search(value):

@@ -245,15 +245,37 @@ def catalog_for(snapshot: SnapshotLike) -> Catalog:
 _MARKUP = str.maketrans("", "", "*_`#>")
 
 
+def _labelled(line: str, label: str) -> str | None:
+    cleaned = line.translate(_MARKUP).strip()
+    match = re.match(rf"(?i)^{re.escape(label)}\s*[:=-]\s*(?P<value>.+?)\s*$", cleaned)
+    return match["value"].strip().strip("\"'").rstrip(".").strip() if match else None
+
+
 def labelled_first_line(text: str, label: str) -> str | None:
     """The value after ``<label>:`` on the first non-empty line, markdown stripped; else None."""
     for line in text.splitlines():
-        if not line.strip():
-            continue
-        cleaned = line.translate(_MARKUP).strip()
-        match = re.match(rf"(?i)^{re.escape(label)}\s*[:=-]\s*(?P<value>.+?)\s*$", cleaned)
-        return match["value"].strip().strip("\"'").rstrip(".").strip() if match else None
+        if line.strip():
+            return _labelled(line, label)
     return None
+
+
+def labelled_lines(text: str, label: str) -> list[str]:
+    """The values of EVERY line written ``<label>: <value>`` (a second one is a second answer)."""
+    values = (_labelled(line, label) for line in text.splitlines() if line.strip())
+    return [v for v in values if v is not None]
+
+
+def second_answer(text: str, label: str) -> Verdict | None:
+    """A ``multiple_candidates`` failure when more than one line carries the answer label."""
+    values = labelled_lines(text, label)
+    if len(values) <= 1:
+        return None
+    shown = "; ".join(values[:3])
+    return failure(
+        "multiple_candidates",
+        f"{len(values)} lines start with '{label}:' ({shown}); give exactly one final answer",
+        found=values[:5],
+    )
 
 
 def text_precheck(text: str) -> Verdict | None:

@@ -43,6 +43,7 @@ from replicas.families.credit_cards.common import (
     load_cards,
     nearest_siblings,
     round_robin,
+    second_answer,
     text_precheck,
     variant_slice,
 )
@@ -332,6 +333,9 @@ def _check_choice(
     if named is None:
         message = f"the first line must be '{ANSWER_LABEL}: <exact card name>'"
         return None, failure("no_recommendation_line", message)
+    repeated = second_answer(answer, ANSWER_LABEL)
+    if repeated is not None:
+        return None, repeated
     by_name = {_normalise_name(c.name): cid for cid, c in cards.items()}
     card_id = by_name.get(_normalise_name(named))
     if card_id is None:

@@ -195,6 +195,17 @@ def answer_table(cause: str, corrected: Any) -> dict[str, Any]:
     return {"columns": ["cause", "corrected"], "rows": [[cause, corrected]]}
 
 
+def _one_value_per_key(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object that names a key twice carries two answers (JSON keeps only the last)."""
+    keys = [str(k).strip().lower() for k, _ in pairs]
+    repeated = sorted({k for k in keys if keys.count(k) > 1})
+    if repeated:
+        raise ParseError(
+            "multiple_candidates", f"the answer gives {', '.join(repeated)} more than once"
+        )
+    return dict(pairs)
+
+
 def parse_answer(text: str) -> dict[str, Any]:
     """The submitted object as a one-row table; ParseError if it is not exactly that object.
 
@@ -205,7 +216,9 @@ def parse_answer(text: str) -> dict[str, Any]:
     precheck(text)
     body = strip_wrapping(normalise_text(text))
     try:
-        data = json.loads(body)
+        data = json.loads(body, object_pairs_hook=_one_value_per_key)
+    except ParseError:
+        raise
     except (ValueError, RecursionError):
         raise ParseError(
             "malformed_answer", 'answer is not JSON {"cause": …, "corrected": …}'
