@@ -133,6 +133,16 @@ def sft(
     ngram: Annotated[
         int, typer.Option("--ngram", help="Word n-gram length of the decontamination check.")
     ] = 13,
+    prose_turn: Annotated[
+        bool | None,
+        typer.Option(
+            "--prose-turn/--no-prose-turn",
+            help=(
+                "Emit the final answer's prose as its own assistant turn before the submit call "
+                "(default: on for trl, off for openai; sharegpt never carries it)."
+            ),
+        ),
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing --out.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the manifest as JSON.")] = False,
     unsafe_no_os_sandbox: UnsafeNoOsSandbox = False,
@@ -168,6 +178,7 @@ def sft(
             near_dup_threshold=near_dup_threshold,
             ngram=ngram,
             force=force,
+            prose_turn=prose_turn,
         )
         if exclude_suite:
             _suite_seeds(exclude_suite)  # unknown suite -> usage error before any work
@@ -192,3 +203,7 @@ def sft(
         typer.echo(json.dumps(result.manifest, indent=2, sort_keys=True))
     else:
         _print_summary(result)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(export_app, name="export")

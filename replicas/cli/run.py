@@ -199,3 +199,7 @@ def run_command(
     )
     if outcome.summary_error:
         err_console.print(f"[yellow]warning:[/yellow] summary not written: {outcome.summary_error}")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(run_app, name="run")

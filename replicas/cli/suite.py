@@ -184,3 +184,7 @@ def _print_task(data: dict[str, Any], reveal: bool) -> None:
 
 
 __all__ = ["plain_answer", "suite_app", "task_row"]
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(suite_app, name="suite")

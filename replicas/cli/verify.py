@@ -107,3 +107,7 @@ def verify_compliance_command(
     else:
         _print_verdict(verdict)
     raise typer.Exit(PASSED if verdict.passed else VIOLATIONS)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(verify_app, name="verify")
