@@ -39,7 +39,9 @@ class SandboxSpec:
 
     ``writes_warehouse``: the episode gets its own warehouse copy (dbt tasks); otherwise it
     reads the pristine snapshot. ``drop_models``: relations the copy must not contain (with
-    everything downstream of them). ``patch``: project files replaced before the agent starts.
+    everything downstream of them); a read-only task that drops models gets a private copy too,
+    made on first use (a task withholding answer-bearing marts). ``patch``: project files
+    replaced before the agent starts.
     """
 
     writes_warehouse: bool = False
@@ -118,9 +120,21 @@ class Sandbox:
         )
 
     @property
+    def private_warehouse(self) -> bool:
+        """The episode has its own warehouse copy (it writes, or models are withheld from it)."""
+        return self.spec.writes_warehouse or bool(self.spec.drop_models)
+
+    @property
     def warehouse(self) -> Path:
         """The warehouse the agent's SQL and dbt runs see."""
-        return self.root / WAREHOUSE_NAME if self.writes else Path(self.snapshot.warehouse)
+        if not self.private_warehouse:
+            return Path(self.snapshot.warehouse)
+        path = self.root / WAREHOUSE_NAME
+        with self._lock:
+            if not path.exists():  # read-only with withheld models: copied on first use
+                template = sandbox_warehouse_template(self.snapshot, self.spec.drop_models)
+                shutil.copyfile(template, path)
+        return path
 
     def query(self, sql: str, *, timeout_s: float, max_rows: int, max_chars: int) -> QueryResult:
         """Run one checked agent query on :attr:`warehouse` in this thread's query server.
@@ -136,7 +150,7 @@ class Sandbox:
         """Make the query servers close this sandbox's own warehouse so dbt can take the lock."""
         with self._lock:
             root = self._root
-        if self.writes and root is not None:
+        if self.private_warehouse and root is not None:
             close_database(root / WAREHOUSE_NAME)
 
     def disk_usage(self) -> int:

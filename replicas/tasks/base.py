@@ -220,6 +220,9 @@ class Task:
     every one must fail the verifier (checked when the family builds the task).
     ``sandbox_patch`` maps a path relative to the dbt project to the new file content written into
     the episode's sandbox copy at reset (e.g. the injected bug of a "fix the model" task).
+    ``withheld`` names models (schema ``main``) the agent's warehouse does not contain, with
+    everything downstream of them: marts that precompute the answer, so that the task needs the
+    stated rule applied, not one lookup. The episode then reads a private copy without them.
     """
 
     id: str
@@ -238,6 +241,7 @@ class Task:
     wrong_readings: Mapping[str, Any] = field(default_factory=dict, repr=False)
     writes_warehouse: bool = False
     sandbox_patch: Mapping[str, str] = field(default_factory=dict, repr=False)
+    withheld: tuple[str, ...] = ()
     limits: Limits = field(default_factory=Limits)
     metadata: Mapping[str, Any] = field(default_factory=dict)
 
@@ -288,6 +292,11 @@ class Task:
                     f"sandbox_patch path must be relative inside the project: {path!r}"
                 )
         object.__setattr__(self, "sandbox_patch", MappingProxyType(patch))
+        withheld = tuple(str(m) for m in self.withheld)
+        for model in withheld:
+            if not model.replace("_", "").isalnum():
+                raise ValueError(f"withheld models are identifiers, got {model!r}")
+        object.__setattr__(self, "withheld", tuple(sorted(set(withheld))))
         metadata = _json_roundtrip(dict(self.metadata), "metadata")
         object.__setattr__(self, "metadata", MappingProxyType(metadata))
 
@@ -303,9 +312,10 @@ class Task:
             for rel in self.sandbox_patch
             if rel.startswith("models/") and rel.endswith(".sql")
         ]
+        dropped = (*self.verifier.dbt_models, *patched) if self.writes_warehouse else ()
         return SandboxSpec(
             writes_warehouse=self.writes_warehouse,
-            drop_models=(*self.verifier.dbt_models, *patched) if self.writes_warehouse else (),
+            drop_models=(*dropped, *self.withheld),
             patch=self.sandbox_patch,
         )
 
@@ -325,6 +335,7 @@ class Task:
             "answer_kind": self.answer_kind,
             "verifier": self.verifier.to_dict(),
             "writes_warehouse": self.writes_warehouse,
+            "withheld": list(self.withheld),
             "limits": self.limits.to_dict(),
             "metadata": dict(self.metadata),
         }
@@ -354,6 +365,7 @@ class Task:
             wrong_readings=dict(data.get("wrong_readings", {})),
             writes_warehouse=bool(data.get("writes_warehouse", False)),
             sandbox_patch=dict(data.get("sandbox_patch", {})),
+            withheld=tuple(data.get("withheld", ())),
             limits=Limits.from_dict(data.get("limits", {})),
             metadata=dict(data.get("metadata", {})),
         )

@@ -138,6 +138,7 @@ class BuildContext:
         difficulty: Difficulty | None = None,
         writes_warehouse: bool | None = None,
         sandbox_patch: Mapping[str, str] | None = None,
+        withheld: Sequence[str] = (),
         limits: Limits | None = None,
         metadata: Mapping[str, Any] | None = None,
     ) -> Task:
@@ -164,6 +165,7 @@ class BuildContext:
             wrong_readings=dict(wrong_readings or {}),
             writes_warehouse=is_dbt if writes_warehouse is None else writes_warehouse,
             sandbox_patch=dict(sandbox_patch or {}),
+            withheld=tuple(withheld),
             limits=limits or Limits(),
             metadata=dict(metadata or {}),
         )
