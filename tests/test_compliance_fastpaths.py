@@ -46,7 +46,7 @@ no annual fee fees n't don't not best so also if vs vs. than rather over cannot
 minimum min. whichever interest most cards card typically says wrong quoted
 recommend eligible consider without free foreign transaction none zero won't
 penalty apr balance transfer the The Plus version month months mo mos most
-year yearly cycle cycles period after then percent pct dollars bucks usd between
+year yearly cycle cycles period after then percent pct dollars bucks usd between cost charge
 """
 _TOKENS = [
     *_WORDS.split(),
@@ -177,6 +177,9 @@ def _whole_text_cues(lower: str, mentions: Sequence[NameMention]) -> list[tuple[
             if not pos or lower[pos - 1] != "/":
                 continue
             cue = lex.ANNUAL
+        elif cue == lex.ANNUAL_FEE:
+            found.append((pos, lex.ANNUAL))
+            cue = lex.FEE
         found.append((pos, cue))
     if "after" in lower:
         found.extend((m.start(), lex.AFTER) for m in lex.AFTER_MONTHS.finditer(lower))

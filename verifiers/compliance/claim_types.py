@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from bisect import bisect_left
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
@@ -185,6 +186,9 @@ class _Nearest:
 
 
 _FEE_SCOPES = (lex.FOREIGN, lex.BT, lex.CASH, lex.OTHER_FEE)
+# Scopes that type a percentage on their own ("cash withdrawals are 29.99%"): the words of
+# neighbouring clauses are not needed, and would only mislead.
+_OWN_SCOPES = frozenset({lex.CASH, lex.PENALTY})
 # What a lead-in ("Annual fee: $95 ($0 in year one)") lends the figures after it.
 _LEAD_KINDS = frozenset({lex.APR, lex.FEE, lex.ANNUAL, lex.LATE, lex.FOREIGN, lex.PENALTY})
 _IMPLIED_RATE = (lex.VARIABLE, lex.FIXED, lex.AFTER, lex.REGULAR)
@@ -297,7 +301,7 @@ def _type_value(value: Value, window: _Window) -> Draft | None:
     pos = value.start
     cues, months = window.cues, window.months
     near = _Nearest(cues, pos)
-    if not months and _TYPING_CUES.isdisjoint(near.kinds):
+    if not months and _TYPING_CUES.isdisjoint(near.kinds) and _OWN_SCOPES.isdisjoint(near.kinds):
         if lex.REWARD in near.kinds or (
             value.unit == USD and (lex.BALANCE in near.kinds or lex.ESTIMATE in near.kinds)
         ):
@@ -318,21 +322,42 @@ def _type_value(value: Value, window: _Window) -> Draft | None:
     apr = near.of((lex.APR, lex.INTRO))
     if value.min_usd is not None and fee is None:
         fee = (lex.FEE, value.end)  # a dollar minimum only ever belongs to a fee
-    if fee is None and apr is None and near.of(_FEE_SCOPES) is not None:
+    if fee is None and apr is None and near.of(_FEE_SCOPES) is not None and not months:
         cost = near.of((lex.COST,))
         if cost is not None:
-            fee = cost  # "balance transfers cost 3%": a price of a transfer is its fee
+            # "balance transfers cost 3%": a price of a transfer is its fee ("transfers are
+            # charged 0% for 21 months" - a rate for some months - is an intro offer)
+            fee = cost
     if fee is None and apr is None:
         if lex.FOREIGN in kinds and reward is None:
             return _draft(FEE_CLAIM, "foreign", value.start, value.end, PCT, value.low, value.high)
         # "0% for the first 15 months on purchases", "19.99% to 29.99% variable", "then 19.99%":
         # a rate without the word APR.
         implied = near.of(_IMPLIED_RATE)
-        if implied is None and months and (lex.PURCHASE in kinds or lex.BT in kinds):
+        if (
+            implied is None
+            and months
+            and (
+                lex.PURCHASE in kinds
+                or lex.BT in kinds
+                or (value.low is not None and value.low < INTRO_RATE_CEILING)
+            )
+        ):
+            # "0% for 12 months": a low rate for a number of months is an intro offer
             implied = (lex.INTRO, months[0][0])
-        if implied is None or reward is not None:
+        if implied is None and reward is None and value.low is not None:
+            scope = near.of((lex.CASH, lex.PENALTY))
+            if scope is not None and value.low == value.high:
+                # "cash withdrawals are 29.99%" / "cash advances 3% (at least $10)": no fee is
+                # ten percent or more, no APR on cash is a few percent.
+                if value.low >= INTRO_RATE_CEILING:
+                    implied = scope
+                elif scope[0] == lex.CASH:
+                    fee = scope
+        if fee is None and (implied is None or reward is not None):
             return None
-        apr = implied
+        if fee is None:
+            apr = implied
     if reward is not None and _distance(reward, pos) < min(
         _distance(fee, pos), _distance(apr, pos)
     ):
@@ -527,6 +552,49 @@ def _type_usd(
     return _draft(FEE_CLAIM, kind, value.start, value.end, USD, value.low, value.high)
 
 
+def _own_clause(
+    lower: str,
+    shared: _UnitCues,
+    value: Value,
+    start: int,
+    end: int,
+    index: int,
+    count: int,
+) -> tuple[int, int]:
+    """The first figure's window starts at the last clause boundary before it, the last one's
+    ends at the first boundary after it - when the clause left holds a cue word of its own.
+
+    Between two figures the window is already cut at a boundary; at the edges of a unit it
+    would otherwise take in every clause up to the unit's start or end ("costs nothing per year,
+    nothing extra abroad, cash withdrawals are 31.99%": the 31.99% is about cash, not travel).
+    """
+    lo, hi = start, end
+    if index == 0:
+        for match in _CLAUSE_SEPARATOR.finditer(lower, start, value.start):
+            lo = match.end()
+        if lo != start and not _STATEMENT_CUES.intersection(
+            c[0] for c in shared.between(start, lo)
+        ):
+            lo = start  # "For 18 months, ...", "If you pay late, ...": this figure's own clause
+    if index == count - 1:
+        after = _CLAUSE_SEPARATOR.search(lower, value.end, end)
+        if after is not None:
+            hi = after.start()
+        if hi != end and not _STATEMENT_CUES.intersection(c[0] for c in shared.between(hi, end)):
+            hi = end
+    if (lo, hi) != (start, end) and shared.between(lo, hi) != shared.context:
+        return lo, hi
+    return start, end
+
+
+# Separators of list-like clauses; a clause before (or after) the first (last) figure that names a
+# term of its own ("costs nothing per year, nothing extra abroad, ...") is another statement.
+_CLAUSE_SEPARATOR = re.compile(r"[,;|]|[ \t][-/][ \t]")
+_STATEMENT_CUES = frozenset(
+    {lex.FEE, lex.APR, lex.INTRO, lex.COST, lex.ANNUAL, lex.REWARD, lex.FOREIGN, lex.ESTIMATE}
+)
+
+
 def windows_of(
     lower: str,
     cue_index: CueIndex,
@@ -560,6 +628,8 @@ def windows_of(
             elif c_start >= value.end:
                 end, wide_end = min(end, c_start), min(wide_end, c_start)
                 break
+        if index == 0 or index == len(values) - 1:
+            start, end = _own_clause(lower, shared, value, start, end, index, len(values))
         windows.append(
             _Window(
                 start,

@@ -156,6 +156,7 @@ OTHER_FEE = "other_fee"  # fees the catalog does not state (returned payment, re
 COST = "cost"  # "costs $95", "charges $95 a year": a price, so a fee
 BALANCE = "balance"  # "carry a balance of $2,000": an amount owed, never a fee (rates are fine)
 ESTIMATE = "estimate"  # "about $451 a year": an estimate is a value, never a disclosed fee
+ANNUAL_FEE = "annual_fee"  # "annual cost", "yearly charge": an annual cue and a fee cue at once
 
 # Cue words, looked up word by word (a dictionary look-up per word is far cheaper than one big
 # alternation regex). Phrases are keyed by their first word and tried longest first; a phrase
@@ -170,7 +171,7 @@ _CUE_WORDS: dict[str, str] = {
     **dict.fromkeys(
         ("advance", "advances", "atm", "withdrawal", "withdrawals", "withdrawing"), CASH
     ),
-    **dict.fromkeys(("purchase", "purchases"), PURCHASE),
+    **dict.fromkeys(("purchase", "purchases", "buy", "buys", "buying", "bought"), PURCHASE),
     "penalty": PENALTY,
     **dict.fromkeys(("intro", "introductory", "promo", "promotional", "teaser"), INTRO),
     **dict.fromkeys(("then", "thereafter", "afterward", "afterwards", "expires", "ends"), AFTER),
@@ -264,7 +265,7 @@ _CUE_PHRASES_LIST: tuple[tuple[tuple[str, ...], str], ...] = (
     (("minimum", "interest", "charges"), MIN_INTEREST),
     (("minimum", "interest"), MIN_INTEREST),
     (("min", "interest"), MIN_INTEREST),
-    (("in", "interest"), REWARD),
+    (("in", "interest"), ESTIMATE),
     (("interest", "cost"), REWARD),
     (("interest", "paid"), REWARD),
     (("interest", "charges", "of"), REWARD),
@@ -286,6 +287,19 @@ _CUE_PHRASES_LIST: tuple[tuple[tuple[str, ...], str], ...] = (
     (("every", "year"), ANNUAL),
     (("currency", "conversion"), FOREIGN),
     (("past", "due"), LATE),
+    (("due", "date"), LATE),
+    (("moved", "balance"), BT),
+    (("moved", "balances"), BT),
+    (("move", "a", "balance"), BT),
+    (("move", "balances"), BT),
+    (("transferred", "balance"), BT),
+    (("transferred", "balances"), BT),
+    (("annual", "cost"), ANNUAL_FEE),
+    (("yearly", "cost"), ANNUAL_FEE),
+    (("annual", "charge"), ANNUAL_FEE),
+    (("yearly", "charge"), ANNUAL_FEE),
+    (("annual", "price"), ANNUAL_FEE),
+    (("cost", "per", "year"), ANNUAL_FEE),
     (("miss", "a", "payment"), LATE),
     (("missed", "payment"), LATE),
     (("missed", "payments"), LATE),
@@ -325,6 +339,8 @@ _CUE_PHRASES_LIST: tuple[tuple[tuple[str, ...], str], ...] = (
     (("after", "#", "month"), AFTER),
     (("after", "the", "first", "#", "months"), AFTER),
     (("at", "least"), MINIMUM),
+    (("never", "less", "than"), MINIMUM),
+    (("not", "less", "than"), MINIMUM),
     (("no", "less", "than"), MINIMUM),
     (("returned", "payment"), OTHER_FEE),
     (("return", "payment"), OTHER_FEE),
@@ -384,7 +400,7 @@ AFTER_MONTHS = re.compile(
 # one in the gap (so "0% intro APR on purchases and balance transfers for 15 months, then 19.99%"
 # keeps both scopes and the months with the intro rate).
 SOFT_BOUNDARY = re.compile(
-    r",|;|\(|\[|\||"
+    r",|;|\(|\[|\||[ \t]/[ \t]|"
     + at_word_start(
         [
             *(rf"{word}\b" for word in ("and", "while", "but", "whereas", "with", "plus")),
@@ -397,7 +413,7 @@ SOFT_BOUNDARY = re.compile(
 )
 # Clause boundaries of contrast: a figure's typing words stay on its side of them.
 CONTRAST_CUT = re.compile(
-    r";|[ \t]-[ \t]|"
+    r";|[ \t][-/][ \t]|"
     + at_word_start(
         [rf"{w}\b" for w in ("but", "while", "whereas", "however", "although", "though", "yet")]
     )
@@ -410,6 +426,8 @@ FEE_MINIMUM_WORD = re.compile(
             "minimum",
             r"min\b\.?",
             r"at[ \t]{1,3}least",
+            r"never[ \t]{1,3}less[ \t]{1,3}than",
+            r"not[ \t]{1,3}less[ \t]{1,3}than",
             "whichever",
             r"no[ \t]{1,3}less[ \t]{1,3}than",
         ]
@@ -533,7 +551,7 @@ DISAVOWAL = re.compile(
 )
 # Where a disowning clause ends.
 DISAVOWAL_CLAUSE = re.compile(
-    r"[;,(]| - |"
+    r"[;,(]| [-/] |"
     + at_word_start([rf"{w}\b" for w in ("but", "while", "which", "though", "whereas", "and")])
 )
 # Text between two card names that joins them into one subject ("X and Y both ...").
@@ -584,6 +602,14 @@ _RECOMMEND_WORDS = [
     ),
     r"also[ \t]{1,3}(?:recommend|suggest|consider|like)\b",
     r"fits[ \t]{1,3}you\b",
+    r"point[ \t]{1,3}you[ \t]{1,3}(?:to|towards?)\b",
+    r"comes?[ \t]{1,3}out[ \t]{1,3}(?:on[ \t]{1,3}top|ahead)\b",
+    r"i(?:'d|[ \t]{1,3}would|'ll|[ \t]{1,3}will)[ \t]{1,3}(?:pick|choose|go[ \t]{1,3}(?:with|for)|take)\b",
+    *(
+        rf"{word}[ \t]{{1,3}}(?:vote|pick|choice|favou?rite|shortlist)s?\b"
+        for word in ("my", "our", "top")
+    ),
+    r"shortlist\b",
 ]
 _NEGATION_WORDS = [
     r"not\b",
@@ -600,6 +626,14 @@ _NEGATION_WORDS = [
     r"wouldn't\b",
     r"skip\b",
     r"pass[ \t]{1,3}on\b",
+    r"out[ \t]{1,3}of[ \t]{1,3}reach\b",
+    r"left[ \t]{1,3}(?:it[ \t]{1,3})?out\b",
+    r"leave[ \t]{1,3}(?:it[ \t]{1,3})?out\b",
+    r"exclud\w*",
+    r"rule[sd]?[ \t]{1,3}out\b",
+    r"steer[ \t]{1,3}clear\b",
+    r"no[ \t]{1,3}need\b",
+    r"already[ \t]{1,3}(?:hold|have|own|in[ \t]{1,3}your)\b",
 ]
 _CONTRAST_WORDS = [
     r"over\b",

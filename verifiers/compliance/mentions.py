@@ -12,7 +12,7 @@ UNKNOWN = "unknown"
 # under it belong to no card (unverified) rather than to the last card named.
 AMBIGUOUS = "ambiguous"
 
-_WORD = re.compile(r"[A-Za-z0-9][\w'-]*")
+_WORD = re.compile(r"[A-Za-z0-9](?:[^\W_]|['-])*")
 
 
 def tokens_of(name: str) -> tuple[str, ...]:

@@ -52,8 +52,12 @@ from replicas.verifiers.compliance.vocab import (
 )
 
 # A capitalised phrase: up to eight words, each starting with an upper-case letter or a digit.
-_CAP_PHRASE = re.compile(r"[A-Z][\w'-]{0,40}(?:[ \t]{1,3}[A-Z0-9][\w'-]{0,40}){0,7}")
-_WORD = re.compile(r"[A-Za-z0-9][\w'-]*")
+# Name characters are letters, digits, apostrophes and hyphens - not "_", which in markdown
+# ("__Summit Cash__") marks emphasis around a name.
+_CAP_PHRASE = re.compile(
+    r"[A-Z](?:[^\W_]|['-]){0,40}(?:[ \t]{1,3}[A-Z0-9](?:[^\W_]|['-]){0,40}){0,7}"
+)
+_WORD = re.compile(r"[A-Za-z0-9](?:[^\W_]|['-])*")
 _NEXT_WORD = re.compile(r"[ \t]{1,3}([A-Z][A-Za-z'-]{1,20}|\d{1,4})(?![\w%])")
 _PHRASE_CACHE_LIMIT = 20_000
 # Words that end a product name (no catalog name contains them; one that does keeps them).
@@ -171,7 +175,7 @@ class NameIndex:
     def exact_regex(self) -> re.Pattern[str]:
         """The names as one regex: every name, longest first, ending at a word boundary."""
         if self._exact is None:
-            self._exact = re.compile("(?:" + _trie_pattern(self._patterns) + r")(?![\w-])")
+            self._exact = re.compile("(?:" + _trie_pattern(self._patterns) + r")(?![^\W_]|-)")
         return self._exact
 
     def exact_matches(self, lower: str) -> Iterator[tuple[int, int, str]]:
@@ -179,7 +183,7 @@ class NameIndex:
         boundaries unchecked), found with the automaton."""
         size = len(lower)
         for index, start, end in self._automaton.find_matches_as_indexes(lower):
-            if end < size and (lower[end].isalnum() or lower[end] in "_-"):
+            if end < size and (lower[end].isalnum() or lower[end] == "-"):
                 # "summit cash plusx": a shorter name may still end at a boundary here
                 match = self.exact_regex().match(lower, start)
                 if match is not None:
@@ -194,7 +198,7 @@ class NameIndex:
         """Every card reference in document order; ``text`` and ``lower`` are aligned strings."""
         mentions: list[NameMention] = []
         for start, end, name in self.exact_matches(lower):
-            if start and (lower[start - 1].isalnum() or lower[start - 1] in "_'-"):
+            if start and (lower[start - 1].isalnum() or lower[start - 1] in "'-"):
                 continue
             card_id = self._by_words[tuple(name.split())]
             mentions.append(self._extend(text, start, end, card_id))
@@ -206,7 +210,7 @@ class NameIndex:
             if known.get(phrase.group()) == ():
                 continue  # a phrase already known to name no card ("The", "Bottom line")
             start, end = phrase.span()
-            if start and (text[start - 1].isalnum() or text[start - 1] in "_'-"):
+            if start and (text[start - 1].isalnum() or text[start - 1] in "'-"):
                 continue  # "McDonald": a capital inside a word
             while cursor < len(starts) and ends[cursor] <= start:
                 cursor += 1
@@ -218,7 +222,7 @@ class NameIndex:
         # (with them, ``_with_references`` finds exactly the references there are).
         if mentions and ("the " in text or "The " in text):
             mentions = refs.with_references(self, text, mentions)
-        if ":" in text and mentions:
+        if mentions and (":" in text or " - " in text or " = " in text):
             mentions = refs.with_labels(self, text, mentions)
         if ("former" in text or "latter" in text) and len(mentions) > 1:
             mentions = refs.with_former_latter(text, mentions)
@@ -416,12 +420,14 @@ class NameIndex:
         """
         n = len(words)
         for i, word in enumerate(words):
-            if (
-                (word in self.brands or self._brand_typo(word))
-                and i + 1 < n
-                and any(t in PRODUCT_WORDS for t in words[i + 1 :])
-            ):
-                return i, n
+            if (word in self.brands or self._brand_typo(word)) and i + 1 < n:
+                tail = words[i + 1 :]
+                if any(t in PRODUCT_WORDS for t in tail):
+                    return i, n
+                if len(tail) >= 2 and all(self._coined(t) for t in tail):
+                    # "Atlas Crown Titan", "Aspen Apex Luxe": a catalog brand with invented
+                    # premium words after it
+                    return i, n
         if len(raw) < 2 or raw[-1] not in PRODUCT_WORDS | TRAILING_NOISE:
             return None
         for i, word in enumerate(words):
@@ -435,6 +441,18 @@ class NameIndex:
             ):
                 return (i, n) if n - i >= 1 and (n - i >= 2 or len(raw) > n) else None
         return None
+
+    def _coined(self, word: str) -> bool:
+        """A distinctive word that is no catalog name word and no generic or heading word."""
+        return (
+            len(word) >= 3
+            and word.isalpha()
+            and word not in self._vocabulary
+            and word not in GENERIC_WORDS
+            and word not in NOT_NAME_WORDS
+            and word not in LEADING_NOISE
+            and word not in FUNCTION_WORDS
+        )
 
     def _strip_possessive(self, word: str) -> str:
         if word.endswith("'s") and word not in self._vocabulary:

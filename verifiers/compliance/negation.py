@@ -68,7 +68,8 @@ _NEGATOR = re.compile(
 )
 # A predicate negation after its subject: "transfers are fee-free", "the fee is waived".
 _POSTFIX = re.compile(
-    r"(?<=[:*\-=|][ \t])[ \t]{0,2}(?:\*\*)?[ \t]{0,2}(?:none|n/a|no)\b(?=[ \t]*(?:\*\*)?[ \t]*(?:[.;,\n|]|$))"
+    r"(?<=[:*\-=|][ \t])[ \t]{0,2}(?:\*\*)?[ \t]{0,2}(?:none|n/a|no|nil|nothing|zero|not[ \t]{1,3}"
+    r"(?:charged|offered))\b(?=[ \t]*(?:\*\*)?[ \t]*(?:[.;,\n|]|$))"
     r"|(?:fee|charge)[ \t-]{0,2}free\b|\bfree[ \t]{1,3}of[ \t]{1,3}(?:any[ \t]{1,3})?(?:fees?|charges?)\b"
     r"|\b(?:is|are|be|gets?|get)[ \t]{1,3}(?:completely[ \t]{1,3}|totally[ \t]{1,3})?free\b"
     r"|\bwaive[sd]?\b|\bwaiving\b"
@@ -76,15 +77,18 @@ _POSTFIX = re.compile(
 )
 # Where a scope ends: punctuation, a clause word or the next negator.
 _SCOPE_END = re.compile(
-    r"[.;:,()|\n!?\"]| - |\b(?:but|while|whereas|however|though|although|then|which|so|because|"
+    r"[.;:,()|\n!?\"]| [-/] |\b(?:but|while|whereas|however|though|although|then|which|so|because|"
     r"plus|unlike|except|and[ \t]{1,3}(?:it|its|the|a|an|you|has|charges|offers|no|zero)|or[ \t]{1,3}no"
     r"|after|once|afterwards?|thereafter|later|from[ \t]{1,3}then)\b"
 )
 _SCOPE_END_LIST = re.compile(_SCOPE_END.pattern.replace("[.;:,()", "[.;:()", 1))
-_POSTFIX_BACK = re.compile(r"[.;:()|\n!?\"]| - |\b(?:but|while|whereas|however|though|although)\b")
+_POSTFIX_BACK = re.compile(
+    r"[.;:()|\n!?\"]| [-/] |\b(?:but|while|whereas|however|though|although)\b"
+)
 _CONDITIONAL_WAIVER = re.compile(
     r"[ \t]{0,3}(?:for|if|when|until|once|on|with|as[ \t]long|during|in|after|the)\b"
 )
+_LABEL_NONE_WORDS = ("none", "n/a", "no", "nil", "nothing", "zero", "not")
 _LABEL_BACK = re.compile(r"[.;|\n!?\"]")  # "Late fee: none": the label before the colon
 _SENTENCE_BACK = re.compile(r"[.;:|\n!?\"]")
 _CONDITION = re.compile(
@@ -92,15 +96,17 @@ _CONDITION = re.compile(
 )
 _PAY_VERB = re.compile(r"\b(?:pay|paying|incur|be[ \t]charged|get[ \t]charged|owe|trigger)\b")
 
-_FEE_WORD = re.compile(r"\b(?:fees?|charges?|costs?)\b")
+_FEE_WORD = re.compile(r"\b(?:fees?|charges?|charged|costs?)\b")
 _INTRO_WORD = re.compile(
     r"\b(?:intro|introductory|promo|promotional|teaser|special[ \t]{1,3}(?:rate|apr|financing))\b"
     r"|0[ \t]?%[ \t]{0,2}(?:intro|apr|period|offer|deal|rate|promo|financing)|\bzero[ \t-]percent\b"
 )
 _PENALTY_WORD = re.compile(r"\bpenalty\b|\bdefault[ \t]{1,3}(?:apr|rate)\b")
 _INTEREST_WORD = re.compile(r"\binterest\b|\bapr\b")
-_PURCHASE_WORD = re.compile(r"\bpurchases?\b|\bspending\b|\bnew[ \t]{1,3}buys?\b")
-_BT_WORD = re.compile(r"\b(?:balance[ \t-]{1,3})?transfers?\b|\bbt\b")
+_PURCHASE_WORD = re.compile(r"\bpurchases?\b|\bspending\b|\bbuys?\b|\bbought\b|\bbuying\b")
+_BT_WORD = re.compile(
+    r"\b(?:balance[ \t-]{1,3})?transfers?\b|\bbt\b|\b(?:moved|transferred)[ \t]{1,3}balances?\b"
+)
 _FIRST_YEAR = re.compile(
     r"\b(?:first|1st|opening|initial|intro(?:ductory)?)[ \t-]{1,3}year\b|\byear[ \t]{1,3}(?:one|1)\b"
     r"|\bfirst[ \t]{1,3}12[ \t]{1,3}months\b"
@@ -260,14 +266,20 @@ def none_values(lower: str, *, whole_text: bool = False) -> list[tuple[int, int,
     postfixes = (
         list(_POSTFIX.finditer(lower))
         if whole_text
-        else _in_windows(_POSTFIX, lower, ("free", "waiv", "none", "n/a", "nothing"), 20, 12)
+        else _in_windows(
+            _POSTFIX,
+            lower,
+            ("free", "waiv", "none", "n/a", "nothing", "nil", "zero", "not "),
+            20,
+            16,
+        )
     )
     for match in postfixes:
         back = lower[max(0, match.start() - _SCOPE_CHARS) : match.start()]
         waived = match.group(0).startswith("waiv")
         # "a $95 annual fee, but it's waived the first year": "it" is the fee, so a waiver's
         # subject may sit before a contrast; other predicates stay in their clause.
-        is_none_word = match.group(0).strip(" \t*") in ("none", "n/a", "no")
+        is_none_word = match.group(0).strip(" \t*").startswith(_LABEL_NONE_WORDS)
         back_cut = _LABEL_BACK if is_none_word else _SENTENCE_BACK if waived else _POSTFIX_BACK
         cuts = [m.end() for m in back_cut.finditer(back)]
         scope = back[cuts[-1] :] if cuts else back

@@ -539,7 +539,8 @@ def check_disclosures(
                 for scope in claim.scopes or _INTRO_KINDS:
                     months_stated.add((card_id, scope))
             elif claim.family == FEE_CLAIM and (
-                "annual" in claim.admissible or "annual_first_year" in claim.admissible
+                claim.kind in ("annual", "annual_first_year")
+                or (claim.unit == USD and _same(claim.low, card.annual_fee_usd))
             ):
                 fee_stated.add(card_id)
     for claim in claims:

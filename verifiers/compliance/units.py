@@ -227,6 +227,9 @@ class CueIndex:
                 if not pos or lower[pos - 1] != "/":
                     continue
                 cue = lex.ANNUAL  # "$95/year"
+            elif cue == lex.ANNUAL_FEE:
+                found.append((pos, lex.ANNUAL))
+                cue = lex.FEE
             found.append((pos, cue))
         if self._after:
             found.extend(

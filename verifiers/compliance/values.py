@@ -21,7 +21,11 @@ from replicas.verifiers.compliance.numwords import NUMBER_WORDS, parse_number_wo
 from replicas.verifiers.compliance.units import Unit
 
 PCT, USD, NONE = "pct", "usd", "none"
-_CELL_NONE = re.compile(r"^[\s*_]*(?:none|no|no fee|waived|free)[\s*_.]*$", re.I)
+# Only words that say "none": a dash or "n/a" in a table may as well mean "not listed here".
+_CELL_NONE = re.compile(
+    r"^[\s*_]*(?:none|no|no fee|waived|free|nil|nothing|zero|not (?:offered|charged))[\s*_.]*$",
+    re.I,
+)
 
 
 @dataclass(slots=True)
@@ -241,8 +245,12 @@ def cell_none(text: str, unit: Unit) -> list[Value]:
         elif lex.PURCHASE in kinds and lex.BT not in kinds:
             none_kind = neg.NONE_INTRO_PURCHASE
         return [Value(unit.start, unit.end, NONE, none_kind=none_kind)]
-    if lex.FEE not in kinds and lex.PENALTY not in kinds:
-        return []
+    if (
+        lex.FEE not in kinds
+        and lex.PENALTY not in kinds
+        and (lex.APR in kinds or lex.REWARD in kinds)
+    ):
+        return []  # "-" under "Cash advance APR" or "Rewards" says nothing about a fee
     for cue, none_kind in _CELL_NONE_KINDS:
         if cue in kinds:
             return [Value(unit.start, unit.end, NONE, none_kind=none_kind)]
