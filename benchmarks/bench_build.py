@@ -75,6 +75,22 @@ def run_once(replica: str, seed: int, scale: float, engine: str, home: str) -> d
     return row
 
 
+def _differing_tables(runs: list[dict[str, Any]]) -> dict[str, dict[str, list[str]]]:
+    """Tables whose hash is not the same in every run: {layer.table: {engine: [sha256 prefixes]}}."""
+    seen: dict[str, dict[str, set[str]]] = {}
+    for run in runs:
+        tables = json.loads(run["manifest"])["tables"]
+        for layer, entries in tables.items():
+            for name, fp in entries.items():
+                by_engine = seen.setdefault(f"{layer}.{name}", {})
+                by_engine.setdefault(run["engine"], set()).add(fp["sha256"][:12])
+    return {
+        table: {engine: sorted(h) for engine, h in by_engine.items()}
+        for table, by_engine in seen.items()
+        if len(set().union(*by_engine.values())) > 1
+    }
+
+
 def _median(runs: list[dict[str, Any]], key: str) -> float:
     return statistics.median(r[key] for r in runs)
 
@@ -111,6 +127,7 @@ def bench_small(replica: str, scale: float, repeats: int, seed: int, home: str) 
         replay_runs.append(run_once(replica, seed, scale, "replay", home))
         dbt_runs.append(run_once(replica, seed, scale, "dbt", home))
     manifests = {r["manifest"] for r in replay_runs + dbt_runs}
+    differing = _differing_tables(replay_runs + dbt_runs)
     replay, dbt = _summary(replay_runs), _summary(dbt_runs)
     speedup = dbt["median_wall_s"] / replay["median_wall_s"]
     cpu_ratio = dbt["median_cpu_s"] / replay["median_cpu_s"]
@@ -124,6 +141,7 @@ def bench_small(replica: str, scale: float, repeats: int, seed: int, home: str) 
         "speedup": speedup,
         "cpu_ratio": cpu_ratio,
         "identical_manifests": len(manifests) == 1,
+        "differing_tables": differing,
         "target_wall_s": TARGET_SMALL_WALL_S,
         "target_speedup": TARGET_SPEEDUP,
     }
@@ -140,7 +158,8 @@ def bench_small(replica: str, scale: float, repeats: int, seed: int, home: str) 
         f"cpu {dbt['median_cpu_s']:.2f}s) "
         f"speedup x{speedup:.1f} [target >= x{TARGET_SPEEDUP:g}: {'met' if met_ratio else 'MISSED'}] "
         f"(cpu x{cpu_ratio:.1f}) "
-        f"manifests identical: {row['identical_manifests']} (median of {repeats})",
+        f"manifests identical: {row['identical_manifests']}"
+        f"{f' (differing: {differing})' if differing else ''} (median of {repeats})",
         flush=True,
     )
     return row
