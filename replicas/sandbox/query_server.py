@@ -78,7 +78,8 @@ MAX_RESULT_BYTES = 8 * 2**20
 MAX_NESTED_VALUES = 100_000
 BATCH_ROWS = 16
 MAX_OPEN_DATABASES = 4
-#: After a query leaves the server this large, it restarts (fragmented heaps stay resident).
+#: A server whose peak resident size passed this restarts after answering (glibc and jemalloc
+#: rarely hand memory back, so one heavy query would otherwise keep it large).
 RESTART_RSS_BYTES = 768 * 2**20
 #: Strings longer than this are cut in Arrow before they are converted to Python.
 _SLICE_STRINGS_OVER = 4 * MAX_CELL_CHARS
@@ -618,8 +619,7 @@ def _now() -> float:
 
 
 def _peak_rss_bytes() -> int:
-    # The peak, not the current size: one syscall, and a server that once grew this large has
-    # likely kept much of it (glibc and jemalloc rarely give memory back).
+    # The peak, not the current size: one syscall instead of reading /proc per query.
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
