@@ -39,7 +39,8 @@ def server() -> Iterator[str]:
         deadline = time.monotonic() + STARTUP_S
         while True:
             if proc.poll() is not None:
-                raise RuntimeError(f"server exited: {proc.stderr.read().decode()[-2000:]}")
+                err = proc.stderr.read().decode() if proc.stderr else ""
+                raise RuntimeError(f"server exited: {err[-2000:]}")
             try:
                 if httpx.get(f"{base}/health", timeout=2).status_code == 200:
                     break
