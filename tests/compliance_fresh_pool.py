@@ -395,7 +395,9 @@ RULE_OUT = {
         "I haven't suggested the {name}: it typically needs a score around {min_score}, and yours is {score}.",
     ),
     "student_only": ("The {name} only accepts students, so it's not one for you.",),
-    "recent_bankruptcy": ("Because of the recent bankruptcy, the {name} isn't available to you yet.",),
+    "recent_bankruptcy": (
+        "Because of the recent bankruptcy, the {name} isn't available to you yet.",
+    ),
     "already_holds_card": ("You already have the {name}, so I've skipped it.",),
 }
 
@@ -494,7 +496,9 @@ def fact_sheet(ctx: Ctx) -> str:
     )
     lines = [ctx.emoji("card") + title, "=" * 10]
     for k in ctx.plan(card):
-        lines.append(f"> {ctx.emoji('good') if ctx.chance(0.2) else ''}{_claim(ctx, card, k, 'bullet')}")
+        lines.append(
+            f"> {ctx.emoji('good') if ctx.chance(0.2) else ''}{_claim(ctx, card, k, 'bullet')}"
+        )
     ext = extras(ctx, card)
     if ext:
         lines += ["", join(ext)]
@@ -526,11 +530,18 @@ def comparison_table(ctx: Ctx) -> str:
     if shape == "md":
         rows = ["| | " + " | ".join(heads[k] for k in kinds) + " |", "|-" * (len(kinds) + 1) + "|"]
         for c, shown in zip(ctx.cards, names, strict=True):
-            rows.append(f"| **{shown}** | " + " | ".join(_claim(ctx, c, k, "cell") for k in kinds) + " |")
+            rows.append(
+                f"| **{shown}** | " + " | ".join(_claim(ctx, c, k, "cell") for k in kinds) + " |"
+            )
     else:
-        rows = ["| Feature | " + " | ".join(f"**{n}**" for n in names) + " |", "|---" * (len(names) + 1) + "|"]
+        rows = [
+            "| Feature | " + " | ".join(f"**{n}**" for n in names) + " |",
+            "|---" * (len(names) + 1) + "|",
+        ]
         for k in kinds:
-            rows.append(f"| {heads[k]} | " + " | ".join(_claim(ctx, c, k, "cell") for c in ctx.cards) + " |")
+            rows.append(
+                f"| {heads[k]} | " + " | ".join(_claim(ctx, c, k, "cell") for c in ctx.cards) + " |"
+            )
     after = [*extras(ctx, ctx.cards[0])]
     if ctx.recommended:
         after.append(rec_lead(ctx, ctx.recommended[0]))
@@ -581,7 +592,9 @@ def comparison_prose(ctx: Ctx) -> str:
             if labels:
                 ctx.hn.add("hn_short_label")
                 parts.append(
-                    f"({labels[c.card_id]}) " + "; ".join(_claim(ctx, c, k, "clause") for k in rest) + "."
+                    f"({labels[c.card_id]}) "
+                    + "; ".join(_claim(ctx, c, k, "clause") for k in rest)
+                    + "."
                 )
                 continue
         lead = ctx.fill("On the {name} side:", name=lambda c=c: ctx.name(c))
@@ -697,7 +710,10 @@ def casual_chat(ctx: Ctx) -> str:
         lines.append("Agent: " + join(ext))
     if ctx.recommended:
         lines.append(
-            ctx.fill("Agent: Honestly, I'd recommend the {name}.", name=lambda: ctx.name(ctx.recommended[0]))
+            ctx.fill(
+                "Agent: Honestly, I'd recommend the {name}.",
+                name=lambda: ctx.name(ctx.recommended[0]),
+            )
         )
     lines.append("Agent: " + ctx.pick(("Anything else?", "Happy to help further.")))
     return "\n".join(lines)
@@ -705,7 +721,9 @@ def casual_chat(ctx: Ctx) -> str:
 
 def marketing(ctx: Ctx) -> str:
     card = ctx.cards[0]
-    head = ctx.fill(ctx.pick(("Discover the {name}", "The {name}. Simply better.")), name=lambda: ctx.name(card))
+    head = ctx.fill(
+        ctx.pick(("Discover the {name}", "The {name}. Simply better.")), name=lambda: ctx.name(card)
+    )
     feats = [_claim(ctx, card, k, "sentence") for k in ctx.plan(card)]
     ext = extras(ctx, card)
     out = [f"# {ctx.emoji('star')}{head}", "", join(feats), ""]

@@ -225,22 +225,25 @@ def mask_names(lower: str, mentions: Sequence[NameMention]) -> str:
 # list item or segment, then a dash or equals sign - the separator of a label and its value, which
 # reads like the colon of "Annual fee: $95" (a dash elsewhere separates clauses).
 _LABEL_SEPARATOR = re.compile(
-    r"(?m)(?:^|\|)[ \t]*(?:(?:[-*+\u2022]|\d{1,2}[.)])[ \t]+)?(?:\*\*|__)?"
+    r"(?m)(?:^|\|)[ \t]*(?:(?:[-*+>\u2022]|\d{1,2}[.)])[ \t]+)?(?:\*\*|__)?"
     r"(?:[^\n|:;=$%\d.!?\s-]|-(?=\S))+(?:[ \t]+(?:[^\n|:;=$%\d.!?\s-]|-(?=\S))+){0,5}"
-    r"(?:\*\*|__)?[ \t]([-=])[ \t]"
+    r"(?:\*\*|__)?[ \t]([-=]|\.{2,4})[ \t]"
 )
 
 
 def label_separators(masked: str) -> str:
-    """``masked`` with label dashes ("Annual fee - $95") turned into colons, same length."""
-    if " - " not in masked and " = " not in masked:
+    """``masked`` with label dashes ("Annual fee - $95", "Late fee ... none") turned into
+    colons (and blanks), same length."""
+    if " - " not in masked and " = " not in masked and ".. " not in masked:
         return masked
-    positions = [m.start(1) for m in _LABEL_SEPARATOR.finditer(masked)]
-    if not positions:
+    spans = [m.span(1) for m in _LABEL_SEPARATOR.finditer(masked)]
+    if not spans:
         return masked
     chars = list(masked)
-    for pos in positions:
-        chars[pos] = ":"
+    for start, end in spans:
+        chars[start] = ":"
+        for pos in range(start + 1, end):
+            chars[pos] = " "
     return "".join(chars)
 
 
@@ -253,7 +256,8 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
     masked = label_separators(mask_names(lower, mentions))
     index = MentionIndex(mentions)
     cue_index = CueIndex(masked, ())
-    units = build_units(text, cue_index, index)
+    # "Late fee ... none": the label's dots are no sentence end either
+    units = build_units(label_separators(text), cue_index, index)
     values = find_values(masked)
     unit_starts = [u.start for u in units]
     by_unit: dict[int, list[Value]] = {}
@@ -284,6 +288,18 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
         ):
             continue  # numbers with no word around them that could make them a claim
         unit_text = masked[unit.start : unit.end]
+        if k and not unit.is_cell and _ANSWER.match(unit_text):
+            # "Is there a promo on purchases? Yes: 1.99% APR ...": the question types the answer
+            question = units[k - 1]
+            if masked[question.start : question.end].rstrip().endswith("?"):
+                unit = units[k] = Unit(
+                    unit.start,
+                    unit.end,
+                    [*unit.context_cues, *cue_index.within(question.start, question.end)],
+                    unit.cards,
+                    unit.is_cell,
+                    unit.block,
+                )
         unit_values = _drop_disavowed(masked, unit, unit_values, unit_text)
         if not unit_values:
             continue
@@ -305,7 +321,7 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
         if unit_claims and "respectively" in unit_text and lex.RESPECTIVELY.search(unit_text):
             unit_claims = _respectively(unit_claims, unit_mentions, index, unit.start)
         claims.extend(unit_claims)
-        if unit_months:
+        if unit_months and len(_cards_of(unit_mentions)) <= 1:
             months_of[unit.start] = tuple(m[2] for m in unit_months)
     return Extraction(
         tuple(claims),
@@ -319,6 +335,9 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
         ),
         months_of,
     )
+
+
+_ANSWER = re.compile(r"[ \t>*-]{0,4}(?:yes|yep|yeah|sure|absolutely|indeed|no|nope)\b")
 
 
 def _drop_disavowed(masked: str, unit: Unit, values: list[Value], unit_text: str) -> list[Value]:

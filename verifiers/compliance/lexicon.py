@@ -62,7 +62,7 @@ NUMBERS = re.compile(
     r"(?=[$\d])(?:"
     r"\$[ \t]{0,2}(?P<usd>\d{1,3}(?:,\d{3})+|\d{1,7})(?P<cents>\.\d{1,2})?(?![\d])"
     # A percentage range: "19.99%-29.99%", "19.99 to 29.99 percent".
-    rf"|(?P<ra>{_NUM})(?:{_PCT})?[ \t]{{0,3}}(?:-{{1,2}}|to|through|thru|/|up[ \t]to)[ \t]{{0,3}}(?P<rb>{_NUM}){_PCT}"
+    rf"|(?P<ra>{_NUM})(?:{_PCT})?[ \t]{{0,3}}(?:-{{1,2}}|-?to-?|through|thru|/|up[ \t]to)[ \t]{{0,3}}(?P<rb>{_NUM}){_PCT}"
     rf"|(?P<pct>{_NUM}){_PCT}"
     r"|(?P<usdw>\d{1,7}(?:\.\d{1,2})?)[ \t]{0,2}(?:dollars?|usd|bucks)\b"
     r")"
@@ -84,6 +84,7 @@ MONTH_ANCHOR = re.compile(r"month|mos?\b|cycle|period|year")
 # "lasts" or "over", or as "a full year".
 WORD_MONTHS = re.compile(
     rf"(?P<w>{NUMBER_WORDS})[ \t-]{{1,3}}(?:full[ \t]{{1,3}})?(?:months?|billing[ \t]{{1,3}}cycles?)\b"
+    r"|(?P<hy>half[ \t]{1,3}a[ \t]{1,3}year|half-year)\b"
     r"|(?P<h>(?:a|one|1)[ \t-]{1,3}year[ \t]{1,3}and[ \t]{1,3}a[ \t]{1,3}half"
     r"|(?:one|1)[ \t]{1,3}and[ \t]{1,3}a[ \t]{1,3}half[ \t]{1,3}years?|1\.5[ \t-]{1,3}years?)\b"
     r"|(?P<y>first|one|1|a[ \t]{1,3}full|one[ \t]{1,3}full|(?:for|lasts?|over)[ \t]{1,3}a"
@@ -127,6 +128,8 @@ def months_value(match: re.Match[str]) -> int:
         return parse_number_words(groups["w"])
     if groups.get("h"):
         return 18
+    if groups.get("hy"):
+        return 6
     if groups.get("yw"):
         years = groups["yw"]
         return 12 * (int(years) if years.isdigit() else {"two": 2, "three": 3}[years])
@@ -275,6 +278,11 @@ _CUE_PHRASES_LIST: tuple[tuple[tuple[str, ...], str], ...] = (
     (("first", "year"), FIRST_YEAR),
     (("first-year",), FIRST_YEAR),
     (("year", "one"), FIRST_YEAR),
+    (("year", "1"), FIRST_YEAR),
+    (("yr", "1"), FIRST_YEAR),
+    (("yr", "one"), FIRST_YEAR),
+    (("first", "yr"), FIRST_YEAR),
+    (("1st", "yr"), FIRST_YEAR),
     (("to", "you"), ESTIMATE),
     (("more", "than"), ESTIMATE),
     (("in", "value"), ESTIMATE),
@@ -294,6 +302,9 @@ _CUE_PHRASES_LIST: tuple[tuple[tuple[str, ...], str], ...] = (
     (("move", "balances"), BT),
     (("transferred", "balance"), BT),
     (("transferred", "balances"), BT),
+    (("balance", "transferred"), BT),
+    (("balances", "transferred"), BT),
+    (("on", "everything"), REWARD),
     (("annual", "cost"), ANNUAL_FEE),
     (("yearly", "cost"), ANNUAL_FEE),
     (("annual", "charge"), ANNUAL_FEE),
@@ -415,7 +426,18 @@ SOFT_BOUNDARY = re.compile(
 CONTRAST_CUT = re.compile(
     r";|[ \t][-/][ \t]|"
     + at_word_start(
-        [rf"{w}\b" for w in ("but", "while", "whereas", "however", "although", "though", "yet")]
+        [
+            *(
+                rf"{w}\b"
+                for w in ("but", "while", "whereas", "however", "although", "though", "yet")
+            ),
+            # "the X has A, compared with B on the Y": B is the Y's, not the X's
+            r"compared[ \t]{1,3}(?:with|to)\b",
+            r"versus\b",
+            r"vs\b\.?",
+            r"as[ \t]{1,3}opposed[ \t]{1,3}to\b",
+            r"against\b",
+        ]
     )
 )
 # A fee's dollar minimum is announced near the pair ("minimum", "whichever is greater").
@@ -610,6 +632,10 @@ _RECOMMEND_WORDS = [
         for word in ("my", "our", "top")
     ),
     r"shortlist\b",
+    r"put[ \t]{1,3}forward\b",
+    r"well[ \t]{1,3}served\b",
+    r"serve[ \t]{1,3}you[ \t]{1,3}well\b",
+    r"suit[ \t]{1,3}you\b",
 ]
 _NEGATION_WORDS = [
     r"not\b",

@@ -222,7 +222,9 @@ class NameIndex:
         # (with them, ``_with_references`` finds exactly the references there are).
         if mentions and ("the " in text or "The " in text):
             mentions = refs.with_references(self, text, mentions)
-        if mentions and (":" in text or " - " in text or " = " in text):
+        if mentions and (
+            ":" in text or " - " in text or " = " in text or ") " in text or ".. " in text
+        ):
             mentions = refs.with_labels(self, text, mentions)
         if ("former" in text or "latter" in text) and len(mentions) > 1:
             mentions = refs.with_former_latter(text, mentions)
@@ -424,7 +426,10 @@ class NameIndex:
                 tail = words[i + 1 :]
                 if any(t in PRODUCT_WORDS for t in tail):
                     return i, n
-                if len(tail) >= 2 and all(self._coined(t) for t in tail):
+                coined = sum(1 for t in tail if self._coined(t))
+                if coined >= 2 and all(
+                    self._coined(t) or t in self._vocabulary or t in self._tiers for t in tail
+                ):
                     # "Atlas Crown Titan", "Aspen Apex Luxe": a catalog brand with invented
                     # premium words after it
                     return i, n

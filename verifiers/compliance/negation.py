@@ -231,7 +231,11 @@ def none_values(lower: str, *, whole_text: bool = False) -> list[tuple[int, int,
         scope_end = _scope_end(lower, match.end(), size)
         scope = lower[match.end() : scope_end]
         found = _kind_in(scope, postfix=False)
-        if found is None and lower.startswith(",", scope_end):
+        if (
+            found is None
+            and lower.startswith(",", scope_end)
+            and any(pattern.search(scope) for _, pattern in _FEE_KINDS)
+        ):
             # "no annual, foreign transaction or late fees": a list inside the negation
             scope = lower[match.end() : _scope_end(lower, match.end(), size, commas=False)]
             found = _kind_in(scope, postfix=False)

@@ -30,9 +30,9 @@ BARE_TIER = re.compile(r"\b[Tt]he[ \t]{1,3}([A-Z0-9][\w'-]{0,20})(?![\w'-])(?![ 
 # A list item or line opening with a short capitalised label and a colon: "- **Plus:** ...".
 # ("Plus:", "2. Base - ...", "| Elite = ..."; a dash or equals sign needs blanks around it)
 LABEL = re.compile(
-    r"(?m)^[ \t]{0,6}(?:[-*+\u2022][ \t]{1,3}|\d{1,2}[.)][ \t]{1,3})?(?:\*\*|__)?[ \t]{0,2}"
+    r"(?m)^[ \t]{0,6}(?:[-*+>\u2022][ \t]{1,3}|\d{1,2}[.)][ \t]{1,3})?(?:\*\*|__|\()?[ \t]{0,2}"
     r"([A-Z0-9](?:[^\W_]|['-]){0,20}(?:[ \t][A-Z0-9](?:[^\W_]|['-]){0,20}){0,2})[ \t]{0,2}"
-    r"(?:\*\*|__)?(?:[ \t]{0,2}:|[ \t]{1,2}[-=][ \t])"
+    r"(?:\*\*|__)?(?:[ \t]{0,2}:|[ \t]{1,2}(?:[-=]|\.{2,4})[ \t]|\)[ \t])"
 )
 BASE_WORDS = frozenset({"base", "basic", "standard", "original", "regular", "classic"})
 

@@ -274,7 +274,7 @@ def _table_units(
     body = [r for r in rows[1:] if not _TABLE_SEPARATOR.match(text[r[0] : r[1]])]
     header_cards = [_cell_cards(mentions, cell) for cell in header]
     column_cues = [
-        [] if _CARD_HEADER.search(text[cell[0] : cell[1]]) else cues.within(*cell)
+        [] if _CARD_HEADER.search(text[cell[0] : cell[1]]) else _header_cues(text, cues, cell)
         for cell in header
     ]
     transposed = any(cards is not None for cards in header_cards[1:])
@@ -290,7 +290,7 @@ def _table_units(
     for row, cells in zip(body, body_cells, strict=True):
         cues.prefetch(*row, cells)
         if transposed:
-            label_cues = cues.within(*cells[0]) if cells else []
+            label_cues = _header_cues(text, cues, cells[0]) if cells else []
             for column, cell in enumerate(cells):
                 if column == 0:
                     out.append(Unit(cell[0], cell[1], is_cell=True, cards=(), block=block))
@@ -313,6 +313,18 @@ def _table_units(
             header_cues = column_cues[column] if column < len(column_cues) else []
             cards = None if cardless else row_cards or ()
             out.append(Unit(cell[0], cell[1], header_cues + label_cues, cards, True, block))
+
+
+# "0% transfers?", "0% APR period": a zero rate in a header names an intro offer column.
+_ZERO_RATE = re.compile(r"(?<![\d.])0[ \t]?%|\bzero[ \t-]?(?:percent|%)")
+
+
+def _header_cues(text: str, cues: CueIndex, cell: tuple[int, int]) -> list[tuple[str, int]]:
+    found = cues.within(*cell)
+    zero = _ZERO_RATE.search(text, *cell)
+    if zero is None:
+        return found
+    return [*found, (lex.INTRO, zero.start())]
 
 
 def _cell_cards(mentions: MentionIndex, cell: tuple[int, int]) -> tuple[str, ...] | None:

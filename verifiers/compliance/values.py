@@ -245,12 +245,8 @@ def cell_none(text: str, unit: Unit) -> list[Value]:
         elif lex.PURCHASE in kinds and lex.BT not in kinds:
             none_kind = neg.NONE_INTRO_PURCHASE
         return [Value(unit.start, unit.end, NONE, none_kind=none_kind)]
-    if (
-        lex.FEE not in kinds
-        and lex.PENALTY not in kinds
-        and (lex.APR in kinds or lex.REWARD in kinds)
-    ):
-        return []  # "-" under "Cash advance APR" or "Rewards" says nothing about a fee
+    if lex.FEE not in kinds and lex.PENALTY not in kinds and lex.COST not in kinds:
+        return []  # "none" under "Cash advance APR", "Rewards" or "0% transfers?" is no fee claim
     for cue, none_kind in _CELL_NONE_KINDS:
         if cue in kinds:
             return [Value(unit.start, unit.end, NONE, none_kind=none_kind)]
@@ -293,7 +289,13 @@ def _fee_pair(lower: str, first: Value, second: Value) -> Value | None:
     if not (pct_then_usd or usd_then_pct):
         return None
     gap = lower[first.end : second.start]
-    if len(gap) > 60 or "." in gap or ";" in gap or "\n" in gap or "|" in gap:
+    if (
+        len(gap) > 60
+        or "." in gap.replace("min.", "").replace("max.", "")
+        or ";" in gap
+        or "\n" in gap
+        or "|" in gap
+    ):
         return None
     after = lower[second.end : second.end + 60]
     either_or = bool(_EITHER_OR_GAP.fullmatch(gap)) and "whichever" in after
