@@ -114,3 +114,26 @@ register_replica(
         ),
     )
 )
+register_replica(
+    ReplicaSpec(
+        name="ecommerce_enterprise",
+        description=(
+            "Data engineering at enterprise sprawl: the same store with 41 raw tables from ten "
+            "systems and a 131-model dbt project (incremental models, snapshots, seeds, "
+            "contracts, unit tests, exposures, a semantic layer, docs and a vendored macro "
+            "package), duplicate identities, late-arriving rows and business-day FX."
+        ),
+        generator="replicas.generators.ecommerce_enterprise:generate",
+        dbt_project=_shipped_project("ecommerce_enterprise"),
+        max_scale=5.0,
+        marts=(
+            "fct_orders",
+            "fct_revenue_recognized",
+            "dim_customers",
+            "dim_persons",
+            "dim_products_history",
+            "fct_ad_spend_daily",
+            "fct_tickets",
+        ),
+    )
+)

@@ -1,0 +1,3 @@
+{% macro normalize_email(column) -%}
+    lower(trim({{ column }}))
+{%- endmacro %}

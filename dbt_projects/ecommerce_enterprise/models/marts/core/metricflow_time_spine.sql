@@ -1,0 +1,1 @@
+select date_day from {{ ref('int_calendar_days') }}

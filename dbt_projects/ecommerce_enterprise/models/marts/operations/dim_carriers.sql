@@ -1,0 +1,1 @@
+select carrier_id, carrier_name, service_level from {{ ref('stg_ful__carriers') }}
