@@ -235,6 +235,15 @@ def type_value(value: Value, window: _Window) -> Draft | None:
         # "... lasting 18 months, after which the 19.74% APR applies": a rate this high is the
         # one an offer rolls into, not a promotional rate.
         draft = _as_purchase_apr(draft)
+    elif (
+        draft["family"] == FEE_CLAIM
+        and value.unit == PCT
+        and value.low is not None
+        and value.low >= INTRO_RATE_CEILING
+    ):
+        # "cash advances cost 29.99%": no fee is ten percent or more of the amount - it is a rate
+        kind = "cash_advance" if draft["kind"] == "cash_advance" else "purchase"
+        draft = {**_as_purchase_apr(draft), "kind": kind}
     if draft.get("is_none"):
         pass
     elif draft["family"] == FEE_CLAIM:
@@ -354,6 +363,8 @@ def _type_value(value: Value, window: _Window) -> Draft | None:
                     implied = scope
                 elif scope[0] == lex.CASH:
                     fee = scope
+        if implied is None and reward is None and value.low != value.high:
+            implied = (lex.APR, pos)  # a range of percentages is a purchase APR
         if fee is None and (implied is None or reward is not None):
             return None
         if fee is None:
