@@ -26,7 +26,13 @@ from replicas.tasks.base import (
     submit,
     write_file,
 )
-from replicas.tasks.family import BuildContext, TaskBuildError, TaskFamily, undiscriminated_readings
+from replicas.tasks.family import (
+    BuildContext,
+    TaskBuildError,
+    TaskFamily,
+    state_tolerance,
+    undiscriminated_readings,
+)
 from replicas.tasks.grading import GradeContext, RebuildResult, default_grade, grade_dbt
 from replicas.tasks.loader import build_task, replicas_home, task_from_id
 from replicas.tasks.registry import (
@@ -67,6 +73,7 @@ __all__ = [
     "register_family",
     "replicas_home",
     "sql",
+    "state_tolerance",
     "submit",
     "task_from_id",
     "undiscriminated_readings",

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -59,7 +59,7 @@ from replicas.tasks.base import (
 from replicas.tasks.grading import default_grade
 from replicas.tasks.values import json_value, table_value
 from replicas.verifiers.answers import check_answer
-from replicas.verifiers.config import VerifierConfig
+from replicas.verifiers.config import VerifierConfig, tolerance_sentence
 
 if TYPE_CHECKING:
     from replicas.tasks.grading import GradeContext
@@ -171,6 +171,17 @@ class BuildContext:
         )
 
 
+def state_tolerance(
+    task: Task, verifier: VerifierConfig | None = None, *, instruction: str | None = None
+) -> Task:
+    """``task`` graded with ``verifier`` (default: its own), whose instruction ends with the
+    tolerance sentence rendered from that same config: the words and the grader cannot drift."""
+    config = verifier or task.verifier
+    text = task.instruction if instruction is None else instruction
+    sentence = tolerance_sentence(task.answer_kind, config)
+    return replace(task, instruction=f"{text.rstrip()}\n{sentence}", verifier=config)
+
+
 def undiscriminated_readings(task: Task) -> list[str]:
     """Names of wrong readings that the task's verifier would accept (should be empty)."""
     if task.answer_kind == "dbt":
@@ -242,5 +253,6 @@ __all__ = [
     "BuildContext",
     "TaskBuildError",
     "TaskFamily",
+    "state_tolerance",
     "undiscriminated_readings",
 ]

@@ -1,5 +1,9 @@
 """``credit_cards.card_terms_qa-v1``: one disclosed term of one card, answered in free text.
 
+``-v2`` (core-v2): the value is graded with the task's own ``VerifierConfig`` (±0.005 in the
+term's unit — dollars or percentage points —, exact for months) and the instruction states it
+in the grader's words. Both versions' oracles find the card by the name the question gives.
+
 The question names a card exactly — usually one with a near-collision sibling ("Atlas Cash" /
 "Atlas Cash Back", "Compass Traveler One" / "Compass Traveller One") — and asks for one
 Schumer-box term. The answer is free text whose FIRST line is ``Answer: <value>`` (or
@@ -48,6 +52,7 @@ from replicas.tasks import (
     VerifierConfig,
     register_family,
     sql,
+    state_tolerance,
     submit,
 )
 from replicas.verifiers.answers import check_answer
@@ -313,13 +318,7 @@ class CardTermsQA(TaskFamily):
             answer_kind="text",
             expected=canonical(term, truth),
             verifier=VerifierConfig(abs_tol=VALUE_TOLERANCE),
-            oracle=(
-                sql(
-                    f"select card_name, {term.column} from card_terms "
-                    f"where card_id = '{card['card_id']}'"
-                ),
-                submit(oracle_text(card, term)),
-            ),
+            oracle=(sql(lookup_sql(card["card_name"], term)), submit(oracle_text(card, term))),
             wrong_readings=wrong,
             difficulty=term.difficulty,
             metadata={"card_id": card["card_id"], "term": term.column},
@@ -330,7 +329,19 @@ class CardTermsQA(TaskFamily):
         return grade_terms_answer(answer, task.expected, term, catalog_for(ctx.snapshot))
 
 
-def check_value(answer: str, expected: str, term: Term) -> Verdict:
+def lookup_sql(card_name: str, term: Term) -> str:
+    """The oracle's query: the card found by the exact name the question gives (a reader's
+    only handle on it; its card_id appears nowhere in the conversation before this answer)."""
+    quoted = card_name.replace("'", "''")
+    return f"select card_id, card_name, {term.column} from card_terms where card_name = '{quoted}'"
+
+
+V1_VALUE_CONFIG = VerifierConfig(abs_tol=VALUE_TOLERANCE, rel_tol=0.0)
+
+
+def check_value(
+    answer: str, expected: str, term: Term, config: VerifierConfig = V1_VALUE_CONFIG
+) -> Verdict:
     """Part (a): the first line states the right value (or 'none' where the card has none)."""
 
     value = labelled_first_line(answer, ANSWER_LABEL)
@@ -360,10 +371,16 @@ def check_value(answer: str, expected: str, term: Term) -> Verdict:
             expected=expected,
             found=value,
         )
-    return check_answer("number", value, want, VerifierConfig(abs_tol=VALUE_TOLERANCE, rel_tol=0.0))
+    return check_answer("number", value, want, config)
 
 
-def grade_terms_answer(answer: str, expected: str, term: Term, catalog: Any) -> Verdict:
+def grade_terms_answer(
+    answer: str,
+    expected: str,
+    term: Term,
+    catalog: Any,
+    config: VerifierConfig = V1_VALUE_CONFIG,
+) -> Verdict:
     """(a) the asked value AND (b) the compliance verifier on the whole text."""
 
     rejected = text_precheck(answer)
@@ -371,7 +388,7 @@ def grade_terms_answer(answer: str, expected: str, term: Term, catalog: Any) -> 
         return rejected
     return combine(
         {
-            "value": check_value(answer, expected, term),
+            "value": check_value(answer, expected, term, config),
             "compliance": verify_response(answer, catalog),
         }
     )
@@ -395,3 +412,37 @@ def _instruction(card_name: str, term: Term) -> str:
         "unknown card name, or an intro offer that does not exist fails the task. Numbers "
         "are compared within 0.005."
     )
+
+
+#: v1's closing sentence, replaced in v2 by the tolerance rendered from the grader's config.
+V1_TOLERANCE_WORDS = " Numbers are compared within 0.005."
+_V2_UNITS = {"pct": "percentage_points", "usd": "usd", "months": ""}
+
+
+def value_config(term: Term) -> VerifierConfig:
+    """v2: half a unit of the term's precision (a month count is exact)."""
+    if term.unit == "months":
+        return VerifierConfig(abs_tol=0.0, rel_tol=0.0)
+    return VerifierConfig(abs_tol=VALUE_TOLERANCE, rel_tol=0.0, unit=_V2_UNITS[term.unit])
+
+
+@register_family
+class CardTermsQAV2(CardTermsQA):
+    """v1 graded with a hard-coded tolerance and stated it as a bare number."""
+
+    name = "credit_cards.card_terms_qa-v2"
+    description = (
+        "Answer one disclosed term (APR, intro offer, fee) of one exactly named card in free "
+        "text; the value (tolerance stated in the grader's words) and every claim are checked."
+    )
+
+    def make(self, ctx: BuildContext) -> Task:
+        task = super().make(ctx)
+        term = TERMS[str(task.metadata["term"])]
+        text = task.instruction.removesuffix(V1_TOLERANCE_WORDS)
+        return state_tolerance(task, value_config(term), instruction=text)
+
+    def grade(self, task: Task, answer: str, ctx: GradeContext) -> Verdict:
+        term = TERMS[str(task.metadata["term"])]
+        catalog = catalog_for(ctx.snapshot)
+        return grade_terms_answer(answer, task.expected, term, catalog, task.verifier)

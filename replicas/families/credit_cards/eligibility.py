@@ -1,5 +1,10 @@
 """``credit_cards.eligibility-v1``: which cards (of one type or one issuer) may customer X get?
 
+``-v2`` (core-v2): the ``card_eligibility`` mart (and ``best_card``, built on it) is withheld
+from the episode's warehouse — in v1 the answer was one select over it — so the stated rule
+must be applied to the customer, card and holding tables; the oracle does exactly that, and
+the instruction states the (exact-set) tolerance in the grader's words.
+
 The instruction states the eligibility rule exactly as the ``card_eligibility`` mart defines it
 (holdings, student-only, recent bankruptcy, minimum credit score). The expected set is computed
 from the RAW customer, card and holding tables — not read from the mart — so the task also
@@ -14,7 +19,7 @@ preferred when they change the answer for the customer (such tasks are ``hard``)
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from replicas.families.credit_cards.common import (
@@ -27,10 +32,12 @@ from replicas.families.credit_cards.common import (
 from replicas.tasks import (
     BuildContext,
     Task,
+    TaskBuildError,
     TaskFamily,
     VerifierConfig,
     register_family,
     sql,
+    state_tolerance,
     submit,
 )
 
@@ -194,3 +201,57 @@ def _instruction(customer_id: int, card_filter: CardFilter) -> str:
         '(shaped like ["CC-0000", "CC-9999"]), each id once, in any order; submit [] if there '
         "are none."
     )
+
+
+#: The mart that precomputes the answer (with best_card, built on it): not in a v2 episode.
+WITHHELD = ("card_eligibility",)
+NO_MART_NOTE = (
+    "\n\nThe warehouse has no precomputed eligibility table for this question: apply the rule "
+    "to the customer, card, issuer and holding tables."
+)
+
+
+def rule_sql(customer_id: int, card_filter: CardFilter) -> str:
+    """The v2 oracle's query: the stated rule applied to the visible raw tables, in one select
+    (every literal comes from the question)."""
+    return f"""
+select c.card_id, c.card_name
+from raw.cards c
+join raw.issuers i on i.issuer_id = c.issuer_id
+cross join (select * from raw.customers where customer_id = {int(customer_id)}) cu
+where {card_filter.sql("c", "i")}
+  and c.card_id not in (
+      select card_id from raw.existing_cards where customer_id = {int(customer_id)})
+  and (not c.is_student_only or cu.is_student)
+  and (not coalesce(cu.months_since_bankruptcy <= {RECENT_BANKRUPTCY_MONTHS}, false)
+       or c.is_secured)
+  and cu.credit_score >= c.min_credit_score
+order by c.card_id
+""".strip()
+
+
+@register_family
+class EligibilityV2(Eligibility):
+    """v1's answer was one select over the card_eligibility mart the agent could query."""
+
+    name = "credit_cards.eligibility-v2"
+    description = (
+        "List the cards of one type or issuer a customer is eligible for by applying the stated "
+        "rule (no precomputed eligibility mart in the warehouse)."
+    )
+
+    def make(self, ctx: BuildContext) -> Task:
+        task = super().make(ctx)
+        customer_id = int(task.metadata["customer_id"])
+        flt = dict(task.metadata["filter"])
+        card_filter = CardFilter(str(flt["kind"]), str(flt["value"]))
+        query = rule_sql(customer_id, card_filter)
+        found = sorted(str(r[0]) for r in ctx.query(query))
+        if found != sorted(task.expected):  # the oracle's query must BE the stated rule
+            raise TaskBuildError(f"{self.name}: the rule query disagrees with the ground truth")
+        task = replace(
+            task,
+            oracle=(sql(query), task.oracle[-1]),
+            withheld=WITHHELD,
+        )
+        return state_tolerance(task, instruction=task.instruction + NO_MART_NOTE)

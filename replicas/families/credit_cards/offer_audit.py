@@ -1,5 +1,8 @@
 """``credit_cards.offer_audit-v1``: review a marketing draft and name its compliance violations.
 
+``-v2`` (core-v2): the same drafts, the instruction stating the (exact-set) tolerance in the
+grader's words. Both versions' oracles look the cards up by the names the draft gives.
+
 The family writes a short marketing draft about one card (sometimes with its near-collision
 sibling as an alternative), grounded in the catalog, then injects 1-3 violations of different
 kinds: a wrong purchase APR, a 0 % intro offer the card does not have, wrong intro months, a
@@ -39,6 +42,7 @@ from replicas.tasks import (
     VerifierConfig,
     register_family,
     sql,
+    state_tolerance,
     submit,
 )
 
@@ -342,20 +346,27 @@ class OfferAudit(TaskFamily):
             other = CONFUSED_WITH.get(code)
             if other and other not in codes:
                 wrong[f"{code}_read_as_{other}"] = sorted({*codes, other} - {code})
-        ids = ", ".join(f"'{c['card_id']}'" for c in involved)
         return ctx.task(
             instruction=_instruction(draft),
             answer_kind="set",
             expected=codes,
             verifier=VerifierConfig(),
-            oracle=(
-                sql(f"select * from card_terms where card_id in ({ids}) order by card_id"),
-                submit(json.dumps(codes)),
-            ),
+            oracle=(sql(lookup_sql(draft, involved)), submit(json.dumps(codes))),
             wrong_readings=wrong,
             difficulty=("easy", "medium", "hard")[len(codes) - 1],
             metadata={"cards": [c["card_id"] for c in involved]},
         )
+
+
+def lookup_sql(draft: str, involved: Sequence[Mapping[str, Any]]) -> str:
+    """The oracle's query: the cards the draft names, found by the names written in it (a
+    reader's only handle on them; their card_ids appear nowhere in the conversation before)."""
+    names = [str(c["card_name"]) for c in involved]
+    missing = [n for n in names if n not in draft]
+    if missing:  # every card keeps correctly spelled sentences; a misspelling is one headline
+        raise TaskBuildError(f"the draft never names {missing} as the catalog spells it")
+    quoted = ", ".join("'" + n.replace("'", "''") + "'" for n in names)
+    return f"select * from card_terms where card_name in ({quoted}) order by card_name"
 
 
 def _inject(
@@ -392,3 +403,15 @@ def _instruction(draft: str) -> str:
         '(shaped like ["first_code", "second_code"]), each code once, in any order; submit [] if '
         "it contains none. Listing a code the draft does not violate fails the task."
     )
+
+
+@register_family
+class OfferAuditV2(OfferAudit):
+    name = "credit_cards.offer_audit-v2"
+    description = (
+        "Review a generated marketing draft against the card catalog and list its compliance "
+        "violations by reason code; the exact-set grading stated in the grader's words."
+    )
+
+    def make(self, ctx: BuildContext) -> Task:
+        return state_tolerance(super().make(ctx))

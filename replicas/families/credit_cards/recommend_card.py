@@ -1,5 +1,11 @@
 """``credit_cards.recommend_card-v1``: recommend the best card for a customer and explain why.
 
+``-v2`` (core-v2): the ``card_value`` and ``card_eligibility`` marts (and ``best_card``, built
+on them) are withheld from the episode's warehouse — in v1 the answer was one select over
+``best_card`` — so the stated formula and rule must be applied to the spend, card, reward and
+holding tables; the oracle does exactly that, and the value tolerance is the task's
+``VerifierConfig`` (±$1), stated in the grader's words.
+
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
 1. the named card is the best card — the eligible card with the highest ongoing annual value
@@ -25,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from replicas.families.credit_cards.common import (
@@ -52,8 +58,10 @@ from replicas.tasks import (
     Task,
     TaskBuildError,
     TaskFamily,
+    VerifierConfig,
     register_family,
     sql,
+    state_tolerance,
     submit,
 )
 from replicas.verifiers.verdict import Verdict
@@ -151,13 +159,15 @@ def _top(values: Sequence[CardValue], key: str) -> CardValue | None:
     return min(values, key=lambda v: (-getattr(v, key), v.card_id))
 
 
-def accepted_cards(values: Sequence[CardValue]) -> tuple[CardValue | None, set[str]]:
+def accepted_cards(
+    values: Sequence[CardValue], tolerance: float = VALUE_TOLERANCE_USD
+) -> tuple[CardValue | None, set[str]]:
     """The best eligible card and every eligible card within the value tolerance of it."""
     eligible = [v for v in values if v.eligible]
     best = _top(eligible, "ongoing")
     if best is None:
         return None, set()
-    floor = best.ongoing - VALUE_TOLERANCE_USD - 1e-9
+    floor = best.ongoing - tolerance - 1e-9
     return best, {v.card_id for v in eligible if v.ongoing >= floor}
 
 
@@ -294,6 +304,7 @@ def grade_recommendation(
     values: Sequence[CardValue],
     cards: Mapping[str, CardName],
     catalog: Any,
+    tolerance: float = VALUE_TOLERANCE_USD,
 ) -> Verdict:
     """The three checks of the module docstring, combined (all must pass)."""
     from replicas.verifiers.compliance import verify_response
@@ -301,7 +312,7 @@ def grade_recommendation(
     rejected = text_precheck(answer)
     if rejected is not None:
         return rejected
-    card_id, choice = _check_choice(answer, values, cards)
+    card_id, choice = _check_choice(answer, values, cards, tolerance)
     parts = {
         "recommendation": choice,
         "compliance": verify_response(answer, catalog, customer_id=customer_id),
@@ -326,7 +337,10 @@ def _check_explanation(answer: str) -> Verdict:
 
 
 def _check_choice(
-    answer: str, values: Sequence[CardValue], cards: Mapping[str, CardName]
+    answer: str,
+    values: Sequence[CardValue],
+    cards: Mapping[str, CardName],
+    tolerance: float = VALUE_TOLERANCE_USD,
 ) -> tuple[str | None, Verdict]:
     """(card_id named on the first line or None, verdict on whether it is an accepted pick)."""
     named = labelled_first_line(answer, ANSWER_LABEL)
@@ -341,7 +355,7 @@ def _check_choice(
     if card_id is None:
         message = f"'{named}' is not the exact name of a card in the catalog"
         return None, failure("unknown_recommendation", message, found=named)
-    best, accepted = accepted_cards(values)
+    best, accepted = accepted_cards(values, tolerance)
     if card_id in accepted:
         return card_id, Verdict(1.0, True, (), "The recommended card is the best eligible card.")
     expected = cards[best.card_id].name if best else None
@@ -352,7 +366,7 @@ def _check_choice(
         )
     message = (
         f"the {named} is eligible but its ongoing value is not within "
-        f"${VALUE_TOLERANCE_USD:.2f} of the best eligible card's"
+        f"${tolerance:.2f} of the best eligible card's"
     )
     return card_id, failure("not_best_card", message, expected=expected, found=named)
 
@@ -389,7 +403,14 @@ def oracle_text(card: Mapping[str, Any], best: CardValue) -> str:
     return "\n".join(lines)
 
 
-def _instruction(customer_id: int) -> str:
+def _instruction(customer_id: int, *, v2: bool = False) -> str:
+    accepted = (
+        "Any eligible card whose ongoing annual value is within the tolerance below of the "
+        "best value is accepted too."
+        if v2
+        else f"Any eligible card within ${VALUE_TOLERANCE_USD:.2f} of the best value is accepted "
+        "too."
+    )
     return (
         f"Recommend the single best credit card for customer {customer_id} (as of {AS_OF}) and "
         "explain why.\n\n"
@@ -408,8 +429,7 @@ def _instruction(customer_id: int) -> str:
         "- Ongoing annual value = annual rewards - annual_fee_usd (sign-up bonuses and "
         "first-year fee waivers do not count).\n"
         "- The best card is the eligible card with the highest ongoing annual value (ties: "
-        f"smallest card_id). Any eligible card within ${VALUE_TOLERANCE_USD:.2f} of the best "
-        "value is accepted too.\n\n"
+        f"smallest card_id). {accepted}\n\n"
         f"Answer format: free text whose FIRST line is exactly '{ANSWER_LABEL}: <card name>' "
         "with the card's exact name as in card_terms. Then explain your choice in at least one "
         "full sentence. Requirements: "
@@ -420,4 +440,74 @@ def _instruction(customer_id: int) -> str:
     )
 
 
-__all__ = ["VALUE_SQL", "RecommendCard", "accepted_cards", "customer_values", "oracle_text"]
+#: The marts that precompute the answer (best_card is built on both): not in a v2 episode.
+WITHHELD = ("card_eligibility", "card_value")
+NO_MART_NOTE = (
+    "\n\nThe warehouse has no precomputed card-value, eligibility or best-card table for this "
+    "question: apply the definitions to the customer, spend, card, reward and holding tables."
+)
+
+
+def ranking_sql(customer_id: int) -> str:
+    """The v2 oracle's query: the stated value formula and eligibility rule applied to the
+    visible raw tables for this customer, best eligible cards first, with their catalog terms."""
+    values = VALUE_SQL.replace("{customer_filter}", f"customer_id = {int(customer_id)}")
+    return (
+        f"with card_values as ({values})\n"
+        "select v.card_id, v.ongoing as ongoing_value_usd, v.rewards as annual_rewards_usd, t.*\n"
+        "from card_values v join card_terms t on t.card_id = v.card_id\n"
+        "where v.eligible\n"
+        "order by v.ongoing desc, v.card_id\n"
+        "limit 3"
+    )
+
+
+@register_family
+class RecommendCardV2(RecommendCard):
+    """v1's answer was one select over the best_card mart the agent could query."""
+
+    name = "credit_cards.recommend_card-v2"
+    description = (
+        "Recommend the best eligible card for a customer by applying the stated value formula and "
+        "eligibility rule (no precomputed value, eligibility or best-card mart), with compliant, "
+        "grounded claims and the required disclosures."
+    )
+
+    def make(self, ctx: BuildContext) -> Task:
+        task = super().make(ctx)
+        customer_id = int(task.metadata["customer_id"])
+        query = ranking_sql(customer_id)
+        top = ctx.query(query)
+        if not top or str(top[0][0]) not in self._accepted(ctx, customer_id):
+            raise TaskBuildError(f"{self.name}: the ranking query disagrees with the ground truth")
+        task = replace(task, oracle=(sql(query), task.oracle[-1]), withheld=WITHHELD)
+        verifier = VerifierConfig(abs_tol=VALUE_TOLERANCE_USD, rel_tol=0.0, unit="usd")
+        text = _instruction(customer_id, v2=True) + NO_MART_NOTE
+        return state_tolerance(task, verifier, instruction=text)
+
+    @staticmethod
+    def _accepted(ctx: BuildContext, customer_id: int) -> set[str]:
+        values = customer_values(ctx.query, customer_id).get(customer_id, [])
+        return accepted_cards(values)[1]
+
+    def grade(self, task: Task, answer: str, ctx: GradeContext) -> Verdict:
+        customer_id = int(task.metadata["customer_id"])
+        values = customer_values(ctx.pristine_query, customer_id).get(customer_id, [])
+        cards = {
+            str(r[0]): CardName(str(r[1]), float(r[2]))
+            for r in ctx.pristine_query("select card_id, card_name, annual_fee_usd from raw.cards")
+        }
+        catalog = catalog_for(ctx.snapshot)
+        return grade_recommendation(
+            answer, customer_id, values, cards, catalog, task.verifier.abs_tol
+        )
+
+
+__all__ = [
+    "VALUE_SQL",
+    "RecommendCard",
+    "RecommendCardV2",
+    "accepted_cards",
+    "customer_values",
+    "oracle_text",
+]

@@ -1,5 +1,8 @@
 """``ecommerce.aov_trend-v1``: average order value per month over a run of months.
 
+``-v2`` (core-v2): AOVs graded to the cent (±$0.005, no relative allowance), the tolerance
+stated in the grader's words.
+
 Parameters: the order-value definition (by variant: merchandise after discounts, or the full
 order total incl. shipping and tax), the time zone months are read in (UTC, or a named zone
 on some variants), and from ``ctx.rng`` a run of 3–6 consecutive months.
@@ -12,7 +15,7 @@ order-value definition, refunds deducted, and (named zones) UTC months.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from replicas.families.ecommerce._order_facts import (
     OFFICIAL_DEFINITIONS,
@@ -30,6 +33,7 @@ from replicas.tasks import (
     VerifierConfig,
     register_family,
     sql,
+    state_tolerance,
     submit,
 )
 
@@ -155,3 +159,14 @@ class AovTrend(TaskFamily):
             difficulty="hard" if zone != UTC else ("medium" if value is TOTAL else "easy"),
             metadata={"order_value": value.key, "zone": zone, "months": months.label},
         )
+
+
+@register_family
+class AovTrendV2(AovTrend):
+    name = "ecommerce.aov_trend-v2"
+    description = "Monthly average order value in USD over a run of months, graded to the cent."
+
+    def make(self, ctx: BuildContext) -> Task:
+        task = super().make(ctx)
+        verifier = replace(task.verifier, abs_tol=0.005, rel_tol=0.0, unit="usd")
+        return state_tolerance(task, verifier)

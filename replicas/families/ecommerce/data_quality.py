@@ -1,5 +1,8 @@
 """``ecommerce.data_quality-v1``: find the ids of dirty rows (set answer).
 
+``-v2`` (core-v2): the same checks, the instruction stating the (exact) tolerance in the
+grader's words.
+
 Three checks, each defined exactly in the instruction:
 
 * duplicated payments — a successful payment that repeats the previous successful payment of
@@ -39,6 +42,7 @@ from replicas.tasks import (
     VerifierConfig,
     register_family,
     sql,
+    state_tolerance,
     submit,
 )
 
@@ -222,3 +226,12 @@ class DataQuality(TaskFamily):
             difficulty=DIFFICULTY[v.check],
             metadata={"check": v.check, "period": period.label if period else None},
         )
+
+
+@register_family
+class DataQualityV2(DataQuality):
+    name = "ecommerce.data_quality-v2"
+    description = "Find the records breaking one data-quality rule; exact set stated."
+
+    def make(self, ctx: BuildContext) -> Task:
+        return state_tolerance(super().make(ctx))

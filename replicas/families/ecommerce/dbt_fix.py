@@ -1,5 +1,10 @@
 """``ecommerce.dbt_fix-v1``: find and fix a bug injected into the ecommerce dbt project.
 
+``-v2`` (core-v2): grading also rebuilds the mart on the replica's hidden datasets (other
+seeds' raw data and edge cases, ``replicas.tasks.hidden``) and compares it with the pristine
+project's mart built there, so pasted rows or a fix that only holds on the visible data fail;
+the tolerance is stated in the grader's words; a 600 s episode budget for the extra rebuilds.
+
 Each variant is one bug KIND (:data:`~replicas.families.ecommerce._dbt_bugs.KINDS`: refunds not
 deducted, a wrong revenue-status filter, a wrong date truncation, a wrong join key, a fan-out
 join). The seed's ``ctx.rng`` picks the concrete bug of that kind — which mart, status, grain,
@@ -19,10 +24,13 @@ the pristine one on this seed's snapshot, so every task really breaks its mart.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+from replicas.families.ecommerce import _hidden_data  # noqa: F401  (registers edge cases)
 from replicas.families.ecommerce._dbt_bugs import KINDS, Bug, flexible
 from replicas.tasks import (
     BuildContext,
+    Limits,
     Task,
     TaskBuildError,
     TaskFamily,
@@ -32,6 +40,7 @@ from replicas.tasks import (
     submit,
     write_file,
 )
+from replicas.verifiers.config import tolerance_sentence
 
 _REF = re.compile(r"\{\{\s*ref\(\s*'(\w+)'\s*\)\s*\}\}")
 
@@ -121,4 +130,42 @@ class DbtFix(TaskFamily):
                 submit(f"Fixed the {bug.kind.replace('_', ' ')} bug in {bug.patched_model}."),
             ),
             metadata={"bug": bug.name, "kind": bug.kind, "model": bug.model, "path": bug.path},
+        )
+
+
+#: Grading's time on hidden data counts against the episode: room for K+1 rebuilds.
+V2_LIMITS = Limits(wall_s=600.0)
+
+
+def instruction_v2(bug: Bug, verifier: VerifierConfig) -> str:
+    return (
+        f"{instruction(bug)}\nGrading rebuilds {bug.model} from your project files on a fresh "
+        "copy of the raw data you can query AND on hidden raw datasets of the same schema that "
+        "you cannot see (other data, and edge cases such as empty months, NULLs where the schema "
+        "allows them, duplicates and timestamps on period boundaries), and compares it row by "
+        "row with the documented definition on each: a real fix passes everywhere; values "
+        f"pasted from this data, or logic that only works on it, fail.\n"
+        f"{tolerance_sentence('dbt', verifier)}"
+    )
+
+
+@register_family
+class DbtFixV2(DbtFix):
+    """v1 graded on the visible raw data only: a model of pasted rows passed."""
+
+    name = "ecommerce.dbt_fix-v2"
+    description = (
+        "Fix a seed-chosen bug injected into an ecommerce mart; graded by rebuild on the visible "
+        "data and on hidden datasets."
+    )
+
+    def make(self, ctx: BuildContext) -> Task:
+        task = super().make(ctx)
+        bug, _, _ = choose_bug(ctx)
+        verifier = replace(task.verifier, hidden_data=True, rel_tol=0.0)
+        return replace(
+            task,
+            instruction=instruction_v2(bug, verifier),
+            verifier=verifier,
+            limits=V2_LIMITS,
         )

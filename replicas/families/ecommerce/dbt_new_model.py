@@ -1,5 +1,11 @@
 """``ecommerce.dbt_new_model-v1``: build a new mart in the dbt project to a written spec.
 
+``-v2`` (core-v2): grading also rebuilds the model on the replica's hidden datasets (other
+seeds' raw data and edge cases, ``replicas.tasks.hidden``) and compares it with the reference
+computed there, so a model of pasted rows (which passed v1) or one that only works on the
+visible data fails; numbers within ±$0.01 (a cent either way: averages can land on a
+half cent), stated in the grader's words; a 600 s episode budget for the extra rebuilds.
+
 Each variant is one mart spec (:data:`SPECS`): model name and path, materialisation, grain and
 every column with its definition. Grading rebuilds the agent's model (and its upstream) from
 the agent's project files on a fresh copy of the pristine RAW data and compares it, as a row
@@ -20,10 +26,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from replicas.families.ecommerce import _hidden_data  # noqa: F401  (registers edge cases)
 from replicas.families.ecommerce._order_facts import (
     OFFICIAL_DEFINITIONS,
     Reading,
@@ -34,6 +41,7 @@ from replicas.families.ecommerce._payments import WINDOW_SECONDS, duplicate_paym
 from replicas.tasks import (
     BuildContext,
     Difficulty,
+    Limits,
     Task,
     TaskBuildError,
     TaskFamily,
@@ -44,6 +52,7 @@ from replicas.tasks import (
     submit,
     write_file,
 )
+from replicas.verifiers.config import tolerance_sentence
 from replicas.verifiers.verdict import fail
 
 if TYPE_CHECKING:
@@ -541,3 +550,43 @@ class DbtNewModel(TaskFamily):
                 f"{', '.join(f'models/marts/{m}.sql' for m in missing)} and build it",
             )
         return grade_dbt(task, ctx)
+
+
+#: Grading's time on hidden data counts against the episode: room for K+1 rebuilds.
+V2_LIMITS = Limits(wall_s=600.0)
+
+
+def instruction_v2(spec: MartSpec, verifier: VerifierConfig) -> str:
+    v1 = instruction_for(spec)
+    head, _, _ = v1.partition("Grading rebuilds")
+    return (
+        f"{head}Grading rebuilds your model from your project files on a fresh copy of the raw "
+        "data you can query AND on hidden raw datasets of the same schema that you cannot see "
+        "(other data, and edge cases such as empty months, NULLs where the schema allows them, "
+        "duplicates and timestamps on period boundaries), and compares every row and column "
+        "with the spec on each of them: values pasted from this data, or logic that only works "
+        f"on it, fail.\n{tolerance_sentence('dbt', verifier)}"
+    )
+
+
+@register_family
+class DbtNewModelV2(DbtNewModel):
+    """v1 graded on the visible raw data only: 45 pasted literal rows passed."""
+
+    name = "ecommerce.dbt_new_model-v2"
+    description = (
+        "Build a new dbt mart (name, grain, columns given); graded by table equality on the "
+        "visible data and on hidden datasets."
+    )
+
+    def make(self, ctx: BuildContext) -> Task:
+        task = super().make(ctx)
+        params = draw_params(ctx)
+        spec = SPEC_FACTORIES[ctx.variant % len(SPEC_FACTORIES)](params)
+        verifier = replace(task.verifier, hidden_data=True, abs_tol=MONEY_TOL, rel_tol=0.0)
+        return replace(
+            task,
+            instruction=instruction_v2(spec, verifier),
+            verifier=verifier,
+            limits=V2_LIMITS,
+        )

@@ -1,5 +1,11 @@
 """``ecommerce.funnel-v1``: session → cart → checkout → purchase funnel from raw web events.
 
+``-v2`` (core-v2): the platform scope is stated outright ("the conversion funnel of all
+sessions, every platform included" — v1's "web conversion funnel" invited a
+``platform = 'web'`` filter the definitions did not intend), the web-only answer is a recorded
+wrong reading, and percentages are graded to 2 decimals (±0.005 points), stated in the
+grader's words.
+
 The tracker re-sends events: a DUPLICATE is an event with the same session_id, event_type and
 event_at as another one; only the copy with the lowest event_id is kept. Sessions are in scope
 when their session_start event falls in the period (in the stated time zone), optionally on
@@ -14,11 +20,12 @@ instead of purchase events and the rate as a fraction.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import datetime as dt
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from replicas.families.ecommerce._order_facts import UTC, local_time, period_filter
-from replicas.families.ecommerce._periods import Period, PeriodKind, draw_period
+from replicas.families.ecommerce._periods import Period, PeriodKind, add_months, draw_period
 from replicas.families.ecommerce._search import Candidate, search
 from replicas.tasks import (
     AnswerKind,
@@ -29,6 +36,7 @@ from replicas.tasks import (
     VerifierConfig,
     register_family,
     sql,
+    state_tolerance,
     submit,
 )
 
@@ -145,7 +153,7 @@ def conversion_rate_sql(s: Scope, *, orders_table: bool = False, as_fraction: bo
     """
 
 
-def _instruction(v: Variant, period: Period) -> str:
+def _instruction(v: Variant, period: Period, *, every_platform_stated: bool = False) -> str:
     zone_text = (
         "UTC (web_events.event_at is stored in UTC)"
         if v.zone == UTC
@@ -161,9 +169,22 @@ def _instruction(v: Variant, period: Period) -> str:
         f"whose customer_id belongs to an internal test account (raw.customers.is_test_account)."
         f"\n- Only events of in-scope sessions count (whenever they happened)."
     )
+    # v2 names the platform scope outright: "web conversion funnel" read like platform = 'web'.
+    if every_platform_stated:
+        which = (
+            f"the sessions on platform '{v.platform}' only"
+            if v.platform
+            else "all sessions, every platform included (web and app alike: web_events.platform "
+            "is not a filter here)"
+        )
+        title = f"the conversion funnel of {which}"
+        rate_scope = f" over {which}"
+        platform = ""
+    else:
+        title, rate_scope = "the web conversion funnel", ""
     if v.shape == "table":
         return (
-            f"Build the web conversion funnel (session_start → add_to_cart → checkout → purchase) "
+            f"Build {title} (session_start → add_to_cart → checkout → purchase) "
             f"for {period.label}{platform} from raw.web_events.\n\nRules:\n{rules}\n"
             f"- sessions = in-scope sessions with at least one event of the stage; events = number "
             f"of (deduplicated) events of that type in in-scope sessions; pct_of_sessions = "
@@ -173,8 +194,8 @@ def _instruction(v: Variant, period: Period) -> str:
             f"header row (or JSON rows)."
         )
     return (
-        f"What was the session-to-purchase conversion rate for {period.label}{platform}, "
-        f"computed from raw.web_events?\n\nRules:\n{rules}\n"
+        f"What was the session-to-purchase conversion rate for {period.label}{platform}"
+        f"{rate_scope}, computed from raw.web_events?\n\nRules:\n{rules}\n"
         f"- Conversion rate = 100 * (number of purchase events) / (number of session_start "
         f"events), both counted after removing duplicates, over in-scope sessions.\n\n"
         f"Answer in percent rounded to 2 decimals (12.34 means 12.34 %), not a fraction. "
@@ -246,3 +267,42 @@ class Funnel(TaskFamily):
                 "period": period.label,
             },
         )
+
+
+def _period_of(kind: PeriodKind, label: str) -> Period:
+    """The period a v1 task's metadata names ('2024-07', '2024-Q3')."""
+    year, _, part = label.partition("-")
+    month = (int(part[1:]) - 1) * 3 + 1 if part.startswith("Q") else int(part)
+    start = dt.date(int(year), month, 1)
+    return Period(kind, start, add_months(start, 3 if kind == "quarter" else 1))
+
+
+V2_TABLE_VERIFIER = replace(
+    TABLE_VERIFIER, column_tolerances={"pct_of_sessions": 0.005}, unit="percentage_points"
+)
+V2_RATE_VERIFIER = replace(RATE_VERIFIER, abs_tol=0.005, unit="percentage_points")
+
+
+@register_family
+class FunnelV2(Funnel):
+    name = "ecommerce.funnel-v2"
+    description = (
+        "Deduplicated session funnel (table) or conversion rate, the platform scope stated "
+        "outright (no 'web' funnel that reads like a platform filter)."
+    )
+
+    def make(self, ctx: BuildContext) -> Task:
+        task = super().make(ctx)
+        v = VARIANTS[ctx.variant % len(VARIANTS)]
+        period = _period_of(v.period_kind, str(task.metadata["period"]))
+        wrong = dict(task.wrong_readings)
+        if v.platform is None:
+            web = Scope(period, v.zone, "web")
+            wrong["web_platform_only"] = (
+                ctx.table(funnel_table_sql(web))
+                if v.shape == "table"
+                else float(ctx.scalar(conversion_rate_sql(web)))
+            )
+        verifier = V2_TABLE_VERIFIER if v.shape == "table" else V2_RATE_VERIFIER
+        text = _instruction(v, period, every_platform_stated=True)
+        return state_tolerance(replace(task, wrong_readings=wrong), verifier, instruction=text)

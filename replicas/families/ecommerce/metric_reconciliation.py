@@ -1,5 +1,9 @@
 """``ecommerce.metric_reconciliation-v1``: why does the dashboard disagree with finance?
 
+``-v2`` (core-v2): the corrected figure is graded exactly as asked, to the cent (±$0.005, no
+relative allowance; v1 accepted 8655 for 8654.97), and the instruction says so in the
+grader's words.
+
 Finance's pack reports net revenue for a period (official definition, rounded to the nearest
 $100); the revenue dashboard shows a different figure to the cent. The dashboard query has
 exactly ONE defect from a stated list of five (four when only four causes move the figure for
@@ -19,8 +23,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from replicas.families.ecommerce._order_facts import (
     OFFICIAL_DEFINITIONS,
@@ -37,6 +41,7 @@ from replicas.tasks import (
     VerifierConfig,
     register_family,
     sql,
+    state_tolerance,
     submit,
 )
 from replicas.verifiers.answers import check_answer, numbers_match
@@ -181,11 +186,11 @@ class Draw:
     def finance(self) -> float:
         return float(round(self.correct / FINANCE_ROUNDING) * FINANCE_ROUNDING)
 
-    def distinct(self) -> bool:
+    def distinct(self, verifier: VerifierConfig = VERIFIER) -> bool:
         """Every option's figure differs from every other and from the correct figure."""
         values = [self.correct, *(self.figures[o] for o in self.options)]
         return all(
-            not numbers_match(a, b, VERIFIER) and not numbers_match(b, a, VERIFIER)
+            not numbers_match(a, b, verifier) and not numbers_match(b, a, verifier)
             for i, a in enumerate(values)
             for b in values[i + 1 :]
         )
@@ -251,6 +256,7 @@ class MetricReconciliation(TaskFamily):
     description = "Name the one dashboard defect explaining a revenue gap, and correct the figure."
     difficulty = "hard"
     n_variants = 5
+    verifier: ClassVar[VerifierConfig] = VERIFIER
 
     def make(self, ctx: BuildContext) -> Task:
         rng = ctx.rng("params")
@@ -266,8 +272,8 @@ class MetricReconciliation(TaskFamily):
             for i in rng.permutation(len(CAUSES)):
                 name = CAUSES[int(i)].name
                 if all(
-                    not numbers_match(figures[name], other, VERIFIER)
-                    and not numbers_match(other, figures[name], VERIFIER)
+                    not numbers_match(figures[name], other, self.verifier)
+                    and not numbers_match(other, figures[name], self.verifier)
                     for other in [correct, *(figures[o] for o in options)]
                 ):
                     options.append(name)
@@ -283,7 +289,7 @@ class MetricReconciliation(TaskFamily):
 
         d = draw_once()
         for _ in range(MAX_DRAWS - 1):
-            if d.distinct():
+            if d.distinct(self.verifier):
                 break
             d = draw_once()
         expected = answer_table(d.true_cause, d.correct)
@@ -294,7 +300,7 @@ class MetricReconciliation(TaskFamily):
         }
         readings["dashboard_figure_as_corrected"] = answer_table(d.true_cause, d.dashboard)
         readings["finance_rounded_figure_as_corrected"] = answer_table(d.true_cause, d.finance)
-        if not d.distinct():
+        if not d.distinct(self.verifier):
             # No draw separated every option: record the collision as an (accepted) reading so
             # build() rejects this attempt and retries with a fresh random stream.
             readings["options_not_distinct"] = expected
@@ -329,7 +335,7 @@ class MetricReconciliation(TaskFamily):
             instruction=instruction,
             answer_kind="table",
             expected=expected,
-            verifier=VERIFIER,
+            verifier=self.verifier,
             oracle=(
                 sql(oracle_sql),
                 submit({"cause": d.true_cause, "corrected": d.correct}),
@@ -351,3 +357,18 @@ class MetricReconciliation(TaskFamily):
         except ParseError as err:
             return fail(err.code, err.message)
         return check_answer("table", table, task.expected, task.verifier)
+
+
+@register_family
+class MetricReconciliationV2(MetricReconciliation):
+    """v1 asked for the figure "to the cent" but accepted $0.01 or 0.001 % (8655 for 8654.97)."""
+
+    name = "ecommerce.metric_reconciliation-v2"
+    description = (
+        "Name the one dashboard defect explaining a revenue gap, and give the corrected figure "
+        "to the cent."
+    )
+    verifier = replace(VERIFIER, abs_tol=0.005, rel_tol=0.0, unit="usd")
+
+    def make(self, ctx: BuildContext) -> Task:
+        return state_tolerance(super().make(ctx))

@@ -1,5 +1,8 @@
 """``ecommerce.repeat_purchase-v1``: repeat-purchase rate or month-k retention of a cohort.
 
+``-v2`` (core-v2): the rate is graded to 2 decimals (±0.005 percentage points; v1 allowed
+0.006) and the instruction says so in the grader's words.
+
 Two question kinds (by variant parity):
 
 * repeat rate — cohort = customers whose FIRST counted order (in the data) was created in a
@@ -19,7 +22,7 @@ window (repeat rate: any later order) / cumulative months 1..k (retention).
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import numpy as np
@@ -39,6 +42,7 @@ from replicas.tasks import (
     VerifierConfig,
     register_family,
     sql,
+    state_tolerance,
     submit,
 )
 
@@ -234,3 +238,14 @@ class RepeatPurchase(TaskFamily):
                 "k": p.k,
             },
         )
+
+
+@register_family
+class RepeatPurchaseV2(RepeatPurchase):
+    name = "ecommerce.repeat_purchase-v2"
+    description = "Repeat-purchase rate of a first-order cohort, graded to 2 decimals."
+
+    def make(self, ctx: BuildContext) -> Task:
+        task = super().make(ctx)
+        verifier = replace(task.verifier, abs_tol=0.005, rel_tol=0.0, unit="percentage_points")
+        return state_tolerance(task, verifier)

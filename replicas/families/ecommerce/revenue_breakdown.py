@@ -1,5 +1,9 @@
 """``ecommerce.revenue_breakdown-v1``: revenue in USD by channel, category or country for a period.
 
+``-v2`` (core-v2): amounts are graded to the cent (±$0.005, no relative allowance: v1's
+0.001 % let every row of a large total be off by $0.02), and the instruction says so in the
+grader's words.
+
 Parameters: the dimension by variant (order channel, customer country, product category), and
 from ``ctx.rng`` the metric (gross or net revenue; for categories gross or net item sales — refunds
 belong to orders, not lines, so they are not allocated), the period (a month or a quarter) and
@@ -13,7 +17,7 @@ boundaries.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from replicas.families.ecommerce._order_facts import (
@@ -33,6 +37,7 @@ from replicas.tasks import (
     VerifierConfig,
     register_family,
     sql,
+    state_tolerance,
     submit,
 )
 
@@ -179,3 +184,19 @@ class RevenueBreakdown(TaskFamily):
                 "zone": zone,
             },
         )
+
+
+V2_VERIFIER_FIELDS = dict(abs_tol=0.005, rel_tol=0.0, unit="usd")
+
+
+@register_family
+class RevenueBreakdownV2(RevenueBreakdown):
+    name = "ecommerce.revenue_breakdown-v2"
+    description = (
+        "Gross or net revenue in USD by channel, category or country for a month/quarter, "
+        "graded to the cent."
+    )
+
+    def make(self, ctx: BuildContext) -> Task:
+        task = super().make(ctx)
+        return state_tolerance(task, replace(task.verifier, **V2_VERIFIER_FIELDS))

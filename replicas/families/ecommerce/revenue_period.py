@@ -1,4 +1,9 @@
-"""``ecommerce.revenue_period-v1``: net revenue in USD for one month or quarter.
+"""``ecommerce.revenue_period-v1`` / ``-v2``: net revenue in USD for one month or quarter.
+
+``-v2`` (core-v2): the question names its scope without inviting a filter ("net revenue of all
+orders, every sales channel included" instead of "the online store's net revenue", which reads
+like the ``web`` channel), records the web-only answer as a wrong reading, and states its
+tolerance in the grader's own words: to the cent (±$0.005), nothing looser.
 
 The instruction states every definition (statuses, test accounts, refunds, discounts, FX at the
 order's created date, UTC, per-amount rounding), so exactly one number is right. The ground truth
@@ -19,7 +24,7 @@ redrawn by ``TaskFamily.build``.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from replicas.families.ecommerce._order_facts import Reading, order_facts_sql, period_filter
 from replicas.families.ecommerce._periods import Period, draw_period
@@ -30,6 +35,7 @@ from replicas.tasks import (
     VerifierConfig,
     register_family,
     sql,
+    state_tolerance,
     submit,
 )
 
@@ -75,19 +81,21 @@ def spoken_label(period: Period) -> str:
     return f"Q{(period.start.month - 1) // 3 + 1} {period.start.year}"
 
 
-def revenue_sql(period: Period, reading: RevenueReading) -> str:
-    """Revenue under ``reading`` over the raw-table order facts of orders created in ``period``."""
+def revenue_sql(period: Period, reading: RevenueReading, channel: str | None = None) -> str:
+    """Revenue under ``reading`` over the raw-table order facts of orders created in ``period``
+    (of one sales channel only, for the misreading that filters one)."""
+    only = f" and channel = '{channel}'" if channel else ""
     return f"""
 select round(coalesce({reading.amount}, 0), 2) as net_revenue_usd
 from ({order_facts_sql(reading.orders)}) as facts
-where {period_filter("local_at", period.start.isoformat(), period.end.isoformat())}
+where {period_filter("local_at", period.start.isoformat(), period.end.isoformat())}{only}
 """.strip()
 
 
-def instruction(period: Period) -> str:
+def instruction(period: Period, *, scope: str = "the online store's net revenue") -> str:
     last_day = period.end - dt.timedelta(days=1)
     return (
-        f"What was the online store's net revenue in USD for orders created in "
+        f"What was {scope} in USD for orders created in "
         f"{spoken_label(period)} "
         f"(UTC timestamps from {period.start} 00:00:00 inclusive to {period.end} 00:00:00 "
         f"exclusive, i.e. through {last_day})?\n"
@@ -133,3 +141,28 @@ class RevenuePeriod(TaskFamily):
                 "period_label": spoken_label(period),
             },
         )
+
+
+#: Every channel counts: the v2 question says so instead of "the online store's".
+ALL_CHANNELS_SCOPE = (
+    "the total net revenue of all orders, every sales channel included (web, app and "
+    "marketplace alike: orders.channel is not a filter here),"
+)
+V2_VERIFIER = VerifierConfig(abs_tol=0.005, rel_tol=0.0, unit="usd")
+
+
+@register_family
+class RevenuePeriodV2(RevenuePeriod):
+    name = "ecommerce.revenue_period-v2"
+    description = (
+        "Net revenue in USD of all channels for one month or quarter, every definition and the "
+        "tolerance stated."
+    )
+
+    def make(self, ctx: BuildContext) -> Task:
+        task = super().make(ctx)
+        period = draw(ctx)
+        wrong = dict(task.wrong_readings)
+        wrong["web_channel_only"] = float(ctx.scalar(revenue_sql(period, CORRECT, "web")))
+        text = instruction(period, scope=ALL_CHANNELS_SCOPE)
+        return state_tolerance(replace(task, wrong_readings=wrong), V2_VERIFIER, instruction=text)

@@ -1,5 +1,8 @@
 """``ecommerce.top_n-v1``: the top N customers or products by a metric for a period.
 
+``-v2`` (core-v2): the same ranking, the instruction stating the (exact) tolerance in the
+grader's words.
+
 Parameters: the entity and metric by variant (customers: net revenue or number of orders;
 products: net item sales, units or number of orders), and from ``ctx.rng`` the period
 (customers: month, quarter, half-year or year; products: month or quarter inside one product
@@ -44,6 +47,7 @@ from replicas.tasks import (
     VerifierConfig,
     register_family,
     sql,
+    state_tolerance,
     submit,
 )
 
@@ -335,3 +339,12 @@ class TopN(TaskFamily):
                 "category": category,
             },
         )
+
+
+@register_family
+class TopNV2(TopN):
+    name = "ecommerce.top_n-v2"
+    description = "Top-N customers or products by a revenue metric; exact ranking stated."
+
+    def make(self, ctx: BuildContext) -> Task:
+        return state_tolerance(super().make(ctx))
