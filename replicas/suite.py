@@ -16,8 +16,8 @@ new suite version (``core-v2``), not an edit of ``core-v1``, is the way to move 
 Example::
 
     from replicas.suite import get_suite
-    suite = get_suite("core-v1")
-    suite.task_ids[:2]      # ('credit_cards.card_terms_qa-v1.s1.0', ...)
+    suite = get_suite("core-v2")
+    suite.task_ids[:2]      # ('ecommerce.revenue_period-v2.s1.0', ...)
     tasks = suite.tasks()   # Task objects, built through task_from_id (cached)
 """
 
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 #: Published lists live in ``replicas/suites/`` as package data of ``replicas`` (glob
 #: ``suites/*.txt``), not as a subpackage, so no ``__init__.py`` is needed.
 SUITES_DIR = "suites"
-DEFAULT_SUITE = "core-v1"
+DEFAULT_SUITE = "core-v2"
 _COMMENT = "#"
 
 
@@ -196,9 +196,29 @@ CORE_V1 = SuiteSpec(
     ),
 )
 
+def _bumped(entry: SuiteEntry, family: str) -> SuiteEntry:
+    return SuiteEntry(family, entry.seeds, entry.variants_per_seed, entry.max_tasks)
+
+
+#: core-v2: core-v1's families at -v2, same seeds, variants and sizes. Grading rewards only the
+#: work: dbt tasks are graded on hidden datasets too, eligibility/recommend_card withhold the
+#: marts that precomputed their answers, tolerances are exactly what the instructions state
+#: (rendered from the grader's config), scopes cannot be read as a web filter, and oracles use
+#: only what the conversation revealed. Published core-v1 ids keep their v1 behaviour.
+CORE_V2 = SuiteSpec(
+    name="core-v2",
+    description=(
+        "The core suite, version 2: the 14 families of core-v1 at -v2 (dbt tasks graded on "
+        "hidden datasets, no answer readable by one lookup, tolerances stated in the grader's "
+        "words, unambiguous scopes), seeds 1-3, scale 0.01."
+    ),
+    entries=tuple(_bumped(e, e.family.replace("-v1", "-v2")) for e in CORE_V1.entries),
+)
+
 #: Every suite the kit ships, by name (a registry, so a new suite is one entry).
 SUITE_SPECS: Registry[SuiteSpec] = Registry("suite", same=lambda old, new: old == new)
 SUITE_SPECS.register(CORE_V1.name, CORE_V1)
+SUITE_SPECS.register(CORE_V2.name, CORE_V2)
 
 
 def register_suite(spec: SuiteSpec) -> SuiteSpec:
@@ -339,6 +359,7 @@ def suite_names() -> list[str]:
 
 __all__ = [
     "CORE_V1",
+    "CORE_V2",
     "DEFAULT_SUITE",
     "SUITE_SPECS",
     "Suite",
