@@ -35,6 +35,7 @@ __all__ = [
 
 #: The connection settings run_dbt's profile gives dbt-duckdb: a model cannot read outside files.
 REPLAY_DUCKDB_CONFIG: dict[str, Any] = {
+    "enable_progress_bar": False,  # builds run in farms and under CLI spinners
     "enable_external_access": False,
     "autoinstall_known_extensions": False,
     "autoload_known_extensions": False,

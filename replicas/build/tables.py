@@ -39,7 +39,11 @@ def fingerprint_schemas(
     """``{schema: {table: {rows, sha256}}}`` for every relation of each schema whose type matches
     ``schemas[schema]`` (``None``: any type). Uses ``con`` when given, else a read-only one."""
     own = con is None
-    connection = duckdb.connect(str(warehouse), read_only=True) if con is None else con
+    connection = (
+        duckdb.connect(str(warehouse), read_only=True, config={"enable_progress_bar": False})
+        if con is None
+        else con
+    )
     try:
         jobs = [
             (schema, name)
