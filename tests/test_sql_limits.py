@@ -92,7 +92,7 @@ def secrets_of(env: Env) -> list[str]:
 ATTACKS = {
     "list_cartesian": "select l from (select range(0, 2000000) l), range(50)",
     "giant_string": "select repeat('x', 1000000000)",
-    "giant_string_length": "select length(repeat('x', 1000000000))",
+    "giant_string_length": "select length(repeat('x', 2000000000))",  # cannot fit at all
     "giant_list": "select range(0, 300000000) l",
     "wide_rows": "select repeat('y', 10000000) s from range(100)",
     "nested_struct": "select {'a': range(0, 5000000)} s from range(10)",
