@@ -38,6 +38,7 @@ def worded_catalog() -> Catalog:
         [
             card("W-1", "Willow Balance Transfer", bt_fee_pct=3.0, bt_fee_min_usd=10.0),
             card("W-2", "Orion Low Rate Cash Rewards", foreign_txn_fee_pct=0.0, late_fee_usd=25.0),
+            card("W-3", "Sterling Voyager"),
         ]
     )
 
@@ -271,6 +272,9 @@ NAME_WORDS: list[Case] = [
         "The Orion Low Rate Cash Rewards costs nothing abroad; late payments cost up to $35.",
         ["wrong_fee"],
     ),
+    # a heading-like word ending in "-ing" may be a misspelt brand
+    ("Meet the Streling Voyager: no annual fee.", ["misspelled_card"]),
+    ("## Comparing With A Secured Card\n\nThe Sterling Voyager has no annual fee.", []),
 ]
 
 

@@ -309,7 +309,9 @@ def test_recommend_hallucinations_and_missing_disclosures_fail(
         typo = audit.misspell(card["card_name"], _rng(), set())
         assert typo is not None
         assert not grade(task, oracle.replace(card["card_name"], typo), snap).passed
-        no_intro_months = f"{oracle}\nThe {card['card_name']} offers a 0% intro APR on purchases."
+        # The intro offer's length stated nowhere (a length stated anywhere else for the card
+        # counts as disclosed, so the oracle's own "for N months" goes too).
+        no_intro_months = re.sub(r" for \d+ months", "", oracle)
         if card["intro_purchase_apr_pct"] == 0:
             assert "missing_disclosure" in grade(task, no_intro_months, snap).codes
 

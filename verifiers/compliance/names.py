@@ -67,8 +67,6 @@ FUNCTION_WORDS = word_set(
     without when if how why what which
     """
 )
-# "Rebuilding ...", "Choosing ...", "Understanding ...": a heading's verb, not a brand.
-_HEADING_VERB = re.compile(r"[a-z]{3,}ing$")
 
 
 def typo_distance(word: str, target: str) -> int | None:
@@ -365,11 +363,7 @@ class NameIndex:
 
     def _classify(self, raw: tuple[str, ...]) -> _Verdict | None:
         first, last = 0, len(raw) - 1
-        while first <= last and (
-            (raw[first] in LEADING_NOISE or _HEADING_VERB.match(raw[first]))
-            and raw[first] not in self.brands
-            and raw[first] not in self._vocabulary
-        ):
+        while first <= last and raw[first] in LEADING_NOISE and raw[first] not in self.brands:
             first += 1
         while last >= first and raw[last] in TRAILING_NOISE:
             last -= 1

@@ -16,9 +16,12 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import polars as pl
+
 from replicas.db import readonly_connection
 from replicas.seeding import table_rng
 from replicas.verifiers.compliance import Catalog
+from replicas.verifiers.compliance.catalog import read_terms
 from replicas.verifiers.parse import ParseError, precheck
 from replicas.verifiers.verdict import Reason, Verdict
 
@@ -208,12 +211,6 @@ _CATALOGS: dict[str, Catalog] = {}
 _CATALOG_LOCK = threading.Lock()
 
 
-def _records(cur: Any, query: str) -> list[dict[str, Any]]:
-    result = cur.execute(query)
-    columns = [d[0] for d in result.description]
-    return [dict(zip(columns, row, strict=True)) for row in result.fetchall()]
-
-
 def catalog_for(snapshot: SnapshotLike) -> Catalog:
     """The compliance catalog of a pristine snapshot, loaded once per process (read-only data).
 
@@ -229,11 +226,14 @@ def catalog_for(snapshot: SnapshotLike) -> Catalog:
         if catalog is None:
             cur = readonly_connection(snapshot.warehouse).cursor()
             try:
-                cards = _records(cur, "select * from main.card_terms order by card_id")
-                eligibility = _records(
-                    cur,
-                    "select customer_id, card_id, is_eligible as eligible, reason "
-                    "from main.card_eligibility",
+                # As ``Catalog.from_snapshot`` reads it: the first-year fee joined in
+                # (``TERMS_WITH_FIRST_YEAR_SQL``), the eligibility mart as a columnar frame.
+                cards = read_terms(cur)
+                eligibility = pl.from_arrow(
+                    cur.sql(
+                        "select customer_id, card_id, is_eligible, reason "
+                        "from main.card_eligibility"
+                    ).to_arrow_table()
                 )
             finally:
                 cur.close()
