@@ -35,7 +35,6 @@ __all__ = [
 
 #: The connection settings run_dbt's profile gives dbt-duckdb: a model cannot read outside files.
 REPLAY_DUCKDB_CONFIG: dict[str, Any] = {
-    "enable_progress_bar": False,  # builds run in farms and under CLI spinners
     "enable_external_access": False,
     "autoinstall_known_extensions": False,
     "autoload_known_extensions": False,
@@ -169,7 +168,9 @@ def replay_connection(warehouse: Path, *, threads: int | None = None) -> duckdb.
     config = dict(REPLAY_DUCKDB_CONFIG)
     if threads:
         config["threads"] = int(threads)
-    return duckdb.connect(str(warehouse), config=config)
+    con = duckdb.connect(str(warehouse), config=config)
+    con.execute("set enable_progress_bar = false")  # builds run in farms and under CLI spinners
+    return con
 
 
 def replay(plan: ReplayPlan, con: duckdb.DuckDBPyConnection) -> ReplayOutcome:

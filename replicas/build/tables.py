@@ -39,11 +39,7 @@ def fingerprint_schemas(
     """``{schema: {table: {rows, sha256}}}`` for every relation of each schema whose type matches
     ``schemas[schema]`` (``None``: any type). Uses ``con`` when given, else a read-only one."""
     own = con is None
-    connection = (
-        duckdb.connect(str(warehouse), read_only=True, config={"enable_progress_bar": False})
-        if con is None
-        else con
-    )
+    connection = duckdb.connect(str(warehouse), read_only=True) if con is None else con
     try:
         jobs = [
             (schema, name)
@@ -54,6 +50,7 @@ def fingerprint_schemas(
         def one(job: tuple[str, str]) -> dict[str, object]:
             cursor = connection.cursor()
             try:
+                cursor.execute("set enable_progress_bar = false")  # a per-connection setting
                 return table_fingerprint(cursor, f'{job[0]}."{job[1]}"')
             finally:
                 cursor.close()
