@@ -1,4 +1,5 @@
-"""``replicas export sft``: write a fine-tuning dataset from run directories and/or oracle demos.
+"""``replicas export sft``: write a fine-tuning dataset from run directories and/or oracle demos;
+``replicas export harbor``: write Harbor task directories (``replicas.integrations.harbor``).
 
 Mounted by ``replicas.cli`` through its ``SUBAPPS`` registry entry
 ``("replicas.cli_export", "export_app", "export")``.
@@ -203,6 +204,55 @@ def sft(
         typer.echo(json.dumps(result.manifest, indent=2, sort_keys=True))
     else:
         _print_summary(result)
+
+
+@export_app.command("harbor")
+def harbor(
+    out: Annotated[Path, typer.Option("--out", help="Output directory (must not exist).")],
+    suite: Annotated[str, typer.Option("--suite", help="Suite whose tasks to export.")] = "core-v1",
+    task: Annotated[
+        list[str] | None, typer.Option("--task", help="Export only these tasks (repeatable).")
+    ] = None,
+    kit_requirement: Annotated[
+        str | None,
+        typer.Option(
+            "--kit-requirement",
+            help="What the verifier image pip-installs (default: replica-kit==<this version>).",
+        ),
+    ] = None,
+    image: Annotated[str, typer.Option("--image", help="Base image of the environment.")] = (
+        "python:3.11-slim"
+    ),
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing --out.")] = False,
+    unsafe_no_os_sandbox: UnsafeNoOsSandbox = False,
+) -> None:
+    """Write one Harbor task directory per task (task.toml, instruction, environment, tests
+    that call the kit's verifier, oracle solution)."""
+    # imported here: the Harbor exporter opens episodes, which `export sft --help` need not pay
+    from replicas.integrations.harbor import export_harbor
+
+    allow_unsandboxed(unsafe_no_os_sandbox)
+    try:
+        ids = list(task or [])
+        for task_id in ids:
+            TaskId.parse(task_id)
+        get_suite(suite)
+        result = export_harbor(
+            out,
+            suite=suite,
+            task_ids=ids,
+            kit_requirement=kit_requirement,
+            image=image,
+            force=force,
+            progress=(lambda t: err_console.print(f"  {t}", highlight=False)),
+        )
+    except (ValueError, FileExistsError, FileNotFoundError) as exc:
+        raise fail(str(exc)) from None
+    except KeyboardInterrupt:
+        raise fail("interrupted; nothing was written", INTERRUPTED) from None
+    out_console().print(
+        f"wrote {len(result.task_dirs)} Harbor task directories to {result.out}", highlight=False
+    )
 
 
 def register(app: typer.Typer) -> None:
