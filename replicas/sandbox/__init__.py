@@ -8,7 +8,9 @@ A sandbox is one private temporary directory per episode::
                               with the graded models and everything downstream DROPPED
 
 Modules: ``core`` (the :class:`Sandbox` lifecycle), ``project`` (what a dbt project may contain,
-copying an untrusted one), ``templates`` (per-process pristine copies that make resets cheap).
+copying an untrusted one), ``templates`` (per-process pristine copies that make resets cheap),
+``query_client``/``query_server`` (agent SQL runs in a resource-limited child process per worker
+thread) and ``sql_policy`` (what agent SQL may read, how a result cell is shown).
 Nothing here ever holds an expected answer: those live in the task and the pristine snapshot.
 """
 
