@@ -82,7 +82,9 @@ class DbtResult:
         return [r for r in self.results if r.get("status") in {"error", "fail", "runtime error"}]
 
 
-def profiles_yaml(warehouse_path: str, *, threads: int = 2) -> str:
+def profiles_yaml(
+    warehouse_path: str, *, threads: int = 2, memory_limit: str | None = DUCKDB_MEMORY
+) -> str:
     """The profiles.yml text pointing dbt at ``warehouse_path`` (as the child sees it)."""
     return (
         f"{PROFILE_NAME}:\n"
@@ -97,8 +99,8 @@ def profiles_yaml(warehouse_path: str, *, threads: int = 2) -> str:
         "        lock_configuration: true\n"
         "        autoinstall_known_extensions: false\n"
         "        autoload_known_extensions: false\n"
-        f"        memory_limit: {DUCKDB_MEMORY}\n"
         f"        max_temp_directory_size: {DUCKDB_TEMP}\n"
+        + (f"        memory_limit: {memory_limit}\n" if memory_limit is not None else "")
     )
 
 
@@ -156,7 +158,10 @@ def run_dbt(
         (scratch / "home").mkdir()
         inside_warehouse = path_inside(database, mode, warehouse.name)
         (scratch / "profiles" / "profiles.yml").write_text(
-            profiles_yaml(inside_warehouse, threads=threads)
+            # the kit's own builds may use DuckDB's default memory (80 % of RAM) at large scales
+            profiles_yaml(
+                inside_warehouse, threads=threads, memory_limit=None if trusted else DUCKDB_MEMORY
+            )
         )
         run_results = project_dir / "target" / "run_results.json"
         run_results.unlink(missing_ok=True)
