@@ -222,7 +222,7 @@ class QueryClient:
 
     def _read_line(self, deadline: float) -> bytes:
         proc = self._proc
-        assert proc is not None and proc.stdout is not None  # set by _start
+        assert proc is not None and proc.stdout is not None  # set by _spawn
         fd = proc.stdout.fileno()
         while True:
             end = self._buffer.find(b"\n")
@@ -248,6 +248,8 @@ class QueryClient:
     def _exchange(self, request: dict[str, Any], wait_s: float) -> dict[str, Any]:
         proc = self._running()
         assert proc.stdin is not None  # created with stdin=PIPE
+        if request.get("op") == "query":
+            self._open.add(str(request["db"]))  # from now on this server may hold the file
         self._next_id += 1
         request = {**request, "id": self._next_id}
         data = json.dumps(request).encode("utf-8") + b"\n"
@@ -298,7 +300,6 @@ class QueryClient:
         with self._lock:
             try:
                 reply = self._exchange(request, timeout_s + GRACE_S)
-                self._open.add(db)
             except _NoAnswer:
                 self._replace()
                 raise QueryFailed("timeout", f"query timed out after {timeout_s:g} s") from None
