@@ -257,6 +257,9 @@ class Catalog:
     # -- look-ups -----------------------------------------------------------------------------
 
     def card(self, card_id: str) -> CardTerms:
+        found = self._by_id.get(card_id)  # the common case: an id the catalog handed out
+        if found is not None:
+            return found
         try:
             return self._by_id[_key(card_id)]
         except KeyError:

@@ -154,6 +154,7 @@ class Extraction:
     amounts: tuple[float, ...] = ()
     ranges: tuple[tuple[float, float], ...] = ()
     unit_months: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    masked: str = ""  # the lower-cased text with card names blanked out
 
     def months_in_unit(self, pos: int) -> tuple[int, ...]:
         k = bisect_right(self.units, (pos, 1 << 62)) - 1
@@ -225,10 +226,22 @@ def mask_names(lower: str, mentions: Sequence[NameMention]) -> str:
 # list item or segment, then a dash or equals sign - the separator of a label and its value, which
 # reads like the colon of "Annual fee: $95" (a dash elsewhere separates clauses).
 _LABEL_SEPARATOR = re.compile(
-    r"(?m)(?:^|\|)[ \t]*(?:(?:[-*+>\u2022]|\d{1,2}[.)])[ \t]+)?(?:\*\*|__)?"
+    r"[ \t]*(?:(?:[-*+>\u2022]|\d{1,2}[.)])[ \t]+)?(?:\*\*|__)?"
     r"(?:[^\n|:;=$%\d.!?\s-]|-(?=\S))+(?:[ \t]+(?:[^\n|:;=$%\d.!?\s-]|-(?=\S))+){0,5}"
     r"(?:\*\*|__)?[ \t]([-=]|\.{2,4})[ \t]"
 )
+
+
+def _segment_starts(text: str) -> list[int]:
+    """Where a label may open: the start of the text, of each line, and after each "|"."""
+    starts = [0]
+    for mark in ("\n", "|"):
+        pos = text.find(mark)
+        while pos >= 0:
+            starts.append(pos + 1)
+            pos = text.find(mark, pos + 1)
+    starts.sort()
+    return starts
 
 
 def label_separators(masked: str) -> str:
@@ -236,104 +249,162 @@ def label_separators(masked: str) -> str:
     colons (and blanks), same length."""
     if " - " not in masked and " = " not in masked and ".. " not in masked:
         return masked
-    spans = [m.span(1) for m in _LABEL_SEPARATOR.finditer(masked)]
+    spans = []
+    for pos in _segment_starts(masked):
+        match = _LABEL_SEPARATOR.match(masked, pos)
+        if match is not None:
+            spans.append(match.span(1))
     if not spans:
         return masked
-    chars = list(masked)
+    parts: list[str] = []
+    pos = 0
     for start, end in spans:
-        chars[start] = ":"
-        for pos in range(start + 1, end):
-            chars[pos] = " "
-    return "".join(chars)
+        parts += (masked[pos:start], ":", " " * (end - start - 1))
+        pos = end
+    parts.append(masked[pos:])
+    return "".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class UnitReading:
+    """What one unit says, read from its own masked text alone (positions within the unit).
+
+    A pure function of the unit's text and the cue words its table header or question lends it,
+    so it is cached across responses: answers repeat their phrasing, and a unit read once is not
+    read again. Drafts are shared between readers and never mutated.
+    """
+
+    values: tuple[Value, ...]
+    drafts: tuple[Draft | None, ...]
+    months: tuple[int, ...]
+
+
+_EMPTY_READING = UnitReading((), (), ())
+_READINGS: dict[tuple[str, tuple[tuple[str, int], ...]], UnitReading] = {}
+_READINGS_LIMIT = 100_000
+_CACHEABLE_UNIT = 2_000  # longer units (a 1 MB run-on sentence) are read, never kept
+
+
+def read_unit(
+    unit_text: str, context: tuple[tuple[str, int], ...] = (), is_cell: bool = False
+) -> UnitReading:
+    """The figures of one unit and the claims they make (``unit_text`` masked and lower-cased;
+    ``context``: the cue words a header or a question lends it, at negative positions)."""
+    key = (unit_text, context)
+    reading = _READINGS.get(key)
+    if reading is not None:
+        return reading
+    reading = _read_unit(unit_text, context, is_cell)
+    if len(unit_text) <= _CACHEABLE_UNIT:
+        if len(_READINGS) >= _READINGS_LIMIT:
+            _READINGS.clear()  # the simplest bound; a verdict never depends on the cache
+        _READINGS[key] = reading
+    return reading
+
+
+def _read_unit(text: str, context: tuple[tuple[str, int], ...], is_cell: bool) -> UnitReading:
+    unit = Unit(0, len(text), context, None, is_cell)
+    values = find_values(text)
+    if not values and is_cell:
+        values = cell_none(text, unit)
+    if not values:
+        return _EMPTY_READING
+    cue_index = CueIndex(text, ())
+    months = Durations(text).within(0, len(text))
+    if (
+        not months
+        and not context
+        and not any(v.unit == NONE for v in values)
+        and not cue_index.within(0, len(text))
+    ):
+        # numbers with no word around them that could make them a claim (still figures of the
+        # response: a recommended card's fee may be stated so)
+        return UnitReading(tuple(values), (None,) * len(values), ())
+    values = _drop_disavowed(text, unit, values, text)
+    if not values:
+        return _EMPTY_READING
+    windows = windows_of(text, cue_index, unit, values, months)
+    drafts = [type_value(v, w) for v, w in zip(values, windows, strict=True)]
+    _share_coordinated(text, values, drafts)
+    _after_first_year(text, values, drafts, len(text))
+    return UnitReading(tuple(values), tuple(drafts), tuple(m[2] for m in months))
+
+
+def _ranked(cues: Sequence[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
+    """Lent cue words, in order, at fixed negative positions: before the unit and further
+    away than any of its own words, as a header or a question is."""
+    return tuple((cue, i - 1000) for i, (cue, _) in enumerate(cues))
 
 
 def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extraction:
     """Every claim of the response, typed and attributed.
 
-    Only units holding a figure (and table cells, which may read "None") are read further; in a
-    typical answer that is a fifth of the text, the rest being advice around the figures.
+    Each unit (sentence, list item, table cell) is read on its own (``read_unit``); figures are
+    then bound to cards, which needs the whole response.
     """
     masked = label_separators(mask_names(lower, mentions))
     index = MentionIndex(mentions)
     cue_index = CueIndex(masked, ())
     # "Late fee ... none": the label's dots are no sentence end either
     units = build_units(label_separators(text), cue_index, index)
-    values = find_values(masked)
     unit_starts = [u.start for u in units]
-    by_unit: dict[int, list[Value]] = {}
-    for value in values:
-        k = bisect_right(unit_starts, value.start) - 1
-        if k >= 0 and value.start < units[k].end and value.end <= units[k].end:
-            by_unit.setdefault(k, []).append(value)
-    durations = Durations(masked) if values else None
-    todo = set(by_unit)
-    todo.update(k for k, u in enumerate(units) if u.is_cell)
     named = [m for m in mentions if m.kind != UNKNOWN]
     distinct_cards = _cards_of(named)
     only = distinct_cards if len(distinct_cards) == 1 and len(named) == len(mentions) else ()
     context = _Context(units, unit_starts, index)
     claims: list[Claim] = []
     months_of: dict[int, tuple[int, ...]] = {}
-    for k in sorted(todo):
-        unit = units[k]
-        unit_values = by_unit.get(k) or (cell_none(text, unit) if unit.is_cell else [])
-        if not unit_values:
-            continue
-        unit_months = durations.within(unit.start, unit.end) if durations is not None else []
-        if (
-            not unit_months
-            and not unit.context_cues
-            and not any(v.unit == NONE for v in unit_values)
-            and not cue_index.within(unit.start, unit.end)
-        ):
-            continue  # numbers with no word around them that could make them a claim
+    amounts: list[float] = []
+    ranges: list[tuple[float, float]] = []
+    previous = ""
+    for k, unit in enumerate(units):
         unit_text = masked[unit.start : unit.end]
-        if k and not unit.is_cell and _ANSWER.match(unit_text):
+        lent: Sequence[tuple[str, int]] = unit.context_cues
+        if previous.endswith("?") and not unit.is_cell and _ANSWER.match(unit_text):
             # "Is there a promo on purchases? Yes: 1.99% APR ...": the question types the answer
             question = units[k - 1]
-            if masked[question.start : question.end].rstrip().endswith("?"):
-                unit = units[k] = Unit(
-                    unit.start,
-                    unit.end,
-                    [*unit.context_cues, *cue_index.within(question.start, question.end)],
-                    unit.cards,
-                    unit.is_cell,
-                    unit.block,
-                )
-        unit_values = _drop_disavowed(masked, unit, unit_values, unit_text)
-        if not unit_values:
+            lent = [*lent, *cue_index.within(question.start, question.end)]
+        previous = unit_text.rstrip()
+        reading = read_unit(unit_text, _ranked(lent) if lent else (), unit.is_cell)
+        if not reading.values:
             continue
-        windows = windows_of(masked, cue_index, unit, unit_values, unit_months)
+        offset = unit.start
+        for value in reading.values:
+            if value.low is None:
+                continue
+            if value.unit == USD:
+                amounts.append(value.low)
+            elif value.unit == PCT and value.high is not None and value.low < value.high:
+                ranges.append((value.low, value.high))
         unit_mentions = index.within(unit.start, unit.end)
-        drafts = [type_value(v, w) for v, w in zip(unit_values, windows, strict=True)]
-        _share_coordinated(masked, unit_values, drafts)
-        _after_first_year(masked, unit_values, drafts, unit.end)
         binder = _Binder(masked, unit, unit_mentions, index, context, only)
         unit_claims: list[Claim] = []
-        for value, draft in zip(unit_values, drafts, strict=True):
+        for value, draft in zip(reading.values, reading.drafts, strict=True):
             if draft is None:
                 continue
-            cards, binding = binder.bind(value.start, value.end)
+            cards, binding = binder.bind(value.start + offset, value.end + offset)
             for part in draft.get("split", [draft]):
+                start, end = part["start"] + offset, part["end"] + offset
                 unit_claims.append(
-                    _claim({**part, "binding": binding}, cards, text[part["start"] : part["end"]])
+                    _claim(
+                        {**part, "start": start, "end": end, "binding": binding},
+                        cards,
+                        text[start:end],
+                    )
                 )
         if unit_claims and "respectively" in unit_text and lex.RESPECTIVELY.search(unit_text):
             unit_claims = _respectively(unit_claims, unit_mentions, index, unit.start)
         claims.extend(unit_claims)
-        if unit_months and len(_cards_of(unit_mentions)) <= 1:
-            months_of[unit.start] = tuple(m[2] for m in unit_months)
+        if reading.months and len(_cards_of(unit_mentions)) <= 1:
+            months_of[unit.start] = reading.months
     return Extraction(
         tuple(claims),
         tuple(mentions),
         tuple((u.start, u.end) for u in units),
-        tuple(v.low for v in values if v.unit == USD and v.low is not None),
-        tuple(
-            (v.low, v.high)
-            for v in values
-            if v.unit == PCT and v.low is not None and v.high is not None and v.low < v.high
-        ),
+        tuple(amounts),
+        tuple(ranges),
         months_of,
+        masked,
     )
 
 
@@ -472,9 +543,14 @@ class _Binder:
                 if hit and hit[0].card_id is not None:
                     return (hit[0].card_id,), "clause"
             in_clause = [m for m in mentions if lo <= m.start < hi]
-            before = [i for i, m in enumerate(mentions) if lo <= m.start and m.end <= start]
-            if before:
-                group = _group_of(masked, mentions, before[-1])
+            last = -1
+            for i, m in enumerate(mentions):
+                if m.end > start:
+                    break
+                if lo <= m.start:
+                    last = i
+            if last >= 0:
+                group = _group_of(masked, mentions, last)
                 cards = _cards_of(group)
                 if len(cards) <= 1:
                     return cards, "clause"

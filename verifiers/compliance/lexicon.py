@@ -166,7 +166,7 @@ ANNUAL_FEE = "annual_fee"  # "annual cost", "yearly charge": an annual cue and a
 # wins over the single-word meaning of its first word.
 _CUE_WORDS: dict[str, str] = {
     **dict.fromkeys(("apr", "aprs", "interest", "rate", "rates"), APR),
-    **dict.fromkeys(("annual", "annually", "yearly"), ANNUAL),
+    **dict.fromkeys(("annual", "annually", "yearly", "annum"), ANNUAL),
     "membership": FEE,  # "an annual membership of $95": the price of holding the card
     **dict.fromkeys(("foreign", "international", "overseas", "abroad", "fx"), FOREIGN),
     "late": LATE,

@@ -46,22 +46,54 @@ def find_recommendations(lower: str, extraction: Extraction) -> Recommendations:
         if k >= 0 and mention.start < units[k][1]:
             by_unit.setdefault(k, []).append(mention)
     leads: dict[int, bool] = {}
+    # the card names blanked out: "Summit Best Rewards" recommends nothing by its name
+    text = extraction.masked or lower
     for k, unit_mentions in by_unit.items():
         unit_start, unit_end = units[k]
-        unit_text = lower[unit_start:unit_end].strip()
-        if not unit_text:
+        unit_text = text[unit_start:unit_end]
+        stripped = unit_text.strip()
+        if not stripped:
             continue
-        is_item = bool(_LIST_ITEM.match(unit_text))
+        is_item = bool(_LIST_ITEM.match(stripped))
         list_lead = is_item and _list_lead(lower, units, k, leads)
-        clauses = _ClauseScan(lower, unit_start, unit_end)
-        for mention in unit_mentions:
+        verdicts = unit_verdicts(unit_text, tuple(m.start - unit_start for m in unit_mentions))
+        for mention, verdict in zip(unit_mentions, verdicts, strict=True):
             assert mention.card_id is not None
-            c_start, c_end = clauses.around(mention.start)
-            if clauses.negates(c_start, c_end) or clauses.contrasts(c_start, mention.start):
+            if verdict == RULED_OUT:
                 negated.add(mention.card_id)
-            elif clauses.recommends(c_start, c_end) or list_lead:
+            elif verdict == RECOMMENDED or list_lead:
                 positive.setdefault(mention.card_id, mention)
     return Recommendations(positive, frozenset(negated))
+
+
+RULED_OUT, RECOMMENDED, NEITHER = 1, 2, 0
+_VERDICTS: dict[tuple[str, tuple[int, ...]], tuple[int, ...]] = {}
+_VERDICTS_LIMIT = 50_000
+
+
+def unit_verdicts(unit_text: str, starts: tuple[int, ...]) -> tuple[int, ...]:
+    """What the clause of each mention (at ``starts`` in ``unit_text``) says of its card:
+    ``RULED_OUT``, ``RECOMMENDED`` or ``NEITHER``. A function of the unit's text alone, cached
+    (phrasing repeats across responses)."""
+    key = (unit_text, starts)
+    found = _VERDICTS.get(key)
+    if found is None:
+        clauses = _ClauseScan(unit_text, 0, len(unit_text))
+        out = []
+        for start in starts:
+            c_start, c_end = clauses.around(start)
+            if clauses.negates(c_start, c_end) or clauses.contrasts(c_start, start):
+                out.append(RULED_OUT)
+            elif clauses.recommends(c_start, c_end):
+                out.append(RECOMMENDED)
+            else:
+                out.append(NEITHER)
+        found = tuple(out)
+        if len(unit_text) <= 2_000:
+            if len(_VERDICTS) >= _VERDICTS_LIMIT:
+                _VERDICTS.clear()
+            _VERDICTS[key] = found
+    return found
 
 
 class _ClauseScan:
@@ -74,7 +106,7 @@ class _ClauseScan:
         self._lower = lower
         self._start, self._end = start, end
         self._cuts = [m.start() for m in lex.CLAUSE_BOUNDARY.finditer(lower, start, end)]
-        self._memo: dict[tuple[str, int, int], bool] = {}
+        self._memo: dict[tuple[int, int, int], bool] = {}
 
     def around(self, pos: int) -> tuple[int, int]:
         """The clause ``[start, end)`` holding ``pos``."""
@@ -83,21 +115,24 @@ class _ClauseScan:
         end = self._cuts[i] if i < len(self._cuts) else self._end
         return start, end
 
-    def _search(self, pattern: re.Pattern[str], start: int, end: int) -> bool:
-        key = (pattern.pattern, start, end)
+    def _search(self, which: int, pattern: re.Pattern[str], start: int, end: int) -> bool:
+        key = (which, start, end)
         found = self._memo.get(key)
         if found is None:
-            found = self._memo[key] = bool(pattern.search(self._lower[start:end]))
+            # search(string, pos, endpos) sees the clause as the whole string would, except
+            # that "\b" and lookbehinds may look one character past its edges - harmless here:
+            # the clause edges are punctuation, blanks or clause words
+            found = self._memo[key] = pattern.search(self._lower, start, end) is not None
         return found
 
     def negates(self, start: int, end: int) -> bool:
-        return self._search(lex.NEGATION, start, end)
+        return self._search(0, lex.NEGATION, start, end)
 
     def recommends(self, start: int, end: int) -> bool:
-        return self._search(lex.RECOMMEND, start, end)
+        return self._search(1, lex.RECOMMEND, start, end)
 
     def contrasts(self, start: int, end: int) -> bool:
-        return bool(lex.CONTRAST.search(self._lower[start:end]))
+        return self._search(2, lex.CONTRAST, start, end)
 
 
 def _list_lead(lower: str, units: Sequence[tuple[int, int]], k: int, memo: dict[int, bool]) -> bool:

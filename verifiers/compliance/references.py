@@ -9,9 +9,9 @@ named last.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from replicas.verifiers.compliance.lexicon import find_starting_with
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, NameMention, tokens_of
 from replicas.verifiers.compliance.vocab import GENERIC_WORDS, PRODUCT_WORDS
 
@@ -37,6 +37,39 @@ LABEL = re.compile(
 BASE_WORDS = frozenset({"base", "basic", "standard", "original", "regular", "classic"})
 
 
+# Where REFERENCE or BARE_TIER can match: "the"/"The" before a capital, a digit or a base word.
+# (The pattern opens with a character class, so the regex engine skips to each "t"/"T" at C
+# speed; the look-behind is the word boundary.)
+_THE_CANDIDATE = re.compile(
+    r"[Tt](?<![^\W_][Tt])(?<!_[Tt])he[ \t]{1,3}(?=[A-Z0-9]|(?:base|basic|standard|original|regular)\b)"
+)
+
+
+def _matches_at(
+    pattern: re.Pattern[str], text: str, positions: list[int]
+) -> Iterator[re.Match[str]]:
+    """``pattern``'s matches that start at ``positions`` (sorted), resuming after each match as
+    ``finditer`` does: every match of REFERENCE / BARE_TIER starts at such a position, so these
+    are exactly their ``finditer`` matches, found without trying every "the" of the text."""
+    cursor = 0
+    for pos in positions:
+        if pos < cursor:
+            continue
+        match = pattern.match(text, pos)
+        if match is not None:
+            yield match
+            cursor = max(match.end(), pos + 1)
+
+
+def _line_starts(text: str) -> Iterator[int]:
+    pos = 0
+    while pos >= 0:
+        yield pos
+        pos = text.find("\n", pos)
+        if pos >= 0:
+            pos += 1
+
+
 def with_former_latter(text: str, mentions: list[NameMention]) -> list[NameMention]:
     """ "the former" / "the latter": the first / second of the last two cards named."""
     out = list(mentions)
@@ -60,7 +93,8 @@ def with_labels(index: NameIndex, text: str, mentions: list[NameMention]) -> lis
     a list label that is the tail of exactly one card named before it names that card; the
     tail of several is ambiguous."""
     out = list(mentions)
-    for match in LABEL.finditer(text):
+    labels = (LABEL.match(text, pos) for pos in _line_starts(text))
+    for match in (m for m in labels if m is not None):
         start, end = match.span(1)
         if any(m.start < end and start < m.end for m in mentions):
             continue
@@ -103,11 +137,10 @@ def with_references(index: NameIndex, text: str, mentions: list[NameMention]) ->
     """ "The Plus version", "the 360 card", "the base card", "the Plus has ...": a sibling of the
     card just named."""
     out = list(mentions)
-    found = [*find_starting_with(REFERENCE, text, ("the", "The"))]
+    candidates = [m.start() for m in _THE_CANDIDATE.finditer(text)]
+    found = [*_matches_at(REFERENCE, text, candidates)]
     found += [
-        m
-        for m in find_starting_with(BARE_TIER, text, ("the", "The"))
-        if m.group(1).lower() in index.tiers
+        m for m in _matches_at(BARE_TIER, text, candidates) if m.group(1).lower() in index.tiers
     ]
     for match in found:
         start = match.start(1)

@@ -412,11 +412,18 @@ def _fee_ok(claim: Claim, card: CardTerms, kind: str) -> bool:
     return True
 
 
+_KINDS_IN_ORDER: dict[frozenset[str], tuple[str, ...]] = {}
+
+
 def _fee_kinds(claim: Claim) -> tuple[str, ...]:
     """The fees the claim may be about, in a fixed order (for deterministic messages)."""
     if claim.kind == "any" and not claim.kinds:
         return _USD_FEES if claim.unit == USD else _PCT_FEES
-    return tuple(k for k in _FEES if k in claim.admissible)
+    admissible = claim.admissible
+    ordered = _KINDS_IN_ORDER.get(admissible)
+    if ordered is None:
+        ordered = _KINDS_IN_ORDER[admissible] = tuple(k for k in _FEES if k in admissible)
+    return ordered
 
 
 def check_fee(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
