@@ -47,7 +47,7 @@ SEEDS = (1, 2)
 VARIANTS = 2
 ROLE_PATTERNS = {
     "openai": r"system user (assistant tool )*assistant",
-    "trl": r"system user (assistant tool )*assistant",
+    "trl": r"system user (assistant tool )*assistant assistant",  # prose turn, then submit
     "sharegpt": r"human (function_call observation )*function_call",
 }
 
@@ -242,7 +242,7 @@ def test_credit_card_prose_passes_the_compliance_verifier(
         if row["family"] not in ("credit_cards.card_terms_qa-v1", "credit_cards.recommend_card-v1"):
             continue
         task = task_from_id(row["task_id"])
-        prose = row["messages"][-1]["content"]
+        prose = json.loads(row["messages"])[-1]["content"]  # pyarrow reads the JSON text
         assert grounding_problem(task, prose) is None
         # the same prose with a wrong APR or fee is refused
         tampered = re.sub(r"\d+\.\d\d%", "99.99%", prose, count=1)
@@ -366,7 +366,7 @@ def test_oracle_cli_skips_suite_seeds(tmp_path: Path) -> None:
     result = cli(
         "--oracle", "--family", "credit_cards.offer_audit-v1", "--seed-start", "0",
         "--seeds", "1", "--variants", "2", "--exclude-suite", "core-v1", "--format", "sharegpt",
-        "--out", str(out), "--json",
+        "--eval-fraction", "0", "--out", str(out), "--json",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     manifest = json.loads(result.output)
@@ -376,7 +376,6 @@ def test_oracle_cli_skips_suite_seeds(tmp_path: Path) -> None:
     # (the credit_cards catalog reuses card names and terms across seeds)
     assert set(skipped) <= {"contaminated_ngram:suite core-v1"}
     assert manifest["counts"]["written"]["train"] + sum(skipped.values()) == 2
-    assert any("only one seed group" in note for note in manifest["notes"])
 
 
 @pytest.mark.parametrize(
@@ -389,6 +388,8 @@ def test_oracle_cli_skips_suite_seeds(tmp_path: Path) -> None:
         (["--run", "{oracle}", "--split-by", "colour"], "--split-by"),
         (["--run", "{oracle}", "--min-score", "2"], "--min-score"),
         (["--oracle", "--family", "credit_cards.nope-v1"], "unknown task family"),
+        # one seed cannot make a seed-split test set: said up front, not an empty test split
+        (["--oracle", "--family", "credit_cards.offer_audit-v1", "--seeds", "1"], "--seeds 2"),
         ([], "nothing to export"),
     ],
 )
