@@ -232,16 +232,16 @@ _LABEL_SEPARATOR = re.compile(
 )
 
 
-def _segment_starts(text: str) -> list[int]:
-    """Where a label may open: the start of the text, of each line, and after each "|"."""
-    starts = [0]
-    for mark in ("\n", "|"):
-        pos = text.find(mark)
+def _segment_starts(text: str, separators: tuple[str, ...]) -> list[int]:
+    """Where a label ending in one of ``separators`` may open: the start of the line (or of
+    the table cell, after a "|") holding an occurrence of one."""
+    starts: set[int] = set()
+    for separator in separators:
+        pos = text.find(separator)
         while pos >= 0:
-            starts.append(pos + 1)
-            pos = text.find(mark, pos + 1)
-    starts.sort()
-    return starts
+            starts.add(max(text.rfind("\n", 0, pos), text.rfind("|", 0, pos)) + 1)
+            pos = text.find(separator, pos + 1)
+    return sorted(starts)
 
 
 def label_separators(masked: str) -> str:
@@ -250,7 +250,7 @@ def label_separators(masked: str) -> str:
     if " - " not in masked and " = " not in masked and ".. " not in masked:
         return masked
     spans = []
-    for pos in _segment_starts(masked):
+    for pos in _segment_starts(masked, (" - ", " = ", ".. ")):
         match = _LABEL_SEPARATOR.match(masked, pos)
         if match is not None:
             spans.append(match.span(1))
@@ -356,15 +356,16 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
     months_of: dict[int, tuple[int, ...]] = {}
     amounts: list[float] = []
     ranges: list[tuple[float, float]] = []
-    previous = ""
+    answers = "?" in masked
     for k, unit in enumerate(units):
         unit_text = masked[unit.start : unit.end]
         lent: Sequence[tuple[str, int]] = unit.context_cues
-        if previous.endswith("?") and not unit.is_cell and _ANSWER.match(unit_text):
-            # "Is there a promo on purchases? Yes: 1.99% APR ...": the question types the answer
+        if answers and k and not unit.is_cell and _ANSWER.match(unit_text):
             question = units[k - 1]
-            lent = [*lent, *cue_index.within(question.start, question.end)]
-        previous = unit_text.rstrip()
+            if masked[question.start : question.end].rstrip().endswith("?"):
+                # "Is there a promo on purchases? Yes: 1.99% APR ...": the question types the
+                # answer
+                lent = [*lent, *cue_index.within(question.start, question.end)]
         reading = read_unit(unit_text, _ranked(lent) if lent else (), unit.is_cell)
         if not reading.values:
             continue
@@ -490,12 +491,12 @@ class _Binder:
 
     __slots__ = (
         "_clauses",
-        "_collective",
         "_context",
         "_index",
         "_masked",
         "_mentions",
         "_only",
+        "_plain",
         "_unit",
     )
 
@@ -515,7 +516,8 @@ class _Binder:
         self._context = context
         self._only = only
         self._clauses: list[int] | None = None
-        self._collective: tuple[int | None] | None = None  # (count,) once computed
+        # the binding of every figure of a unit naming no card (the same for all of them)
+        self._plain: tuple[tuple[str, ...], str] | None = None
 
     def _clause(self, pos: int) -> tuple[int, int]:
         if self._clauses is None:
@@ -532,45 +534,51 @@ class _Binder:
         unit = self._unit
         if unit.cards is not None:
             return unit.cards, "cell" if len(unit.cards) <= 1 else UNION
-        masked = self._masked
         mentions = self._mentions
+        if not mentions:
+            if self._plain is None:
+                self._plain = self._bind_plain(start)
+            return self._plain
+        masked = self._masked
         lo, hi = self._clause(start)
-        clause_text = masked[lo:start]
-        if mentions:
-            attached = _ATTACHED_AFTER.match(masked, end, min(hi, end + 40))
-            if attached is not None:
-                hit = self._index.within(attached.end() - 1, attached.end())
-                if hit and hit[0].card_id is not None:
-                    return (hit[0].card_id,), "clause"
-            in_clause = [m for m in mentions if lo <= m.start < hi]
-            last = -1
-            for i, m in enumerate(mentions):
-                if m.end > start:
-                    break
-                if lo <= m.start:
-                    last = i
-            if last >= 0:
-                group = _group_of(masked, mentions, last)
-                cards = _cards_of(group)
-                if len(cards) <= 1:
-                    return cards, "clause"
-                both = _collective(masked[lo:hi])
-                return cards, "collective" if both is not None else UNION
-            if in_clause:
-                cards = _cards_of(in_clause)
-                return cards, "clause" if len(cards) == 1 else UNION
-            if _generic(clause_text + masked[start:hi]):
-                return (), ""
-            subject = _clause_collective(masked, start, unit, mentions, self._index)
-            if subject is not None:
-                return subject, "collective"
-            cards = _cards_of(mentions)
-            return cards, "unit" if len(cards) <= 1 else UNION
-        if _generic(masked[unit.start : unit.end]):
+        attached = _ATTACHED_AFTER.match(masked, end, min(hi, end + 40))
+        if attached is not None:
+            hit = self._index.within(attached.end() - 1, attached.end())
+            if hit and hit[0].card_id is not None:
+                return (hit[0].card_id,), "clause"
+        last = -1
+        for i, m in enumerate(mentions):
+            if m.end > start:
+                break
+            if lo <= m.start:
+                last = i
+        if last >= 0:
+            group = _group_of(masked, mentions, last)
+            cards = _cards_of(group)
+            if len(cards) <= 1:
+                return cards, "clause"
+            both = _collective(masked[lo:hi])
+            return cards, "collective" if both is not None else UNION
+        in_clause = [m for m in mentions if lo <= m.start < hi]
+        if in_clause:
+            cards = _cards_of(in_clause)
+            return cards, "clause" if len(cards) == 1 else UNION
+        if _generic(masked[lo:hi]):
             return (), ""
-        if self._collective is None:
-            self._collective = (_collective(masked[unit.start : unit.end]),)
-        count = self._collective[0]
+        subject = _clause_collective(masked, start, unit, mentions, self._index)
+        if subject is not None:
+            return subject, "collective"
+        cards = _cards_of(mentions)
+        return cards, "unit" if len(cards) <= 1 else UNION
+
+    def _bind_plain(self, start: int) -> tuple[tuple[str, ...], str]:
+        """A unit naming no card: generic, a collective subject, the card(s) the text was
+        talking about, or the one card the response names."""
+        unit = self._unit
+        unit_text = self._masked[unit.start : unit.end]
+        if _generic(unit_text):
+            return (), ""
+        count = _collective(unit_text)
         if count is not None:
             upto = bisect_right(self._index.starts, start)
             named = _cards_of([m for m in reversed(self._index.all[:upto]) if m.kind != UNKNOWN])

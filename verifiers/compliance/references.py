@@ -61,13 +61,16 @@ def _matches_at(
             cursor = max(match.end(), pos + 1)
 
 
-def _line_starts(text: str) -> Iterator[int]:
-    pos = 0
-    while pos >= 0:
-        yield pos
-        pos = text.find("\n", pos)
-        if pos >= 0:
-            pos += 1
+def _label_lines(text: str) -> list[int]:
+    """Starts of the lines holding a label separator (":", " - ", " = ", ".. ", ") "): the only
+    lines where LABEL can match."""
+    starts: set[int] = set()
+    for separator in (":", " - ", " = ", ".. ", ") "):
+        pos = text.find(separator)
+        while pos >= 0:
+            starts.add(text.rfind("\n", 0, pos) + 1)
+            pos = text.find(separator, pos + 1)
+    return sorted(starts)
 
 
 def with_former_latter(text: str, mentions: list[NameMention]) -> list[NameMention]:
@@ -93,7 +96,7 @@ def with_labels(index: NameIndex, text: str, mentions: list[NameMention]) -> lis
     a list label that is the tail of exactly one card named before it names that card; the
     tail of several is ambiguous."""
     out = list(mentions)
-    labels = (LABEL.match(text, pos) for pos in _line_starts(text))
+    labels = (LABEL.match(text, pos) for pos in _label_lines(text))
     for match in (m for m in labels if m is not None):
         start, end = match.span(1)
         if any(m.start < end and start < m.end for m in mentions):

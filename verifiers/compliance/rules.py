@@ -145,6 +145,15 @@ def _claimed(claim: Claim) -> str:
     return text
 
 
+_OK: list[Finding] = []  # shared by every check that finds nothing; never appended to
+
+
+def _one(
+    code: str, message: str, start: int, end: int, expected: object, found: object
+) -> list[Finding]:
+    return [Finding(code, message, start, end, expected, found)]
+
+
 # -- APRs --------------------------------------------------------------------------------------
 
 
@@ -185,7 +194,7 @@ _APR_LABEL = {"cash_advance": "cash advance APR", "penalty": "penalty APR"}
 _APR_FIELD = {"cash_advance": "cash_advance_apr_pct", "penalty": "penalty_apr_pct"}
 
 
-def check_apr(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
+def check_apr(claim: Claim, card: CardTerms, name: str) -> list[Finding]:
     """A stated rate is wrong only if it is none of the card's rates.
 
     Which APR a sentence talks about (purchases, cash advances, penalty, the rate after an
@@ -198,7 +207,7 @@ def check_apr(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
         truth = getattr(card, _APR_FIELD.get(claim.kind, "penalty_apr_pct"))
         if truth is not None:
             label = _APR_LABEL.get(claim.kind, "penalty APR")
-            yield Finding(
+            return _one(
                 WRONG_APR,
                 f"{name} has a {label} of {pct(truth)}; the response says it has none",
                 claim.start,
@@ -206,10 +215,10 @@ def check_apr(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
                 pct(truth),
                 "none",
             )
-        return
+        return _OK
     low, high = card.purchase_apr_min_pct, card.purchase_apr_max_pct
     if claim.low is None or claim.high is None:
-        return
+        return _OK
     if claim.low != claim.high:
         ok = _same(claim.low, low) and _same(claim.high, high)
         on_purchase = ok
@@ -217,7 +226,7 @@ def check_apr(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
         on_purchase = _same(claim.low, low) or _same(claim.low, high)
         ok = any(_same(claim.low, r) for r in _rates(card))
     if not ok:
-        yield Finding(
+        return _one(
             WRONG_APR,
             f"{_claimed(claim)} is none of the APRs of {name} ({_all_rates(card)})",
             claim.start,
@@ -225,11 +234,10 @@ def check_apr(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
             _purchase_apr(card) if claim.kind == "purchase" else _all_rates(card),
             _claimed(claim),
         )
-        return
     named = claim.kinds if len(claim.kinds) == 1 else frozenset()
     for kind in named & _APR_FIELD.keys():
         if getattr(card, _APR_FIELD[kind]) is None:
-            yield Finding(
+            return _one(
                 WRONG_APR,
                 f"{name} has no {_APR_LABEL[kind]}; the response states {_claimed(claim)}",
                 claim.start,
@@ -237,7 +245,6 @@ def check_apr(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
                 "none",
                 _claimed(claim),
             )
-            return
     if (
         on_purchase
         and claim.kind == "purchase"
@@ -246,7 +253,7 @@ def check_apr(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
         and (claim.variability == "variable") != card.apr_is_variable
     ):
         truth = "variable" if card.apr_is_variable else "fixed"
-        yield Finding(
+        return _one(
             WRONG_APR,
             f"the purchase APR of {name} is {truth}, not {claim.variability}",
             claim.start,
@@ -254,6 +261,7 @@ def check_apr(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
             _purchase_apr(card),
             f"{_claimed(claim)} {claim.variability}",
         )
+    return _OK
 
 
 # -- intro offers ------------------------------------------------------------------------------
@@ -281,19 +289,18 @@ def _offer_matches(claim: Claim, card: CardTerms, kind: str, *, exact: bool = Fa
     return claim.months == months
 
 
-def check_intro(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
+def check_intro(claim: Claim, card: CardTerms, name: str) -> list[Finding]:
     """An intro offer is checked against the offer the text names (purchases or balance
     transfers). An offer the card does not have is false; for one it has, a rate and length that
     are exactly the card's other offer pass (which offer a sentence means is easy to misread), as
     do any rate and length of the card when the text names no scope."""
     if claim.is_none:
-        yield from _check_no_intro(claim, card, name)
-        return
+        return _check_no_intro(claim, card, name)
     kinds = sorted(claim.scopes) if claim.scopes else []
     offered = [k for k in _INTRO_KINDS if card.has_intro(k)]
     if not kinds:
         if not offered:
-            yield Finding(
+            return _one(
                 FALSE_INTRO_OFFER,
                 f"{name} has no intro APR offer; the response claims {_claimed(claim)}",
                 claim.start,
@@ -301,9 +308,9 @@ def check_intro(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
                 "no intro APR offer",
                 _claimed(claim),
             )
-        elif not any(_offer_matches(claim, card, k) for k in offered):
+        if not any(_offer_matches(claim, card, k) for k in offered):
             truth = "; ".join(_offer(card, k) for k in offered)
-            yield Finding(
+            return _one(
                 WRONG_INTRO_TERMS,
                 f"the intro offer of {name} is {truth}, not {_claimed(claim)}",
                 claim.start,
@@ -311,7 +318,8 @@ def check_intro(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
                 truth,
                 _claimed(claim),
             )
-        return
+        return _OK
+    found: list[Finding] = []
     for kind in kinds:
         if _offer_matches(claim, card, kind):
             continue
@@ -319,34 +327,39 @@ def check_intro(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
         if card.has_intro(kind) and any(_offer_matches(claim, card, k, exact=True) for k in others):
             continue
         if not card.has_intro(kind):
-            yield Finding(
-                FALSE_INTRO_OFFER,
-                f"{name} has no intro APR on {_INTRO_LABEL[kind]}; "
-                f"the response claims {_claimed(claim)}",
-                claim.start,
-                claim.end,
-                _offer(card, kind),
-                _claimed(claim),
+            found.append(
+                Finding(
+                    FALSE_INTRO_OFFER,
+                    f"{name} has no intro APR on {_INTRO_LABEL[kind]}; "
+                    f"the response claims {_claimed(claim)}",
+                    claim.start,
+                    claim.end,
+                    _offer(card, kind),
+                    _claimed(claim),
+                )
             )
         else:
-            yield Finding(
-                WRONG_INTRO_TERMS,
-                f"the intro offer of {name} is {_offer(card, kind)}, not {_claimed(claim)}",
-                claim.start,
-                claim.end,
-                _offer(card, kind),
-                _claimed(claim),
+            found.append(
+                Finding(
+                    WRONG_INTRO_TERMS,
+                    f"the intro offer of {name} is {_offer(card, kind)}, not {_claimed(claim)}",
+                    claim.start,
+                    claim.end,
+                    _offer(card, kind),
+                    _claimed(claim),
+                )
             )
+    return found
 
 
-def _check_no_intro(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
+def _check_no_intro(claim: Claim, card: CardTerms, name: str) -> list[Finding]:
     """ "No intro offer" (on purchases / balance transfers): false when the card has one."""
     kinds = sorted(claim.scopes) or list(_INTRO_KINDS)
     offered = [k for k in kinds if card.has_intro(k)]
     if offered:
         truth = "; ".join(_offer(card, k) for k in offered)
         what = "an intro APR" if not claim.scopes else f"an intro APR on {_INTRO_LABEL[kinds[0]]}"
-        yield Finding(
+        return _one(
             WRONG_INTRO_TERMS,
             f"{name} has {what} ({truth}); the response says it has none",
             claim.start,
@@ -354,6 +367,7 @@ def _check_no_intro(claim: Claim, card: CardTerms, name: str) -> Iterator[Findin
             truth,
             "none",
         )
+    return _OK
 
 
 # -- fees --------------------------------------------------------------------------------------
@@ -426,11 +440,14 @@ def _fee_kinds(claim: Claim) -> tuple[str, ...]:
     return ordered
 
 
-def check_fee(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
+def check_fee(claim: Claim, card: CardTerms, name: str) -> list[Finding]:
     """A fee is wrong only if it is none of the fees the words around it leave open."""
     kinds = _fee_kinds(claim)
-    if not kinds or any(_fee_ok(claim, card, k) for k in kinds):
-        return
+    if not kinds:
+        return _OK
+    for k in kinds:
+        if _fee_ok(claim, card, k):
+            return _OK
     if len(kinds) == 1:
         label = _FEES[kinds[0]][3]
         truth = _fee_truth(card, kinds[0])
@@ -438,10 +455,10 @@ def check_fee(claim: Claim, card: CardTerms, name: str) -> Iterator[Finding]:
     else:
         truth = "; ".join(f"{_FEES[k][3]} {_fee_truth(card, k)}" for k in kinds)
         message = f"no fee of {name} is {_claimed(claim)} ({truth})"
-    yield Finding(WRONG_FEE, message, claim.start, claim.end, truth, _claimed(claim))
+    return _one(WRONG_FEE, message, claim.start, claim.end, truth, _claimed(claim))
 
 
-CHECKERS: dict[str, Callable[[Claim, CardTerms, str], Iterator[Finding]]] = {
+CHECKERS: dict[str, Callable[[Claim, CardTerms, str], list[Finding]]] = {
     APR_CLAIM: check_apr,
     INTRO_CLAIM: check_intro,
     FEE_CLAIM: check_fee,
@@ -618,7 +635,7 @@ def check_claims(catalog: Catalog, claims: Sequence[Claim], tally: Tally) -> Ite
         if claim.any_card:
             first: list[Finding] | None = None
             for card_id in claim.cards:
-                found = list(checker(claim, catalog.card(card_id), catalog.names.name_of(card_id)))
+                found = checker(claim, catalog.card(card_id), catalog.names.name_of(card_id))
                 if not found:
                     first = []
                     break
@@ -629,7 +646,7 @@ def check_claims(catalog: Catalog, claims: Sequence[Claim], tally: Tally) -> Ite
             continue
         for card_id in claim.cards:
             card = catalog.card(card_id)
-            findings = list(checker(claim, card, catalog.names.name_of(card_id)))
+            findings = checker(claim, card, catalog.names.name_of(card_id))
             tally.count(objective, not findings)
             yield from findings
 

@@ -60,13 +60,43 @@ class Unit:
 
 
 def _sentence_units(text: str, start: int, end: int, out: list[Unit]) -> None:
-    cursor = start
+    """The sentences of ``text[start:end]``, line by line (a line break always ends one)."""
+    pos = start
+    while pos < end:
+        stop = text.find("\n", pos, end)
+        stop = end if stop < 0 else stop + 1
+        for lo, hi in line_sentences(text[pos:stop]):
+            out.append(Unit(pos + lo, pos + hi))
+        pos = stop
+
+
+_SPLITS: dict[str, tuple[tuple[int, int], ...]] = {}
+_SPLITS_LIMIT = 50_000
+
+
+def line_sentences(line: str) -> tuple[tuple[int, int], ...]:
+    """``(start, end)`` of the sentences of one line (with its line break, if any); cached, as
+    answers repeat their lines."""
+    found = _SPLITS.get(line)
+    if found is None:
+        found = _split_line(line)
+        if len(line) <= 2_000:
+            if len(_SPLITS) >= _SPLITS_LIMIT:
+                _SPLITS.clear()
+            _SPLITS[line] = found
+    return found
+
+
+def _split_line(text: str) -> tuple[tuple[int, int], ...]:
+    out: list[tuple[int, int]] = []
+    cursor = 0
+    end = len(text)
     quotes = '"' in text
-    for match in _SENTENCE_END.finditer(text, start, end):
+    for match in _SENTENCE_END.finditer(text):
         stop = match.start()
         mark = text[stop]
         if mark == "\n":
-            out.append(Unit(cursor, match.end()))
+            out.append((cursor, match.end()))
             cursor = match.end()
             continue
         if quotes and text.count('"', cursor, stop) % 2 == 1:
@@ -91,10 +121,11 @@ def _sentence_units(text: str, start: int, end: int, out: list[Unit]) -> None:
             if word in _NO_SPLIT_BEFORE_DOT or len(word) == 1:
                 continue
         if match.end() > cursor:
-            out.append(Unit(cursor, match.end()))
+            out.append((cursor, match.end()))
         cursor = match.end()
     if cursor < end:
-        out.append(Unit(cursor, end))
+        out.append((cursor, end))
+    return tuple(out)
 
 
 def _line_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
