@@ -2,6 +2,7 @@
 select orders.order_id
 from {{ ref('stg_shop__orders') }} as orders
 left join {{ ref('int_fx_rates_daily') }} as fx
-    on orders.order_date = fx.rate_date
-    and orders.currency_code = fx.currency_code
+    on
+        orders.order_date = fx.rate_date
+        and orders.currency_code = fx.currency_code
 where fx.rate_to_usd is null

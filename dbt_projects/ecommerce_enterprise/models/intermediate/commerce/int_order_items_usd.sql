@@ -32,5 +32,6 @@ select
 from items
 inner join orders on items.order_id = orders.order_id
 left join fx
-    on orders.order_date = fx.rate_date
-    and orders.currency_code = fx.currency_code
+    on
+        orders.order_date = fx.rate_date
+        and orders.currency_code = fx.currency_code

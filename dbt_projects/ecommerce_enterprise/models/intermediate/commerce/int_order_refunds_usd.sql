@@ -25,6 +25,7 @@ select
 from refunds
 inner join orders on refunds.order_id = orders.order_id
 left join fx
-    on orders.order_date = fx.rate_date
-    and orders.currency_code = fx.currency_code
+    on
+        orders.order_date = fx.rate_date
+        and orders.currency_code = fx.currency_code
 group by refunds.order_id

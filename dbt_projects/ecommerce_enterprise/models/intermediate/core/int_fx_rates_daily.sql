@@ -34,5 +34,6 @@ select
     grid.date_day <> rates.rate_date as is_carried_forward
 from grid
 asof left join rates
-    on grid.currency_code = rates.currency_code
-    and grid.date_day >= rates.rate_date
+    on
+        grid.currency_code = rates.currency_code
+        and grid.date_day >= rates.rate_date

@@ -16,7 +16,7 @@ by_email as (
 
 ),
 
-merges as (
+crm_merges as (
 
     select merged_customer_id, surviving_customer_id from {{ ref('stg_crm__identity_merges') }}
 
@@ -24,9 +24,9 @@ merges as (
 
 select
     by_email.customer_id,
-    least(by_email.email_person_id, coalesce(merges.surviving_customer_id, by_email.email_person_id)) as person_id,
-    merges.merged_customer_id is not null as is_crm_merged,
+    least(by_email.email_person_id, coalesce(crm_merges.surviving_customer_id, by_email.email_person_id)) as person_id,
+    crm_merges.merged_customer_id is not null as is_crm_merged,
     by_email.email_person_id <> by_email.customer_id as is_email_duplicate
 from by_email
-left join merges
-    on by_email.customer_id = merges.merged_customer_id
+left join crm_merges
+    on by_email.customer_id = crm_merges.merged_customer_id

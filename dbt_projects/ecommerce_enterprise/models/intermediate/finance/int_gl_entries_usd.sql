@@ -30,6 +30,7 @@ select
     entries.order_id
 from entries
 left join fx
-    on entries.posting_date = fx.rate_date
-    and entries.currency_code = fx.currency_code
+    on
+        entries.posting_date = fx.rate_date
+        and entries.currency_code = fx.currency_code
 left join mapping on entries.account_code = cast(mapping.account_code as varchar)

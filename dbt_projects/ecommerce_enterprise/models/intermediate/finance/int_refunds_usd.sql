@@ -9,5 +9,6 @@ select
     round(refunds.refund_amount * fx.rate_to_usd, 2) as refund_amount_usd
 from {{ ref('stg_pay__refunds') }} as refunds
 left join {{ ref('int_fx_rates_daily') }} as fx
-    on refunds.refund_date = fx.rate_date
-    and refunds.currency_code = fx.currency_code
+    on
+        refunds.refund_date = fx.rate_date
+        and refunds.currency_code = fx.currency_code

@@ -20,8 +20,10 @@ select
     touches.touched_at
 from orders
 inner join touches
-    on orders.customer_id = touches.customer_id
-    and touches.touched_at <= orders.created_at
-    and touches.touched_at > orders.created_at - interval 30 day
-    and (touches.order_id is null or touches.order_id = orders.order_id)
-qualify row_number() over (partition by orders.order_id order by touches.touched_at desc, touches.touchpoint_id desc) = 1
+    on
+        orders.customer_id = touches.customer_id
+        and touches.touched_at <= orders.created_at
+        and touches.touched_at > orders.created_at - interval 30 day
+        and (touches.order_id is null or touches.order_id = orders.order_id)
+qualify
+    row_number() over (partition by orders.order_id order by touches.touched_at desc, touches.touchpoint_id desc) = 1

@@ -29,6 +29,7 @@ select
 from items
 inner join orders on items.order_id = orders.order_id
 left join versions
-    on items.product_id = versions.product_id
-    and orders.created_at >= versions.valid_from
-    and orders.created_at < versions.valid_to
+    on
+        items.product_id = versions.product_id
+        and orders.created_at >= versions.valid_from
+        and orders.created_at < versions.valid_to

@@ -22,10 +22,13 @@ select
     subscriptions.customer_id,
     months.month_start,
     plans.plan_code,
-    case when plans.billing_period = 'annual' then round(plans.price_usd / 12, 2)
-         else plans.price_usd end as mrr_usd
+    case
+        when plans.billing_period = 'annual' then round(plans.price_usd / 12, 2)
+        else plans.price_usd
+    end as mrr_usd
 from subscriptions
 inner join plans on subscriptions.plan_id = plans.plan_id
 inner join months
-    on months.month_start >= cast(subscriptions.started_at as date)
-    and (subscriptions.cancelled_at is null or months.month_start < cast(subscriptions.cancelled_at as date))
+    on
+        months.month_start >= cast(subscriptions.started_at as date)
+        and (subscriptions.cancelled_at is null or months.month_start < cast(subscriptions.cancelled_at as date))

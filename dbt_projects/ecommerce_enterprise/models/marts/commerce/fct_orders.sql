@@ -57,9 +57,17 @@ select
     round(coalesce(refunds.refunds_usd, 0), 2) as refunds_usd,
     case when orders.is_revenue_order then round(coalesce(items.items_subtotal_usd, 0), 2) else 0 end
         as gross_revenue_usd,
-    case when orders.is_revenue_order
-        then round(coalesce(items.items_subtotal_usd, 0) - coalesce(items.items_discount_usd, 0) - coalesce(refunds.refunds_usd, 0), 2)
-        else 0 end as net_revenue_usd,
+    case
+        when orders.is_revenue_order
+            then
+                round(
+                    coalesce(items.items_subtotal_usd, 0)
+                    - coalesce(items.items_discount_usd, 0)
+                    - coalesce(refunds.refunds_usd, 0),
+                    2
+                )
+        else 0
+    end as net_revenue_usd,
     round(orders.shipping_amount * fx.rate_to_usd, 2) as shipping_usd,
     round(orders.tax_amount * fx.rate_to_usd, 2) as tax_usd
 from orders
@@ -67,5 +75,6 @@ left join amounts on orders.order_id = amounts.order_id
 left join items on orders.order_id = items.order_id
 left join refunds on orders.order_id = refunds.order_id
 left join fx
-    on orders.order_date = fx.rate_date
-    and orders.currency_code = fx.currency_code
+    on
+        orders.order_date = fx.rate_date
+        and orders.currency_code = fx.currency_code

@@ -13,5 +13,6 @@ select
     round(coalesce(actual.net_revenue_usd, 0) - budgets.budget_net_revenue_usd, 2) as variance_usd
 from {{ ref('stg_fin__budgets') }} as budgets
 left join actual
-    on budgets.budget_month = actual.recognized_month
-    and budgets.budget_region = actual.sales_region
+    on
+        budgets.budget_month = actual.recognized_month
+        and budgets.budget_region = actual.sales_region

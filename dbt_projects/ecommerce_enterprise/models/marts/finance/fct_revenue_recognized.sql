@@ -3,7 +3,8 @@
 with orders as (
 
     select * from {{ ref('int_orders') }}
-    where not is_test_account
+    where
+        not is_test_account
         and is_revenue_order
         and delivered_at is not null
 
@@ -40,5 +41,6 @@ select
 from orders
 inner join amounts on orders.order_id = amounts.order_id
 left join fx
-    on orders.delivered_date = fx.rate_date
-    and orders.currency_code = fx.currency_code
+    on
+        orders.delivered_date = fx.rate_date
+        and orders.currency_code = fx.currency_code

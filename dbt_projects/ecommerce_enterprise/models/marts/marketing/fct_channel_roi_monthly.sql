@@ -28,5 +28,6 @@ select
     round({{ safe_divide('revenue.attributed_revenue_usd', 'spend.spend_usd') }}, 4) as roas
 from revenue
 full outer join spend
-    on revenue.month_start = spend.month_start
-    and revenue.channel = spend.channel
+    on
+        revenue.month_start = spend.month_start
+        and revenue.channel = spend.channel
