@@ -26,7 +26,8 @@ import pytest
 
 from replicas.env import Env
 from replicas.sandbox.query_client import GRACE_S, QueryFailed, server_stats
-from replicas.sandbox.query_server import ADDRESS_SPACE_BYTES, MAX_NESTED_VALUES
+from replicas.sandbox.query_render import MAX_NESTED_VALUES
+from replicas.sandbox.query_server import ADDRESS_SPACE_BYTES
 from replicas.sandbox.sql_policy import WHAT_IS_ALLOWED, format_value
 from replicas.tasks import build_task, unregister_family
 from tests.paths import REPO_ROOT
