@@ -277,9 +277,29 @@ class UnitReading:
     values: tuple[Value, ...]
     drafts: tuple[Draft | None, ...]
     months: tuple[int, ...]
+    amounts: tuple[float, ...] = ()  # every dollar figure
+    ranges: tuple[tuple[float, float], ...] = ()  # every percentage range
 
 
 _EMPTY_READING = UnitReading((), (), ())
+
+
+def _reading(
+    values: Sequence[Value], drafts: Sequence[Draft | None], months: tuple[int, ...]
+) -> UnitReading:
+    return UnitReading(
+        tuple(values),
+        tuple(drafts),
+        months,
+        tuple(v.low for v in values if v.unit == USD and v.low is not None),
+        tuple(
+            (v.low, v.high)
+            for v in values
+            if v.unit == PCT and v.low is not None and v.high is not None and v.low < v.high
+        ),
+    )
+
+
 _READINGS: dict[tuple[str, tuple[tuple[str, int], ...]], UnitReading] = {}
 _READINGS_LIMIT = 100_000
 _CACHEABLE_UNIT = 2_000  # longer units (a 1 MB run-on sentence) are read, never kept
@@ -319,7 +339,7 @@ def _read_unit(text: str, context: tuple[tuple[str, int], ...], is_cell: bool) -
     ):
         # numbers with no word around them that could make them a claim (still figures of the
         # response: a recommended card's fee may be stated so)
-        return UnitReading(tuple(values), (None,) * len(values), ())
+        return _reading(values, (None,) * len(values), ())
     values = _drop_disavowed(text, unit, values, text)
     if not values:
         return _EMPTY_READING
@@ -327,7 +347,7 @@ def _read_unit(text: str, context: tuple[tuple[str, int], ...], is_cell: bool) -
     drafts = [type_value(v, w) for v, w in zip(values, windows, strict=True)]
     _share_coordinated(text, values, drafts)
     _after_first_year(text, values, drafts, len(text))
-    return UnitReading(tuple(values), tuple(drafts), tuple(m[2] for m in months))
+    return _reading(values, drafts, tuple(m[2] for m in months))
 
 
 def _ranked(cues: Sequence[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
@@ -366,17 +386,15 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
                 # "Is there a promo on purchases? Yes: 1.99% APR ...": the question types the
                 # answer
                 lent = [*lent, *cue_index.within(question.start, question.end)]
-        reading = read_unit(unit_text, _ranked(lent) if lent else (), unit.is_cell)
+        lent_key = _ranked(lent) if lent else ()
+        reading = _READINGS.get((unit_text, lent_key)) or read_unit(
+            unit_text, lent_key, unit.is_cell
+        )
         if not reading.values:
             continue
         offset = unit.start
-        for value in reading.values:
-            if value.low is None:
-                continue
-            if value.unit == USD:
-                amounts.append(value.low)
-            elif value.unit == PCT and value.high is not None and value.low < value.high:
-                ranges.append((value.low, value.high))
+        amounts += reading.amounts
+        ranges += reading.ranges
         unit_mentions = index.within(unit.start, unit.end)
         binder = _Binder(masked, unit, unit_mentions, index, context, only)
         unit_claims: list[Claim] = []

@@ -156,6 +156,7 @@ class NameIndex:
         self._phrase_cache: dict[tuple[str, ...], tuple[_Verdict, ...]] = {}
         self._surface_cache: dict[str, tuple[_Verdict, ...]] = {}
         self._nearest_cache: dict[tuple[tuple[str, ...], bool], str | None] = {}
+        self._line_cache: dict[str, tuple[NameMention, ...]] = {}
 
     @staticmethod
     def _stems(issuers: Iterable[str]) -> tuple[tuple[str, ...], ...]:
@@ -193,7 +194,48 @@ class NameIndex:
         return self.names[card_id]
 
     def find(self, text: str, lower: str) -> list[NameMention]:
-        """Every card reference in document order; ``text`` and ``lower`` are aligned strings."""
+        """Every card reference in document order; ``text`` and ``lower`` are aligned strings.
+
+        Names never span a line, so the names of each line are found on their own (and kept per
+        line of text: answers repeat their lines); references ("the Plus version", "Plus:",
+        "the former") are then resolved over the whole response.
+        """
+        mentions: list[NameMention] = []
+        size = len(text)
+        pos = 0
+        cache = self._line_cache
+        while pos < size:
+            stop = text.find("\n", pos)
+            stop = size if stop < 0 else stop + 1
+            line = text[pos:stop]
+            found = cache.get(line)
+            if found is None:
+                found = tuple(self._line_names(line, lower[pos:stop]))
+                if len(line) <= 2_000:
+                    if len(cache) >= _PHRASE_CACHE_LIMIT:
+                        cache.clear()
+                    cache[line] = found
+            for m in found:
+                mentions.append(
+                    NameMention(
+                        m.start + pos, m.end + pos, m.kind, m.card_id, m.surface, m.expected
+                    )
+                )
+            pos = stop
+        # Every reference contains one of these words; without them there is nothing to look for
+        # (with them, ``_with_references`` finds exactly the references there are).
+        if mentions and ("the " in text or "The " in text):
+            mentions = refs.with_references(self, text, mentions)
+        if mentions and (
+            ":" in text or " - " in text or " = " in text or ") " in text or ".. " in text
+        ):
+            mentions = refs.with_labels(self, text, mentions)
+        if ("former" in text or "latter" in text) and len(mentions) > 1:
+            mentions = refs.with_former_latter(text, mentions)
+        return mentions
+
+    def _line_names(self, text: str, lower: str) -> list[NameMention]:
+        """The exact, misspelt and invented names of one line (positions in the line)."""
         mentions: list[NameMention] = []
         for start, end, name in self.exact_matches(lower):
             if start and (lower[start - 1].isalnum() or lower[start - 1] in "'-"):
@@ -216,16 +258,6 @@ class NameIndex:
                 continue  # overlaps an exact mention, already classified
             mentions.extend(self._phrase_mentions(text, start, end))
         mentions.sort(key=lambda m: m.start)
-        # Every reference contains one of these words; without them there is nothing to look for
-        # (with them, ``_with_references`` finds exactly the references there are).
-        if mentions and ("the " in text or "The " in text):
-            mentions = refs.with_references(self, text, mentions)
-        if mentions and (
-            ":" in text or " - " in text or " = " in text or ") " in text or ".. " in text
-        ):
-            mentions = refs.with_labels(self, text, mentions)
-        if ("former" in text or "latter" in text) and len(mentions) > 1:
-            mentions = refs.with_former_latter(text, mentions)
         return mentions
 
     # -- exact mentions ----------------------------------------------------------------------
