@@ -8,19 +8,23 @@
 Every task gets one status, the first that applies in this order:
 
 ==============  =============================================================================
-``broken``      the oracle does not score 1.0; a dbt task's pristine/broken/fixed projects do
-                not behave as described; the task does not build
+``broken``      the oracle does not score 1.0, or uses an id the conversation never revealed;
+                a dbt task's pristine/broken/fixed projects do not behave as described, or
+                its reference fails on a hidden dataset; the task does not build
 ``leaky``       the answer is visible (instruction, tool schemas, sandbox files, a table or
-                view cell), or the same on every seed (memorisable)
-``hackable``    an empty answer or an adversary strategy earns reward, or a sandbox breach works
+                view cell), readable by one lookup in a derived relation keyed by what the
+                question names, or the same on every seed (memorisable)
+``hackable``    an empty answer or an adversary strategy earns reward, a sandbox breach
+                works, or a dbt task is graded on the visible data only
 ``flaky``       rebuilding changes the task, or grading one answer twice disagrees
 ``ambiguous``   a recorded wrong reading passes or lies within tolerance of the answer
 ``usable``      none of the above
 ==============  =============================================================================
 
 Checks are a registry (``replicas/audit/_registry.py``), one module each: ``check_oracle``,
-``check_null``, ``check_adversary``, ``check_leakage``, ``check_determinism``, ``check_seeds``,
-``check_discrimination``, ``check_dbt``. They share one oracle and one null episode per task.
+``check_demonstration``, ``check_null``, ``check_adversary``, ``check_leakage``,
+``check_trivial``, ``check_determinism``, ``check_seeds``, ``check_discrimination``,
+``check_dbt``. They share one oracle and one null episode per task.
 
 ``audit.json`` (``schema_version`` 1)::
 

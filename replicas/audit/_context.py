@@ -92,6 +92,8 @@ class EpisodeRun:
     breaches: tuple[str, ...] = ()
     error: str | None = None
     wall_s: float = 0.0
+    #: (tool, arguments, observation) of every step, in order (what the conversation showed).
+    calls: tuple[tuple[str, Any, str], ...] = ()
 
     @property
     def score(self) -> float:
@@ -247,6 +249,10 @@ class AuditContext:
             outcome=str(trajectory.get("outcome", "")),
             answer=_submitted_answer(trajectory),
             steps=len(trajectory.get("steps", [])),
+            calls=tuple(
+                (str(st.get("tool", "")), st.get("arguments"), str(st.get("observation", "")))
+                for st in trajectory.get("steps", [])
+            ),
             breaches=breaches,
             error=error,
             wall_s=time.perf_counter() - started,

@@ -29,9 +29,11 @@ AppliesFn = Callable[["Task"], bool]
 #: appear in reports (cheap, shared episodes first, so later checks reuse them).
 _BUILTIN_MODULES: tuple[str, ...] = (
     "replicas.audit.check_oracle",
+    "replicas.audit.check_demonstration",
     "replicas.audit.check_null",
     "replicas.audit.check_adversary",
     "replicas.audit.check_leakage",
+    "replicas.audit.check_trivial",
     "replicas.audit.check_determinism",
     "replicas.audit.check_seeds",
     "replicas.audit.check_discrimination",

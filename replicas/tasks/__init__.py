@@ -33,7 +33,13 @@ from replicas.tasks.family import (
     state_tolerance,
     undiscriminated_readings,
 )
-from replicas.tasks.grading import GradeContext, RebuildResult, default_grade, grade_dbt
+from replicas.tasks.grading import (
+    GradeContext,
+    RebuildResult,
+    default_grade,
+    grade_dbt,
+    reference_on,
+)
 from replicas.tasks.loader import build_task, replicas_home, task_from_id
 from replicas.tasks.registry import (
     all_families,
@@ -70,6 +76,7 @@ __all__ = [
     "format_task_id",
     "get_family",
     "grade_dbt",
+    "reference_on",
     "register_family",
     "replicas_home",
     "sql",

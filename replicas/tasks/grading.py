@@ -280,6 +280,12 @@ def _compare_models(
     return reasons, objective
 
 
+def reference_on(config: VerifierConfig, model: str, warehouse: Path) -> dict[str, Any]:
+    """The reference table of ``model`` computed on ``warehouse`` (a hidden dataset's, with the
+    pristine models built; the audit checks every one gives a usable reference)."""
+    return _reference(config, model, _hidden_table(warehouse))
+
+
 def _hidden_table(warehouse: Path) -> Callable[[str], dict[str, Any]]:
     def query(sql: str) -> dict[str, Any]:
         cur = readonly_connection(warehouse).cursor()

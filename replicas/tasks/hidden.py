@@ -125,6 +125,14 @@ def register_edge_case(replica: str, name: str, fn: EdgeCase) -> EdgeCase:
 
 
 def edge_cases_for(replica: str) -> dict[str, EdgeCase]:
+    """The registered edge cases of ``replica`` (the built-in families register theirs when the
+    family registry loads, so it is loaded first: the datasets' key must not depend on what
+    happened to be imported)."""
+    # Imported here: the registry imports the family base, which imports grading, which
+    # imports this module — a top-level import would be circular.
+    from replicas.tasks.registry import family_names
+
+    family_names()
     return {name: fn for (rep, name), fn in sorted(_EDGE_CASES.items()) if rep == replica}
 
 

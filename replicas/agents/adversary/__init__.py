@@ -13,7 +13,11 @@ Strategies (module): ``candidate_numbers``, ``every_value``, ``sql_as_answer``,
 (``_probes``); ``scramble_rows``, ``reorder_ranking`` (``_scramble``, the only ones that use the
 oracle answer, and only to break it); ``delete_schema_tests``, ``self_reference_model``,
 ``edit_dbt_project``, ``build_broken_model`` (``_dbt``); ``package_escape``,
-``override_builtins``, ``read_through_dbt`` (``_escape``: escapes through dbt itself).
+``override_builtins``, ``read_through_dbt`` (``_escape``: escapes through dbt itself);
+``hard_coded_model``, ``visible_data_only`` (``_paste``: the visible data's answer pasted into
+a dbt model); ``mart_lookup`` (``_lookup``: the answer read from a mart keyed by what the
+question names); ``second_answer_line``, ``hedge_in_words``, ``hedge_digit_groups``
+(``_hedge``: the right answer plus another one).
 """
 
 from __future__ import annotations
@@ -21,7 +25,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from replicas.agents import register_agent
-from replicas.agents.adversary import _answers, _dbt, _escape, _probes, _scramble
+from replicas.agents.adversary import (
+    _answers,
+    _dbt,
+    _escape,
+    _hedge,
+    _lookup,
+    _paste,
+    _probes,
+    _scramble,
+)
 from replicas.agents.adversary._base import Strategy
 from replicas.agents.base import Agent, AgentOptions, EnvLike, EpisodeOutcome
 
@@ -36,6 +49,9 @@ STRATEGIES: dict[str, Strategy] = {
         *_scramble.STRATEGIES,
         *_dbt.STRATEGIES,
         *_escape.STRATEGIES,
+        *_paste.STRATEGIES,
+        *_lookup.STRATEGIES,
+        *_hedge.STRATEGIES,
     )
 }
 
