@@ -40,7 +40,7 @@ from replicas.verifiers.compliance.claim_types import (
     windows_of,
 )
 from replicas.verifiers.compliance.mentions import UNKNOWN, NameMention
-from replicas.verifiers.compliance.units import CueIndex, MentionIndex, Unit, build_units
+from replicas.verifiers.compliance.units import CueIndex, MentionIndex, Unit, ranked, unit_spans
 from replicas.verifiers.compliance.values import (
     NONE,
     PCT,
@@ -350,12 +350,6 @@ def _read_unit(text: str, context: tuple[tuple[str, int], ...], is_cell: bool) -
     return _reading(values, drafts, tuple(m[2] for m in months))
 
 
-def _ranked(cues: Sequence[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
-    """Lent cue words, in order, at fixed negative positions: before the unit and further
-    away than any of its own words, as a header or a question is."""
-    return tuple((cue, i - 1000) for i, (cue, _) in enumerate(cues))
-
-
 def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extraction:
     """Every claim of the response, typed and attributed.
 
@@ -366,44 +360,50 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
     index = MentionIndex(mentions)
     cue_index = CueIndex(masked, ())
     # "Late fee ... none": the label's dots are no sentence end either
-    units = build_units(label_separators(text), cue_index, index)
-    unit_starts = [u.start for u in units]
+    spans, cells = unit_spans(label_separators(text), cue_index, index)
+    unit_starts = [start for start, _ in spans]
     named = [m for m in mentions if m.kind != UNKNOWN]
     distinct_cards = _cards_of(named)
     only = distinct_cards if len(distinct_cards) == 1 and len(named) == len(mentions) else ()
-    context = _Context(units, unit_starts, index)
+    context = _Context(spans, cells, unit_starts, index)
     claims: list[Claim] = []
     months_of: dict[int, tuple[int, ...]] = {}
     amounts: list[float] = []
     ranges: list[tuple[float, float]] = []
     answers = "?" in masked
-    for k, unit in enumerate(units):
-        unit_text = masked[unit.start : unit.end]
-        lent: Sequence[tuple[str, int]] = unit.context_cues
-        if answers and k and not unit.is_cell and _ANSWER.match(unit_text):
-            question = units[k - 1]
-            if masked[question.start : question.end].rstrip().endswith("?"):
+    readings = _READINGS
+    for k, (unit_start, unit_end) in enumerate(spans):
+        unit_text = masked[unit_start:unit_end]
+        cell = cells.get(k) if cells else None
+        if cell is not None:
+            lent_key = tuple(cell.context_cues)
+            reading = readings.get((unit_text, lent_key)) or read_unit(unit_text, lent_key, True)
+        elif answers and k and _ANSWER.match(unit_text):
+            q_start, q_end = spans[k - 1]
+            lent_key = ()
+            if masked[q_start:q_end].rstrip().endswith("?"):
                 # "Is there a promo on purchases? Yes: 1.99% APR ...": the question types the
                 # answer
-                lent = [*lent, *cue_index.within(question.start, question.end)]
-        lent_key = _ranked(lent) if lent else ()
-        reading = _READINGS.get((unit_text, lent_key)) or read_unit(
-            unit_text, lent_key, unit.is_cell
-        )
+                lent_key = ranked(cue_index.within(q_start, q_end))
+            reading = readings.get((unit_text, lent_key)) or read_unit(unit_text, lent_key)
+        else:
+            reading = readings.get((unit_text, ())) or read_unit(unit_text)
         if not reading.values:
             continue
-        offset = unit.start
         amounts += reading.amounts
         ranges += reading.ranges
-        unit_mentions = index.within(unit.start, unit.end)
+        if not any(reading.drafts):
+            continue
+        unit = cell or Unit(unit_start, unit_end)
+        unit_mentions = index.within(unit_start, unit_end)
         binder = _Binder(masked, unit, unit_mentions, index, context, only)
         unit_claims: list[Claim] = []
         for value, draft in zip(reading.values, reading.drafts, strict=True):
             if draft is None:
                 continue
-            cards, binding = binder.bind(value.start + offset, value.end + offset)
+            cards, binding = binder.bind(value.start + unit_start, value.end + unit_start)
             for part in draft.get("split", [draft]):
-                start, end = part["start"] + offset, part["end"] + offset
+                start, end = part["start"] + unit_start, part["end"] + unit_start
                 unit_claims.append(
                     _claim(
                         {**part, "start": start, "end": end, "binding": binding},
@@ -412,14 +412,14 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
                     )
                 )
         if unit_claims and "respectively" in unit_text and lex.RESPECTIVELY.search(unit_text):
-            unit_claims = _respectively(unit_claims, unit_mentions, index, unit.start)
+            unit_claims = _respectively(unit_claims, unit_mentions, index, unit_start)
         claims.extend(unit_claims)
         if reading.months and len(_cards_of(unit_mentions)) <= 1:
-            months_of[unit.start] = reading.months
+            months_of[unit_start] = reading.months
     return Extraction(
         tuple(claims),
         tuple(mentions),
-        tuple((u.start, u.end) for u in units),
+        tuple(spans),
         tuple(amounts),
         tuple(ranges),
         months_of,
@@ -467,10 +467,17 @@ class _Context:
     """The cards the text was talking about before a unit: those named by the last unit (or
     table) that names any."""
 
-    __slots__ = ("_index", "_memo", "_starts", "_units")
+    __slots__ = ("_cells", "_index", "_memo", "_spans", "_starts")
 
-    def __init__(self, units: Sequence[Unit], starts: Sequence[int], index: MentionIndex) -> None:
-        self._units = units
+    def __init__(
+        self,
+        spans: Sequence[tuple[int, int]],
+        cells: dict[int, Unit],
+        starts: Sequence[int],
+        index: MentionIndex,
+    ) -> None:
+        self._spans = spans
+        self._cells = cells
         self._starts = starts
         self._index = index
         self._memo: dict[int, tuple[str, ...]] = {}
@@ -488,8 +495,8 @@ class _Context:
         cached = self._memo.get(k)
         if cached is not None:
             return cached
-        unit = self._units[k]
-        lo, hi = unit.block if unit.block is not None else (unit.start, unit.end)
+        cell = self._cells.get(k)
+        lo, hi = cell.block if cell is not None and cell.block is not None else self._spans[k]
         found = _cards_of(self._index.within(lo, min(hi, pos)))
         if any(m.kind == UNKNOWN for m in self._index.within(lo, min(hi, pos))) and not found:
             found = ()

@@ -14,6 +14,7 @@ from replicas.verifiers.compliance.claims import Extraction
 from replicas.verifiers.compliance.mentions import NameMention
 
 _LIST_ITEM = re.compile(r"(?:[-*•+]|\d{1,2}[.)])\s")
+_LIST_ITEM_AT = re.compile(r"\s*(?:[-*•+]|\d{1,2}[.)])\s")  # after the unit's leading blanks
 
 
 @dataclass(frozen=True)
@@ -51,10 +52,7 @@ def find_recommendations(lower: str, extraction: Extraction) -> Recommendations:
     for k, unit_mentions in by_unit.items():
         unit_start, unit_end = units[k]
         unit_text = text[unit_start:unit_end]
-        stripped = unit_text.strip()
-        if not stripped:
-            continue
-        is_item = bool(_LIST_ITEM.match(stripped))
+        is_item = _LIST_ITEM_AT.match(text, unit_start, unit_end) is not None
         list_lead = is_item and _list_lead(lower, units, k, leads)
         verdicts = unit_verdicts(unit_text, tuple(m.start - unit_start for m in unit_mentions))
         for mention, verdict in zip(unit_mentions, verdicts, strict=True):

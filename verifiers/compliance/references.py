@@ -45,6 +45,26 @@ _THE_CANDIDATE = re.compile(
 )
 
 
+_BASE_AFTER_THE = ("base", "basic", "standard", "original", "regular")
+
+
+def _the_candidates(text: str) -> list[int]:
+    """The matches of ``_THE_CANDIDATE`` (their starts), found from the occurrences of "he "
+    with ``str.find`` instead of the regex engine trying every "t" of the text."""
+    out = []
+    pos = text.find("he", 1)
+    while pos >= 0:
+        start = pos - 1
+        if (
+            text[start] in "tT"
+            and (start == 0 or not (text[start - 1].isalnum() or text[start - 1] == "_"))
+            and _THE_CANDIDATE.match(text, start)
+        ):
+            out.append(start)
+        pos = text.find("he", pos + 2)
+    return out
+
+
 def _matches_at(
     pattern: re.Pattern[str], text: str, positions: list[int]
 ) -> Iterator[re.Match[str]]:
@@ -140,7 +160,7 @@ def with_references(index: NameIndex, text: str, mentions: list[NameMention]) ->
     """ "The Plus version", "the 360 card", "the base card", "the Plus has ...": a sibling of the
     card just named."""
     out = list(mentions)
-    candidates = [m.start() for m in _THE_CANDIDATE.finditer(text)]
+    candidates = _the_candidates(text)
     found = [*_matches_at(REFERENCE, text, candidates)]
     found += [
         m for m in _matches_at(BARE_TIER, text, candidates) if m.group(1).lower() in index.tiers

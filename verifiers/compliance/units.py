@@ -59,14 +59,17 @@ class Unit:
     block: tuple[int, int] | None = None  # the whole table a cell belongs to
 
 
-def _sentence_units(text: str, start: int, end: int, out: list[Unit]) -> None:
+def _sentence_spans(text: str, start: int, end: int, out: list[tuple[int, int]]) -> None:
     """The sentences of ``text[start:end]``, line by line (a line break always ends one)."""
     pos = start
     while pos < end:
         stop = text.find("\n", pos, end)
         stop = end if stop < 0 else stop + 1
-        for lo, hi in line_sentences(text[pos:stop]):
-            out.append(Unit(pos + lo, pos + hi))
+        split = line_sentences(text[pos:stop])
+        if len(split) == 1:
+            out.append((pos, stop))
+        else:
+            out += [(pos + lo, pos + hi) for lo, hi in split]
         pos = stop
 
 
@@ -182,17 +185,31 @@ def _table_blocks(text: str) -> Iterator[re.Match[str]]:
 
 def build_units(text: str, cues: CueIndex, mentions: MentionIndex) -> list[Unit]:
     """Prose sentences and table cells, in document order, covering the whole text."""
-    units: list[Unit] = []
+    spans, cells = unit_spans(text, cues, mentions)
+    return [cells.get(k) or Unit(start, end) for k, (start, end) in enumerate(spans)]
+
+
+def unit_spans(
+    text: str, cues: CueIndex, mentions: MentionIndex
+) -> tuple[list[tuple[int, int]], dict[int, Unit]]:
+    """``build_units`` as spans, with ``Unit``s only for table cells (index -> cell): most units
+    are sentences, which need nothing but their span until they turn out to hold a figure."""
+    spans: list[tuple[int, int]] = []
+    cells: dict[int, Unit] = {}
     cursor = 0
     if "|" in text:
         for block in _table_blocks(text):
             if block.start() > cursor:
-                _sentence_units(text, cursor, block.start(), units)
-            _table_units(text, cues, _line_spans(text, *block.span()), mentions, units)
+                _sentence_spans(text, cursor, block.start(), spans)
+            table: list[Unit] = []
+            _table_units(text, cues, _line_spans(text, *block.span()), mentions, table)
+            for unit in table:
+                cells[len(spans)] = unit
+                spans.append((unit.start, unit.end))
             cursor = block.end()
     if cursor < len(text):
-        _sentence_units(text, cursor, len(text), units)
-    return units
+        _sentence_spans(text, cursor, len(text), spans)
+    return spans, cells
 
 
 _NEGATABLE = frozenset({lex.VARIABLE, lex.FIXED})
@@ -301,13 +318,13 @@ def _table_units(
     row (or column) only, never from the text around the table."""
     block = (rows[0][0], rows[-1][1])
     header = _cells(text, *rows[0])
-    cues.prefetch(*rows[0], header)
     body = [r for r in rows[1:] if not _TABLE_SEPARATOR.match(text[r[0] : r[1]])]
     header_cards = [_cell_cards(mentions, cell) for cell in header]
     column_cues = [
         [] if _CARD_HEADER.search(text[cell[0] : cell[1]]) else _header_cues(text, cues, cell)
         for cell in header
     ]
+    ranked_columns = [ranked(cues) for cues in column_cues]
     transposed = any(cards is not None for cards in header_cards[1:])
     # Header cells are units of their own so the names in them are seen, but carry no claims.
     for cell in header:
@@ -318,32 +335,33 @@ def _table_units(
     cardless = not transposed and not any(
         _cell_cards(mentions, cell) is not None for cells in body_cells for cell in cells
     )
-    for row, cells in zip(body, body_cells, strict=True):
-        cues.prefetch(*row, cells)
+    # (a cell reads its own words; only header and label cells lend theirs)
+    for cells in body_cells:
         if transposed:
-            label_cues = _header_cues(text, cues, cells[0]) if cells else []
+            row_label = ranked(_header_cues(text, cues, cells[0])) if cells else ()
             for column, cell in enumerate(cells):
                 if column == 0:
                     out.append(Unit(cell[0], cell[1], is_cell=True, cards=(), block=block))
                     continue
                 cards = header_cards[column] if column < len(header_cards) else None
-                out.append(Unit(cell[0], cell[1], list(label_cues), cards or (), True, block))
+                out.append(Unit(cell[0], cell[1], row_label, cards or (), True, block))
             continue
-        row_cards = None
-        for cell in cells:
-            row_cards = _cell_cards(mentions, cell)
-            if row_cards is not None:
-                break
-        first_is_label = bool(cells) and _cell_cards(mentions, cells[0]) is None
+        named = [_cell_cards(mentions, cell) for cell in cells]
+        row_cards = next((cards for cards in named if cards is not None), None)
+        first_is_label = bool(cells) and named[0] is None
         label_cues = cues.within(*cells[0]) if first_is_label and row_cards is None else []
         for column, cell in enumerate(cells):
-            if _cell_cards(mentions, cell) is not None:
+            if named[column] is not None:
                 # the cell naming the row's card holds no term
                 out.append(Unit(cell[0], cell[1], is_cell=True, cards=(), block=block))
                 continue
             header_cues = column_cues[column] if column < len(column_cues) else []
             cards = None if cardless else row_cards or ()
-            out.append(Unit(cell[0], cell[1], header_cues + label_cues, cards, True, block))
+            if label_cues:
+                lent = ranked(header_cues + label_cues)
+            else:
+                lent = ranked_columns[column] if column < len(ranked_columns) else ()
+            out.append(Unit(cell[0], cell[1], lent, cards, True, block))
 
 
 # "0% transfers?", "0% APR period": a zero rate in a header names an intro offer column.
@@ -356,6 +374,13 @@ def _header_cues(text: str, cues: CueIndex, cell: tuple[int, int]) -> list[tuple
     if zero is None:
         return found
     return [*found, (lex.INTRO, zero.start())]
+
+
+def ranked(cues: Sequence[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
+    """Lent cue words (a header's, a row label's, a question's), in order, at fixed negative
+    positions: before the unit and further away than any of its own words. A unit's reading
+    then depends on which words it is lent, not on how far away they stand."""
+    return tuple((cue, i - 1000) for i, (cue, _) in enumerate(cues))
 
 
 def _cell_cards(mentions: MentionIndex, cell: tuple[int, int]) -> tuple[str, ...] | None:
