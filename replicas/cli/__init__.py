@@ -34,9 +34,21 @@ COMMANDS: dict[str, str] = {
     "verify": "verify",
     "demo": "demo",
     "serve": "serve",
+    "factory": "factory",
 }
 HELP = "replica-kit: RL environments that replicate enterprise systems."
-_ORDER = ("build", "suite", "run", "report", "audit", "export", "verify", "demo", "serve")
+_ORDER = (
+    "build",
+    "suite",
+    "run",
+    "report",
+    "audit",
+    "export",
+    "verify",
+    "demo",
+    "serve",
+    "factory",
+)
 
 
 def build_app(modules: tuple[str, ...] = _ORDER) -> typer.Typer:

@@ -31,7 +31,7 @@ from replicas.cli.common import (
     fail,
     out_console,
 )
-from replicas.suite import get_suite, suite_names
+from replicas.suite import get_suite, parse_suite_file, suite_names
 from replicas.tasks import TaskId, get_family
 
 _GLOB_CHARS = frozenset("*?[")
@@ -53,15 +53,31 @@ audit_app = typer.Typer(
 )
 
 
+def _suite_ids(suite: str) -> list[str]:
+    """Ids of a published suite, or of a task-id list file (e.g. ``replicas factory``'s
+    ``DIR/suite.txt``) when ``suite`` is the path of one."""
+    if suite not in suite_names() and (suite.endswith(".txt") or "/" in suite):
+        path = Path(suite)
+        try:
+            ids = parse_suite_file(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ValueError(f"cannot read the task list {suite}: {exc}") from None
+        if not ids:
+            raise ValueError(f"the task list {suite} names no task")
+        for task_id in ids:
+            get_family(TaskId.parse(task_id).family)  # ValueError on a bad id or family
+        return list(dict.fromkeys(ids))
+    return list(get_suite(suite).task_ids)  # ValueError listing the known suites
+
+
 def select_task_ids(suite: str, patterns: str | None) -> list[str]:
-    """Ids of ``suite`` matching comma-separated globs; a pattern without glob characters that
-    is a task id is taken as is, even outside the suite (to audit one's own families).
+    """Ids of ``suite`` (a published suite or the path of a task-id list) matching
+    comma-separated globs; a pattern without glob characters that is a task id is taken as is,
+    even outside the suite (to audit one's own families).
     ValueError on an unknown suite/family or when nothing matches."""
 
-    if suite not in suite_names():
-        get_suite(suite)  # raises ValueError listing the known suites
     if not patterns:
-        return list(get_suite(suite).task_ids)
+        return _suite_ids(suite)
     suite_ids: list[str] | None = None
     chosen: list[str] = []
     for pattern in (p.strip() for p in patterns.split(",")):
@@ -77,11 +93,11 @@ def select_task_ids(suite: str, patterns: str | None) -> list[str]:
                 chosen.append(str(tid))
                 continue
         if suite_ids is None:
-            suite_ids = list(get_suite(suite).task_ids)
+            suite_ids = _suite_ids(suite)
         chosen.extend(i for i in suite_ids if fnmatch.fnmatchcase(i, pattern))
     chosen = list(dict.fromkeys(chosen))
     if not chosen:
-        ids = suite_ids if suite_ids is not None else list(get_suite(suite).task_ids)
+        ids = suite_ids if suite_ids is not None else _suite_ids(suite)
         families = sorted({i.rsplit(".s", 1)[0] for i in ids})
         raise ValueError(
             f"no task of suite {suite!r} matches {patterns!r}; ids look like {ids[0]!r}; "
@@ -152,7 +168,10 @@ def _print_fix_hints(bad: list[TaskAudit], out: Console) -> None:
 
 @audit_app.callback(invoke_without_command=True)
 def audit_command(
-    suite: Annotated[str, typer.Option(help="Suite whose tasks are audited.")] = "core-v1",
+    suite: Annotated[
+        str,
+        typer.Option(help="Suite whose tasks are audited, or the path of a task-id list file."),
+    ] = "core-v1",
     tasks: Annotated[
         str | None,
         typer.Option(

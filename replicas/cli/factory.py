@@ -1,0 +1,88 @@
+"""``replicas factory``: mutate a replica's dbt project into validated fix tasks.
+
+Writes ``DIR/suite.txt`` (the usable tasks' ids, one per line: ``replicas audit --suite
+DIR/suite.txt`` screens them), ``DIR/funnel.json`` (counts ``candidates``, ``built``,
+``changed_output``, ``unique``, ``usable`` overall, per operator and per seed, and the
+validation rate) and ``DIR/funnel.md`` (the same as a markdown table). Every file is written to
+a temporary name and renamed. Bad input exits 2 and writes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from replicas.atomicio import write_json_atomic, write_text_atomic
+from replicas.build import parse_seeds
+from replicas.cli.common import INTERRUPTED, fail, out_console
+from replicas.factory.run import render_markdown, run_factory
+from replicas.replica import get_replica
+from replicas.tasks import get_family
+
+#: The family whose task k on seed s is survivor k of the seed's funnel.
+FAMILY = "{replica}.mutant_fix-v1"
+
+
+def factory(
+    replica: Annotated[str, typer.Argument(help="Replica whose dbt project is mutated.")],
+    out: Annotated[Path, typer.Option("--out", help="Directory for suite.txt and the funnel.")],
+    seeds: Annotated[str, typer.Option(help="Seeds, e.g. 1-20 or 1,3,5-7.")] = "1-3",
+    operators: Annotated[
+        str | None,
+        typer.Option(help="Comma-separated mutation operators (default: all)."),
+    ] = None,
+    max_per_model: Annotated[
+        int | None,
+        typer.Option("--max-per-model", help="Validate at most N candidates of each model."),
+    ] = None,
+    workers: Annotated[int, typer.Option(help="Worker processes (one seed each).")] = 1,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print funnel.json to stdout instead of the table.")
+    ] = False,
+) -> None:
+    """Validate mutants of REPLICA's project on seeds; list the survivors as a suite."""
+    try:
+        get_replica(replica)
+        family = FAMILY.format(replica=replica)
+        try:
+            get_family(family)
+        except ValueError:
+            raise ValueError(
+                f"replica {replica!r} has no factory family ({family} is not registered)"
+            ) from None
+        seed_list = parse_seeds(seeds)
+        chosen = [o.strip() for o in operators.split(",") if o.strip()] if operators else None
+        if operators is not None and not chosen:
+            raise ValueError("--operators names no operator")
+        if out.exists() and not out.is_dir():
+            raise ValueError(f"--out {out} exists and is not a directory")
+        report = run_factory(
+            replica,
+            family,
+            seed_list,
+            operators=chosen,
+            max_per_model=max_per_model,
+            workers=workers,
+        )
+    except KeyboardInterrupt:
+        raise fail("interrupted; nothing was written", INTERRUPTED) from None
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    data = report.to_dict()
+    out.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(out / "suite.txt", "".join(f"{t}\n" for t in report.task_ids))
+    write_json_atomic(out / "funnel.json", data)
+    write_text_atomic(out / "funnel.md", render_markdown(report))
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+        return
+    console = out_console()
+    console.print(render_markdown(report), highlight=False, markup=False)
+    console.print(f"wrote {out / 'suite.txt'}, {out / 'funnel.json'}, {out / 'funnel.md'}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("factory")(factory)
