@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export REPLICAS_HOME ?= $(CURDIR)/.replicas-home
 
-.PHONY: demo test check bench install clean wheel-test os-sandbox
+.PHONY: demo test test-slow audit ci check bench install clean wheel-test os-sandbox
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,8 +41,20 @@ os-sandbox:
 demo: $(STAMP) os-sandbox
 	$(BIN)/replicas demo
 
+# `make test`: unit, integration and security tests (markers in pyproject.toml). The minutes-long
+# runs have their own targets, and .ci/run runs all three.
 test: $(STAMP) os-sandbox
-	$(BIN)/python -m pytest -q -n 2 --dist worksteal
+	$(BIN)/python -m pytest -q -n 2 --dist worksteal -m "not slow and not audit and not browser"
+
+# The whole-suite audit gate: every task of the shipped suites is usable.
+audit: $(STAMP) os-sandbox
+	$(BIN)/python -m pytest -q -n 2 --dist worksteal -m audit
+
+# End-to-end runs that take minutes (enterprise dbt episodes) and the headless-Chromium render.
+test-slow: $(STAMP) os-sandbox
+	$(BIN)/python -m pytest -q -n 2 --dist worksteal -m "slow or browser"
+
+ci: test audit test-slow
 
 check: $(STAMP)
 	$(BIN)/ruff check replicas generators verifiers tests benchmarks

@@ -196,6 +196,36 @@ CORE_V1 = SuiteSpec(
     ),
 )
 
+#: hard-v1 runs on the enterprise replica, on seeds core-v1 never uses.
+_HARD_SEEDS = (11, 12)
+_HARD_VARIANTS = 4
+#: dbt families replay loads or rebuild on hidden datasets: 7 tasks each keeps the suite at 60.
+_HARD_DBT_TASKS = 7
+_HARD = "ecommerce_enterprise."
+
+HARD_V1 = SuiteSpec(
+    name="hard-v1",
+    description=(
+        "The hard suite on the ecommerce_enterprise replica (131 dbt models, 41 sources): "
+        "stakeholder questions whose definitions live in the project (Finance revenue, SCD2 "
+        "category attribution, governed semantic-layer metrics, identity-resolved customers) "
+        "and dbt work graded on hidden data (a two-layer incident, an incremental model's "
+        "late-arriving rows, a Snowflake-to-DuckDB port, a monolith refactor), seeds 11-12, "
+        "scale 0.01."
+    ),
+    entries=(
+        SuiteEntry(_HARD + "finance_revenue-v1", _HARD_SEEDS, _HARD_VARIANTS),
+        SuiteEntry(_HARD + "category_revenue_asof-v1", _HARD_SEEDS, _HARD_VARIANTS),
+        SuiteEntry(_HARD + "governed_metric-v1", _HARD_SEEDS, _HARD_VARIANTS),
+        SuiteEntry(_HARD + "people_count-v1", _HARD_SEEDS, _HARD_VARIANTS),
+        SuiteEntry(_HARD + "multi_layer_incident-v1", _HARD_SEEDS, _HARD_VARIANTS, _HARD_DBT_TASKS),
+        SuiteEntry(_HARD + "incremental_fix-v1", _HARD_SEEDS, _HARD_VARIANTS, _HARD_DBT_TASKS),
+        SuiteEntry(_HARD + "dialect_migration-v1", _HARD_SEEDS, _HARD_VARIANTS, _HARD_DBT_TASKS),
+        SuiteEntry(_HARD + "refactor_split-v1", _HARD_SEEDS, _HARD_VARIANTS, _HARD_DBT_TASKS),
+    ),
+)
+
+
 def _bumped(entry: SuiteEntry, family: str) -> SuiteEntry:
     return SuiteEntry(family, entry.seeds, entry.variants_per_seed, entry.max_tasks)
 
@@ -219,6 +249,7 @@ CORE_V2 = SuiteSpec(
 SUITE_SPECS: Registry[SuiteSpec] = Registry("suite", same=lambda old, new: old == new)
 SUITE_SPECS.register(CORE_V1.name, CORE_V1)
 SUITE_SPECS.register(CORE_V2.name, CORE_V2)
+SUITE_SPECS.register(HARD_V1.name, HARD_V1)
 
 
 def register_suite(spec: SuiteSpec) -> SuiteSpec:
@@ -361,6 +392,7 @@ __all__ = [
     "CORE_V1",
     "CORE_V2",
     "DEFAULT_SUITE",
+    "HARD_V1",
     "SUITE_SPECS",
     "Suite",
     "SuiteEntry",

@@ -1,4 +1,4 @@
-"""The CI gate: every task of the core-v1 suite passes the audit at demo scale.
+"""The CI gate (`make audit`): every task of the default suite passes the audit at demo scale.
 
 One audit of the whole suite (every check: oracle, null, adversary, leakage, determinism, seed
 sensitivity, discrimination, dbt) over two worker processes. A failure lists every task that is
@@ -11,10 +11,16 @@ from __future__ import annotations
 import os
 import time
 
-from replicas.audit import TaskAudit, audit_tasks
-from replicas.suite import get_suite
+import pytest
 
-SUITE = "core-v1"
+from replicas.audit import TaskAudit, audit_tasks
+from replicas.suite import DEFAULT_SUITE, get_suite
+
+#: the default suite; core-v1 stays published, but the checks added with core-v2 flag some of its
+#: tasks (README: The audit).
+SUITE = DEFAULT_SUITE
+
+pytestmark = pytest.mark.audit
 
 
 def _explain(report_tasks: list[TaskAudit]) -> str:

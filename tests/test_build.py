@@ -168,10 +168,10 @@ def test_editing_the_dbt_project_changes_the_cache_key(tmp_path: Path) -> None:
     )
     before = build_mod.code_fingerprint(spec)
     (project / "models" / "thing_totals.sql").write_text("select 1 as kind\n")
-    build_mod._FINGERPRINTS.clear()
+    build_mod.forget_fingerprints()
     after = build_mod.code_fingerprint(spec)
     assert before != after
-    build_mod._FINGERPRINTS.clear()
+    build_mod.forget_fingerprints()
 
 
 _FINGERPRINT_SCRIPT = """

@@ -114,6 +114,7 @@ def test_product_history_ends_in_the_current_product(small: dict[str, pl.DataFra
     assert recategorised.filter(pl.col("n") > 1).height > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", HARD_SEEDS)
 def test_the_dbt_project_builds_with_every_test_passing(seed: int) -> None:
     from replicas.build import ensure_snapshot

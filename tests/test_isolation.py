@@ -25,11 +25,12 @@ from replicas.env import Env
 from replicas.osbox import ProcessLimits
 from replicas.sandbox import SandboxSpec
 from replicas.tasks import build_task, unregister_family
-from tests.toy_families import BUGGY_MODEL, TOY_FAMILIES, TOY_MODEL, register_toy
+from tests.toy_families import BUGGY_MODEL, TOY_FAMILIES, TOY_MODEL, register_toy, sandbox_of
 
 REPO = Path(__file__).resolve().parent.parent
 KIT_PROJECTS = REPO / "dbt_projects"
 MARKER = "ISOLATION-MARKER-7f3a"
+
 
 @pytest.fixture(scope="module", autouse=True)
 def _toy() -> Iterator[None]:
@@ -72,7 +73,7 @@ def guarded() -> Iterator[dict[str, Any]]:
 
 
 def call(env: Env, name: str, **arguments: Any) -> tuple[str, bool]:
-    obs, reward, terminated, truncated, info = env.step({"name": name, "arguments": arguments})
+    obs, reward, terminated, _truncated, info = env.step({"name": name, "arguments": arguments})
     assert reward == 0.0 and not terminated
     return obs, bool(info["error"])
 
@@ -89,7 +90,7 @@ def plant(env: Env, rel: str, content: str) -> None:
     """Write a file straight into the sandbox's project, bypassing ``write_file`` (as if a
     policy hole let it through): the layers behind must still hold."""
     assert env.sandbox is not None
-    path = env.sandbox.project_dir / rel
+    path = sandbox_of(env).project_dir / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(content)
 
@@ -127,7 +128,10 @@ REF_OVERRIDE = (
         ("packages.yml", "packages: []"),
         ("selectors.yml", "selectors: []"),
         ("target/run/x.sql", "select 1"),
-        ("models/ext.sql", "{{ config(materialized='external', location='/tmp/out.csv') }}select 1"),
+        (
+            "models/ext.sql",
+            "{{ config(materialized='external', location='/tmp/out.csv') }}select 1",
+        ),
         ("models/src.yml", "sources:\n  - name: s\n    meta:\n      external_location: /etc/x\n"),
     ],
 )
@@ -137,7 +141,7 @@ def test_write_file_refuses_every_dangerous_project_file(
     env = guarded["env"]
     obs, error = call(env, "write_file", path=path, content=content)
     assert error and obs.startswith("ERROR"), obs
-    assert not (env.sandbox.project_dir / path).exists()
+    assert not (sandbox_of(env).project_dir / path).exists()
     submit_scores_zero(env)
 
 
@@ -148,9 +152,9 @@ def test_planted_package_and_absolute_paths_never_reach_dbt(guarded: dict[str, A
     plant(env, "macros/overrides.sql", REF_OVERRIDE)
     obs, error = call(env, "dbt", command="compile")
     assert error and "macro may not redefine" in obs, obs
-    assert not (env.sandbox.project_dir / "dbt_packages").exists()  # removed before the call
-    (env.sandbox.project_dir / "macros" / "overrides.sql").unlink()
-    project_yml = env.sandbox.project_dir / "dbt_project.yml"
+    assert not (sandbox_of(env).project_dir / "dbt_packages").exists()  # removed before the call
+    (sandbox_of(env).project_dir / "macros" / "overrides.sql").unlink()
+    project_yml = sandbox_of(env).project_dir / "dbt_project.yml"
     project_yml.write_text(project_yml.read_text() + f"analysis-paths: ['{victim}']\n")
     obs, error = call(env, "dbt", command="compile")
     assert error and "relative paths inside the project" in obs, obs
@@ -161,8 +165,8 @@ def _toy_project(tmp_path: Path, env: Env) -> tuple[Path, Path]:
     """A copy of the episode's project and warehouse in ``tmp_path`` (for direct run_dbt)."""
     assert env.sandbox is not None
     root = tmp_path / "sbx"
-    shutil.copytree(env.sandbox.project_dir, root / "project")
-    shutil.copyfile(env.sandbox.warehouse, root / "warehouse.duckdb")
+    shutil.copytree(sandbox_of(env).project_dir, root / "project")
+    shutil.copyfile(sandbox_of(env).warehouse, root / "warehouse.duckdb")
     return root / "project", root / "warehouse.duckdb"
 
 
@@ -205,8 +209,8 @@ def test_sandboxes_share_no_file_with_each_other_or_the_template(guarded: dict[s
     env_a = guarded["env"]
     with make_env() as env_b:
         env_b.reset()
-        a = env_a.sandbox.project_dir / "dbt_project.yml"
-        b = env_b.sandbox.project_dir / "dbt_project.yml"
+        a = sandbox_of(env_a).project_dir / "dbt_project.yml"
+        b = sandbox_of(env_b).project_dir / "dbt_project.yml"
         assert os.stat(a).st_ino != os.stat(b).st_ino and os.stat(a).st_nlink == 1
         before_b = b.read_bytes()
         with open(a, "a") as fh:  # an in-place write, as dbt's compiler would make one
@@ -214,7 +218,7 @@ def test_sandboxes_share_no_file_with_each_other_or_the_template(guarded: dict[s
         assert b.read_bytes() == before_b
         with make_env() as env_c:
             env_c.reset()
-            assert MARKER not in (env_c.sandbox.project_dir / "dbt_project.yml").read_text()
+            assert MARKER not in (sandbox_of(env_c).project_dir / "dbt_project.yml").read_text()
     submit_scores_zero(env_a)
 
 
@@ -340,7 +344,7 @@ def test_dbt_sees_the_same_neutral_paths_in_episodes_and_grading(guarded: dict[s
     assert not error, obs
     obs, _ = call(env, "sql", query="select where_am_i from main.whereabouts")
     assert "/sandbox/db/warehouse.duckdb" in obs and "/sandbox/project" in obs
-    root = str(env.sandbox.root)
+    root = str(sandbox_of(env).root)
     for secret in (str(snapshot), root, os.environ["REPLICAS_HOME"], str(REPO)):
         assert secret not in obs
     # a model that breaks itself unless it sees the episode's paths still passes grading

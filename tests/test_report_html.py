@@ -161,6 +161,7 @@ def _drawn_row_share(rows: list[bytes]) -> float:
     return drawn / max(1, len(rows) - 1)
 
 
+@pytest.mark.browser
 def test_chromium_renders_the_report_with_its_charts(
     report: tuple[Path, str], tmp_path: Path
 ) -> None:

@@ -31,7 +31,7 @@ from replicas.sandbox.query_server import ADDRESS_SPACE_BYTES
 from replicas.sandbox.sql_policy import WHAT_IS_ALLOWED, format_value
 from replicas.tasks import build_task, unregister_family
 from tests.paths import REPO_ROOT
-from tests.toy_families import TOY_FAMILIES, register_toy
+from tests.toy_families import TOY_FAMILIES, register_toy, sandbox_of
 
 READ_TASK = "toy.total-v1.s1.0"
 DBT_TASK = "toy.fix-v1.s1.0"
@@ -82,8 +82,8 @@ def secrets_of(env: Env) -> list[str]:
     """Paths an observation must never contain."""
     found = [str(Path(env._snapshot.warehouse).parent), os.environ["REPLICAS_HOME"]]
     found.append(str(Path(os.environ["REPLICAS_HOME"]).resolve()))
-    if env.sandbox.has_root:
-        found.append(str(env.sandbox.root))
+    if sandbox_of(env).has_root:
+        found.append(str(sandbox_of(env).root))
     return found
 
 
@@ -238,12 +238,12 @@ def test_a_server_that_dies_mid_query_is_reported_and_replaced(read_env: Env) ->
 
 
 def test_release_connection_gives_the_write_lock_back(dbt_env: Env) -> None:
-    warehouse = str(dbt_env.sandbox.warehouse)
+    warehouse = str(sandbox_of(dbt_env).warehouse)
     probe = [sys.executable, "-c", "import duckdb, sys; duckdb.connect(sys.argv[1]).close()"]
     sql(dbt_env, "select count(*) from raw.things")  # the server now holds the file read-only
     held = subprocess.run([*probe, warehouse], capture_output=True, text=True, timeout=120)
     assert held.returncode != 0 and "lock" in held.stderr.lower()
-    dbt_env.sandbox.release_connection()
+    sandbox_of(dbt_env).release_connection()
     free = subprocess.run([*probe, warehouse], capture_output=True, text=True, timeout=120)
     assert free.returncode == 0, free.stderr
     obs, info = sql(dbt_env, "select count(*) as n from raw.things")
@@ -297,7 +297,7 @@ def test_reading_outside_the_allow_list_is_refused_by_both_layers(
     assert not any(secret in obs for secret in secrets_of(read_env))
     # The server's own check, past the sqlglot layer:
     with pytest.raises(QueryFailed) as refused:
-        read_env.sandbox.query(query, timeout_s=10, max_rows=50, max_chars=8000)
+        sandbox_of(read_env).query(query, timeout_s=10, max_rows=50, max_chars=8000)
     assert refused.value.kind in {"refused", "error"}, refused.value.message
     assert not any(secret in refused.value.message for secret in secrets_of(read_env))
 
@@ -340,7 +340,7 @@ def test_what_is_allowed_reveals_no_path(read_env: Env, dbt_env: Env, query: str
 def test_what_only_the_server_would_answer_reveals_no_path(read_env: Env) -> None:
     # sqlglot cannot parse these, so the tool refuses them; the server alone would answer.
     for query in ("show databases", "describe"):
-        result = read_env.sandbox.query(query, timeout_s=10, max_rows=1000, max_chars=10**6)
+        result = sandbox_of(read_env).query(query, timeout_s=10, max_rows=1000, max_chars=10**6)
         text = repr(result)
         assert result.rows and not any(secret in text for secret in secrets_of(read_env))
 
@@ -369,7 +369,7 @@ def test_ordinary_queries_still_work(read_env: Env, query: str) -> None:
 
 
 def test_three_part_names_must_name_the_warehouse_itself(read_env: Env) -> None:
-    result = read_env.sandbox.query(
+    result = sandbox_of(read_env).query(
         "select current_database()", timeout_s=10, max_rows=5, max_chars=8000
     )
     catalog = result.rows[0][0]
@@ -386,7 +386,7 @@ def test_pivot_statements_are_refused_with_an_explanation(read_env: Env) -> None
 
 def test_views_and_macros_stored_in_a_writable_warehouse_are_checked_too(dbt_env: Env) -> None:
     # What an agent's dbt run could leave behind, written here directly (same file, same SQL).
-    dbt_env.sandbox.release_connection()
+    sandbox_of(dbt_env).release_connection()
     script = (
         "import duckdb, sys; con = duckdb.connect(sys.argv[1]); "
         "con.execute('create view main.leak as select * from duckdb_databases()'); "
@@ -397,7 +397,7 @@ def test_views_and_macros_stored_in_a_writable_warehouse_are_checked_too(dbt_env
         "con.close()"
     )
     subprocess.run(
-        [sys.executable, "-c", script, str(dbt_env.sandbox.warehouse)], check=True, timeout=120
+        [sys.executable, "-c", script, str(sandbox_of(dbt_env).warehouse)], check=True, timeout=120
     )
     for query in [
         "select * from main.leak",
@@ -439,14 +439,14 @@ def test_cells_render_as_duckdb_values_would(read_env: Env) -> None:
         "'6a3b3b8a-0e7e-4c52-9a3c-6f1d7f0c2b11'::uuid",
     ]
     query = "select " + ", ".join(f"{e} as c{i}" for i, e in enumerate(expressions))
-    result = read_env.sandbox.query(query, timeout_s=10, max_rows=5, max_chars=100_000)
+    result = sandbox_of(read_env).query(query, timeout_s=10, max_rows=5, max_chars=100_000)
     expected = [format_value(v) for v in duckdb.connect().execute(query).fetchall()[0]]
     assert list(result.rows[0]) == expected
 
 
 def test_long_strings_are_cut_before_conversion_with_the_same_note(read_env: Env) -> None:
     text = "ab\ncd" * 3000
-    result = read_env.sandbox.query(
+    result = sandbox_of(read_env).query(
         "select repeat('ab\ncd', 3000) as s", timeout_s=10, max_rows=5, max_chars=100_000
     )
     assert result.rows[0][0] == format_value(text)
@@ -488,7 +488,7 @@ def test_each_thread_has_its_own_server(read_env: Env) -> None:
     pids: queue.Queue[int | None] = queue.Queue()
 
     def run() -> None:
-        read_env.sandbox.query("select 1", timeout_s=10, max_rows=5, max_chars=8000)
+        sandbox_of(read_env).query("select 1", timeout_s=10, max_rows=5, max_chars=8000)
         pids.put(server_stats()["pid"])
 
     threads = [threading.Thread(target=run) for _ in range(2)]

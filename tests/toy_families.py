@@ -6,6 +6,8 @@ it too, so the families live at module level and register through :func:`registe
 
 from __future__ import annotations
 
+from replicas.env import Env
+from replicas.sandbox import Sandbox
 from replicas.tasks import (
     BuildContext,
     Limits,
@@ -89,3 +91,9 @@ def register_toy() -> None:
     ensure_registered()
     for cls in TOY_FAMILIES:
         register_family(cls)
+
+
+def sandbox_of(env: Env) -> Sandbox:
+    """The episode's sandbox (the env must have been reset into a task that has one)."""
+    assert env.sandbox is not None, "the episode has no sandbox yet"
+    return env.sandbox

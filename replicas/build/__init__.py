@@ -22,7 +22,6 @@ from replicas.build.farm import (
     rich_farm_progress,
 )
 from replicas.build.fingerprint import (
-    _FINGERPRINTS,  # noqa: F401  (tests clear the per-process memo through this name)
     DATA_DISTRIBUTIONS,
     code_fingerprint,
     data_versions,

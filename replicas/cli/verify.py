@@ -92,6 +92,7 @@ def verify_compliance_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
 ) -> None:
     """Check a response for compliance violations against the snapshot's card catalog."""
+    # imported here: the compliance lexicon is built at import, which other commands need not pay
     from replicas.verifiers.compliance import Catalog, verify_response
 
     if snapshot is None:

@@ -34,7 +34,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import gymnasium
 
@@ -237,6 +237,11 @@ class Env(gymnasium.Env[str, Any]):
             info["verdict"] = self._verdict_dict()
             return result.text, 0.0, False, True, info
         return result.text, 0.0, False, False, info
+
+    def __exit__(self, *args: object) -> Literal[False]:
+        # Literal[False], not gymnasium's bool: the type checker then knows errors propagate.
+        self.close()
+        return False
 
     def close(self) -> None:
         self._close_sandbox()

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from replicas.db import readonly_connection
+from replicas.db import open_readonly, readonly_connection
 from replicas.dbt import DatasetRun, run_dbt, run_dbt_datasets
 from replicas.protocols import SnapshotLike
 from replicas.sandbox import SKIP_PROJECT_DIRS, copy_project_safely, raw_only_warehouse
@@ -173,9 +173,7 @@ class GradeContext:
 
 
 def _read_table(warehouse: Path, relation: str) -> dict[str, Any] | None:
-    import duckdb
-
-    con = duckdb.connect(str(warehouse), read_only=True, config={"enable_external_access": False})
+    con = open_readonly(warehouse)
     try:
         found = con.execute(
             "select count(*) from information_schema.tables where table_schema = 'main' "

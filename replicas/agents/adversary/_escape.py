@@ -103,8 +103,8 @@ def _play_read_through_dbt(env: EnvLike, task: Task) -> list[str]:
         if _HOST_PATH.search(seen):
             breaches.append(f"a host path was visible from inside dbt: {seen[:160]!r}")
     for query in SQL_DISCLOSURE:
-        seen = s.ok("sql", {"query": query})
-        if seen is not None and ".duckdb" in seen:
+        disclosed = s.ok("sql", {"query": query})
+        if disclosed is not None and ".duckdb" in disclosed:
             breaches.append(f"sql {query!r} revealed a database path")
     _finish(s)
     return breaches

@@ -306,6 +306,7 @@ class OfferAudit(TaskFamily):
     n_variants = 6
 
     def make(self, ctx: BuildContext) -> Task:
+        # imported here: the compliance lexicon is built at import; only card prose needs it
         from replicas.verifiers.compliance import verify_response
 
         cards = load_cards(ctx)

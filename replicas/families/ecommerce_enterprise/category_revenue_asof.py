@@ -1,0 +1,118 @@
+"""``ecommerce_enterprise.category_revenue_asof-v1``: a category's net revenue in a calendar
+quarter, attributed the way Merchandising does (an SCD2 as-of question).
+
+Products move between categories; Merchandising attributes each sale to the category the
+product had when the order was placed (``category_attribution`` docs page,
+``dim_products_history``: valid_from inclusive, valid_to exclusive). The current category in
+``dim_products`` (or the dbt snapshot, which only holds the current version) is the recorded
+naive reading; gross lines, cancelled orders and test accounts are the others.
+"""
+
+from __future__ import annotations
+
+from replicas.families.ecommerce_enterprise._common import (
+    CALENDAR_QUARTERS,
+    REPLICA,
+    Definition,
+    definitions_metadata,
+    distinct_pick,
+    quarter_bounds,
+)
+from replicas.tasks import (
+    BuildContext,
+    Task,
+    TaskFamily,
+    ToolCall,
+    VerifierConfig,
+    register_family,
+    sql,
+    submit,
+)
+
+DOCS = "models/docs/category_attribution.md"
+DEFINITIONS = (
+    Definition("category at order time (SCD2 as-of)", "file", DOCS, "when the order was placed"),
+    Definition("product versions", "relation", "dim_products_history", "valid_to"),
+    Definition("category revenue = net line revenue of revenue orders", "file", DOCS,
+               "line_net_usd"),
+    Definition("line net revenue in USD", "relation", "fct_order_items", "line_net_usd"),
+)  # fmt: skip
+
+
+def _sql(category: str, start: str, end: str, *, amount: str, asof: bool, where: str) -> str:
+    if asof:
+        join = (
+            "join main.stg_shop__orders o on o.order_id = i.order_id "
+            "join main.dim_products_history h on h.product_id = i.product_id "
+            "and o.created_at >= h.valid_from and o.created_at < h.valid_to "
+        )
+        cat = "h.category_name"
+    else:
+        join = "join main.dim_products p on p.product_id = i.product_id "
+        cat = "p.category_name"
+    return (
+        f"select round(coalesce(sum(i.{amount}), 0), 2) from {{items}} i {join}"
+        f"where {cat} = '{category}' and i.order_date between date '{start}' and date '{end}'"
+        f"{where}"
+    )
+
+
+def truth_sql(category: str, start: str, end: str) -> str:
+    return _sql(
+        category, start, end, amount="line_net_usd", asof=True, where=" and i.is_revenue_order"
+    ).format(items="main.fct_order_items")
+
+
+@register_family
+class CategoryRevenueAsOf(TaskFamily):
+    name = "ecommerce_enterprise.category_revenue_asof-v1"
+    replica = REPLICA
+    description = "A category's quarterly net revenue with the category as of each order (SCD2)."
+    difficulty = "hard"
+    n_variants = 4
+
+    def make(self, ctx: BuildContext) -> Task:
+        categories = [r[0] for r in ctx.query("select category_name from main.dim_categories")]
+        category, (year, quarter) = distinct_pick(
+            ctx, [(c, q) for c in sorted(categories) for q in CALENDAR_QUARTERS]
+        )
+        start, end = quarter_bounds(year, quarter)
+        truth_q = truth_sql(category, start, end)
+        truth = float(ctx.scalar(truth_q))
+
+        def reading(amount: str, asof: bool, where: str, items: str) -> float:
+            q = _sql(category, start, end, amount=amount, asof=asof, where=where)
+            return float(ctx.scalar(q.format(items=items)))
+
+        revenue = " and i.is_revenue_order"
+        # int_order_items_usd keeps every order's lines (test accounts and cancellations too)
+        all_orders = "main.int_order_items_usd"
+        wrong = {
+            "current_category": reading("line_net_usd", False, revenue, "main.fct_order_items"),
+            "gross_lines": reading("line_gross_usd", True, revenue, "main.fct_order_items"),
+            "cancelled_included": reading("line_net_usd", True, "", "main.fct_order_items"),
+            "test_accounts_included": reading("line_net_usd", True, "", all_orders),
+        }
+        instruction = (
+            f"Merchandising asks: how much net revenue did the '{category}' category bring in "
+            f"for orders placed in {year}-Q{quarter} (UTC order dates {start} to {end})? "
+            "Attribute sales to categories the way Merchandising does. Submit one number: "
+            "US dollars, rounded to cents."
+        )
+        return ctx.task(
+            instruction=instruction,
+            answer_kind="number",
+            expected=truth,
+            verifier=VerifierConfig(abs_tol=0.01, unit="usd"),
+            oracle=(
+                ToolCall("read_file", {"path": DOCS}),
+                sql(truth_q),
+                submit(f"{truth:.2f}"),
+            ),
+            wrong_readings=wrong,
+            metadata={
+                "category": category,
+                "quarter": f"{year}-Q{quarter}",
+                **definitions_metadata(DEFINITIONS, naive_reading="current_category"),
+            },
+        )
