@@ -38,6 +38,12 @@ def factory(
         int | None,
         typer.Option("--max-per-model", help="Validate at most N candidates of each model."),
     ] = None,
+    max_candidates: Annotated[
+        int | None,
+        typer.Option(
+            "--max-candidates", help="Validate only the first N candidates of each seed's order."
+        ),
+    ] = None,
     workers: Annotated[int, typer.Option(help="Worker processes (one seed each).")] = 1,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print funnel.json to stdout instead of the table.")
@@ -65,6 +71,7 @@ def factory(
             seed_list,
             operators=chosen,
             max_per_model=max_per_model,
+            max_candidates=max_candidates,
             workers=workers,
         )
     except KeyboardInterrupt:

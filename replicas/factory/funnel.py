@@ -65,7 +65,9 @@ def _code_key() -> str:
 class SeedFunnel:
     """The lazily validated, disk-cached funnel of one (replica, seed, scale)."""
 
-    def __init__(self, replica: str, seed: int, scale: float | None = None) -> None:
+    def __init__(
+        self, replica: str, seed: int, scale: float | None = None, *, cache: bool = True
+    ) -> None:
         self.replica = replica
         self.seed = seed
         self.snapshot = ensure_snapshot(replica, seed, scale)
@@ -86,7 +88,9 @@ class SeedFunnel:
         self.path = (
             replicas_home() / "factory" / replica / f"s{seed}-x{self.scale:g}-{self.key}.json"
         )
-        self._outcomes: dict[int, Outcome] = self._load()
+        #: ``cache=False`` validates everything anew and writes nothing (measurements, tests).
+        self.cache = cache
+        self._outcomes: dict[int, Outcome] = self._load() if cache else {}
         self._evaluator: Evaluator | None = None
         self._dirty = 0
         #: Wall time spent validating (not loading from the cache) in this process.
@@ -115,7 +119,7 @@ class SeedFunnel:
 
     def flush(self) -> None:
         """Write the outcomes validated so far (atomically; a failed write costs a re-run)."""
-        if not self._dirty:
+        if not self._dirty or not self.cache:
             return
         payload: dict[str, Any] = {
             "key": self.key,

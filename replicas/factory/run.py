@@ -2,7 +2,8 @@
 
 ``run_factory`` is what ``replicas factory`` calls. Per seed it validates the chosen candidates
 (all of them, or only some operators', or the first ``max_per_model`` of every model) through
-the seed's :class:`~replicas.factory.funnel.SeedFunnel`, counts how many reached each stage
+the seed's :class:`~replicas.factory.funnel.SeedFunnel` (or only its first ``max_candidates``, a
+cheap smoke run), counts how many reached each stage
 overall and per operator, and names the usable ones by their task ids (the family's numbering,
 which counts every usable candidate of the seed, so the earlier candidates of a filtered run are
 validated too — from the cache when they were before). Seeds run in parallel worker processes.
@@ -45,6 +46,7 @@ class FactoryReport:
     seeds: list[int]
     operators: list[str]
     max_per_model: int | None
+    max_candidates: int | None
     per_seed: list[SeedReport]
     wall_s: float
 
@@ -72,6 +74,7 @@ class FactoryReport:
             "seeds": self.seeds,
             "operators": self.operators,
             "max_per_model": self.max_per_model,
+            "max_candidates": self.max_candidates,
             **self.counts(),
             "caught_by_tests": sum(s.caught for s in self.per_seed),
             "per_operator": self.per_operator(),
@@ -100,13 +103,14 @@ def _seed_report(
     scale: float,
     operators: Sequence[str],
     max_per_model: int | None,
+    max_candidates: int | None,
 ) -> SeedReport:
     started = time.perf_counter()
     report = SeedReport(seed)
     with SeedFunnel(replica, seed, scale) as funnel:
         per_model: dict[str, int] = {}
         chosen: list[int] = []
-        for candidate in funnel.candidates:
+        for candidate in funnel.candidates[:max_candidates]:
             if candidate.operator not in operators:
                 continue
             taken = per_model.get(candidate.model, 0)
@@ -135,6 +139,7 @@ def run_factory(
     *,
     operators: Sequence[str] | None = None,
     max_per_model: int | None = None,
+    max_candidates: int | None = None,
     workers: int = 1,
     scale: float = DEFAULT_SCALE,
 ) -> FactoryReport:
@@ -149,10 +154,12 @@ def run_factory(
         raise ValueError("no seeds given")
     if max_per_model is not None and max_per_model < 1:
         raise ValueError(f"--max-per-model must be >= 1, got {max_per_model}")
+    if max_candidates is not None and max_candidates < 1:
+        raise ValueError(f"--max-candidates must be >= 1, got {max_candidates}")
     if workers < 1:
         raise ValueError(f"--workers must be >= 1, got {workers}")
     started = time.perf_counter()
-    args = [(replica, family, seed, scale, chosen, max_per_model) for seed in seeds]
+    args = [(replica, family, seed, scale, chosen, max_per_model, max_candidates) for seed in seeds]
     if workers == 1 or len(seeds) == 1:
         per_seed = [_seed_report(*a) for a in args]
     else:
@@ -165,6 +172,7 @@ def run_factory(
         seeds=list(seeds),
         operators=chosen,
         max_per_model=max_per_model,
+        max_candidates=max_candidates,
         per_seed=per_seed,
         wall_s=time.perf_counter() - started,
     )
