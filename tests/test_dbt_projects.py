@@ -25,7 +25,7 @@ def shipped_projects() -> dict[str, Path]:
 
 def test_every_shipped_project_belongs_to_its_replica() -> None:
     projects = shipped_projects()
-    assert set(projects) == {"ecommerce", "credit_cards"}
+    assert set(projects) == {"ecommerce", "credit_cards", "ecommerce_enterprise"}
     for name, root in projects.items():
         assert get_replica(name).dbt_project.resolve() == root.resolve()
         assert f"name: {name}\n" in (root / "dbt_project.yml").read_text(encoding="utf-8")

@@ -77,7 +77,10 @@ SPEND_MONTHS = 24
 #: formula of the card_value / best_card marts, computed from raw tables.
 VALUE_SQL = f"""
 with spend as (
-    select customer_id, category, sum(amount_usd) / {SPEND_MONTHS}.0 * 12 as annual_spend
+    select
+        customer_id,
+        category,
+        sum(amount_usd::decimal(38, 10))::double / {SPEND_MONTHS}.0 * 12 as annual_spend
     from raw.card_spend
     where {{customer_filter}}
     group by customer_id, category
@@ -86,15 +89,18 @@ earned as (
     select
         s.customer_id,
         c.card_id,
-        sum(s.annual_spend) as annual_spend,
+        -- exact decimal sums (a parallel double sum's order can flip a rounded cent)
+        sum(s.annual_spend::decimal(38, 10))::double as annual_spend,
         sum(
-            case
-                when r.annual_cap_usd is null
-                    then s.annual_spend * coalesce(r.rate, c.base_reward_rate)
-                else least(s.annual_spend, r.annual_cap_usd) * r.rate
-                    + greatest(s.annual_spend - r.annual_cap_usd, 0) * c.base_reward_rate
-            end * c.point_value_usd
-        ) as rewards
+            (
+                case
+                    when r.annual_cap_usd is null
+                        then s.annual_spend * coalesce(r.rate, c.base_reward_rate)
+                    else least(s.annual_spend, r.annual_cap_usd) * r.rate
+                        + greatest(s.annual_spend - r.annual_cap_usd, 0) * c.base_reward_rate
+                end * c.point_value_usd
+            )::decimal(38, 10)
+        )::double as rewards
     from spend s
     cross join raw.cards c
     left join raw.card_rewards r on r.card_id = c.card_id and r.category = s.category
@@ -307,6 +313,7 @@ def grade_recommendation(
     tolerance: float = VALUE_TOLERANCE_USD,
 ) -> Verdict:
     """The three checks of the module docstring, combined (all must pass)."""
+    # imported here: the compliance lexicon is built at import; only card prose needs it
     from replicas.verifiers.compliance import verify_response
 
     rejected = text_precheck(answer)

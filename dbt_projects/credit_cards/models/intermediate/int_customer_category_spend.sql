@@ -13,7 +13,8 @@ per_category as (
     select
         spend.customer_id,
         spend.category,
-        sum(spend.amount_usd) as total_spend_usd
+        -- exact decimal sum: a parallel double sum's order can flip a rounded cent
+        sum(spend.amount_usd::decimal(38, 10))::double as total_spend_usd
     from spend
     group by spend.customer_id, spend.category
 ),

@@ -16,15 +16,16 @@ earned as (
     select
         spend.customer_id,
         rates.card_id,
-        sum(spend.annual_spend_usd) as annual_spend_usd,
-        sum(
+        -- exact decimal sums: a parallel double sum's order can flip a rounded cent
+        sum(spend.annual_spend_usd::decimal(38, 10))::double as annual_spend_usd,
+        sum((
             case
                 when rates.annual_cap_usd is null then spend.annual_spend_usd * rates.rate
                 else least(spend.annual_spend_usd, rates.annual_cap_usd) * rates.rate
                     + greatest(spend.annual_spend_usd - rates.annual_cap_usd, 0)
                     * rates.base_reward_rate
             end * rates.point_value_usd
-        ) as annual_rewards_usd
+        )::decimal(38, 10))::double as annual_rewards_usd
     from spend
     inner join rates on spend.category = rates.category
     group by spend.customer_id, rates.card_id

@@ -11,7 +11,7 @@ pivoted as (
     select
         customer_id,
         {% for category in spend_categories() %}
-        round(sum(case when category = '{{ category }}' then avg_monthly_spend_usd else 0 end), 2)
+        round(sum(case when category = '{{ category }}' then avg_monthly_spend_usd::decimal(38, 10) else 0 end), 2)::double
             as avg_monthly_{{ category }}_usd,
         {% endfor %}
         -- summed as exact decimals: a parallel double sum's order flips some totals by a cent
