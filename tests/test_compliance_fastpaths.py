@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
-from replicas.verifiers.compliance import Catalog, Claim, extract_claims
+from replicas.verifiers.compliance import Catalog, Claim, cue_words, extract_claims, matchers
 from replicas.verifiers.compliance import lexicon as lex
 from replicas.verifiers.compliance.mentions import NameMention
 from replicas.verifiers.compliance.references import REFERENCE as _REFERENCE
@@ -96,7 +96,7 @@ def test_word_start_alternations_match_like_a_leading_word_boundary(
 ) -> None:
     words = _WORD_LISTS[name]
     plain = re.compile(r"\b(?:" + "|".join(words) + ")")
-    fast = re.compile(lex.at_word_start(words))
+    fast = re.compile(matchers.at_word_start(words))
     rng = random.Random(name)
     for text in texts:
         lower = text.lower()
@@ -109,7 +109,7 @@ def test_word_start_alternations_match_like_a_leading_word_boundary(
 def test_word_start_alternation_rejects_what_it_cannot_rewrite() -> None:
     for bad in (r"\bword", "(?:a|b)c", "Word", "a?b", "9lives"):
         with pytest.raises(ValueError, match="literal letter"):
-            lex.at_word_start([bad])
+            matchers.at_word_start([bad])
 
 
 def test_numbers_lookahead_changes_no_match(texts: list[str]) -> None:
@@ -133,12 +133,12 @@ def test_sentence_end_matches_its_plain_form(texts: list[str]) -> None:
 def test_candidate_searches_equal_finditer(texts: list[str]) -> None:
     for text in texts:
         lower = text.lower()
-        assert _spans(lex.find_starting_with(_REFERENCE, text, ("the", "The"))) == _spans(
+        assert _spans(matchers.find_starting_with(_REFERENCE, text, ("the", "The"))) == _spans(
             _REFERENCE.finditer(text)
         )
         assert [
             (m.span(), m.groups())
-            for m in lex.find_starting_with(lex.WORD_VALUES, lower, ("between", "zero", "usd"))
+            for m in matchers.find_starting_with(lex.WORD_VALUES, lower, ("between", "zero", "usd"))
         ] == [(m.span(), m.groups()) for m in lex.WORD_VALUES.finditer(lower)]
         assert _anchors(lower) == _spans(lex.NUMBER_ANCHOR.finditer(lower))
         assert month_anchors(lower) == [
@@ -155,7 +155,7 @@ def test_adversarial_candidates_stay_linear() -> None:
         start = time.process_time()
         list(_special_matches(text))
         list(_table_blocks(text))
-        list(lex.find_starting_with(_REFERENCE, text, ("the", "The")))
+        list(matchers.find_starting_with(_REFERENCE, text, ("the", "The")))
         month_anchors(text)
         assert time.process_time() - start < 10.0, filler
 
@@ -168,21 +168,21 @@ def _whole_text_cues(lower: str, mentions: Sequence[NameMention]) -> list[tuple[
     spans = [(m.start, m.end) for m in mentions]
     starts = [m.start for m in mentions]
     found = []
-    for match in lex.CUE_SCAN.finditer(lower):
+    for match in cue_words.CUE_SCAN.finditer(lower):
         pos = match.start()
         if pos and (lower[pos - 1].isalnum() or lower[pos - 1] in "'-"):
             continue
-        cue = lex.CUE_TYPES[match.group(0)]
+        cue = cue_words.CUE_TYPES[match.group(0)]
         if cue == "slash_year":
             if not pos or lower[pos - 1] != "/":
                 continue
-            cue = lex.ANNUAL
-        elif cue == lex.ANNUAL_FEE:
-            found.append((pos, lex.ANNUAL))
-            cue = lex.FEE
+            cue = cue_words.ANNUAL
+        elif cue == cue_words.ANNUAL_FEE:
+            found.append((pos, cue_words.ANNUAL))
+            cue = cue_words.FEE
         found.append((pos, cue))
     if "after" in lower:
-        found.extend((m.start(), lex.AFTER) for m in lex.AFTER_MONTHS.finditer(lower))
+        found.extend((m.start(), cue_words.AFTER) for m in cue_words.AFTER_MONTHS.finditer(lower))
         found.sort()
     cues = []
     for pos, cue in found:

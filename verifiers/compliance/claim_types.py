@@ -10,6 +10,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
+from replicas.verifiers.compliance import cue_words
 from replicas.verifiers.compliance import lexicon as lex
 from replicas.verifiers.compliance import negation as neg
 from replicas.verifiers.compliance.units import CueIndex, Unit
@@ -74,7 +75,7 @@ class _UnitCues:
         self.months = months
         self.month_positions = [m[0] for m in months]
         self.context = tuple(unit.context_cues)
-        self.has_reward = any(c[0] == lex.REWARD for c in cues)
+        self.has_reward = any(c[0] == cue_words.REWARD for c in cues)
         self._lead_range = (unit.start, first_value)
         self._lead: tuple[tuple[str, int], ...] | None = None
 
@@ -130,9 +131,19 @@ class _Window:
 
 
 _FEE_TYPES = frozenset(
-    {lex.FOREIGN, lex.BT, lex.CASH, lex.LATE, lex.ANNUAL, lex.MIN_INTEREST, lex.OTHER_FEE}
+    {
+        cue_words.FOREIGN,
+        cue_words.BT,
+        cue_words.CASH,
+        cue_words.LATE,
+        cue_words.ANNUAL,
+        cue_words.MIN_INTEREST,
+        cue_words.OTHER_FEE,
+    }
 )
-_APR_SCOPES = frozenset({lex.CASH, lex.PENALTY, lex.PURCHASE, lex.BT, lex.LATE})
+_APR_SCOPES = frozenset(
+    {cue_words.CASH, cue_words.PENALTY, cue_words.PURCHASE, cue_words.BT, cue_words.LATE}
+)
 
 
 def _distance(cue: tuple[str, int] | None, pos: int) -> int:
@@ -141,18 +152,18 @@ def _distance(cue: tuple[str, int] | None, pos: int) -> int:
 
 _TYPING_CUES = frozenset(
     {
-        lex.FEE,
-        lex.APR,
-        lex.INTRO,
-        lex.FOREIGN,
-        lex.VARIABLE,
-        lex.FIXED,
-        lex.ANNUAL,
-        lex.LATE,
-        lex.MIN_INTEREST,
-        lex.AFTER,
-        lex.REGULAR,
-        lex.COST,
+        cue_words.FEE,
+        cue_words.APR,
+        cue_words.INTRO,
+        cue_words.FOREIGN,
+        cue_words.VARIABLE,
+        cue_words.FIXED,
+        cue_words.ANNUAL,
+        cue_words.LATE,
+        cue_words.MIN_INTEREST,
+        cue_words.AFTER,
+        cue_words.REGULAR,
+        cue_words.COST,
     }
 )
 
@@ -185,14 +196,23 @@ class _Nearest:
         return None if found is None else found[2]
 
 
-_FEE_SCOPES = (lex.FOREIGN, lex.BT, lex.CASH, lex.OTHER_FEE)
+_FEE_SCOPES = (cue_words.FOREIGN, cue_words.BT, cue_words.CASH, cue_words.OTHER_FEE)
 # Scopes that type a percentage on their own ("cash withdrawals are 29.99%"): the words of
 # neighbouring clauses are not needed, and would only mislead.
-_OWN_SCOPES = frozenset({lex.CASH, lex.PENALTY})
+_OWN_SCOPES = frozenset({cue_words.CASH, cue_words.PENALTY})
 # What a lead-in ("Annual fee: $95 ($0 in year one)") lends the figures after it.
-_LEAD_KINDS = frozenset({lex.APR, lex.FEE, lex.ANNUAL, lex.LATE, lex.FOREIGN, lex.PENALTY})
-_IMPLIED_RATE = (lex.VARIABLE, lex.FIXED, lex.AFTER, lex.REGULAR)
-_USD_SCOPES = tuple(sorted(_FEE_TYPES - {lex.MIN_INTEREST}))
+_LEAD_KINDS = frozenset(
+    {
+        cue_words.APR,
+        cue_words.FEE,
+        cue_words.ANNUAL,
+        cue_words.LATE,
+        cue_words.FOREIGN,
+        cue_words.PENALTY,
+    }
+)
+_IMPLIED_RATE = (cue_words.VARIABLE, cue_words.FIXED, cue_words.AFTER, cue_words.REGULAR)
+_USD_SCOPES = tuple(sorted(_FEE_TYPES - {cue_words.MIN_INTEREST}))
 _APR_SCOPE_KINDS = tuple(sorted(_APR_SCOPES))
 
 
@@ -201,13 +221,13 @@ USD_FEE_KINDS = frozenset(
     {"annual", "annual_first_year", "late", "min_interest", "bt", "cash_advance"}
 )
 APR_KINDS = frozenset({"purchase", "cash_advance", "penalty"})
-_SCOPE_OF_CUE = {lex.FOREIGN: "foreign", lex.BT: "bt", lex.CASH: "cash_advance"}
+_SCOPE_OF_CUE = {cue_words.FOREIGN: "foreign", cue_words.BT: "bt", cue_words.CASH: "cash_advance"}
 _USD_SCOPE_OF_CUE = {
-    lex.ANNUAL: "annual",
-    lex.LATE: "late",
-    lex.BT: "bt",
-    lex.CASH: "cash_advance",
-    lex.MIN_INTEREST: "min_interest",
+    cue_words.ANNUAL: "annual",
+    cue_words.LATE: "late",
+    cue_words.BT: "bt",
+    cue_words.CASH: "cash_advance",
+    cue_words.MIN_INTEREST: "min_interest",
 }
 
 
@@ -250,10 +270,17 @@ def type_value(value: Value, window: _Window) -> Draft | None:
         draft["kinds"] = _fee_kinds(draft, value, window)
         draft.pop("tight", None)
     elif draft["family"] == APR_CLAIM:
-        named = {c[0] for c in window.cues} & {lex.CASH, lex.PENALTY, lex.PURCHASE}
+        named = {c[0] for c in window.cues} & {
+            cue_words.CASH,
+            cue_words.PENALTY,
+            cue_words.PURCHASE,
+        }
         certain = (
-            draft["kind"] == "purchase" and (value.low != value.high or named <= {lex.PURCHASE})
-        ) or named == {{"cash_advance": lex.CASH, "penalty": lex.PENALTY}.get(draft["kind"], "")}
+            draft["kind"] == "purchase"
+            and (value.low != value.high or named <= {cue_words.PURCHASE})
+        ) or named == {
+            {"cash_advance": cue_words.CASH, "penalty": cue_words.PENALTY}.get(draft["kind"], "")
+        }
         draft["kinds"] = frozenset({draft["kind"]}) if certain else APR_KINDS
     if (
         draft is not None
@@ -263,8 +290,8 @@ def type_value(value: Value, window: _Window) -> Draft | None:
     ):
         # "no intro offer" in a table column or under a lead-in about purchases / transfers
         kinds = {c[0] for c in window.cues}
-        if (lex.PURCHASE in kinds) != (lex.BT in kinds):
-            kind = "purchase" if lex.PURCHASE in kinds else "bt"
+        if (cue_words.PURCHASE in kinds) != (cue_words.BT in kinds):
+            kind = "purchase" if cue_words.PURCHASE in kinds else "bt"
             draft = {**draft, "kind": kind, "scopes": frozenset({kind})}
     return draft
 
@@ -296,7 +323,7 @@ def _fee_kinds(draft: Draft, value: Value, window: _Window) -> frozenset[str]:
     named = {_USD_SCOPE_OF_CUE[c[0]] for c in window.cues if c[0] in _USD_SCOPE_OF_CUE}
     if kind == "annual_first_year":
         return frozenset({kind}) if draft.get("tight") else frozenset({kind, "annual"})
-    if kind == "annual" and lex.FIRST_YEAR in {c[0] for c in window.cues}:
+    if kind == "annual" and cue_words.FIRST_YEAR in {c[0] for c in window.cues}:
         named.add("annual_first_year")
     named.add(kind)
     return frozenset(named)
@@ -311,8 +338,9 @@ def _type_value(value: Value, window: _Window) -> Draft | None:
     cues, months = window.cues, window.months
     near = _Nearest(cues, pos)
     if not months and _TYPING_CUES.isdisjoint(near.kinds) and _OWN_SCOPES.isdisjoint(near.kinds):
-        if lex.REWARD in near.kinds or (
-            value.unit == USD and (lex.BALANCE in near.kinds or lex.ESTIMATE in near.kinds)
+        if cue_words.REWARD in near.kinds or (
+            value.unit == USD
+            and (cue_words.BALANCE in near.kinds or cue_words.ESTIMATE in near.kinds)
         ):
             # "1.5% cash back" next to an APR, "if you transferred $5,000": a reward or an
             # amount, not a term
@@ -324,21 +352,21 @@ def _type_value(value: Value, window: _Window) -> Draft | None:
             cues = cues + tuple(c for c in window.lead_cues if c[0] in _LEAD_KINDS)
         near = _Nearest(cues, pos)
     kinds = near.kinds
-    reward = near.of((lex.REWARD,))
+    reward = near.of((cue_words.REWARD,))
     if value.unit == USD:
         return _type_usd(value, near, reward, pos, window.unit_has_reward)
-    fee = near.of((lex.FEE,))
-    apr = near.of((lex.APR, lex.INTRO))
+    fee = near.of((cue_words.FEE,))
+    apr = near.of((cue_words.APR, cue_words.INTRO))
     if value.min_usd is not None and fee is None:
-        fee = (lex.FEE, value.end)  # a dollar minimum only ever belongs to a fee
+        fee = (cue_words.FEE, value.end)  # a dollar minimum only ever belongs to a fee
     if fee is None and apr is None and near.of(_FEE_SCOPES) is not None and not months:
-        cost = near.of((lex.COST,))
+        cost = near.of((cue_words.COST,))
         if cost is not None:
             # "balance transfers cost 3%": a price of a transfer is its fee ("transfers are
             # charged 0% for 21 months" - a rate for some months - is an intro offer)
             fee = cost
     if fee is None and apr is None:
-        if lex.FOREIGN in kinds and reward is None:
+        if cue_words.FOREIGN in kinds and reward is None:
             return _draft(FEE_CLAIM, "foreign", value.start, value.end, PCT, value.low, value.high)
         # "0% for the first 15 months on purchases", "19.99% to 29.99% variable", "then 19.99%":
         # a rate without the word APR.
@@ -347,24 +375,24 @@ def _type_value(value: Value, window: _Window) -> Draft | None:
             implied is None
             and months
             and (
-                lex.PURCHASE in kinds
-                or lex.BT in kinds
+                cue_words.PURCHASE in kinds
+                or cue_words.BT in kinds
                 or (value.low is not None and value.low < INTRO_RATE_CEILING)
             )
         ):
             # "0% for 12 months": a low rate for a number of months is an intro offer
-            implied = (lex.INTRO, months[0][0])
+            implied = (cue_words.INTRO, months[0][0])
         if implied is None and reward is None and value.low is not None:
-            scope = near.of((lex.CASH, lex.PENALTY))
+            scope = near.of((cue_words.CASH, cue_words.PENALTY))
             if scope is not None and value.low == value.high:
                 # "cash withdrawals are 29.99%" / "cash advances 3% (at least $10)": no fee is
                 # ten percent or more, no APR on cash is a few percent.
                 if value.low >= INTRO_RATE_CEILING:
                     implied = scope
-                elif scope[0] == lex.CASH:
+                elif scope[0] == cue_words.CASH:
                     fee = scope
         if implied is None and reward is None and value.low != value.high:
-            implied = (lex.APR, pos)  # a range of percentages is a purchase APR
+            implied = (cue_words.APR, pos)  # a range of percentages is a purchase APR
         if fee is None and (implied is None or reward is not None):
             return None
         if fee is None:
@@ -375,33 +403,35 @@ def _type_value(value: Value, window: _Window) -> Draft | None:
         return None
     if fee is not None and _distance(fee, pos) <= _distance(apr, pos):
         scope = near.of(_FEE_SCOPES)
-        if scope is not None and scope[0] == lex.OTHER_FEE:
+        if scope is not None and scope[0] == cue_words.OTHER_FEE:
             return None
-        kind = {lex.FOREIGN: "foreign", lex.BT: "bt", lex.CASH: "cash_advance"}.get(
-            scope[0] if scope else "", "any"
-        )
+        kind = {
+            cue_words.FOREIGN: "foreign",
+            cue_words.BT: "bt",
+            cue_words.CASH: "cash_advance",
+        }.get(scope[0] if scope else "", "any")
         return _draft(
             FEE_CLAIM, kind, value.start, value.end, PCT, value.low, value.high, value.min_usd
         )
     variability = None
-    if lex.VARIABLE in kinds:
+    if cue_words.VARIABLE in kinds:
         variability = "variable"
-    elif lex.FIXED in kinds:
+    elif cue_words.FIXED in kinds:
         variability = "fixed"
     # "then 19.99%" / "19.99% after the intro period" is the rate after an offer; "0% intro APR
     # for 15 months, then the standard APR" is the offer itself: the nearer cue decides.
-    after = near.of((lex.AFTER, lex.REGULAR))
-    intro = near.of((lex.INTRO,))
+    after = near.of((cue_words.AFTER, cue_words.REGULAR))
+    intro = near.of((cue_words.INTRO,))
     if intro is None and months:
-        intro = (lex.INTRO, months[0][0])
+        intro = (cue_words.INTRO, months[0][0])
     is_after = after is not None and _distance(after, pos) < _distance(intro, pos)
     is_intro = not is_after and intro is not None
     if is_intro and value.low == value.high:
         scopes = frozenset(
             {
-                "purchase" if k == lex.PURCHASE else "bt"
+                "purchase" if k == cue_words.PURCHASE else "bt"
                 for k in kinds
-                if k in (lex.PURCHASE, lex.BT)
+                if k in (cue_words.PURCHASE, cue_words.BT)
             }
         )
         if len(scopes) == 2:
@@ -422,11 +452,13 @@ def _type_value(value: Value, window: _Window) -> Draft | None:
     scope = near.of(_APR_SCOPE_KINDS)
     if scope is None:
         # "cash advances carry a 5% fee and a 29.99% APR": the clause's subject scopes both
-        scope = _Nearest(window.lead_cues, pos).of((lex.CASH, lex.PENALTY))
-    kind = {lex.CASH: "cash_advance", lex.PENALTY: "penalty", lex.LATE: "penalty"}.get(
-        scope[0] if scope else "", "purchase"
-    )
-    if lex.PENALTY in kinds and kind == "purchase" and lex.PURCHASE not in kinds:
+        scope = _Nearest(window.lead_cues, pos).of((cue_words.CASH, cue_words.PENALTY))
+    kind = {
+        cue_words.CASH: "cash_advance",
+        cue_words.PENALTY: "penalty",
+        cue_words.LATE: "penalty",
+    }.get(scope[0] if scope else "", "purchase")
+    if cue_words.PENALTY in kinds and kind == "purchase" and cue_words.PURCHASE not in kinds:
         kind = "penalty"
     return _draft(
         APR_CLAIM,
@@ -446,13 +478,15 @@ def _split_scopes(
     """ "0% intro APR on purchases for 15 months and on balance transfers for 21 months": one rate,
     two offers. Each duration goes with the nearest scope word; returned as a two-claim draft."""
     months = [m for m in durations if m[0] >= value.end]
-    scope_cues = [c for c in cues if c[0] in (lex.PURCHASE, lex.BT) and c[1] >= value.start]
+    scope_cues = [
+        c for c in cues if c[0] in (cue_words.PURCHASE, cue_words.BT) and c[1] >= value.start
+    ]
     if len(months) < 2 or not scope_cues:
         return None
     per_scope: dict[str, int] = {}
     for start, _end, count in months[:2]:
         kind, _ = min(scope_cues, key=lambda c: abs(c[1] - start))
-        per_scope.setdefault("purchase" if kind == lex.PURCHASE else "bt", count)
+        per_scope.setdefault("purchase" if kind == cue_words.PURCHASE else "bt", count)
     if len(per_scope) != 2:
         return None
     return {
@@ -488,23 +522,23 @@ def _type_usd(
     unit_has_reward: bool = False,
 ) -> Draft | None:
     kinds: AbstractSet[str] = near.kinds
-    if lex.MIN_INTEREST in kinds:
+    if cue_words.MIN_INTEREST in kinds:
         return _draft(FEE_CLAIM, "min_interest", value.start, value.end, USD, value.low, value.high)
-    fee = near.of((lex.FEE,))
+    fee = near.of((cue_words.FEE,))
     # An amount owed ("carry a balance of $2,000") or an estimate ("roughly $507 a year in
     # value", "worth about $69 a year to you after the fee") is no fee, whatever fee word is
     # further away.
-    reward = near.of((lex.REWARD, lex.BALANCE, lex.ESTIMATE)) or reward
+    reward = near.of((cue_words.REWARD, cue_words.BALANCE, cue_words.ESTIMATE)) or reward
     if fee is None and reward is not None:
         return None
     if reward is not None and fee is not None and _distance(reward, pos) < _distance(fee, pos):
         return None
-    first_year = near.of((lex.FIRST_YEAR,))
-    after = near.of((lex.AFTER,))
+    first_year = near.of((cue_words.FIRST_YEAR,))
+    after = near.of((cue_words.AFTER,))
     if first_year is not None and after is not None and first_year[1] < after[1] <= pos:
         # "free the first year, then $95 a year": the figure after "then" is the ongoing fee
         first_year = None
-        kinds = kinds - {lex.FIRST_YEAR}
+        kinds = kinds - {cue_words.FIRST_YEAR}
     if fee is None and first_year is not None and 0 <= first_year[1] - value.end <= 16:
         # "$0.00 the first year then $95.00 after": only an annual fee is priced by year
         return _draft(
@@ -518,10 +552,11 @@ def _type_usd(
             tight=True,
         )
     scope = near.of(_USD_SCOPES)
-    if scope is not None and scope[0] == lex.OTHER_FEE:
+    if scope is not None and scope[0] == cue_words.OTHER_FEE:
         return None  # a fee the catalog does not state (returned payment, replacement card)
-    if lex.FIRST_YEAR in kinds and (
-        (scope is not None and scope[0] == lex.ANNUAL) or (fee is None and lex.COST in kinds)
+    if cue_words.FIRST_YEAR in kinds and (
+        (scope is not None and scope[0] == cue_words.ANNUAL)
+        or (fee is None and cue_words.COST in kinds)
     ):
         # "$0 intro annual fee for the first year", "costs $0 in the first year"
         return _draft(
@@ -531,14 +566,18 @@ def _type_usd(
         if fee is None:
             return None
         return _draft(FEE_CLAIM, "any", value.start, value.end, USD, value.low, value.high)
-    if fee is None and scope[0] not in (lex.ANNUAL, lex.LATE) and lex.MINIMUM not in kinds:
+    if (
+        fee is None
+        and scope[0] not in (cue_words.ANNUAL, cue_words.LATE)
+        and cue_words.MINIMUM not in kinds
+    ):
         return None
     if (
         fee is None
-        and scope[0] == lex.ANNUAL
+        and scope[0] == cue_words.ANNUAL
         and (
-            (unit_has_reward and lex.COST not in kinds)
-            or lex.ESTIMATE in kinds
+            (unit_has_reward and cue_words.COST not in kinds)
+            or cue_words.ESTIMATE in kinds
             or not 0 <= scope[1] - value.end <= 12
         )
     ):
@@ -546,16 +585,16 @@ def _type_usd(
         # about rewards are not.
         return None
     kind = {
-        lex.ANNUAL: "annual",
-        lex.LATE: "late",
-        lex.BT: "bt",
-        lex.CASH: "cash_advance",
-        lex.FOREIGN: "foreign",
+        cue_words.ANNUAL: "annual",
+        cue_words.LATE: "late",
+        cue_words.BT: "bt",
+        cue_words.CASH: "cash_advance",
+        cue_words.FOREIGN: "foreign",
     }[scope[0]]
     if kind in ("bt", "cash_advance"):
         # A dollar amount on a percentage fee is its minimum ("$5 minimum balance transfer fee")
         # - only when the text says so: "a $150 transfer charge on $5,000" is a worked example.
-        if lex.MINIMUM not in kinds:
+        if cue_words.MINIMUM not in kinds:
             return None
         return _draft(FEE_CLAIM, kind, value.start, value.end, USD, None, None, value.low)
     if kind == "foreign":
@@ -602,7 +641,16 @@ def _own_clause(
 # term of its own ("costs nothing per year, nothing extra abroad, ...") is another statement.
 _CLAUSE_SEPARATOR = re.compile(r"[,;|]|[ \t][-/][ \t]")
 _STATEMENT_CUES = frozenset(
-    {lex.FEE, lex.APR, lex.INTRO, lex.COST, lex.ANNUAL, lex.REWARD, lex.FOREIGN, lex.ESTIMATE}
+    {
+        cue_words.FEE,
+        cue_words.APR,
+        cue_words.INTRO,
+        cue_words.COST,
+        cue_words.ANNUAL,
+        cue_words.REWARD,
+        cue_words.FOREIGN,
+        cue_words.ESTIMATE,
+    }
 )
 
 

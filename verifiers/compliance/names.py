@@ -32,8 +32,8 @@ from ahocorasick_rs import AhoCorasick, MatchKind
 from rapidfuzz.distance import OSA
 
 from replicas.verifiers.compliance import references as refs
-from replicas.verifiers.compliance.lexicon import trie_pattern as _trie_pattern
-from replicas.verifiers.compliance.lexicon import word_set
+from replicas.verifiers.compliance.matchers import trie_pattern as _trie_pattern
+from replicas.verifiers.compliance.matchers import word_set
 from replicas.verifiers.compliance.mentions import (
     EXACT,
     MISSPELLED,

@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from replicas.verifiers.compliance.lexicon import at_word_start
+from replicas.verifiers.compliance.matchers import at_word_start
 
 # kinds of the "no ..." values
 NONE_ANNUAL = "none_annual"

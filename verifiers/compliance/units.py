@@ -13,7 +13,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from replicas.verifiers.compliance import lexicon as lex
+from replicas.verifiers.compliance import cue_words
 from replicas.verifiers.compliance.mentions import NameMention
 
 # A run of sentence marks before a blank, quote, bracket or the end; or a line break. Written to
@@ -212,7 +212,7 @@ def unit_spans(
     return spans, cells
 
 
-_NEGATABLE = frozenset({lex.VARIABLE, lex.FIXED})
+_NEGATABLE = frozenset({cue_words.VARIABLE, cue_words.FIXED})
 _NEGATED_BEFORE = re.compile(
     r"(?:\bnot|\brather[ \t]than|\binstead[ \t]of|\bnor)[ \t]{1,3}(?:a[ \t]{1,3})?$"
 )
@@ -264,24 +264,25 @@ class CueIndex:
     def _scan(self, start: int, end: int) -> list[tuple[str, int]]:
         lower = self._lower
         found: list[tuple[int, str]] = []
-        for match in lex.CUE_SCAN.finditer(lower, start, end):
+        for match in cue_words.CUE_SCAN.finditer(lower, start, end):
             pos = match.start()
             if pos and (lower[pos - 1].isalnum() or lower[pos - 1] in "'-"):
                 continue  # inside a word ("separate" is not "rate")
-            cue = lex.CUE_TYPES[match.group(0)]
+            cue = cue_words.CUE_TYPES[match.group(0)]
             if cue in _NEGATABLE and _NEGATED_BEFORE.search(lower, max(0, pos - 14), pos):
                 continue  # "fixed, not variable", "fixed rather than variable"
             if cue == "slash_year":
                 if not pos or lower[pos - 1] != "/":
                     continue
-                cue = lex.ANNUAL  # "$95/year"
-            elif cue == lex.ANNUAL_FEE:
-                found.append((pos, lex.ANNUAL))
-                cue = lex.FEE
+                cue = cue_words.ANNUAL  # "$95/year"
+            elif cue == cue_words.ANNUAL_FEE:
+                found.append((pos, cue_words.ANNUAL))
+                cue = cue_words.FEE
             found.append((pos, cue))
         if self._after:
             found.extend(
-                (m.start(), lex.AFTER) for m in lex.AFTER_MONTHS.finditer(lower, start, end)
+                (m.start(), cue_words.AFTER)
+                for m in cue_words.AFTER_MONTHS.finditer(lower, start, end)
             )
             found.sort()
         if not self._starts:
@@ -373,7 +374,7 @@ def _header_cues(text: str, cues: CueIndex, cell: tuple[int, int]) -> list[tuple
     zero = _ZERO_RATE.search(text, *cell)
     if zero is None:
         return found
-    return [*found, (lex.INTRO, zero.start())]
+    return [*found, (cue_words.INTRO, zero.start())]
 
 
 def ranked(cues: Sequence[tuple[str, int]]) -> tuple[tuple[str, int], ...]:

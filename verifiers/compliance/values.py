@@ -14,6 +14,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from replicas.verifiers.compliance import cue_words, matchers
 from replicas.verifiers.compliance import lexicon as lex
 from replicas.verifiers.compliance import negation as neg
 from replicas.verifiers.compliance.negation import NONE_KINDS
@@ -74,7 +75,9 @@ def find_values(lower: str) -> list[Value]:
     values: list[Value] = []
     taken: list[tuple[int, int]] = []
     if "between" in lower or "zero" in lower or "usd" in lower:
-        for match in lex.find_starting_with(lex.WORD_VALUES, lower, ("between", "zero", "usd")):
+        for match in matchers.find_starting_with(
+            lex.WORD_VALUES, lower, ("between", "zero", "usd")
+        ):
             if not _left_ok(lower, match.start(), _WORD_CHARS):
                 continue
             groups = match.groupdict()
@@ -224,12 +227,12 @@ def _drop_overlaps(values: list[Value]) -> list[Value]:
 
 
 _CELL_NONE_KINDS = (
-    (lex.ANNUAL, neg.NONE_ANNUAL),
-    (lex.FOREIGN, neg.NONE_FOREIGN),
-    (lex.LATE, neg.NONE_LATE),
-    (lex.CASH, neg.NONE_CASH),
-    (lex.BT, neg.NONE_BT),
-    (lex.PENALTY, neg.NONE_PENALTY),
+    (cue_words.ANNUAL, neg.NONE_ANNUAL),
+    (cue_words.FOREIGN, neg.NONE_FOREIGN),
+    (cue_words.LATE, neg.NONE_LATE),
+    (cue_words.CASH, neg.NONE_CASH),
+    (cue_words.BT, neg.NONE_BT),
+    (cue_words.PENALTY, neg.NONE_PENALTY),
 )
 
 
@@ -238,14 +241,18 @@ def cell_none(text: str, unit: Unit) -> list[Value]:
     if unit.end <= unit.start or not _CELL_NONE.match(text[unit.start : unit.end]):
         return []
     kinds = {kind for kind, _ in unit.context_cues}
-    if lex.INTRO in kinds:
+    if cue_words.INTRO in kinds:
         none_kind = neg.NONE_INTRO
-        if lex.BT in kinds and lex.PURCHASE not in kinds:
+        if cue_words.BT in kinds and cue_words.PURCHASE not in kinds:
             none_kind = neg.NONE_INTRO_BT
-        elif lex.PURCHASE in kinds and lex.BT not in kinds:
+        elif cue_words.PURCHASE in kinds and cue_words.BT not in kinds:
             none_kind = neg.NONE_INTRO_PURCHASE
         return [Value(unit.start, unit.end, NONE, none_kind=none_kind)]
-    if lex.FEE not in kinds and lex.PENALTY not in kinds and lex.COST not in kinds:
+    if (
+        cue_words.FEE not in kinds
+        and cue_words.PENALTY not in kinds
+        and cue_words.COST not in kinds
+    ):
         return []  # "none" under "Cash advance APR", "Rewards" or "0% transfers?" is no fee claim
     for cue, none_kind in _CELL_NONE_KINDS:
         if cue in kinds:

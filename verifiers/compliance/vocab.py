@@ -6,7 +6,7 @@ turn up) and the algorithm (which should not) change independently.
 
 from __future__ import annotations
 
-from replicas.verifiers.compliance.lexicon import word_set
+from replicas.verifiers.compliance.matchers import word_set
 
 # Words that describe cards in general; they never make a phrase look like a product on their own.
 GENERIC_WORDS = word_set(
