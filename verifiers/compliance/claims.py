@@ -37,7 +37,6 @@ from replicas.verifiers.compliance.claim_types import (
     INTRO_CLAIM,
     Draft,
     type_value,
-    windows_of,
 )
 from replicas.verifiers.compliance.mentions import UNKNOWN, NameMention
 from replicas.verifiers.compliance.units import CueIndex, MentionIndex, Unit, ranked, unit_spans
@@ -50,6 +49,7 @@ from replicas.verifiers.compliance.values import (
     cell_none,
     find_values,
 )
+from replicas.verifiers.compliance.windows import windows_of
 
 __all__ = [
     "APR_CLAIM",
