@@ -1,11 +1,12 @@
 """The README's "Use it from …" snippets are the tested code.
 
 Each ```python block under a ``###`` heading of that section is executed exactly as written: the
-Gymnasium and verifiers scripts whole in a fresh interpreter, the others in a fresh namespace; the functions it defines are driven with real, offline components:
-Inspect's own ``mockllm`` model, a real ``replicas serve openenv`` on 127.0.0.1, the real
-``replicas serve mcp`` stdio server spawned from ``PATH``. Each is checked on a null answer
-(scores 0) and, where the snippet takes the answer as an argument, the oracle's (scores 1), so a
-snippet that always reports 0 would fail.
+Gymnasium and verifiers scripts whole in a fresh interpreter (started in the background with the
+OpenEnv server, see ``background``), the others in a fresh namespace, and the functions they
+define are driven with real, offline components: Inspect's own ``mockllm`` model, a real
+``replicas serve openenv`` on 127.0.0.1, the real ``replicas serve mcp`` stdio server spawned
+from ``PATH``. Where a snippet takes the answer as an argument it is checked on a null answer
+(scores 0) and on the oracle's (scores 1), so a snippet that always reports 0 would fail.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -89,29 +91,83 @@ def test_every_python_block_of_the_section_is_one_of_the_tested_snippets() -> No
     assert all(len(blocks) == 1 for blocks in SNIPPETS.values())
 
 
-def _run_fresh(code: str, cwd: Path) -> str:
-    """Run a whole snippet in a fresh interpreter outside the repository; its last printed line.
-
-    Fresh: whether ``import replicas`` registers the Gymnasium ids depends on what was imported
-    before it. Outside: with the repository root on sys.path (pytest puts it there) the kit's
-    top-level ``verifiers/`` source folder would shadow PyPI's package."""
-    proc = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=cwd,
-        env=os.environ,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return proc.stdout.strip().splitlines()[-1]
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
-def test_gymnasium_snippet_prints_what_it_says(tmp_path: Path) -> None:
-    code = _snippet("gym")
-    printed = _run_fresh(code, tmp_path)
-    assert printed == "0.0 True False"
-    assert printed == _promised_output(code)
+@dataclass
+class Background:
+    """What runs in its own process while the in-process tests run (the machine has two cores;
+    most of each is importing a framework): the OpenEnv server and the two whole-script snippets.
+    """
+
+    openenv_url: str
+    openenv: subprocess.Popen[bytes]
+    scripts: dict[str, subprocess.Popen[bytes]]
+    logs: Path
+
+    def output(self, key: str) -> str:
+        """The last line a script snippet printed (it must have exited 0)."""
+        proc = self.scripts[key]
+        returncode = proc.wait(timeout=600)
+        err = (self.logs / f"{key}.err").read_text(encoding="utf-8", errors="replace")
+        assert returncode == 0, err[-3000:]
+        return (self.logs / f"{key}.out").read_text(encoding="utf-8").strip().splitlines()[-1]
+
+    def wait_for_openenv(self) -> str:
+        deadline = time.monotonic() + STARTUP_S
+        while True:
+            if self.openenv.poll() is not None:
+                err = (self.logs / "openenv.err").read_text(encoding="utf-8", errors="replace")
+                raise RuntimeError(f"server exited: {err[-2000:]}")
+            try:
+                if httpx.get(f"{self.openenv_url}/health", timeout=2).status_code == 200:
+                    return self.openenv_url
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("server did not come up")
+            time.sleep(0.5)
+
+
+def _spawn(cmd: list[str], logs: Path, key: str) -> subprocess.Popen[bytes]:
+    # output to files, not pipes: a full pipe nobody reads yet would stall the process
+    with (logs / f"{key}.out").open("wb") as out, (logs / f"{key}.err").open("wb") as err:
+        return subprocess.Popen(cmd, cwd=logs, stdout=out, stderr=err, env=os.environ)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def background(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Background]:
+    """Started before the first test. The script snippets run whole in a fresh interpreter
+    outside the repository: fresh, because whether ``import replicas`` registers the Gymnasium
+    ids depends on what was imported before it; outside, because with the repository root on
+    sys.path (pytest puts it there) the kit's top-level ``verifiers/`` source folder would shadow
+    PyPI's package."""
+    logs = tmp_path_factory.mktemp("readme")
+    port = _free_port()
+    server = [os.path.join(VENV_BIN, "replicas"), "serve", "openenv", "--port", str(port)]
+    server += ["--suite", "core-v1"]
+    procs = {"openenv": _spawn(server, logs, "openenv")}
+    for key in ("gym", "verifiers"):
+        procs[key] = _spawn([sys.executable, "-c", _snippet(key)], logs, key)
+    try:
+        yield Background(
+            openenv_url=f"http://127.0.0.1:{port}",
+            openenv=procs["openenv"],
+            scripts={k: procs[k] for k in ("gym", "verifiers")},
+            logs=logs,
+        )
+    finally:
+        for proc in procs.values():
+            proc.terminate()
+        for proc in procs.values():
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
 
 def _scripted(calls: list[dict[str, Any]]) -> Any:
@@ -154,49 +210,6 @@ def test_inspect_snippet_scores_with_inspects_mock_model(
     assert len(list((tmp_path / "logs").glob("*.eval"))) == 2
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def openenv_server() -> Iterator[str]:
-    port = _free_port()
-    cmd = [os.path.join(VENV_BIN, "replicas"), "serve", "openenv", "--port", str(port)]
-    cmd += ["--suite", "core-v1"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=os.environ)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + STARTUP_S
-        while True:
-            if proc.poll() is not None:
-                err = proc.stderr.read().decode() if proc.stderr else ""
-                raise RuntimeError(f"server exited: {err[-2000:]}")
-            try:
-                if httpx.get(f"{base}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("server did not come up")
-            time.sleep(0.5)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-def test_openenv_snippet_plays_against_the_real_server(openenv_server: str) -> None:
-    play = _exec("openenv")["play"]
-    assert play(openenv_server, CARDS, NULL) == (0.0, True, False)
-    assert play(openenv_server, CARDS, _oracle_answer(CARDS)) == (1.0, True, True)
-
-
 def test_mcp_snippet_asks_the_real_stdio_server(monkeypatch: pytest.MonkeyPatch) -> None:
     # the snippet spawns `replicas` from PATH, as a user's shell would find it
     monkeypatch.setenv("PATH", VENV_BIN + os.pathsep + os.environ.get("PATH", ""))
@@ -208,8 +221,20 @@ def test_mcp_snippet_asks_the_real_stdio_server(monkeypatch: pytest.MonkeyPatch)
     assert score == 1.0
 
 
-def test_verifiers_snippet_prints_what_it_says(tmp_path: Path) -> None:
-    code = _snippet("verifiers")
-    printed = _run_fresh(code, tmp_path)
+def test_openenv_snippet_plays_against_the_real_server(background: Background) -> None:
+    play = _exec("openenv")["play"]
+    base_url = background.wait_for_openenv()
+    assert play(base_url, CARDS, NULL) == (0.0, True, False)
+    assert play(base_url, CARDS, _oracle_answer(CARDS)) == (1.0, True, True)
+
+
+def test_gymnasium_snippet_prints_what_it_says(background: Background) -> None:
+    printed = background.output("gym")
+    assert printed == "0.0 True False"
+    assert printed == _promised_output(_snippet("gym"))
+
+
+def test_verifiers_snippet_prints_what_it_says(background: Background) -> None:
+    printed = background.output("verifiers")
     assert printed == "True 0.0"
-    assert printed == _promised_output(code)
+    assert printed == _promised_output(_snippet("verifiers"))
