@@ -49,13 +49,13 @@ from typing import Any
 
 from replicas.verifiers.compliance.catalog import CardTerms, Catalog, EligibilityRow
 from replicas.verifiers.compliance.claims import Claim, extract
-from replicas.verifiers.compliance.rules import (
+from replicas.verifiers.compliance.findings import (
     FAMILY_OF_CODE,
     OBJECTIVES,
     REASON_CODES,
     Finding,
-    evaluate,
 )
+from replicas.verifiers.compliance.rules import evaluate
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.verdict import Reason, Verdict
 

@@ -55,23 +55,8 @@ from replicas.verifiers.compliance.reading import (
     read_unit,
 )
 from replicas.verifiers.compliance.units import CueIndex, MentionIndex, Unit, ranked, unit_spans
-from replicas.verifiers.compliance.values import (
-    NONE,
-    PCT,
-    USD,
-)
 
-__all__ = [
-    "APR_CLAIM",
-    "FEE_CLAIM",
-    "INTRO_CLAIM",
-    "NONE",
-    "PCT",
-    "USD",
-    "Claim",
-    "Extraction",
-    "extract",
-]
+__all__ = ["Claim", "Extraction", "extract"]
 
 
 @dataclass(frozen=True)
