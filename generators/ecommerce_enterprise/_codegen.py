@@ -7,8 +7,9 @@ Run from the repository root::
 It writes the staging views and the sources YAML from :mod:`._staging_spec`. With
 ``--warehouse`` (a warehouse the project was built into) it also writes every model
 directory's ``_<dir>__models.yml`` — descriptions, owners, example SQL, every column with its
-description from the data dictionary (``_dictionary.py``), the data types of contracted models,
-and the key tests — so 130 models stay documented without hand-editing 130 YAML files.
+description from the data dictionary (``_dictionary_models.py``, ``_dictionary_columns.py``),
+the data types of contracted models, and the key tests — so 130 models stay documented without
+hand-editing 130 YAML files.
 Hand-written SQL of the intermediate and mart layers is never touched. Not imported at run time.
 """
 
@@ -20,13 +21,15 @@ from pathlib import Path
 import duckdb
 import yaml
 
-from replicas.generators.ecommerce_enterprise._dictionary import (
+from replicas.generators.ecommerce_enterprise._dictionary_columns import (
     COLUMN_EXTRAS,
+    column_description,
+)
+from replicas.generators.ecommerce_enterprise._dictionary_models import (
     CONTRACTED,
     EXTRA_TESTS,
     KEYS,
     MODEL_DOCS,
-    column_description,
 )
 from replicas.generators.ecommerce_enterprise._staging_spec import SPECS, SYSTEMS, StagingSpec
 
@@ -153,7 +156,7 @@ def write_model_yaml(warehouse: Path) -> None:
         text = path.read_text()
         about = spec.description if spec else MODEL_DOCS.get(model) or _leading_comment(text)
         if not about:
-            raise SystemExit(f"no description for {model}: add it to _dictionary.MODEL_DOCS")
+            raise SystemExit(f"no description for {model}: add it to _dictionary_models._MODELS")
         description = (
             about.strip() + "\n\nExample:\n\n" + _example(model, key, [c for c, _ in cols])
         )
