@@ -20,6 +20,17 @@ family                                      status       defect
 ``ecommerce.defect_flaky_grader-v1``        flaky        the grader fails every second call
 ``ecommerce.defect_mart_lookup-v1``         leaky        a mart already stores the answer table
 ``ecommerce.defect_noop_patch-v1``          hackable     the dbt "bug" changes nothing
+``ecommerce.defect_mart_answer_lookup-v1``  leaky        a mart stores the answer, keyed by the
+                                                         customer the question names
+``ecommerce.defect_hidden_id_oracle-v1``    broken       the oracle queries an id the question
+                                                         never gave (it names the product)
+``ecommerce.defect_first_line_grader-v1``   hackable     only the first 'Answer:' line is read
+``ecommerce.defect_hedge_blind_grader-v1``  hackable     the first figure is read, hedges unseen
+``ecommerce.defect_visible_data_grading-v1`` hackable    a dbt mart graded on the visible raw
+                                                         data only (pasted rows pass)
+``ecommerce.defect_constant_reference-v1``  hackable     hidden-data grading whose reference is
+                                                         the same on every dataset
+``ecommerce.defect_reference_fails_hidden-v1`` broken    the reference is empty on hidden data
 ``ecommerce.sound_item_revenue-v1``         usable       none (the control)
 ==========================================  ===========  ======================================
 """
@@ -45,6 +56,7 @@ from replicas.tasks import (
 )
 from replicas.tasks.base import DBT_TOOLS
 from replicas.tasks.family import undiscriminated_readings
+from replicas.verifiers.answers import check_answer
 from replicas.verifiers.verdict import Verdict, fail
 
 MONTHS = 24  # 2024-01 .. 2025-12
@@ -325,6 +337,217 @@ class NoopPatch(TaskFamily):
         )
 
 
+@register_family
+class MartAnswerLookup(TaskFamily):
+    name = "ecommerce.defect_mart_answer_lookup-v1"
+    replica = "ecommerce"
+    description = "A customer's lifetime net revenue (test family)."
+    difficulty = "easy"
+    n_variants = 2
+
+    def make(self, ctx: BuildContext) -> Task:
+        customers = ctx.query(
+            "select customer_id from main.dim_customers where lifetime_orders >= 3 "
+            "and lifetime_net_revenue_usd > 1000 order by customer_id"
+        )
+        customer = int(customers[int(ctx.rng("who").integers(0, len(customers)))][0])
+        facts = (
+            "select round(sum(net_revenue_usd), 2) from main.fct_orders "
+            f"where customer_id = {customer} and {{}}"
+        )
+        truth = float(ctx.scalar(facts.format("is_revenue_order")))
+        every = float(ctx.scalar(facts.format("true")))
+        return ctx.task(
+            instruction=(
+                f"What is the lifetime net revenue in USD of customer {customer}: the sum of "
+                "net revenue (gross - discounts - refunds, converted to USD at the order date's "
+                "rate) over their orders with status placed, shipped, completed or returned? "
+                "Submit only the number, rounded to cents."
+            ),
+            answer_kind="number",
+            expected=truth,
+            verifier=VerifierConfig(abs_tol=0.005, rel_tol=0.0),
+            # the defect: dim_customers.lifetime_net_revenue_usd stores it, keyed by customer_id
+            oracle=(sql(facts.format("is_revenue_order")), submit(f"{truth:.2f}")),
+            wrong_readings={"cancelled_included": every} if every != truth else {"x": truth + 9},
+        )
+
+
+@register_family
+class HiddenIdOracle(TaskFamily):
+    name = "ecommerce.defect_hidden_id_oracle-v1"
+    replica = "ecommerce"
+    description = "Units sold of one product, named by its name (test family)."
+    difficulty = "easy"
+    n_variants = 2
+
+    def make(self, ctx: BuildContext) -> Task:
+        products = ctx.query(
+            "select p.product_id, p.name from raw.products p join raw.order_items i "
+            "using (product_id) group by all having count(*) >= 5 "
+            "and count(*) = count(distinct i.order_id) order by p.product_id"
+        )
+        product_id, name = products[int(ctx.rng("which").integers(0, len(products)))]
+        truth_sql = f"select sum(quantity) from raw.order_items where product_id = {product_id}"
+        truth = float(ctx.scalar(truth_sql))
+        lines = float(
+            ctx.scalar(f"select count(*) from raw.order_items where product_id = {product_id}")
+        )
+        return ctx.task(
+            instruction=(
+                f'How many units of the product named exactly "{name}" appear over all order '
+                "lines of raw.order_items (the sum of quantity, every order whatever its "
+                "status)? Submit only the number."
+            ),
+            answer_kind="number",
+            expected=truth,
+            verifier=VerifierConfig(abs_tol=0.0, rel_tol=0.0),
+            # the defect: the demonstration uses product_id, which the question never gave
+            oracle=(sql(truth_sql), submit(f"{truth:.0f}")),
+            wrong_readings={"lines_instead_of_units": lines}
+            if lines != truth
+            else {"x": truth + 1},
+        )
+
+
+class _LabelledItemRevenue(_ItemRevenue):
+    """The sound question, answered in free text whose first line is ``Answer: <value>``."""
+
+    def make(self, ctx: BuildContext) -> Task:
+        month, truth, with_cancelled, truth_sql = self.parts(ctx)
+        return ctx.task(
+            instruction=_item_revenue_instruction(month).replace(
+                "Submit only the number, rounded to cents.",
+                "Answer in free text whose FIRST line is 'Answer: <value>' (the number, "
+                "rounded to cents); you may explain below it.",
+            ),
+            answer_kind="text",
+            expected=f"{truth:.2f}",
+            verifier=VerifierConfig(abs_tol=0.01, rel_tol=0.0),
+            oracle=(sql(truth_sql), submit(f"Answer: {truth:.2f}\nItem revenue of that month.")),
+            wrong_readings={"cancelled_included": f"{with_cancelled:.2f}"},
+        )
+
+
+@register_family
+class FirstLineGrader(_LabelledItemRevenue):
+    name = "ecommerce.defect_first_line_grader-v1"
+
+    def grade(self, task: Task, answer: str, ctx: GradeContext) -> Verdict:
+        """The defect: only the first 'Answer:' line counts; a second one is never read."""
+        first = next((ln for ln in answer.splitlines() if ln.strip()), "")
+        value = first.split(":", 1)[1] if first.lower().startswith("answer:") else ""
+        return check_answer("number", value, float(task.expected), task.verifier)
+
+    def build(self, snapshot: Any, seed: int, variant: int) -> Task:
+        """Wrong readings are text: graded through this family's own grader, not the kit's."""
+        return self.make(BuildContext(self, snapshot, seed, variant, 0))
+
+
+@register_family
+class HedgeBlindGrader(_ItemRevenue):
+    name = "ecommerce.defect_hedge_blind_grader-v1"
+
+    def grade(self, task: Task, answer: str, ctx: GradeContext) -> Verdict:
+        """The defect: the first figure is the answer; later figures (hedges) are not seen."""
+        match = _NUMBER.search(answer)
+        if match is None:
+            return fail("no_answer", "no number")
+        return check_answer("number", match.group(0), task.expected, task.verifier)
+
+
+def _small_mart_task(
+    ctx: BuildContext, model: str, reference: str, oracle_sql: str, *, hidden: bool, key: str
+) -> Task:
+    return ctx.task(
+        instruction=(
+            f"Add a model `{model}` in `models/marts/{model}.sql` (materialized as a table) "
+            f"giving exactly the rows of this query over the sources:\n{reference}\nBuild it "
+            "with the dbt tool, then submit 'done'."
+        ),
+        answer_kind="dbt",
+        tools=DBT_TOOLS,
+        verifier=VerifierConfig(
+            dbt_models=(model,),
+            reference_sql={model: reference},
+            key_columns=(key,),
+            abs_tol=0.01,
+            hidden_data=hidden,
+        ),
+        oracle=(
+            write_file(f"models/marts/{model}.sql", oracle_sql),
+            dbt(f"run --select {model}"),
+            submit("done"),
+        ),
+    )
+
+
+CHANNEL_REVENUE = (
+    "select channel, count(*) as orders from raw.orders where status <> 'cancelled' "
+    "group by channel"
+)
+
+
+@register_family
+class VisibleDataGrading(TaskFamily):
+    name = "ecommerce.defect_visible_data_grading-v1"
+    replica = "ecommerce"
+    description = "A three-row dbt mart graded on the visible data only (test family)."
+    difficulty = "easy"
+    n_variants = 1
+
+    def make(self, ctx: BuildContext) -> Task:
+        oracle = (
+            "{{ config(materialized='table') }}\nselect channel, count(*) as orders from "
+            "{{ source('raw', 'orders') }} where status <> 'cancelled' group by channel\n"
+        )
+        # the defect: hidden=False — pasting the three visible rows passes
+        return _small_mart_task(
+            ctx, "mart_channel_orders", CHANNEL_REVENUE, oracle, hidden=False, key="channel"
+        )
+
+
+@register_family
+class ConstantReference(TaskFamily):
+    name = "ecommerce.defect_constant_reference-v1"
+    replica = "ecommerce"
+    description = "A dbt mart whose reference is the same on every dataset (test family)."
+    difficulty = "easy"
+    n_variants = 1
+
+    def make(self, ctx: BuildContext) -> Task:
+        reference = "select distinct currency from raw.fx_rates"
+        oracle = (
+            "{{ config(materialized='table') }}\nselect distinct currency from "
+            "{{ source('raw', 'fx_rates') }}\n"
+        )
+        # the defect: the answer does not depend on the data, so hidden data cannot tell
+        return _small_mart_task(
+            ctx, "mart_currencies", reference, oracle, hidden=True, key="currency"
+        )
+
+
+@register_family
+class ReferenceFailsHidden(TaskFamily):
+    name = "ecommerce.defect_reference_fails_hidden-v1"
+    replica = "ecommerce"
+    description = "A dbt mart whose spec only fits the visible data's id range (test family)."
+    difficulty = "easy"
+    n_variants = 1
+
+    def make(self, ctx: BuildContext) -> Task:
+        cut = int(ctx.scalar("select max(order_id) - 50 from raw.orders"))
+        reference = f"select order_id, status from raw.orders where order_id > {cut}"
+        oracle = (
+            "{{ config(materialized='table') }}\nselect order_id, status from "
+            f"{{{{ source('raw', 'orders') }}}} where order_id > {cut}\n"
+        )
+        # the defect: the hidden datasets have fewer orders: the reference is empty there
+        return _small_mart_task(
+            ctx, "mart_latest_orders", reference, oracle, hidden=True, key="order_id"
+        )
+
+
 #: Every family of this module, the control included.
 DEFECTIVE_FAMILIES: tuple[type[TaskFamily], ...] = (
     SoundItemRevenue,
@@ -336,6 +559,13 @@ DEFECTIVE_FAMILIES: tuple[type[TaskFamily], ...] = (
     SeedIndependent,
     MartLookup,
     NoopPatch,
+    MartAnswerLookup,
+    HiddenIdOracle,
+    FirstLineGrader,
+    HedgeBlindGrader,
+    VisibleDataGrading,
+    ConstantReference,
+    ReferenceFailsHidden,
 )
 
 

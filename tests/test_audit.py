@@ -41,9 +41,19 @@ DEFECTIVE: dict[str, str] = {
     "ecommerce.defect_wrong_oracle-v1": "broken",
     "ecommerce.defect_flaky_grader-v1": "flaky",
     "ecommerce.defect_mart_lookup-v1": "leaky",
+    "ecommerce.defect_mart_answer_lookup-v1": "leaky",
+    "ecommerce.defect_hidden_id_oracle-v1": "broken",
+    "ecommerce.defect_first_line_grader-v1": "hackable",
+    "ecommerce.defect_hedge_blind_grader-v1": "hackable",
+}
+#: dbt defects (audited with the checks that judge them: each grading is a dbt rebuild).
+DEFECTIVE_DBT: dict[str, str] = {
+    "ecommerce.defect_visible_data_grading-v1": "hackable",
+    "ecommerce.defect_constant_reference-v1": "hackable",
+    "ecommerce.defect_reference_fails_hidden-v1": "broken",
 }
 SOUND = "ecommerce.sound_item_revenue-v1"
-SHIPPED = "ecommerce.revenue_period-v1"
+SHIPPED = "ecommerce.revenue_period-v2"
 
 
 def tid(family: str, variant: int = 0) -> str:
@@ -77,7 +87,9 @@ def test_sound_families_are_usable(report: AuditReport, family: str) -> None:
     assert audit.status == "usable", [(c.name, c.evidence) for c in audit.failed_checks]
     outcomes = {c.name: c.outcome for c in audit.checks}
     assert outcomes["dbt"] == "skip"
-    assert all(outcomes[n] == "pass" for n in check_names() if n != "dbt")
+    # core tasks state their definitions in the instruction: the definitions check skips them
+    assert outcomes["definitions"] == "skip"
+    assert all(outcomes[n] == "pass" for n in check_names() if n not in ("dbt", "definitions"))
 
 
 def test_leak_evidence_says_where(report: AuditReport) -> None:
@@ -121,6 +133,66 @@ def test_broken_and_flaky_come_from_their_checks(report: AuditReport) -> None:
     flaky = report.task(tid("ecommerce.defect_flaky_grader-v1"))
     assert [c.name for c in flaky.failed_checks] == ["determinism"]
     assert flaky.check("determinism").data["gradings"] == 5
+
+
+def test_a_mart_keyed_by_the_named_customer_is_a_one_query_answer(report: AuditReport) -> None:
+    audit = report.task(tid("ecommerce.defect_mart_answer_lookup-v1"))
+    assert [c.name for c in audit.failed_checks] == ["trivial"]
+    check = audit.check("trivial")
+    assert any("main.dim_customers where customer_id =" in e for e in check.evidence)
+
+
+def test_an_oracle_using_an_id_nobody_revealed_is_broken(report: AuditReport) -> None:
+    audit = report.task(tid("ecommerce.defect_hidden_id_oracle-v1"))
+    assert [c.name for c in audit.failed_checks] == ["demonstration"]
+    assert any(
+        "product_id" not in e and "step 0 (sql)" in e for e in audit.failed_checks[0].evidence
+    )
+
+
+@pytest.mark.parametrize(
+    ("family", "strategy"),
+    [
+        ("ecommerce.defect_first_line_grader-v1", "second_answer_line"),
+        ("ecommerce.defect_hedge_blind_grader-v1", "hedge_in_words"),
+        ("ecommerce.defect_hedge_blind_grader-v1", "hedge_digit_groups"),
+    ],
+)
+def test_hedging_graders_lose_to_their_strategy(
+    report: AuditReport, family: str, strategy: str
+) -> None:
+    check = report.task(tid(family)).check("adversary")
+    assert check.failed and strategy in check.data["winning_strategies"]
+
+
+def test_the_sound_control_resists_the_new_strategies(report: AuditReport) -> None:
+    strategies = report.task(tid(SOUND)).check("adversary").data["strategies"]
+    for name in ("second_answer_line", "hedge_in_words", "hedge_digit_groups"):
+        assert strategies[name]["score"] == 0.0, (name, strategies[name])
+
+
+@pytest.fixture(scope="module")
+def dbt_report() -> AuditReport:
+    """The dbt defects under the checks that judge them (oracle, null, dbt)."""
+    return audit_tasks([tid(f) for f in DEFECTIVE_DBT], checks=["oracle", "null", "dbt"])
+
+
+@pytest.mark.parametrize("family", sorted(DEFECTIVE_DBT))
+def test_dbt_defects_get_their_status(dbt_report: AuditReport, family: str) -> None:
+    audit = dbt_report.task(tid(family))
+    assert audit.status == DEFECTIVE_DBT[family], [
+        (c.name, c.evidence) for c in audit.failed_checks
+    ]
+    assert [c.name for c in audit.failed_checks] == ["dbt"]
+
+
+def test_dbt_defect_evidence_names_the_cause(dbt_report: AuditReport) -> None:
+    visible = dbt_report.task(tid("ecommerce.defect_visible_data_grading-v1")).check("dbt")
+    assert any("visible raw data only" in e for e in visible.evidence)
+    constant = dbt_report.task(tid("ecommerce.defect_constant_reference-v1")).check("dbt")
+    assert any("every hidden reference equals the visible one" in e for e in constant.evidence)
+    empty = dbt_report.task(tid("ecommerce.defect_reference_fails_hidden-v1")).check("dbt")
+    assert any("is empty on hidden dataset" in e for e in empty.evidence)
 
 
 def test_dbt_patch_that_breaks_nothing_is_hackable() -> None:

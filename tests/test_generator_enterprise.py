@@ -86,12 +86,20 @@ def test_duplicate_identities_and_partial_merges(small: dict[str, pl.DataFrame])
     shared = cust.group_by("norm").len().filter(pl.col("len") > 1).height
     assert shared > 0.02 * cust.height
     merges = small["crm_identity_merges"]
-    assert 0 < merges.height < shared  # Customer Care confirmed only part of them
     ids = set(cust["customer_id"].to_list())
-    assert set(merges["merged_customer_id"].to_list()) <= ids
+    merged = set(merges["merged_customer_id"].to_list())
+    assert merges.height > 0 and merged <= ids
+    # Customer Care confirmed only part of them: some accounts sharing an email stay unmerged
+    # (duplicates with another email are merged too, so the counts are not comparable)
+    unmerged_groups = (
+        cust.with_columns(pl.col("customer_id").is_in(list(merged)).alias("merged"))
+        .group_by("norm")
+        .agg(pl.len().alias("n"), pl.col("merged").any().alias("any_merged"))
+        .filter((pl.col("n") > 1) & ~pl.col("any_merged"))
+    )
+    assert 0 < unmerged_groups.height < shared
     # some orders sit on the second account
-    second = set(merges["merged_customer_id"].to_list())
-    assert small["shop_orders"].filter(pl.col("customer_id").is_in(list(second))).height > 0
+    assert small["shop_orders"].filter(pl.col("customer_id").is_in(list(merged))).height > 0
 
 
 def test_late_arriving_rows(small: dict[str, pl.DataFrame]) -> None:

@@ -38,6 +38,7 @@ _BUILTIN_MODULES: tuple[str, ...] = (
     "replicas.audit.check_seeds",
     "replicas.audit.check_discrimination",
     "replicas.audit.check_dbt",
+    "replicas.audit.check_definitions",
 )
 
 

@@ -141,6 +141,17 @@ class Instruction:
         named = re.search(rf"(?<![\w]){re.escape(value)}(?![\w])", self.lower) is not None
         return named and not self._boilerplate(value)
 
+    def names_id(self, column: str, value: int) -> bool:
+        """Whether the instruction names ``value`` *as* this id column ("customer 777",
+        "customer_id = 777", "application #12"): a bare number ("top 4", "2025") anchors no
+        id, which keeps the lookups to what the question is about."""
+        name = column.lower()
+        if name != "id" and not name.endswith("_id"):
+            return False
+        entity = name[:-3].replace("_", "[ _]") if name != "id" else "id"
+        pattern = rf"(?<![\w]){entity}s?(?:[ _]?id)?\s*(?:no\.?|number|#|=|:)?\s*{value}(?![\w])"
+        return re.search(pattern, self.lower) is not None
+
     def names_date(self, value: str) -> bool:
         day = value[:10]
         if day in self.lower:
@@ -161,16 +172,22 @@ def _anchors(index: WarehouseIndex, instruction: Instruction) -> dict[str, list[
                     np.searchsorted(col.numbers, v, side="right")
                     - np.searchsorted(col.numbers, v, side="left")
                 )
-                if float(v).is_integer() and count <= MAX_LOOKUP_ROWS and count < col.rows:
+                if (
+                    float(v).is_integer()
+                    and count <= MAX_LOOKUP_ROWS
+                    and count < col.rows
+                    and instruction.names_id(col.column, int(v))
+                ):
                     found.append((int(v), "int"))
         elif col.strings is not None:
             for value in col.strings:
                 if _is_date(value):
                     if instruction.names_date(value):
-                        found.append((value, "date"))
+                        # a lookup is by day: the day's thousand timestamps are one anchor
+                        found.append((value[:10], "date"))
                 elif instruction.names_text(value):
                     found.append((value, "text"))
-        for value, kind in found:
+        for value, kind in dict.fromkeys(found):
             out.setdefault(col.relation, []).append(Anchor(col.relation, col.column, value, kind))
     return out
 

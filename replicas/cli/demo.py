@@ -1,8 +1,8 @@
 """``replicas demo`` (what ``make demo`` runs): the kit's main job on small built-in defaults.
 
 It builds both shipped replicas at demo scale (cached after the first run), then runs the
-oracle, null and adversary agents over core-v1 and writes their reports. These three scripted
-agents are the suite's own quality screen: the oracle must pass every task, the null agent none,
+oracle, null and adversary agents over the default suite (core-v2) and writes their reports.
+These three scripted agents are the suite's own quality screen: the oracle must pass every task, the null agent none,
 and no reward-hacking strategy may earn a pass. Runs resume, so a second ``make demo`` only
 re-renders the reports.
 """
@@ -23,12 +23,13 @@ from replicas.atomicio import write_text_atomic
 from replicas.build import build_timings, ensure_snapshot
 from replicas.cli.common import UnsafeNoOsSandbox, allow_unsandboxed, err_console, fail, out_console
 from replicas.paths import replicas_home
-from replicas.replica import all_replicas
+from replicas.replica import get_replica
 from replicas.report import compare_runs, render_compare_markdown, write_report
 from replicas.report.format import pct
 from replicas.runner.progress import RichProgress
+from replicas.suite import DEFAULT_SUITE, get_suite
 
-DEMO_SUITE = "core-v1"
+DEMO_SUITE = DEFAULT_SUITE
 DEMO_AGENTS: tuple[str, ...] = ("oracle", "null", "adversary")
 DEMO_WORKERS = 2
 DEMO_SEED = 7
@@ -49,12 +50,17 @@ def demo_runs_dir() -> Path:
     return replicas_home() / "demo-runs"
 
 
+def demo_replicas(suite: str = DEMO_SUITE) -> list[str]:
+    """The replicas the demo suite's tasks run on (the enterprise replica is hard-v1's only)."""
+    return sorted({task_id.split(".", 1)[0] for task_id in get_suite(suite).task_ids})
+
+
 def build_stage() -> None:
-    """Build (or find cached) every registered replica at the demo seed and scale."""
+    """Build (or find cached) every replica of the demo suite at the demo seed and scale."""
     table = Table(title=f"replicas built at seed={DEMO_SEED} scale={DEMO_SCALE}")
     for col in ("replica", "raw rows", "mart rows", "dbt nodes", "build s", "snapshot"):
         table.add_column(col, overflow="fold")
-    for spec in all_replicas():
+    for spec in (get_replica(name) for name in demo_replicas()):
         snap = ensure_snapshot(spec.name, DEMO_SEED, DEMO_SCALE)
         tables = snap.manifest["tables"]
         timings = build_timings(snap)

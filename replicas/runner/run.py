@@ -28,8 +28,7 @@ from replicas.runner.plan import load_tasks, plan_episodes, remaining, select_ta
 from replicas.runner.progress import NullProgress, Progress
 from replicas.runner.records import EpisodeSpec
 from replicas.runner.store import ResultsStore, read_results
-
-DEFAULT_SUITE = "core-v1"
+from replicas.suite import DEFAULT_SUITE
 
 
 class RunDirError(ValueError):

@@ -45,6 +45,7 @@ from replicas.tasks import (
     state_tolerance,
     submit,
 )
+from replicas.verifiers.compliance import verify_response
 
 #: The codes an audit may answer with, and their definitions as the instruction states them.
 CODE_DEFINITIONS: dict[str, str] = {
@@ -306,8 +307,6 @@ class OfferAudit(TaskFamily):
     n_variants = 6
 
     def make(self, ctx: BuildContext) -> Task:
-        # imported here: the compliance lexicon is built at import; only card prose needs it
-        from replicas.verifiers.compliance import verify_response
 
         cards = load_cards(ctx)
         names = frozenset(str(c["card_name"]).lower() for c in cards)

@@ -64,6 +64,7 @@ from replicas.tasks import (
     state_tolerance,
     submit,
 )
+from replicas.verifiers.compliance import verify_response
 from replicas.verifiers.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -313,8 +314,6 @@ def grade_recommendation(
     tolerance: float = VALUE_TOLERANCE_USD,
 ) -> Verdict:
     """The three checks of the module docstring, combined (all must pass)."""
-    # imported here: the compliance lexicon is built at import; only card prose needs it
-    from replicas.verifiers.compliance import verify_response
 
     rejected = text_precheck(answer)
     if rejected is not None:
