@@ -42,7 +42,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
         (("--agent", "oracle", "--suite", "core-v9"), "unknown suite 'core-v9'"),
         (
             ("--agent", "oracle", "--tasks", "nothing.like-v1.*"),
-            "no task of suite 'core-v2' matches",
+            "no task of suite 'core-v1' matches",
         ),
         (("--agent", "oracle", "--resume"), "--resume needs --out"),
         (("--agent", "oracle", "--executor", "slurm"), "unknown executor 'slurm'"),

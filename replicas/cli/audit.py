@@ -31,7 +31,7 @@ from replicas.cli.common import (
     fail,
     out_console,
 )
-from replicas.suite import DEFAULT_SUITE, get_suite, parse_suite_file, suite_names
+from replicas.suite import get_suite, parse_suite_file, suite_names
 from replicas.tasks import TaskId, get_family
 
 _GLOB_CHARS = frozenset("*?[")
@@ -171,7 +171,7 @@ def audit_command(
     suite: Annotated[
         str,
         typer.Option(help="Suite whose tasks are audited, or the path of a task-id list file."),
-    ] = DEFAULT_SUITE,
+    ] = "core-v1",
     tasks: Annotated[
         str | None,
         typer.Option(

@@ -34,7 +34,7 @@ from replicas.cli.common import (
     out_console,
 )
 from replicas.export import ExportConfig, ExportError, OracleSpec, export_sft, fresh_seeds
-from replicas.suite import DEFAULT_SUITE, get_suite
+from replicas.suite import get_suite
 from replicas.tasks import family_names, get_family
 from replicas.tasks.base import TaskId
 
@@ -101,7 +101,7 @@ def sft(
     ] = False,
     suite: Annotated[
         str, typer.Option("--suite", help="Suite whose families --oracle demonstrates.")
-    ] = DEFAULT_SUITE,
+    ] = "core-v1",
     family: Annotated[
         list[str] | None,
         typer.Option("--family", help="Demonstrate these families instead of --suite's."),

@@ -34,7 +34,6 @@ from replicas.cli.common import (
 )
 from replicas.runner import ExecutorError, RunConfig, agent_slug, read_results, run
 from replicas.runner.progress import NullProgress, Progress, RichProgress
-from replicas.suite import DEFAULT_SUITE
 
 run_app = typer.Typer(
     help="Run an agent on a suite.",
@@ -92,7 +91,7 @@ def run_command(
             show_default=False,
         ),
     ],
-    suite: Annotated[str, typer.Option(help="Suite name.")] = DEFAULT_SUITE,
+    suite: Annotated[str, typer.Option(help="Suite name.")] = "core-v1",
     tasks: Annotated[
         str | None,
         typer.Option(help="Glob(s) over task ids, comma-separated, e.g. 'ecommerce.top_n-v1.*'."),

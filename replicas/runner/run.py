@@ -28,7 +28,8 @@ from replicas.runner.plan import load_tasks, plan_episodes, remaining, select_ta
 from replicas.runner.progress import NullProgress, Progress
 from replicas.runner.records import EpisodeSpec
 from replicas.runner.store import ResultsStore, read_results
-from replicas.suite import DEFAULT_SUITE
+
+DEFAULT_SUITE = "core-v1"
 
 
 class RunDirError(ValueError):
