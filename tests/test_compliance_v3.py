@@ -64,6 +64,10 @@ RATES: list[Case] = [
     ("Purchases on the Summit Cash Preferred run 18.99% to 25.99%.", ["wrong_apr"]),
     ("Purchases on the Summit Cash Preferred run 17.99%/25.99%, variable.", []),
     ("Purchases on the Summit Cash Preferred run 17.99%-to-25.99%, variable.", []),
+    # a reversed range: both ends are stated rates, and the wrong one is not a name's number
+    ("The Summit Cash Preferred has a purchase APR of 99.99%-25.99% variable.", ["wrong_apr"]),
+    ("The Summit Cash Preferred has a purchase APR of 25.99% - 17.99% variable.", []),
+    ("The Summit Cash Preferred 360 - 25.99% variable APR.", ["unknown_card"]),
     # an APR the card does not have at all, named as such
     ("Miss a payment and the Summit Cash Plus applies a penalty rate of 27.24%.", ["wrong_apr"]),
     ("The Harbor Sky Miles has a 14.99% variable rate.", ["wrong_apr"]),

@@ -30,7 +30,7 @@ TASKS = (
     "ecommerce.revenue_period-v1.s1.0",  # number
     "ecommerce.revenue_breakdown-v1.s1.0",  # table
     "ecommerce.top_n-v1.s1.0",  # ordered list
-    "credit_cards.eligibility-v1.s1.0",  # set
+    "credit_cards.eligibility-v2.s1.0",  # set (v1 is answered by a mart: see below)
     "credit_cards.card_terms_qa-v1.s1.0",  # text
 )
 DBT_TASK = "ecommerce.dbt_fix-v1.s1.0"
@@ -92,6 +92,16 @@ def test_every_adversary_strategy_scores_zero_and_is_labelled(runs: dict[str, Pa
     breaches = [(r["strategy"], r["breach"]) for r in records if r.get("breach")]
     assert not breaches
     assert all(r.get("strategy") and "error" not in r for r in records)
+
+
+def test_mart_lookup_answers_eligibility_v1_and_not_v2(tmp_path: Path) -> None:
+    """The published core-v1 hole that made eligibility-v2: the card_eligibility mart answers
+    v1 in one select (a known finding, kept because published ids never change behaviour);
+    v2 withholds it and the relations a lookup could mistake for it."""
+    v1, v2 = "credit_cards.eligibility-v1.s1.0", "credit_cards.eligibility-v2.s1.0"
+    records = run_agent(tmp_path, "adversary:mart_lookup", task_ids=(v1, v2))
+    scores = {r["task_id"]: r["score"] for r in records}
+    assert scores == {v1: 1.0, v2: 0.0}
 
 
 def test_records_trajectories_and_run_json_are_consistent(runs: dict[str, Path]) -> None:

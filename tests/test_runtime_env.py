@@ -117,7 +117,7 @@ def test_sandboxes_are_fresh_per_reset_and_removed_on_close() -> None:
     [
         ({"name": "shell", "arguments": {"cmd": "ls"}}, "unknown tool"),
         ({"name": "write_file", "arguments": {"path": "x.sql", "content": "x"}}, "unknown tool"),
-        ({"arguments": {}}, "unknown tool"),
+        ({"arguments": {}}, "not a tool call"),
         ({"name": "sql", "arguments": "{not json"}, "not valid JSON"),
         ({"name": "sql", "arguments": "[1, 2]"}, "JSON object"),
         ({"name": "sql", "arguments": {}}, "missing required"),

@@ -32,8 +32,10 @@ def test_wheel_installs_and_builds(tmp_path: Path) -> None:
     )
     (wheel,) = dist.glob("replica_kit-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "replicas/generators/ecommerce.py" in names
+    assert "replicas/generators/ecommerce/__init__.py" in names
+    assert "replicas/generators/credit_cards/catalog.py" in names
     assert "replicas/verifiers/verdict.py" in names
+    assert "replicas/verifiers/compliance/__init__.py" in names
     assert "replicas/dbt_projects/ecommerce/dbt_project.yml" in names
     assert not any(n.startswith(("generators/", "verifiers/", "tests/")) for n in names)
 

@@ -205,6 +205,14 @@ def _anchor_spans(lower: str) -> list[tuple[int, int]]:
 
 def _add_range(values: list[Value], match: re.Match[str], first: str, second: str) -> None:
     low, high = _number(match.group(first)), _number(match.group(second))
+    between = match.string[match.end(first) : match.start(second)]
+    if low > high and low <= 100 and "%" in between:
+        # "99.99%-28.99%": both numbers are percentages, so both are claims (a reversed range
+        # is no card's APR, and its first figure must not slip through as a name's number).
+        end_first = match.end(first) + between.index("%") + 1
+        values.append(Value(match.start(first), end_first, PCT, low, low))
+        values.append(Value(match.start(second), match.end(), PCT, high, high))
+        return
     if low > 100 or low > high:
         # "Pinnacle Cash Reward 360 - 2.99%": a name's number before a dash, not a range.
         values.append(Value(match.start(second), match.end(), PCT, high, high))

@@ -1,7 +1,7 @@
 """``credit_cards.eligibility-v1``: which cards (of one type or one issuer) may customer X get?
 
-``-v2`` (core-v2): the ``card_eligibility`` mart (and ``best_card``, built on it) is withheld
-from the episode's warehouse — in v1 the answer was one select over it — so the stated rule
+``-v2`` (core-v2): the ``card_eligibility`` mart, ``best_card`` (built on it) and ``card_value``
+(per customer and card) are withheld from the episode's warehouse — in v1 the answer was one select over it — so the stated rule
 must be applied to the customer, card and holding tables; the oracle does exactly that, and
 the instruction states the (exact-set) tolerance in the grader's words.
 
@@ -203,8 +203,10 @@ def _instruction(customer_id: int, card_filter: CardFilter) -> str:
     )
 
 
-#: The mart that precomputes the answer (with best_card, built on it): not in a v2 episode.
-WITHHELD = ("card_eligibility",)
+#: Not in a v2 episode: the mart that precomputes the answer, best_card (one eligible card per
+#: customer, built on it) and card_value (one row per customer and card, whose boolean columns
+#: a lookup can mistake for eligibility and, on some customers, match).
+WITHHELD = ("best_card", "card_eligibility", "card_value")
 NO_MART_NOTE = (
     "\n\nThe warehouse has no precomputed eligibility table for this question: apply the rule "
     "to the customer, card, issuer and holding tables."
