@@ -172,6 +172,38 @@ def test_attacks_end_within_their_limits_and_the_worker_stays_small() -> None:
     assert report["server_peak_kb"] * 1024 <= ADDRESS_SPACE_BYTES, report
 
 
+_MANY_FDS = r"""
+import os, resource, sys
+from replicas.env import Env
+from replicas.tasks import build_task
+from tests.toy_families import register_toy
+
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (min(4096, hard), hard))
+held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]  # a long-lived worker's fds
+register_toy()
+with Env.from_task(build_task(sys.argv[1])) as env:
+    env.reset()
+    obs, *_ = env.step({"name": "sql", "arguments": {"query": "select 41 + 1 as x"}})
+print(obs)
+"""
+
+
+def test_a_worker_with_many_open_files_still_reaches_its_server() -> None:
+    """The server's pipes get descriptors past 1024 in a worker that has run many episodes;
+    select() refuses those (FD_SETSIZE), which made every later query fail to start."""
+    build_task(READ_TASK)
+    proc = subprocess.run(
+        [sys.executable, "-c", _MANY_FDS, READ_TASK],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "42" in proc.stdout and "ERROR" not in proc.stdout, proc.stdout
+
+
 def test_a_huge_streamable_result_returns_its_first_rows_quickly(read_env: Env) -> None:
     t0 = time.monotonic()
     obs, info = sql(read_env, "select range as i from range(10000000000)")

@@ -235,7 +235,11 @@ class QueryClient:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise _NoAnswer
-            readable, _, _ = select.select([fd], [], [], min(remaining, RSS_POLL_S))
+            # poll(), not select(): select() refuses descriptors >= 1024 (FD_SETSIZE), which a
+            # long-lived worker's pipes reach, and every later server then "could not start".
+            poller = select.poll()
+            poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+            readable = poller.poll(max(1, int(min(remaining, RSS_POLL_S) * 1000)))
             if not readable:
                 if _resident_bytes(proc.pid) > SERVER_RSS_LIMIT_BYTES:
                     raise _TooBig
