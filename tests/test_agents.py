@@ -154,6 +154,7 @@ def test_answer_prefix_is_read_from_the_instruction() -> None:
     assert answer_prefix(replace(asked, answer_kind="number", expected=1.0)) == ""
 
 
+@pytest.mark.slow
 def test_random_sql_is_reproducible_per_task() -> None:
     from replicas.env import make
 

@@ -177,6 +177,7 @@ def dbt_report() -> AuditReport:
     return audit_tasks([tid(f) for f in DEFECTIVE_DBT], checks=["oracle", "null", "dbt"])
 
 
+@pytest.mark.slow  # the dbt defects are audited through real dbt episodes (minutes)
 @pytest.mark.parametrize("family", sorted(DEFECTIVE_DBT))
 def test_dbt_defects_get_their_status(dbt_report: AuditReport, family: str) -> None:
     audit = dbt_report.task(tid(family))
@@ -186,6 +187,7 @@ def test_dbt_defects_get_their_status(dbt_report: AuditReport, family: str) -> N
     assert [c.name for c in audit.failed_checks] == ["dbt"]
 
 
+@pytest.mark.slow
 def test_dbt_defect_evidence_names_the_cause(dbt_report: AuditReport) -> None:
     visible = dbt_report.task(tid("ecommerce.defect_visible_data_grading-v1")).check("dbt")
     assert any("visible raw data only" in e for e in visible.evidence)
@@ -195,6 +197,7 @@ def test_dbt_defect_evidence_names_the_cause(dbt_report: AuditReport) -> None:
     assert any("is empty on hidden dataset" in e for e in empty.evidence)
 
 
+@pytest.mark.slow
 def test_dbt_patch_that_breaks_nothing_is_hackable() -> None:
     """The dbt check reuses the null (broken project) and oracle (fixed project) episodes."""
     result = audit_tasks([tid("ecommerce.defect_noop_patch-v1")], checks=["null", "dbt"])

@@ -94,6 +94,7 @@ def test_farm_resumes_skipping_cached_seeds(
         assert by_seed[old.seed].manifest_sha256 == old.manifest_sha256
 
 
+@pytest.mark.slow  # starts a local Ray instance
 def test_ray_farm_builds_identical_snapshots(
     local_farm: tuple[Path, FarmReport], monkeypatch: pytest.MonkeyPatch
 ) -> None:

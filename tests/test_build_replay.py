@@ -76,10 +76,14 @@ def _files(root: Path) -> list[str]:
     return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
 
 
-PARITY = [("toy", (21, 22)), ("ecommerce", (4, 5)), ("credit_cards", (4,))]
+PARITY = [
+    pytest.param("toy", (21, 22), id="toy", marks=pytest.mark.slow),
+    pytest.param("ecommerce", (4, 5), id="ecommerce"),
+    pytest.param("credit_cards", (4,), id="credit_cards"),
+]
 
 
-@pytest.mark.parametrize(("replica", "seeds"), PARITY, ids=[r for r, _ in PARITY])
+@pytest.mark.parametrize(("replica", "seeds"), PARITY)
 def test_replay_builds_what_dbt_builds(
     replica: str, seeds: tuple[int, ...], tmp_path: Path
 ) -> None:

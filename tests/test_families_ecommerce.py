@@ -206,7 +206,13 @@ def test_reconciliation_options_each_explain_a_different_gap(
 # dbt family
 
 
-@pytest.mark.parametrize(("seed", "variant"), DBT_CASES, ids=[f"s{s}v{v}" for s, v in DBT_CASES])
+@pytest.mark.parametrize(
+    ("seed", "variant"),
+    [
+        pytest.param(s, v, id=f"s{s}v{v}", marks=[pytest.mark.slow] if i else [])
+        for i, (s, v) in enumerate(DBT_CASES)
+    ],
+)
 def test_dbt_oracle_builds_the_mart_and_scores_one(
     snapshots: dict[int, Snapshot], seed: int, variant: int
 ) -> None:

@@ -71,6 +71,7 @@ def test_gymnasium_check_env_passes(task_id: str) -> None:
         env.close()
 
 
+@pytest.mark.slow  # builds every task of two suites
 def test_spaces_contain_every_instruction_and_oracle_action() -> None:
     with make(ONE_PER_FAMILY[0]) as env:
         obs_space, act_space = env.observation_space, env.action_space

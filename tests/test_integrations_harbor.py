@@ -21,6 +21,7 @@ import pytest
 
 from replicas.integrations.harbor import ANSWER_FILE, agent_requirements
 from replicas.tasks import task_from_id
+from tests.tiers import slow
 
 TASKS = (
     "ecommerce.revenue_period-v1.s1.0",
@@ -96,7 +97,7 @@ def test_layout(exported: Path) -> None:
         assert not (workspace / ANSWER_FILE).exists()
 
 
-@pytest.mark.parametrize("task_id", TASKS)
+@pytest.mark.parametrize("task_id", [slow(t) if ".dbt_" in t else t for t in TASKS])
 def test_oracle_scores_one_and_null_scores_zero(
     exported: Path, task_id: str, tmp_path: Path
 ) -> None:

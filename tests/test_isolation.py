@@ -308,6 +308,7 @@ def test_file_size_limit_binds_dbt_directly(guarded: dict[str, Any], tmp_path: P
 # ---- 8-9: grading-only misbehaviour, path disclosure -------------------------------------------
 
 
+@pytest.mark.slow  # waits out a grading budget; the runaway-model test binds the dbt timeout
 def test_grading_cannot_outlast_the_episode_budget() -> None:
     """A model that runs forever only when dbt *runs* it (as grading does) — the agent itself
     only compiles. Grading gets the episode's remaining time, not a fresh 300 s."""
@@ -331,6 +332,7 @@ def test_grading_cannot_outlast_the_episode_budget() -> None:
         env.close()
 
 
+@pytest.mark.slow
 def test_dbt_sees_the_same_neutral_paths_in_episodes_and_grading(guarded: dict[str, Any]) -> None:
     """What a model can learn about where it runs: fixed mount points, never a host path, and a
     model that keys its output on the location behaves the same when graded."""

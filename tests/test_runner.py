@@ -208,6 +208,7 @@ def _comparable(run_dir: Path) -> dict[tuple[Any, ...], dict[str, Any]]:
     return out
 
 
+@pytest.mark.slow  # starts a local Ray instance
 def test_ray_executor_gives_the_same_results_as_the_local_pool(
     runs: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -15,6 +15,7 @@ from replicas.env import check_env, make
 from replicas.records.trajectory import validate_trajectory
 from replicas.tasks import Task, all_families, format_task_id, undiscriminated_readings
 from replicas.tasks.loader import build_task, clear_memory_cache
+from tests.tiers import first_per_key, slow
 
 SEEDS = (0, 1)
 BUILTIN_REPLICAS = ("ecommerce", "credit_cards")
@@ -25,14 +26,23 @@ FAMILIES = [
     for f in all_families()
     if f.replica in BUILTIN_REPLICAS and type(f).__module__.startswith("replicas.families.")
 ]
-EVERY_FAMILY = [pytest.param(format_task_id(f.name, 0, 0), id=f.name) for f in FAMILIES]
-CASES = [
-    pytest.param(format_task_id(name, seed, seed % f.variants(seed)), id=f"{name}-s{seed}")
-    for name in RUNTIME_FAMILIES
+EVERY_FAMILY = [
+    # mutant_fix-v1 builds its task by running the factory funnel (minutes): slow tier
+    (slow if f.name == "ecommerce.mutant_fix-v1" else pytest.param)(
+        format_task_id(f.name, 0, 0), id=f.name
+    )
     for f in FAMILIES
-    if f.name == name
-    for seed in SEEDS
 ]
+CASES = first_per_key(
+    [
+        pytest.param(format_task_id(name, seed, seed % f.variants(seed)), id=f"{name}-s{seed}")
+        for name in RUNTIME_FAMILIES
+        for f in FAMILIES
+        if f.name == name
+        for seed in SEEDS
+    ],
+    key=lambda case: case.id.rsplit("-s", 1)[0] if "dbt_" in case.id else case.id,
+)
 
 
 def test_the_two_runtime_families_are_registered() -> None:
