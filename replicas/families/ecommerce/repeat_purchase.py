@@ -1,7 +1,8 @@
 """``ecommerce.repeat_purchase-v1``: repeat-purchase rate or month-k retention of a cohort.
 
 ``-v2`` (core-v2): the rate is graded to 2 decimals (±0.005 percentage points; v1 allowed
-0.006) and the instruction says so in the grader's words.
+0.006) and the instruction says so in the grader's words; ``fct_customer_cohorts`` (whose
+``retention_rate`` answers a month-k retention question in one select) is withheld.
 
 Two question kinds (by variant parity):
 
@@ -248,4 +249,12 @@ class RepeatPurchaseV2(RepeatPurchase):
     def make(self, ctx: BuildContext) -> Task:
         task = super().make(ctx)
         verifier = replace(task.verifier, abs_tol=0.005, rel_tol=0.0, unit="percentage_points")
+        # fct_customer_cohorts stores month-k retention per first-order month: one select away
+        # from the retention variants' answer (the audit's trivial check found it), so a v2
+        # episode's warehouse does not have it.
+        task = replace(task, withheld=WITHHELD)
         return state_tolerance(task, verifier)
+
+
+#: Not in a v2 episode: the mart whose retention_rate answers the retention question.
+WITHHELD = ("fct_customer_cohorts",)
