@@ -78,6 +78,9 @@ def test_interrupt_then_resume_finishes_without_duplicates(tmp_path: Path) -> No
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own process group: SIGINT to the group is a terminal's Ctrl-C
+        # An ignored SIGINT is inherited through exec (as a shell's background job has it); this
+        # xdist worker may carry one from a library, so the CLI starts as it would in a terminal.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:

@@ -139,7 +139,7 @@ def run_stage(suite: str = DEMO_SUITE, agents: tuple[str, ...] = DEMO_AGENTS) ->
 
 
 def demo(unsafe_no_os_sandbox: UnsafeNoOsSandbox = False) -> None:
-    """Build both replicas at demo scale, run the scripted agents on core-v1, write reports."""
+    """Build both replicas at demo scale, run the scripted agents on core-v2, write reports."""
     allow_unsandboxed(unsafe_no_os_sandbox)
     reason = osbox.probe()
     if reason is not None and not osbox.unsafe_opt_out():

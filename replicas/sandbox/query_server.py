@@ -155,6 +155,10 @@ class QueryServer:
             reply = {"ok": True}
         elif op == "query":
             reply = self.query(request)
+            # A failed heavy query (timeout, too large) leaves the server as large as a
+            # successful one: restart after either, not only after the next success.
+            if _peak_rss_bytes() > RESTART_RSS_BYTES:
+                reply["restart"] = True
         elif op == "ping":
             reply = {"ok": True}
         else:
@@ -218,10 +222,7 @@ class QueryServer:
             return _fail("too_large", str(exc), path)
         except Exception as exc:
             return _failure(exc, timeout_s, path)
-        reply = {"ok": True, "columns": columns, "rows": rows, "more": more}
-        if _peak_rss_bytes() > RESTART_RSS_BYTES:
-            reply["restart"] = True
-        return reply
+        return {"ok": True, "columns": columns, "rows": rows, "more": more}
 
     @staticmethod
     def _arm_cpu_limit(timeout_s: float) -> None:
