@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from inspect_ai import Task, eval
 from inspect_ai.model import (
     ChatMessage,
@@ -86,6 +87,7 @@ def _run(task: Task, model: str, log_dir: Path) -> list[Any]:
     return list(logs[0].samples)
 
 
+@pytest.mark.slow  # builds every task of a suite
 def test_suite_task_shape() -> None:
     task = suite_task("core-v1")
     suite = get_suite("core-v1")

@@ -27,8 +27,9 @@ FAMILIES = [
     if f.replica in BUILTIN_REPLICAS and type(f).__module__.startswith("replicas.families.")
 ]
 EVERY_FAMILY = [
-    # mutant_fix-v1 builds its task by running the factory funnel (minutes): slow tier
-    (slow if f.name == "ecommerce.mutant_fix-v1" else pytest.param)(
+    # mutant_fix-v1 builds its task by running the factory funnel (minutes); the dbt families'
+    # check_env runs in the fast tier through Gymnasium's checker (test_integrations_gymnasium)
+    (slow if ".dbt_" in f.name or f.name == "ecommerce.mutant_fix-v1" else pytest.param)(
         format_task_id(f.name, 0, 0), id=f.name
     )
     for f in FAMILIES

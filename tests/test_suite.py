@@ -32,7 +32,7 @@ from replicas.suite import (
     suite_file,
 )
 from replicas.tasks import TaskId
-from tests.tiers import first_per_key
+from tests.tiers import first_per_key, slow
 
 SUITE = "core-v1"
 SUITE_IDS = list(get_suite(SUITE).task_ids)
@@ -40,7 +40,15 @@ SUITE_IDS = list(get_suite(SUITE).task_ids)
 
 # One task per family in the fast tier; the whole suite is replayed by `make test-slow` (and by
 # the audit, `make audit`, whose broken/trivial checks run the oracle and the null agent too).
-@pytest.mark.parametrize("task_id", first_per_key(SUITE_IDS, key=lambda t: TaskId.parse(t).family))
+@pytest.mark.parametrize(
+    "task_id",
+    # dbt families' episodes are played in the fast tier by test_runtime_families (dbt_fix) and
+    # test_families_ecommerce (dbt_new_model)
+    [
+        slow(t) if ".dbt_" in t else t
+        for t in first_per_key(SUITE_IDS, key=lambda t: TaskId.parse(t).family)
+    ],
+)
 def test_oracle_scores_one_and_null_agent_zero(task_id: str) -> None:
     env = replicas.make(task_id, agent_name="oracle")
     try:
