@@ -208,16 +208,18 @@ def _base_args(tmp_bytes: int) -> list[str]:
         "--unshare-all",
         "--die-with-parent",
         "--new-session",
+        # the private /tmp first: a Python installation under /tmp (a venv in a checkout there)
+        # is bound read-only on top of it, not hidden by it
+        "--size",
+        str(tmp_bytes),
+        "--tmpfs",
+        "/tmp",
         *_system_binds(),
         *_masked_kit(),
         "--proc",
         "/proc",
         "--dev",
         "/dev",
-        "--size",
-        str(tmp_bytes),
-        "--tmpfs",
-        "/tmp",
         "--clearenv",
     ]
     if os.geteuid() == 0:
