@@ -204,6 +204,44 @@ def test_a_worker_with_many_open_files_still_reaches_its_server() -> None:
     assert "42" in proc.stdout and "ERROR" not in proc.stdout, proc.stdout
 
 
+_BIG_WORKER = r"""
+import sys
+from replicas.env import Env
+from replicas.sandbox.query_client import server_stats
+from replicas.sandbox.query_server import RESTART_RSS_BYTES
+from replicas.tasks import build_task
+from tests.toy_families import register_toy
+
+ballast = bytearray(RESTART_RSS_BYTES + (64 << 20))  # a worker that has grown past the threshold
+for i in range(0, len(ballast), 4096):
+    ballast[i] = 1
+register_toy()
+pids = set()
+with Env.from_task(build_task(sys.argv[1])) as env:
+    env.reset()
+    for _ in range(3):
+        obs, *_ = env.step({"name": "sql", "arguments": {"query": "select 41 + 1 as x"}})
+        assert "42" in obs, obs
+        pids.add(server_stats()["pid"])
+print(len(pids), server_stats()["starts"])
+"""
+
+
+def test_a_large_worker_does_not_make_its_server_restart_after_every_query() -> None:
+    """Linux carries ru_maxrss across exec from the forking worker: a server that judged its
+    size by it restarted after every query once the worker was past the threshold."""
+    build_task(READ_TASK)
+    proc = subprocess.run(
+        [sys.executable, "-c", _BIG_WORKER, READ_TASK],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.split() == ["1", "1"]  # one server, started once, for three queries
+
+
 def test_a_huge_streamable_result_returns_its_first_rows_quickly(read_env: Env) -> None:
     t0 = time.monotonic()
     obs, info = sql(read_env, "select range as i from range(10000000000)")

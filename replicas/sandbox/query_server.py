@@ -138,8 +138,21 @@ def _now() -> float:
 
 
 def _peak_rss_bytes() -> int:
-    # The peak, not the current size: one syscall instead of reading /proc per query.
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    """This process's own peak resident size (VmHWM).
+
+    Not ``getrusage().ru_maxrss``: Linux carries that across ``exec`` from the address space the
+    server was forked from, so a server started by a large worker would read "past the restart
+    threshold" from its first query on and be replaced after every query.
+    """
+    try:
+        with open("/proc/self/status", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # no /proc: macOS, in bytes
+    return maxrss if sys.platform == "darwin" else maxrss * 1024
 
 
 class QueryServer:
