@@ -65,7 +65,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py
 
 wheel-test: $(STAMP)
-	bash tests/wheel_smoke.sh
+	$(BIN)/python -m pytest -q tests/test_wheel.py
 
 clean:
 	rm -rf $(VENV) .replicas-home build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

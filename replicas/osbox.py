@@ -134,13 +134,29 @@ def _system_binds() -> list[str]:
     exe_dir = os.path.dirname(exe)
     if not any(exe_dir == p or exe_dir.startswith(p + "/") for p in [*prefixes, "/usr"]):
         args += ["--ro-bind", exe_dir, exe_dir]
+    # site-packages outside the installation that a .pth file put on sys.path (a venv borrowing
+    # another's packages): dbt is imported from there too; their ``replicas`` is masked
+    for site in _path_site_dirs():
+        if not any(site == p or site.startswith(p + "/") for p in [*prefixes, "/usr"]):
+            args += ["--ro-bind", site, site]
     return args
+
+
+def _path_site_dirs() -> list[str]:
+    """Directories on ``sys.path`` that are package directories (``site-packages`` /
+    ``dist-packages``), never a source tree such as the kit's own checkout."""
+    dirs = {
+        os.path.realpath(p)
+        for p in sys.path
+        if p and os.path.isabs(p) and os.path.basename(p) in ("site-packages", "dist-packages")
+    }
+    return sorted(d for d in dirs if os.path.isdir(d))
 
 
 def _masked_kit() -> list[str]:
     """Hide the kit's installed package (its dbt projects are the pristine answers)."""
     args: list[str] = []
-    for site in sorted(set(_site_dirs())):
+    for site in sorted({*_site_dirs(), *_path_site_dirs()}):
         kit = os.path.join(site, "replicas")
         if os.path.isdir(kit):
             args += ["--tmpfs", kit]
