@@ -192,16 +192,22 @@ print(obs)
 def test_a_worker_with_many_open_files_still_reaches_its_server() -> None:
     """The server's pipes get descriptors past 1024 in a worker that has run many episodes;
     select() refuses those (FD_SETSIZE), which made every later query fail to start."""
-    build_task(READ_TASK)
+    out = _episode_in_fresh_worker(_MANY_FDS)
+    assert "42" in out and "ERROR" not in out, out
+
+
+def _episode_in_fresh_worker(script: str) -> str:
+    """Run ``script`` (given READ_TASK as argv[1]) in a new interpreter; its stdout."""
+    build_task(READ_TASK)  # the snapshot is built here, not in the measured process
     proc = subprocess.run(
-        [sys.executable, "-c", _MANY_FDS, READ_TASK],
+        [sys.executable, "-c", script, READ_TASK],
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert "42" in proc.stdout and "ERROR" not in proc.stdout, proc.stdout
+    return proc.stdout
 
 
 _BIG_WORKER = r"""
@@ -230,16 +236,8 @@ print(len(pids), server_stats()["starts"])
 def test_a_large_worker_does_not_make_its_server_restart_after_every_query() -> None:
     """Linux carries ru_maxrss across exec from the forking worker: a server that judged its
     size by it restarted after every query once the worker was past the threshold."""
-    build_task(READ_TASK)
-    proc = subprocess.run(
-        [sys.executable, "-c", _BIG_WORKER, READ_TASK],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert proc.stdout.split() == ["1", "1"]  # one server, started once, for three queries
+    out = _episode_in_fresh_worker(_BIG_WORKER)
+    assert out.split() == ["1", "1"]  # one server, started once, for three queries
 
 
 def test_a_huge_streamable_result_returns_its_first_rows_quickly(read_env: Env) -> None:
