@@ -224,6 +224,10 @@ class QueryClient:
         proc = self._proc
         assert proc is not None and proc.stdout is not None  # set by _spawn
         fd = proc.stdout.fileno()
+        # poll(), not select(): select() refuses descriptors >= 1024 (FD_SETSIZE), which a
+        # long-lived worker's pipes reach, and every later server then "could not start".
+        poller = select.poll()
+        poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
         while True:
             end = self._buffer.find(b"\n")
             if end >= 0:
@@ -235,10 +239,6 @@ class QueryClient:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise _NoAnswer
-            # poll(), not select(): select() refuses descriptors >= 1024 (FD_SETSIZE), which a
-            # long-lived worker's pipes reach, and every later server then "could not start".
-            poller = select.poll()
-            poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
             readable = poller.poll(max(1, int(min(remaining, RSS_POLL_S) * 1000)))
             if not readable:
                 if _resident_bytes(proc.pid) > SERVER_RSS_LIMIT_BYTES:

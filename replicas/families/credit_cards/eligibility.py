@@ -1,9 +1,10 @@
 """``credit_cards.eligibility-v1``: which cards (of one type or one issuer) may customer X get?
 
 ``-v2`` (core-v2): the ``card_eligibility`` mart, ``best_card`` (built on it) and ``card_value``
-(per customer and card) are withheld from the episode's warehouse — in v1 the answer was one select over it — so the stated rule
-must be applied to the customer, card and holding tables; the oracle does exactly that, and
-the instruction states the (exact-set) tolerance in the grader's words.
+(per customer and card) are withheld from the episode's warehouse — in v1 the answer was one
+select over ``card_eligibility`` — so the stated rule must be applied to the customer, card and
+holding tables; the oracle does exactly that, and the instruction states the (exact-set)
+tolerance in the grader's words.
 
 The instruction states the eligibility rule exactly as the ``card_eligibility`` mart defines it
 (holdings, student-only, recent bankruptcy, minimum credit score). The expected set is computed
