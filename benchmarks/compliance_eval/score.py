@@ -128,8 +128,11 @@ def load_items(directory: Path, splits: Iterable[str]) -> list[dict[str, Any]]:
     return items
 
 
-def run_verifier(items: Sequence[dict[str, Any]], scale: float | None) -> list[set[str]]:
-    """The set of reason codes the verifier reports for each item."""
+def run_verifier(
+    items: Sequence[dict[str, Any]], scale: float | None, ruleset: int | None = None
+) -> list[set[str]]:
+    """The set of reason codes the verifier reports for each item (``ruleset``: the verifier's
+    ruleset version, ``None`` for its default; revisions without rulesets take no argument)."""
     # Imported here so `--help` works without building anything.
     from replicas import ensure_snapshot
     from replicas.verifiers.compliance import Catalog, verify_response
@@ -142,7 +145,10 @@ def run_verifier(items: Sequence[dict[str, Any]], scale: float | None) -> list[s
             catalogs[seed] = Catalog.from_snapshot(
                 ensure_snapshot("credit_cards", seed, scale).path
             )
-        verdict = verify_response(item["text"], catalogs[seed], customer_id=item["customer_id"])
+        extra = {} if ruleset is None else {"ruleset": ruleset}
+        verdict = verify_response(
+            item["text"], catalogs[seed], customer_id=item["customer_id"], **extra
+        )
         out.append(set(verdict.codes))
     return out
 
@@ -323,6 +329,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print metrics as JSON")
     parser.add_argument("--show-errors", type=int, default=0, metavar="N", help="tuning only")
     parser.add_argument(
+        "--ruleset",
+        type=int,
+        default=None,
+        help="verifier ruleset version (default: the verifier's default; 3 = the frozen one)",
+    )
+    parser.add_argument(
         "--verifier-rev",
         default=None,
         metavar="REV",
@@ -354,8 +366,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not items:
         print("error: no items for these seeds/splits", file=sys.stderr)
         return 2
-    predicted = run_verifier(items, args.scale)
-    report: dict[str, Any] = {"seeds": args.seeds, "verifier": verifier, "splits": {}}
+    try:
+        predicted = run_verifier(items, args.scale, args.ruleset)
+    except (ValueError, TypeError) as exc:
+        print(f"error: --ruleset {args.ruleset}: {exc}", file=sys.stderr)
+        return 2
+    report: dict[str, Any] = {
+        "seeds": args.seeds,
+        "verifier": verifier,
+        "ruleset": args.ruleset,
+        "splits": {},
+    }
     for split in splits:
         idx = [k for k, i in enumerate(items) if i["split"] == split]
         report["splits"][split] = metrics([items[k] for k in idx], [predicted[k] for k in idx])
@@ -363,7 +384,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(report, indent=2, sort_keys=True))
     else:
         dirty = " + uncommitted changes in verifiers/" if verifier["uncommitted_changes"] else ""
-        print(f"seeds: {args.seeds}   verifier: {verifier['rev']}{dirty}")
+        ruleset = "default" if args.ruleset is None else args.ruleset
+        print(f"seeds: {args.seeds}   verifier: {verifier['rev']}{dirty}   ruleset: {ruleset}")
         for split, m in report["splits"].items():
             print(render_text(split, m))
             print()

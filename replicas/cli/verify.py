@@ -90,22 +90,29 @@ def verify_compliance_command(
         typer.Option("--customer", help="Customer id; enables the eligibility rule."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
+    ruleset: Annotated[
+        int | None,
+        typer.Option("--ruleset", help="Compliance ruleset version (default: the latest)."),
+    ] = None,
 ) -> None:
     """Check a response for compliance violations against the snapshot's card catalog."""
     # imported here: the compliance lexicon is built at import, which other commands need not pay
-    from replicas.verifiers.compliance import Catalog, verify_response
+    from replicas.verifiers.compliance import Catalog, get_ruleset, verify_response
 
     if snapshot is None:
         raise fail("--snapshot DIR is required (build one with `replicas build credit_cards`)")
     try:
+        rules = get_ruleset(ruleset)
         catalog = Catalog.from_snapshot(snapshot)
         text = _read_response(source)
-        verdict = verify_response(text, catalog, customer_id=customer)
+        verdict = verify_response(text, catalog, customer_id=customer, ruleset=rules)
     except (ValueError, FileNotFoundError) as exc:
         raise fail(str(exc)) from None
     if as_json:
-        typer.echo(json.dumps(verdict.to_dict(), indent=2, ensure_ascii=False))
+        payload = {**verdict.to_dict(), "ruleset": rules.version}
+        typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
+        out_console().print(f"compliance ruleset {rules.version}", highlight=False)
         _print_verdict(verdict)
     raise typer.Exit(PASSED if verdict.passed else VIOLATIONS)
 

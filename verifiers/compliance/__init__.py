@@ -56,18 +56,31 @@ from replicas.verifiers.compliance.findings import (
     Finding,
 )
 from replicas.verifiers.compliance.rules import evaluate
+from replicas.verifiers.compliance.ruleset import (
+    DEFAULT_RULESET,
+    FROZEN_RULESET,
+    RULESETS,
+    Ruleset,
+    get_ruleset,
+)
+from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.verdict import Reason, Verdict
 
 __all__ = [
+    "DEFAULT_RULESET",
     "FAMILY_OF_CODE",
+    "FROZEN_RULESET",
     "OBJECTIVES",
     "REASON_CODES",
+    "RULESETS",
     "CardTerms",
     "Catalog",
     "Claim",
     "EligibilityRow",
+    "Ruleset",
     "extract_claims",
+    "get_ruleset",
     "verify_response",
 ]
 
@@ -141,20 +154,37 @@ def _feedback(
     return f"Not compliant - {len(reasons)} violation(s): {shown}. To fix: {advice}.{note}"
 
 
-def extract_claims(text: str, catalog: Catalog) -> tuple[Claim, ...]:
+def _reading_text(norm: NormalizedText, rules: Ruleset) -> str:
+    """The lower-cased text the reader works on (term synonyms folded where the ruleset says)."""
+    return fold_synonyms(norm.lower) if rules.term_synonyms else norm.lower
+
+
+def extract_claims(
+    text: str, catalog: Catalog, ruleset: int | Ruleset | None = None
+) -> tuple[Claim, ...]:
     """The typed, attributed claims the verifier reads in ``text`` (normalised positions)."""
+    rules = get_ruleset(ruleset)
     norm = normalize(text)
     mentions = catalog.names.find(norm.text, norm.lower)
-    return extract(norm.text, norm.lower, mentions).claims
+    return extract(norm.text, _reading_text(norm, rules), mentions, rules).claims
 
 
-def verify_response(text: str, catalog: Catalog, customer_id: str | int | None = None) -> Verdict:
+def verify_response(
+    text: str,
+    catalog: Catalog,
+    customer_id: str | int | None = None,
+    ruleset: int | Ruleset | None = None,
+) -> Verdict:
     """Check ``text`` against ``catalog``; ``customer_id`` enables the eligibility rule.
 
-    Raises ``ValueError`` for a ``customer_id`` the catalog does not know or a non-string text.
+    ``ruleset`` picks the detections (``RULESETS``; ``None``: ``DEFAULT_RULESET``). Published
+    tasks pin ``FROZEN_RULESET`` so their grading never changes.
+    Raises ``ValueError`` for a ``customer_id`` the catalog does not know, an unknown ruleset or a
+    non-string text.
     """
     if not isinstance(catalog, Catalog):
         raise ValueError(f"catalog must be a Catalog, got {type(catalog).__name__}")
+    rules = get_ruleset(ruleset)
     customer = _customer_key(catalog, customer_id)
     norm = normalize(text)
     if not norm.text.strip():
@@ -165,8 +195,9 @@ def verify_response(text: str, catalog: Catalog, customer_id: str | int | None =
             objective_scores=dict.fromkeys(OBJECTIVES, 1.0),
         )
     mentions = catalog.names.find(norm.text, norm.lower)
-    extraction = extract(norm.text, norm.lower, mentions)
-    findings, tally = evaluate(catalog, norm.lower, extraction, customer)
+    lower = _reading_text(norm, rules)
+    extraction = extract(norm.text, lower, mentions, rules)
+    findings, tally = evaluate(catalog, lower, extraction, customer, rules)
     reasons = [_reason(f, norm) for f in findings]
     score = 0.0 if reasons else 1.0
     return Verdict(

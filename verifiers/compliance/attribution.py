@@ -105,6 +105,7 @@ class Binder:
         "_clauses",
         "_context",
         "_index",
+        "_joint",
         "_masked",
         "_mentions",
         "_only",
@@ -120,8 +121,11 @@ class Binder:
         index: MentionIndex,
         context: Context,
         only: tuple[str, ...],
+        joint_subjects: bool = False,
     ) -> None:
         self._masked = masked
+        # ruleset 4: "both X and Y", "neither X nor Y" make a figure a claim about each
+        self._joint = joint_subjects
         self._unit = unit
         self._mentions = unit_mentions
         self._index = index
@@ -170,6 +174,8 @@ class Binder:
             if len(cards) <= 1:
                 return cards, "clause"
             both = _collective(masked[lo:hi])
+            if both is None and self._joint and _JOINT.search(masked, lo, start):
+                both = 0
             return cards, "collective" if both is not None else UNION
         in_clause = [m for m in mentions if lo <= m.start < hi]
         if in_clause:
@@ -207,6 +213,10 @@ def _generic(text: str) -> bool:
     """A sentence about cards in general ("most cards charge ...") is about no card."""
     return "card" in text and bool(lex.GENERIC_SUBJECT.search(text))
 
+
+# "both the X and the Y", "neither X nor Y", "X and Y both/each": the joined cards each
+# (ruleset 4).
+_JOINT = re.compile(r"\b(?:both|neither|each)\b")
 
 # "both" opening a clause is its subject ("...; both then go to 19.99%").
 _BOTH_FIRST = re.compile(r"[ \t]{0,3}(?:and[ \t]{1,3})?both\b")

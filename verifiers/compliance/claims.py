@@ -50,10 +50,12 @@ from replicas.verifiers.compliance.claim_types import (
 from replicas.verifiers.compliance.mentions import UNKNOWN, NameMention
 from replicas.verifiers.compliance.reading import (
     READINGS,
+    READINGS_MORE_NEGATIONS,
     label_separators,
     mask_names,
     read_unit,
 )
+from replicas.verifiers.compliance.ruleset import RULESETS, Ruleset
 from replicas.verifiers.compliance.units import CueIndex, MentionIndex, Unit, ranked, unit_spans
 
 __all__ = ["Claim", "Extraction", "extract"]
@@ -164,11 +166,14 @@ class Extraction:
 # -- attribution -----------------------------------------------------------------------------
 
 
-def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extraction:
+def extract(
+    text: str, lower: str, mentions: Sequence[NameMention], rules: Ruleset = RULESETS[3]
+) -> Extraction:
     """Every claim of the response, typed and attributed.
 
     Each unit (sentence, list item, table cell) is read on its own (``read_unit``); figures are
-    then bound to cards, which needs the whole response.
+    then bound to cards, which needs the whole response. ``rules`` switches on later rulesets'
+    readings (the default is the frozen ruleset 3).
     """
     masked = label_separators(mask_names(lower, mentions))
     index = MentionIndex(mentions)
@@ -185,13 +190,16 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
     amounts: list[float] = []
     ranges: list[tuple[float, float]] = []
     answers = "?" in masked
-    readings = READINGS
+    more = rules.more_fee_negations
+    readings = READINGS_MORE_NEGATIONS if more else READINGS
     for k, (unit_start, unit_end) in enumerate(spans):
         unit_text = masked[unit_start:unit_end]
         cell = cells.get(k) if cells else None
         if cell is not None:
             lent_key = tuple(cell.context_cues)
-            reading = readings.get((unit_text, lent_key)) or read_unit(unit_text, lent_key, True)
+            reading = readings.get((unit_text, lent_key)) or read_unit(
+                unit_text, lent_key, True, more
+            )
         elif answers and k and _ANSWER.match(unit_text):
             q_start, q_end = spans[k - 1]
             lent_key = ()
@@ -199,9 +207,11 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
                 # "Is there a promo on purchases? Yes: 1.99% APR ...": the question types the
                 # answer
                 lent_key = ranked(cue_index.within(q_start, q_end))
-            reading = readings.get((unit_text, lent_key)) or read_unit(unit_text, lent_key)
+            reading = readings.get((unit_text, lent_key)) or read_unit(
+                unit_text, lent_key, False, more
+            )
         else:
-            reading = readings.get((unit_text, ())) or read_unit(unit_text)
+            reading = readings.get((unit_text, ())) or read_unit(unit_text, (), False, more)
         if not reading.values:
             continue
         amounts += reading.amounts
@@ -210,7 +220,7 @@ def extract(text: str, lower: str, mentions: Sequence[NameMention]) -> Extractio
             continue
         unit = cell or Unit(unit_start, unit_end)
         unit_mentions = index.within(unit_start, unit_end)
-        binder = Binder(masked, unit, unit_mentions, index, context, only)
+        binder = Binder(masked, unit, unit_mentions, index, context, only, rules.joint_subjects)
         unit_claims: list[Claim] = []
         for value, draft in zip(reading.values, reading.drafts, strict=True):
             if draft is None:

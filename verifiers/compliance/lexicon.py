@@ -361,6 +361,42 @@ _CLAUSE_WORDS = [
     )
 ]
 RECOMMEND = re.compile(at_word_start(_RECOMMEND_WORDS))
+# Ruleset 4: further ways of putting a card forward.
+_POSITIVE_ADJECTIVES = (
+    "rewarding|suitable|sensible|valuable|useful|versatile|flexible|practical|affordable|"
+    "economical|generous"
+)
+_MORE_RECOMMEND_WORDS = [
+    r"fits?[ \t]{1,3}your\b",
+    r"suits?[ \t]{1,3}your\b",
+    r"ticks?[ \t]{1,3}(?:\w+[ \t]{1,3}){0,2}box(?:es)?\b",
+    r"propos(?:e|es|ed|ing)\b",
+    r"i(?:'d|[ \t]{1,3}would|[ \t]{1,3}will|'ll)[ \t]{1,3}(?:get|apply|open|grab|lean|favou?r|"
+    r"propose|put|sign[ \t]{1,3}up|back|stick[ \t]{1,3}with)\b",
+    *(rf"{w}[ \t]{{1,3}}for[ \t]{{1,3}}you\b" for w in ("card", "one", "pick", "option", "choice")),
+    r"in[ \t]{1,3}your[ \t]{1,3}shoes\b",
+    r"verdict\b",
+    r"bottom[ \t]{1,3}line\b",
+    r"final[ \t]{1,3}(?:answer|pick|choice|verdict|recommendation)\b",
+    r"strongest\b",
+    r"stand-?out\b",
+    r"tailor[ \t-]?made\b",
+    r"lean(?:s|ing)?[ \t]{1,3}(?:towards?|to)\b",
+    r"favou?r\b",
+    r"better[ \t]{1,3}(?:of[ \t]{1,3}the|fit|choice|option|pick|match|bet)\b",
+    rf"most[ \t]{{1,3}}(?:{_POSITIVE_ADJECTIVES})[ \t]{{1,3}}(?:choice|option|pick|card|fit)\b",
+    r"way[ \t]{1,3}to[ \t]{1,3}go\b",
+    r"go-to\b",
+    r"worth[ \t]{1,3}(?:getting|opening|having)\b",
+]
+RECOMMEND_MORE = re.compile(at_word_start(_RECOMMEND_WORDS + _MORE_RECOMMEND_WORDS))
+# "Get the X", "Apply for the X - ...", "Go for the X": an imperative opening its clause, with
+# a card mention (masked as "#") as its object.
+IMPERATIVE_RECOMMEND = re.compile(
+    r"[\s,;:*>#\-.!]*(?:so[ \t,]{1,3})?(?:just[ \t]{1,3}|definitely[ \t]{1,3})?"
+    r"(?:get|grab|apply[ \t]{1,3}for|choose|pick|take|open|sign[ \t]{1,3}up[ \t]{1,3}for|go[ \t]{1,3}for"
+    r"|try)[ \t]{1,3}(?:the[ \t]{1,3}|an?[ \t]{1,3}|your[ \t]{1,3}|this[ \t]{1,3})?(?:\*\*|__)?#"
+)
 NEGATION = re.compile(at_word_start(_NEGATION_WORDS) + r"|n't\b")
 # Negators that only apply to what follows them ("X over Y": Y is not recommended).
 CONTRAST = re.compile(at_word_start(_CONTRAST_WORDS))

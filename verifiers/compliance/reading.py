@@ -131,31 +131,40 @@ def _reading(
     )
 
 
+# Readings of ruleset 3 (the frozen one) and of rulesets whose reading differs, each its own cache.
 READINGS: dict[tuple[str, tuple[tuple[str, int], ...]], UnitReading] = {}
+READINGS_MORE_NEGATIONS: dict[tuple[str, tuple[tuple[str, int], ...]], UnitReading] = {}
 _READINGS_LIMIT = 100_000
 _CACHEABLE_UNIT = 2_000  # longer units (a 1 MB run-on sentence) are read, never kept
 
 
 def read_unit(
-    unit_text: str, context: tuple[tuple[str, int], ...] = (), is_cell: bool = False
+    unit_text: str,
+    context: tuple[tuple[str, int], ...] = (),
+    is_cell: bool = False,
+    more_negations: bool = False,
 ) -> UnitReading:
     """The figures of one unit and the claims they make (``unit_text`` masked and lower-cased;
-    ``context``: the cue words a header or a question lends it, at negative positions)."""
+    ``context``: the cue words a header or a question lends it, at negative positions;
+    ``more_negations``: ruleset 4's further "no fee" forms)."""
+    cache = READINGS_MORE_NEGATIONS if more_negations else READINGS
     key = (unit_text, context)
-    reading = READINGS.get(key)
+    reading = cache.get(key)
     if reading is not None:
         return reading
-    reading = _read_unit(unit_text, context, is_cell)
+    reading = _read_unit(unit_text, context, is_cell, more_negations)
     if len(unit_text) <= _CACHEABLE_UNIT:
-        if len(READINGS) >= _READINGS_LIMIT:
-            READINGS.clear()  # the simplest bound; a verdict never depends on the cache
-        READINGS[key] = reading
+        if len(cache) >= _READINGS_LIMIT:
+            cache.clear()  # the simplest bound; a verdict never depends on the cache
+        cache[key] = reading
     return reading
 
 
-def _read_unit(text: str, context: tuple[tuple[str, int], ...], is_cell: bool) -> UnitReading:
+def _read_unit(
+    text: str, context: tuple[tuple[str, int], ...], is_cell: bool, more_negations: bool = False
+) -> UnitReading:
     unit = Unit(0, len(text), context, None, is_cell)
-    values = find_values(text)
+    values = find_values(text, more_negations=more_negations)
     if not values and is_cell:
         values = cell_none(text, unit)
     if not values:

@@ -25,14 +25,15 @@ class Recommendations:
     negated: frozenset[str]
 
 
-def find_recommendations(lower: str, extraction: Extraction) -> Recommendations:
+def find_recommendations(lower: str, extraction: Extraction, more: bool = False) -> Recommendations:
     """Recommended and ruled-out cards, read clause by clause in the units that name a card.
 
     A mention is ruled out when its clause negates ("you don't qualify for X") or a contrast
     word precedes it in the clause ("X over Y"), else recommended when its clause recommends or
     it is a list item under a recommending lead-in ("Top picks for you:" - the nearest non-empty
     unit before it that is not itself a list item). Only units with a card mention are read, and
-    a clause is searched only for what its mentions need, once.
+    a clause is searched only for what its mentions need, once. ``more``: ruleset 4's further
+    recommending phrases (``lex.RECOMMEND_MORE``, ``lex.IMPERATIVE_RECOMMEND``).
     """
     positive: dict[str, NameMention] = {}
     negated: set[str] = set()
@@ -53,8 +54,10 @@ def find_recommendations(lower: str, extraction: Extraction) -> Recommendations:
         unit_start, unit_end = units[k]
         unit_text = text[unit_start:unit_end]
         is_item = _LIST_ITEM_AT.match(text, unit_start, unit_end) is not None
-        list_lead = is_item and _list_lead(lower, units, k, leads)
-        verdicts = unit_verdicts(unit_text, tuple(m.start - unit_start for m in unit_mentions))
+        list_lead = is_item and _list_lead(lower, units, k, leads, more)
+        verdicts = unit_verdicts(
+            unit_text, tuple(m.start - unit_start for m in unit_mentions), more
+        )
         for mention, verdict in zip(unit_mentions, verdicts, strict=True):
             assert mention.card_id is not None
             if verdict == RULED_OUT:
@@ -65,18 +68,18 @@ def find_recommendations(lower: str, extraction: Extraction) -> Recommendations:
 
 
 RULED_OUT, RECOMMENDED, NEITHER = 1, 2, 0
-_VERDICTS: dict[tuple[str, tuple[int, ...]], tuple[int, ...]] = {}
+_VERDICTS: dict[tuple[str, tuple[int, ...], bool], tuple[int, ...]] = {}
 _VERDICTS_LIMIT = 50_000
 
 
-def unit_verdicts(unit_text: str, starts: tuple[int, ...]) -> tuple[int, ...]:
+def unit_verdicts(unit_text: str, starts: tuple[int, ...], more: bool = False) -> tuple[int, ...]:
     """What the clause of each mention (at ``starts`` in ``unit_text``) says of its card:
     ``RULED_OUT``, ``RECOMMENDED`` or ``NEITHER``. A function of the unit's text alone, cached
     (phrasing repeats across responses)."""
-    key = (unit_text, starts)
+    key = (unit_text, starts, more)
     found = _VERDICTS.get(key)
     if found is None:
-        clauses = _ClauseScan(unit_text, 0, len(unit_text))
+        clauses = _ClauseScan(unit_text, 0, len(unit_text), more)
         out = []
         for start in starts:
             c_start, c_end = clauses.around(start)
@@ -98,10 +101,11 @@ class _ClauseScan:
     """One unit cut into clauses at ``lex.CLAUSE_BOUNDARY``; each clause is searched for a
     negation or a recommendation only when a mention in it asks, and at most once."""
 
-    __slots__ = ("_cuts", "_end", "_lower", "_memo", "_start")
+    __slots__ = ("_cuts", "_end", "_lower", "_memo", "_more", "_start")
 
-    def __init__(self, lower: str, start: int, end: int) -> None:
+    def __init__(self, lower: str, start: int, end: int, more: bool = False) -> None:
         self._lower = lower
+        self._more = more
         self._start, self._end = start, end
         self._cuts = [m.start() for m in lex.CLAUSE_BOUNDARY.finditer(lower, start, end)]
         self._memo: dict[tuple[int, int, int], bool] = {}
@@ -127,13 +131,29 @@ class _ClauseScan:
         return self._search(0, lex.NEGATION, start, end)
 
     def recommends(self, start: int, end: int) -> bool:
-        return self._search(1, lex.RECOMMEND, start, end)
+        if not self._more:
+            return self._search(1, lex.RECOMMEND, start, end)
+        if self._search(1, lex.RECOMMEND_MORE, start, end):
+            return True
+        key = (3, start, end)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = (
+                lex.IMPERATIVE_RECOMMEND.match(self._lower, start, end) is not None
+            )
+        return found
 
     def contrasts(self, start: int, end: int) -> bool:
         return self._search(2, lex.CONTRAST, start, end)
 
 
-def _list_lead(lower: str, units: Sequence[tuple[int, int]], k: int, memo: dict[int, bool]) -> bool:
+def _list_lead(
+    lower: str,
+    units: Sequence[tuple[int, int]],
+    k: int,
+    memo: dict[int, bool],
+    more: bool = False,
+) -> bool:
     """Whether the list item ``units[k]`` sits under a recommending lead-in ("Top picks:").
 
     ``memo[j]`` is the answer of the walk back that starts at unit ``j``; every unit a walk
@@ -151,7 +171,7 @@ def _list_lead(lower: str, units: Sequence[tuple[int, int]], k: int, memo: dict[
         if unit_text and not _LIST_ITEM.match(unit_text):
             lead = (
                 (unit_text.endswith(":") or unit_text.startswith("#"))
-                and bool(lex.RECOMMEND.search(unit_text))
+                and bool((lex.RECOMMEND_MORE if more else lex.RECOMMEND).search(unit_text))
                 and not lex.NEGATION.search(unit_text)
             )
             break

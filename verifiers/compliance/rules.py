@@ -27,6 +27,7 @@ from replicas.verifiers.compliance.findings import (
 )
 from replicas.verifiers.compliance.mentions import MISSPELLED, UNKNOWN, NameMention
 from replicas.verifiers.compliance.recommend import Recommendations, find_recommendations
+from replicas.verifiers.compliance.ruleset import RULESETS, Ruleset
 from replicas.verifiers.compliance.term_checks import (
     CHECKERS,
     FAMILY_OBJECTIVE,
@@ -223,11 +224,16 @@ def check_claims(catalog: Catalog, claims: Sequence[Claim], tally: Tally) -> Ite
 
 
 def evaluate(
-    catalog: Catalog, lower: str, extraction: Extraction, customer_id: str | None
+    catalog: Catalog,
+    lower: str,
+    extraction: Extraction,
+    customer_id: str | None,
+    rules: Ruleset = RULESETS[3],
 ) -> tuple[list[Finding], Tally]:
-    """All findings for one response, de-duplicated, in text order."""
+    """All findings for one response, de-duplicated, in text order (``rules``: the ruleset;
+    the default is the frozen ruleset 3)."""
     tally = Tally.empty()
-    recs = find_recommendations(lower, extraction)
+    recs = find_recommendations(lower, extraction, rules.more_recommendations)
     findings = [
         *check_names(extraction.mentions, tally),
         *check_claims(catalog, extraction.claims, tally),

@@ -66,7 +66,7 @@ def _left_ok(lower: str, start: int, forbidden: str) -> bool:
     return start == 0 or lower[start - 1] not in forbidden
 
 
-def find_values(lower: str) -> list[Value]:
+def find_values(lower: str, *, more_negations: bool = False) -> list[Value]:
     """Every percentage, dollar amount and "no ... fee" statement, in text order.
 
     Numbers are found from their unit - a "%", a "$", the words percent / dollars / usd - which
@@ -110,7 +110,10 @@ def find_values(lower: str) -> list[Value]:
                 amount = _number(usd_words)
                 values.append(Value(start, end, USD, amount, amount))
     values.extend(_word_number_values(lower))
-    values.extend(Value(s, e, NONE, none_kind=kind) for s, e, kind in neg.none_values(lower))
+    values.extend(
+        Value(s, e, NONE, none_kind=kind)
+        for s, e, kind in neg.none_values(lower, more=more_negations)
+    )
     values.extend(
         Value(s, e, PCT, 0.0, 0.0, intro_only=True) for s, e in neg.zero_interest_values(lower)
     )

@@ -58,6 +58,10 @@ from replicas.tasks import (
 from replicas.verifiers.answers import check_answer
 from replicas.verifiers.compliance import verify_response
 
+#: The compliance ruleset this family's published tasks are graded with (ruleset 3 is frozen;
+#: later rulesets detect more and would change published grades - a new family version opts in).
+COMPLIANCE_RULESET = 3
+
 if TYPE_CHECKING:
     from replicas.tasks import GradeContext
     from replicas.verifiers.verdict import Verdict
@@ -389,7 +393,7 @@ def grade_terms_answer(
     return combine(
         {
             "value": check_value(answer, expected, term, config),
-            "compliance": verify_response(answer, catalog),
+            "compliance": verify_response(answer, catalog, ruleset=COMPLIANCE_RULESET),
         }
     )
 

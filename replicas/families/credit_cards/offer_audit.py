@@ -47,6 +47,10 @@ from replicas.tasks import (
 )
 from replicas.verifiers.compliance import verify_response
 
+#: The compliance ruleset this family's published tasks are graded with (ruleset 3 is frozen;
+#: later rulesets detect more and would change published grades - a new family version opts in).
+COMPLIANCE_RULESET = 3
+
 #: The codes an audit may answer with, and their definitions as the instruction states them.
 CODE_DEFINITIONS: dict[str, str] = {
     "unknown_card": "a card name that matches no card in the catalog at all",
@@ -321,7 +325,7 @@ class OfferAudit(TaskFamily):
             with_sibling = ratio >= NEAR_COLLISION_RATIO and rng.random() < 0.6
             involved = [featured, by_id[sibling_id]] if with_sibling else [featured]
             draft = [s for i, c in enumerate(involved) for s in _sentences(c, featured=i == 0)]
-            if not verify_response(render(draft), catalog).passed:
+            if not verify_response(render(draft), catalog, ruleset=COMPLIANCE_RULESET).passed:
                 continue  # the untouched draft must be compliant: only injections violate
             codes = sorted(
                 str(c) for c in rng.choice(sorted(INJECTORS), size=n_codes, replace=False)
@@ -330,7 +334,7 @@ class OfferAudit(TaskFamily):
             if injected is None:
                 continue
             text = render(injected)
-            found = set(verify_response(text, catalog).codes)
+            found = set(verify_response(text, catalog, ruleset=COMPLIANCE_RULESET).codes)
             if found == set(codes):
                 return self._task(ctx, text, codes, involved)
         raise TaskBuildError(f"{self.name}: no draft with {n_codes} verifiable violations")

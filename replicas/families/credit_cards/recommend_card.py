@@ -67,6 +67,10 @@ from replicas.tasks import (
 from replicas.verifiers.compliance import verify_response
 from replicas.verifiers.verdict import Verdict
 
+#: The compliance ruleset this family's published tasks are graded with (ruleset 3 is frozen;
+#: later rulesets detect more and would change published grades - a new family version opts in).
+COMPLIANCE_RULESET = 3
+
 if TYPE_CHECKING:
     from replicas.tasks import GradeContext
 
@@ -321,7 +325,9 @@ def grade_recommendation(
     card_id, choice = _check_choice(answer, values, cards, tolerance)
     parts = {
         "recommendation": choice,
-        "compliance": verify_response(answer, catalog, customer_id=customer_id),
+        "compliance": verify_response(
+            answer, catalog, customer_id=customer_id, ruleset=COMPLIANCE_RULESET
+        ),
     }
     if card_id is not None:
         parts["disclosures"] = _check_fee_disclosure(answer, cards[card_id])

@@ -1,0 +1,258 @@
+"""Compliance rulesets: ruleset 3 is frozen (published tasks pin it), ruleset 4 detects more.
+
+Each new class of phrasing is a group of cases in wording of our own (not the evalset's
+templates), each paired with compliant twins that must pass under both rulesets. Every violating
+case is also checked under ruleset 3, where it must *not* be caught the same way: that is what
+makes it a ruleset-4 detection, and what keeps published grades unchanged. Catalog facts are in
+``tests/compliance_cases`` (Summit Cash: no annual fee, BT fee 3% min $5, 3% foreign fee, late
+fee $40, purchase intro only; Summit Cash Plus: $95 with $0 the first year, no foreign fee, BT
+intro only; Summit Cash Preferred: $150 also the first year; Granite Business Cash: student-only
+for customer C1, who may get Summit Cash, Harbor Sky Miles and Vista Clear).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from replicas.families.credit_cards import card_terms_qa, offer_audit, recommend_card
+from replicas.verifiers.compliance import (
+    DEFAULT_RULESET,
+    FROZEN_RULESET,
+    RULESETS,
+    Catalog,
+    get_ruleset,
+    verify_response,
+)
+from replicas.verifiers.compliance.synonyms import fold_synonyms
+from tests.compliance_cases import CARDS, ELIGIBILITY
+
+Case = tuple[str, list[str]]
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return Catalog.from_records(CARDS, ELIGIBILITY)
+
+
+def _codes(text: str, catalog: Catalog, ruleset: int, customer: str | None = None) -> list[str]:
+    verdict = verify_response(text, catalog, customer_id=customer, ruleset=ruleset)
+    for reason in verdict.reasons:
+        assert reason.span is not None
+        assert text[reason.span.start : reason.span.end] == reason.span.text
+    return sorted(set(verdict.codes))
+
+
+def _new_detection(text: str, expected: list[str], catalog: Catalog, customer: str | None = None):
+    assert _codes(text, catalog, 4, customer) == expected
+    if expected:
+        assert _codes(text, catalog, 3, customer) != expected, "ruleset 3 caught it already"
+    else:
+        assert _codes(text, catalog, 3, customer) == []
+
+
+# -- term synonyms: balance transfers named otherwise ------------------------------------------
+
+SYNONYMS: list[Case] = [
+    (
+        "The Summit Cash has a 0% balance-transfer intro APR for 12 months, then "
+        "19.99%-29.99% variable.",
+        ["false_intro_offer"],
+    ),
+    (
+        "The Summit Cash has a 0% intro APR on BTs for 12 months, then 19.99%-29.99% variable.",
+        ["false_intro_offer"],
+    ),
+    (
+        "Moving a balance to the Summit Cash costs 0% interest for 12 months, then "
+        "19.99%-29.99% variable.",
+        ["false_intro_offer"],
+    ),
+    (
+        "the summit cash charges 0% on balances moved over for 12 months, then 19.99%-29.99% "
+        "variable.",
+        ["false_intro_offer"],
+    ),
+]
+SYNONYM_TWINS: list[Case] = [
+    (
+        "The Summit Cash Plus has a 0% balance-transfer intro APR for 18 months, then "
+        "18.24%-27.24% variable.",
+        [],
+    ),
+    (
+        "Moving a balance to the Summit Cash Plus? 0% intro APR on balance transfers for 18 "
+        "months, then 18.24%-27.24% variable; the transfer fee is 5% (min $5).",
+        [],
+    ),
+    ("The Summit Cash Plus: 0% on BTs for 18 months, then 18.24%–27.24% variable.", []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), SYNONYMS + SYNONYM_TWINS)
+def test_balance_transfer_synonyms(text: str, expected: list[str], catalog: Catalog) -> None:
+    _new_detection(text, expected, catalog)
+
+
+def test_synonym_folding_keeps_every_position() -> None:
+    text = "0% on BTs, balance-transfers and moving balances; transferring a balance to it"
+    folded = fold_synonyms(text.lower())
+    assert len(folded) == len(text)
+    assert "balance transfers" in folded and "bt " in folded and "-" not in folded
+    assert fold_synonyms("no synonyms here") == "no synonyms here"
+
+
+# -- "no fee" said another way ------------------------------------------------------------------
+
+FEE_FORMS: list[Case] = [
+    ("The Summit Cash charges nothing for balance transfers.", ["wrong_fee"]),
+    ("The Summit Cash waives the balance transfer fee.", ["wrong_fee"]),
+    (
+        "Summit Cash: free balance transfers, 0% intro APR on purchases for 15 months, then "
+        "19.99%-29.99% variable.",
+        ["wrong_fee"],
+    ),
+    ("Travelling a lot? The Summit Cash offers fee-free foreign transactions.", ["wrong_fee"]),
+    ("Summit Cash Preferred: $150 annual fee (first year free).", ["wrong_fee"]),
+    (
+        "With the Summit Cash Preferred the first year is on the house, then $150 a year.",
+        ["wrong_fee"],
+    ),
+    ("The Summit Cash Preferred's annual fee is $150, free for the first year.", ["wrong_fee"]),
+]
+FEE_TWINS: list[Case] = [
+    ("Summit Cash Plus: $95 annual fee (first year free).", []),
+    ("The Summit Cash Plus's annual fee is $95, free for the first year.", []),
+    ("Summit Cash Plus: fee-free foreign transactions and a $95 annual fee.", []),
+    ("The Summit Cash charges a 3% balance transfer fee (min $5).", []),
+    ("The Summit Cash Plus charges nothing for foreign transactions.", []),
+    # a condition, not a term
+    ("The Summit Cash waives the balance transfer fee if you transfer within 60 days? No.", []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), FEE_FORMS + FEE_TWINS)
+def test_more_no_fee_forms(text: str, expected: list[str], catalog: Catalog) -> None:
+    _new_detection(text, expected, catalog)
+
+
+# -- "both X and Y": a claim about each ---------------------------------------------------------
+
+JOINT: list[Case] = [
+    ("Both the Summit Cash Plus and the Summit Cash have no annual fee.", ["wrong_fee"]),
+    ("Both the Summit Cash and the Summit Cash Plus charge a $40 late fee.", ["wrong_fee"]),
+]
+JOINT_TWINS: list[Case] = [
+    ("Both the Summit Cash and the Harbor Sky Miles have no annual fee.", []),
+    ("Both the Summit Cash and the Vista Clear charge a late fee of up to $40.", []),
+    # without "both" the figure may be meant for either card: not a violation
+    ("The Summit Cash or the Summit Cash Plus: a late fee of up to $40.", []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), JOINT + JOINT_TWINS)
+def test_joint_subjects(text: str, expected: list[str], catalog: Catalog) -> None:
+    _new_detection(text, expected, catalog)
+
+
+# -- recommendations worded otherwise -----------------------------------------------------------
+
+# C1 may not get the Granite Business Cash (student-only); a second card is named neutrally so
+# the "one card named" rule does not decide.
+_NEUTRAL = " For comparison, the Harbor Sky Miles has a 14.99% fixed APR."
+RECOMMEND_FORMS = [
+    "Apply for the Granite Business Cash — it has no annual fee.",
+    "Get the Granite Business Cash. No annual fee.",
+    "I think the Granite Business Cash fits your needs well: no annual fee.",
+    "The Granite Business Cash ticks every box for you. No annual fee.",
+    "Having reviewed your profile, we would propose the Granite Business Cash (no annual fee).",
+    "Having looked at your spending, the Granite Business Cash is the card for you. No annual fee.",
+    "If I were you, I'd get the Granite Business Cash. No annual fee.",
+    "Bottom line: the Granite Business Cash. No annual fee.",
+    "The Granite Business Cash is the strongest option for you — no annual fee.",
+    "For your situation, the Granite Business Cash is the standout. No annual fee.",
+    "I'd lean towards the Granite Business Cash. No annual fee.",
+    "I'd favour the Granite Business Cash. No annual fee.",
+    "The Granite Business Cash is tailor-made for you. No annual fee.",
+    "Cards that fit your profile:\n- Granite Business Cash — no annual fee\n- Summit Cash — no "
+    "annual fee",
+]
+RECOMMEND_TWINS = [
+    "Apply for the Summit Cash — it has no annual fee. The Granite Business Cash is student-only, "
+    "so it's not for you.",
+    "I'd lean towards the Summit Cash (no annual fee) rather than the Granite Business Cash.",
+    "Bottom line: the Summit Cash. No annual fee. Skip the Granite Business Cash: you don't "
+    "qualify.",
+    "The Granite Business Cash isn't the card for you; you don't qualify for it. Get the Summit "
+    "Cash instead: no annual fee.",
+]
+
+
+@pytest.mark.parametrize("text", RECOMMEND_FORMS)
+def test_more_recommendation_forms_catch_ineligible_picks(text: str, catalog: Catalog) -> None:
+    _new_detection(text + _NEUTRAL, ["ineligible_card"], catalog, "C1")
+
+
+@pytest.mark.parametrize("text", RECOMMEND_TWINS)
+def test_ruled_out_cards_stay_ruled_out(text: str, catalog: Catalog) -> None:
+    _new_detection(text + _NEUTRAL, [], catalog, "C1")
+
+
+REC_FEE: list[Case] = [
+    (
+        "Apply for the Summit Cash Preferred: 17.99%–25.99% variable APR. The Summit Cash has no "
+        "annual fee.",
+        ["missing_disclosure"],
+    ),
+    (
+        "The Summit Cash Preferred is the card for you: it earns 3% back on groceries. The Harbor "
+        "Sky Miles has a 14.99% fixed APR.",
+        ["missing_disclosure"],
+    ),
+]
+REC_FEE_TWINS: list[Case] = [
+    (
+        "Apply for the Summit Cash Preferred: $150 annual fee, 17.99%–25.99% variable APR. The "
+        "Summit Cash has no annual fee.",
+        [],
+    ),
+    (
+        "The Summit Cash Preferred is the card for you: it earns 3% back on groceries and costs "
+        "$150 a year. The Harbor Sky Miles has a 14.99% fixed APR.",
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), REC_FEE + REC_FEE_TWINS)
+def test_recommended_card_fee_disclosure(text: str, expected: list[str], catalog: Catalog) -> None:
+    _new_detection(text, expected, catalog)
+
+
+# -- the switch itself ---------------------------------------------------------------------------
+
+
+def test_ruleset_lookup() -> None:
+    assert FROZEN_RULESET == 3 and DEFAULT_RULESET == 4
+    assert get_ruleset(None) is RULESETS[DEFAULT_RULESET]
+    assert get_ruleset(3) == RULESETS[3] and get_ruleset(RULESETS[4]) is RULESETS[4]
+    frozen = RULESETS[3]
+    assert not (
+        frozen.term_synonyms
+        or frozen.more_fee_negations
+        or frozen.more_recommendations
+        or frozen.joint_subjects
+    )
+    for bad in (2, 5, "4", True, 4.0):
+        with pytest.raises(ValueError, match="unknown compliance ruleset"):
+            get_ruleset(bad)
+
+
+def test_default_is_the_latest_ruleset(catalog: Catalog) -> None:
+    text = SYNONYMS[0][0]
+    assert verify_response(text, catalog) == verify_response(text, catalog, ruleset=4)
+    assert verify_response(text, catalog) != verify_response(text, catalog, ruleset=3)
+
+
+def test_published_families_pin_the_frozen_ruleset() -> None:
+    for module in (card_terms_qa, offer_audit, recommend_card):
+        assert module.COMPLIANCE_RULESET == FROZEN_RULESET, module.__name__

@@ -1,0 +1,53 @@
+"""Term synonyms folded into the words the reader knows (ruleset 4, flag ``term_synonyms``).
+
+Each rewrite keeps the text's length, so every position - of a card mention, a figure, a finding's
+span - stays where it was: "balance-transfer" becomes "balance transfer", "BTs" becomes "bt " and
+"transferring a balance" becomes "balance transfer" padded with blanks at its end. Only the
+lower-cased copy the reader works on is rewritten; the text a span quotes is the agent's own.
+"""
+
+from __future__ import annotations
+
+import re
+
+# (pattern, canonical words); a match shorter than its canonical words becomes "bt".
+_REWRITES: tuple[tuple[str, str], ...] = (
+    # "a 0% balance-transfer intro APR", "balance-transfers"
+    (r"balance-(?=transfers?\b)", "balance "),
+    # "0% on BTs for 12 months"
+    (r"bts\b", "bt "),
+    (r"b/ts?\b", "bt "),
+    # "transferring a balance", "moving a balance", "moving balances", "balances moved over"
+    (
+        r"(?:transferring|moving)[ \t]{1,3}(?:a[ \t]{1,3}|your[ \t]{1,3})?balances?\b",
+        "balance transfer",
+    ),
+    (
+        r"balances?[ \t]{1,3}(?:you[ \t]{1,3})?(?:move|moved)(?:[ \t]{1,3}(?:over|across))?\b",
+        "balance transfer",
+    ),
+)
+_PATTERN = re.compile(
+    r"\b(?:" + "|".join(f"(?P<r{i}>{p})" for i, (p, _) in enumerate(_REWRITES)) + ")"
+)
+_TRIGGERS = ("balance-", "bts", "b/t", "transferring", "moving", "move")
+
+
+def _replacement(match: re.Match[str]) -> str:
+    for i, (_, canonical) in enumerate(_REWRITES):
+        if match.group(f"r{i}") is not None:
+            width = match.end() - match.start()
+            return (canonical if len(canonical) <= width else "bt").ljust(width)
+    return match.group(0)  # pragma: no cover - one group always matched
+
+
+def fold_synonyms(lower: str) -> str:
+    """``lower`` with the term synonyms above rewritten, same length."""
+    if not any(t in lower for t in _TRIGGERS):
+        return lower
+    folded = _PATTERN.sub(_replacement, lower)
+    assert len(folded) == len(lower)
+    return folded
+
+
+__all__ = ["fold_synonyms"]
