@@ -60,6 +60,8 @@ check: $(STAMP)
 	$(BIN)/ruff check replicas generators verifiers tests benchmarks
 	$(BIN)/ruff format --check replicas generators verifiers tests benchmarks
 	$(BIN)/mypy replicas generators verifiers tests
+	@# every shipped dbt project: dbt-score >= 9.5 and no sqlfluff violation (dbt templater)
+	$(BIN)/python -m replicas.devtools.lint_dbt
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py
