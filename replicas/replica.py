@@ -37,6 +37,9 @@ class ReplicaSpec:
     default_scale: float = 0.01
     max_scale: float = MAX_SCALE
     marts: tuple[str, ...] = field(default_factory=tuple)
+    #: Files outside the generator's code and the dbt project that shape the data (an imported
+    #: replica's synthesis schema): hashed into the build's cache key.
+    extra_inputs: tuple[Path, ...] = field(default_factory=tuple)
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier():
@@ -52,7 +55,16 @@ class ReplicaSpec:
         return fn
 
 
-REPLICAS: Registry[ReplicaSpec] = Registry("replica", same=lambda old, new: old == new)
+def _load_imports() -> None:
+    """Replicas imported with ``replicas import dbt`` (under ``$REPLICAS_HOME/imports``)."""
+    from replicas.importer.store import register_imports
+
+    register_imports()
+
+
+REPLICAS: Registry[ReplicaSpec] = Registry(
+    "replica", loader=_load_imports, same=lambda old, new: old == new
+)
 
 
 def register_replica(spec: ReplicaSpec, *, replace: bool = False) -> ReplicaSpec:

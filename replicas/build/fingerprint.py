@@ -130,6 +130,7 @@ def code_fingerprint(spec: ReplicaSpec) -> str:
     ]
     for path in project_files(spec.dbt_project):
         files.append((f"dbt/{path.relative_to(spec.dbt_project).as_posix()}", path))
+    files += [(f"extra/{path.name}", path) for path in spec.extra_inputs]
     for label, path in files:
         digest.update(label.encode() + b"\0" + path.read_bytes() + b"\0")
     _FINGERPRINTS[spec.name] = digest.hexdigest()

@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "demo": "demo",
     "serve": "serve",
     "factory": "factory",
+    "import": "imports",
 }
 HELP = "replica-kit: RL environments that replicate enterprise systems."
 _ORDER = (
@@ -48,6 +49,7 @@ _ORDER = (
     "demo",
     "serve",
     "factory",
+    "imports",
 )
 
 
