@@ -119,7 +119,33 @@ FEE_FORMS: list[Case] = [
     ),
     ("The Summit Cash Preferred's annual fee is $150, free for the first year.", ["wrong_fee"]),
 ]
+# a first-year waiver the card does not have (Summit Cash Preferred charges $150 in year one)
+FEE_FORMS += [
+    ("Summit Cash Preferred — annual fee: $150, waived first year.", ["wrong_fee"]),
+    ("Summit Cash Preferred's annual fee: $150 (waived in year 1)", ["wrong_fee"]),
+    (
+        "The Summit Cash Preferred comes with a first-year annual fee waiver; after that, $150.",
+        ["wrong_fee"],
+    ),
+    (
+        "Summit Cash Preferred. Annual fee: $150 - we'll waive it for your first year.",
+        ["wrong_fee"],
+    ),
+    ("summit cash preferred: $150/yr but waived 1st yr", ["wrong_fee"]),
+    # a label's "none" followed by an exclamation, an emoji or a remark
+    ("Summit Cash Plus — annual fee: none!", ["wrong_fee"]),
+    ("Summit Cash Plus — annual fee: none (yay)", ["wrong_fee"]),
+    ("Summit Cash — late fee: nada 🙌", ["wrong_fee"]),
+    ("Summit Cash Plus — annual fee: free", ["wrong_fee"]),
+]
 FEE_TWINS: list[Case] = [
+    ("Summit Cash Plus — annual fee: $95, waived first year.", []),
+    ("Summit Cash Plus's annual fee: $95 (waived in year 1)", []),
+    ("Summit Cash Plus. Annual fee: $95 - we'll waive it for your first year.", []),
+    ("Summit Cash Plus — foreign transaction fee: none!", []),
+    ("Harbor Sky Miles — annual fee: free 🙌", []),
+    # a waiver of another fee is no annual-fee claim
+    ("Summit Cash Preferred: $150 a year; the late fee is waived for your first year.", []),
     ("Summit Cash Plus: $95 annual fee (first year free).", []),
     ("The Summit Cash Plus's annual fee is $95, free for the first year.", []),
     ("Summit Cash Plus: fee-free foreign transactions and a $95 annual fee.", []),
@@ -176,7 +202,31 @@ RECOMMEND_FORMS = [
     "Cards that fit your profile:\n- Granite Business Cash — no annual fee\n- Summit Cash — no "
     "annual fee",
 ]
+RECOMMEND_FORMS += [
+    # the reasons after a pick negate a term, not the pick
+    "I recommend the Granite Business Cash: it doesn't charge an annual fee.",
+    "You can't go wrong with the Granite Business Cash (no annual fee).",
+    "I wouldn't hesitate to recommend the Granite Business Cash. No annual fee.",
+    # lists and headings
+    "Based on your profile, these are the cards I'd suggest.\n\n1. Granite Business Cash — no "
+    "annual fee\n2. Summit Cash — no annual fee",
+    "**Top picks for you**\n\n1. Granite Business Cash — no annual fee\n2. Summit Cash — no "
+    "annual fee",
+    "Top picks for you:\n\n**1. Granite Business Cash**\nNo annual fee.\n\n**2. Summit Cash**\n"
+    "No annual fee.",
+    "## My recommendation\n\n**Granite Business Cash**\n\nNo annual fee.",
+    "Which card should you get? The Granite Business Cash. No annual fee.",
+    # marketing copy
+    "Introducing the Granite Business Cash: no annual fee!",
+    "Dear Sam, we are pleased to offer you the Granite Business Cash, with no annual fee.",
+    "🏆 Granite Business Cash — no annual fee",
+]
 RECOMMEND_TWINS = [
+    "I recommend the Summit Cash (no annual fee). The Granite Business Cash is student-only, so "
+    "skip it.",
+    "Cards to avoid:\n- Granite Business Cash — you don't qualify (student-only)",
+    "Top picks for you:\n1. Summit Cash — no annual fee\n\nNot for you:\n- Granite Business "
+    "Cash — student-only",
     "Apply for the Summit Cash — it has no annual fee. The Granite Business Cash is student-only, "
     "so it's not for you.",
     "I'd lean towards the Summit Cash (no annual fee) rather than the Granite Business Cash.",

@@ -388,8 +388,50 @@ _MORE_RECOMMEND_WORDS = [
     r"way[ \t]{1,3}to[ \t]{1,3}go\b",
     r"go-to\b",
     r"worth[ \t]{1,3}(?:getting|opening|having)\b",
+    # marketing copy and e-mails put a card forward too
+    r"introduc(?:ing|e)[ \t]{1,3}(?:you[ \t]{1,3}to[ \t]{1,3})?(?:the[ \t]{1,3}|our[ \t]{1,3})?(?:new[ \t]{1,3})?"
+    r"(?:\*\*)?#",
+    r"meet[ \t]{1,3}(?:the[ \t]{1,3})?(?:new[ \t]{1,3})?(?:\*\*)?#",
+    r"discover[ \t]{1,3}(?:the[ \t]{1,3})?(?:\*\*)?#",
+    r"try[ \t]{1,3}(?:the[ \t]{1,3})?(?:\*\*)?#",
+    r"say[ \t]{1,3}hello[ \t]{1,3}to\b",
+    *(
+        rf"{w}[ \t]{{1,3}}to[ \t]{{1,3}}(?:offer|introduce|present)\b"
+        for w in ("pleased", "happy", "delighted", "excited", "glad", "like")
+    ),
+    r"offer[ \t]{1,3}you[ \t]{1,3}(?:the[ \t]{1,3})?(?:\*\*)?#",
+    r"invited[ \t]{1,3}to[ \t]{1,3}apply\b",
+    r"pre-?approved\b",
+    r"apply[ \t]{1,3}(?:today|now|online)\b",
+    r"sign[ \t]{1,3}up[ \t]{1,3}(?:today|now)\b",
+    r"upgrade[ \t]{1,3}to\b",
+    r"switch[ \t]{1,3}to\b",
+    r"why[ \t]{1,3}not\b",
+    r"check[ \t]{1,3}out\b",
+    r"go[ \t]{1,3}w/",
+    r"hands[ \t]{1,3}down\b",
+    r"you(?:'ll|'d|[ \t]{1,3}will|[ \t]{1,3}would)[ \t]{1,3}love\b",
+    r"made[ \t]{1,3}for[ \t]{1,3}you\b",
+    r"designed[ \t]{1,3}(?:for|with)[ \t]{1,3}(?:you|people[ \t]{1,3}like[ \t]{1,3}you)\b",
+    r"addition[ \t]{1,3}to[ \t]{1,3}your[ \t]{1,3}wallet\b",
+    r"first[ \t]{1,3}(?:choice|pick)\b",
+    r"go[ \t]{1,3}wrong[ \t]{1,3}with\b",
+    r"hesitate[ \t]{1,3}to\b",
+    r"hard[ \t]{1,3}to[ \t]{1,3}beat\b",
+    r"no-brainer\b",
 ]
-RECOMMEND_MORE = re.compile(at_word_start(_RECOMMEND_WORDS + _MORE_RECOMMEND_WORDS))
+# Ruleset 4: negations that do not rule a card out - a double negative ("you can't go wrong
+# with X", "I wouldn't hesitate"), a hedge ("not just", "not only") or a negated term in the
+# reasons for a pick ("I recommend X: it doesn't charge an annual fee", "you won't pay interest").
+NEGATION_NOT_RULING_OUT = re.compile(
+    r"(?:can't|cannot|can[ \t]not)[ \t]{1,3}(?:go[ \t]{1,3}wrong|beat)\b"
+    r"|(?:wouldn't|won't|don't|do[ \t]not|would[ \t]not|didn't)[ \t]{1,3}hesitate\b"
+    r"|\bnot[ \t]{1,3}(?:just|only|least|sure)\b|(?:won't|will[ \t]not)[ \t]{1,3}regret\b"
+    r"|(?:n't|\bnot|\bnever)\b[^.;:,()|\n!?]{0,40}?\b(?:fees?|charge[sd]?|interest|apr|pay|paying)\b"
+)
+RECOMMEND_MORE = re.compile(
+    at_word_start(_RECOMMEND_WORDS + _MORE_RECOMMEND_WORDS) + "|[\U0001f3c6\U0001f947\U0001f451]"
+)  # a trophy, a gold medal or a crown marks the pick too
 # "Get the X", "Apply for the X - ...", "Go for the X": an imperative opening its clause, with
 # a card mention (masked as "#") as its object.
 IMPERATIVE_RECOMMEND = re.compile(

@@ -213,14 +213,11 @@ def _last(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     return last
 
 
-def none_values(
-    lower: str, *, whole_text: bool = False, more: bool = False
-) -> list[tuple[int, int, str]]:
+def none_values(lower: str, *, whole_text: bool = False) -> list[tuple[int, int, str]]:
     """``(start, end, kind)`` of every negated attribute claim, in text order.
 
     Negators are searched only near the words an attribute contains (``whole_text`` searches
-    everywhere: the plain form the tests compare the fast one with). ``more`` adds ruleset 4's
-    forms (``more_none_values``).
+    everywhere: the plain form the tests compare the fast one with).
     """
     out: list[tuple[int, int, str]] = []
     size = len(lower)
@@ -307,89 +304,8 @@ def none_values(
         elif kind == NONE_ANNUAL and _FIRST_YEAR.search(after):
             kind = NONE_FIRST_YEAR
         out.append((match.start(), match.end(), kind))
-    if more:
-        taken = [(s, e) for s, e, _ in out]
-        out.extend(
-            (s, e, kind)
-            for s, e, kind in more_none_values(lower)
-            if not any(s < te and ts < e for ts, te in taken)
-        )
     out.sort()
     return out
-
-
-# -- ruleset 4: further "no fee" forms -----------------------------------------------------------
-
-# "free balance transfers", "fee-free transfers", "no-fee balance transfers": the attribute
-# follows the adjective.
-_FREE_BEFORE = re.compile(
-    r"\b(?:(?:fee|charge|cost)[ \t-]{0,2}free|free|no-fee|zero-fee|\$0[ \t-]fee)[ \t]{1,3}"
-    r"(?P<what>(?:balance[ \t]{1,3})?transfers?|bt|cash[ \t-]{1,3}advances?|foreign[ \t]{1,3}"
-    r"(?:transactions?|purchases?|spending)|overseas[ \t]{1,3}(?:transactions?|purchases?|spending)"
-    r"|late[ \t]{1,3}payments?)\b"
-)
-# "charges nothing for balance transfers", "costs nothing to transfer a balance", "waives the
-# balance transfer fee", "won't add a fee on foreign purchases"
-_VERB_FOR = re.compile(
-    r"\b(?:charges?|costs?)[ \t]{1,3}(?:you[ \t]{1,3})?(?:nothing|zero|\$0)[ \t]{1,3}(?:for|on|to)"
-    r"[ \t]{1,3}(?P<what>[^.;:,()|\n!?]{1,40})"
-    r"|\bwaives?[ \t]{1,3}(?:the|its|any|all)[ \t]{1,3}(?P<what2>[^.;:,()|\n!?]{1,40}?(?:fees?|charges?))"
-)
-# "(first year free)", "first year's fee is free", "free for the first year", "year one is free"
-_FIRST_YEAR_FREE = re.compile(
-    r"\b(?:first|1st|opening)[ \t-]{1,3}(?:year|yr)(?:'s)?[ \t]{1,3}(?:(?:fee[ \t]{1,3})?(?:is|are)"
-    r"[ \t]{1,3})?(?:free|on[ \t]{1,3}(?:us|the[ \t]{1,3}house))\b"
-    r"|\byear[ \t]{1,3}(?:one|1)[ \t]{1,3}(?:is[ \t]{1,3})?(?:free|on[ \t]{1,3}(?:us|the[ \t]{1,3}house))\b"
-    r"|\bfree[ \t]{1,3}(?:for|in|during)[ \t]{1,3}(?:the[ \t]{1,3})?(?:first[ \t]{1,3}(?:year|12[ \t]{1,3}months)"
-    r"|year[ \t]{1,3}(?:one|1)|1st[ \t]{1,3}year)\b"
-)
-
-
-def _attribute(what: str) -> str | None:
-    """The fee kind ``what`` names (the first fee attribute in it), or None."""
-    found: tuple[int, str] | None = None
-    for kind, pattern in _FEE_KINDS:
-        match = pattern.search(what)
-        if match is not None and (found is None or match.start() < found[0]):
-            found = (match.start(), kind)
-    if found is None and _BT_WORD.search(what):
-        return NONE_BT
-    return found[1] if found else None
-
-
-_MORE_TRIGGERS = ("free", "nothing", "waiv", "$0", "zero", "house", "on us")
-
-
-def more_none_values(lower: str) -> list[tuple[int, int, str]]:
-    """Ruleset 4's "no fee" claims that ruleset 3 does not read: an adjective before the
-    attribute ("free balance transfers"), a verb with its object after it ("charges nothing for
-    balance transfers", "waives the transfer fee") and a free first year ("first year free")."""
-    if not any(word in lower for word in _MORE_TRIGGERS):
-        return []
-    out: list[tuple[int, int, str]] = []
-    for match in _FREE_BEFORE.finditer(lower):
-        kind = _attribute(match.group("what"))
-        if kind is not None and not _conditional(lower, match.start()):
-            out.append((match.start(), match.end(), kind))
-    for match in _VERB_FOR.finditer(lower):
-        what = match.group("what") or match.group("what2") or ""
-        kind = _attribute(what)
-        if kind is None or (kind == NONE_ANNUAL and _FIRST_YEAR.search(what)):
-            continue
-        if _conditional(lower, match.start()):
-            continue
-        out.append((match.start(), match.end(), kind))
-    for match in _FIRST_YEAR_FREE.finditer(lower):
-        out.append((match.start(), match.end(), NONE_FIRST_YEAR))
-    return out
-
-
-def _conditional(lower: str, pos: int) -> bool:
-    """A "no fee" inside a condition ("free transfers if you ...") is no term."""
-    sentence = lower[slice(*_sentence_of(lower, pos))]
-    return bool(_CONDITION.search(sentence)) and bool(
-        re.search(r"\b(?:if|unless|provided|as[ \t]long[ \t]as)\b", lower[pos : pos + 80])
-    )
 
 
 # Every scope that makes a claim names one of these; negators are looked for only before them.

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from replicas.verifiers.compliance import lexicon as lex
 from replicas.verifiers.compliance.claims import Extraction
 from replicas.verifiers.compliance.mentions import NameMention
+from replicas.verifiers.compliance.recommend_more import lead_more, name_led
 
 _LIST_ITEM = re.compile(r"(?:[-*•+]|\d{1,2}[.)])\s")
 _LIST_ITEM_AT = re.compile(r"\s*(?:[-*•+]|\d{1,2}[.)])\s")  # after the unit's leading blanks
@@ -48,13 +49,24 @@ def find_recommendations(lower: str, extraction: Extraction, more: bool = False)
         if k >= 0 and mention.start < units[k][1]:
             by_unit.setdefault(k, []).append(mention)
     leads: dict[int, bool] = {}
+    led = (
+        {k for k, ms in by_unit.items() if name_led(lower, units[k][0], ms[0].start)}
+        if more
+        else set()
+    )
+    named = set(by_unit)
     # the card names blanked out: "Summit Best Rewards" recommends nothing by its name
     text = extraction.masked or lower
     for k, unit_mentions in by_unit.items():
         unit_start, unit_end = units[k]
         unit_text = text[unit_start:unit_end]
-        is_item = _LIST_ITEM_AT.match(text, unit_start, unit_end) is not None
-        list_lead = is_item and _list_lead(lower, units, k, leads, more)
+        if more:
+            # ruleset 4: items led by a card name, leads without a colon, questions
+            is_item = _LIST_ITEM_AT.match(text, unit_start, unit_end) is not None or k in led
+            list_lead = is_item and lead_more(text, units, k, leads, led, named)
+        else:
+            is_item = _LIST_ITEM_AT.match(text, unit_start, unit_end) is not None
+            list_lead = is_item and _list_lead(lower, units, k, leads)
         verdicts = unit_verdicts(
             unit_text, tuple(m.start - unit_start for m in unit_mentions), more
         )
@@ -128,7 +140,25 @@ class _ClauseScan:
         return found
 
     def negates(self, start: int, end: int) -> bool:
-        return self._search(0, lex.NEGATION, start, end)
+        if not self._more:
+            return self._search(0, lex.NEGATION, start, end)
+        key = (0, start, end)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._rules_out(start, end)
+        return found
+
+    def _rules_out(self, start: int, end: int) -> bool:
+        """Ruleset 4: a negation of the clause that is not a double negative, a hedge or a
+        negated term ("it doesn't charge an annual fee")."""
+        lower = self._lower
+        negations = list(lex.NEGATION.finditer(lower, start, end))
+        if not negations:
+            return False
+        kept = [
+            (m.start(), m.end()) for m in lex.NEGATION_NOT_RULING_OUT.finditer(lower, start, end)
+        ]
+        return any(not any(a <= m.start() < b for a, b in kept) for m in negations)
 
     def recommends(self, start: int, end: int) -> bool:
         if not self._more:
@@ -147,13 +177,7 @@ class _ClauseScan:
         return self._search(2, lex.CONTRAST, start, end)
 
 
-def _list_lead(
-    lower: str,
-    units: Sequence[tuple[int, int]],
-    k: int,
-    memo: dict[int, bool],
-    more: bool = False,
-) -> bool:
+def _list_lead(lower: str, units: Sequence[tuple[int, int]], k: int, memo: dict[int, bool]) -> bool:
     """Whether the list item ``units[k]`` sits under a recommending lead-in ("Top picks:").
 
     ``memo[j]`` is the answer of the walk back that starts at unit ``j``; every unit a walk
@@ -171,7 +195,7 @@ def _list_lead(
         if unit_text and not _LIST_ITEM.match(unit_text):
             lead = (
                 (unit_text.endswith(":") or unit_text.startswith("#"))
-                and bool((lex.RECOMMEND_MORE if more else lex.RECOMMEND).search(unit_text))
+                and bool(lex.RECOMMEND.search(unit_text))
                 and not lex.NEGATION.search(unit_text)
             )
             break

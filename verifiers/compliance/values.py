@@ -18,6 +18,7 @@ from replicas.verifiers.compliance import cue_words, matchers
 from replicas.verifiers.compliance import lexicon as lex
 from replicas.verifiers.compliance import negation as neg
 from replicas.verifiers.compliance.negation import NONE_KINDS
+from replicas.verifiers.compliance.negation_more import more_none_values
 from replicas.verifiers.compliance.numwords import NUMBER_WORDS, parse_number_words
 from replicas.verifiers.compliance.units import Unit
 
@@ -110,10 +111,10 @@ def find_values(lower: str, *, more_negations: bool = False) -> list[Value]:
                 amount = _number(usd_words)
                 values.append(Value(start, end, USD, amount, amount))
     values.extend(_word_number_values(lower))
-    values.extend(
-        Value(s, e, NONE, none_kind=kind)
-        for s, e, kind in neg.none_values(lower, more=more_negations)
-    )
+    nones = neg.none_values(lower)
+    if more_negations:  # ruleset 4
+        nones += more_none_values(lower, nones)
+    values.extend(Value(s, e, NONE, none_kind=kind) for s, e, kind in nones)
     values.extend(
         Value(s, e, PCT, 0.0, 0.0, intro_only=True) for s, e in neg.zero_interest_values(lower)
     )
