@@ -27,9 +27,10 @@ FAMILIES = [
     if f.replica in BUILTIN_REPLICAS and type(f).__module__.startswith("replicas.families.")
 ]
 EVERY_FAMILY = [
-    # mutant_fix-v1 builds its task by running the factory funnel (minutes); the dbt families'
-    # check_env runs in the fast tier through Gymnasium's checker (test_integrations_gymnasium)
-    (slow if ".dbt_" in f.name or f.name == "ecommerce.mutant_fix-v1" else pytest.param)(
+    # the mutant_fix families build their tasks by running the factory funnel (minutes); the dbt
+    # families' check_env runs in the fast tier through Gymnasium's checker
+    # (test_integrations_gymnasium)
+    (slow if ".dbt_" in f.name or f.name.startswith("ecommerce.mutant_fix") else pytest.param)(
         format_task_id(f.name, 0, 0), id=f.name
     )
     for f in FAMILIES

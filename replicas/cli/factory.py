@@ -3,8 +3,12 @@
 Writes ``DIR/suite.txt`` (the usable tasks' ids, one per line: ``replicas audit --suite
 DIR/suite.txt`` screens them), ``DIR/funnel.json`` (counts ``candidates``, ``built``,
 ``changed_output``, ``unique``, ``usable`` overall, per operator and per seed, and the
-validation rate) and ``DIR/funnel.md`` (the same as a markdown table). Every file is written to
-a temporary name and renamed. Bad input exits 2 and writes nothing.
+validation rate) and ``DIR/funnel.md`` (the same as a markdown table). ``--combine 2|3`` also
+validates combinations of 2..N survivors in different layers (``<replica>.mutant_fix_multi-v1``):
+their ids follow the single ones in ``suite.txt`` and their funnel is ``combined`` in
+``funnel.json``. ``--executor ray`` runs the seeds' validations as Ray tasks (a local
+``ray.init()``, or the cluster at ``--ray-address``) with the same outputs but for timings. Every
+file is written to a temporary name and renamed. Bad input exits 2 and writes nothing.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from replicas.tasks import get_family
 
 #: The family whose task k on seed s is survivor k of the seed's funnel.
 FAMILY = "{replica}.mutant_fix-v1"
+#: The family whose task k on seed s is the seed's k-th usable combination of survivors.
+COMBINED_FAMILY = "{replica}.mutant_fix_multi-v1"
 
 
 def factory(
@@ -45,6 +51,20 @@ def factory(
         ),
     ] = None,
     workers: Annotated[int, typer.Option(help="Worker processes (one seed each).")] = 1,
+    combine: Annotated[
+        int | None,
+        typer.Option(
+            "--combine",
+            help="Also combine 2..N (2 or 3) survivors in different layers into harder tasks.",
+        ),
+    ] = None,
+    executor: Annotated[
+        str, typer.Option("--executor", help="Where seeds are validated: local or ray.")
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option("--ray-address", help="Ray cluster to join (default: a local ray.init())."),
+    ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print funnel.json to stdout instead of the table.")
     ] = False,
@@ -59,6 +79,18 @@ def factory(
             raise ValueError(
                 f"replica {replica!r} has no factory family ({family} is not registered)"
             ) from None
+        combo_family = None
+        if combine is not None:
+            if combine not in (2, 3):
+                raise ValueError(f"--combine must be 2 or 3, got {combine}")
+            combo_family = COMBINED_FAMILY.format(replica=replica)
+            try:
+                get_family(combo_family)
+            except ValueError:
+                raise ValueError(
+                    f"replica {replica!r} has no combined factory family "
+                    f"({combo_family} is not registered)"
+                ) from None
         seed_list = parse_seeds(seeds)
         chosen = [o.strip() for o in operators.split(",") if o.strip()] if operators else None
         if operators is not None and not chosen:
@@ -73,14 +105,18 @@ def factory(
             max_per_model=max_per_model,
             max_candidates=max_candidates,
             workers=workers,
+            combine=combine or 0,
+            combo_family=combo_family,
+            executor=executor,
+            ray_address=ray_address,
         )
     except KeyboardInterrupt:
         raise fail("interrupted; nothing was written", INTERRUPTED) from None
-    except ValueError as exc:
+    except (ValueError, RuntimeError) as exc:
         raise fail(str(exc)) from None
     data = report.to_dict()
     out.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(out / "suite.txt", "".join(f"{t}\n" for t in report.task_ids))
+    write_text_atomic(out / "suite.txt", "".join(f"{t}\n" for t in report.suite_ids))
     write_json_atomic(out / "funnel.json", data)
     write_text_atomic(out / "funnel.md", render_markdown(report))
     if as_json:

@@ -6,17 +6,24 @@ the seed's :class:`~replicas.factory.funnel.SeedFunnel` (or only its first ``max
 cheap smoke run), counts how many reached each stage
 overall and per operator, and names the usable ones by their task ids (the family's numbering,
 which counts every usable candidate of the seed, so the earlier candidates of a filtered run are
-validated too — from the cache when they were before). Seeds run in parallel worker processes.
+validated too — from the cache when they were before). Seeds run in parallel worker processes
+or as Ray tasks (``replicas.factory.executor``); both give the same report but for its timings.
+
+With ``combine=N`` each seed also walks its combinations of 2..N survivors in different layers
+(``replicas.factory.combine``, the ``<replica>.mutant_fix_multi-v1`` family's draws), counted
+separately under ``combined``. Per operator the report adds the validation seconds of its
+candidates (whenever they were validated: cached outcomes keep theirs) and the rate they give.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from replicas.factory.combine import COMBO_STAGES, DEFAULT_SPEC, ComboFunnel, count_combo_stages
+from replicas.factory.executor import check_executor, map_jobs
 from replicas.factory.funnel import STAGES, SeedFunnel, count_stages
 from replicas.factory.operators import OPERATORS
 from replicas.replica import get_replica
@@ -36,6 +43,12 @@ class SeedReport:
     validated: int = 0
     validate_s: float = 0.0
     wall_s: float = 0.0
+    op_seconds: dict[str, float] = field(default_factory=dict)  # validation s per operator
+    combo_stages: list[tuple[int, str]] = field(default_factory=list)  # (size, stage)
+    combo_task_ids: list[str] = field(default_factory=list)
+    combo_caught: int = 0
+    combo_validated: int = 0
+    combo_validate_s: float = 0.0
 
 
 @dataclass
@@ -49,19 +62,64 @@ class FactoryReport:
     max_candidates: int | None
     per_seed: list[SeedReport]
     wall_s: float
+    combine: int = 0
+    combo_family: str | None = None
 
     @property
     def task_ids(self) -> list[str]:
         return [t for s in self.per_seed for t in s.task_ids]
+
+    @property
+    def combo_task_ids(self) -> list[str]:
+        return [t for s in self.per_seed for t in s.combo_task_ids]
+
+    @property
+    def suite_ids(self) -> list[str]:
+        """Every usable task: the single survivors' ids, then the combinations'."""
+        return self.task_ids + self.combo_task_ids
 
     def counts(self) -> dict[str, int]:
         return count_stages(stage for s in self.per_seed for _, stage in s.stages)
 
     def per_operator(self) -> dict[str, dict[str, int]]:
         names = sorted({op for s in self.per_seed for op, _ in s.stages})
+        out: dict[str, dict[str, Any]] = {}
+        for name in names:
+            counts: dict[str, Any] = count_stages(
+                st for s in self.per_seed for op, st in s.stages if op == name
+            )
+            seconds = sum(s.op_seconds.get(name, 0.0) for s in self.per_seed)
+            counts["validate_s"] = round(seconds, 2)
+            counts["candidates_per_minute"] = (
+                round(counts["candidates"] / seconds * 60, 1) if seconds else None
+            )
+            out[name] = counts
+        return out
+
+    def combined(self) -> dict[str, Any] | None:
+        """The combinations' funnel (None when the run did not combine)."""
+        if not self.combine:
+            return None
+        stages = [(size, st) for s in self.per_seed for size, st in s.combo_stages]
+        validated = sum(s.combo_validated for s in self.per_seed)
+        seconds = sum(s.combo_validate_s for s in self.per_seed)
         return {
-            name: count_stages(st for s in self.per_seed for op, st in s.stages if op == name)
-            for name in names
+            "family": self.combo_family,
+            "sizes": list(range(2, self.combine + 1)),
+            **count_combo_stages(st for _, st in stages),
+            "per_size": {
+                str(size): count_combo_stages(st for n, st in stages if n == size)
+                for size in range(2, self.combine + 1)
+            },
+            "per_seed": {
+                str(s.seed): count_combo_stages(st for _, st in s.combo_stages)
+                for s in self.per_seed
+            },
+            "caught_by_tests": sum(s.combo_caught for s in self.per_seed),
+            "validated_now": validated,
+            "validate_s": round(seconds, 2),
+            "combinations_per_minute": round(validated / seconds * 60, 1) if seconds else None,
+            "task_ids": self.combo_task_ids,
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -93,6 +151,8 @@ class FactoryReport:
             ),
             "wall_s": round(self.wall_s, 2),
             "task_ids": self.task_ids,
+            **({"combined": self.combined()} if self.combine else {}),
+            "usable_total": len(self.suite_ids),
         }
 
 
@@ -104,10 +164,13 @@ def _seed_report(
     operators: Sequence[str],
     max_per_model: int | None,
     max_candidates: int | None,
+    combine: int = 0,
+    combo_family: str | None = None,
+    cache: bool = True,
 ) -> SeedReport:
     started = time.perf_counter()
     report = SeedReport(seed)
-    with SeedFunnel(replica, seed, scale) as funnel:
+    with SeedFunnel(replica, seed, scale, cache=cache) as funnel:
         per_model: dict[str, int] = {}
         chosen: list[int] = []
         for candidate in funnel.candidates[:max_candidates]:
@@ -120,16 +183,36 @@ def _seed_report(
             chosen.append(candidate.index)
         stages = funnel.walk(chosen)
         report.stages = [(funnel.candidates[i].operator, stages[i]) for i in chosen]
+        for i in chosen:
+            op = funnel.candidates[i].operator
+            report.op_seconds[op] = report.op_seconds.get(op, 0.0) + funnel.outcome(i).wall_s
         usable = {i for i in chosen if stages[i] == "usable"}
         if usable:
             for survivor in funnel.survivors(upto=max(usable)):
                 if survivor.candidate.index in usable:
                     report.task_ids.append(format_task_id(family, seed, survivor.number, scale))
                     report.caught += bool(survivor.outcome.caught)
+        if combine and combo_family:
+            _combine_seed(report, funnel, combine, combo_family)
         report.validated = funnel.validated
         report.validate_s = funnel.validate_s
     report.wall_s = time.perf_counter() - started
     return report
+
+
+def _combine_seed(report: SeedReport, funnel: SeedFunnel, combine: int, family: str) -> None:
+    spec = replace(DEFAULT_SPEC, sizes=tuple(range(2, combine + 1)))
+    with ComboFunnel(funnel, spec) as combos:
+        for _, outcome, stage in combos.walk():
+            report.combo_stages.append((outcome.size, stage))
+            if stage == "usable":
+                number = len(report.combo_task_ids)
+                report.combo_task_ids.append(
+                    format_task_id(family, funnel.seed, number, funnel.scale)
+                )
+                report.combo_caught += bool(outcome.caught)
+        report.combo_validated = combos.validated
+        report.combo_validate_s = combos.validate_s
 
 
 def run_factory(
@@ -142,8 +225,15 @@ def run_factory(
     max_candidates: int | None = None,
     workers: int = 1,
     scale: float = DEFAULT_SCALE,
+    combine: int = 0,
+    combo_family: str | None = None,
+    executor: str = "local",
+    ray_address: str | None = None,
+    cache: bool = True,
 ) -> FactoryReport:
-    """Validate ``replica``'s candidates on ``seeds``; ValueError on bad input."""
+    """Validate ``replica``'s candidates on ``seeds`` (and, with ``combine`` 2 or 3, its
+    combinations as ``combo_family``); ValueError on bad input. ``cache=False`` validates
+    everything anew and writes no cache."""
     get_replica(replica)  # ValueError naming the known replicas
     known = OPERATORS.names()
     chosen = list(operators) if operators else list(known)
@@ -158,13 +248,30 @@ def run_factory(
         raise ValueError(f"--max-candidates must be >= 1, got {max_candidates}")
     if workers < 1:
         raise ValueError(f"--workers must be >= 1, got {workers}")
+    if combine not in (0, 2, 3):
+        raise ValueError(f"--combine must be 2 or 3, got {combine}")
+    if combine and not combo_family:
+        raise ValueError("combining needs the combined family's name")
+    check_executor(executor, ray_address)
     started = time.perf_counter()
-    args = [(replica, family, seed, scale, chosen, max_per_model, max_candidates) for seed in seeds]
-    if workers == 1 or len(seeds) == 1:
-        per_seed = [_seed_report(*a) for a in args]
-    else:
-        with ProcessPoolExecutor(max_workers=min(workers, len(seeds))) as pool:
-            per_seed = list(pool.map(_seed_report, *zip(*args, strict=True)))
+    args = [
+        (
+            replica,
+            family,
+            seed,
+            scale,
+            chosen,
+            max_per_model,
+            max_candidates,
+            combine,
+            combo_family,
+            cache,
+        )
+        for seed in seeds
+    ]
+    per_seed = map_jobs(
+        _seed_report, args, workers=workers, executor=executor, ray_address=ray_address
+    )
     return FactoryReport(
         replica=replica,
         family=family,
@@ -175,6 +282,8 @@ def run_factory(
         max_candidates=max_candidates,
         per_seed=per_seed,
         wall_s=time.perf_counter() - started,
+        combine=combine,
+        combo_family=combo_family if combine else None,
     )
 
 
@@ -203,6 +312,23 @@ def render_markdown(report: FactoryReport) -> str:
         + (f" at {rate} per minute." if rate else " (all from the cache)."),
         "",
     ]
+    combined = data.get("combined")
+    if combined:
+        lines += [
+            f"## Combined tasks ({combined['family']}): 2-{max(combined['sizes'])} survivors "
+            "in different layers",
+            "",
+            "| size | " + " | ".join(COMBO_STAGES) + " |",
+            "|---|" + "---:|" * len(COMBO_STAGES),
+            *(
+                f"| {size} | " + " | ".join(str(counts[s]) for s in COMBO_STAGES) + " |"
+                for size, counts in combined["per_size"].items()
+            ),
+            "| **total** | " + " | ".join(f"**{combined[s]}**" for s in COMBO_STAGES) + " |",
+            "",
+            f"{combined['usable']} usable combined tasks; {data['usable_total']} tasks in all.",
+            "",
+        ]
     return "\n".join(lines)
 
 
