@@ -281,7 +281,7 @@ class ImportedMartMetric(TaskFamily):
         else:
             scope = f"whose {q.column} is exactly '{q.value}' (case-sensitive)"
         doc = model.column_docs.get(q.measure or "", "")
-        measure_doc = f" ({_first_sentence(doc)})" if doc else ""
+        measure_doc = f" ({_first_sentence(doc).rstrip('.')})" if doc else ""
         if q.aggregate == "count":
             what = f"How many rows of the {q.mart} table are there {scope}?"
             rule = "Count rows, not distinct values. Submit only the number."
@@ -296,7 +296,7 @@ class ImportedMartMetric(TaskFamily):
                 "as zero). Round the result to 2 decimals. Submit only the number."
             )
         lead = f"The warehouse has a {q.mart} table (a mart of the team's dbt project"
-        lead += f": {about})" if about else ")"
+        lead += f": {about.rstrip('.')})" if about else ")"
         return f"{lead}. {what} Use every row of {q.mart} that matches, nothing else. {rule}"
 
 
