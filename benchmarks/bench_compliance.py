@@ -1,7 +1,11 @@
 """Compliance-verifier throughput: responses per second on ~800-word responses, in one process.
 
 Usage: ``python benchmarks/bench_compliance.py [--seed 1] [--responses 200] [--repeats 7]
-[--words 800] [--json OUT]``.
+[--words 800] [--json OUT] [--compare-rev REV] [--verifier-rev REV]``.
+
+``--compare-rev REV`` measures the ``verifiers/`` tree of git revision ``REV`` first (in a
+subprocess, extracted with ``git archive``: the "before") and then the checkout (the "after"), on
+the same corpora in the same run, and prints both; ``--verifier-rev REV`` measures only ``REV``.
 
 Two corpora, both compliant and deterministic in the seed:
 
@@ -26,21 +30,24 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import json
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from replicas.build import ensure_snapshot
 from replicas.seeding import table_rng
-from replicas.verifiers.compliance import CardTerms, Catalog, verify_response
-from replicas.verifiers.compliance.claims import extract
-from replicas.verifiers.compliance.rules import evaluate
-from replicas.verifiers.compliance.text import normalize
+
+if TYPE_CHECKING:
+    from replicas.verifiers.compliance import CardTerms, Catalog
 
 TARGET_PER_S = 2000.0
 LOAD_TARGET_MS = 100.0
@@ -251,19 +258,39 @@ def _timed(fn: Callable[[], Any], repeats: int) -> tuple[float, float]:
 
 
 def bench(catalog: Catalog, texts: Sequence[str], repeats: int) -> dict[str, Any]:
+    from replicas.verifiers.compliance import verify_response
+    from replicas.verifiers.compliance.claims import extract
+    from replicas.verifiers.compliance.rules import evaluate
+    from replicas.verifiers.compliance.text import normalize
+
     n = len(texts)
     wall, cpu = _timed(lambda: [verify_response(t, catalog) for t in texts], repeats)
+    # the stages of the verifier's default ruleset (revisions before rulesets take none)
+    extra: tuple[Any, ...] = ()
+    fold: Callable[[str], str] = str
+    if "rules" in inspect.signature(extract).parameters:
+        from replicas.verifiers.compliance import get_ruleset
+        from replicas.verifiers.compliance.synonyms import fold_synonyms
+
+        rules = get_ruleset(None)
+        extra = (rules,)
+        fold = fold_synonyms if rules.term_synonyms else str
     norms = [normalize(t) for t in texts]
+    lowers = [fold(x.lower) for x in norms]
     mentions = [catalog.names.find(x.text, x.lower) for x in norms]
-    extractions = [extract(x.text, x.lower, m) for x, m in zip(norms, mentions, strict=True)]
+    extractions = [
+        extract(x.text, low, m, *extra) for x, low, m in zip(norms, lowers, mentions, strict=True)
+    ]
     stages = {
         "normalise": lambda: [normalize(t) for t in texts],
         "names": lambda: [catalog.names.find(x.text, x.lower) for x in norms],
         "extract": lambda: [
-            extract(x.text, x.lower, m) for x, m in zip(norms, mentions, strict=True)
+            extract(x.text, low, m, *extra)
+            for x, low, m in zip(norms, lowers, mentions, strict=True)
         ],
         "rules": lambda: [
-            evaluate(catalog, x.lower, e, None) for x, e in zip(norms, extractions, strict=True)
+            evaluate(catalog, low, e, None, *extra)
+            for low, e in zip(lowers, extractions, strict=True)
         ],
     }
     stage_cpu = {name: 1000 * _timed(fn, repeats)[1] / n for name, fn in stages.items()}
@@ -295,6 +322,8 @@ def _digest(verdicts: Sequence[Any]) -> str:
 
 def _catalog_load(path: Path, repeats: int) -> tuple[Catalog, float]:
     """The catalog and the median wall milliseconds of loading it from the snapshot."""
+    from replicas.verifiers.compliance import Catalog
+
     times = []
     catalog = Catalog.from_snapshot(path)
     for _ in range(repeats):
@@ -311,7 +340,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--words", type=int, default=800)
     parser.add_argument("--json", dest="json_out")
+    parser.add_argument("--verifier-rev", default=None, help="measure this git revision's verifier")
+    parser.add_argument(
+        "--compare-rev", default=None, help="measure this revision, then the checkout, in one run"
+    )
     args = parser.parse_args(argv)
+    if args.compare_rev:
+        return _compare(args, argv or sys.argv[1:])
+    label = "checkout"
+    if args.verifier_rev:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+        from benchmarks.compliance_eval.score import load_verifier_rev
+
+        label = load_verifier_rev(args.verifier_rev)["rev"][:10]
+    print(f"verifier: {label}")
     snapshot = ensure_snapshot("credit_cards", args.seed)
     catalog, load_ms = _catalog_load(snapshot.path, args.repeats)
     met = "met" if load_ms <= LOAD_TARGET_MS else "MISSED"
@@ -347,6 +389,38 @@ def main(argv: list[str] | None = None) -> int:
     if args.json_out:
         with open(args.json_out, "w", encoding="utf-8") as handle:
             json.dump({"schema_version": 2, **report}, handle, indent=2)
+    return 0
+
+
+def _compare(args: argparse.Namespace, argv: Sequence[str]) -> int:
+    """The revision's figures ("before", in a subprocess) and the checkout's ("after")."""
+    passed = [a for a in argv if not a.startswith("--compare-rev")]
+    if args.compare_rev in passed:
+        passed.remove(args.compare_rev)
+    with tempfile.TemporaryDirectory() as tmp:
+        before_json = Path(tmp) / "before.json"
+        after_json = Path(tmp) / "after.json"
+        script = str(Path(__file__).resolve())
+        for rev, out in ((args.compare_rev, before_json), (None, after_json)):
+            extra = ["--verifier-rev", rev] if rev else []
+            done = subprocess.run(
+                [sys.executable, script, *passed, *extra, "--json", str(out)], check=False
+            )
+            if done.returncode != 0:
+                return done.returncode
+        before = json.loads(before_json.read_text(encoding="utf-8"))
+        after = json.loads(after_json.read_text(encoding="utf-8"))
+    print(f"\nbefore ({args.compare_rev}) -> after (checkout), CPU responses/s, median:")
+    for corpus in ("typical", "dense"):
+        b, a = before[corpus], after[corpus]
+        print(
+            f"  {corpus:8s} {b['responses_per_s_cpu']:6.0f}/s -> {a['responses_per_s_cpu']:6.0f}/s"
+            f"  ({b['ms_per_response_cpu']:.2f} -> {a['ms_per_response_cpu']:.2f} ms; "
+            f"target {TARGET_PER_S:.0f}/s)"
+        )
+    if args.json_out:
+        with open(args.json_out, "w", encoding="utf-8") as handle:
+            json.dump({"schema_version": 2, "before": before, "after": after}, handle, indent=2)
     return 0
 
 

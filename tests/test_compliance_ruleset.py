@@ -12,8 +12,14 @@ for customer C1, who may get Summit Cash, Harbor Sky Miles and Vista Clear).
 
 from __future__ import annotations
 
-import pytest
+import json
+from pathlib import Path
 
+import pytest
+from typer.testing import CliRunner
+
+from replicas.build import ensure_snapshot
+from replicas.cli.verify import verify_app
 from replicas.families.credit_cards import card_terms_qa, offer_audit, recommend_card
 from replicas.verifiers.compliance import (
     DEFAULT_RULESET,
@@ -306,3 +312,34 @@ def test_default_is_the_latest_ruleset(catalog: Catalog) -> None:
 def test_published_families_pin_the_frozen_ruleset() -> None:
     for module in (card_terms_qa, offer_audit, recommend_card):
         assert module.COMPLIANCE_RULESET == FROZEN_RULESET, module.__name__
+
+
+def test_cli_switches_and_reports_the_ruleset(tmp_path: Path) -> None:
+    snapshot = ensure_snapshot("credit_cards", 1)
+    catalog = Catalog.from_snapshot(snapshot.path)
+    card = next(
+        c
+        for c in catalog.cards
+        if c.intro_purchase_apr_pct is not None and c.intro_bt_apr_pct is None
+    )
+    months = (card.intro_purchase_months or 0) + 3
+    text = (
+        f"The {card.card_name} has a 0% balance-transfer intro APR for {months} months, then "
+        f"{card.purchase_apr_min_pct}%-{card.purchase_apr_max_pct}% variable."
+    )
+    path = tmp_path / "answer.txt"
+    path.write_text(text, encoding="utf-8")
+    runner = CliRunner()
+    base = ["compliance", "--snapshot", str(snapshot.path), "--json", str(path)]
+    by_ruleset = {}
+    for extra in ([], ["--ruleset", "3"], ["--ruleset", "4"]):
+        result = runner.invoke(verify_app, [*base, *extra])
+        assert result.exit_code == 1, result.output
+        payload = json.loads(result.output)
+        by_ruleset[tuple(extra)] = payload
+        assert payload["ruleset"] == (int(extra[1]) if extra else DEFAULT_RULESET)
+    assert by_ruleset[()] == by_ruleset[("--ruleset", "4")]
+    assert [r["code"] for r in by_ruleset[()]["reasons"]] == ["false_intro_offer"]
+    assert [r["code"] for r in by_ruleset[("--ruleset", "3")]["reasons"]] != ["false_intro_offer"]
+    bad = runner.invoke(verify_app, [*base, "--ruleset", "9"])
+    assert bad.exit_code == 2 and "unknown compliance ruleset 9" in bad.output

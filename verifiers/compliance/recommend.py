@@ -60,16 +60,19 @@ def find_recommendations(lower: str, extraction: Extraction, more: bool = False)
     for k, unit_mentions in by_unit.items():
         unit_start, unit_end = units[k]
         unit_text = text[unit_start:unit_end]
+        verdicts = unit_verdicts(
+            unit_text, tuple(m.start - unit_start for m in unit_mentions), more
+        )
         if more:
-            # ruleset 4: items led by a card name, leads without a colon, questions
-            is_item = _LIST_ITEM_AT.match(text, unit_start, unit_end) is not None or k in led
+            # ruleset 4: items led by a card name, leads without a colon, questions (looked for
+            # only when a mention's own clause leaves it open)
+            is_item = NEITHER in verdicts and (
+                k in led or _LIST_ITEM_AT.match(text, unit_start, unit_end) is not None
+            )
             list_lead = is_item and lead_more(text, units, k, leads, led, named)
         else:
             is_item = _LIST_ITEM_AT.match(text, unit_start, unit_end) is not None
             list_lead = is_item and _list_lead(lower, units, k, leads)
-        verdicts = unit_verdicts(
-            unit_text, tuple(m.start - unit_start for m in unit_mentions), more
-        )
         for mention, verdict in zip(unit_mentions, verdicts, strict=True):
             assert mention.card_id is not None
             if verdict == RULED_OUT:

@@ -42,8 +42,11 @@ def name_led(lower: str, start: int, first_mention: int) -> bool:
 
 
 def _rules_out(text: str) -> bool:
+    negations = list(lex.NEGATION.finditer(text))
+    if not negations:
+        return False
     spared = [m.span() for m in lex.NEGATION_NOT_RULING_OUT.finditer(text)]
-    return any(not any(a <= m.start() < b for a, b in spared) for m in lex.NEGATION.finditer(text))
+    return any(not any(a <= m.start() < b for a, b in spared) for m in negations)
 
 
 def _is_lead(unit_text: str) -> bool:
@@ -74,8 +77,19 @@ def lead_more(
     """Whether the item ``units[k]`` sits under a recommending lead-in (memoised per walk, as
     ``recommend._list_lead``); ``led``: the units that open with a card name, ``named``: the
     units that name one (a sentence about a card is no lead-in: "I recommend X. Y is ...")."""
-    if _rules_out(masked[units[k][0] : units[k][1]]):
-        return False
+    return _walk(masked, units, k, memo, led, named) and not _rules_out(
+        masked[units[k][0] : units[k][1]]
+    )
+
+
+def _walk(
+    masked: str,
+    units: Sequence[tuple[int, int]],
+    k: int,
+    memo: dict[int, bool],
+    led: set[int],
+    named: set[int],
+) -> bool:
     passed: list[int] = []
     lead = False
     j = k - 1

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from replicas.verifiers.compliance.matchers import at_word_start
+
 # (pattern, canonical words); a match shorter than its canonical words becomes "bt".
 _REWRITES: tuple[tuple[str, str], ...] = (
     # "a 0% balance-transfer intro APR", "balance-transfers"
@@ -19,33 +21,36 @@ _REWRITES: tuple[tuple[str, str], ...] = (
     (r"b/ts?\b", "bt "),
     # "transferring a balance", "moving a balance", "moving balances", "balances moved over"
     (
-        r"(?:transferring|moving)[ \t]{1,3}(?:a[ \t]{1,3}|your[ \t]{1,3})?balances?\b",
+        r"transferring[ \t]{1,3}(?:a[ \t]{1,3}|your[ \t]{1,3})?balances?\b",
         "balance transfer",
     ),
+    (r"moving[ \t]{1,3}(?:a[ \t]{1,3}|your[ \t]{1,3})?balances?\b", "balance transfer"),
     (
         r"balances?[ \t]{1,3}(?:you[ \t]{1,3})?(?:move|moved)(?:[ \t]{1,3}(?:over|across))?\b",
         "balance transfer",
     ),
 )
-_PATTERN = re.compile(
-    r"\b(?:" + "|".join(f"(?P<r{i}>{p})" for i, (p, _) in enumerate(_REWRITES)) + ")"
-)
+# One scan for all of them, opening with literal letters so the engine skips to candidates at C
+# speed (``at_word_start``); which rewrite matched is found afterwards (matches are rare).
+_SCAN = re.compile(at_word_start([p for p, _ in _REWRITES]))
+_EACH = tuple((re.compile(p), canonical) for p, canonical in _REWRITES)
 _TRIGGERS = ("balance-", "bts", "b/t", "transferring", "moving", "move")
 
 
 def _replacement(match: re.Match[str]) -> str:
-    for i, (_, canonical) in enumerate(_REWRITES):
-        if match.group(f"r{i}") is not None:
-            width = match.end() - match.start()
+    width = match.end() - match.start()
+    for pattern, canonical in _EACH:
+        own = pattern.match(match.string, match.start())
+        if own is not None and own.end() == match.end():
             return (canonical if len(canonical) <= width else "bt").ljust(width)
-    return match.group(0)  # pragma: no cover - one group always matched
+    return match.group(0)  # pragma: no cover - the scan only matches one of the rewrites
 
 
 def fold_synonyms(lower: str) -> str:
     """``lower`` with the term synonyms above rewritten, same length."""
     if not any(t in lower for t in _TRIGGERS):
         return lower
-    folded = _PATTERN.sub(_replacement, lower)
+    folded = _SCAN.sub(_replacement, lower)
     assert len(folded) == len(lower)
     return folded
 
