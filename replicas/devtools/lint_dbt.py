@@ -29,6 +29,7 @@ import tomllib
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,8 @@ class ProjectReport:
     violations: list[dict[str, Any]] = field(default_factory=list)
     sqlfluff_passed: bool = False
     errors: list[str] = field(default_factory=list)
+    #: linters left out of this run (``--only``): they count as passed
+    skipped: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -241,6 +244,9 @@ def lint_projects(
         if not (project / "dbt_project.yml").is_file():
             raise LintSetupError(f"{project}: not a dbt project (no dbt_project.yml)")
     score_config()
+    missing = [m for m in ("dbt_score", "sqlfluff", "sqlfluff_templater_dbt") if not find_spec(m)]
+    if missing:
+        raise LintSetupError(f"{', '.join(missing)} not installed: pip install -e '.[dev]'")
     reports = [ProjectReport(name=p.name) for p in projects]
     with tempfile.TemporaryDirectory(prefix="lint-dbt-", dir=work) as tmp:
         scratch = Path(tmp)
@@ -251,10 +257,12 @@ def lint_projects(
             for p, r in zip(projects, reports, strict=True):
                 if linter in linters:
                     tasks.append((runs[linter], p, r))
-                elif linter == "sqlfluff":
-                    r.sqlfluff_passed = True
                 else:
-                    r.score_passed = True
+                    r.skipped.append(linter)
+                    if linter == "sqlfluff":
+                        r.sqlfluff_passed = True
+                    else:
+                        r.score_passed = True
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             for future in [pool.submit(fn, p, scratch, r) for fn, p, r in tasks]:
                 future.result()
@@ -266,12 +274,13 @@ def summary(reports: Sequence[ProjectReport], *, limit: int = 40) -> str:
     lines = []
     for r in reports:
         score = "n/a" if r.score is None else f"{r.score:.2f}"
-        lines.append(
-            f"{'ok  ' if r.passed else 'FAIL'} {r.name}: dbt-score {score}"
-            f" ({'pass' if r.score_passed else 'fail'}), sqlfluff {len(r.violations)} violation(s)"
-            f" in {r.sql_files} file(s), "
-            + ", ".join(f"{k} {v:.1f}s" for k, v in sorted(r.seconds.items()))
-        )
+        parts = []
+        if "dbt-score" not in r.skipped:
+            parts.append(f"dbt-score {score} ({'pass' if r.score_passed else 'fail'})")
+        if "sqlfluff" not in r.skipped:
+            parts.append(f"sqlfluff {len(r.violations)} violation(s) in {r.sql_files} file(s)")
+        parts += [f"{k} {v:.1f}s" for k, v in sorted(r.seconds.items())]
+        lines.append(f"{'ok  ' if r.passed else 'FAIL'} {r.name}: " + ", ".join(parts))
     for r in reports:
         if r.passed:
             continue
