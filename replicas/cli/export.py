@@ -7,6 +7,12 @@ Mounted by ``replicas.cli`` through its ``SUBAPPS`` registry entry
     replicas export sft --run runs/core-v1-gpt --min-score 1.0 --format trl --out sft/
     replicas export sft --oracle --suite core-v1 --seeds 5 --split-by seed \\
         --exclude-suite core-v1 --format sharegpt --out sft-oracle/
+    replicas export sft --oracle --suite core-v1 --format trl,openai,sharegpt --workers 2 \\
+        --out sft-all/            # sft-all/trl/, sft-all/openai/, sft-all/sharegpt/
+
+Demonstrations and re-grades are played once for every format, in ``--workers`` processes;
+solved plays are kept in ``--cache-dir`` (default ``$REPLICAS_HOME/export/episodes``) and reused
+by later exports (``--no-cache``: play everything). Neither changes a byte of the output.
 
 Exit codes: 0 written; 1 nothing survived the filters (the message says what was dropped and
 why; nothing is written); 2 bad input (unknown format/suite/family, a --run path that is not a
@@ -17,6 +23,7 @@ run directory, an existing --out without --force, out-of-range options); 130 int
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -39,6 +46,8 @@ from replicas.tasks import family_names, get_family
 from replicas.tasks.base import TaskId
 
 DEFAULT_SEED_START = 100
+#: Episodes mostly wait on dbt and DuckDB; two processes keep a 2-core machine busy.
+DEFAULT_WORKERS = max(1, min(2, os.cpu_count() or 1))
 
 export_app = typer.Typer(
     help="Export supervised fine-tuning datasets.",
@@ -70,6 +79,10 @@ def _oracle_families(suite: str, families: list[str]) -> tuple[tuple[str, ...], 
 
 
 def _print_summary(result: Any) -> None:
+    if len(result.parts) > 1:
+        for part in result.parts.values():
+            _print_summary(part)
+        return
     manifest = result.manifest
     splits = list(manifest["counts"]["written"])
     table = Table("family", *splits, title=f"SFT export ({manifest['format']}) → {result.out}")
@@ -117,7 +130,16 @@ def sft(
     min_score: Annotated[
         float, typer.Option("--min-score", help="Keep run episodes scoring at least this.")
     ] = 1.0,
-    fmt: Annotated[str, typer.Option("--format", help="openai | trl | sharegpt")] = "openai",
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            help=(
+                "openai | trl | sharegpt, or several separated by commas (each written to "
+                "--out/<format>/ from one set of demonstrations)."
+            ),
+        ),
+    ] = "openai",
     split_by: Annotated[
         str, typer.Option("--split-by", help="Group key of the split: family | seed | task.")
     ] = "seed",
@@ -143,6 +165,21 @@ def sft(
                 "(default: on for trl, off for openai; sharegpt never carries it)."
             ),
         ),
+    ] = None,
+    workers: Annotated[
+        int,
+        typer.Option("--workers", help="Processes playing demonstrations and re-grades."),
+    ] = DEFAULT_WORKERS,
+    cache: Annotated[
+        bool,
+        typer.Option(
+            "--cache/--no-cache",
+            help="Reuse solved episodes of earlier exports ($REPLICAS_HOME/export/episodes).",
+        ),
+    ] = True,
+    cache_dir: Annotated[
+        Path | None,
+        typer.Option("--cache-dir", help="Where reused episodes live (default: see --cache)."),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing --out.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the manifest as JSON.")] = False,
@@ -180,6 +217,9 @@ def sft(
             ngram=ngram,
             force=force,
             prose_turn=prose_turn,
+            workers=workers,
+            cache_episodes=cache,
+            episode_cache_dir=cache_dir,
         )
         if exclude_suite:
             _suite_seeds(exclude_suite)  # unknown suite -> usage error before any work

@@ -11,7 +11,9 @@ Modules, in the order data flows through them: ``sources`` (oracle replays, run 
 → ``conversation`` (the format-neutral record) → ``dedup`` (exact) → ``formats`` (openai, trl,
 sharegpt: render, validate, parse back) → ``replay`` (re-grading) → ``dedup`` (near) →
 ``decontam`` / ``split`` → ``layout`` / ``card`` (JSONL, Parquet in the Hugging Face layout,
-dataset card, manifest). ``pipeline`` orders them.
+dataset card, manifest). ``pipeline`` orders them; ``episodes`` keeps solved plays so a
+demonstration is played once for its re-grade, every format and later exports; ``workers``
+plays independent tasks in parallel processes with results in plan order.
 """
 
 from replicas.export.conversation import Conversation, ToolTurn

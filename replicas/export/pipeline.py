@@ -14,9 +14,10 @@ Failure modes, all loud:
 
 from __future__ import annotations
 
+import copy
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from replicas.export.decontam import (
     suite_reference,
 )
 from replicas.export.dedup import exact_dedup, near_dedup
+from replicas.export.episodes import EpisodeCache, default_cache_dir
 from replicas.export.formats import get_format
 from replicas.export.formats.base import SFTFormat
 from replicas.export.layout import (
@@ -46,7 +48,6 @@ from replicas.export.layout import (
     write_jsonl,
     write_parquet,
 )
-from replicas.export.replay import replay
 from replicas.export.skips import SkipLog
 from replicas.export.sources import (
     OracleSpec,
@@ -56,6 +57,7 @@ from replicas.export.sources import (
     run_conversations,
 )
 from replicas.export.split import GROUP_KEYS, split
+from replicas.export.workers import prewarm_regrades
 from replicas.tasks import task_from_id
 from replicas.tasks.base import DEFAULT_SCALE
 
@@ -70,9 +72,29 @@ class ExportError(RuntimeError):
     """The export produced nothing usable; the message says what was dropped and why."""
 
 
+def parse_formats(text: str) -> tuple[str, ...]:
+    """``"trl,openai"`` -> ``("trl", "openai")``; ValueError naming an unknown, empty or
+    repeated name (an unknown one with the known formats)."""
+    names = [n.strip() for n in str(text).split(",")]
+    if not names or any(not n for n in names):
+        raise ValueError(f"--format {text!r}: give format names separated by commas")
+    for name in names:
+        get_format(name)  # ValueError: unknown format 'x'; known formats: ...
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise ValueError(f"--format {text!r} names {', '.join(repeated)} more than once")
+    return tuple(names)
+
+
 @dataclass(frozen=True)
 class ExportConfig:
-    """Everything ``replicas export sft`` takes (see ``replicas/cli_export.py``)."""
+    """Everything ``replicas export sft`` takes (see ``replicas/cli_export.py``).
+
+    ``format`` is one format name or several separated by commas (``"trl,openai,sharegpt"``):
+    every format is written from one set of demonstrations and re-grades, each into its own
+    subdirectory of ``out`` — byte for byte what a one-format export of it would write.
+    ``workers`` and ``cache_episodes`` change how fast, never what, is written.
+    """
 
     out: Path
     format: str = "openai"
@@ -88,11 +110,18 @@ class ExportConfig:
     force: bool = False
     #: final prose as its own assistant turn before submit; None = the format's default
     prose_turn: bool | None = None
+    #: processes playing demonstrations and re-grades (1: all in this process)
+    workers: int = 1
+    #: reuse solved plays across exports (``$REPLICAS_HOME/export/episodes``); within one export
+    #: they are always reused (``replicas.export.episodes``)
+    cache_episodes: bool = True
+    #: where the reused plays live (None: ``$REPLICAS_HOME/export/episodes``)
+    episode_cache_dir: Path | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "out", Path(self.out))
         object.__setattr__(self, "run_dirs", tuple(Path(d) for d in self.run_dirs))
-        get_format(self.format)
+        formats = parse_formats(self.format)
         if not self.run_dirs and self.oracle is None:
             raise ValueError("nothing to export: give --run DIR (one or more) and/or --oracle")
         if not 0.0 <= self.min_score <= 1.0:
@@ -105,10 +134,17 @@ class ExportConfig:
             raise ValueError("--near-dup-threshold must be in (0, 1]")
         if self.ngram < 5:
             raise ValueError("--ngram must be >= 5 words")
+        if isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1:
+            raise ValueError(f"--workers must be an int >= 1, got {self.workers!r}")
         if not self.system_prompt:
             object.__setattr__(self, "system_prompt", default_system_prompt())
-        get_format(self.format).configured(prose_turn=self.prose_turn)
+        for name in formats:
+            get_format(name).configured(prose_turn=self.prose_turn)
         self._check_test_split_possible()
+
+    @property
+    def formats(self) -> tuple[str, ...]:
+        return parse_formats(self.format)
 
     def _check_test_split_possible(self) -> None:
         """A test split was asked for (``eval_fraction > 0``) but oracle demos alone could only
@@ -153,21 +189,37 @@ class ExportResult:
     manifest: dict[str, Any]
     skips: SkipLog
     notes: tuple[str, ...] = field(default_factory=tuple)
+    #: format name -> that format's result (one entry for a one-format export: itself)
+    parts: Mapping[str, ExportResult] = field(default_factory=dict)
 
     @property
     def written(self) -> dict[str, int]:
-        return dict(self.manifest["counts"]["written"])
+        """split -> records; for several formats ``"<format>/<split>"`` -> records."""
+        if "counts" in self.manifest:
+            return dict(self.manifest["counts"]["written"])
+        return {
+            f"{name}/{split_name}": n
+            for name, part in self.parts.items()
+            for split_name, n in part.written.items()
+        }
 
 
 def _noop(stage: str, detail: str) -> None:
     return None
 
 
-def _collect(config: ExportConfig, skips: SkipLog, progress: Progress) -> list[Conversation]:
+def _collect(
+    config: ExportConfig, skips: SkipLog, progress: Progress, episodes: EpisodeCache
+) -> list[Conversation]:
     collected: list[Conversation] = []
     if config.oracle is not None:
         collected += oracle_conversations(
-            config.oracle, config.system_prompt, skips, lambda d: progress("oracle", d)
+            config.oracle,
+            config.system_prompt,
+            skips,
+            lambda d: progress("oracle", d),
+            episodes=episodes,
+            workers=config.workers,
         )
     if config.run_dirs:
         collected += run_conversations(
@@ -181,9 +233,19 @@ def _collect(config: ExportConfig, skips: SkipLog, progress: Progress) -> list[C
 
 
 def _regrade(
-    conv: Conversation, fmt: SFTFormat, record: dict[str, Any], min_score: float, skips: SkipLog
+    conv: Conversation,
+    fmt: SFTFormat,
+    record: dict[str, Any],
+    min_score: float,
+    skips: SkipLog,
+    episodes: EpisodeCache,
 ) -> bool:
-    """Replay the calls parsed back out of ``record``; keep it only when they still score."""
+    """Replay the calls parsed back out of ``record``; keep it only when they still score.
+
+    The calls must equal the episode's, so they are the calls the demonstration (or an earlier
+    format's re-grade) already played on this task: ``episodes`` answers with that play's
+    outcome instead of playing it again (``replicas.export.episodes``).
+    """
 
     try:
         calls = fmt.calls(record)
@@ -195,7 +257,7 @@ def _regrade(
         skips.add("regrade_failed", f"{conv.record_id}: rendered calls differ from the episode")
         return False
     try:
-        result = replay(task_from_id(conv.task_id), calls, agent_name="export-regrade")
+        result = episodes.replay(task_from_id(conv.task_id), calls, agent_name="export-regrade")
     except Exception as exc:  # an environment that cannot be set up costs this record only
         skips.add("regrade_failed", f"{conv.record_id}: {type(exc).__name__}: {exc}")
         return False
@@ -216,6 +278,7 @@ def _render(
     min_score: float,
     skips: SkipLog,
     progress: Progress,
+    episodes: EpisodeCache,
 ) -> list[tuple[Conversation, dict[str, Any]]]:
     out: list[tuple[Conversation, dict[str, Any]]] = []
     for conv in conversations:
@@ -225,7 +288,7 @@ def _render(
         if problems:
             skips.add("invalid_record", f"{conv.record_id}: {'; '.join(problems[:3])}")
             continue
-        if _regrade(conv, fmt, record, min_score, skips):
+        if _regrade(conv, fmt, record, min_score, skips, episodes):
             out.append((conv, record))
     return out
 
@@ -256,26 +319,45 @@ def _breakdown(rows: dict[str, list[tuple[Conversation, dict[str, Any]]]]) -> di
     }
 
 
-def export_sft(config: ExportConfig, progress: Progress | None = None) -> ExportResult:
-    """Build and write the dataset described by ``config`` (see the module docstring)."""
+@dataclass
+class _Plan:
+    """One format's dataset, decided but not yet written."""
 
-    report = progress or _noop
-    fmt = get_format(config.format).configured(prose_turn=config.prose_turn)
-    check_out_dir(config.out, config.force)
-    for run_dir in config.run_dirs:
-        check_run_dir(run_dir)
-    skips = SkipLog()
-    counts: dict[str, Any] = {}
+    fmt: SFTFormat
+    rows: dict[str, list[tuple[Conversation, dict[str, Any]]]]
+    manifest: dict[str, Any]
+    skips: SkipLog
+    notes: list[str]
 
-    collected = _collect(config, skips, report)
-    counts["collected"] = dict(sorted(Counter(c.source for c in collected).items()))
-    if not collected:
-        raise _nothing_left("after collecting sources", skips, counts)
-    ordered = sorted(collected, key=lambda c: (c.task_id, c.source, c.agent, c.content_hash()))
-    # Exact duplicates replay identically, so they go before the (costly) re-grade; near
-    # duplicates go after it, so a record that fails re-grading never displaces a good one.
-    unique, counts["exact_duplicates"] = exact_dedup(ordered)
-    verified = _render(unique, fmt, config.min_score, skips, report)
+
+class _SuiteReferences:
+    """``suite_reference`` memoised per (suite, families, snapshots): several formats usually
+    keep the same records, and building a suite's texts builds its tasks."""
+
+    def __init__(self) -> None:
+        self._made: dict[tuple[str, frozenset[str], frozenset[tuple[str, int]]], Reference] = {}
+
+    def get(self, suite: str, kept: Sequence[Conversation]) -> Reference:
+        families = frozenset(c.family for c in kept)
+        snapshots = frozenset(c.snapshot_key for c in kept)
+        key = (suite, families, snapshots)
+        if key not in self._made:
+            self._made[key] = suite_reference(suite, families=families, snapshots=snapshots)
+        return self._made[key]
+
+
+def _plan(
+    config: ExportConfig,
+    fmt: SFTFormat,
+    unique: Sequence[Conversation],
+    skips: SkipLog,
+    counts: dict[str, Any],
+    report: Progress,
+    episodes: EpisodeCache,
+    suites: _SuiteReferences,
+) -> _Plan:
+    """Render, re-grade, near-dedup, exclude the suite, split and decontaminate for one format."""
+    verified = _render(unique, fmt, config.min_score, skips, report, episodes)
     if not verified:
         raise _nothing_left("after re-grading", skips, counts)
     record_of = {conv.content_hash(): record for conv, record in verified}
@@ -286,13 +368,7 @@ def export_sft(config: ExportConfig, progress: Progress | None = None) -> Export
     references: list[Reference] = []
     if config.exclude_suite:
         report("decontam", f"suite {config.exclude_suite}")
-        references.append(
-            suite_reference(
-                config.exclude_suite,
-                families={c.family for c in kept},
-                snapshots={c.snapshot_key for c in kept},
-            )
-        )
+        references.append(suites.get(config.exclude_suite, kept))
     decontaminator = Decontaminator(config.ngram)
     decontaminator.index_all(kept, references)
     notes: list[str] = []
@@ -340,33 +416,122 @@ def export_sft(config: ExportConfig, progress: Progress | None = None) -> Export
         **_breakdown(rows),
         "default_scale": DEFAULT_SCALE,
     }
+    return _Plan(fmt, rows, manifest, skips, notes)
+
+
+def _write(staged: Path, plan: _Plan) -> None:
+    """One format's files (JSONL, Parquet, extras, card, manifest) into ``staged``."""
+    fmt, rows, manifest = plan.fmt, plan.rows, plan.manifest
+    staged.mkdir(parents=True, exist_ok=True)
+    jsonl_files: dict[str, str] = {}
+    for split_name, items in rows.items():
+        write_jsonl(staged / jsonl_name(split_name), [record for _, record in items])
+        write_parquet(staged / parquet_name(split_name), fmt, items)
+        jsonl_files[split_name] = jsonl_name(split_name)
+    for name, data in fmt.extra_files(jsonl_files).items():
+        write_json(staged / name, data)
+    example = rows["train"][0][1]
+    (staged / CARD_FILE).write_text(
+        render_card(
+            fmt_name=fmt.name,
+            fmt_description=fmt.description,
+            manifest=manifest,
+            example=example,
+        ),
+        encoding="utf-8",
+    )
+    manifest["files"] = file_table(staged, exclude=(MANIFEST_FILE,))
+    write_json(staged / MANIFEST_FILE, manifest)
+
+
+def export_sft(config: ExportConfig, progress: Progress | None = None) -> ExportResult:
+    """Build and write the dataset described by ``config`` (see the module docstring).
+
+    Several formats (``format="trl,openai"``): the sources are collected, deduplicated and
+    re-graded once; each format then gets its own copy of the skip log and counts, so its
+    subdirectory ``out/<format>/`` is exactly what ``format="<format>"`` would write to ``out``.
+    A top-level ``manifest.json`` lists the formats and hashes every file.
+    """
+
+    report = progress or _noop
+    names = config.formats
+    fmts = [get_format(name).configured(prose_turn=config.prose_turn) for name in names]
+    check_out_dir(config.out, config.force)
+    for run_dir in config.run_dirs:
+        check_run_dir(run_dir)
+    skips = SkipLog()
+    counts: dict[str, Any] = {}
+    cache_dir = config.episode_cache_dir or default_cache_dir()
+    episodes = EpisodeCache(Path(cache_dir) if config.cache_episodes else None)
+
+    collected = _collect(config, skips, report, episodes)
+    counts["collected"] = dict(sorted(Counter(c.source for c in collected).items()))
+    if not collected:
+        raise _nothing_left("after collecting sources", skips, counts)
+    ordered = sorted(collected, key=lambda c: (c.task_id, c.source, c.agent, c.content_hash()))
+    # Exact duplicates replay identically, so they go before the (costly) re-grade; near
+    # duplicates go after it, so a record that fails re-grading never displaces a good one.
+    unique, counts["exact_duplicates"] = exact_dedup(ordered)
+    prewarm_regrades(unique, config.workers, episodes, lambda d: report("regrade", d))
+    suites = _SuiteReferences()
+    plans = [
+        _plan(
+            replace(config, format=fmt.name) if len(fmts) > 1 else config,
+            fmt,
+            unique,
+            copy.deepcopy(skips) if len(fmts) > 1 else skips,
+            copy.deepcopy(counts) if len(fmts) > 1 else counts,
+            report,
+            episodes,
+            suites,
+        )
+        for fmt in fmts
+    ]
+
     report("write", str(config.out))
     staged = staging_dir(config.out)
     try:
-        jsonl_files: dict[str, str] = {}
-        for split_name, items in rows.items():
-            write_jsonl(staged / jsonl_name(split_name), [record for _, record in items])
-            write_parquet(staged / parquet_name(split_name), fmt, items)
-            jsonl_files[split_name] = jsonl_name(split_name)
-        for name, data in fmt.extra_files(jsonl_files).items():
-            write_json(staged / name, data)
-        example = rows["train"][0][1]
-        (staged / CARD_FILE).write_text(
-            render_card(
-                fmt_name=fmt.name,
-                fmt_description=fmt.description,
-                manifest=manifest,
-                example=example,
-            ),
-            encoding="utf-8",
-        )
-        manifest["files"] = file_table(staged, exclude=(MANIFEST_FILE,))
-        write_json(staged / MANIFEST_FILE, manifest)
+        if len(plans) == 1:
+            _write(staged, plans[0])
+        else:
+            for plan in plans:
+                _write(staged / plan.fmt.name, plan)
+            top = {
+                "schema_version": EXPORT_SCHEMA_VERSION,
+                "kind": "replicas-sft-export-set",
+                "kit_version": __version__,
+                "formats": {
+                    p.fmt.name: {"dir": p.fmt.name, "written": p.manifest["counts"]["written"]}
+                    for p in plans
+                },
+            }
+            top["files"] = file_table(staged, exclude=(MANIFEST_FILE,))
+            write_json(staged / MANIFEST_FILE, top)
         publish(staged, config.out, config.force)
     except BaseException:
         discard(staged)
         raise
-    return ExportResult(config.out, manifest, skips, tuple(notes))
+    results = {
+        p.fmt.name: ExportResult(
+            config.out if len(plans) == 1 else config.out / p.fmt.name,
+            p.manifest,
+            p.skips,
+            tuple(p.notes),
+        )
+        for p in plans
+    }
+    if len(plans) == 1:
+        only = results[names[0]]
+        return replace(only, parts={names[0]: only})
+    notes = tuple(dict.fromkeys(n for p in plans for n in p.notes))
+    return ExportResult(config.out, top, skips, notes, parts=results)
 
 
-__all__ = ["EXPORT_SCHEMA_VERSION", "ExportConfig", "ExportError", "ExportResult", "export_sft"]
+__all__ = [
+    "EXPORT_SCHEMA_VERSION",
+    "ExportConfig",
+    "ExportError",
+    "ExportResult",
+    "export_sft",
+    "parse_formats",
+]

@@ -21,12 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 from replicas.agents.openai_chat import SYSTEM_PROMPT
 from replicas.export.conversation import SUBMIT, Conversation, ToolTurn
+from replicas.export.episodes import EpisodeCache
 from replicas.export.phrasing import final_answer_text, grounding_problem
 from replicas.export.replay import replay
 from replicas.export.skips import SkipLog
 from replicas.records.trajectory import SCHEMA_VERSION, validate_trajectory
 from replicas.runner import RESULTS_FILE, read_results, read_trajectory
-from replicas.tasks import TaskBuildError, build_task, get_family, task_from_id
+from replicas.tasks import get_family, task_from_id
 from replicas.tasks.base import DEFAULT_SCALE, TaskId
 from replicas.tools import get_tool, tool_schemas, validate_arguments
 
@@ -109,11 +110,20 @@ def fresh_seeds(count: int, start: int, avoid: set[int]) -> tuple[int, ...]:
     return tuple(seeds)
 
 
-def demonstrate(task: Task, system: str, skips: SkipLog) -> Conversation | None:
-    """The oracle demonstration of ``task`` from a real episode, or None (skip recorded)."""
+def demonstrate(
+    task: Task, system: str, skips: SkipLog, episodes: EpisodeCache | None = None
+) -> Conversation | None:
+    """The oracle demonstration of ``task`` from a real episode, or None (skip recorded).
+
+    With ``episodes``, an identical solved play already made (this export, or an earlier one
+    when the cache has a directory) is reused instead of played again.
+    """
     calls = [(c.name, dict(c.arguments)) for c in task.oracle]
     try:
-        result = replay(task, calls, agent_name="oracle")
+        if episodes is None:
+            result = replay(task, calls, agent_name="oracle")
+        else:
+            result = episodes.replay(task, calls, agent_name="oracle")
     except Exception as exc:  # an environment that cannot be set up costs this task only
         skips.add("episode_failed", f"{task.id}: {type(exc).__name__}: {exc}")
         return None
@@ -142,21 +152,27 @@ def demonstrate(task: Task, system: str, skips: SkipLog) -> Conversation | None:
 
 
 def oracle_conversations(
-    spec: OracleSpec, system: str, skips: SkipLog, progress: Progress | None = None
+    spec: OracleSpec,
+    system: str,
+    skips: SkipLog,
+    progress: Progress | None = None,
+    *,
+    episodes: EpisodeCache | None = None,
+    workers: int = 1,
 ) -> Iterator[Conversation]:
-    """Demonstrations for every task of ``spec`` (tasks that cannot be built are skipped)."""
+    """Demonstrations for every task of ``spec`` (tasks that cannot be built are skipped).
 
-    for tid in spec.task_ids():
-        try:
-            task = build_task(tid)
-        except (TaskBuildError, ValueError) as exc:
-            skips.add("task_build_failed", f"{tid}: {exc}")
-            continue
-        if progress is not None:
-            progress(str(tid))
-        conversation = demonstrate(task, system, skips)
-        if conversation is not None:
-            yield conversation
+    ``workers > 1`` plays them in that many processes (``replicas.export.workers``); the
+    conversations and skips come out in task order either way.
+    """
+    from replicas.export.workers import demonstration_job, from_wire, replay_events, run_jobs
+
+    cache = episodes if episodes is not None else EpisodeCache()
+    jobs = [(str(tid), demonstration_job, (str(tid), system)) for tid in spec.task_ids()]
+    for result in run_jobs(jobs, workers, cache, progress):
+        replay_events(result.events, skips)
+        if result.value is not None:
+            yield from_wire(result.value)
 
 
 # --------------------------------------------------------------------------------------------
