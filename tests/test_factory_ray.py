@@ -30,6 +30,7 @@ def _without_timings(value: Any) -> Any:
     return value
 
 
+@pytest.mark.slow  # starts a local Ray instance (its raylet must start within Ray's fixed 30 s)
 def test_ray_and_local_executors_give_the_same_funnel_and_suite() -> None:
     kwargs: dict[str, Any] = {"max_candidates": 2, "workers": 2, "cache": False}
     local = run_factory(REPLICA, FAMILY, [1, 2], **kwargs)
