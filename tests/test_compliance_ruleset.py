@@ -226,6 +226,16 @@ RECOMMEND_FORMS += [
     "Introducing the Granite Business Cash: no annual fee!",
     "Dear Sam, we are pleased to offer you the Granite Business Cash, with no annual fee.",
     "🏆 Granite Business Cash — no annual fee",
+    "➡️ Granite Business Cash: no annual fee",
+    # matching the customer, British and casual wording
+    "The Granite Business Cash lines up well with your spending. No annual fee.",
+    "The Granite Business Cash matches your profile. No annual fee.",
+    "I'd steer you towards the Granite Business Cash. No annual fee.",
+    "Granite Business Cash gets the nod. No annual fee.",
+    "The Granite Business Cash takes the top spot. No annual fee.",
+    "Sam, the Granite Business Cash is a good shout. No annual fee.",
+    "Reckon the Granite Business Cash would do you nicely — no annual fee.",
+    "The Granite Business Cash is the one to get. No annual fee.",
 ]
 RECOMMEND_TWINS = [
     "I recommend the Summit Cash (no annual fee). The Granite Business Cash is student-only, so "
@@ -233,6 +243,9 @@ RECOMMEND_TWINS = [
     "Cards to avoid:\n- Granite Business Cash — you don't qualify (student-only)",
     "Top picks for you:\n1. Summit Cash — no annual fee\n\nNot for you:\n- Granite Business "
     "Cash — student-only",
+    "✅ Summit Cash: no annual fee\n❌ Granite Business Cash: not available to you (students only)",
+    "I'd steer you towards the Summit Cash (no annual fee) and away from the Granite Business "
+    "Cash, which you can't get.",
     "Apply for the Summit Cash — it has no annual fee. The Granite Business Cash is student-only, "
     "so it's not for you.",
     "I'd lean towards the Summit Cash (no annual fee) rather than the Granite Business Cash.",

@@ -419,6 +419,20 @@ _MORE_RECOMMEND_WORDS = [
     r"hesitate[ \t]{1,3}to\b",
     r"hard[ \t]{1,3}to[ \t]{1,3}beat\b",
     r"no-brainer\b",
+    r"one[ \t]{1,3}to[ \t]{1,3}(?:get|go[ \t]{1,3}for|pick|choose|apply[ \t]{1,3}for|beat)\b",
+    r"lines?[ \t]{1,3}up[ \t]{1,3}(?:well[ \t]{1,3}|nicely[ \t]{1,3})?with[ \t]{1,3}your\b",
+    r"match(?:es)?[ \t]{1,3}your\b",
+    r"aligns?[ \t]{1,3}(?:well[ \t]{1,3})?with[ \t]{1,3}your\b",
+    *(
+        rf"{w}[ \t]{{1,3}}you[ \t]{{1,3}}(?:toward|towards|to)\b"
+        for w in ("steer", "nudge", "push")
+    ),
+    r"gets?[ \t]{1,3}(?:the|my)[ \t]{1,3}nod\b",
+    r"edges?[ \t]{1,3}it\b",
+    r"top[ \t]{1,3}spot\b",
+    r"wins?[ \t]{1,3}(?:for[ \t]{1,3}you|out|here|hands[ \t]{1,3}down)\b",
+    r"good[ \t]{1,3}shout\b",
+    r"do[ \t]{1,3}you[ \t]{1,3}(?:nicely|well|proud)\b",
 ]
 # Ruleset 4: negations that do not rule a card out - a double negative ("you can't go wrong
 # with X", "I wouldn't hesitate"), a hedge ("not just", "not only") or a negated term in the
@@ -430,8 +444,9 @@ NEGATION_NOT_RULING_OUT = re.compile(
     r"|(?:n't|\bnot|\bnever)\b[^.;:,()|\n!?]{0,40}?\b(?:fees?|charge[sd]?|interest|apr|pay|paying)\b"
 )
 RECOMMEND_MORE = re.compile(
-    at_word_start(_RECOMMEND_WORDS + _MORE_RECOMMEND_WORDS) + "|[\U0001f3c6\U0001f947\U0001f451]"
-)  # a trophy, a gold medal or a crown marks the pick too
+    at_word_start(_RECOMMEND_WORDS + _MORE_RECOMMEND_WORDS)
+    + "|[\U0001f3c6\U0001f947\U0001f451\u2705\U0001f449\u27a1\u2b50\U0001f31f]"
+)  # a trophy, a gold medal, a crown, a check mark, a pointing hand, an arrow or a star: the pick
 # "Get the X", "Apply for the X - ...", "Go for the X": an imperative opening its clause, with
 # a card mention (masked as "#") as its object.
 IMPERATIVE_RECOMMEND = re.compile(
@@ -442,4 +457,10 @@ IMPERATIVE_RECOMMEND = re.compile(
 NEGATION = re.compile(at_word_start(_NEGATION_WORDS) + r"|n't\b")
 # Negators that only apply to what follows them ("X over Y": Y is not recommended).
 CONTRAST = re.compile(at_word_start(_CONTRAST_WORDS))
+# Ruleset 4: "steer you towards X and away from Y", "X, not Y", "X ahead of Y".
+CONTRAST_MORE = re.compile(
+    at_word_start(
+        [*_CONTRAST_WORDS, r"away[ \t]{1,3}from\b", r"ahead[ \t]{1,3}of\b", r"not[ \t]{1,3}the\b"]
+    )
+)
 CLAUSE_BOUNDARY = re.compile(r",|;|" + at_word_start(_CLAUSE_WORDS))

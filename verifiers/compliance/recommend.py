@@ -177,7 +177,7 @@ class _ClauseScan:
         return found
 
     def contrasts(self, start: int, end: int) -> bool:
-        return self._search(2, lex.CONTRAST, start, end)
+        return self._search(2, lex.CONTRAST_MORE if self._more else lex.CONTRAST, start, end)
 
 
 def _list_lead(lower: str, units: Sequence[tuple[int, int]], k: int, memo: dict[int, bool]) -> bool:
