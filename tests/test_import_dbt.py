@@ -286,3 +286,32 @@ def test_reimporting_a_changed_project_changes_the_cache_key(
         assert "round(avg(days_to_pay), 1)" not in copied.read_text()
         digest = hashlib.sha256(copied.read_bytes()).hexdigest()
         assert digest == hashlib.sha256(model.read_bytes()).hexdigest()
+
+
+def test_vendored_package_becomes_project_macros(tmp_path: Path) -> None:
+    """A package kept in dbt_packages/ is accepted: its macros move to macros/vendor/<pkg>/ and
+    the ``<pkg>.`` prefixes go (episode sandboxes allow no packages directory)."""
+    from replicas.importer.steps.project import check_project, stage_copy
+
+    project = _copy(tmp_path)
+    (project / "packages.yml").write_text("packages:\n  - package: acme/shop_utils\n")
+    vendored = project / "dbt_packages" / "shop_utils"
+    (vendored / "macros").mkdir(parents=True)
+    (vendored / "dbt_project.yml").write_text("name: shop_utils\nversion: '1.0'\n")
+    (vendored / "macros" / "money.sql").write_text(
+        "{% macro to_money(col) %}round({{ col }}, 2){% endmacro %}\n"
+    )
+    model = project / "models" / "staging" / "stg_payments.sql"
+    model.write_text(
+        model.read_text().replace(
+            "        amount,", "        {{ shop_utils.to_money('amount') }} as amount,"
+        )
+    )
+    facts = check_project(project)
+    assert facts.vendored == ("shop_utils",)
+    staged = tmp_path / "staged"
+    stage_copy(facts, staged)
+    assert (staged / "macros" / "vendor" / "shop_utils" / "money.sql").is_file()
+    assert "{{ to_money('amount') }}" in (staged / "models/staging/stg_payments.sql").read_text()
+    assert not (staged / "dbt_packages").exists() and not (staged / "packages.yml").exists()
+    assert "profile: replica" in (staged / "dbt_project.yml").read_text()
