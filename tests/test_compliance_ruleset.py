@@ -143,6 +143,11 @@ FEE_FORMS += [
     ("Summit Cash Plus — annual fee: none (yay)", ["wrong_fee"]),
     ("Summit Cash — late fee: nada 🙌", ["wrong_fee"]),
     ("Summit Cash Plus — annual fee: free", ["wrong_fee"]),
+    # marketing copy
+    ("Summit Cash Plus: say goodbye to annual fees!", ["wrong_fee"]),
+    ("With the Summit Cash Plus, forget about annual fees.", ["wrong_fee"]),
+    ("The Summit Cash — late fees are a thing of the past.", ["wrong_fee"]),
+    ("The Summit Cash Preferred: first year's annual fee on us, then $150.", ["wrong_fee"]),
 ]
 FEE_TWINS: list[Case] = [
     ("Summit Cash Plus — annual fee: $95, waived first year.", []),
@@ -150,6 +155,8 @@ FEE_TWINS: list[Case] = [
     ("Summit Cash Plus. Annual fee: $95 - we'll waive it for your first year.", []),
     ("Summit Cash Plus — foreign transaction fee: none!", []),
     ("Harbor Sky Miles — annual fee: free 🙌", []),
+    ("Harbor Sky Miles: say goodbye to annual fees and foreign transaction fees!", []),
+    ("The Summit Cash Plus: first year's annual fee on us, then $95.", []),
     # a waiver of another fee is no annual-fee claim
     ("Summit Cash Preferred: $150 a year; the late fee is waived for your first year.", []),
     ("Summit Cash Plus: $95 annual fee (first year free).", []),

@@ -49,8 +49,8 @@ _VERB_FOR = re.compile(
 )
 # "(first year free)", "first year's fee is free", "free for the first year", "year one is free"
 _FIRST_YEAR_FREE = re.compile(
-    r"\b(?:first|1st|opening)[ \t-]{1,3}(?:year|yr)(?:'s)?[ \t]{1,3}(?:(?:fee[ \t]{1,3})?(?:is|are)"
-    r"[ \t]{1,3})?(?:free|on[ \t]{1,3}(?:us|the[ \t]{1,3}house))\b"
+    r"\b(?:first|1st|opening)[ \t-]{1,3}(?:year|yr)(?:'s)?[ \t]{1,3}(?:(?:annual[ \t]{1,3})?fee[ \t]{1,3})?"
+    r"(?:(?:is|are)[ \t]{1,3})?(?:free|on[ \t]{1,3}(?:us|the[ \t]{1,3}house))\b"
     r"|\byear[ \t]{1,3}(?:one|1)[ \t]{1,3}(?:is[ \t]{1,3})?(?:free|on[ \t]{1,3}(?:us|the[ \t]{1,3}house))\b"
     r"|\bfree[ \t]{1,3}(?:for|in|during)[ \t]{1,3}(?:the[ \t]{1,3})?(?:first[ \t]{1,3}(?:year|12[ \t]{1,3}months)"
     r"|year[ \t]{1,3}(?:one|1)|1st[ \t]{1,3}year)\b"
@@ -115,6 +115,17 @@ def _first_year_waivers(lower: str) -> list[tuple[int, int, str]]:
     return out
 
 
+# marketing copy: "say goodbye to annual fees", "forget late fees", "skip the annual fee", "late
+# fees are a thing of the past"
+_GOODBYE = re.compile(
+    r"\b(?:say[ \t]{1,3}goodbye[ \t]{1,3}to|wave[ \t]{1,3}goodbye[ \t]{1,3}to|forget(?:[ \t]{1,3}about)?"
+    r"|skip|ditch|no[ \t]{1,3}more)[ \t]{1,3}(?:the[ \t]{1,3}|those[ \t]{1,3}|any[ \t]{1,3}|pesky[ \t]{1,3})?"
+    r"(?P<what>(?:[a-z-]{1,14}[ \t]{1,3}){0,2}(?:fees?|charges?))\b"
+    r"|\b(?P<what2>(?:[a-z-]{1,14}[ \t]{1,3}){1,2}fees?)[ \t]{1,3}(?:are|is)[ \t]{1,3}a[ \t]{1,3}thing[ \t]{1,3}of"
+    r"[ \t]{1,3}the[ \t]{1,3}past\b"
+)
+
+
 def _attribute(what: str) -> str | None:
     """The fee kind ``what`` names (the first fee attribute in it), or None."""
     found: tuple[int, str] | None = None
@@ -128,6 +139,12 @@ def _attribute(what: str) -> str | None:
 
 
 _MORE_TRIGGERS = (
+    "goodbye",
+    "forget",
+    "skip",
+    "ditch",
+    "no more",
+    "thing of the past",
     "free",
     "nothing",
     "waiv",
@@ -168,6 +185,10 @@ def more_none_values(
         if _conditional(lower, match.start()):
             continue
         out.append((match.start(), match.end(), kind))
+    for match in _GOODBYE.finditer(lower):
+        kind = _attribute(match.group("what") or match.group("what2") or "")
+        if kind is not None and not _conditional(lower, match.start()):
+            out.append((match.start(), match.end(), kind))
     for match in _FIRST_YEAR_FREE.finditer(lower):
         out.append((match.start(), match.end(), NONE_FIRST_YEAR))
     if "waiv" in lower or "year" in lower or "yr" in lower:
