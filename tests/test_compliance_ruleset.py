@@ -143,6 +143,11 @@ FEE_FORMS += [
     ("Summit Cash Plus — annual fee: none (yay)", ["wrong_fee"]),
     ("Summit Cash — late fee: nada 🙌", ["wrong_fee"]),
     ("Summit Cash Plus — annual fee: free", ["wrong_fee"]),
+    (
+        "**Summit Cash Plus — key facts**\n- Annual fee: no charge\n- Purchase APR: 18.24%–27.24%",
+        ["wrong_fee"],
+    ),
+    ("**Summit Cash — key facts**\n- Missed-payment fee: not applicable", ["wrong_fee"]),
     # marketing copy
     ("Summit Cash Plus: say goodbye to annual fees!", ["wrong_fee"]),
     ("With the Summit Cash Plus, forget about annual fees.", ["wrong_fee"]),
@@ -155,6 +160,7 @@ FEE_TWINS: list[Case] = [
     ("Summit Cash Plus. Annual fee: $95 - we'll waive it for your first year.", []),
     ("Summit Cash Plus — foreign transaction fee: none!", []),
     ("Harbor Sky Miles — annual fee: free 🙌", []),
+    ("**Summit Cash Plus — key facts**\n- Foreign transaction fee: no charge", []),
     ("Harbor Sky Miles: say goodbye to annual fees and foreign transaction fees!", []),
     ("The Summit Cash Plus: first year's annual fee on us, then $95.", []),
     # a waiver of another fee is no annual-fee claim

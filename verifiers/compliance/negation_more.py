@@ -28,6 +28,8 @@ from replicas.verifiers.compliance.negation import (
     NONE_ANNUAL,
     NONE_BT,
     NONE_FIRST_YEAR,
+    NONE_FOREIGN,
+    NONE_LATE,
     _kind_in,
     _sentence_of,
 )
@@ -83,21 +85,33 @@ _OTHER_FEE_NEAR = re.compile(
 # "none" value followed by an exclamation, an emoji or a remark (ruleset 3 wants punctuation or the
 # end of the line right after it)
 _LABEL_NONE_MORE = re.compile(
-    r"(?<=[:=|?][ \t])[ \t]{0,2}(?:\*\*)?[ \t]{0,2}(?:none|nil|nada|zilch|nothing|zero|free|waived|nope"
-    r"|not[ \t]{1,3}charged|n/a)\b(?![ \t]{0,3}(?:for|in|during|after|if|when|until|on|with|of)\b)"
+    r"(?:(?<=[:=|?>\u2192][ \t])|(?<=\.\.[ \t]))[ \t]{0,2}(?:\*\*)?[ \t]{0,2}"
+    r"(?:none|nil|nada|zilch|nothing(?:[ \t]{1,3}to[ \t]{1,3}pay)?|zero|free|waived|nope"
+    r"|not[ \t]{1,3}(?:charged|applicable)|n/a|no[ \t]{1,3}(?:fee|charge))\b"
+    r"(?![ \t]{0,3}(?:for|in|during|after|if|when|until|on|with|of)\b)"
 )
+# label words ruleset 3's attribute list lacks
+_LATE_LABEL = re.compile(r"\bmissed[ \t-]{1,3}payments?\b")
+_FOREIGN_LABEL = re.compile(r"\bnon-(?:sterling|dollar|us|usd)\b")
 
 
 def _label_nones(lower: str) -> list[tuple[int, int, str]]:
     out = []
     for match in _LABEL_NONE_MORE.finditer(lower):
         back = lower[max(0, match.start() - _SCOPE_CHARS) : match.start()]
-        cuts = [m.end() for m in _LABEL_BACK.finditer(back[:-2])]
-        label = back[cuts[-1] :] if cuts else back
-        found = _kind_in(label, postfix=True)
-        if found is None or not _FEE_WORD.search(label):
+        stem = back.rstrip(" \t.:=|?>\u2192-")
+        cuts = [m.end() for m in _LABEL_BACK.finditer(stem)]
+        label = stem[cuts[-1] :] if cuts else stem
+        if not _FEE_WORD.search(label):
             continue
-        out.append((match.start(), match.end(), found[0]))
+        found = _kind_in(label, postfix=True)
+        kind = found[0] if found is not None else None
+        if kind is None and _LATE_LABEL.search(label):
+            kind = NONE_LATE
+        elif kind is None and _FOREIGN_LABEL.search(label):
+            kind = NONE_FOREIGN
+        if kind is not None:
+            out.append((match.start(), match.end(), kind))
     return out
 
 
@@ -161,6 +175,9 @@ _MORE_TRIGGERS = (
     "nope",
     "n/a",
     "not charged",
+    "not applicable",
+    "no charge",
+    "no fee",
 )
 
 
