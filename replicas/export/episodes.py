@@ -180,7 +180,8 @@ class EpisodeCache:
             return
         payload = {"schema_version": CACHE_SCHEMA, "key": key, "replay": replay_to_dict(result)}
         try:
-            write_json_atomic(path, payload, indent=None, sort_keys=True)
+            # key order kept: tool schemas are exported as the env gave them
+            write_json_atomic(path, payload, indent=None, sort_keys=False)
         except OSError:
             return  # a cache that cannot be written only costs a replay next time
 
