@@ -127,8 +127,14 @@ def test_a_warm_export_plays_nothing_and_writes_the_same_bytes(
     def no_play(*args: Any, **kwargs: Any) -> Replay:
         raise AssertionError("a warm export played an episode")
 
+    import replicas.export.workers as workers
+
+    def no_pool(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a warm export started worker processes")
+
     with monkeypatch.context() as patch:
         patch.setattr(episodes, "replay", no_play)
+        patch.setattr(workers, "ProcessPoolExecutor", no_pool)
         config = ExportConfig(
             episode_cache_dir=cache_dir,
             out=tmp_path / "warm",
@@ -136,7 +142,7 @@ def test_a_warm_export_plays_nothing_and_writes_the_same_bytes(
             oracle=SPEC,
             split_by="seed",
             eval_fraction=EVAL_FRACTION,
-            workers=1,  # in this process, so the patched replay is the one that would run
+            workers=2,  # every play is cached: answered here, no process is started
         )
         export_sft(config)
     for fmt in FORMATS:  # served from disk, byte for byte what playing everything wrote

@@ -165,11 +165,11 @@ def oracle_conversations(
     ``workers > 1`` plays them in that many processes (``replicas.export.workers``); the
     conversations and skips come out in task order either way.
     """
-    from replicas.export.workers import demonstration_job, from_wire, replay_events, run_jobs
+    from replicas.export.workers import demonstrations, from_wire, replay_events
 
     cache = episodes if episodes is not None else EpisodeCache()
-    jobs = [(str(tid), demonstration_job, (str(tid), system)) for tid in spec.task_ids()]
-    for result in run_jobs(jobs, workers, cache, progress):
+    ids = [str(tid) for tid in spec.task_ids()]
+    for result in demonstrations(ids, system, cache, workers, progress):
         replay_events(result.events, skips)
         if result.value is not None:
             yield from_wire(result.value)

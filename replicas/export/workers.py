@@ -134,6 +134,51 @@ def demonstration_job(task_id: str, system: str, cache: EpisodeCache | None = No
     return JobResult(value, tuple(skips.events), tuple(tracking.made))
 
 
+def cached_demonstration(task_id: str, system: str, cache: EpisodeCache) -> JobResult | None:
+    """The demonstration of ``task_id`` made here when its play is already cached, else None
+    (a task that does not build is left to the job, which reports it)."""
+    from replicas.tasks import TaskBuildError, build_task
+
+    try:
+        task = build_task(task_id)
+        key = episode_key(task, [(c.name, dict(c.arguments)) for c in task.oracle])
+    except (TaskBuildError, ValueError, OSError):
+        return None
+    if cache.get(key) is None:
+        return None
+    return demonstration_job(task_id, system, cache)
+
+
+def demonstrations(
+    task_ids: Sequence[str],
+    system: str,
+    cache: EpisodeCache,
+    workers: int,
+    progress: Progress | None = None,
+) -> Iterator[JobResult]:
+    """:func:`demonstration_job` of every task, in order. With workers, the tasks whose play is
+    cached are answered in this process first and only the others go to the pool (a warm export
+    starts no process at all: a worker's start — imports, fingerprints — costs more than
+    reading a cached play)."""
+    jobs = [(tid, demonstration_job, (tid, system)) for tid in task_ids]
+    if workers <= 1:
+        yield from run_jobs(jobs, workers, cache, progress)
+        return
+    answered: list[JobResult | None] = []
+    for tid in task_ids:
+        answered.append(cached_demonstration(tid, system, cache))
+        if answered[-1] is not None and progress is not None:
+            progress(tid)
+    rest = run_jobs(
+        [job for job, done in zip(jobs, answered, strict=True) if done is None],
+        workers,
+        cache,
+        progress,
+    )
+    for done in answered:
+        yield done if done is not None else next(rest)
+
+
 def replay_job(
     task_id: str, calls: list[tuple[str, dict[str, Any]]], cache: EpisodeCache | None = None
 ) -> JobResult:
@@ -266,7 +311,9 @@ def prewarm_regrades(
 __all__ = [
     "JobResult",
     "RecordingSkips",
+    "cached_demonstration",
     "demonstration_job",
+    "demonstrations",
     "prewarm_regrades",
     "replay_events",
     "replay_job",
