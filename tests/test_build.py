@@ -237,3 +237,20 @@ def test_unknown_engine_is_rejected_before_any_work() -> None:
     with pytest.raises(ValueError, match="unknown build engine 'spark'; choose one of replay, dbt"):
         ensure_snapshot("toy", 18, engine="spark")
     assert not (snapshots_dir() / BuildKey("toy", 18, 0.01).slug).exists()
+
+
+def test_import_scan_memo_sees_an_edited_source(tmp_path: Path) -> None:
+    """The closure's parse memo is keyed by the file's stat: an edit adds its new import."""
+    from replicas.build import fingerprint
+
+    source = tmp_path / "mod.py"
+    source.write_text("import replicas.seeding\n")
+    first = fingerprint._first_party_imports(source, "replicas.probe.mod")
+    assert first == {"replicas.seeding"}
+    assert fingerprint._first_party_imports(source, "replicas.probe.mod") is first  # memoised
+    source.write_text("import replicas.seeding\nfrom replicas import atomicio\n")
+    os.utime(source, ns=(source.stat().st_mtime_ns + 10**9,) * 2)
+    assert fingerprint._first_party_imports(source, "replicas.probe.mod") == {
+        "replicas.seeding",
+        "replicas.atomicio",
+    }
