@@ -6,8 +6,12 @@ export, executor) exits 1 (``FAILED``); Ctrl-C exits 130 (``INTERRUPTED``).
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from typing import Annotated
 
 import typer
@@ -25,6 +29,7 @@ __all__ = [
     "err_console",
     "fail",
     "out_console",
+    "sigterm_as_interrupt",
     "warn",
 ]
 
@@ -49,6 +54,25 @@ def fail(message: str, code: int = USAGE_ERROR) -> typer.Exit:
 
 def warn(message: str) -> None:
     err_console.print(f"[yellow]warning:[/yellow] {message}", highlight=False, soft_wrap=True)
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Inside the block, SIGTERM behaves like Ctrl-C: ``KeyboardInterrupt`` unwinds the job, so
+    its worker pools are stopped and its staged output removed (a default SIGTERM would kill
+    the parent at once and leave busy workers running). No-op off the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def default_workers() -> int:

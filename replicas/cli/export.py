@@ -39,6 +39,7 @@ from replicas.cli.common import (
     err_console,
     fail,
     out_console,
+    sigterm_as_interrupt,
 )
 from replicas.export import ExportConfig, ExportError, OracleSpec, export_sft, fresh_seeds
 from replicas.suite import get_suite
@@ -229,11 +230,12 @@ def sft(
                 "no demonstrations for it",
                 highlight=False,
             )
-        if sys.stderr.isatty():
-            with err_console.status("exporting…", spinner="dots") as status:
-                result = export_sft(config, lambda s, d: status.update(f"{s}: {d}"))
-        else:
-            result = export_sft(config)
+        with sigterm_as_interrupt():
+            if sys.stderr.isatty():
+                with err_console.status("exporting…", spinner="dots") as status:
+                    result = export_sft(config, lambda s, d: status.update(f"{s}: {d}"))
+            else:
+                result = export_sft(config)
     except ExportError as exc:
         raise fail(str(exc), FAILED) from None
     except (ValueError, FileExistsError, FileNotFoundError) as exc:
