@@ -227,7 +227,7 @@ def _pooled(
     cache: EpisodeCache,
     progress: Progress | None,
 ) -> Iterator[JobResult]:
-    from replicas.runner.executors import shared_environment
+    from replicas.runner.executors import shared_environment, stop_pool
 
     pool = ProcessPoolExecutor(
         max_workers=min(workers, len(jobs)),
@@ -264,17 +264,9 @@ def _pooled(
                 yield done.pop(emitted)
                 emitted += 1
     except BaseException:
-        _stop(pool)
+        stop_pool(pool)
         raise
     pool.shutdown(wait=True)
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    processes = list(getattr(pool, "_processes", {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
 
 
 def prewarm_regrades(

@@ -122,17 +122,17 @@ class LocalExecutor:
                         continue
                     on_result(record, trajectory)
         except BrokenProcessPool as exc:
-            _stop(pool)
+            stop_pool(pool)
             raise ExecutorError(
                 f"a worker process died ({exc}); finished episodes are saved, rerun with --resume"
             ) from None
         except BaseException:
-            _stop(pool)
+            stop_pool(pool)
             raise
         pool.shutdown(wait=True)
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
+def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Cancel queued work and end the workers now (they ignore SIGINT; the parent decides)."""
     processes = list(getattr(pool, "_processes", {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
