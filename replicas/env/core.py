@@ -56,6 +56,9 @@ from replicas.tools.base import ToolResult
 from replicas.verifiers.verdict import Verdict, fail
 
 EPISODE_FILE = "episode.json"
+#: A rebuild does not start with this little time left (``GradeContext.rebuild``), so a
+#: grading that ends this close to its own deadline was cut short.
+_GRADING_MARGIN_S = 1.0
 _MAX_RECORDED_ARG_CHARS = 20_000
 
 __all__ = ["Env", "make"]
@@ -384,23 +387,39 @@ class Env(gymnasium.Env[str, Any]):
         sandbox.release_connection()
         # An untouched, unpatched project is the pristine one: no need to copy it for grading.
         untouched = not sandbox.project_materialised and not self._task.sandbox_patch
+        budget = self._task.limits.grading_wall_s
+        if budget is None:
+            # v1 semantics (published): grading runs in what is left of the agent's budget.
+            dbt_timeout_s, deadline = max(self._task.limits.dbt_timeout_s, 300.0), self._deadline()
+        else:
+            # Opt-in: grading gets its own deadline from now, so the agent's time is the agent's.
+            dbt_timeout_s, deadline = budget, time.monotonic() + budget
         ctx = GradeContext(
             snapshot=self._snapshot,
             sandbox_root=sandbox.root,
             project_dir=Path(self._snapshot.dbt_project) if untouched else sandbox.project_dir,
             warehouse=sandbox.warehouse if sandbox.writes else None,
-            dbt_timeout_s=max(self._task.limits.dbt_timeout_s, 300.0),
-            deadline=self._deadline(),
+            dbt_timeout_s=dbt_timeout_s,
+            deadline=deadline,
         )
         try:
             verdict = self._family.grade(self._task, answer, ctx)
             if not isinstance(verdict, Verdict):
                 raise TypeError(f"{self._family.name}.grade returned {type(verdict).__name__}")
-            return verdict
         except Exception as exc:  # a grader bug must not crash the agent loop
-            return fail("grading_error", f"grading failed: {type(exc).__name__}: {exc}")
+            verdict = fail("grading_error", f"grading failed: {type(exc).__name__}: {exc}")
         finally:
             ctx.close()
+        if budget is not None and time.monotonic() >= deadline - _GRADING_MARGIN_S:
+            # Rebuilds stop at the deadline (a dbt run is killed, none starts in the last
+            # second), so whatever grading concluded was cut short: it scores 0, saying why.
+            return fail(
+                "grading_time_limit",
+                f"grading did not finish within the task's grading budget of {budget:g} s, so "
+                "the answer scores 0 (what grading saw before it stopped: "
+                f"{verdict.feedback[:600]})",
+            )
+        return verdict
 
     def _record(
         self,

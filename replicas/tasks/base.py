@@ -112,7 +112,14 @@ def dbt(command: str) -> ToolCall:
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-episode budget; exceeding ``max_steps`` or ``wall_s`` truncates the episode."""
+    """Per-episode budget; exceeding ``max_steps`` or ``wall_s`` truncates the episode.
+
+    ``grading_wall_s`` (opt-in, ``None`` by default) gives grading its own deadline, counted
+    from the ``submit`` call: without it grading runs in whatever is left of the agent's
+    ``wall_s`` (the published v1 behaviour), so on a loaded machine a slow hidden-data rebuild
+    could fail a correct answer. It is left out of :meth:`to_dict` when unset, so tasks that
+    do not opt in serialise (and cache, and hash) exactly as before.
+    """
 
     max_steps: int = 30
     wall_s: float = 300.0
@@ -120,6 +127,7 @@ class Limits:
     dbt_timeout_s: float = 120.0
     max_output_chars: int = 8000
     max_output_rows: int = 50
+    grading_wall_s: float | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.max_steps, int) or self.max_steps < 1:
@@ -128,11 +136,19 @@ class Limits:
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
                 raise ValueError(f"{name} must be a positive number, got {value!r}")
+        grading = self.grading_wall_s
+        if grading is not None and (
+            isinstance(grading, bool)
+            or not isinstance(grading, (int, float))
+            or not math.isfinite(grading)
+            or grading <= 0
+        ):
+            raise ValueError(f"grading_wall_s must be None or a positive number, got {grading!r}")
         if self.max_output_chars < 200 or self.max_output_rows < 1:
             raise ValueError("output caps must allow at least 200 characters and 1 row")
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "max_steps": self.max_steps,
             "wall_s": self.wall_s,
             "sql_timeout_s": self.sql_timeout_s,
@@ -140,6 +156,9 @@ class Limits:
             "max_output_chars": self.max_output_chars,
             "max_output_rows": self.max_output_rows,
         }
+        if self.grading_wall_s is not None:
+            out["grading_wall_s"] = self.grading_wall_s
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Limits:

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from replicas.seeding import table_rng
-from replicas.tasks import BuildContext, TaskBuildError
+from replicas.tasks import BuildContext, Task, TaskBuildError, TaskFamily, format_task_id
 
 REPLICA = "ecommerce_enterprise"
 #: Quarters of the data window that are complete fiscal quarters (FY<N> starts 1 Feb of N-1).
@@ -31,6 +31,13 @@ FISCAL_QUARTERS: tuple[str, ...] = (
 CALENDAR_QUARTERS: tuple[tuple[int, int], ...] = tuple(
     (year, q) for year in (2024, 2025, 2026) for q in (1, 2, 3, 4) if (year, q) <= (2026, 2)
 )
+
+#: Grading budget of the hard ``-v2`` dbt families (``Limits.grading_wall_s``), counted from
+#: ``submit``. The hidden-data rebuild of the 131-model project took 110–235 s per dbt build on a
+#: machine loaded far past its cores, and grading runs up to five dbt builds (visible and hidden
+#: data, or two replayed loads on two datasets): 30 minutes is generous, yet a model that never
+#: finishes is still stopped and scored 0.
+GRADING_WALL_S = 1800.0
 
 _REF = re.compile(r"\{\{\s*ref\(\s*'(\w+)'\s*\)\s*\}\}")
 _SOURCE = re.compile(r"\{\{\s*source\(\s*'(\w+)'\s*,\s*'(\w+)'\s*\)\s*\}\}")
@@ -68,6 +75,26 @@ def definitions_metadata(
     if naive_reading is not None:
         out["naive_reading"] = naive_reading
     return out
+
+
+def with_v1_draws(ctx: BuildContext, v1: TaskFamily) -> BuildContext:
+    """``ctx`` for the v1 family: its randomness (``ctx.rng``, ``distinct_pick``) is keyed by
+    the family name, so a -v2 family that only changes grading draws v1's exact tasks."""
+    return BuildContext(v1, ctx.snapshot, ctx.seed, ctx.variant, ctx.attempt)
+
+
+def as_family(task: Task, family: str, *, grading_wall_s: float | None = None) -> Task:
+    """``task`` published under ``family`` (a new version), optionally with its own grading
+    budget; everything else — instruction, answer, oracle, patch — is kept as it is."""
+    limits = task.limits
+    if grading_wall_s is not None:
+        limits = replace(limits, grading_wall_s=grading_wall_s)
+    return replace(
+        task,
+        id=format_task_id(family, task.seed, task.variant, task.scale),
+        family=family,
+        limits=limits,
+    )
 
 
 def quarter_bounds(year: int, quarter: int) -> tuple[str, str]:

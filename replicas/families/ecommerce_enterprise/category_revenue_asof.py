@@ -10,17 +10,25 @@ naive reading; gross lines, cancelled orders and test accounts are the others.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
 from replicas.families.ecommerce_enterprise._common import (
     CALENDAR_QUARTERS,
     REPLICA,
     Definition,
+    as_family,
     definitions_metadata,
     distinct_pick,
     quarter_bounds,
 )
+from replicas.protocols import SnapshotLike
+from replicas.sandbox import Sandbox
 from replicas.tasks import (
     BuildContext,
     Task,
+    TaskBuildError,
     TaskFamily,
     ToolCall,
     VerifierConfig,
@@ -115,4 +123,82 @@ class CategoryRevenueAsOf(TaskFamily):
                 "quarter": f"{year}-Q{quarter}",
                 **definitions_metadata(DEFINITIONS, naive_reading="current_category"),
             },
+        )
+
+
+#: Draws tried per task before giving up: each redraw moves to a (category, quarter) no other
+#: variant of the seed uses (``distinct_pick`` at the next attempt).
+MAX_TRIVIAL_REDRAWS = 8
+
+
+def one_lookup_hits(task: Task, snapshot: SnapshotLike) -> list[str]:
+    """The audit's ``trivial`` search for ``task``: lookups over a *derived* relation (keyed by
+    what the instruction names) that return the answer.
+
+    It is the audit check's own search (``replicas.audit.check_trivial``), run on the
+    warehouse the task's episode reads, imported here at call time: the audit sits above the
+    families in the import graph, and only building a -v2 task needs it. The check removes
+    anchors that sibling instructions share (boilerplate); none are given here, so the anchors
+    — and the hits — are a superset of what the audit finds, and any derived hit counts (the
+    audit lets a raw-table "fact" lookup excuse a task; a revenue total is never one).
+    """
+    from replicas.audit._warehouse_index import warehouse_index
+    from replicas.audit.check_trivial import _search
+
+    sandbox = Sandbox.create(task.sandbox_spec(), snapshot)
+    try:
+        warehouse = Path(sandbox.warehouse)
+        hits = _search(task, warehouse, warehouse_index(warehouse), ())
+        sandbox.release_connection()
+    finally:
+        sandbox.close()
+    return [h.describe() for h in hits if not h.source_only]
+
+
+@register_family
+class CategoryRevenueAsOfV2(CategoryRevenueAsOf):
+    """``ecommerce_enterprise.category_revenue_asof-v2``: no variant is answered by one lookup.
+
+    What changed from v1, and why: the hard-v1 audit's ``trivial`` check found
+    ``category_revenue_asof-v1.s12.2`` answerable by one lookup — the ``tax_usd`` of one
+    ``fct_orders`` row created on 2024-03-01 (a day the search reads from the question's
+    "2024-03-31"), for a non-EU customer, equalled the category's quarterly revenue. A
+    coincidence, but the check is right that a lookup returns it. v2 runs that same search (:func:`one_lookup_hits`) when it builds a task and redraws
+    the (category, quarter) until no derived relation hands over the answer; the rejected
+    draws are recorded in ``metadata["trivial_redraws"]``. Draws use v1's randomness, so every
+    v1 task without such a hit is unchanged under its v2 id.
+    """
+
+    name = "ecommerce_enterprise.category_revenue_asof-v2"
+    description = (
+        "A category's quarterly net revenue with the category as of each order (SCD2); no "
+        "variant whose answer one lookup returns."
+    )
+
+    def make(self, ctx: BuildContext) -> Task:
+        v1 = CategoryRevenueAsOf()
+        rejected: list[dict[str, Any]] = []
+        for redraw in range(MAX_TRIVIAL_REDRAWS):
+            # Redraws walk attempts in steps of max_attempts, apart from the attempts that
+            # ``TaskFamily.build`` itself makes when a wrong reading does not discriminate.
+            attempt = ctx.attempt + redraw * self.max_attempts
+            draw = BuildContext(v1, ctx.snapshot, ctx.seed, ctx.variant, attempt)
+            task = super().make(draw)
+            hits = one_lookup_hits(task, ctx.snapshot)
+            if not hits:
+                task = as_family(task, self.name)
+                if rejected:
+                    metadata = {**task.metadata, "trivial_redraws": rejected}
+                    task = replace(task, metadata=metadata)
+                return task
+            rejected.append(
+                {
+                    "category": task.metadata["category"],
+                    "quarter": task.metadata["quarter"],
+                    "lookup": hits[0],
+                }
+            )
+        raise TaskBuildError(
+            f"{self.name} seed {ctx.seed} variant {ctx.variant}: every one of "
+            f"{MAX_TRIVIAL_REDRAWS} draws is answered by one lookup ({rejected[-1]['lookup']})"
         )

@@ -17,10 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from replicas.families.ecommerce_enterprise._common import (
+    GRADING_WALL_S,
     REPLICA,
     Definition,
+    as_family,
     definitions_metadata,
     render,
+    with_v1_draws,
 )
 from replicas.tasks import (
     BuildContext,
@@ -260,3 +263,26 @@ class DialectMigration(TaskFamily):
                 ),
             },
         )
+
+
+@register_family
+class DialectMigrationV2(DialectMigration):
+    """``ecommerce_enterprise.dialect_migration-v2``: v1's ports, graded on their own clock.
+
+    What changed from v1, and why: grading has its own budget (``GRADING_WALL_S`` from
+    ``submit``, ``Limits.grading_wall_s``) instead of what is left of the agent's 300 s. The
+    hard-v1 audit found v1's oracle scoring 0 on a loaded machine because the rebuild on the
+    fourth hidden dataset did not finish in the episode's remaining time (a second grading of
+    the same port scored 1.0). The templates, parameters, instruction, reference and oracle are
+    v1's, drawn with v1's randomness: a v2 task is its v1 twin under a new id.
+    """
+
+    name = "ecommerce_enterprise.dialect_migration-v2"
+    description = (
+        "Port a Snowflake-SQL model to DuckDB with identical output (hidden data; grading on "
+        "its own time budget)."
+    )
+
+    def make(self, ctx: BuildContext) -> Task:
+        task = super().make(with_v1_draws(ctx, DialectMigration()))
+        return as_family(task, self.name, grading_wall_s=GRADING_WALL_S)

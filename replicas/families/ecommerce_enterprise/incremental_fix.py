@@ -29,6 +29,7 @@ import duckdb
 from replicas.db import readonly_connection
 from replicas.dbt import run_dbt
 from replicas.families.ecommerce_enterprise._common import (
+    GRADING_WALL_S,
     REPLICA,
     Definition,
     definitions_metadata,
@@ -38,6 +39,7 @@ from replicas.families.ecommerce_enterprise._common import (
 from replicas.sandbox import copy_project_safely, raw_only_warehouse
 from replicas.tasks import (
     BuildContext,
+    Limits,
     Task,
     TaskBuildError,
     TaskFamily,
@@ -339,3 +341,338 @@ def _replay(
             con.close()
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------------------------
+# v2: the model to fix is drawn per seed, so the fix is too
+
+
+@dataclass(frozen=True)
+class Stream:
+    """A late-arriving event stream a v2 task's incremental model is built on."""
+
+    entity: str  # the model name's stem
+    staging: str  # the staging view the model selects from
+    source: str  # raw table whose late rows arrive in the second load
+    key: str
+    segment: str  # the categorical column the model keeps a few values of
+    columns: tuple[str, ...]
+    folder: str  # models/marts/<folder>/
+    what: str  # how a ticket names its rows
+
+
+STREAMS: tuple[Stream, ...] = (
+    Stream(
+        "web", "stg_web__events", "web_events", "event_id", "event_type",
+        ("event_id", "session_id", "customer_id", "platform", "event_type", "event_at",
+         "page_path", "order_id"),
+        "marketing", "web and app events",
+    ),
+    Stream(
+        "order_status", "stg_shop__order_status_events", "shop_order_status_events",
+        "status_event_id", "order_status",
+        ("status_event_id", "order_id", "order_status", "event_at"),
+        "commerce", "order status changes",
+    ),
+    Stream(
+        "shipment", "stg_ful__shipment_events", "ful_shipment_events", "shipment_event_id",
+        "event_type",
+        ("shipment_event_id", "shipment_id", "event_type", "event_at", "event_at_local"),
+        "operations", "carrier scan events",
+    ),
+)  # fmt: skip
+
+_V2_WATERMARK = (
+    "and loaded_at > (select max(loaded_at) from {{ this }}) - interval "
+    "{{ var('incremental_lookback_hours') }} hour"
+)
+#: (kind, wrong incremental predicate) — v1's catalogue of wrong watermarks.
+_V2_BUGS: tuple[tuple[str, str], ...] = (
+    ("event_time_watermark", "and event_at > (select max(event_at) from {{ this }})"),
+    ("event_time_watermark", "and event_at >= (select max(event_at) from {{ this }})"),
+    ("event_date_watermark",
+     "and cast(event_at as date) > (select max(cast(event_at as date)) from {{ this }})"),
+    ("load_day_watermark",
+     "and cast(loaded_at as date) > (select max(cast(loaded_at as date)) from {{ this }})"),
+    ("load_day_watermark",
+     "and date_trunc('day', loaded_at) > (select max(date_trunc('day', loaded_at)) "
+     "from {{ this }})"),
+    *(
+        ("lookback_without_unique_key",
+         f"and loaded_at >= (select max(loaded_at) from {{{{ this }}}}) - interval {hours} hour")
+        for hours in (12, 24, 48, 72)
+    ),
+)  # fmt: skip
+_V2_KINDS: tuple[str, ...] = tuple(dict.fromkeys(kind for kind, _ in _V2_BUGS))
+#: When a v2 bug shows in a replay: rows of the second load (``later``) it skips or re-reads,
+#: given the first load (``first``), both restricted to the model's rows.
+_V2_SHOWS = {
+    "event_time_watermark": "event_at <= (select max(event_at) from first)",
+    "event_date_watermark": "cast(event_at as date) <= (select max(cast(event_at as date)) from first)",
+    "load_day_watermark": "cast(loaded_at as date) <= (select max(cast(loaded_at as date)) from first)",
+    "lookback_without_unique_key": "exists (select 1 from first)",
+}  # fmt: skip
+MAX_V2_DRAWS = 6
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """One seed's incremental model: which rows of the stream it keeps."""
+
+    stream: Stream
+    values: tuple[str, ...]
+    since: str  # ISO day: the model keeps events from this day on
+
+    @property
+    def name(self) -> str:
+        return f"fct_{self.stream.entity}_{'_'.join(self.values)}"
+
+    @property
+    def path(self) -> str:
+        return f"models/marts/{self.stream.folder}/{self.name}.sql"
+
+    def rows(self) -> str:
+        listed = ", ".join(f"'{v}'" for v in self.values)
+        return f"{self.stream.segment} in ({listed}) and event_at >= timestamp '{self.since}'"
+
+    def model_sql(self, predicate: str = _V2_WATERMARK, *, unique_key: bool = True) -> str:
+        key = f"unique_key='{self.stream.key}', " if unique_key else ""
+        columns = ",\n".join(f"    {c}" for c in self.stream.columns)
+        listed = ", ".join(f"'{v}'" for v in self.values)
+        return (
+            f"{{{{ config(materialized='incremental', {key}on_schema_change='fail') }}}}\n\n"
+            f"-- {self.stream.what} of type {', '.join(self.values)} since {self.since}, one row "
+            f"per {self.stream.key}\n"
+            f"select\n{columns},\n"
+            "    date_diff('hour', event_at, loaded_at) as load_lag_hours,\n"
+            "    loaded_at\n"
+            f"from {{{{ ref('{self.stream.staging}') }}}}\n"
+            f"where {self.stream.segment} in ({listed})\n"
+            f"    and event_at >= timestamp '{self.since}'\n"
+            "{% if is_incremental() %}\n"
+            f"    {predicate}\n"
+            "{% endif %}\n"
+        )
+
+    def reference_sql(self) -> str:
+        """The model's full refresh as plain SQL over the pristine staging view."""
+        columns = ", ".join(self.stream.columns)
+        return (
+            f"select {columns}, date_diff('hour', event_at, loaded_at) as load_lag_hours, "
+            f'loaded_at from main."{self.stream.staging}" where {self.rows()}'
+        )
+
+
+def _v2_spec(ctx: BuildContext, stream: Stream) -> ModelSpec:
+    rng = ctx.rng("spec")
+    values = [
+        str(r[0])
+        for r in ctx.query(
+            f'select distinct {stream.segment} from main."{stream.staging}" order by 1'
+        )
+    ]
+    size = int(rng.integers(1, min(3, len(values) - 1) + 1))
+    chosen = tuple(sorted(str(v) for v in rng.choice(values, size=size, replace=False)))
+    first, last = ctx.query(
+        f"select min(cast(event_at as date)), max(cast(event_at as date)) "
+        f'from main."{stream.staging}"'
+    )[0]
+    span = int(ctx.scalar(f"select date_diff('day', date '{first}', date '{last}')"))
+    offset = int(rng.integers(30, max(31, span // 2)))
+    since = str(ctx.scalar(f"select cast(date '{first}' + interval {offset} day as varchar)"))
+    return ModelSpec(stream, chosen, since[:10])
+
+
+def _v2_cutoff(ctx: BuildContext, spec: ModelSpec) -> str:
+    q = float(ctx.rng("cutoff").uniform(0.7, 0.9))
+    return str(
+        ctx.scalar(
+            f"select cast(quantile_disc(loaded_at, {q:.4f}) as varchar) "
+            f'from main."{spec.stream.staging}" where {spec.rows()}'
+        )
+    )
+
+
+def _v2_bug_shows(ctx: BuildContext, spec: ModelSpec, kind: str, cutoff: str) -> bool:
+    return bool(
+        ctx.scalar(
+            f'with seg as (select * from main."{spec.stream.staging}" where {spec.rows()}), '
+            f"first as (select * from seg where loaded_at <= timestamp '{cutoff}'), "
+            f"later as (select * from seg where loaded_at > timestamp '{cutoff}') "
+            f"select count(*) from later where {_V2_SHOWS[kind]}"
+        )
+    )
+
+
+@register_family
+class IncrementalFixV2(IncrementalFix):
+    """``ecommerce_enterprise.incremental_fix-v2``: the incremental model to fix is drawn per
+    seed, and grading has its own time budget.
+
+    What changed from v1, and why:
+
+    * v1 patched one of three fixed models, and its fix restored that model's pristine file:
+      the hard-v1 audit's ``seed_sensitivity`` check found the fix for ``fct_web_events`` on
+      every seed (a memorised file would do). In v2 the ticket's model is one the seed defines:
+      an incremental model over one of the three late-arriving streams (web events, order
+      status changes, carrier scans) keeping a seed-drawn set of event types from a seed-drawn
+      launch day on (both drawn from the seed's data). Its correct file — and the rows a full
+      refresh gives, which is what grading compares — differ per seed, so another seed's fix
+      builds the wrong rows. The wrong watermarks are v1's catalogue.
+    * The reference is the model's full refresh written as plain SQL over the pristine
+      staging view (``VerifierConfig.reference_sql``), on the visible data and on a hidden
+      dataset; the verdict reports ``hidden_data`` like every hidden-data grader.
+    * Grading (two replayed loads on two datasets: four dbt runs) has its own budget
+      (``GRADING_WALL_S`` from ``submit``): the audit found v1's oracle scoring 0 on a loaded
+      machine when the replay ran past the episode's remaining time.
+    """
+
+    name = "ecommerce_enterprise.incremental_fix-v2"
+    description = (
+        "A seed-defined incremental model mishandles late-arriving rows; graded by replaying "
+        "loads (own time budget)."
+    )
+
+    def make(self, ctx: BuildContext) -> Task:
+        stream = STREAMS[(ctx.variant + ctx.seed) % len(STREAMS)]
+        problems: list[str] = []
+        for draw in range(MAX_V2_DRAWS):
+            sub = BuildContext(self, ctx.snapshot, ctx.seed, ctx.variant, ctx.attempt + 25 * draw)
+            spec = _v2_spec(sub, stream)
+            rng = sub.rng("bug")
+            # the kind first, then its wording: each kind is equally likely
+            kind = _V2_KINDS[int(rng.integers(0, len(_V2_KINDS)))]
+            wordings = [p for k, p in _V2_BUGS if k == kind]
+            predicate = wordings[int(rng.integers(0, len(wordings)))]
+            cutoff = _v2_cutoff(sub, spec)
+            if _v2_bug_shows(sub, spec, kind, cutoff):
+                return self._task(ctx, spec, kind, predicate, cutoff)
+            problems.append(f"{kind} on {spec.name} does not show at {cutoff}")
+        raise TaskBuildError(f"{self.name} seed {ctx.seed}: " + "; ".join(problems))
+
+    def _task(
+        self, ctx: BuildContext, spec: ModelSpec, kind: str, predicate: str, cutoff: str
+    ) -> Task:
+        correct = spec.model_sql()
+        broken = spec.model_sql(predicate, unique_key=kind != "lookback_without_unique_key")
+        if kind == "lookback_without_unique_key":
+            symptom = f"{spec.name} holds the same event twice after incremental runs"
+        else:
+            symptom = (
+                "rows that arrive late (loaded days after they happened) never show up in "
+                f"{spec.name}, although they are in the source"
+            )
+        stream = spec.stream
+        system = stream.source.split("_")[0]
+        instruction = (
+            f"Data platform ticket: {symptom}. {spec.name} ({spec.path}) is an incremental "
+            f"model of {stream.what}; which rows it keeps is stated in the model. Fix it so "
+            "that incremental runs give exactly what a full refresh gives, without dropping its "
+            "incremental materialization or changing which rows it keeps, and backfill it. "
+            "Grading replays production: your project is built on the data loaded up to a "
+            "cut-off, the later loads arrive, and the model is run again incrementally, on "
+            "this data and on a hidden dataset of the same schema. When done, submit a "
+            "one-sentence summary of the fix."
+        )
+        return ctx.task(
+            instruction=instruction,
+            answer_kind="dbt",
+            verifier=VerifierConfig(
+                dbt_models=(spec.name,),
+                key_columns=(stream.key,),
+                reference_sql={spec.name: spec.reference_sql()},
+                hidden_data=True,
+            ),
+            sandbox_patch={spec.path: broken},
+            oracle=(
+                write_file(spec.path, correct),
+                dbt(f"run --full-refresh --select {spec.name}"),
+                submit(f"Restored the loaded_at watermark and unique_key of {spec.name}."),
+            ),
+            limits=Limits(grading_wall_s=GRADING_WALL_S),
+            metadata={
+                "model": spec.name,
+                "bug": kind,
+                "source": stream.source,
+                "cutoff": cutoff,
+                "rows": spec.rows(),
+                **definitions_metadata(
+                    (
+                        Definition(
+                            "late-arriving rows and loaded_at",
+                            "file",
+                            f"models/staging/{system}/_{system}__sources.yml",
+                            "loaded_at_field",
+                        ),
+                        Definition(
+                            "incremental look-back variable",
+                            "file",
+                            "dbt_project.yml",
+                            "incremental_lookback_hours",
+                        ),
+                    )
+                ),
+            },
+        )
+
+    def grade(self, task: Task, answer: str, ctx: GradeContext) -> Verdict:
+        model = str(task.metadata["model"])
+        source = str(task.metadata["source"])
+        cutoff = str(task.metadata["cutoff"])
+        key = (str(task.verifier.key_columns[0]),)
+        reference = task.verifier.reference_sql[model]
+        try:
+            hidden = hidden_datasets(REPLICA)[0]
+        except Exception as exc:  # the hidden data cannot be built: grading cannot be complete
+            return fail("grading_error", f"hidden dataset unavailable: {exc}")
+        runs = (
+            ("visible_data", "the visible data", raw_only_warehouse(ctx.snapshot), None),
+            ("hidden_data", "a hidden dataset", hidden.raw, hidden.warehouse),
+        )
+        reasons: list[Reason] = []
+        objective: dict[str, float] = {}
+        for name, label, raw, reference_db in runs:
+            got, problem = _replay(ctx, model, source, cutoff, raw)
+            if problem is not None or got is None:
+                return fail("dbt_build_failed", f"on {label}: {problem}")
+            want = (
+                ctx.pristine_table(reference)
+                if reference_db is None
+                else _query_table(reference_db, reference)
+            )
+            verdict = compare_tables(got, want, _config(key))
+            objective[name] = verdict.score
+            if not verdict.passed:
+                codes = {r.code for r in verdict.reasons}
+                detail = (
+                    " ".join(r.message for r in verdict.reasons[:3])
+                    if reference_db is None
+                    else f"differences of kind {sorted(codes)}"
+                )
+                reasons.append(
+                    Reason(
+                        sorted(codes)[0] if codes else "wrong_values",
+                        f"{model} after an incremental load on {label}: {detail}",
+                    )
+                )
+        passed = not reasons
+        return Verdict(
+            score=1.0 if passed else 0.0,
+            passed=passed,
+            reasons=tuple(reasons),
+            feedback="The incremental replay matches a full refresh."
+            if passed
+            else " ".join(r.message for r in reasons),
+            objective_scores=objective,
+        )
+
+
+def _query_table(warehouse: Path, sql: str) -> dict[str, Any]:
+    """``sql`` on a hidden reference warehouse (the kit's one shared read-only connection)."""
+    con = readonly_connection(warehouse).cursor()
+    try:
+        result = con.execute(sql)
+        columns = [d[0] for d in result.description or []]
+        return table_value(columns, result.fetchall())
+    finally:
+        con.close()

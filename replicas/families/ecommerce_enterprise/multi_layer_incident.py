@@ -18,13 +18,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from replicas.families.ecommerce_enterprise._common import (
+    GRADING_WALL_S,
     REPLICA,
     Definition,
+    as_family,
     definitions_metadata,
     differ,
     evaluation_sql,
     inject,
     model_files,
+    with_v1_draws,
 )
 from replicas.tasks import (
     BuildContext,
@@ -262,3 +265,27 @@ class MultiLayerIncident(TaskFamily):
                 ),
             },
         )
+
+
+@register_family
+class MultiLayerIncidentV2(MultiLayerIncident):
+    """``ecommerce_enterprise.multi_layer_incident-v2``: v1's tasks, graded on their own clock.
+
+    What changed from v1, and why: grading has its own budget (``GRADING_WALL_S`` from
+    ``submit``, ``Limits.grading_wall_s``) instead of what is left of the agent's 300 s. The
+    hard-v1 audit found v1's oracle scoring 0 on a loaded machine because the hidden-data
+    rebuild of the mart ran past the episode's deadline (a second grading of the same project
+    scored 1.0): the agent's budget was paying for the grader. Everything else — the defect
+    pairs, the instruction, the oracle, the hidden-data grading — is v1's, drawn with v1's
+    randomness, so a v2 task is its v1 twin under a new id.
+    """
+
+    name = "ecommerce_enterprise.multi_layer_incident-v2"
+    description = (
+        "Two interacting defects in different layers; fix both (hidden-data grading on its own "
+        "time budget)."
+    )
+
+    def make(self, ctx: BuildContext) -> Task:
+        task = super().make(with_v1_draws(ctx, MultiLayerIncident()))
+        return as_family(task, self.name, grading_wall_s=GRADING_WALL_S)
