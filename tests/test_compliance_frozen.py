@@ -1,13 +1,19 @@
-"""Ruleset 3 is frozen: its verdicts are byte-identical to the verifier before rulesets existed.
+"""Published rulesets are frozen: their verdicts are byte-identical to the revision that published them.
 
-The "before" is not a stored list: the ``verifiers/`` tree of git revision ``BEFORE_RULESETS``
-(the last commit before ruleset 4) is extracted from git into a temporary directory and run in a
-subprocess (``benchmarks/compliance_eval/score.load_verifier_rev``); the checkout's verifier runs
-with ``ruleset=3`` in another subprocess on the same texts, and the two sets of verdicts (each
+* Ruleset 3 against the verifier before rulesets existed (``BEFORE_RULESETS``, stop 19: the last
+  commit before ruleset 4; it takes no ``ruleset`` argument).
+* Ruleset 4 against the revision that published it as the default (``RULESET_4_PUBLISHED``,
+  stop 20), run there with ``ruleset=4``.
+
+The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
+git into a temporary directory and run in a subprocess
+(``benchmarks/compliance_eval/score.load_verifier_rev``); the checkout's verifier runs with the
+same ruleset in another subprocess on the same texts, and the two sets of verdicts (each
 serialised as sorted-key JSON) must be equal byte for byte. Texts: both splits of the evalset
 (seeds 1-3; only counts and ids are ever reported, no held-out text), every compliant and
-violating text of the verifier's test corpora (under no customer and under customer C1), the
-new ruleset-4 cases, and the throughput benchmark's typical and dense answers.
+violating text of the verifier's test corpora (under no customer and under customer C1) -
+including the ruleset-4 and ruleset-5 cases and the probe corpus, which exercise the phrasings
+later rulesets read differently - and the throughput benchmark's typical and dense answers.
 """
 
 from __future__ import annotations
@@ -21,17 +27,16 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 BEFORE_RULESETS = "ecd2f56d9237b5095af7657e75f39eafb627046e"
+RULESET_4_PUBLISHED = "6315072f0b0922a562b72752fdc003020e23097d"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
 sys.path.insert(0, sys.argv[1])
-rev, out = sys.argv[2], sys.argv[3]
+rev, out, ruleset = sys.argv[2], sys.argv[3], sys.argv[4]
 from benchmarks.compliance_eval.score import load_verifier_rev
-extra = {}
+extra = {} if ruleset == "none" else {"ruleset": int(ruleset)}
 if rev != "checkout":
     load_verifier_rev(rev)
-else:
-    extra = {"ruleset": 3}
 from replicas.build import ensure_snapshot
 from replicas.verifiers.compliance import Catalog, verify_response
 from benchmarks.compliance_eval.build import build_items
@@ -41,7 +46,7 @@ def case_texts():
     # read from the test modules' source (importing them would import today's verifier API)
     texts = []
     for name in ("compliance_cases", "test_compliance", "test_compliance_v2",
-                 "test_compliance_v3", "test_compliance_ruleset"):
+                 "test_compliance_v3", "test_compliance_ruleset", "test_compliance_ruleset5"):
         tree = ast.parse(open(f"{sys.argv[1]}/tests/{name}.py", encoding="utf-8").read())
         for node in tree.body:
             value = getattr(node, "value", None)
@@ -59,6 +64,11 @@ def case_texts():
     return sorted(set(texts))
 
 records = {}
+from tests.corpora.compliance_probe import probe_items
+for item in probe_items():
+    catalog = Catalog.from_records(item.cards, ELIGIBILITY)
+    v = verify_response(item.text, catalog, **extra)
+    records[f"probe:{item.item_id}"] = v.to_dict()
 hand = Catalog.from_records(CARDS, ELIGIBILITY)
 for text in case_texts():
     for customer in (None, "C1"):
@@ -82,9 +92,9 @@ with open(out, "w", encoding="utf-8") as fh:
 """
 
 
-def _verdicts(rev: str, out: Path) -> dict[str, str]:
+def _verdicts(rev: str, out: Path, ruleset: int | None) -> dict[str, str]:
     done = subprocess.run(
-        [sys.executable, "-c", _SCRIPT, str(REPO), rev, str(out)],
+        [sys.executable, "-c", _SCRIPT, str(REPO), rev, str(out), str(ruleset or "none")],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -95,26 +105,38 @@ def _verdicts(rev: str, out: Path) -> dict[str, str]:
     return data
 
 
-def _have_revision() -> bool:
+def _have_revision(rev: str) -> bool:
     done = subprocess.run(
-        ["git", "-C", str(REPO), "cat-file", "-e", f"{BEFORE_RULESETS}^{{commit}}"],
+        ["git", "-C", str(REPO), "cat-file", "-e", f"{rev}^{{commit}}"],
         capture_output=True,
     )
     return done.returncode == 0
+
+
+def _assert_frozen(rev: str, rev_ruleset: int | None, ruleset: int, tmp_path: Path) -> None:
+    if not _have_revision(rev):
+        pytest.fail(f"git revision {rev} is not in this clone (a shallow clone?)")
+    before = _verdicts(rev, tmp_path / "before.json", rev_ruleset)
+    after = _verdicts("checkout", tmp_path / "after.json", ruleset)
+    assert before.keys() == after.keys()
+    # 900 evalset items, ~500 case texts twice, the probe corpus, 80 bench answers
+    assert len(before) > 1800
+    changed = sorted(k for k in before if before[k] != after[k])
+    # ids only: a held-out item's text is never printed
+    assert not changed, f"{len(changed)} verdicts changed under ruleset {ruleset}: {changed[:20]}"
+    flagged = sum('"passed": false' in v for v in before.values())
+    assert flagged > 300  # the corpora exercise the violation paths, not only compliant text
 
 
 @pytest.mark.slow
 def test_ruleset_3_verdicts_are_byte_identical_to_the_revision_before_rulesets(
     tmp_path: Path,
 ) -> None:
-    if not _have_revision():
-        pytest.fail(f"git revision {BEFORE_RULESETS} is not in this clone (a shallow clone?)")
-    before = _verdicts(BEFORE_RULESETS, tmp_path / "before.json")
-    after = _verdicts("checkout", tmp_path / "after.json")
-    assert before.keys() == after.keys()
-    assert len(before) > 1400  # 900 evalset items, ~290 case texts twice, 80 bench answers
-    changed = sorted(k for k in before if before[k] != after[k])
-    # ids only: a held-out item's text is never printed
-    assert not changed, f"{len(changed)} verdicts changed under ruleset 3: {changed[:20]}"
-    flagged = sum('"passed": false' in v for v in before.values())
-    assert flagged > 300  # the corpora exercise the violation paths, not only compliant text
+    _assert_frozen(BEFORE_RULESETS, None, 3, tmp_path)
+
+
+@pytest.mark.slow
+def test_ruleset_4_verdicts_are_byte_identical_to_the_revision_that_published_it(
+    tmp_path: Path,
+) -> None:
+    _assert_frozen(RULESET_4_PUBLISHED, 4, 4, tmp_path)

@@ -24,7 +24,7 @@ _BASE: dict[str, Any] = {
     "card_type": "cash_back",
     "min_credit_score": 660,
     "annual_fee_usd": 0.0,
-    "annual_fee_first_year_usd": None,
+    "annual_fee_first_year_usd": 0.0,  # as in the seeded catalogs: the first year of a no-fee card
     "apr_is_variable": True,
     "intro_purchase_apr_pct": None,
     "intro_purchase_months": None,

@@ -49,6 +49,7 @@ from typing import Any
 
 from replicas.verifiers.compliance.catalog import CardTerms, Catalog, EligibilityRow
 from replicas.verifiers.compliance.claims import Claim, extract
+from replicas.verifiers.compliance.expansions import expand
 from replicas.verifiers.compliance.findings import (
     FAMILY_OF_CODE,
     OBJECTIVES,
@@ -159,12 +160,18 @@ def _reading_text(norm: NormalizedText, rules: Ruleset) -> str:
     return fold_synonyms(norm.lower) if rules.term_synonyms else norm.lower
 
 
+def _normalize(text: str, rules: Ruleset) -> NormalizedText:
+    """The normalised text (with ruleset 5's rewrites of abbreviations and paraphrases)."""
+    norm = normalize(text)
+    return expand(norm) if rules.expansions else norm
+
+
 def extract_claims(
     text: str, catalog: Catalog, ruleset: int | Ruleset | None = None
 ) -> tuple[Claim, ...]:
     """The typed, attributed claims the verifier reads in ``text`` (normalised positions)."""
     rules = get_ruleset(ruleset)
-    norm = normalize(text)
+    norm = _normalize(text, rules)
     mentions = catalog.names.find(norm.text, norm.lower)
     return extract(norm.text, _reading_text(norm, rules), mentions, rules).claims
 
@@ -186,7 +193,7 @@ def verify_response(
         raise ValueError(f"catalog must be a Catalog, got {type(catalog).__name__}")
     rules = get_ruleset(ruleset)
     customer = _customer_key(catalog, customer_id)
-    norm = normalize(text)
+    norm = _normalize(text, rules)
     if not norm.text.strip():
         return Verdict(
             score=1.0,

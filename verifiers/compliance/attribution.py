@@ -9,6 +9,7 @@ attribute to nothing. The binding says how the cards were found (see ``Claim.bin
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
@@ -108,6 +109,7 @@ class Binder:
         "_joint",
         "_masked",
         "_mentions",
+        "_neither",
         "_only",
         "_plain",
         "_unit",
@@ -122,8 +124,11 @@ class Binder:
         context: Context,
         only: tuple[str, ...],
         joint_subjects: bool = False,
+        neither_nor: bool = False,
     ) -> None:
         self._masked = masked
+        # ruleset 5: "Neither X nor Y has ..." - the negator before both names - is about each
+        self._neither = neither_nor
         # ruleset 4: "both X and Y", "neither X nor Y" make a figure a claim about each
         self._joint = joint_subjects
         self._unit = unit
@@ -180,6 +185,8 @@ class Binder:
         in_clause = [m for m in mentions if lo <= m.start < hi]
         if in_clause:
             cards = cards_of(in_clause)
+            if len(cards) > 1 and self._neither and _neither_nor(masked, start, in_clause):
+                return cards, "collective"
             return cards, "clause" if len(cards) == 1 else UNION
         if _generic(masked[lo:hi]):
             return (), ""
@@ -207,6 +214,26 @@ class Binder:
         if self._only and not self._index.all[: bisect_left(self._index.starts, unit.start)]:
             return self._only, "only"
         return (), ""
+
+
+# "neither (the) X nor (the) Y", "not X or Y either": a negated subject naming several cards
+_NEITHER_HEAD = re.compile(r"\bneither[ \t]{1,3}(?:the[ \t]{1,3}|of[ \t]{1,3})?(?:\*\*)?$")
+_NOR_JOIN = re.compile(
+    r"[ \t]{0,3}(?:\*\*)?[ \t]{0,3},?[ \t]{0,3}nor[ \t]{1,3}(?:the[ \t]{1,3})?(?:\*\*)?$"
+)
+
+
+def _neither_nor(masked: str, start: int, named: Sequence[NameMention]) -> bool:
+    """The figure at ``start`` (a "no fee" read from "Neither") has the joined cards after it
+    as its subject: "Neither the X nor the Y has an annual fee" (ruleset 5)."""
+    first = named[0]
+    if not _NEITHER_HEAD.search(masked, max(0, start), first.start):
+        return False
+    return all(
+        _NOR_JOIN.match(masked, a.end, b.start) is not None
+        for a, b in itertools.pairwise(named)
+        if a.card_id != b.card_id
+    )
 
 
 def _generic(text: str) -> bool:

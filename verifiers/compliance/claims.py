@@ -50,6 +50,7 @@ from replicas.verifiers.compliance.claim_types import (
 from replicas.verifiers.compliance.mentions import UNKNOWN, NameMention
 from replicas.verifiers.compliance.reading import (
     READINGS,
+    READINGS_5,
     READINGS_MORE_NEGATIONS,
     label_separators,
     mask_names,
@@ -191,14 +192,15 @@ def extract(
     ranges: list[tuple[float, float]] = []
     answers = "?" in masked
     more = rules.more_fee_negations
-    readings = READINGS_MORE_NEGATIONS if more else READINGS
+    r5 = rules.fee_forms_5
+    readings = READINGS_5 if r5 else READINGS_MORE_NEGATIONS if more else READINGS
     for k, (unit_start, unit_end) in enumerate(spans):
         unit_text = masked[unit_start:unit_end]
         cell = cells.get(k) if cells else None
         if cell is not None:
             lent_key = tuple(cell.context_cues)
             reading = readings.get((unit_text, lent_key)) or read_unit(
-                unit_text, lent_key, True, more
+                unit_text, lent_key, True, more, r5
             )
         elif answers and k and _ANSWER.match(unit_text):
             q_start, q_end = spans[k - 1]
@@ -208,10 +210,10 @@ def extract(
                 # answer
                 lent_key = ranked(cue_index.within(q_start, q_end))
             reading = readings.get((unit_text, lent_key)) or read_unit(
-                unit_text, lent_key, False, more
+                unit_text, lent_key, False, more, r5
             )
         else:
-            reading = readings.get((unit_text, ())) or read_unit(unit_text, (), False, more)
+            reading = readings.get((unit_text, ())) or read_unit(unit_text, (), False, more, r5)
         if not reading.values:
             continue
         amounts += reading.amounts
@@ -220,7 +222,16 @@ def extract(
             continue
         unit = cell or Unit(unit_start, unit_end)
         unit_mentions = index.within(unit_start, unit_end)
-        binder = Binder(masked, unit, unit_mentions, index, context, only, rules.joint_subjects)
+        binder = Binder(
+            masked,
+            unit,
+            unit_mentions,
+            index,
+            context,
+            only,
+            rules.joint_subjects,
+            rules.neither_nor,
+        )
         unit_claims: list[Claim] = []
         for value, draft in zip(reading.values, reading.drafts, strict=True):
             if draft is None:

@@ -16,7 +16,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from replicas.verifiers.compliance import lexicon as lex
-from replicas.verifiers.compliance.claim_types import FEE_CLAIM, Draft, type_value
+from replicas.verifiers.compliance.claim_types import (
+    APR_CLAIM,
+    FEE_CLAIM,
+    INTRO_CLAIM,
+    INTRO_RATE_CEILING,
+    Draft,
+    type_value,
+)
 from replicas.verifiers.compliance.mentions import NameMention
 from replicas.verifiers.compliance.units import CueIndex, Unit
 from replicas.verifiers.compliance.values import (
@@ -134,6 +141,7 @@ def _reading(
 # Readings of ruleset 3 (the frozen one) and of rulesets whose reading differs, each its own cache.
 READINGS: dict[tuple[str, tuple[tuple[str, int], ...]], UnitReading] = {}
 READINGS_MORE_NEGATIONS: dict[tuple[str, tuple[tuple[str, int], ...]], UnitReading] = {}
+READINGS_5: dict[tuple[str, tuple[tuple[str, int], ...]], UnitReading] = {}
 _READINGS_LIMIT = 100_000
 _CACHEABLE_UNIT = 2_000  # longer units (a 1 MB run-on sentence) are read, never kept
 
@@ -143,16 +151,17 @@ def read_unit(
     context: tuple[tuple[str, int], ...] = (),
     is_cell: bool = False,
     more_negations: bool = False,
+    fee_forms_5: bool = False,
 ) -> UnitReading:
     """The figures of one unit and the claims they make (``unit_text`` masked and lower-cased;
     ``context``: the cue words a header or a question lends it, at negative positions;
-    ``more_negations``: ruleset 4's further "no fee" forms)."""
-    cache = READINGS_MORE_NEGATIONS if more_negations else READINGS
+    ``more_negations``: ruleset 4's further "no fee" forms; ``fee_forms_5``: ruleset 5's)."""
+    cache = READINGS_5 if fee_forms_5 else READINGS_MORE_NEGATIONS if more_negations else READINGS
     key = (unit_text, context)
     reading = cache.get(key)
     if reading is not None:
         return reading
-    reading = _read_unit(unit_text, context, is_cell, more_negations)
+    reading = _read_unit(unit_text, context, is_cell, more_negations, fee_forms_5)
     if len(unit_text) <= _CACHEABLE_UNIT:
         if len(cache) >= _READINGS_LIMIT:
             cache.clear()  # the simplest bound; a verdict never depends on the cache
@@ -161,10 +170,14 @@ def read_unit(
 
 
 def _read_unit(
-    text: str, context: tuple[tuple[str, int], ...], is_cell: bool, more_negations: bool = False
+    text: str,
+    context: tuple[tuple[str, int], ...],
+    is_cell: bool,
+    more_negations: bool = False,
+    fee_forms_5: bool = False,
 ) -> UnitReading:
     unit = Unit(0, len(text), context, None, is_cell)
-    values = find_values(text, more_negations=more_negations)
+    values = find_values(text, more_negations=more_negations, fee_forms_5=fee_forms_5)
     if not values and is_cell:
         values = cell_none(text, unit)
     if not values:
@@ -186,6 +199,10 @@ def _read_unit(
     windows = windows_of(text, cue_index, unit, values, months)
     drafts = [type_value(v, w) for v, w in zip(values, windows, strict=True)]
     _share_coordinated(text, values, drafts)
+    if fee_forms_5:
+        _intro_year_fee(text, values, drafts)
+        _low_rate_then(text, values, drafts)
+        _apr_ranges(text, values, drafts)
     _after_first_year(text, values, drafts, len(text))
     return _reading(values, drafts, tuple(m[2] for m in months))
 
@@ -269,6 +286,110 @@ def _share_coordinated(lower: str, values: Sequence[Value], drafts: list[Draft |
         )
         if weaker:
             drafts[i] = copy(model, values[i])
+
+
+# "$0 intro", "$0 introductory", "$0 in year one", "$0 for the first year": the dollar figure is
+# the first year's annual fee (ruleset 5)
+_FIRST_YEAR_AFTER = re.compile(
+    r"[ \t]{0,2}(?:\(|,)?[ \t]{0,2}(?:intro(?:ductory)?\b|promo(?:tional)?\b|(?:in|for|during)?"
+    r"[ \t]{0,3}(?:the[ \t]{1,3})?(?:first|1st|opening)[ \t-]{1,3}(?:year|yr)\b|(?:in[ \t]{1,3})?year"
+    r"[ \t]{1,3}(?:one|1)\b)"
+)
+
+
+def _intro_year_fee(lower: str, values: Sequence[Value], drafts: list[Draft | None]) -> None:
+    """ "Annual fee: $0 intro, then $95": a dollar figure typed as the annual fee (or left as any
+    fee) and qualified right after by "intro" or "the first year" is the first-year fee."""
+    for i, value in enumerate(values):
+        draft = drafts[i]
+        if value.unit != USD or draft is None or draft.get("family") != FEE_CLAIM:
+            continue
+        if draft.get("kind") not in ("annual", "any"):
+            continue
+        if _FIRST_YEAR_AFTER.match(lower, value.end) is None:
+            continue
+        kinds = draft.get("kinds")
+        if draft.get("kind") == "any" and kinds and "annual" not in kinds:
+            continue
+        drafts[i] = {**draft, "kind": "annual_first_year", "kinds": frozenset()}
+
+
+_NOT_A_RATE_AFTER = re.compile(
+    r"[ \t]{0,3}(?:of\b|back\b|cash\b|in[ \t]rewards|rewards?\b|points?\b|off\b|down\b|"
+    r"utili[sz]|discount)"
+)
+
+
+def _apr_ranges(lower: str, values: Sequence[Value], drafts: list[Draft | None]) -> None:
+    """ "18.24%-27.99%, and earns bonus points": a range of percentages from 10% up is a purchase
+    APR even when a reward word follows in the next clause (ruleset 5) - reward ranges ("1%-5%
+    back") stay below 10%, and ruleset 3 dropped any range next to a reward word. A range that is
+    a share of something ("10%-30% of your limit", "keep utilization at 10%-30%") stays none."""
+    if "utili" in lower:
+        return
+    for i, value in enumerate(values):
+        if (
+            drafts[i] is None
+            and _NOT_A_RATE_AFTER.match(lower, value.end) is None
+            and value.unit == PCT
+            and value.low is not None
+            and value.high is not None
+            and INTRO_RATE_CEILING <= value.low < value.high <= 100
+        ):
+            drafts[i] = {
+                "family": APR_CLAIM,
+                "kind": "purchase",
+                "start": value.start,
+                "end": value.end,
+                "unit": PCT,
+                "low": value.low,
+                "high": value.high,
+                "kinds": frozenset({"purchase"}),
+            }
+
+
+_BT_SCOPE = re.compile(r"\b(?:balance[ \t-]{1,3})?transfers?\b|\bbts?\b")
+_PURCHASE_SCOPE = re.compile(r"\b(?:purchases?|spending|buys?|buying|bought)\b")
+
+
+def _low_rate_then(lower: str, values: Sequence[Value], drafts: list[Draft | None]) -> None:
+    """ "0% on balance transfers, then 19.24%-27.24% variable": a promotional rate (below 10%)
+    read as an APR, followed in its unit by "then" and an ongoing rate, is an intro offer - the
+    "then" says the rate ends - even without the word "intro" or its months (ruleset 5)."""
+    for i in range(len(values) - 1):
+        value, following, draft = values[i], values[i + 1], drafts[i]
+        if (
+            draft is None
+            or draft.get("family") != APR_CLAIM
+            or value.unit != PCT
+            or value.low is None
+            or value.low != value.high
+            or value.low >= INTRO_RATE_CEILING
+            or following.unit != PCT
+            or following.high is None
+            or following.high < INTRO_RATE_CEILING
+        ):
+            continue
+        between = lower[value.end : following.start]
+        if len(between) > 80 or not _ONGOING.search(between):
+            continue
+        lead = lower[values[i - 1].end if i else 0 : following.start]
+        scopes = set()
+        if _BT_SCOPE.search(lead):
+            scopes.add("bt")
+        if _PURCHASE_SCOPE.search(lead):
+            scopes.add("purchase")
+        drafts[i] = {
+            "family": INTRO_CLAIM,
+            "kind": "+".join(sorted(scopes)) if scopes else "any",
+            "start": value.start,
+            "end": value.end,
+            "unit": PCT,
+            "low": value.low,
+            "high": value.high,
+            "months": None,
+            "scopes": frozenset(scopes),
+        }
 
 
 _ONGOING = re.compile(

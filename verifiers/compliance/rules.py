@@ -27,6 +27,7 @@ from replicas.verifiers.compliance.findings import (
 )
 from replicas.verifiers.compliance.mentions import MISSPELLED, UNKNOWN, NameMention
 from replicas.verifiers.compliance.recommend import Recommendations, find_recommendations
+from replicas.verifiers.compliance.recommend5 import column_picks
 from replicas.verifiers.compliance.ruleset import RULESETS, Ruleset
 from replicas.verifiers.compliance.term_checks import (
     CHECKERS,
@@ -234,6 +235,14 @@ def evaluate(
     the default is the frozen ruleset 3)."""
     tally = Tally.empty()
     recs = find_recommendations(lower, extraction, rules.more_recommendations)
+    if rules.recommended_column:
+        picks = column_picks(lower, extraction.mentions)
+        if picks:
+            positive = dict(recs.positive)
+            for card_id, mention in picks.items():
+                if card_id not in recs.negated:
+                    positive.setdefault(card_id, mention)
+            recs = Recommendations(positive, recs.negated)
     findings = [
         *check_names(extraction.mentions, tally),
         *check_claims(catalog, extraction.claims, tally),

@@ -7,10 +7,18 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
 * ``3`` - the frozen ruleset the published credit_cards families pin (``FROZEN_RULESET``): the
   verifier as it was at commit ``ecd2f56`` (a test compares its verdicts byte for byte with that
   revision's on the evalset's tuning split and the test corpora).
-* ``4`` - the default (``DEFAULT_RULESET``): ruleset 3 plus term synonyms ("balance-transfer",
-  "BTs", "transferring a balance"), more "no fee" forms ("charges nothing for balance transfers",
-  "free balance transfers", "waives the transfer fee", "first year free") and more ways of
-  recommending a card ("go with", "apply for", "is the card for you", "bottom line:").
+* ``4`` - published at stop 20 (a test compares its verdicts byte for byte with revision
+  ``6315072``): ruleset 3 plus term synonyms ("balance-transfer", "BTs", "transferring a
+  balance"), more "no fee" forms ("charges nothing for balance transfers", "free balance
+  transfers", "waives the transfer fee", "first year free") and more ways of recommending a card
+  ("go with", "apply for", "is the card for you", "bottom line:").
+* ``5`` - the default (``DEFAULT_RULESET``): ruleset 4 plus abbreviations and paraphrases
+  rewritten before reading ("no AF", "no FTF", "22.49% p.a.", "move your debt over",
+  "consolidate your debt"), label values after arrows and question marks ("Annual fee -> none",
+  "Annual fee? Zero."), a first-year fee written "$0 intro" or "free the first year", a negated
+  waiver ("no first-year waiver") read as no waiver, "neither X nor Y" as a claim about each card,
+  a "Recommended?" table column, and an intro offer's missing length noticed when the sentence
+  gives the rate after it.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -34,10 +42,19 @@ class Ruleset:
     more_recommendations: bool = False
     # "both the X and the Y have no annual fee", "neither X nor Y": a claim about each card
     joint_subjects: bool = False
+    # ruleset 5: "no AF", "no FTF", "22.49% p.a.", "move your debt over" rewritten before reading
+    expansions: bool = False
+    # ruleset 5: "Annual fee -> none", "$0 intro, then $95", "free the first year", "no
+    # first-year waiver" (read as no waiver), "no annual fee in year one" forms
+    fee_forms_5: bool = False
+    # ruleset 5: "Neither X nor Y has ..." (the negator before both names) is about each card
+    neither_nor: bool = False
+    # ruleset 5: a "Recommended?" / "Pick" table column answered "Yes" recommends its row's card
+    recommended_column: bool = False
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 4
+DEFAULT_RULESET = 5
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(
@@ -46,6 +63,17 @@ RULESETS: dict[int, Ruleset] = {
         more_fee_negations=True,
         more_recommendations=True,
         joint_subjects=True,
+    ),
+    5: Ruleset(
+        5,
+        term_synonyms=True,
+        more_fee_negations=True,
+        more_recommendations=True,
+        joint_subjects=True,
+        expansions=True,
+        fee_forms_5=True,
+        neither_nor=True,
+        recommended_column=True,
     ),
 }
 

@@ -18,6 +18,7 @@ from replicas.verifiers.compliance import cue_words, matchers
 from replicas.verifiers.compliance import lexicon as lex
 from replicas.verifiers.compliance import negation as neg
 from replicas.verifiers.compliance.negation import NONE_KINDS
+from replicas.verifiers.compliance.negation5 import drop_negated_waivers, more_none_values_5
 from replicas.verifiers.compliance.negation_more import more_none_values
 from replicas.verifiers.compliance.numwords import NUMBER_WORDS, parse_number_words
 from replicas.verifiers.compliance.units import Unit
@@ -67,7 +68,9 @@ def _left_ok(lower: str, start: int, forbidden: str) -> bool:
     return start == 0 or lower[start - 1] not in forbidden
 
 
-def find_values(lower: str, *, more_negations: bool = False) -> list[Value]:
+def find_values(
+    lower: str, *, more_negations: bool = False, fee_forms_5: bool = False
+) -> list[Value]:
     """Every percentage, dollar amount and "no ... fee" statement, in text order.
 
     Numbers are found from their unit - a "%", a "$", the words percent / dollars / usd - which
@@ -114,6 +117,10 @@ def find_values(lower: str, *, more_negations: bool = False) -> list[Value]:
     nones = neg.none_values(lower)
     if more_negations:  # ruleset 4
         nones += more_none_values(lower, nones)
+    if fee_forms_5:  # ruleset 5
+        nones = drop_negated_waivers(lower, nones)
+        nones += more_none_values_5(lower, nones)
+        nones.sort()
     values.extend(Value(s, e, NONE, none_kind=kind) for s, e, kind in nones)
     values.extend(
         Value(s, e, PCT, 0.0, 0.0, intro_only=True) for s, e in neg.zero_interest_values(lower)

@@ -1,0 +1,216 @@
+"""Ruleset 5's rewrites of abbreviations and paraphrases into the words the reader knows.
+
+Unlike ruleset 4's term synonyms (``synonyms``, which must keep the text's length), these change
+it: "no AF" becomes "no annual fee", "no FTF" "no foreign transaction fee", "22.49% p.a."
+"22.49% APR", "move your existing debt over" "balance transfer". They run on the normalised text
+and extend its map back to the original (``NormalizedText.segments``), so every span of a finding
+still quotes exactly what the agent wrote - a rewritten stretch maps onto the whole original
+phrase it replaced.
+
+Each rewrite is one class of phrasing, not one example:
+
+* fee abbreviations: ``AF`` (annual fee; upper-case, or lower-case where it reads as a fee: "no
+  af", "$95 af", "af: none"), ``FTF`` / ``FTFs``;
+* a percentage "per annum": ``p.a.``, ``pa``, ``per annum`` right after a percentage (after a
+  dollar amount "per annum" stays the yearly word it is);
+* balance transfers named by what they do: moving, shifting or bringing debt or a balance over
+  ("move your existing debt over", "balances you bring over", "shift a balance across"),
+  consolidating debt ("consolidate your card debt"), "transferred debt", "debt transfers".
+
+A rewrite never touches a capitalised phrase (a product name such as "Shift Balance Rewards" is
+the name finder's business) and never a card name.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from replicas.verifiers.compliance.text import NormalizedText, _lower_same_length
+
+_SP = r"[ \t]{1,3}"
+# "no AF", "$95 AF", "AF: none", "AF waived", "0 AF"
+_AF = re.compile(r"(?<![\w/&-])a/?f(?![\w/&-])")
+_AF_CONTEXT_BEFORE = re.compile(
+    r"(?:\bno|\bzero|\bthe|\ban?|\bits|\$[\d.,]{1,9}|\b\d{1,4}|\bwith|\bwithout|\bany)[ \t]{1,3}$"
+)
+_AF_CONTEXT_AFTER = re.compile(
+    r"[ \t]{0,2}(?:[:=]|->|\u2192|\?|[ \t](?:is|of|waived|free|none|\$))"
+)
+_FTF = re.compile(r"(?<![\w/&-])ftf(s?)(?![\w/&-])")
+_PER_ANNUM = re.compile(r"(?<=%)[ \t]{0,2}(?:p\.[ \t]?a\b\.?|pa\b|per[ \t]{1,3}annum\b)")
+_DEBT_OBJECT = (
+    r"(?:(?:your|an?|the|that|this|any|existing|old|current|high[ \t-]interest|credit[ \t]card"
+    r"|card|other|outstanding)" + _SP + r"){0,3}(?:debts?|balances?)"
+)
+_MOVE_VERB = r"(?:mov(?:e|es|ing)|shift(?:s|ing)?|bring(?:s|ing)?|port(?:s|ing)?|roll(?:s|ing)?)"
+_BT_PHRASES = re.compile(
+    # "move your existing debt over", "shift a balance across", "bring over your balance"
+    r"\b"
+    + _MOVE_VERB
+    + r"(?:"
+    + _SP
+    + r"(?:over|across))?"
+    + _SP
+    + _DEBT_OBJECT
+    + r"(?:"
+    + _SP
+    + r"(?:over|across))?\b"
+    # "balances you bring over", "debt you move across", "debt moved over"
+    + r"|\b(?:debts?|balances?)"
+    + _SP
+    + r"(?:(?:you|that[ \t]you)"
+    + _SP
+    + r")?"
+    r"(?:bring|brought|move|moved|shift|shifted|port|ported|roll|rolled)"
+    + _SP
+    + r"(?:over|across|in)\b"
+    # "consolidate your card debt", "debt consolidation"
+    + r"|\bconsolidat(?:e|es|ing|ion)"
+    + _SP
+    + r"(?:of"
+    + _SP
+    + r")?"
+    + _DEBT_OBJECT
+    + r"\b"
+    + r"|\bdebt"
+    + _SP
+    + r"consolidation\b"
+    # "transferred debt", "debt transfers"
+    + r"|\btransferred"
+    + _SP
+    + r"debts?\b|\bdebt"
+    + _SP
+    + r"transfers?\b"
+)
+# "yr 1", "1st yr", "first yr", "yr one": the first year, abbreviated
+_YEAR_ONE = re.compile(r"\b(?:yr[ \t]?(?:1|one)|(?:1st|first)[ \t-]yr|y1)\b")
+# "Annual fee? Zero.", "Annual fee -> none", "Late fee → $40", "APR >> 19.99%": a short term label
+# and its value joined by a question mark or an arrow, read as "label: value". The label opens a
+# line, a list item, a table cell or a sentence and holds no figure.
+_LABEL_ARROW = re.compile(
+    r"(?:^|(?<=[\n|.!]))(?P<lead>[ \t]{0,4}(?:(?:[-*+>\u2022]|\d{1,2}[.)])[ \t]{1,3})?(?:\*\*|__)?)"
+    r"(?P<label>(?:[a-z][a-z'/()-]{0,20}[ \t]{1,2}){0,4}(?:fees?|aprs?|rates?|charges?|costs?|"
+    r"offer|promo|intro|apr[ \t]after))(?:\*\*|__)?"
+    r"(?P<sep>[ \t]{0,2}(?:\?|->|=>|\u2192|>{1,2})[ \t]{0,3})(?=[^\s?])"
+)
+_TRIGGERS = (
+    "af",
+    "a/f",
+    "ftf",
+    "p.",
+    "pa",
+    "annum",
+    "debt",
+    "balance",
+    "consolidat",
+    "yr",
+    "y1",
+    "?",
+    ">",
+    "\u2192",
+)
+
+
+def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
+    out: list[tuple[int, int, str]] = []
+    if "af" in lower or "a/f" in lower:
+        for m in _AF.finditer(lower):
+            a, b = m.span()
+            upper = text[a:b].replace("/", "") == "AF"
+            if not upper and not (
+                _AF_CONTEXT_BEFORE.search(lower, max(0, a - 16), a)
+                or _AF_CONTEXT_AFTER.match(lower, b)
+            ):
+                continue
+            out.append((a, b, "annual fee"))
+    if "ftf" in lower:
+        for m in _FTF.finditer(lower):
+            out.append((m.start(), m.end(), "foreign transaction fee" + m.group(1)))
+    if "%" in lower and ("p" in lower or "annum" in lower):
+        for m in _PER_ANNUM.finditer(lower):
+            out.append((m.start(), m.end(), " apr"))
+    if "debt" in lower or "balance" in lower or "consolidat" in lower:
+        for m in _BT_PHRASES.finditer(lower):
+            a, b = m.span()
+            # a capitalised word after the first makes it a name, not a paraphrase
+            if any(ch.isupper() for ch in text[a + 1 : b]):
+                continue
+            words = lower[a:b]
+            plural = "s" if re.search(r"(?:debts|balances)\b", words) else ""
+            out.append((a, b, "balance transfer" + plural))
+    if "yr" in lower or "y1" in lower:
+        for m in _YEAR_ONE.finditer(lower):
+            out.append((m.start(), m.end(), "the first year"))
+    if "?" in lower or ">" in lower or "\u2192" in lower:
+        for m in _LABEL_ARROW.finditer(lower):
+            out.append((m.start("sep"), m.end("sep"), ": "))
+    out.sort()
+    kept: list[tuple[int, int, str]] = []
+    for item in out:
+        if kept and item[0] < kept[-1][1]:
+            continue
+        kept.append(item)
+    return kept
+
+
+def expand(norm: NormalizedText) -> NormalizedText:
+    """``norm`` with ruleset 5's rewrites applied and its map back to the original extended."""
+    lower = norm.lower
+    if not any(t in lower for t in _TRIGGERS):
+        return norm
+    found = _replacements(norm.text, lower)
+    if not found:
+        return norm
+    pieces: list[str] = []
+    segments: list[tuple[int, int, int, int]] = []
+    pos = 0
+    npos = 0
+    for a, b, rep in found:
+        if a > pos:
+            npos = _copy(norm, pos, a, npos, pieces, segments)
+        o_start, o_end = norm.to_original(a, b)
+        segments.append((npos, o_start, len(rep), o_end - o_start))
+        pieces.append(rep)
+        npos += len(rep)
+        pos = b
+    if pos < len(norm.text):
+        _copy(norm, pos, len(norm.text), npos, pieces, segments)
+    text = "".join(pieces)
+    return NormalizedText(norm.original, text, _lower_same_length(text), tuple(segments))
+
+
+def _copy(
+    norm: NormalizedText,
+    start: int,
+    end: int,
+    npos: int,
+    pieces: list[str],
+    segments: list[tuple[int, int, int, int]],
+) -> int:
+    """Copy ``norm.text[start:end]`` verbatim, with the segments that map it to the original."""
+    pieces.append(norm.text[start:end])
+    if not norm.segments:
+        segments.append((npos, start, end - start, end - start))
+        return npos + end - start
+    old = norm.segments
+    k = max(bisect_right([s[0] for s in old], start) - 1, 0)
+    pos = start
+    while pos < end and k < len(old):
+        n0, o0, nl, ol = old[k]
+        seg_end = n0 + nl
+        if seg_end <= pos and nl:
+            k += 1
+            continue
+        stop = min(end, seg_end) if nl else pos
+        if stop > pos:
+            if nl == ol:
+                segments.append((npos + pos - start, o0 + pos - n0, stop - pos, stop - pos))
+            else:
+                segments.append((npos + pos - start, o0, stop - pos, ol))
+        pos = max(stop, pos)
+        k += 1
+    return npos + end - start
+
+
+__all__ = ["expand"]
