@@ -152,7 +152,8 @@ def one_lookup_hits(task: Task, snapshot: SnapshotLike) -> list[str]:
         sandbox.release_connection()
     finally:
         sandbox.close()
-    return [h.describe() for h in hits if not h.source_only]
+    # sorted: the search walks sets of strings, whose order varies between processes
+    return sorted({h.describe() for h in hits if not h.source_only})
 
 
 @register_family
