@@ -1,7 +1,11 @@
 """Compliance-verifier throughput: responses per second on ~800-word responses, in one process.
 
 Usage: ``python benchmarks/bench_compliance.py [--seed 1] [--responses 200] [--repeats 7]
-[--words 800] [--json OUT] [--compare-rev REV] [--verifier-rev REV]``.
+[--words 800] [--json OUT] [--compare-rev REV] [--verifier-rev REV] [--rulesets 4 5]``.
+
+``--rulesets N ...`` measures each ruleset of the checkout in the same process, the repeats
+interleaved (ruleset 4, ruleset 5, ruleset 4, ...) so load on a shared machine hits them alike;
+the ratio of their medians is printed (the default measures the default ruleset only).
 
 ``--compare-rev REV`` measures the ``verifiers/`` tree of git revision ``REV`` first (in a
 subprocess, extracted with ``git archive``: the "before") and then the checkout (the "after"), on
@@ -257,24 +261,61 @@ def _timed(fn: Callable[[], Any], repeats: int) -> tuple[float, float]:
     return statistics.median(walls), statistics.median(cpus)
 
 
-def bench(catalog: Catalog, texts: Sequence[str], repeats: int) -> dict[str, Any]:
+def interleaved(
+    catalog: Catalog, texts: Sequence[str], repeats: int, rulesets: Sequence[int]
+) -> dict[int, dict[str, float]]:
+    """Median CPU and wall responses/s of each ruleset, their repeats interleaved (one warm-up
+    pass each first), so a change of machine load during the run hits every ruleset alike."""
+    from replicas.verifiers.compliance import verify_response
+
+    for ruleset in rulesets:
+        for t in texts:
+            verify_response(t, catalog, ruleset=ruleset)
+    cpus: dict[int, list[float]] = {r: [] for r in rulesets}
+    walls: dict[int, list[float]] = {r: [] for r in rulesets}
+    for _ in range(repeats):
+        for ruleset in rulesets:
+            w0, c0 = time.perf_counter(), time.process_time()
+            for t in texts:
+                verify_response(t, catalog, ruleset=ruleset)
+            walls[ruleset].append(time.perf_counter() - w0)
+            cpus[ruleset].append(time.process_time() - c0)
+    n = len(texts)
+    return {
+        r: {
+            "responses_per_s_cpu": n / statistics.median(cpus[r]),
+            "responses_per_s_wall": n / statistics.median(walls[r]),
+        }
+        for r in rulesets
+    }
+
+
+def bench(
+    catalog: Catalog, texts: Sequence[str], repeats: int, ruleset: int | None = None
+) -> dict[str, Any]:
     from replicas.verifiers.compliance import verify_response
     from replicas.verifiers.compliance.claims import extract
     from replicas.verifiers.compliance.rules import evaluate
     from replicas.verifiers.compliance.text import normalize
 
     n = len(texts)
-    wall, cpu = _timed(lambda: [verify_response(t, catalog) for t in texts], repeats)
-    # the stages of the verifier's default ruleset (revisions before rulesets take none)
+    chosen: dict[str, Any] = {} if ruleset is None else {"ruleset": ruleset}
+    wall, cpu = _timed(lambda: [verify_response(t, catalog, **chosen) for t in texts], repeats)
+    # the stages of the ruleset (the default; revisions before rulesets take none)
     extra: tuple[Any, ...] = ()
     fold: Callable[[str], str] = str
     if "rules" in inspect.signature(extract).parameters:
         from replicas.verifiers.compliance import get_ruleset
         from replicas.verifiers.compliance.synonyms import fold_synonyms
 
-        rules = get_ruleset(None)
+        rules = get_ruleset(ruleset)
         extra = (rules,)
         fold = fold_synonyms if rules.term_synonyms else str
+        if getattr(rules, "expansions", False):
+            from replicas.verifiers.compliance.expansions import expand
+
+            plain = normalize
+            normalize = lambda t: expand(plain(t))  # noqa: E731 - ruleset 5 normalises so
     norms = [normalize(t) for t in texts]
     lowers = [fold(x.lower) for x in norms]
     mentions = [catalog.names.find(x.text, x.lower) for x in norms]
@@ -294,9 +335,9 @@ def bench(catalog: Catalog, texts: Sequence[str], repeats: int) -> dict[str, Any
         ],
     }
     stage_cpu = {name: 1000 * _timed(fn, repeats)[1] / n for name, fn in stages.items()}
-    verdicts = [verify_response(t, catalog) for t in texts]
+    verdicts = [verify_response(t, catalog, **chosen) for t in texts]
     first = _digest(verdicts)
-    again = _digest([verify_response(t, catalog) for t in texts])
+    again = _digest([verify_response(t, catalog, **chosen) for t in texts])
     return {
         "responses": n,
         "mean_words": statistics.mean(len(t.split()) for t in texts),
@@ -344,7 +385,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--compare-rev", default=None, help="measure this revision, then the checkout, in one run"
     )
+    parser.add_argument(
+        "--rulesets",
+        type=int,
+        nargs="+",
+        default=None,
+        help="measure these rulesets of the checkout, repeats interleaved",
+    )
     args = parser.parse_args(argv)
+    if args.rulesets and (args.compare_rev or args.verifier_rev):
+        parser.error("--rulesets measures the checkout; it cannot be combined with a revision")
     if args.compare_rev:
         return _compare(args, argv or sys.argv[1:])
     label = "checkout"
@@ -371,6 +421,8 @@ def main(argv: list[str] | None = None) -> int:
         "catalog_load_ms": load_ms,
         "catalog_load_target_ms": LOAD_TARGET_MS,
     }
+    if args.rulesets:
+        return _by_ruleset(args, catalog, corpora, report)
     for name, texts in corpora.items():
         row = report[name] = bench(catalog, texts, args.repeats)
         met = "met" if row["responses_per_s_cpu"] >= TARGET_PER_S else "MISSED"
@@ -389,6 +441,46 @@ def main(argv: list[str] | None = None) -> int:
     if args.json_out:
         with open(args.json_out, "w", encoding="utf-8") as handle:
             json.dump({"schema_version": 2, **report}, handle, indent=2)
+    return 0
+
+
+def _by_ruleset(
+    args: argparse.Namespace,
+    catalog: Catalog,
+    corpora: dict[str, list[str]],
+    report: dict[str, Any],
+) -> int:
+    """Each ruleset on each corpus: interleaved medians, then per-stage costs and digests."""
+    rulesets = list(dict.fromkeys(args.rulesets))
+    for name, texts in corpora.items():
+        speeds = interleaved(catalog, texts, args.repeats, rulesets)
+        rows = report[name] = {}
+        for ruleset in rulesets:
+            row = rows[str(ruleset)] = bench(catalog, texts, args.repeats, ruleset)
+            row["responses_per_s_cpu"] = speeds[ruleset]["responses_per_s_cpu"]
+            row["responses_per_s_wall"] = speeds[ruleset]["responses_per_s_wall"]
+            row["ms_per_response_cpu"] = 1000.0 / row["responses_per_s_cpu"]
+            met = "met" if row["responses_per_s_cpu"] >= TARGET_PER_S else "MISSED"
+            stages = "  ".join(f"{k} {v:.2f}ms" for k, v in row["stages_ms_cpu"].items())
+            print(
+                f"{name:8s} ruleset {ruleset}: {row['responses_per_s_cpu']:6.0f}/s cpu "
+                f"{row['responses_per_s_wall']:6.0f}/s wall  {row['ms_per_response_cpu']:5.2f} ms"
+                f"  {row['mean_claims']:5.1f} claims  {row['passed']}/{row['responses']} pass  "
+                f"(target {TARGET_PER_S:.0f}/s: {met})\n{'':8s} stages (cpu, median): {stages}\n"
+                f"{'':8s} deterministic: {row['deterministic']}; sha256 "
+                f"{row['verdicts_sha256'][:16]}"
+            )
+        if len(rulesets) > 1:
+            base = rows[str(rulesets[0])]["responses_per_s_cpu"]
+            ratios = ", ".join(
+                f"ruleset {r} / ruleset {rulesets[0]} = "
+                f"{rows[str(r)]['responses_per_s_cpu'] / base:.2f}"
+                for r in rulesets[1:]
+            )
+            print(f"{'':8s} interleaved medians: {ratios}")
+    if args.json_out:
+        with open(args.json_out, "w", encoding="utf-8") as handle:
+            json.dump({"schema_version": 3, "rulesets": rulesets, **report}, handle, indent=2)
     return 0
 
 

@@ -29,16 +29,14 @@ from bisect import bisect_right
 from replicas.verifiers.compliance.text import NormalizedText, _lower_same_length
 
 _SP = r"[ \t]{1,3}"
-# "no AF", "$95 AF", "AF: none", "AF waived", "0 AF"
-_AF = re.compile(r"(?<![\w/&-])a/?f(?![\w/&-])")
+# "no AF", "$95 AF", "AF: none", "AF waived", "0 AF": the context of a lower-case "af"
 _AF_CONTEXT_BEFORE = re.compile(
     r"(?:\bno|\bzero|\bthe|\ban?|\bits|\$[\d.,]{1,9}|\b\d{1,4}|\bwith|\bwithout|\bany)[ \t]{1,3}$"
 )
 _AF_CONTEXT_AFTER = re.compile(
     r"[ \t]{0,2}(?:[:=]|->|\u2192|\?|[ \t](?:is|of|waived|free|none|\$))"
 )
-_FTF = re.compile(r"(?<![\w/&-])ftf(s?)(?![\w/&-])")
-_PER_ANNUM = re.compile(r"(?<=%)[ \t]{0,2}(?:p\.[ \t]?a\b\.?|pa\b|per[ \t]{1,3}annum\b)")
+_PER_ANNUM = re.compile(r"[ \t]{0,2}(?:p\.[ \t]?a\b\.?|pa\b|per[ \t]{1,3}annum\b)")
 _DEBT_OBJECT = (
     r"(?:(?:your|an?|the|that|this|any|existing|old|current|high[ \t-]interest|credit[ \t]card"
     r"|card|other|outstanding)" + _SP + r"){0,3}(?:debts?|balances?)"
@@ -92,15 +90,13 @@ _LABEL_ARROW = re.compile(
     r"(?:^|(?<=[\n|.!]))(?P<lead>[ \t]{0,4}(?:(?:[-*+>\u2022]|\d{1,2}[.)])[ \t]{1,3})?(?:\*\*|__)?)"
     r"(?P<label>(?:[a-z][a-z'/()-]{0,20}[ \t]{1,2}){0,4}(?:fees?|aprs?|rates?|charges?|costs?|"
     r"offer|promo|intro|apr[ \t]after))(?:\*\*|__)?"
-    r"(?P<sep>[ \t]{0,2}(?:\?|->|=>|\u2192|>{1,2})[ \t]{0,3})(?=[^\s?])"
+    r"(?P<sep>[ \t]{0,2}(?:\?|->|=>|\u2192|>{1,2})[ \t]{0,3})(?=[^\s?|])"
 )
 _TRIGGERS = (
     "af",
     "a/f",
     "ftf",
-    "p.",
-    "pa",
-    "annum",
+    "%",
     "debt",
     "balance",
     "consolidat",
@@ -112,11 +108,103 @@ _TRIGGERS = (
 )
 
 
+def _windows(
+    lower: str, anchors: tuple[str, ...], before: int, after: int
+) -> list[tuple[int, int]]:
+    """Merged stretches around every occurrence of ``anchors`` (found with ``str.find``): the
+    patterns below then run on these few stretches only, not on every character of the text."""
+    spans: list[tuple[int, int]] = []
+    size = len(lower)
+    for anchor in anchors:
+        pos = lower.find(anchor)
+        while pos >= 0:
+            spans.append((max(0, pos - before), min(size, pos + len(anchor) + after)))
+            pos = lower.find(anchor, pos + 1)
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for lo, hi in spans:
+        if merged and lo <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
+        else:
+            merged.append((lo, hi))
+    return merged
+
+
+def _in_windows(
+    pattern: re.Pattern[str], lower: str, windows: list[tuple[int, int]]
+) -> list[re.Match[str]]:
+    found: list[re.Match[str]] = []
+    cursor = 0
+    for lo, hi in windows:
+        for match in pattern.finditer(lower, max(lo, cursor), hi):
+            found.append(match)
+            cursor = match.end()
+    return found
+
+
+_ABBREVIATION_EDGE = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_/&-")
+
+
+def _word_at(lower: str, word: str) -> list[int]:
+    """Where ``word`` stands as a word of its own (not inside "after" or "draft")."""
+    out = []
+    size = len(lower)
+    pos = lower.find(word)
+    while pos >= 0:
+        end = pos + len(word)
+        if (pos == 0 or lower[pos - 1] not in _ABBREVIATION_EDGE) and (
+            end == size or lower[end] not in _ABBREVIATION_EDGE
+        ):
+            out.append(pos)
+        pos = lower.find(word, end)
+    return out
+
+
+_SEPARATORS = ("?", "->", "=>", ">>", "> ", "\u2192")
+_LABEL_ENDS = (
+    "fee",
+    "fees",
+    "apr",
+    "aprs",
+    "rate",
+    "rates",
+    "charge",
+    "charges",
+    "cost",
+    "costs",
+    "offer",
+    "promo",
+    "intro",
+    "after",
+    "**",
+    "__",
+)
+
+
+def _label_separator_candidates(lower: str) -> list[int]:
+    """Where a label's arrow or question mark may stand: right after a term word ("fee?",
+    "APR ->") and before a value on the same line - found with ``str.find``."""
+    out = []
+    size = len(lower)
+    for sep in _SEPARATORS:
+        pos = lower.find(sep)
+        while pos >= 0:
+            after = pos + len(sep)
+            while after < size and lower[after] in " \t":
+                after += 1
+            if after < size and lower[after] not in "\n?|":
+                head = lower[max(0, pos - 10) : pos].rstrip(" \t")
+                if head.endswith(_LABEL_ENDS):
+                    out.append(pos)
+            pos = lower.find(sep, pos + len(sep))
+    return sorted(set(out))
+
+
 def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
-    if "af" in lower or "a/f" in lower:
-        for m in _AF.finditer(lower):
-            a, b = m.span()
+    for word in ("af", "a/f"):
+        for a in _word_at(lower, word):
+            b = a + len(word)
             upper = text[a:b].replace("/", "") == "AF"
             if not upper and not (
                 _AF_CONTEXT_BEFORE.search(lower, max(0, a - 16), a)
@@ -124,14 +212,18 @@ def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
             ):
                 continue
             out.append((a, b, "annual fee"))
-    if "ftf" in lower:
-        for m in _FTF.finditer(lower):
-            out.append((m.start(), m.end(), "foreign transaction fee" + m.group(1)))
-    if "%" in lower and ("p" in lower or "annum" in lower):
-        for m in _PER_ANNUM.finditer(lower):
-            out.append((m.start(), m.end(), " apr"))
+    for word in ("ftf", "ftfs"):
+        for a in _word_at(lower, word):
+            out.append((a, a + len(word), "foreign transaction fee" + word[3:]))
+    pos = lower.find("%")
+    while pos >= 0:
+        match = _PER_ANNUM.match(lower, pos + 1)
+        if match is not None:
+            out.append((match.start(), match.end(), " apr"))
+        pos = lower.find("%", pos + 1)
     if "debt" in lower or "balance" in lower or "consolidat" in lower:
-        for m in _BT_PHRASES.finditer(lower):
+        windows = _windows(lower, ("debt", "balance", "consolidat"), 60, 40)
+        for m in _in_windows(_BT_PHRASES, lower, windows):
             a, b = m.span()
             # a capitalised word after the first makes it a name, not a paraphrase
             if any(ch.isupper() for ch in text[a + 1 : b]):
@@ -140,11 +232,14 @@ def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
             plural = "s" if re.search(r"(?:debts|balances)\b", words) else ""
             out.append((a, b, "balance transfer" + plural))
     if "yr" in lower or "y1" in lower:
-        for m in _YEAR_ONE.finditer(lower):
+        for m in _in_windows(_YEAR_ONE, lower, _windows(lower, ("yr", "y1"), 8, 8)):
             out.append((m.start(), m.end(), "the first year"))
-    if "?" in lower or ">" in lower or "\u2192" in lower:
-        for m in _LABEL_ARROW.finditer(lower):
-            out.append((m.start("sep"), m.end("sep"), ": "))
+    for pos in _label_separator_candidates(lower):
+        # the label runs from the start of its line, cell or sentence to the separator
+        start = max(lower.rfind("\n", 0, pos), lower.rfind("|", 0, pos), lower.rfind(". ", 0, pos))
+        match = _LABEL_ARROW.match(lower, max(start, 0) if start < 0 else start + 1)
+        if match is not None and match.start("sep") <= pos < match.end("sep"):
+            out.append((match.start("sep"), match.end("sep"), ": "))
     out.sort()
     kept: list[tuple[int, int, str]] = []
     for item in out:
