@@ -5,26 +5,24 @@
 address). Both run the very same function, so they produce the same snapshots; a seed whose
 snapshot is already cached and intact is skipped (that is what makes a farm resumable), a seed that
 fails is reported and the farm goes on. The first seed of a code fingerprint is built by dbt (it
-compiles the project); the other workers wait for it, then replay.
+compiles the project); the other workers wait for it, then replay. The pool and Ray loops are
+:func:`replicas.build.jobs.run_jobs` (an interrupt stops the workers; a stopped build leaves no
+temporary directory).
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import multiprocessing
-import os
 import re
 import time
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Iterable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from replicas.build.jobs import EXECUTORS, run_jobs
 from replicas.build.pipeline import ENGINES, ensure_snapshot, is_cached
 from replicas.build.snapshot import MANIFEST, BuildError, BuildKey, build_info
-from replicas.paths import replicas_home
 from replicas.replica import ReplicaSpec, get_replica, register_replica
 
 __all__ = [
@@ -36,12 +34,9 @@ __all__ = [
     "rich_farm_progress",
 ]
 
-EXECUTORS = ("local", "ray")
 STATUSES = ("built", "cached", "failed")
 #: Seeds in a farm at most (a typo like 1-5000000 should not queue for days).
 MAX_SEEDS = 1_000_000
-#: Environment the workers must share with the caller (the cache; where tests live for Ray).
-_SHARED_ENV = ("REPLICAS_HOME",)
 
 Progress = Callable[["SeedOutcome", int, int], None]
 
@@ -187,106 +182,6 @@ def farm_build_one(
     )
 
 
-def _shared_environment() -> dict[str, str]:
-    env = {k: os.environ[k] for k in _SHARED_ENV if k in os.environ}
-    env["REPLICAS_HOME"] = str(replicas_home().resolve())
-    return env
-
-
-def _init_worker(env: dict[str, str]) -> None:
-    os.environ.update(env)
-
-
-def _run_local(
-    jobs: Sequence[tuple[Any, ...]], workers: int, on_outcome: Callable[[SeedOutcome], None]
-) -> None:
-    # spawn, not fork: the parent may hold DuckDB connections and threads a fork would copy.
-    pool = ProcessPoolExecutor(
-        max_workers=max(1, min(workers, len(jobs))),
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_init_worker,
-        initargs=(_shared_environment(),),
-    )
-    pending: dict[Future[SeedOutcome], tuple[Any, ...]] = {}
-    queue = list(reversed(jobs))
-    window = 2 * max(1, workers)
-    try:
-        while queue or pending:
-            while queue and len(pending) < window:
-                job = queue.pop()
-                pending[pool.submit(farm_build_one, *job)] = job
-            done, _ = wait(set(pending), return_when=FIRST_COMPLETED)
-            for future in done:
-                pending.pop(future)
-                try:
-                    outcome = future.result()
-                except BrokenProcessPool as exc:
-                    raise RuntimeError(
-                        f"a farm worker process died ({exc}); seeds built so far are cached, "
-                        "run the farm again to resume"
-                    ) from None
-                on_outcome(outcome)
-    except BaseException:
-        processes = list(getattr(pool, "_processes", {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            if process.is_alive():
-                process.terminate()
-        for process in processes:
-            process.join(timeout=5)
-        raise
-    pool.shutdown(wait=True)
-
-
-def _run_ray(
-    jobs: Sequence[tuple[Any, ...]],
-    workers: int,
-    address: str | None,
-    on_outcome: Callable[[SeedOutcome], None],
-) -> None:
-    try:
-        import ray  # optional extra: only this executor needs it
-    except ImportError:
-        raise RuntimeError("the ray executor needs Ray: pip install 'replica-kit[ray]'") from None
-    started_here = False
-    if not ray.is_initialized():
-        env = _shared_environment()
-        # Ray workers do not start in the caller's directory; let them import what it can.
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in [os.getcwd(), os.environ.get("PYTHONPATH", "")] if p
-        )
-        runtime_env = {"env_vars": env}
-        try:
-            if address:
-                ray.init(address=address, runtime_env=runtime_env, log_to_driver=False)
-            else:
-                ray.init(
-                    num_cpus=max(1, workers),
-                    include_dashboard=False,
-                    log_to_driver=False,
-                    runtime_env=runtime_env,
-                )
-        except Exception as exc:
-            raise RuntimeError(f"cannot start or join Ray ({address or 'local'}): {exc}") from None
-        started_here = True
-    remote = ray.remote(num_cpus=1, max_retries=0)(farm_build_one)
-    refs: list[Any] = []
-    try:
-        refs = [remote.remote(*job) for job in jobs]
-        while refs:
-            done, refs = ray.wait(refs, num_returns=1)
-            for ref in done:
-                on_outcome(ray.get(ref))
-    except BaseException:
-        for ref in refs:
-            with contextlib.suppress(Exception):  # already finished or gone
-                ray.cancel(ref, force=True)
-        raise
-    finally:
-        if started_here:
-            ray.shutdown()
-
-
 def build_many(
     replica: str,
     seeds: Iterable[int],
@@ -327,10 +222,20 @@ def build_many(
             progress(outcome, len(outcomes), len(jobs))
 
     t0 = time.perf_counter()
-    if jobs and executor == "local":
-        _run_local(jobs, workers, on_outcome)
-    elif jobs:
-        _run_ray(jobs, workers, ray_address, on_outcome)
+    try:
+        run_jobs(
+            farm_build_one,
+            jobs,
+            lambda _index, outcome: on_outcome(outcome),
+            workers=workers,
+            executor=executor,
+            ray_address=ray_address,
+        )
+    except BrokenProcessPool as exc:
+        raise RuntimeError(
+            f"a farm worker process died ({exc}); seeds built so far are cached, "
+            "run the farm again to resume"
+        ) from None
     return FarmReport(
         replica=replica,
         scale=scale,
