@@ -8,13 +8,16 @@ fixed APR, a card with no late fee, a purchase-only and a transfer-only intro of
 item's label comes from how it was made: a compliant item copies the catalog's terms, a
 defective one plants exactly one defect whose reason code is the label.
 
-``probe_items()`` returns the items; ``probe_catalog()`` the catalog they are about. The report
-script (``benchmarks/compliance_eval/probe_score.py``) scores rulesets on it; the frozen-verdict
-test runs it under the published rulesets as extra texts.
+``probe_items()`` returns the items; ``probe_catalog()`` the catalog they are about.
+``python -m tests.corpora.compliance_probe [--rulesets 4 5] [--show-misses]`` prints per-code
+precision and recall and the false-positive rate for each ruleset; ``tests/test_compliance_probe``
+holds ruleset 5 to no false positive and no code below ruleset 4; the frozen-verdict test runs the
+items under the published rulesets as extra texts.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -769,3 +772,49 @@ __all__ = [
     "probe_items",
     "probe_stats",
 ]
+
+
+def _lookup(predicted: dict[str, set[str]], item: ProbeItem) -> set[str]:
+    return predicted[item.item_id]
+
+
+def _report(rulesets: list[int], show_misses: bool) -> str:
+    from replicas.verifiers.compliance import verify_response
+
+    catalog = probe_catalog()
+    items = probe_items()
+    lines = [f"{len(items)} items, {sum(i.label is None for i in items)} compliant"]
+    for ruleset in rulesets:
+        predicted = {
+            item.item_id: set(
+                verify_response(item.text, catalog, item.customer_id, ruleset=ruleset).codes
+            )
+            for item in items
+        }
+        stats = probe_stats(items, functools.partial(_lookup, predicted))
+        fp, n = stats["false_positives"], stats["compliant"]
+        lines.append(f"ruleset {ruleset}: false positives {fp}/{n} ({fp / n:.3f})")
+        lines.append(f"  {'code':20s} {'recall':>12s} {'precision':>12s}")
+        for code, c in stats["per_code"].items():
+            caught, made, flagged = c["tp"], c["tp"] + c["fn"], c["tp"] + c["fp"]
+            recall = f"{caught}/{made}" if made else "-"
+            precision = f"{caught}/{flagged}" if flagged else "-"
+            lines.append(f"  {code:20s} {recall:>12s} {precision:>12s}")
+        if show_misses:
+            for item in items:
+                got = predicted[item.item_id]
+                if (item.label is None and got) or (
+                    item.label is not None and item.label not in got
+                ):
+                    lines.append(f"    miss {item.item_id}: {sorted(got)}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Score compliance rulesets on the probe corpus.")
+    parser.add_argument("--rulesets", type=int, nargs="+", default=[4, 5])
+    parser.add_argument("--show-misses", action="store_true")
+    args = parser.parse_args()
+    print(_report(args.rulesets, args.show_misses))

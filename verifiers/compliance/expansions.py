@@ -215,12 +215,18 @@ def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
     for word in ("ftf", "ftfs"):
         for a in _word_at(lower, word):
             out.append((a, a + len(word), "foreign transaction fee" + word[3:]))
-    pos = lower.find("%")
-    while pos >= 0:
-        match = _PER_ANNUM.match(lower, pos + 1)
-        if match is not None:
-            out.append((match.start(), match.end(), " apr"))
-        pos = lower.find("%", pos + 1)
+    if "p" in lower:
+        size = len(lower)
+        pos = lower.find("%")
+        while pos >= 0:
+            nxt = pos + 1
+            while nxt < size and nxt - pos <= 3 and lower[nxt] in " \t":
+                nxt += 1
+            if nxt < size and lower[nxt] == "p":
+                match = _PER_ANNUM.match(lower, pos + 1)
+                if match is not None:
+                    out.append((match.start(), match.end(), " apr"))
+            pos = lower.find("%", pos + 1)
     if "debt" in lower or "balance" in lower or "consolidat" in lower:
         windows = _windows(lower, ("debt", "balance", "consolidat"), 60, 40)
         for m in _in_windows(_BT_PHRASES, lower, windows):

@@ -22,12 +22,13 @@ _YES = re.compile(
     r"^[\s*_]*(?:yes|y|yep|\u2713|\u2714|\u2705|x|top[ \t]{1,3}pick|(?:our|my)?[ \t]*pick|"
     r"recommended|best)[\s*_!.]*$"
 )
+_PICK_WORDS = ("recommend", "pick", "suggest", "best", "choice")
 _ROW = re.compile(r"(?m)^[^\n|]*\|[^\n]*\|[^\n]*$")
 
 
 def column_picks(lower: str, mentions: Sequence[NameMention]) -> dict[str, NameMention]:
     """The cards a "Recommended?" column of a markdown table answers "Yes" for."""
-    if "|" not in lower:
+    if "|" not in lower or not any(word in lower for word in _PICK_WORDS):
         return {}
     found: dict[str, NameMention] = {}
     rows = list(_ROW.finditer(lower))
