@@ -127,6 +127,29 @@ def test_abbreviation_words_inside_other_words_are_left_alone() -> None:
         assert expand(normalize(text)).text == text
 
 
+# -- foreign spending named otherwise ----------------------------------------------------------
+
+FOREIGN_WORDS: list[Case] = [
+    ("Summit Cash: no fee on non-dollar transactions.", ["wrong_fee"]),
+    ("the summit cash doesn't charge for cross-border purchases", ["wrong_fee"]),
+]
+FOREIGN_WORD_TWINS: list[str] = [
+    "Harbor Sky Miles: no fee on non-dollar transactions.",
+    "Summit Cash Plus doesn't charge for cross-border purchases.",
+    "Summit Cash: a 3% fee on non-dollar transactions.",
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), FOREIGN_WORDS)
+def test_foreign_words(text: str, expected: list[str], catalog: Catalog) -> None:
+    _new_detection(text, expected, catalog)
+
+
+@pytest.mark.parametrize("text", FOREIGN_WORD_TWINS)
+def test_foreign_word_twins(text: str, catalog: Catalog) -> None:
+    assert _codes(text, catalog, 5) == []
+
+
 # -- balance transfers named by what they do (the bt_absent class) ------------------------------
 
 BT_PARAPHRASES: list[Case] = [
@@ -277,6 +300,35 @@ def test_recommended_column(
 
 @pytest.mark.parametrize(("text", "customer"), COLUMN_TWINS)
 def test_recommended_column_twins(text: str, customer: str | None, catalog: Catalog) -> None:
+    assert _codes(text, catalog, 5, customer) == []
+
+
+# -- an imperative after a sentence adverb recommends ------------------------------------------
+
+ADVERB_IMPERATIVES: list[tuple[str, list[str], str | None]] = [
+    ("honestly just grab the Summit Cash Preferred", ["missing_disclosure"], None),
+    (
+        "The Vista Clear is fine. Seriously pick the Granite Business Cash though.",
+        ["ineligible_card"],
+        "C1",
+    ),
+]
+ADVERB_IMPERATIVE_TWINS: list[tuple[str, str | None]] = [
+    ("Honestly, just grab the Summit Cash Preferred - $150 a year, and worth it.", None),
+    ("Honestly, don't get the Granite Business Cash; the Summit Cash suits you.", "C1"),
+    ("Really, the Summit Cash Preferred is pricey at $150 a year.", None),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "customer"), ADVERB_IMPERATIVES)
+def test_adverb_imperatives(
+    text: str, expected: list[str], customer: str | None, catalog: Catalog
+) -> None:
+    _new_detection(text, expected, catalog, customer)
+
+
+@pytest.mark.parametrize(("text", "customer"), ADVERB_IMPERATIVE_TWINS)
+def test_adverb_imperative_twins(text: str, customer: str | None, catalog: Catalog) -> None:
     assert _codes(text, catalog, 5, customer) == []
 
 

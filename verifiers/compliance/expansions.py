@@ -13,6 +13,11 @@ Each rewrite is one class of phrasing, not one example:
   af", "$95 af", "af: none"), ``FTF`` / ``FTFs``;
 * a percentage "per annum": ``p.a.``, ``pa``, ``per annum`` right after a percentage (after a
   dollar amount "per annum" stays the yearly word it is);
+* foreign spending named otherwise: "non-sterling", "non-dollar", "cross-border" become
+  "foreign";
+* the first year abbreviated: "yr 1", "1st yr" become "the first year";
+* a term label and its value joined by an arrow or a question mark ("Annual fee -> none",
+  "Late fee? None.") become "label: value";
 * balance transfers named by what they do: moving, shifting or bringing debt or a balance over
   ("move your existing debt over", "balances you bring over", "shift a balance across"),
   consolidating debt ("consolidate your card debt"), "transferred debt", "debt transfers".
@@ -81,6 +86,8 @@ _BT_PHRASES = re.compile(
     + _SP
     + r"transfers?\b"
 )
+# "non-sterling transactions", "cross-border purchases": foreign ones
+_FOREIGN_WORDS = re.compile(r"\b(?:non-(?:sterling|dollar|us|usd|domestic)|cross-border)\b")
 # "yr 1", "1st yr", "first yr", "yr one": the first year, abbreviated
 _YEAR_ONE = re.compile(r"\b(?:yr[ \t]?(?:1|one)|(?:1st|first)[ \t-]yr|y1)\b")
 # "Annual fee? Zero.", "Annual fee -> none", "Late fee → $40", "APR >> 19.99%": a short term label
@@ -93,6 +100,8 @@ _LABEL_ARROW = re.compile(
     r"(?P<sep>[ \t]{0,2}(?:\?|->|=>|\u2192|>{1,2})[ \t]{0,3})(?=[^\s?|])"
 )
 _TRIGGERS = (
+    "non-",
+    "cross-border",
     "af",
     "a/f",
     "ftf",
@@ -237,6 +246,9 @@ def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
             words = lower[a:b]
             plural = "s" if re.search(r"(?:debts|balances)\b", words) else ""
             out.append((a, b, "balance transfer" + plural))
+    if "non-" in lower or "cross-border" in lower:
+        for m in _in_windows(_FOREIGN_WORDS, lower, _windows(lower, ("non-", "cross-"), 2, 12)):
+            out.append((m.start(), m.end(), "foreign"))
     if "yr" in lower or "y1" in lower:
         for m in _in_windows(_YEAR_ONE, lower, _windows(lower, ("yr", "y1"), 8, 8)):
             out.append((m.start(), m.end(), "the first year"))

@@ -26,7 +26,9 @@ class Recommendations:
     negated: frozenset[str]
 
 
-def find_recommendations(lower: str, extraction: Extraction, more: bool = False) -> Recommendations:
+def find_recommendations(
+    lower: str, extraction: Extraction, more: bool | int = False
+) -> Recommendations:
     """Recommended and ruled-out cards, read clause by clause in the units that name a card.
 
     A mention is ruled out when its clause negates ("you don't qualify for X") or a contrast
@@ -34,7 +36,8 @@ def find_recommendations(lower: str, extraction: Extraction, more: bool = False)
     it is a list item under a recommending lead-in ("Top picks for you:" - the nearest non-empty
     unit before it that is not itself a list item). Only units with a card mention are read, and
     a clause is searched only for what its mentions need, once. ``more``: ruleset 4's further
-    recommending phrases (``lex.RECOMMEND_MORE``, ``lex.IMPERATIVE_RECOMMEND``).
+    recommending phrases (``lex.RECOMMEND_MORE``, ``lex.IMPERATIVE_RECOMMEND``); ``more=2``:
+    ruleset 5's as well (an imperative after a sentence adverb: "honestly, just get the X").
     """
     positive: dict[str, NameMention] = {}
     negated: set[str] = set()
@@ -82,12 +85,20 @@ def find_recommendations(lower: str, extraction: Extraction, more: bool = False)
     return Recommendations(positive, frozenset(negated))
 
 
+# Ruleset 5: the imperative after a sentence adverb or two ("honestly, just get the X", "tbh
+# go for the X", "so really, grab the X")
+_IMPERATIVE_5 = re.compile(
+    r"[\s,;:*>#\-.!]*(?:(?:honestly|seriously|really|personally|frankly|tbh|imo|in[ \t]short"
+    r"|ok(?:ay)?|well|so|then)[ \t,]{1,3}){1,2}" + lex.IMPERATIVE_RECOMMEND.pattern
+)
 RULED_OUT, RECOMMENDED, NEITHER = 1, 2, 0
-_VERDICTS: dict[tuple[str, tuple[int, ...], bool], tuple[int, ...]] = {}
+_VERDICTS: dict[tuple[str, tuple[int, ...], bool | int], tuple[int, ...]] = {}
 _VERDICTS_LIMIT = 50_000
 
 
-def unit_verdicts(unit_text: str, starts: tuple[int, ...], more: bool = False) -> tuple[int, ...]:
+def unit_verdicts(
+    unit_text: str, starts: tuple[int, ...], more: bool | int = False
+) -> tuple[int, ...]:
     """What the clause of each mention (at ``starts`` in ``unit_text``) says of its card:
     ``RULED_OUT``, ``RECOMMENDED`` or ``NEITHER``. A function of the unit's text alone, cached
     (phrasing repeats across responses)."""
@@ -118,7 +129,7 @@ class _ClauseScan:
 
     __slots__ = ("_cuts", "_end", "_lower", "_memo", "_more", "_start")
 
-    def __init__(self, lower: str, start: int, end: int, more: bool = False) -> None:
+    def __init__(self, lower: str, start: int, end: int, more: bool | int = False) -> None:
         self._lower = lower
         self._more = more
         self._start, self._end = start, end
@@ -171,8 +182,10 @@ class _ClauseScan:
         key = (3, start, end)
         found = self._memo.get(key)
         if found is None:
-            found = self._memo[key] = (
-                lex.IMPERATIVE_RECOMMEND.match(self._lower, start, end) is not None
+            found = self._memo[key] = lex.IMPERATIVE_RECOMMEND.match(
+                self._lower, start, end
+            ) is not None or (
+                self._more == 2 and _IMPERATIVE_5.match(self._lower, start, end) is not None
             )
         return found
 

@@ -17,8 +17,8 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   "consolidate your debt"), label values after arrows and question marks ("Annual fee -> none",
   "Annual fee? Zero."), a first-year fee written "$0 intro" or "free the first year", a negated
   waiver ("no first-year waiver") read as no waiver, "neither X nor Y" as a claim about each card,
-  a "Recommended?" table column, and an intro offer's missing length noticed when the sentence
-  gives the rate after it.
+  a "Recommended?" table column, an imperative after a sentence adverb ("honestly, just get the
+  X"), and an intro offer's missing length noticed when the sentence gives the rate after it.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -51,6 +51,8 @@ class Ruleset:
     neither_nor: bool = False
     # ruleset 5: a "Recommended?" / "Pick" table column answered "Yes" recommends its row's card
     recommended_column: bool = False
+    # ruleset 5: an imperative after a sentence adverb ("honestly, just get the X") recommends X
+    more_recommendations_5: bool = False
 
 
 FROZEN_RULESET = 3
@@ -74,6 +76,7 @@ RULESETS: dict[int, Ruleset] = {
         fee_forms_5=True,
         neither_nor=True,
         recommended_column=True,
+        more_recommendations_5=True,
     ),
 }
 
