@@ -438,3 +438,58 @@ ISSUE_CLASSES: list[Case] = [
 @pytest.mark.parametrize(("text", "expected"), ISSUE_CLASSES)
 def test_issue_13_classes_under_ruleset_5(text: str, expected: list[str], catalog: Catalog) -> None:
     assert _codes(text, catalog, 5) == expected
+
+
+# -- a card brand that is also the issuer's name -------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def brand_issuer_catalog() -> Catalog:
+    """The test catalog with the Vista Clear issued by "Vista Trust" (brand = issuer's name)."""
+    cards = [
+        {**c, "issuer": "Vista Trust"} if c["card_name"] == "Vista Clear" else c for c in CARDS
+    ]
+    return Catalog.from_records(cards, ELIGIBILITY)
+
+
+BRAND_ISSUER: list[Case] = [
+    ("The Vista Claer has no annual fee.", ["misspelled_card"]),
+    (
+        "- Vista Cleer: 0% on purchases for 12 months, then 19.99%-29.99% variable",
+        ["misspelled_card"],
+    ),
+]
+BRAND_ISSUER_TWINS: list[str] = [
+    "Vista Trust issues the Vista Clear, which has no annual fee.",
+    "Vista Trust's Vista Clear has no annual fee.",
+    "Vista's cards are simple; the Vista Clear has no annual fee.",
+    "Vista Trust Bank is the issuer of the Vista Clear.",
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), BRAND_ISSUER)
+def test_brand_before_issuer(text: str, expected: list[str], brand_issuer_catalog: Catalog) -> None:
+    _new_detection(text, expected, brand_issuer_catalog)
+
+
+@pytest.mark.parametrize("text", BRAND_ISSUER_TWINS)
+def test_brand_before_issuer_twins(text: str, brand_issuer_catalog: Catalog) -> None:
+    assert _codes(text, brand_issuer_catalog, 5) == []
+
+
+def test_brand_first_names_only_where_an_issuer_is_a_brand(
+    catalog: Catalog, brand_issuer_catalog: Catalog
+) -> None:
+    # "Granite Peak National Bank" issues the "Granite Business Cash": a two-word issuer stem
+    # stays the issuer's, so the test catalog reads names one way under every ruleset
+    assert catalog.names_for(True) is catalog.names
+    assert brand_issuer_catalog.names_for(True) is not brand_issuer_catalog.names
+    assert brand_issuer_catalog.names_for(True) is brand_issuer_catalog.names_for(True)
+    assert brand_issuer_catalog.names_for(False) is brand_issuer_catalog.names
+    for ruleset in (4, 5):
+        assert _codes(
+            "The Vista Platinum Reserve has no annual fee.", brand_issuer_catalog, ruleset
+        ) == ["unknown_card"]
+        assert _codes("Granite Peak Diamond Cash Rewards has no annual fee.", catalog, ruleset) == [
+            "unknown_card"
+        ]

@@ -172,7 +172,7 @@ def extract_claims(
     """The typed, attributed claims the verifier reads in ``text`` (normalised positions)."""
     rules = get_ruleset(ruleset)
     norm = _normalize(text, rules)
-    mentions = catalog.names.find(norm.text, norm.lower)
+    mentions = catalog.names_for(rules.brand_before_issuer).find(norm.text, norm.lower)
     return extract(norm.text, _reading_text(norm, rules), mentions, rules).claims
 
 
@@ -201,7 +201,7 @@ def verify_response(
             feedback=_feedback([], 0, 0, empty=True, unverified=[]),
             objective_scores=dict.fromkeys(OBJECTIVES, 1.0),
         )
-    mentions = catalog.names.find(norm.text, norm.lower)
+    mentions = catalog.names_for(rules.brand_before_issuer).find(norm.text, norm.lower)
     lower = _reading_text(norm, rules)
     extraction = extract(norm.text, lower, mentions, rules)
     findings, tally = evaluate(catalog, lower, extraction, customer, rules)

@@ -183,6 +183,7 @@ class Catalog:
     eligibility: Mapping[str, Mapping[str, tuple[bool, str | None]]] = field(default_factory=dict)
     names: NameIndex = field(init=False, repr=False, compare=False)
     _by_id: Mapping[str, CardTerms] = field(init=False, repr=False, compare=False)
+    _brand_first: list[NameIndex] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         cards = tuple(self.cards)
@@ -212,6 +213,22 @@ class Catalog:
         object.__setattr__(
             self, "names", NameIndex([(c.card_id, c.card_name) for c in cards], issuers)
         )
+        object.__setattr__(self, "_brand_first", [])
+
+    def names_for(self, brand_first: bool) -> NameIndex:
+        """The name index a ruleset reads names with. ``brand_first`` (ruleset 5): where an
+        issuer's name starts with a card brand ("Lakeshore Trust" issues "Lakeshore Voyager"),
+        a phrase with that brand and product words ("Lakeshore Voyagr") is read as a card name
+        - misspelt or invented - not cut at the issuer's name. Built once, on first use, and
+        only for catalogs with such an issuer (for the others both readings are the same)."""
+        if not brand_first or not self.names.issuer_brand_overlap:
+            return self.names
+        if not self._brand_first:
+            issuers = sorted({c.issuer for c in self.cards if c.issuer})
+            self._brand_first.append(
+                NameIndex([(c.card_id, c.card_name) for c in self.cards], issuers, brand_first=True)
+            )
+        return self._brand_first[0]
 
     # -- construction -------------------------------------------------------------------------
 

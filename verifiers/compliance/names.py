@@ -60,7 +60,12 @@ _NEXT_WORD = re.compile(r"[ \t]{1,3}([A-Z][A-Za-z'-]{1,20}|\d{1,4})(?![\w%])")
 class NameIndex:
     """Catalog names prepared for matching: one alternation regex plus word-position indexes."""
 
-    def __init__(self, names: Sequence[tuple[str, str]], issuers: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        names: Sequence[tuple[str, str]],
+        issuers: Iterable[str] = (),
+        brand_first: bool = False,
+    ) -> None:
         self.names: dict[str, str] = {}
         self._words: dict[str, tuple[str, ...]] = {}
         by_words: dict[tuple[str, ...], str] = {}
@@ -76,8 +81,10 @@ class NameIndex:
             self.names[card_id] = name
             self._words[card_id] = words
         self._by_words = by_words
-        self._phrases = NameWords(self.names, self._words, by_words, issuers)
+        self._phrases = NameWords(self.names, self._words, by_words, issuers, brand_first)
         self.brands = self._phrases.brands
+        # an issuer whose name starts with a card brand ("Lakeshore Trust", "Lakeshore Voyager")
+        self.issuer_brand_overlap = self._phrases.issuer_brand_overlap
         # read by ``references`` (short names, labels, "the Plus version")
         self.words_by_card: dict[str, tuple[str, ...]] = self._words
         self.card_by_words: dict[tuple[str, ...], str] = by_words

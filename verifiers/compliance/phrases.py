@@ -79,6 +79,7 @@ class NameWords:
         words_by_card: dict[str, tuple[str, ...]],
         by_words: dict[tuple[str, ...], str],
         issuers: Iterable[str],
+        brand_first: bool = False,
     ) -> None:
         self.names = names
         self._words = words_by_card
@@ -105,6 +106,13 @@ class NameWords:
         for words in by_words:
             self._joined.setdefault("".join(words).replace("-", ""), []).append(words)
         self._issuer_stems = self._stems(issuers)
+        self.issuer_brand_overlap = any(
+            len(stem) == 1 and stem[0] in self.brands for stem in self._issuer_stems
+        )
+        # ruleset 5: an issuer stem that is a card brand ("Lakeshore" of "Lakeshore Trust") is an
+        # issuer's name only when an institution word follows it, not before product words; a
+        # longer stem ("Granite Peak" of "Granite Peak National Bank") stays the issuer's
+        self._brand_first = brand_first and self.issuer_brand_overlap
         self._phrase_cache: dict[tuple[str, ...], tuple[PhraseVerdict, ...]] = {}
         self._nearest_cache: dict[tuple[tuple[str, ...], bool], str | None] = {}
 
@@ -173,13 +181,21 @@ class NameWords:
                 )
         return tuple(out)
 
+    def _brand_led(self, words: tuple[str, ...], i: int, stem: tuple[str, ...]) -> bool:
+        """Ruleset 5: the issuer stem at ``i`` is a card brand leading a product name ("Lakeshore
+        Voyagr"), not an issuer's name ("Lakeshore Trust", "Lakeshore's cards")."""
+        if not self._brand_first or len(stem) != 1 or stem[0] not in self.brands:
+            return False
+        after = i + len(stem)
+        return after < len(words) and words[after] not in INSTITUTION_WORDS and words[after] != "'s"
+
     def _without_issuers(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
         """Word ranges left after cutting out issuer names ("Granite Peak National Bank")."""
         ranges: list[tuple[int, int]] = []
         lo = i = 0
         while i < len(words):
             stem = next((s for s in self._issuer_stems if words[i : i + len(s)] == s), None)
-            if stem is None:
+            if stem is None or self._brand_led(words, i, stem):
                 i += 1
                 continue
             if i > lo:
@@ -223,7 +239,7 @@ class NameWords:
         product that issuer does not have (its real cards carry their own brand)."""
         for i in range(len(words)):
             stem = next((s for s in self._issuer_stems if words[i : i + len(s)] == s), None)
-            if stem is None:
+            if stem is None or self._brand_led(words, i, stem):
                 continue
             tail = words[i + len(stem) :]
             if tail and tail[0] not in INSTITUTION_WORDS and tail[0] != "'s":

@@ -18,7 +18,8 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   "Annual fee? Zero."), a first-year fee written "$0 intro" or "free the first year", a negated
   waiver ("no first-year waiver") read as no waiver, "neither X nor Y" as a claim about each card,
   a "Recommended?" table column, an imperative after a sentence adverb ("honestly, just get the
-  X"), and an intro offer's missing length noticed when the sentence gives the rate after it.
+  X"), an intro offer's missing length noticed when the sentence gives the rate after it, and
+  names read brand first where an issuer's name starts with a card brand.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -53,6 +54,9 @@ class Ruleset:
     recommended_column: bool = False
     # ruleset 5: an imperative after a sentence adverb ("honestly, just get the X") recommends X
     more_recommendations_5: bool = False
+    # ruleset 5: a card brand that also starts an issuer's name ("Lakeshore Trust" issues
+    # "Lakeshore Voyager") still leads product names, so "Lakeshore Voyagr" is a misspelling
+    brand_before_issuer: bool = False
 
 
 FROZEN_RULESET = 3
@@ -77,6 +81,7 @@ RULESETS: dict[int, Ruleset] = {
         neither_nor=True,
         recommended_column=True,
         more_recommendations_5=True,
+        brand_before_issuer=True,
     ),
 }
 
