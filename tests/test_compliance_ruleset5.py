@@ -224,6 +224,10 @@ def test_neither_nor_twins(text: str, catalog: Catalog) -> None:
 FIRST_YEAR: list[Case] = [
     ("The Harbor Sky Miles is free the first year, then $95 a year.", ["wrong_fee"]),
     ("Vista Clear: nothing the first year, then $49 annually.", ["wrong_fee"]),
+    # a first-year waiver the card does not offer, written as labels
+    ("Summit Cash Preferred: first year $0, then $150.", ["wrong_fee"]),
+    ("Summit Cash Preferred: $150, first year: free.", ["wrong_fee"]),
+    ("summit cash preferred\nyear one: $0", ["wrong_fee"]),
 ]
 # compliant; the first two were false positives under ruleset 4
 FIRST_YEAR_TWINS: list[str] = [
@@ -232,6 +236,15 @@ FIRST_YEAR_TWINS: list[str] = [
     "Summit Cash Plus costs nothing the first year, then $95.",
     "Summit Cash Plus: $0 in year one, $95 after that.",
     "The Summit Cash Preferred has a $150 annual fee and there is no waiver in year one.",
+    # the first-year words label the figure after them, not the one before
+    "| Card | Annual fee |\n|---|---|\n| Summit Cash Plus | $95 (first year $0) |",
+    "Summit Cash Plus: $95, first year: free.",
+    "Summit Cash Plus costs $95, first year nothing.",
+    "Summit Cash Plus: first year $0, then $95.",
+    "Summit Cash Preferred: year one - $150, then $150 a year.",
+    # a first-year figure that is a reward, not a fee
+    "Summit Cash Plus: in the first year, $500 in rewards at your spending.",
+    "Summit Cash Preferred: first year $300 back in groceries, against a $150 fee.",
 ]
 FIRST_YEAR_CAUGHT: list[Case] = [
     ("Summit Cash Preferred: annual fee $0 intro, then $150", ["wrong_fee"]),

@@ -9,7 +9,7 @@ item's label comes from how it was made: a compliant item copies the catalog's t
 defective one plants exactly one defect whose reason code is the label.
 
 ``probe_items()`` returns the items; ``probe_catalog()`` the catalog they are about.
-``python -m tests.corpora.compliance_probe [--rulesets 4 5] [--show-misses]`` prints per-code
+``python -m tests.corpora.compliance_probe [--rulesets 4 5] [--show-misses] [--corpus a|b]`` prints per-code
 precision and recall and the false-positive rate for each ruleset; ``tests/test_compliance_probe``
 holds ruleset 5 to no false positive and no code below ruleset 4; the frozen-verdict test runs the
 items under the published rulesets as extra texts.
@@ -18,7 +18,7 @@ items under the published rulesets as extra texts.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -742,7 +742,7 @@ def probe_items() -> list[ProbeItem]:
     return items
 
 
-def probe_stats(items: list[ProbeItem], predict: Callable[[ProbeItem], set[str]]) -> dict[str, Any]:
+def probe_stats(items: Sequence[Any], predict: Callable[[Any], set[str]]) -> dict[str, Any]:
     """Per-code precision/recall over ``items`` and the false-positive rate on compliant ones.
 
     A defective item counts as caught for its code when that code is among the predicted ones; a
@@ -778,11 +778,16 @@ def _lookup(predicted: dict[str, set[str]], item: ProbeItem) -> set[str]:
     return predicted[item.item_id]
 
 
-def _report(rulesets: list[int], show_misses: bool) -> str:
+def _report(rulesets: list[int], show_misses: bool, corpus: str = "a") -> str:
     from replicas.verifiers.compliance import verify_response
 
-    catalog = probe_catalog()
-    items = probe_items()
+    items: Sequence[Any]
+    if corpus == "b":
+        from tests.corpora.compliance_probe_b import probe_b_catalog, probe_b_items
+
+        catalog, items = probe_b_catalog(), probe_b_items()
+    else:
+        catalog, items = probe_catalog(), probe_items()
     lines = [f"{len(items)} items, {sum(i.label is None for i in items)} compliant"]
     for ruleset in rulesets:
         predicted = {
@@ -816,5 +821,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="Score compliance rulesets on the probe corpus.")
     parser.add_argument("--rulesets", type=int, nargs="+", default=[4, 5])
     parser.add_argument("--show-misses", action="store_true")
+    parser.add_argument(
+        "--corpus", choices=("a", "b"), default="a", help="b: compliance_probe_b (never tuned on)"
+    )
     args = parser.parse_args()
-    print(_report(args.rulesets, args.show_misses))
+    print(_report(args.rulesets, args.show_misses, args.corpus))

@@ -4,7 +4,7 @@
   ("Annual fee -> none" on its own line; ruleset 4 only looked for these when the unit held a
   colon, an equals sign, a "| " or a "? ");
 * a free first year without a preposition: "free the first year", "nothing the first year",
-  "$0 the first year" is ruleset 3's already;
+  "first year: free" ("$0 the first year" is ruleset 3's already);
 * a negated waiver is no waiver: "with no first-year waiver", "there's no waiver in year one" -
   ruleset 4 read the waiver words alone as a $0 first year (``drop_negated_waivers``).
 """
@@ -19,6 +19,9 @@ from replicas.verifiers.compliance.negation_more import _ANNUAL_CONTEXT, _label_
 _FREE_FIRST_YEAR = re.compile(
     r"\b(?:free|nothing|zero)[ \t]{1,3}(?:the|your|its)[ \t]{1,3}(?:first|1st|opening)[ \t-]{1,3}"
     r"(?:year|yr|12[ \t]{1,3}months)\b"
+    # "first year: free", "1st year - nothing", "first year's free"
+    r"|\b(?:first|1st|opening)[ \t-]{1,3}(?:year|yr)(?:'s)?(?:[ \t]{0,2}[:=-][ \t]{0,3}|[ \t]{1,3}(?:is[ \t]{1,3})?)"
+    r"(?:free|nothing|none|nil|zero|waived)\b"
 )
 # "no first-year waiver", "without a waiver", "not waived", "never waived": the waiver is denied
 _NEGATED_WAIVER_BEFORE = re.compile(

@@ -200,6 +200,8 @@ def _read_unit(
     drafts = [type_value(v, w) for v, w in zip(values, windows, strict=True)]
     _share_coordinated(text, values, drafts)
     if fee_forms_5:
+        _first_year_label_before(text, values, drafts)
+        _first_year_label_after(text, values, drafts)
         _intro_year_fee(text, values, drafts)
         _low_rate_then(text, values, drafts)
         _apr_ranges(text, values, drafts)
@@ -294,7 +296,74 @@ _FIRST_YEAR_AFTER = re.compile(
     r"[ \t]{0,2}(?:\(|,)?[ \t]{0,2}(?:intro(?:ductory)?\b|promo(?:tional)?\b|(?:in|for|during)?"
     r"[ \t]{0,3}(?:the[ \t]{1,3})?(?:first|1st|opening)[ \t-]{1,3}(?:year|yr)\b|(?:in[ \t]{1,3})?year"
     r"[ \t]{1,3}(?:one|1)\b)"
+    # ... and the qualifier is the figure's own, not the label of another one ("$89 (first year
+    # $0)": the $0 is the first year's)
+    r"(?![ \t:=-]{0,3}(?:is[ \t]{1,3}|costs?[ \t]{1,3}|of[ \t]{1,3})?(?:\$|free\b|nothing\b|zero\b|waived\b|none\b|no[ \t]))"
 )
+
+
+# "$95, first year: free", "$95 (first year $0)": first-year words after a figure that label
+# what follows them
+_FIRST_YEAR_LABEL_AFTER = re.compile(
+    r"[ \t]{0,2}[,;(][ \t]{0,2}(?:the[ \t]{1,3}|your[ \t]{1,3})?(?:first|1st|opening)[ \t-]{1,3}"
+    r"(?:year|yr)(?:'s)?[ \t:=-]{0,3}(?:is[ \t]{1,3}|costs?[ \t]{1,3})?"
+    r"(?:\$|free\b|nothing\b|zero\b|waived\b|none\b|no[ \t]|on[ \t]us\b)"
+)
+
+
+def _first_year_label_after(
+    lower: str, values: Sequence[Value], drafts: list[Draft | None]
+) -> None:
+    """ "Plus: $95, first year: free": a figure typed as the first-year fee only because
+    first-year words follow it - words that label the next value - is the annual fee
+    (ruleset 5)."""
+    for i, value in enumerate(values):
+        draft = drafts[i]
+        if value.unit != USD or draft is None or draft.get("kind") != "annual_first_year":
+            continue
+        if _FIRST_YEAR_LABEL_AFTER.match(lower, value.end) is None:
+            continue
+        if _FIRST_YEAR_BEFORE.search(lower, max(0, value.start - 24), value.start):
+            continue  # "first year $0, then $95" reads the other way
+        drafts[i] = {**draft, "kind": "annual", "kinds": frozenset({"annual"})}
+
+
+_FIRST_YEAR_BEFORE = re.compile(r"\b(?:first|1st|opening)[ \t-]{1,3}(?:year|yr)\b[^$]{0,12}$")
+
+
+# "first year $0", "year one: $0": the figure a first-year label introduces
+_FIRST_YEAR_LABEL_BEFORE = re.compile(
+    r"\b(?:(?:first|1st|opening)[ \t-]{1,3}(?:year|yr)|year[ \t]{1,3}(?:one|1))[ \t]{0,2}[:=-]?[ \t]{0,2}$"
+)
+_REWARD_WORDS = re.compile(
+    r"\b(?:back|rewards?|bonus|earn|earns|earning|worth|value|save|saves|saving|credits?|points|"
+    r"miles|spend|spending|statement)\b"
+)
+
+
+def _first_year_label_before(
+    lower: str, values: Sequence[Value], drafts: list[Draft | None]
+) -> None:
+    """ "Preferred: first year $0, then $150": a dollar figure that a first-year label opens is
+    the first-year fee, when the unit speaks of no reward or spending (ruleset 5)."""
+    for i, value in enumerate(values):
+        draft = drafts[i]
+        if value.unit != USD or (draft is not None and draft.get("kind") != "any"):
+            continue
+        if _FIRST_YEAR_LABEL_BEFORE.search(lower, max(0, value.start - 16), value.start) is None:
+            continue
+        if _REWARD_WORDS.search(lower):
+            continue
+        drafts[i] = {
+            "family": FEE_CLAIM,
+            "kind": "annual_first_year",
+            "start": value.start,
+            "end": value.end,
+            "unit": USD,
+            "low": value.low,
+            "high": value.high,
+            "kinds": frozenset({"annual_first_year"}),
+        }
 
 
 def _intro_year_fee(lower: str, values: Sequence[Value], drafts: list[Draft | None]) -> None:
