@@ -12,7 +12,7 @@ same ruleset in another subprocess on the same texts, and the two sets of verdic
 serialised as sorted-key JSON) must be equal byte for byte. Texts: both splits of the evalset
 (seeds 1-3; only counts and ids are ever reported, no held-out text), every compliant and
 violating text of the verifier's test corpora (under no customer and under customer C1) -
-including the ruleset-4 and ruleset-5 cases and the probe corpus, which exercise the phrasings
+including the ruleset-4 and ruleset-5 cases and both probe corpora, which exercise the phrasings
 later rulesets read differently - and the throughput benchmark's typical and dense answers.
 """
 
@@ -64,11 +64,15 @@ def case_texts():
     return sorted(set(texts))
 
 records = {}
-from tests.corpora.compliance_probe import probe_items
-for item in probe_items():
-    catalog = Catalog.from_records(item.cards, ELIGIBILITY)
-    v = verify_response(item.text, catalog, **extra)
-    records[f"probe:{item.item_id}"] = v.to_dict()
+from tests.corpora.compliance_probe import PROBE_CARDS, PROBE_ELIGIBILITY, probe_items
+from tests.corpora.compliance_probe_b import B_CARDS, B_ELIGIBILITY, probe_b_items
+for cards, eligibility, items in ((PROBE_CARDS, PROBE_ELIGIBILITY, probe_items()),
+                                  (B_CARDS, B_ELIGIBILITY, probe_b_items())):
+    probe = Catalog.from_records(cards, eligibility)
+    for item in items:
+        for customer in sorted({None, item.customer_id}, key=str):
+            v = verify_response(item.text, probe, customer_id=customer, **extra)
+            records[f"probe:{item.item_id}:{customer}"] = v.to_dict()
 hand = Catalog.from_records(CARDS, ELIGIBILITY)
 for text in case_texts():
     for customer in (None, "C1"):
