@@ -275,46 +275,6 @@ def test_first_year_waivers_the_card_lacks_are_still_caught(
     assert _codes(text, catalog, 5) == expected
 
 
-# -- more "no fee" forms: the price of holding the card, labels answered "there isn't one", a
-# late payment without a fee, a first year free in other words ---------------------------------
-
-NO_FEE_FORMS: list[Case] = [
-    ("The Summit Cash Preferred is free to hold.", ["wrong_fee"]),
-    ("You pay nothing to keep the Summit Cash Plus.", ["wrong_fee"]),
-    ("The Summit Cash Preferred's annual fee? There isn't one.", ["wrong_fee"]),
-    ("Summit Cash late fee? There isn't one.", ["wrong_fee"]),
-    ("The Summit Cash has no penalty for paying late.", ["wrong_fee"]),
-    ("The Harbor Sky Miles charges no fee if you pay late.", ["wrong_fee"]),
-    ("The Summit Cash Preferred is free for 12 months, then $150 a year.", ["wrong_fee"]),
-    ("With the Summit Cash Preferred you pay no fee until year two.", ["wrong_fee"]),
-    ("The Summit Cash Preferred's $150 fee starts in the second year.", ["wrong_fee"]),
-    ("The Summit Cash Preferred waives its $150 fee for the first year.", ["wrong_fee"]),
-    ("Summit Cash Preferred: $0 for the first 12 months, then $150.", ["wrong_fee"]),
-]
-NO_FEE_FORM_TWINS: list[str] = [
-    "The Harbor Sky Miles is free to hold and costs nothing to own.",
-    "The Summit Cash Plus is free for 12 months, then $95 a year.",
-    "The Summit Cash Plus waives its $95 fee for the first year.",
-    "With the Summit Cash Plus you pay no fee until year two.",
-    "Summit Cash Plus: $0 for the first 12 months, then $95.",
-    "Harbor Sky Miles annual fee? There isn't one.",
-    "It's free to apply for the Summit Cash Preferred, which costs $150 a year.",
-    "The Summit Cash Plus is a great card to hold if you travel.",
-    "Paying late on the Summit Cash costs $40, and there is no late fee waiver.",
-    "Summit Cash Plus: $200 back in the first year, then $100 a year after that.",
-]
-
-
-@pytest.mark.parametrize(("text", "expected"), NO_FEE_FORMS)
-def test_no_fee_forms(text: str, expected: list[str], catalog: Catalog) -> None:
-    _new_detection(text, expected, catalog)
-
-
-@pytest.mark.parametrize("text", NO_FEE_FORM_TWINS)
-def test_no_fee_form_twins(text: str, catalog: Catalog) -> None:
-    assert _codes(text, catalog, 5) == []
-
-
 # -- a "Recommended?" table column -----------------------------------------------------------------
 
 COLUMN: list[tuple[str, list[str], str | None]] = [

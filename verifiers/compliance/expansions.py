@@ -99,10 +99,6 @@ _LABEL_ARROW = re.compile(
     r"offer|promo|intro|apr[ \t]after))(?:\*\*|__)?"
     r"(?P<sep>[ \t]{0,2}(?:\?|->|=>|\u2192|>{1,2})[ \t]{0,3})(?=[^\s?|])"
 )
-_NONE_ANSWER = re.compile(
-    r"[ \t]{1,3}(?:there[ \t]{1,3}isn't[ \t]{1,3}(?:one|any)|there's[ \t]{1,3}none|there[ \t]{1,3}is"
-    r"[ \t]{1,3}none|none|nope|nothing|zero|nil|nada|n/a)\b"
-)
 _TRIGGERS = (
     "non-",
     "cross-border",
@@ -262,9 +258,6 @@ def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
         match = _LABEL_ARROW.match(lower, max(start, 0) if start < 0 else start + 1)
         if match is not None and match.start("sep") <= pos < match.end("sep"):
             out.append((match.start("sep"), match.end("sep"), ": "))
-        elif lower[pos] == "?" and _NONE_ANSWER.match(lower, pos + 1):
-            # "The X's annual fee? There isn't one.": a longer lead-in, answered with "none"
-            out.append((pos, pos + 1, ":"))
     out.sort()
     kept: list[tuple[int, int, str]] = []
     for item in out:

@@ -294,8 +294,7 @@ def _share_coordinated(lower: str, values: Sequence[Value], drafts: list[Draft |
 # the first year's annual fee (ruleset 5)
 _FIRST_YEAR_AFTER = re.compile(
     r"[ \t]{0,2}(?:\(|,)?[ \t]{0,2}(?:intro(?:ductory)?\b|promo(?:tional)?\b|(?:in|for|during)?"
-    r"[ \t]{0,3}(?:the[ \t]{1,3})?(?:first|1st|opening)[ \t-]{1,3}(?:year|yr|12[ \t]{1,3}months)\b"
-    r"|(?:in[ \t]{1,3})?year"
+    r"[ \t]{0,3}(?:the[ \t]{1,3})?(?:first|1st|opening)[ \t-]{1,3}(?:year|yr)\b|(?:in[ \t]{1,3})?year"
     r"[ \t]{1,3}(?:one|1)\b)"
     # ... and the qualifier is the figure's own, not the label of another one ("$89 (first year
     # $0)": the $0 is the first year's)
@@ -367,37 +366,16 @@ def _first_year_label_before(
         }
 
 
-def _then_fee(lower: str, values: Sequence[Value], i: int) -> bool:
-    """The dollar figure ``values[i]`` is followed, after "then" / "after that", by another
-    dollar figure, in a unit that speaks of no reward or spending."""
-    if i + 1 >= len(values) or values[i + 1].unit != USD:
-        return False
-    between = lower[values[i].end : values[i + 1].start]
-    return len(between) <= 60 and bool(_ONGOING.search(between)) and not _REWARD_WORDS.search(lower)
-
-
 def _intro_year_fee(lower: str, values: Sequence[Value], drafts: list[Draft | None]) -> None:
     """ "Annual fee: $0 intro, then $95": a dollar figure typed as the annual fee (or left as any
     fee) and qualified right after by "intro" or "the first year" is the first-year fee."""
     for i, value in enumerate(values):
         draft = drafts[i]
-        if value.unit != USD or _FIRST_YEAR_AFTER.match(lower, value.end) is None:
-            continue
-        if draft is None and _then_fee(lower, values, i):
-            # "$0 for the first 12 months, then $150": no fee word, but a first-year figure
-            # and the figure it turns into
-            draft = {
-                "family": FEE_CLAIM,
-                "kind": "annual",
-                "start": value.start,
-                "end": value.end,
-                "unit": USD,
-                "low": value.low,
-                "high": value.high,
-            }
-        if draft is None or draft.get("family") != FEE_CLAIM:
+        if value.unit != USD or draft is None or draft.get("family") != FEE_CLAIM:
             continue
         if draft.get("kind") not in ("annual", "any"):
+            continue
+        if _FIRST_YEAR_AFTER.match(lower, value.end) is None:
             continue
         kinds = draft.get("kinds")
         if draft.get("kind") == "any" and kinds and "annual" not in kinds:
