@@ -267,12 +267,41 @@ def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
     return kept
 
 
+_LINES: dict[str, tuple[tuple[int, int, str], ...]] = {}
+_LINES_LIMIT = 50_000
+
+
+def _line_replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
+    """``_replacements`` line by line, each line's kept (answers repeat their lines): no rewrite
+    spans a line break, so the lines' rewrites are exactly the text's."""
+    if "\n" not in text:
+        return _replacements(text, lower)
+    out: list[tuple[int, int, str]] = []
+    size = len(text)
+    pos = 0
+    while pos < size:
+        stop = text.find("\n", pos)
+        stop = size if stop < 0 else stop + 1
+        line = text[pos:stop]
+        # (a line's lower-case copy is a function of the line alone when it is ASCII)
+        found = _LINES.get(line) if line.isascii() else None
+        if found is None:
+            found = tuple(_replacements(line, lower[pos:stop]))
+            if len(line) <= 2_000 and line.isascii():
+                if len(_LINES) >= _LINES_LIMIT:
+                    _LINES.clear()
+                _LINES[line] = found
+        out.extend((a + pos, b + pos, rep) for a, b, rep in found)
+        pos = stop
+    return out
+
+
 def expand(norm: NormalizedText) -> NormalizedText:
     """``norm`` with ruleset 5's rewrites applied and its map back to the original extended."""
     lower = norm.lower
     if not any(t in lower for t in _TRIGGERS):
         return norm
-    found = _replacements(norm.text, lower)
+    found = _line_replacements(norm.text, lower)
     if not found:
         return norm
     pieces: list[str] = []

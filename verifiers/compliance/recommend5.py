@@ -23,32 +23,41 @@ _YES = re.compile(
     r"recommended|best)[\s*_!.]*$"
 )
 _PICK_WORDS = ("recommend", "pick", "suggest", "best", "choice")
-_ROW = re.compile(r"(?m)^[^\n|]*\|[^\n]*\|[^\n]*$")
 
 
 def column_picks(lower: str, mentions: Sequence[NameMention]) -> dict[str, NameMention]:
-    """The cards a "Recommended?" column of a markdown table answers "Yes" for."""
+    """The cards a "Recommended?" column of a markdown table answers "Yes" for.
+
+    Only lines holding two "|" are read (found with ``str.find``): a run of them is a table, its
+    first line the header.
+    """
     if "|" not in lower or not any(word in lower for word in _PICK_WORDS):
         return {}
     found: dict[str, NameMention] = {}
-    rows = list(_ROW.finditer(lower))
+    size = len(lower)
     column: int | None = None
     previous_end = -2
-    for row in rows:
-        if row.start() != previous_end + 1:
-            column = None  # a new table: its header comes first
-        previous_end = row.end()
-        cells = row.group(0).strip().strip("|").split("|")
-        if column is None:
-            picks = [i for i, c in enumerate(cells) if _PICK_HEADER.match(c)]
-            column = picks[0] if picks else -1
-            continue
-        if column < 0 or column >= len(cells) or not _YES.match(cells[column]):
-            continue
-        for mention in mentions:
-            if row.start() <= mention.start < row.end() and mention.card_id is not None:
-                found.setdefault(mention.card_id, mention)
-                break
+    pipe = lower.find("|")
+    while pipe >= 0:
+        line_start = lower.rfind("\n", 0, pipe) + 1
+        line_end = lower.find("\n", pipe)
+        if line_end < 0:
+            line_end = size
+        line = lower[line_start:line_end]
+        if line.count("|") >= 2:
+            if line_start != previous_end + 1:
+                column = None  # a new table: its header comes first
+            previous_end = line_end
+            cells = line.strip().strip("|").split("|")
+            if column is None:
+                picks = [i for i, c in enumerate(cells) if _PICK_HEADER.match(c)]
+                column = picks[0] if picks else -1
+            elif 0 <= column < len(cells) and _YES.match(cells[column]):
+                for mention in mentions:
+                    if line_start <= mention.start < line_end and mention.card_id is not None:
+                        found.setdefault(mention.card_id, mention)
+                        break
+        pipe = lower.find("|", line_end)
     return found
 
 
