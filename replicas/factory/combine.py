@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -35,13 +34,11 @@ from typing import Any
 
 import duckdb
 
-from replicas.atomicio import write_json_atomic
-from replicas.build import source_closure
 from replicas.factory.candidates import Candidate
-from replicas.factory.funnel import SeedFunnel, Survivor
+from replicas.factory.funnel import OutcomeCache, SeedFunnel, Survivor, code_key
 from replicas.factory.project import load_project
 from replicas.factory.symptom import describe
-from replicas.factory.validate import _MUT, Evaluator, _q
+from replicas.factory.validate import Evaluator
 from replicas.seeding import table_rng
 
 __all__ = [
@@ -141,13 +138,6 @@ def _combo_key(candidates: Sequence[Candidate]) -> str:
     return digest[:16]
 
 
-def _code_key() -> str:
-    digest = hashlib.sha256()
-    for name, path in source_closure("replicas.factory.combine"):
-        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
-
-
 class ComboEvaluator(Evaluator):
     """An :class:`Evaluator` that rebuilds with several mutated models at once."""
 
@@ -160,23 +150,6 @@ class ComboEvaluator(Evaluator):
             wanted.update(self.chain(model))
         order = [s.unique_id.rsplit(".", 1)[-1] for s in self.project.plan.models]
         return [m for m in order if m in wanted]
-
-    def rebuild_with(
-        self, con: duckdb.DuckDBPyConnection, mutants: Mapping[str, str], chain: Sequence[str]
-    ) -> None:
-        """Rebuild ``chain`` with ``mutants`` (model → compiled SQL) in place of the pristine
-        models (the others of the chain are rebuilt from their pristine SQL)."""
-        con.execute(f"drop schema if exists memory.{_MUT} cascade")
-        con.execute(f"create schema memory.{_MUT}")
-        for name in chain:
-            step = self._steps[name]
-            if step.materialized == "ephemeral":
-                continue
-            sql = mutants.get(name, step.sql)
-            con.execute(
-                f"create table memory.{_MUT}.{_q(step.identifier)} as (\n"
-                f"{self._rewrite(sql, chain)}\n)"
-            )
 
     def fails_everywhere(self, mutants: Mapping[str, str], chain: Sequence[str], mart: str) -> bool:
         """Whether ``mart`` rebuilt with ``mutants`` differs on the visible data and on at least
@@ -262,70 +235,31 @@ def describe_combination(
     return describe(facts, shown, str(mart)) if mart else None
 
 
-class ComboFunnel:
+class ComboFunnel(OutcomeCache[str, ComboOutcome]):
     """The combinations of one seed funnel: drawn, validated lazily, cached on disk."""
+
+    flush_every = 5
 
     def __init__(self, funnel: SeedFunnel, spec: CombineSpec = DEFAULT_SPEC) -> None:
         self.funnel = funnel
         self.spec = spec
-        self.key = hashlib.sha256(
-            "\x1f".join([str(_SCHEMA), funnel.key, _code_key()]).encode()
+        key = hashlib.sha256(
+            "\x1f".join([str(_SCHEMA), funnel.key, code_key("replicas.factory.combine")]).encode()
         ).hexdigest()[:24]
-        self.path = funnel.path.with_name(f"{funnel.path.stem}-combos-{self.key}.json")
-        self._outcomes: dict[str, ComboOutcome] = self._load() if funnel.cache else {}
-        self._evaluator: ComboEvaluator | None = None
-        self._dirty = 0
-        self.validate_s = 0.0
-        self.validated = 0
+        path = funnel.path.with_name(f"{funnel.path.stem}-combos-{key}.json")
+        self._open_cache(path, key, funnel.replica, funnel.seed, funnel.scale, funnel.cache)
         self._pool: list[Survivor] | None = None
         plan = load_project(funnel.replica).plan
         self._order = [s.unique_id.rsplit(".", 1)[-1] for s in plan.models]
 
     # ---- cache -------------------------------------------------------------------------------
 
-    def _load(self) -> dict[str, ComboOutcome]:
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        if not isinstance(data, dict) or data.get("key") != self.key:
-            return {}
-        out: dict[str, ComboOutcome] = {}
-        for raw in data.get("outcomes", []):
-            try:
-                outcome = ComboOutcome.from_dict(raw)
-            except TypeError:
-                return {}
-            out[outcome.key] = outcome
-        return out
+    def _stored(self, raw: dict[str, Any]) -> tuple[str, ComboOutcome]:
+        outcome = ComboOutcome.from_dict(raw)
+        return outcome.key, outcome
 
-    def flush(self) -> None:
-        if not self._dirty or not self.funnel.cache:
-            return
-        payload = {
-            "key": self.key,
-            "replica": self.funnel.replica,
-            "seed": self.funnel.seed,
-            "scale": self.funnel.scale,
-            "outcomes": [self._outcomes[k].to_dict() for k in sorted(self._outcomes)],
-        }
-        try:
-            write_json_atomic(self.path, payload, indent=None, default=str)
-        except OSError:
-            return
-        self._dirty = 0
-
-    def close(self) -> None:
-        self.flush()
-        if self._evaluator is not None:
-            self._evaluator.close()
-            self._evaluator = None
-
-    def __enter__(self) -> ComboFunnel:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def _new_evaluator(self) -> ComboEvaluator:
+        return ComboEvaluator(self.funnel.replica, self.funnel.seed, self.funnel.scale)
 
     # ---- drawing -----------------------------------------------------------------------------
 
@@ -360,22 +294,7 @@ class ComboFunnel:
 
     def outcome(self, members: Sequence[Survivor]) -> ComboOutcome:
         key = _combo_key([m.candidate for m in members])
-        found = self._outcomes.get(key)
-        if found is not None:
-            return found
-        if self._evaluator is None:
-            self._evaluator = ComboEvaluator(
-                self.funnel.replica, self.funnel.seed, self.funnel.scale
-            )
-        started = time.perf_counter()
-        outcome = self._evaluator.evaluate_combo(members, self._marts(members))
-        self.validate_s += time.perf_counter() - started
-        self.validated += 1
-        self._outcomes[key] = outcome
-        self._dirty += 1
-        if self._dirty >= 5:
-            self.flush()
-        return outcome
+        return self._validated(key, lambda ev: ev.evaluate_combo(members, self._marts(members)))
 
     def _symptom(self, members: Sequence[Survivor], outcome: ComboOutcome) -> str | None:
         return describe_combination(

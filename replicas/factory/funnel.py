@@ -20,7 +20,8 @@ import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from replicas.atomicio import write_json_atomic
 from replicas.build import ensure_snapshot, source_closure
@@ -31,11 +32,9 @@ from replicas.factory.validate import Evaluator, Outcome
 from replicas.paths import replicas_home
 from replicas.tasks.hidden import hidden_key
 
-__all__ = ["STAGES", "SeedFunnel", "Survivor", "count_stages"]
+__all__ = ["STAGES", "OutcomeCache", "SeedFunnel", "Survivor", "code_key", "count_stages"]
 
 STAGES: tuple[str, ...] = ("candidates", "built", "changed_output", "unique", "usable")
-#: Outcomes are written to the cache after this many new validations (and when done).
-_FLUSH_EVERY = 10
 _SCHEMA = 1
 
 
@@ -53,68 +52,77 @@ class Survivor:
         assert self.outcome.graded is not None  # survivors changed a graded mart
         return self.outcome.graded
 
+    @property
+    def candidates(self) -> tuple[Candidate, ...]:
+        """The broken models as a fix family sees any variant (a combination has several)."""
+        return (self.candidate,)
 
-def _code_key() -> str:
+
+def code_key(module: str) -> str:
+    """Hash of ``module``'s first-party source closure: validating code that changes re-validates."""
     digest = hashlib.sha256()
-    for module in ("replicas.factory.funnel",):
-        for name, path in source_closure(module):
-            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for name, path in source_closure(module):
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
-class SeedFunnel:
-    """The lazily validated, disk-cached funnel of one (replica, seed, scale)."""
+KeyT = TypeVar("KeyT", int, str)
+OutcomeT = TypeVar("OutcomeT", bound="_Cacheable")
 
-    def __init__(
-        self, replica: str, seed: int, scale: float | None = None, *, cache: bool = True
+
+class _Cacheable(Protocol):
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+class OutcomeCache(Generic[KeyT, OutcomeT]):
+    """Outcomes validated lazily, at most once, and kept in one JSON file per funnel.
+
+    Shared by the seed funnel (outcomes by candidate index) and the combinations
+    (``replicas.factory.combine``, by combination key). The file is written atomically after
+    every :attr:`flush_every` new validations and on :meth:`close`; ``cache=False`` reads and
+    writes nothing. A subclass says how to read one stored outcome (:meth:`_stored`) and how to
+    make its evaluator.
+    """
+
+    flush_every: ClassVar[int] = 10
+
+    def _open_cache(
+        self, path: Path, key: str, replica: str, seed: int, scale: float, cache: bool
     ) -> None:
-        self.replica = replica
-        self.seed = seed
-        self.snapshot = ensure_snapshot(replica, seed, scale)
-        self.scale = float(self.snapshot.scale)
-        self.candidates: list[Candidate] = candidates_for(replica, seed)
-        manifest = json.dumps(self.snapshot.manifest, sort_keys=True, default=str)
-        self.key = hashlib.sha256(
-            "\x1f".join(
-                [
-                    str(_SCHEMA),
-                    str(OPERATORS_VERSION),
-                    _code_key(),
-                    hidden_key(replica),
-                    manifest,
-                ]
-            ).encode()
-        ).hexdigest()[:24]
-        self.path = (
-            replicas_home() / "factory" / replica / f"s{seed}-x{self.scale:g}-{self.key}.json"
-        )
+        self.path = path
+        self.key = key
         #: ``cache=False`` validates everything anew and writes nothing (measurements, tests).
         self.cache = cache
-        self._outcomes: dict[int, Outcome] = self._load() if cache else {}
+        self._identity = {"replica": replica, "seed": seed, "scale": scale}
+        self._outcomes: dict[KeyT, OutcomeT] = self._load() if cache else {}
         self._evaluator: Evaluator | None = None
         self._dirty = 0
         #: Wall time spent validating (not loading from the cache) in this process.
         self.validate_s = 0.0
         self.validated = 0
 
-    # ---- cache -------------------------------------------------------------------------------
+    def _stored(self, raw: dict[str, Any]) -> tuple[KeyT, OutcomeT] | None:
+        """One outcome of the file and its key (None: stale, skip it; TypeError: drop the file)."""
+        raise NotImplementedError
 
-    def _load(self) -> dict[int, Outcome]:
+    def _new_evaluator(self) -> Evaluator:
+        raise NotImplementedError
+
+    def _load(self) -> dict[KeyT, OutcomeT]:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
         if not isinstance(data, dict) or data.get("key") != self.key:
             return {}
-        out: dict[int, Outcome] = {}
+        out: dict[KeyT, OutcomeT] = {}
         for raw in data.get("outcomes", []):
             try:
-                outcome = Outcome.from_dict(raw)
+                stored = self._stored(raw)
             except TypeError:
                 return {}
-            index = outcome.index
-            if 0 <= index < len(self.candidates) and self.candidates[index].key == outcome.key:
-                out[index] = outcome
+            if stored is not None:
+                out[stored[0]] = stored[1]
         return out
 
     def flush(self) -> None:
@@ -123,10 +131,8 @@ class SeedFunnel:
             return
         payload: dict[str, Any] = {
             "key": self.key,
-            "replica": self.replica,
-            "seed": self.seed,
-            "scale": self.scale,
-            "outcomes": [self._outcomes[i].to_dict() for i in sorted(self._outcomes)],
+            **self._identity,
+            "outcomes": [self._outcomes[k].to_dict() for k in sorted(self._outcomes)],
         }
         try:
             write_json_atomic(self.path, payload, indent=None, default=str)
@@ -140,11 +146,67 @@ class SeedFunnel:
             self._evaluator.close()
             self._evaluator = None
 
-    def __enter__(self) -> SeedFunnel:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def _validated(self, key: KeyT, validate: Callable[[Any], OutcomeT]) -> OutcomeT:
+        """The outcome stored under ``key``, else ``validate(evaluator)``'s, stored."""
+        found = self._outcomes.get(key)
+        if found is not None:
+            return found
+        if self._evaluator is None:
+            self._evaluator = self._new_evaluator()
+        started = time.perf_counter()
+        outcome = validate(self._evaluator)
+        self.validate_s += time.perf_counter() - started
+        self.validated += 1
+        self._outcomes[key] = outcome
+        self._dirty += 1
+        if self._dirty >= self.flush_every:
+            self.flush()
+        return outcome
+
+
+class SeedFunnel(OutcomeCache[int, Outcome]):
+    """The lazily validated, disk-cached funnel of one (replica, seed, scale)."""
+
+    def __init__(
+        self, replica: str, seed: int, scale: float | None = None, *, cache: bool = True
+    ) -> None:
+        self.replica = replica
+        self.seed = seed
+        self.snapshot = ensure_snapshot(replica, seed, scale)
+        self.scale = float(self.snapshot.scale)
+        self.candidates: list[Candidate] = candidates_for(replica, seed)
+        manifest = json.dumps(self.snapshot.manifest, sort_keys=True, default=str)
+        key = hashlib.sha256(
+            "\x1f".join(
+                [
+                    str(_SCHEMA),
+                    str(OPERATORS_VERSION),
+                    code_key("replicas.factory.funnel"),
+                    hidden_key(replica),
+                    manifest,
+                ]
+            ).encode()
+        ).hexdigest()[:24]
+        path = replicas_home() / "factory" / replica / f"s{seed}-x{self.scale:g}-{key}.json"
+        self._open_cache(path, key, replica, seed, self.scale, cache)
+
+    # ---- cache -------------------------------------------------------------------------------
+
+    def _stored(self, raw: dict[str, Any]) -> tuple[int, Outcome] | None:
+        outcome = Outcome.from_dict(raw)
+        index = outcome.index
+        if 0 <= index < len(self.candidates) and self.candidates[index].key == outcome.key:
+            return index, outcome
+        return None
+
+    def _new_evaluator(self) -> Evaluator:
+        return Evaluator(self.replica, self.seed, self.scale)
 
     # ---- validation --------------------------------------------------------------------------
 
@@ -153,20 +215,7 @@ class SeedFunnel:
 
     def outcome(self, index: int) -> Outcome:
         """Candidate ``index``'s outcome, validated now if not cached."""
-        found = self._outcomes.get(index)
-        if found is not None:
-            return found
-        if self._evaluator is None:
-            self._evaluator = Evaluator(self.replica, self.seed, self.scale)
-        started = time.perf_counter()
-        outcome = self._evaluator.evaluate(self.candidates[index])
-        self.validate_s += time.perf_counter() - started
-        self.validated += 1
-        self._outcomes[index] = outcome
-        self._dirty += 1
-        if self._dirty >= _FLUSH_EVERY:
-            self.flush()
-        return outcome
+        return self._validated(index, lambda ev: ev.evaluate(self.candidates[index]))
 
     def walk(
         self,

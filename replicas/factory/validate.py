@@ -26,7 +26,7 @@ import hashlib
 import math
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -167,13 +167,20 @@ class Evaluator:
     def _rebuild(
         self, con: duckdb.DuckDBPyConnection, candidate: Candidate, chain: Sequence[str]
     ) -> None:
+        self.rebuild_with(con, {candidate.model: candidate.compiled_mutant}, chain)
+
+    def rebuild_with(
+        self, con: duckdb.DuckDBPyConnection, mutants: Mapping[str, str], chain: Sequence[str]
+    ) -> None:
+        """Rebuild ``chain`` with ``mutants`` (model → compiled SQL) in place of the pristine
+        models (the others of the chain are rebuilt from their pristine SQL)."""
         con.execute(f"drop schema if exists memory.{_MUT} cascade")
         con.execute(f"create schema memory.{_MUT}")
         for name in chain:
             step = self._steps[name]
-            sql = candidate.compiled_mutant if name == candidate.model else step.sql
             if step.materialized == "ephemeral":
                 continue
+            sql = mutants.get(name, step.sql)
             con.execute(
                 f"create table memory.{_MUT}.{_q(step.identifier)} as (\n"
                 f"{self._rewrite(sql, chain)}\n)"

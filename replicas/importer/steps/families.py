@@ -19,11 +19,11 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
+from typing import Any
 
-from replicas.factory.funnel import SeedFunnel, Survivor
+from replicas.factory.family import SurvivorFixFamily
+from replicas.factory.funnel import Survivor
 from replicas.factory.project import ModelInfo, ProjectInfo, load_project
-from replicas.factory.sqltext import apply_edits
-from replicas.factory.validate import grading_config
 from replicas.tasks import (
     BuildContext,
     Limits,
@@ -31,15 +31,12 @@ from replicas.tasks import (
     TaskBuildError,
     TaskFamily,
     VerifierConfig,
-    dbt,
     register_family,
     sql,
     state_tolerance,
     submit,
     unregister_family,
-    write_file,
 )
-from replicas.tasks.base import DEFAULT_SCALE
 from replicas.verifiers.config import tolerance_sentence
 
 __all__ = ["ImportedMartMetric", "ImportedMutantFix", "register_families", "unregister_families"]
@@ -76,51 +73,17 @@ def fix_instruction(survivor: Survivor, verifier: VerifierConfig) -> str:
     )
 
 
-class ImportedMutantFix(TaskFamily):
+class ImportedMutantFix(SurvivorFixFamily):
     """``NAME.mutant_fix-v1``: survivors of the imported project's factory funnel."""
 
     difficulty = "hard"
     limits = Limits(wall_s=600.0)
 
-    def variants(self, seed: int) -> int:
-        with SeedFunnel(self.replica, seed, DEFAULT_SCALE) as funnel:
-            return len(funnel.survivors())
+    def task_instruction(self, defects: Survivor, verifier: VerifierConfig) -> str:
+        return fix_instruction(defects, verifier)
 
-    def make(self, ctx: BuildContext) -> Task:
-        with SeedFunnel(self.replica, ctx.seed, ctx.scale) as funnel:
-            survivors = funnel.survivors(limit=ctx.variant + 1)
-        if len(survivors) <= ctx.variant:
-            raise TaskBuildError(
-                f"{self.name}: seed {ctx.seed} has {len(survivors)} factory survivors at scale "
-                f"{ctx.scale:g}, no variant {ctx.variant}"
-            )
-        survivor = survivors[ctx.variant]
-        candidate = survivor.candidate
-        project = load_project(self.replica)
-        pristine = ctx.project_file(candidate.path)
-        info = project.models[candidate.model]
-        if not pristine.startswith(info.raw) or pristine[len(info.raw) :].strip():
-            raise TaskBuildError(f"{candidate.path} differs from the compiled project's raw code")
-        verifier = grading_config(project, survivor.graded)
-        select = f"{candidate.model}+,+{survivor.graded}"
-        return ctx.task(
-            instruction=fix_instruction(survivor, verifier),
-            answer_kind="dbt",
-            verifier=verifier,
-            sandbox_patch={candidate.path: apply_edits(pristine, candidate.edits)},
-            oracle=(
-                write_file(candidate.path, pristine),
-                dbt(f"run --select {select}"),
-                submit(f"Restored the broken logic upstream of {survivor.graded}."),
-            ),
-            limits=self.limits,
-            metadata={
-                "graded": survivor.graded,
-                "caught_by_tests": bool(survivor.outcome.caught),
-                "candidate": candidate.index,
-                "operator": candidate.operator,
-            },
-        )
+    def task_metadata(self, defects: Survivor) -> dict[str, Any]:
+        return {**super().task_metadata(defects), "operator": defects.candidate.operator}
 
 
 # --------------------------------------------------------------------------------------------

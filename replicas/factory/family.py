@@ -1,0 +1,158 @@
+"""The scaffolding every factory "fix the bug" family shares, whatever drew its mutants.
+
+A variant of such a family is a validated set of broken models: one survivor of a seed's funnel
+(``<replica>.mutant_fix-v1``, ecommerce's and every imported project's) or a combination of
+survivors in different layers (``<replica>.mutant_fix_multi-v1``). Building the task is the same
+for all of them, so it is written once here: each broken model is patched into the sandbox's
+project (after checking the pristine file is the compiled project's raw code, so the edits'
+offsets hold), grading rebuilds the graded mart on the visible and hidden data
+(:func:`~replicas.factory.validate.grading_config`), and the oracle restores every pristine model
+and runs them with the mart. A family says only where its variants come from, how its
+instruction reads and what its metadata records.
+
+These families are published (``ecommerce.mutant_fix-v1``, ``ecommerce.mutant_fix_multi-v1``,
+imported projects' ``mutant_fix-v1``): a change here must leave their tasks byte-identical.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from replicas.factory.candidates import Candidate
+from replicas.factory.combine import DEFAULT_SPEC, Combination, ComboFunnel
+from replicas.factory.funnel import SeedFunnel, Survivor
+from replicas.factory.project import load_project
+from replicas.factory.sqltext import apply_edits
+from replicas.factory.validate import grading_config
+from replicas.tasks import (
+    BuildContext,
+    Limits,
+    Task,
+    TaskBuildError,
+    TaskFamily,
+    VerifierConfig,
+    dbt,
+    submit,
+    write_file,
+)
+from replicas.tasks.base import DEFAULT_SCALE
+
+__all__ = ["CombinedFixFamily", "Defects", "MutantFixFamily", "SurvivorFixFamily"]
+
+
+class Defects(Protocol):
+    """What a variant is made of: broken models, the mart they change, the stakeholder's report."""
+
+    @property
+    def candidates(self) -> tuple[Candidate, ...]: ...
+
+    @property
+    def graded(self) -> str: ...
+
+    @property
+    def symptom(self) -> str: ...
+
+
+D = TypeVar("D", bound=Defects)
+
+
+class MutantFixFamily(TaskFamily, Generic[D]):
+    """A family whose variant ``k`` on seed ``s`` is the ``k``-th defect set the factory drew."""
+
+    difficulty = "hard"
+    #: Grading rebuilds the mart on the visible data and every hidden dataset.
+    limits: ClassVar[Limits] = Limits(wall_s=600.0)
+    #: What the variants are called in the error for a variant the seed does not have.
+    found_what: ClassVar[str] = "factory survivors"
+
+    def found(self, seed: int, scale: float, limit: int | None) -> Sequence[D]:
+        """The seed's defect sets in order (at least the first ``limit`` when there are)."""
+        raise NotImplementedError
+
+    def task_instruction(self, defects: D, verifier: VerifierConfig) -> str:
+        raise NotImplementedError
+
+    def task_metadata(self, defects: D) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def variants(self, seed: int) -> int:
+        return len(self.found(seed, DEFAULT_SCALE, None))
+
+    def make(self, ctx: BuildContext) -> Task:
+        found = self.found(ctx.seed, ctx.scale, ctx.variant + 1)
+        if len(found) <= ctx.variant:
+            raise TaskBuildError(
+                f"{self.name}: seed {ctx.seed} has {len(found)} {self.found_what} at scale "
+                f"{ctx.scale:g}, no variant {ctx.variant}"
+            )
+        defects = found[ctx.variant]
+        project = load_project(self.replica)
+        patch: dict[str, str] = {}
+        restore = []
+        for candidate in defects.candidates:
+            pristine = ctx.project_file(candidate.path)
+            info = project.models[candidate.model]
+            # dbt's raw code is the file without its final newline; the edits' offsets hold in both
+            if not pristine.startswith(info.raw) or pristine[len(info.raw) :].strip():
+                raise TaskBuildError(
+                    f"{candidate.path} differs from the compiled project's raw code"
+                )
+            patch[candidate.path] = apply_edits(pristine, candidate.edits)
+            restore.append(write_file(candidate.path, pristine))
+        mart = defects.graded
+        verifier = grading_config(project, mart)
+        select = " ".join(f"{c.model}+,+{mart}" for c in defects.candidates)
+        return ctx.task(
+            instruction=self.task_instruction(defects, verifier),
+            answer_kind="dbt",
+            verifier=verifier,
+            sandbox_patch=patch,
+            oracle=(
+                *restore,
+                dbt(f"run --select {select}"),
+                submit(f"Restored the broken logic upstream of {mart}."),
+            ),
+            limits=self.limits,
+            metadata=self.task_metadata(defects),
+        )
+
+
+class SurvivorFixFamily(MutantFixFamily[Survivor]):
+    """Variants are the survivors of the replica's factory funnel, one broken model each."""
+
+    def found(self, seed: int, scale: float, limit: int | None) -> Sequence[Survivor]:
+        with SeedFunnel(self.replica, seed, scale) as funnel:
+            return funnel.survivors(limit=limit)
+
+    def task_metadata(self, defects: Survivor) -> dict[str, Any]:
+        return {
+            "graded": defects.graded,
+            "caught_by_tests": bool(defects.outcome.caught),
+            "candidate": defects.candidate.index,
+        }
+
+
+class CombinedFixFamily(MutantFixFamily[Combination]):
+    """Variants are the usable combinations of the replica's factory funnel
+    (:data:`~replicas.factory.combine.DEFAULT_SPEC`): 2–3 broken models in different layers."""
+
+    #: Two or three broken models to find; grading rebuilds on every hidden dataset.
+    limits = Limits(wall_s=900.0)
+    found_what = "factory combinations"
+
+    def found(self, seed: int, scale: float, limit: int | None) -> Sequence[Combination]:
+        # every draw before variant k decides its number, so there is no cheaper prefix
+        with (
+            SeedFunnel(self.replica, seed, scale) as funnel,
+            ComboFunnel(funnel, DEFAULT_SPEC) as c,
+        ):
+            return c.combinations()
+
+    def task_metadata(self, defects: Combination) -> dict[str, Any]:
+        return {
+            "graded": defects.graded,
+            "caught_by_tests": bool(defects.outcome.caught),
+            "candidates": [c.index for c in defects.candidates],
+            "layers": [c.layer for c in defects.candidates],
+        }
