@@ -272,26 +272,29 @@ _LINES_LIMIT = 50_000
 
 
 def _line_replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
-    """``_replacements`` line by line, each line's kept (answers repeat their lines): no rewrite
-    spans a line break, so the lines' rewrites are exactly the text's."""
-    if "\n" not in text:
+    """``_replacements`` paragraph by paragraph (blocks of lines between blank lines), each
+    paragraph's kept (answers repeat their paragraphs): no rewrite spans a line break, so the
+    paragraphs' rewrites are exactly the text's."""
+    if "\n\n" not in text:
         return _replacements(text, lower)
     out: list[tuple[int, int, str]] = []
     size = len(text)
     pos = 0
     while pos < size:
-        stop = text.find("\n", pos)
-        stop = size if stop < 0 else stop + 1
-        line = text[pos:stop]
-        # (a line's lower-case copy is a function of the line alone when it is ASCII)
-        found = _LINES.get(line) if line.isascii() else None
+        stop = text.find("\n\n", pos)
+        stop = size if stop < 0 else stop + 2
+        block = text[pos:stop]
+        # (a block's lower-case copy is a function of the block alone when it is ASCII)
+        ascii_block = block.isascii()
+        found = _LINES.get(block) if ascii_block else None
         if found is None:
-            found = tuple(_replacements(line, lower[pos:stop]))
-            if len(line) <= 2_000 and line.isascii():
+            found = tuple(_replacements(block, lower[pos:stop]))
+            if ascii_block and len(block) <= 4_000:
                 if len(_LINES) >= _LINES_LIMIT:
                     _LINES.clear()
-                _LINES[line] = found
-        out.extend((a + pos, b + pos, rep) for a, b, rep in found)
+                _LINES[block] = found
+        if found:
+            out.extend((a + pos, b + pos, rep) for a, b, rep in found)
         pos = stop
     return out
 
