@@ -52,3 +52,19 @@ def test_out_dir_with_foreign_content_is_refused_untouched(tmp_path: Path) -> No
     assert proc.returncode == 2
     assert "--force" in proc.stderr
     assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        # Rich markup in an error message: an unmatched closing tag used to crash the printer
+        # (MarkupError traceback, exit 1), and a character class used to vanish as a "style".
+        ("[/x]", "got '[/x]'"),
+        ("[bold]x", "got '[bold]x'"),
+    ],
+)
+def test_error_messages_print_user_input_verbatim(tmp_path: Path, name: str, shown: str) -> None:
+    proc = run_cli("import", "dbt", str(tmp_path), "--name", name)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    assert shown in proc.stderr and "[a-z][a-z0-9_]*" in proc.stderr, proc.stderr

@@ -16,6 +16,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from replicas.osbox import UNSAFE_ENV
 
@@ -47,13 +48,18 @@ def out_console() -> Console:
 
 
 def fail(message: str, code: int = USAGE_ERROR) -> typer.Exit:
-    """Print ``error: message`` on stderr; ``raise fail(...) from None`` exits with ``code``."""
-    err_console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
+    """Print ``error: message`` on stderr; ``raise fail(...) from None`` exits with ``code``.
+
+    The message is escaped: it quotes user input (names, paths, patterns), and Rich would read
+    ``[a-z]`` as a style and crash on an unmatched ``[/x]``."""
+    err_console.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 
 def warn(message: str) -> None:
-    err_console.print(f"[yellow]warning:[/yellow] {message}", highlight=False, soft_wrap=True)
+    err_console.print(
+        f"[yellow]warning:[/yellow] {escape(message)}", highlight=False, soft_wrap=True
+    )
 
 
 @contextlib.contextmanager

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from replicas.cli.common import (
@@ -98,9 +99,11 @@ def _print_summary(result: Any) -> None:
         highlight=False,
     )
     if result.skips.counts:
-        out_console().print(f"[yellow]left out:[/yellow] {result.skips.summary()}", highlight=False)
+        out_console().print(
+            f"[yellow]left out:[/yellow] {escape(result.skips.summary())}", highlight=False
+        )
     for note in result.notes:
-        out_console().print(f"[yellow]note:[/yellow] {note}", highlight=False)
+        out_console().print(f"[yellow]note:[/yellow] {escape(note)}", highlight=False)
 
 
 @export_app.command("sft")
@@ -286,7 +289,7 @@ def harbor(
             kit_requirement=kit_requirement,
             image=image,
             force=force,
-            progress=(lambda t: err_console.print(f"  {t}", highlight=False)),
+            progress=(lambda t: err_console.print(f"  {t}", highlight=False, markup=False)),
         )
     except (ValueError, FileExistsError, FileNotFoundError) as exc:
         raise fail(str(exc)) from None

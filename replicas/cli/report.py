@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from replicas.atomicio import write_text_atomic
@@ -34,7 +35,7 @@ app = typer.Typer(
 
 def _warn(warnings: list[str]) -> None:
     for warning in warnings:
-        err_console.print(f"[yellow]warning:[/yellow] {warning}", highlight=False)
+        err_console.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
 
 
 def _rich_table(title: str, headers: list[str], rows: list[list[str]]) -> Table:
@@ -123,9 +124,9 @@ def report(
         typer.echo(json.dumps(files.summary, indent=2, ensure_ascii=False))
         return
     print_summary(files.summary)
-    out_console().print(f"summary:  {files.summary_json}", highlight=False)
-    out_console().print(f"markdown: {files.markdown}", highlight=False)
-    out_console().print(f"html:     {files.html}", highlight=False)
+    out_console().print(f"summary:  {files.summary_json}", highlight=False, markup=False)
+    out_console().print(f"markdown: {files.markdown}", highlight=False, markup=False)
+    out_console().print(f"html:     {files.html}", highlight=False, markup=False)
 
 
 def compare(
@@ -172,7 +173,7 @@ def compare(
             f"solved only by {side['label']} ({len(ids)}): {shown or '-'}", highlight=False
         )
     if out is not None:
-        out_console().print(f"written: {out}", highlight=False)
+        out_console().print(f"written: {out}", highlight=False, markup=False)
 
 
 def register(target: typer.Typer) -> None:
