@@ -15,11 +15,13 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
 * ``5`` - the default (``DEFAULT_RULESET``): ruleset 4 plus abbreviations and paraphrases
   rewritten before reading ("no AF", "no FTF", "22.49% p.a.", "move your debt over",
   "consolidate your debt"), label values after arrows and question marks ("Annual fee -> none",
-  "Annual fee? Zero."), a first-year fee written "$0 intro" or "free the first year", a negated
-  waiver ("no first-year waiver") read as no waiver, "neither X nor Y" as a claim about each card,
-  a "Recommended?" table column, an imperative after a sentence adverb ("honestly, just get the
-  X"), an intro offer's missing length noticed when the sentence gives the rate after it, and
-  names read brand first where an issuer's name starts with a card brand.
+  "Annual fee? Zero."), first-year fees written "$0 intro", "free the first year", "first year
+  $0, then $150" or "$150, first year: free" (and "$95 (first year $0)" no longer read as a $95
+  first year), a negated waiver ("no first-year waiver") read as no waiver, "neither X nor Y" as a
+  claim about each card, a "Recommended?" table column, an imperative after a sentence adverb
+  ("honestly, just get the X"), a promotional rate followed by "then <APR>" read as an intro
+  offer, a 10%-and-up percentage range before a reward clause read as the purchase APR, and names
+  read brand first where an issuer's one-word name is a card brand.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
