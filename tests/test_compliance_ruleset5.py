@@ -352,12 +352,20 @@ LOW_RATE_THEN: list[Case] = [
         "The Summit Cash Plus gives 0% on balance transfers, then 18.24%-27.24% variable.",
         ["missing_disclosure"],
     ),
+    # the scope is the rate's own clause, not the purchase offer before the comma
+    (
+        "the vista clear: 0% intro apr on purchases for 12 months, 1.99% on balance transfers, "
+        "then 19.99% to 29.99%, variable.",
+        ["missing_disclosure"],
+    ),
     (
         "The Summit Cash Preferred gives you 0% on purchases, then 17.99%-25.99% variable.",
         ["false_intro_offer"],
     ),
 ]
 LOW_RATE_THEN_TWINS: list[str] = [
+    "the vista clear: 0% intro apr on purchases for 12 months, 1.99% on balance transfers for 21 "
+    "months, then 19.99% to 29.99%, variable.",
     "The Summit Cash Plus gives 0% on balance transfers for 18 months, then 18.24%-27.24% "
     "variable.",
     "Summit Cash: 3% balance transfer fee, then 19.99%-29.99% variable APR on what you carry.",

@@ -442,7 +442,12 @@ def _low_rate_then(lower: str, values: Sequence[Value], drafts: list[Draft | Non
         between = lower[value.end : following.start]
         if len(between) > 80 or not _ONGOING.search(between):
             continue
-        lead = lower[values[i - 1].end if i else 0 : following.start]
+        # the scope words of the rate's own clause: after the previous figure and the last
+        # comma, semicolon or colon before the rate, up to the rate it turns into
+        lo = values[i - 1].end if i else 0
+        cut = max(lower.rfind(",", lo, value.start), lower.rfind(";", lo, value.start))
+        cut = max(cut, lower.rfind(":", lo, value.start))
+        lead = lower[max(lo, cut + 1) : following.start]
         scopes = set()
         if _BT_SCOPE.search(lead):
             scopes.add("bt")
