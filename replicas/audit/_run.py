@@ -23,6 +23,7 @@ from typing import Any
 from replicas.audit._context import AuditContext, AuditOptions
 from replicas.audit._model import AuditReport, CheckResult, TaskAudit
 from replicas.audit._registry import Check, select_checks
+from replicas.build.jobs import stop_pool
 from replicas.tasks import Task, TaskId, build_task, get_family
 
 ProgressFn = Callable[[TaskAudit], None]
@@ -208,9 +209,10 @@ def _run_pool(
 ) -> None:
     context = multiprocessing.get_context("spawn")
     environment = {k: v for k, v in os.environ.items() if k == "REPLICAS_HOME"}
-    with ProcessPoolExecutor(
+    pool = ProcessPoolExecutor(
         max_workers=workers, mp_context=context, initializer=_worker_init, initargs=(environment,)
-    ) as pool:
+    )
+    try:
         pending: dict[Future[dict[str, Any]], str] = {}
         queue = list(tasks)
         # Keep at most two tasks queued per worker so the longest-first order holds.
@@ -222,3 +224,8 @@ def _run_pool(
             for future in finished:
                 task_id = pending.pop(future)
                 done(TaskAudit.from_dict(future.result()), task_id)
+    except BaseException:
+        # Ctrl-C or SIGTERM (the CLI makes it one): end the workers now, not after their audits
+        stop_pool(pool)
+        raise
+    pool.shutdown(wait=True)

@@ -30,6 +30,7 @@ from replicas.cli.common import (
     err_console,
     fail,
     out_console,
+    sigterm_as_interrupt,
 )
 from replicas.suite import get_suite, parse_suite_file, suite_names
 from replicas.tasks import TaskId, get_family
@@ -251,14 +252,15 @@ def audit_command(
 
         stop = bar.stop
     try:
-        report = audit_tasks(
-            task_ids,
-            workers=n_workers,
-            extra_seeds=seeds,
-            checks=check_list,
-            config={"suite": suite, "tasks": tasks},
-            progress=progress_cb,
-        )
+        with sigterm_as_interrupt():
+            report = audit_tasks(
+                task_ids,
+                workers=n_workers,
+                extra_seeds=seeds,
+                checks=check_list,
+                config={"suite": suite, "tasks": tasks},
+                progress=progress_cb,
+            )
     except KeyboardInterrupt:
         raise fail("interrupted; nothing was written", INTERRUPTED) from None
     except ValueError as exc:

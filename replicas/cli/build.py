@@ -26,7 +26,14 @@ from replicas.build import (
     rich_farm_progress,
     rich_steps,
 )
-from replicas.cli.common import FAILED, INTERRUPTED, default_workers, fail, out_console
+from replicas.cli.common import (
+    FAILED,
+    INTERRUPTED,
+    default_workers,
+    fail,
+    out_console,
+    sigterm_as_interrupt,
+)
 from replicas.replica import all_replicas, get_replica
 
 
@@ -124,9 +131,10 @@ def build(
         if not as_json and sys.stderr.isatty() and not cache_hit:
             step_hook, stop = rich_steps()
         try:
-            snapshot = ensure_snapshot(
-                replica, seed, scale, force=force, step=step_hook, engine=engine
-            )
+            with sigterm_as_interrupt():
+                snapshot = ensure_snapshot(
+                    replica, seed, scale, force=force, step=step_hook, engine=engine
+                )
         finally:
             if stop is not None:
                 stop()
@@ -173,17 +181,18 @@ def _farm(
         if not as_json and sys.stderr.isatty():
             progress, stop = rich_farm_progress(len(seed_list), label=replica)
         try:
-            report = build_many(
-                replica,
-                seed_list,
-                scale,
-                workers=workers,
-                executor=executor,
-                ray_address=ray_address,
-                engine=engine,
-                force=force,
-                progress=progress,
-            )
+            with sigterm_as_interrupt():
+                report = build_many(
+                    replica,
+                    seed_list,
+                    scale,
+                    workers=workers,
+                    executor=executor,
+                    ray_address=ray_address,
+                    engine=engine,
+                    force=force,
+                    progress=progress,
+                )
         finally:
             if stop is not None:
                 stop()

@@ -21,7 +21,7 @@ import typer
 
 from replicas.atomicio import write_json_atomic, write_text_atomic
 from replicas.build import parse_seeds
-from replicas.cli.common import INTERRUPTED, fail, out_console
+from replicas.cli.common import INTERRUPTED, fail, out_console, sigterm_as_interrupt
 from replicas.factory.run import render_markdown, run_factory
 from replicas.replica import get_replica
 from replicas.tasks import get_family
@@ -97,19 +97,20 @@ def factory(
             raise ValueError("--operators names no operator")
         if out.exists() and not out.is_dir():
             raise ValueError(f"--out {out} exists and is not a directory")
-        report = run_factory(
-            replica,
-            family,
-            seed_list,
-            operators=chosen,
-            max_per_model=max_per_model,
-            max_candidates=max_candidates,
-            workers=workers,
-            combine=combine or 0,
-            combo_family=combo_family,
-            executor=executor,
-            ray_address=ray_address,
-        )
+        with sigterm_as_interrupt():
+            report = run_factory(
+                replica,
+                family,
+                seed_list,
+                operators=chosen,
+                max_per_model=max_per_model,
+                max_candidates=max_candidates,
+                workers=workers,
+                combine=combine or 0,
+                combo_family=combo_family,
+                executor=executor,
+                ray_address=ray_address,
+            )
     except KeyboardInterrupt:
         raise fail("interrupted; nothing was written", INTERRUPTED) from None
     except (ValueError, RuntimeError) as exc:

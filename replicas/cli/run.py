@@ -31,6 +31,7 @@ from replicas.cli.common import (
     err_console,
     fail,
     out_console,
+    sigterm_as_interrupt,
 )
 from replicas.runner import ExecutorError, RunConfig, agent_slug, read_results, run
 from replicas.runner.progress import NullProgress, Progress, RichProgress
@@ -163,7 +164,8 @@ def run_command(
         else NullProgress()
     )
     try:
-        outcome = run(config, progress=progress)
+        with sigterm_as_interrupt():
+            outcome = run(config, progress=progress)
     except (ValueError, FileNotFoundError) as exc:
         raise fail(str(exc)) from None
     except ExecutorError as exc:
