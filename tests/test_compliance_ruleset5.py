@@ -461,6 +461,32 @@ def test_issue_13_classes_under_ruleset_5(text: str, expected: list[str], catalo
     assert _codes(text, catalog, 5) == expected
 
 
+# -- an issuer's full name followed by product words: an invented product ----------------------
+
+ISSUER_PRODUCTS: list[Case] = [
+    ("The Harborline Bank Platinum Reserve has no annual fee.", ["unknown_card"]),
+    ("Granite Peak National Bank Signature Cash Rewards is a strong pick.", ["unknown_card"]),
+    ("- Harborline Bank Infinite Reserve: $550 a year", ["unknown_card"]),
+]
+ISSUER_PRODUCT_TWINS: list[str] = [
+    "Harborline Bank issues the Summit Cash.",
+    "Harborline Bank's Summit Cash Plus costs $95 a year.",
+    "Call Harborline Bank Card Services if your card is lost.",
+    "The Harborline Bank Rewards program lets you redeem points for the Summit Cash.",
+    "Harborline Bank Visa Signature benefits include travel insurance.",
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), ISSUER_PRODUCTS)
+def test_issuer_products(text: str, expected: list[str], catalog: Catalog) -> None:
+    _new_detection(text, expected, catalog)
+
+
+@pytest.mark.parametrize("text", ISSUER_PRODUCT_TWINS)
+def test_issuer_product_twins(text: str, catalog: Catalog) -> None:
+    assert _codes(text, catalog, 5) == []
+
+
 # -- a card brand that is also the issuer's name -------------------------------------------------
 
 
@@ -502,8 +528,9 @@ def test_brand_first_names_only_where_an_issuer_is_a_brand(
     catalog: Catalog, brand_issuer_catalog: Catalog
 ) -> None:
     # "Granite Peak National Bank" issues the "Granite Business Cash": a two-word issuer stem
-    # stays the issuer's, so the test catalog reads names one way under every ruleset
-    assert catalog.names_for(True) is catalog.names
+    # stays the issuer's, also under ruleset 5
+    assert catalog.names_for(False) is catalog.names
+    assert _codes("The Granite Business Cash has no annual fee.", catalog, 5) == []
     assert brand_issuer_catalog.names_for(True) is not brand_issuer_catalog.names
     assert brand_issuer_catalog.names_for(True) is brand_issuer_catalog.names_for(True)
     assert brand_issuer_catalog.names_for(False) is brand_issuer_catalog.names

@@ -215,18 +215,25 @@ class Catalog:
         )
         object.__setattr__(self, "_brand_first", [])
 
-    def names_for(self, brand_first: bool) -> NameIndex:
-        """The name index a ruleset reads names with. ``brand_first`` (ruleset 5): where an
-        issuer's name starts with a card brand ("Lakeshore Trust" issues "Lakeshore Voyager"),
-        a phrase with that brand and product words ("Lakeshore Voyagr") is read as a card name
-        - misspelt or invented - not cut at the issuer's name. Built once, on first use, and
-        only for catalogs with such an issuer (for the others both readings are the same)."""
-        if not brand_first or not self.names.issuer_brand_overlap:
+    def names_for(self, ruleset_5: bool) -> NameIndex:
+        """The name index a ruleset reads names with. Ruleset 5's (``ruleset_5``) differs in two
+        ways: where an issuer's one-word name is a card brand ("Lakeshore Trust" issues
+        "Lakeshore Voyager"), a phrase with that brand and product words ("Lakeshore Voyagr") is
+        read as a card name - misspelt or invented - not cut at the issuer's name; and an
+        issuer's full name followed by product words ("Ironwood Credit Union Signature Select")
+        is an invented product, as "Ironwood Signature Select" already was. Built once, on first
+        use, with caches of its own."""
+        if not ruleset_5:
             return self.names
         if not self._brand_first:
             issuers = sorted({c.issuer for c in self.cards if c.issuer})
             self._brand_first.append(
-                NameIndex([(c.card_id, c.card_name) for c in self.cards], issuers, brand_first=True)
+                NameIndex(
+                    [(c.card_id, c.card_name) for c in self.cards],
+                    issuers,
+                    brand_first=True,
+                    institution_products=True,
+                )
             )
         return self._brand_first[0]
 

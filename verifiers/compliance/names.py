@@ -65,6 +65,7 @@ class NameIndex:
         names: Sequence[tuple[str, str]],
         issuers: Iterable[str] = (),
         brand_first: bool = False,
+        institution_products: bool = False,
     ) -> None:
         self.names: dict[str, str] = {}
         self._words: dict[str, tuple[str, ...]] = {}
@@ -81,7 +82,9 @@ class NameIndex:
             self.names[card_id] = name
             self._words[card_id] = words
         self._by_words = by_words
-        self._phrases = NameWords(self.names, self._words, by_words, issuers, brand_first)
+        self._phrases = NameWords(
+            self.names, self._words, by_words, issuers, brand_first, institution_products
+        )
         self.brands = self._phrases.brands
         # an issuer whose name starts with a card brand ("Lakeshore Trust", "Lakeshore Voyager")
         self.issuer_brand_overlap = self._phrases.issuer_brand_overlap

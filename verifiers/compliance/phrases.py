@@ -80,6 +80,7 @@ class NameWords:
         by_words: dict[tuple[str, ...], str],
         issuers: Iterable[str],
         brand_first: bool = False,
+        institution_products: bool = False,
     ) -> None:
         self.names = names
         self._words = words_by_card
@@ -113,6 +114,9 @@ class NameWords:
         # issuer's name only when an institution word follows it, not before product words; a
         # longer stem ("Granite Peak" of "Granite Peak National Bank") stays the issuer's
         self._brand_first = brand_first and self.issuer_brand_overlap
+        # ruleset 5: "Ironwood Credit Union Signature Select" - an issuer's full name, institution
+        # words and all, followed by product words - is an invented product of that issuer
+        self._institution_products = institution_products
         self._phrase_cache: dict[tuple[str, ...], tuple[PhraseVerdict, ...]] = {}
         self._nearest_cache: dict[tuple[tuple[str, ...], bool], str | None] = {}
 
@@ -241,16 +245,34 @@ class NameWords:
             stem = next((s for s in self._issuer_stems if words[i : i + len(s)] == s), None)
             if stem is None or self._brand_led(words, i, stem):
                 continue
-            tail = words[i + len(stem) :]
+            after = i + len(stem)
+            if self._institution_products:
+                while after < len(words) and words[after] in INSTITUTION_WORDS:
+                    after += 1
+                if after == i + len(stem) or after == len(words):
+                    after = i + len(stem)  # no institution words, or nothing after them
+            tail = words[after:]
             if tail and tail[0] not in INSTITUTION_WORDS and tail[0] != "'s":
                 end = len(tail)
                 while end and tail[end - 1] in TRAILING_NOISE:
                     end -= 1
-                if any(t in PRODUCT_WORDS for t in tail[:end]):
-                    if words[i : i + len(stem) + end] in self._by_words:
+                product = tail[:end]
+                if after > i + len(stem) and not self._institution_product(product):
+                    continue  # "Harborline Bank Card Services", "Harborline Bank Rewards"
+                if any(t in PRODUCT_WORDS for t in product):
+                    if words[i : after + end] in self._by_words:
                         return None
-                    return i, i + len(stem) + end
+                    return i, after + end
         return None
+
+    def _institution_product(self, product: tuple[str, ...]) -> bool:
+        """Ruleset 5: the words after "<Issuer> Credit Union" name a product only when all of
+        them are product or tier words and there are two of them or one tier ("Signature
+        Select", "Platinum Reserve"); "Card Services", "Rewards" or "Visa Signature" after a
+        bank's name are the bank's departments and programmes."""
+        if not product or not all(w in PRODUCT_WORDS or w in self.tiers for w in product):
+            return False
+        return len(product) >= 2 or product[0] in self.tiers
 
     def _invented(self, words: tuple[str, ...], raw: tuple[str, ...]) -> tuple[int, int] | None:
         """A product-like phrase that is no catalog card and no misspelling of one.

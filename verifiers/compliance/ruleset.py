@@ -20,8 +20,9 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   first year), a negated waiver ("no first-year waiver") read as no waiver, "neither X nor Y" as a
   claim about each card, a "Recommended?" table column, an imperative after a sentence adverb
   ("honestly, just get the X"), a promotional rate followed by "then <APR>" read as an intro
-  offer, a 10%-and-up percentage range before a reward clause read as the purchase APR, and names
-  read brand first where an issuer's one-word name is a card brand.
+  offer, a 10%-and-up percentage range before a reward clause read as the purchase APR, names
+  read brand first where an issuer's one-word name is a card brand, and an issuer's full name
+  followed by product words ("Ironwood Credit Union Signature Select") read as an invented card.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -56,8 +57,10 @@ class Ruleset:
     recommended_column: bool = False
     # ruleset 5: an imperative after a sentence adverb ("honestly, just get the X") recommends X
     more_recommendations_5: bool = False
-    # ruleset 5: a card brand that also starts an issuer's name ("Lakeshore Trust" issues
-    # "Lakeshore Voyager") still leads product names, so "Lakeshore Voyagr" is a misspelling
+    # ruleset 5: names read with ruleset 5's name index: a card brand that is also an issuer's
+    # one-word name ("Lakeshore Trust" / "Lakeshore Voyager") still leads product names, so
+    # "Lakeshore Voyagr" is a misspelling; an issuer's full name followed by product words
+    # ("Ironwood Credit Union Signature Select") is an invented product
     brand_before_issuer: bool = False
 
 
