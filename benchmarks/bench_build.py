@@ -1,7 +1,7 @@
 """Build-time benchmark: compiled replay vs real ``dbt build``, in the same run.
 
 Usage: ``python benchmarks/bench_build.py [--replicas ecommerce credit_cards] [--scales 0.01 1.0]
-[--repeats 5] [--large-dbt] [--json OUT]``.
+[--repeats 5] [--large-dbt] [--no-dbt] [--baseline DIR] [--json OUT]``.
 
 Every build runs in a fresh subprocess (so peak RSS is that build's alone, dbt's child included)
 into a new directory with :func:`replicas.build.build_into` — no snapshot cache hit hides work —
@@ -14,6 +14,12 @@ the figures, never asserted. ``cpu_s`` (user + system seconds of the build, chil
 is a load-robust companion to wall time for replay; a dbt child run under bubblewrap does not
 report its CPU back (PID namespace), so the dbt engine's ``cpu_s`` undercounts and no CPU ratio
 is given.
+
+``--baseline DIR`` also builds every replay with the kit checked out at ``DIR`` (e.g. ``git
+worktree add /tmp/base HEAD~3``, with ``replicas/generators``, ``replicas/verifiers`` and
+``replicas/dbt_projects`` linked to the tree's top-level folders so that ``PYTHONPATH=DIR``
+imports all of it from there), interleaved with the current code's builds in the same run, and
+reports both medians, their ratio, and whether both give the same table hashes.
 """
 
 from __future__ import annotations
@@ -60,8 +66,13 @@ print(json.dumps({"wall_s": wall, "cpu_s": cpu, "imports_s": t0 - t_start, "rss_
 """
 
 
-def run_once(replica: str, seed: int, scale: float, engine: str, home: str) -> dict[str, Any]:
+def run_once(
+    replica: str, seed: int, scale: float, engine: str, home: str, code: str | None = None
+) -> dict[str, Any]:
+    """One build in a fresh subprocess; ``code``: a checkout to import the kit from instead."""
     env = {**os.environ, "REPLICAS_HOME": home}
+    if code is not None:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in [code, os.environ.get("PYTHONPATH")] if p)
     out = Path(tempfile.mkdtemp(prefix="out-", dir=home)) / "snap"
     t0 = time.perf_counter()
     proc = subprocess.run(
@@ -74,6 +85,7 @@ def run_once(replica: str, seed: int, scale: float, engine: str, home: str) -> d
         raise SystemExit(f"{replica} {engine} build failed:\n{proc.stderr[-3000:]}")
     row = dict(json.loads(proc.stdout.strip().splitlines()[-1]))
     row["process_s"] = time.perf_counter() - t0
+    row["code"] = code or "current"
     make_writable(out.parent)  # published snapshots are read-only
     return row
 
@@ -117,63 +129,123 @@ def _summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def bench_small(replica: str, scale: float, repeats: int, seed: int, home: str) -> dict[str, Any]:
-    compile_run = run_once(replica, seed, scale, "replay", home)  # cold: dbt build compiles
-    print(
-        f"{replica} scale={scale:g}: compiling build (engine {compile_run['engine']}) "
-        f"{compile_run['wall_s']:.2f}s",
-        flush=True,
+def _steps(summary: dict[str, Any]) -> str:
+    return " / ".join(
+        f"{k.removesuffix('_s')} {v:.2f}" for k, v in summary["median_steps_s"].items()
     )
+
+
+def _compile(replica: str, seed: int, home: str, baseline: str | None) -> float:
+    """The first build of each code's fingerprint (dbt compiles the project for replays)."""
+    wall = run_once(replica, seed, 0.01, "replay", home)["wall_s"]
+    if baseline is not None:
+        run_once(replica, seed, 0.01, "replay", home, baseline)
+    return float(wall)
+
+
+def _against_baseline(
+    row: dict[str, Any], runs: list[dict[str, Any]], base_runs: list[dict[str, Any]]
+) -> str:
+    """Add the baseline's figures to ``row``; the line that prints them."""
+    if not base_runs:
+        return ""
+    base = _summary(base_runs)
+    tables = {json.dumps(json.loads(r["manifest"])["tables"], sort_keys=True) for r in runs}
+    base_tables = {
+        json.dumps(json.loads(r["manifest"])["tables"], sort_keys=True) for r in base_runs
+    }
+    row["baseline"] = base
+    row["baseline_ratio"] = base["median_wall_s"] / row["replay"]["median_wall_s"]
+    row["same_tables_as_baseline"] = tables == base_tables and len(tables) == 1
+    return (
+        f"\n  baseline code: replay={base['median_wall_s']:.2f}s ({_steps(base)}; cpu "
+        f"{base['median_cpu_s']:.2f}s) -> current x{row['baseline_ratio']:.2f} faster; "
+        f"table hashes identical to the baseline's: {row['same_tables_as_baseline']}"
+    )
+
+
+def bench_small(
+    replica: str,
+    scale: float,
+    repeats: int,
+    seed: int,
+    home: str,
+    *,
+    with_dbt: bool = True,
+    baseline: str | None = None,
+) -> dict[str, Any]:
+    compile_wall = _compile(replica, seed, home, baseline)
+    print(f"{replica}: compiling build {compile_wall:.2f}s", flush=True)
     replay_runs: list[dict[str, Any]] = []
     dbt_runs: list[dict[str, Any]] = []
-    for _ in range(repeats):  # interleaved, so a load spike hits both engines alike
+    base_runs: list[dict[str, Any]] = []
+    for _ in range(repeats):  # interleaved, so a load spike hits every variant alike
         replay_runs.append(run_once(replica, seed, scale, "replay", home))
-        dbt_runs.append(run_once(replica, seed, scale, "dbt", home))
+        if baseline is not None:
+            base_runs.append(run_once(replica, seed, scale, "replay", home, baseline))
+        if with_dbt:
+            dbt_runs.append(run_once(replica, seed, scale, "dbt", home))
     manifests = {r["manifest"] for r in replay_runs + dbt_runs}
     differing = _differing_tables(replay_runs + dbt_runs)
-    replay, dbt = _summary(replay_runs), _summary(dbt_runs)
-    speedup = dbt["median_wall_s"] / replay["median_wall_s"]
-    row = {
+    replay = _summary(replay_runs)
+    row: dict[str, Any] = {
         "replica": replica,
         "scale": scale,
         "raw_rows": replay_runs[0]["raw_rows"],
-        "compile_wall_s": compile_run["wall_s"],
+        "compile_wall_s": compile_wall,
         "replay": replay,
-        "dbt": dbt,
-        "speedup": speedup,
         "identical_manifests": len(manifests) == 1,
         "differing_tables": differing,
         "target_wall_s": TARGET_SMALL_WALL_S,
         "target_speedup": TARGET_SPEEDUP,
     }
     met_wall = replay["median_wall_s"] <= TARGET_SMALL_WALL_S
-    met_ratio = speedup >= TARGET_SPEEDUP
-    steps = " / ".join(
-        f"{k.removesuffix('_s')} {v:.2f}" for k, v in replay["median_steps_s"].items()
-    )
+    versus_dbt = ""
+    if dbt_runs:
+        dbt = _summary(dbt_runs)
+        speedup = dbt["median_wall_s"] / replay["median_wall_s"]
+        row.update(dbt=dbt, speedup=speedup)
+        met_ratio = speedup >= TARGET_SPEEDUP
+        versus_dbt = (
+            f"dbt={dbt['median_wall_s']:.2f}s (dbt step {dbt['median_transform_s']:.2f}s) "
+            f"speedup x{speedup:.1f} [target >= x{TARGET_SPEEDUP:g}: "
+            f"{'met' if met_ratio else 'MISSED'}] "
+        )
     print(
         f"{replica} scale={scale:g} rows={row['raw_rows']:,} replay={replay['median_wall_s']:.2f}s "
-        f"({steps}; cpu {replay['median_cpu_s']:.2f}s; process {replay['median_process_s']:.2f}s) "
+        f"({_steps(replay)}; cpu {replay['median_cpu_s']:.2f}s; process "
+        f"{replay['median_process_s']:.2f}s) "
         f"[target <= {TARGET_SMALL_WALL_S}s: {'met' if met_wall else 'MISSED'}] "
-        f"dbt={dbt['median_wall_s']:.2f}s (dbt step {dbt['median_transform_s']:.2f}s) "
-        f"speedup x{speedup:.1f} [target >= x{TARGET_SPEEDUP:g}: {'met' if met_ratio else 'MISSED'}] "
-        f"manifests identical: {row['identical_manifests']}"
-        f"{f' (differing: {differing})' if differing else ''} (median of {repeats})",
+        f"{versus_dbt}manifests identical: {row['identical_manifests']}"
+        f"{f' (differing: {differing})' if differing else ''} (median of {repeats})"
+        + _against_baseline(row, replay_runs, base_runs),
         flush=True,
     )
     return row
 
 
-def bench_large(scale: float, repeats: int, seed: int, home: str, with_dbt: bool) -> dict[str, Any]:
+def bench_large(
+    scale: float,
+    repeats: int,
+    seed: int,
+    home: str,
+    with_dbt: bool,
+    baseline: str | None = None,
+) -> dict[str, Any]:
     replica = "ecommerce"
-    compile_run = run_once(replica, seed, 0.01, "replay", home)  # compiled cache is per code
-    runs = [run_once(replica, seed, scale, "replay", home) for _ in range(repeats)]
+    compile_wall = _compile(replica, seed, home, baseline)  # compiled cache is per code
+    runs: list[dict[str, Any]] = []
+    base_runs: list[dict[str, Any]] = []
+    for _ in range(repeats):
+        runs.append(run_once(replica, seed, scale, "replay", home))
+        if baseline is not None:
+            base_runs.append(run_once(replica, seed, scale, "replay", home, baseline))
     replay = _summary(runs)
     row: dict[str, Any] = {
         "replica": replica,
         "scale": scale,
         "raw_rows": runs[0]["raw_rows"],
-        "compile_wall_s": compile_run["wall_s"],
+        "compile_wall_s": compile_wall,
         "replay": replay,
         "target_wall_s": TARGET_LARGE_WALL_S,
         "target_rss_gib": TARGET_RSS_GIB,
@@ -184,17 +256,15 @@ def bench_large(scale: float, repeats: int, seed: int, home: str, with_dbt: bool
         row["dbt"] = dbt
         row["speedup"] = dbt["median_wall_s"] / replay["median_wall_s"]
         ratio = f" dbt={dbt['median_wall_s']:.2f}s speedup x{row['speedup']:.1f}"
-    steps = " / ".join(
-        f"{k.removesuffix('_s')} {v:.2f}" for k, v in replay["median_steps_s"].items()
-    )
     met_wall = replay["median_wall_s"] <= TARGET_LARGE_WALL_S
     met_rss = replay["peak_rss_gib"] < TARGET_RSS_GIB
     print(
         f"{replica} scale={scale:g} rows={row['raw_rows']:,} replay={replay['median_wall_s']:.2f}s "
-        f"({steps}; cpu {replay['median_cpu_s']:.2f}s) "
+        f"({_steps(replay)}; cpu {replay['median_cpu_s']:.2f}s) "
         f"[target <= {TARGET_LARGE_WALL_S}s: {'met' if met_wall else 'MISSED'}] "
         f"peak RSS {replay['peak_rss_gib']:.2f} GiB [target < {TARGET_RSS_GIB}: "
-        f"{'met' if met_rss else 'MISSED'}]{ratio} (median of {repeats})",
+        f"{'met' if met_rss else 'MISSED'}]{ratio} (median of {repeats})"
+        + _against_baseline(row, runs, base_runs),
         flush=True,
     )
     return row
@@ -208,6 +278,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--large-repeats", type=int, default=2)
     parser.add_argument("--large-dbt", action="store_true", help="one dbt build at large scales")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-dbt", action="store_true", help="skip the dbt builds at small scales")
+    parser.add_argument(
+        "--baseline", metavar="DIR", help="also build with the kit checked out at DIR (see above)"
+    )
     parser.add_argument("--json", dest="json_out")
     args = parser.parse_args(argv)
     report = []
@@ -216,10 +290,27 @@ def main(argv: list[str] | None = None) -> int:
             for scale in args.scales:
                 if scale <= SMALL:
                     for replica in args.replicas:
-                        report.append(bench_small(replica, scale, args.repeats, args.seed, home))
+                        report.append(
+                            bench_small(
+                                replica,
+                                scale,
+                                args.repeats,
+                                args.seed,
+                                home,
+                                with_dbt=not args.no_dbt,
+                                baseline=args.baseline,
+                            )
+                        )
                 else:
                     report.append(
-                        bench_large(scale, args.large_repeats, args.seed, home, args.large_dbt)
+                        bench_large(
+                            scale,
+                            args.large_repeats,
+                            args.seed,
+                            home,
+                            args.large_dbt,
+                            args.baseline,
+                        )
                     )
         finally:
             make_writable(Path(home))  # the compiled-project cache is read-only
@@ -227,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.json_out, "w") as fh:
             json.dump(
                 {
-                    "schema_version": 2,
+                    "schema_version": 3,
                     "bench": "build",
                     "results": report,
                     "time": time.strftime("%Y-%m-%d"),

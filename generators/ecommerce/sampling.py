@@ -39,8 +39,15 @@ def inverse_cdf_table(weights: np.ndarray, bits: int = DEFAULT_BITS) -> np.ndarr
     if not 8 <= bits <= 24:
         raise ValueError(f"bits must lie in [8, 24], got {bits}")
     cdf = np.cumsum(w / w.sum())
-    cells = (np.arange(2**bits) + 0.5) / 2**bits
-    return np.minimum(np.searchsorted(cdf, cells, side="right"), w.size - 1).astype(np.int32)
+    size = 2**bits
+    # Cell i (midpoint (i + 0.5) / size) holds the number of CDF values <= its midpoint, capped
+    # at the last category. The midpoints are sorted, so that count steps up at each CDF value
+    # c's first cell at or above it, i = ceil(c * size - 0.5) (exact: size is a power of two):
+    # one repeat instead of a binary search per cell, and the same table.
+    first = np.clip(np.ceil(cdf * size - 0.5), 0, size).astype(np.int64)
+    counts = np.diff(first, prepend=0, append=size)
+    table = np.repeat(np.arange(w.size + 1, dtype=np.int64), counts)
+    return np.minimum(table, w.size - 1).astype(np.int32)
 
 
 def sampler(weights: np.ndarray, bits: int = DEFAULT_BITS) -> TableSampler:
