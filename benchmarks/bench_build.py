@@ -60,7 +60,8 @@ rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 info = build_info(snap)
 rows = sum(t["rows"] for t in snap.manifest["tables"]["raw"].values())
-print(json.dumps({"wall_s": wall, "cpu_s": cpu, "imports_s": t0 - t_start, "rss_kib": max(rss, kids),
+import replicas
+print(json.dumps({"module": replicas.__file__, "wall_s": wall, "cpu_s": cpu, "imports_s": t0 - t_start, "rss_kib": max(rss, kids),
                   "raw_rows": rows, "engine": info["engine"], "timings": info["timings"],
                   "manifest": (snap.path / "manifest.json").read_text()}))
 """
@@ -80,12 +81,16 @@ def run_once(
         capture_output=True,
         text=True,
         env=env,
+        # ``-c`` puts the working directory first on sys.path: run the baseline from its own
+        cwd=code,
     )
     if proc.returncode != 0:
         raise SystemExit(f"{replica} {engine} build failed:\n{proc.stderr[-3000:]}")
     row = dict(json.loads(proc.stdout.strip().splitlines()[-1]))
     row["process_s"] = time.perf_counter() - t0
     row["code"] = code or "current"
+    if code is not None and not row["module"].startswith(str(Path(code).resolve())):
+        raise SystemExit(f"the baseline build imported {row['module']}, not the code in {code}")
     make_writable(out.parent)  # published snapshots are read-only
     return row
 
