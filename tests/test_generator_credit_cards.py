@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
@@ -310,11 +311,11 @@ def test_holdings_include_every_approved_application(
 
 
 @pytest.fixture(scope="module")
-def warehouse() -> Path:
-    """Seed 0's snapshot from the session's shared cache (its key covers every input, so a
-    cached build is this code's build; other fast tests build the same key). A private cache
-    here cost a full cold ``dbt build`` per run."""
-    return ensure_snapshot("credit_cards", 0, 0.01).warehouse
+def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("REPLICAS_HOME", str(tmp_path_factory.mktemp("replicas_home")))
+        snapshot = ensure_snapshot("credit_cards", 0, 0.01)
+    yield snapshot.warehouse
 
 
 def _query(warehouse: Path, sql: str) -> pl.DataFrame:
