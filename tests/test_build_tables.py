@@ -4,6 +4,7 @@ one-column sort), or the full ``ORDER BY ALL``."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import duckdb
@@ -56,15 +57,20 @@ def test_fingerprint_table_equals_the_canonical_hash(warehouse: Path, name: str)
         con.close()
 
 
-def test_fingerprint_schemas_equals_the_canonical_hashes_of_a_build() -> None:
+def test_fingerprint_schemas_equals_the_canonical_hashes_of_a_build(tmp_path: Path) -> None:
     snapshot = ensure_snapshot("ecommerce", 1, 0.01)
+    # A copy of the shared snapshot's file: in a full run this worker may already hold the
+    # kit's locked-down read-only connection to the original, and DuckDB refuses a second
+    # connection to one file with another configuration.
+    warehouse = tmp_path / "warehouse.duckdb"
+    shutil.copyfile(snapshot.warehouse, warehouse)
     schemas = {RAW_SCHEMA: None, MART_SCHEMA: "BASE TABLE"}
-    fast = fingerprint_schemas(snapshot.warehouse, schemas)
+    fast = fingerprint_schemas(warehouse, schemas)
     names = {
-        schema: list_relations(snapshot.warehouse, schema, table_type=kind)
+        schema: list_relations(warehouse, schema, table_type=kind)
         for schema, kind in schemas.items()
     }
     assert names[RAW_SCHEMA] and names[MART_SCHEMA]
-    assert fast == fingerprint_tables(snapshot.warehouse, names)
+    assert fast == fingerprint_tables(warehouse, names)
     assert fast[RAW_SCHEMA] == snapshot.manifest["tables"]["raw"]
     assert fast[MART_SCHEMA] == snapshot.manifest["tables"]["marts"]
