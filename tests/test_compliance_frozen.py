@@ -4,6 +4,8 @@
   commit before ruleset 4; it takes no ``ruleset`` argument).
 * Ruleset 4 against the revision that published it as the default (``RULESET_4_PUBLISHED``,
   stop 20), run there with ``ruleset=4``.
+* Ruleset 5 against the revision that published it as the default (``RULESET_5_PUBLISHED``,
+  stop 21), run there with ``ruleset=5``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -28,6 +30,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 BEFORE_RULESETS = "ecd2f56d9237b5095af7657e75f39eafb627046e"
 RULESET_4_PUBLISHED = "6315072f0b0922a562b72752fdc003020e23097d"
+RULESET_5_PUBLISHED = "c4737eba9b6a3300ee1dfd1f87095b13f116f56e"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -144,3 +147,10 @@ def test_ruleset_4_verdicts_are_byte_identical_to_the_revision_that_published_it
     tmp_path: Path,
 ) -> None:
     _assert_frozen(RULESET_4_PUBLISHED, 4, 4, tmp_path)
+
+
+@pytest.mark.slow
+def test_ruleset_5_verdicts_are_byte_identical_to_the_revision_that_published_it(
+    tmp_path: Path,
+) -> None:
+    _assert_frozen(RULESET_5_PUBLISHED, 5, 5, tmp_path)
