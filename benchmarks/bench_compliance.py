@@ -3,9 +3,11 @@
 Usage: ``python benchmarks/bench_compliance.py [--seed 1] [--responses 200] [--repeats 7]
 [--words 800] [--json OUT] [--compare-rev REV] [--verifier-rev REV] [--rulesets 4 5]``.
 
-``--rulesets N ...`` measures each ruleset of the checkout in the same process, the repeats
-interleaved (ruleset 4, ruleset 5, ruleset 4, ...) so load on a shared machine hits them alike;
-the ratio of their medians is printed (the default measures the default ruleset only).
+``--rulesets N ...`` measures each ruleset of the checkout (or of ``--verifier-rev REV``, from
+revision 6315072 on) in the same process, the repeats interleaved (ruleset 4, ruleset 5, ruleset
+4, ...) so load on a shared machine hits them alike; the ratio of their medians is printed (the
+default measures the default ruleset only). Under ``--rulesets`` the ``varied`` corpus gives
+every pass a new batch of answers, so no cache keyed on text is warm (see ``varied_response``).
 
 ``--compare-rev REV`` measures the ``verifiers/`` tree of git revision ``REV`` first (in a
 subprocess, extracted with ``git archive``: the "before") and then the checkout (the "after"), on
@@ -19,6 +21,9 @@ Two corpora, both compliant and deterministic in the seed:
   bottom line. About 800 words with **20-40 figures** (seed 1: mean 26.5 claims, 10th-90th
   percentile 15-38): most of the text is advice, so much of the cost is reading prose, not
   checking terms. The throughput target (2,000 responses/s) is stated for this corpus.
+* ``varied`` - the typical answer's shape with no sentence repeated across answers (names,
+  places, counts drawn per sentence; terms in shuffled order, each with a remark): what new
+  traffic costs a verifier that caches readings of text it has seen.
 * ``dense`` - card sections and tables back to back (a terms sheet rather than an answer), the
   worst realistic case.
 
@@ -234,6 +239,244 @@ def typical_response(catalog: Catalog, seed: int, words: int = 800) -> str:
     return "\n\n".join(parts)
 
 
+# -- the varied corpus: the typical answer with no sentence repeated -------------------------------
+
+_PEOPLE = (
+    "Alex",
+    "Priya",
+    "Jordan",
+    "Mateo",
+    "Hannah",
+    "Kwame",
+    "Sofia",
+    "Liam",
+    "Aisha",
+    "Chen",
+    "Olivia",
+    "Diego",
+    "Fatima",
+    "Noah",
+    "Yuki",
+    "Grace",
+    "Omar",
+    "Elena",
+    "Ravi",
+    "Maya",
+    "Tomas",
+    "Zoe",
+    "Ibrahim",
+    "Nora",
+    "Lucas",
+    "Amara",
+    "Felix",
+    "Ines",
+    "Jonah",
+    "Leila",
+)
+_PLACES = (
+    "Denver",
+    "Lisbon",
+    "Toronto",
+    "Osaka",
+    "Austin",
+    "Nairobi",
+    "Dublin",
+    "Seattle",
+    "Lima",
+    "Prague",
+    "Phoenix",
+    "Oslo",
+    "Boston",
+    "Madrid",
+    "Chicago",
+    "Hanoi",
+    "Atlanta",
+    "Vienna",
+    "Portland",
+    "Cairo",
+    "Miami",
+    "Krakow",
+    "Tucson",
+    "Quebec",
+    "Raleigh",
+    "Seville",
+)
+_HABITS = (
+    "groceries",
+    "streaming subscriptions",
+    "the weekly farmers market",
+    "gas for the commute",
+    "takeout on Fridays",
+    "school supplies",
+    "the gym membership",
+    "pet food and vet visits",
+    "concert tickets",
+    "home improvement projects",
+    "rideshares",
+    "the phone bill",
+    "coffee on the way to work",
+    "online shopping",
+    "utility bills",
+    "hobby supplies",
+    "bookstore visits",
+    "camping gear",
+    "the kids' sports leagues",
+    "museum memberships",
+)
+_VERBS = (
+    "mentioned",
+    "said",
+    "told me",
+    "pointed out",
+    "noted",
+    "explained",
+    "wrote",
+)
+_ADVICE_VARIED = (
+    "{person}, you {verb} that {habit} come up about {n} times a month, and the {name} handles "
+    "that kind of spending without any fuss.",
+    "Since you {verb} a trip to {place} in {month}, it is worth checking how the {name} treats "
+    "purchases made there before you pack.",
+    "If {habit} stay around {n} transactions a month, the {name} keeps things simple, and you "
+    "can review them all in the app.",
+    "Think about the {name} as the card you reach for at {place}-area shops for {habit}, then "
+    "pay it off before the due date.",
+    "A friend of yours in {place} might use the {name} differently, but for {habit} it fits "
+    "what you described, {person}.",
+    "You {verb} you have had your oldest account for {n} years; opening the {name} will lower "
+    "the average age a little, which is fine over time.",
+    "Before the {month} holidays, set a reminder to look at the {name} statement, because "
+    "{habit} tend to spike around then.",
+    "The {name} app lets you tag {habit} separately, which helps if you budget the way you "
+    "{verb} you do with {n} categories.",
+)
+_GENERAL_VARIED = (
+    "Paying on time for {n} months in a row does more for your history than any perk, {person}.",
+    "Keep an eye on {habit}: small repeat charges add up faster than people in {place} expect.",
+    "If you move to {place} as you {verb}, update your address so statements and cards reach you.",
+    "Try to keep balances low relative to limits; checking once every {n} days is a good habit.",
+    "Avoid applying for several cards within {n} weeks of each other, especially before a big "
+    "move in {month}.",
+    "Autopay for {habit} is an easy way to build history over the next {n} months without "
+    "thinking about it.",
+    "Review the full disclosures before you apply, {person}, especially around {month} when "
+    "offers change.",
+    "Cash advances are expensive almost everywhere, including in {place}, so treat them as a "
+    "last resort.",
+    "Rewards only make sense if you are not paying interest on {habit} that cancels them out.",
+    "Check your statement every month even with autopay on, so you notice the {n} subscriptions "
+    "you {verb} you forgot about.",
+)
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+_CONNECTORS = ("comes with", "offers", "has", "carries", "gives you")
+_TERM_TAILS = (
+    " (worth knowing before {place})",
+    ", which matters for {habit}",
+    " ({person} asked about this)",
+    ", as of {month}",
+    " - keep it in mind for {habit}",
+    " (relevant to your {n} trips)",
+)
+
+
+def _varied_table(rng: np.random.Generator, cards: Sequence[CardTerms]) -> str:
+    """The comparison table with a "Best for" and a "Value to you" column, drawn per row."""
+    rows = [
+        "| Card | Annual fee | Purchase APR | Foreign transaction fee | Best for | Value to you |",
+        "|---|---|---|---|---|---|",
+    ]
+    for card in cards:
+        fee = card.annual_fee_usd or 0.0
+        fx = card.foreign_txn_fee_pct or 0.0
+        rows.append(
+            f"| {card.card_name} | {_usd(fee) if fee else 'None'} | {_apr(card)} | "
+            f"{_pct(fx) + '%' if fx else 'None'} | {_fill(rng, '{habit} in {place}')} | "
+            f"about ${int(rng.integers(80, 900))} a year |"
+        )
+    return "\n".join(rows)
+
+
+def _fill(rng: np.random.Generator, template: str, name: str = "") -> str:
+    return template.format(
+        name=name,
+        person=str(rng.choice(_PEOPLE)),
+        place=str(rng.choice(_PLACES)),
+        habit=str(rng.choice(_HABITS)),
+        verb=str(rng.choice(_VERBS)),
+        month=str(rng.choice(_MONTHS)),
+        n=int(rng.integers(2, 60)),
+    )
+
+
+def varied_response(catalog: Catalog, seed: int, words: int = 800) -> str:
+    """A typical-shaped answer (3-4 card sections, advice, a table in 60%, a bottom line) in
+    which no sentence repeats across responses: advice sentences fill names, places, habits,
+    months and counts drawn per sentence; each card section's terms come in a shuffled order
+    with a varied verb, each term with a remark drawn the same way; the comparison table has a
+    "Best for" and a "Value to you" column drawn per row. A verifier whose caches key on text gets no warm hits from it, so it
+    shows the cost on new traffic. Deterministic in ``seed``."""
+    if words < 200:
+        raise ValueError(f"words must be >= 200, got {words}")
+    rng = table_rng(seed, "compliance_varied_response", words)
+    cards = list(catalog.cards)
+    k = min(len(cards), int(rng.choice([3, 4, 4])))
+    group = [cards[int(i)] for i in rng.choice(len(cards), size=k, replace=False)]
+    parts = [
+        _fill(
+            rng,
+            "Thanks, {person}. You {verb} you spend most on {habit} and travel to {place} about "
+            "{n} times a year, so I narrowed the catalog to a few cards and will walk through "
+            "each before a recommendation.",
+        )
+    ]
+    for card in group:
+        terms = [t + _fill(rng, str(rng.choice(_TERM_TAILS))) for t in _terms(card)]
+        order = [terms[0], *(terms[int(i) + 1] for i in rng.permutation(len(terms) - 1))]
+        verb = str(rng.choice(_CONNECTORS))
+        value = int(rng.integers(80, 900))
+        if rng.random() < 0.5:
+            items = "\n".join(f"- {t[0].upper()}{t[1:]}" for t in order)
+            section = (
+                f"**{card.card_name}**\n{items}\n- Estimated value for you: about ${value} a year"
+            )
+        else:
+            section = (
+                f"The {card.card_name} {verb} {order[0]}; "
+                + "; ".join(order[1:])
+                + f". On your spending it would be worth roughly ${value} per year."
+            )
+        advice = " ".join(
+            _fill(rng, str(_ADVICE_VARIED[int(i)]), card.card_name)
+            for i in rng.choice(len(_ADVICE_VARIED), size=3, replace=False)
+        )
+        parts.append(f"{section}\n\n{advice}")
+    if rng.random() < 0.6:
+        parts.append("Here's how they compare:\n\n" + _varied_table(rng, group[:3]))
+    parts.append(
+        _fill(
+            rng,
+            "Bottom line, {person}: the {name} best matches what you described.",
+            group[0].card_name,
+        )
+    )
+    while sum(len(p.split()) for p in parts) < words:
+        parts.insert(-1, _fill(rng, str(rng.choice(_GENERAL_VARIED))))
+    return "\n\n".join(parts)
+
+
 def dense_response(catalog: Catalog, seed: int, words: int = 800) -> str:
     """Card sections and tables back to back, ~``words`` words: a terms sheet, the worst case."""
     rng = table_rng(seed, "compliance_dense_response", words)
@@ -262,21 +505,35 @@ def _timed(fn: Callable[[], Any], repeats: int) -> tuple[float, float]:
 
 
 def interleaved(
-    catalog: Catalog, texts: Sequence[str], repeats: int, rulesets: Sequence[int]
+    catalog: Catalog,
+    texts: Sequence[str],
+    repeats: int,
+    rulesets: Sequence[int],
+    fresh: Callable[[int], Sequence[str]] | None = None,
 ) -> dict[int, dict[str, float]]:
     """Median CPU and wall responses/s of each ruleset, their repeats interleaved (one warm-up
-    pass each first), so a change of machine load during the run hits every ruleset alike."""
+    pass each first), so a change of machine load during the run hits every ruleset alike.
+
+    ``fresh(k)`` (the varied corpus) gives every pass - warm-up and each ruleset's repeats - a
+    batch of answers of its own, never verified before in the process: the verifier's caches
+    keyed on text then never hit across passes, as on real traffic."""
     from replicas.verifiers.compliance import verify_response
 
+    batches = iter(
+        [fresh(k) for k in range(len(rulesets) * (repeats + 1))]
+        if fresh is not None
+        else [texts] * (len(rulesets) * (repeats + 1))
+    )
     for ruleset in rulesets:
-        for t in texts:
+        for t in next(batches):
             verify_response(t, catalog, ruleset=ruleset)
     cpus: dict[int, list[float]] = {r: [] for r in rulesets}
     walls: dict[int, list[float]] = {r: [] for r in rulesets}
     for _ in range(repeats):
         for ruleset in rulesets:
+            batch = next(batches)
             w0, c0 = time.perf_counter(), time.process_time()
-            for t in texts:
+            for t in batch:
                 verify_response(t, catalog, ruleset=ruleset)
             walls[ruleset].append(time.perf_counter() - w0)
             cpus[ruleset].append(time.process_time() - c0)
@@ -393,8 +650,8 @@ def main(argv: list[str] | None = None) -> int:
         help="measure these rulesets of the checkout, repeats interleaved",
     )
     args = parser.parse_args(argv)
-    if args.rulesets and (args.compare_rev or args.verifier_rev):
-        parser.error("--rulesets measures the checkout; it cannot be combined with a revision")
+    if args.rulesets and args.compare_rev:
+        parser.error("--rulesets cannot be combined with --compare-rev (use --verifier-rev)")
     if args.compare_rev:
         return _compare(args, argv or sys.argv[1:])
     label = "checkout"
@@ -413,6 +670,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     corpora = {
         "typical": [typical_response(catalog, i, args.words) for i in range(args.responses)],
+        "varied": [varied_response(catalog, i, args.words) for i in range(args.responses)],
         "dense": [dense_response(catalog, i, args.words) for i in range(args.responses)],
     }
     report: dict[str, Any] = {
@@ -453,7 +711,16 @@ def _by_ruleset(
     """Each ruleset on each corpus: interleaved medians, then per-stage costs and digests."""
     rulesets = list(dict.fromkeys(args.rulesets))
     for name, texts in corpora.items():
-        speeds = interleaved(catalog, texts, args.repeats, rulesets)
+        fresh = None
+        if name == "varied":
+            n = len(texts)
+
+            def fresh(k: int, n: int = n) -> list[str]:
+                return [
+                    varied_response(catalog, (k + 1) * 100_000 + i, args.words) for i in range(n)
+                ]
+
+        speeds = interleaved(catalog, texts, args.repeats, rulesets, fresh)
         rows = report[name] = {}
         for ruleset in rulesets:
             row = rows[str(ruleset)] = bench(catalog, texts, args.repeats, ruleset)

@@ -270,13 +270,7 @@ def none_values(lower: str, *, whole_text: bool = False) -> list[tuple[int, int,
     postfixes = (
         list(_POSTFIX.finditer(lower))
         if whole_text
-        else _in_windows(
-            _POSTFIX,
-            lower,
-            ("free", "waiv", "none", "n/a", "nothing", "nil", "zero", "not "),
-            20,
-            16,
-        )
+        else _in_windows(_POSTFIX, lower, POSTFIX_ANCHORS, 20, 16)
     )
     for match in postfixes:
         back = lower[max(0, match.start() - _SCOPE_CHARS) : match.start()]
@@ -308,8 +302,10 @@ def none_values(lower: str, *, whole_text: bool = False) -> list[tuple[int, int,
     return out
 
 
+# Every postfix "none" form ("Annual fee: none", "fee-free", "waived") holds one of these.
+POSTFIX_ANCHORS = ("free", "waiv", "none", "n/a", "nothing", "nil", "zero", "not ")
 # Every scope that makes a claim names one of these; negators are looked for only before them.
-_ATTRIBUTE_ANCHORS = (
+ATTRIBUTE_ANCHORS = _ATTRIBUTE_ANCHORS = (
     "fee",
     "charge",
     "cost",

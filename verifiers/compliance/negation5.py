@@ -31,6 +31,10 @@ _NEGATED_WAIVER_BEFORE = re.compile(
 )
 
 
+# Every form read by ``more_none_values_5`` holds one of these (its own guards below).
+FEE_FORMS_5_TRIGGERS = ("> ", "\u2192", "first", "1st", "opening")
+
+
 def more_none_values_5(lower: str, taken: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
     """Ruleset 5's "no fee" claims that rulesets 3 and 4 do not read (overlaps with ``taken``
     dropped)."""
@@ -66,4 +70,4 @@ def drop_negated_waivers(
     return kept
 
 
-__all__ = ["drop_negated_waivers", "more_none_values_5"]
+__all__ = ["FEE_FORMS_5_TRIGGERS", "drop_negated_waivers", "more_none_values_5"]

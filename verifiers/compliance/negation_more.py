@@ -152,7 +152,7 @@ def _attribute(what: str) -> str | None:
     return found[1] if found else None
 
 
-_MORE_TRIGGERS = (
+MORE_TRIGGERS = _MORE_TRIGGERS = (
     "goodbye",
     "forget",
     "skip",
@@ -224,4 +224,4 @@ def _conditional(lower: str, pos: int) -> bool:
     )
 
 
-__all__ = ["more_none_values"]
+__all__ = ["MORE_TRIGGERS", "more_none_values"]
