@@ -73,10 +73,11 @@ def dump(rulesets: list[int], responses: int) -> dict[str, dict[str, str]]:
     from tests.corpora.compliance_probe_b import B_CARDS, B_ELIGIBILITY, probe_b_items
 
     jobs: list[tuple[str, str, Any, Any]] = []  # (id, text, catalog, customer)
-    for cards, eligibility, items, tag in (
-        (PROBE_CARDS, PROBE_ELIGIBILITY, probe_items(), "a"),
-        (B_CARDS, B_ELIGIBILITY, probe_b_items(), "b"),
-    ):
+    corpora: list[tuple[Any, Any, list[Any], str]] = [
+        (PROBE_CARDS, PROBE_ELIGIBILITY, list(probe_items()), "a"),
+        (B_CARDS, B_ELIGIBILITY, list(probe_b_items()), "b"),
+    ]
+    for cards, eligibility, items, tag in corpora:
         probe = Catalog.from_records(cards, eligibility)
         for item in items:
             for customer in sorted({None, item.customer_id}, key=str):

@@ -49,20 +49,25 @@ _BASE_AFTER_THE = ("base", "basic", "standard", "original", "regular")
 
 
 def _the_candidates(text: str) -> list[int]:
-    """The matches of ``_THE_CANDIDATE`` (their starts), found from the occurrences of "he "
-    with ``str.find`` instead of the regex engine trying every "t" of the text."""
+    """The matches of ``_THE_CANDIDATE`` (their starts), found from ``_HE_BEFORE_NAME``: its
+    literal "he" lets the regex engine skip ahead at C speed, and what follows "he" (blanks, then
+    a capital, a digit or a base word) leaves a handful of places in an answer to check, instead
+    of every "he" of "the", "they", "when", "there" visited in Python."""
     out = []
-    pos = text.find("he", 1)
-    while pos >= 0:
-        start = pos - 1
+    for match in _HE_BEFORE_NAME.finditer(text, 1):
+        start = match.start() - 1
         if (
             text[start] in "tT"
             and (start == 0 or not (text[start - 1].isalnum() or text[start - 1] == "_"))
             and _THE_CANDIDATE.match(text, start)
         ):
             out.append(start)
-        pos = text.find("he", pos + 2)
     return out
+
+
+# "he" + what ``_THE_CANDIDATE`` wants after it; a match ends in that lookahead, so no later "he"
+# can start inside one and ``finditer`` visits every "he" that could open a candidate.
+_HE_BEFORE_NAME = re.compile(r"he[ \t]{1,3}(?=[A-Z0-9]|(?:base|basic|standard|original|regular)\b)")
 
 
 def _matches_at(
@@ -89,7 +94,11 @@ def _label_lines(text: str) -> list[int]:
         pos = text.find(separator)
         while pos >= 0:
             starts.add(text.rfind("\n", 0, pos) + 1)
-            pos = text.find(separator, pos + 1)
+            # the line is in: look for the separator again from the next line on
+            line_end = text.find("\n", pos + 1)
+            if line_end < 0:
+                break
+            pos = text.find(separator, line_end)
     return sorted(starts)
 
 

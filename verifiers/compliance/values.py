@@ -91,11 +91,13 @@ def find_values(
     """Every percentage, dollar amount and "no ... fee" statement, in text order.
 
     Numbers are found from their unit - a "%", a "$", the words percent / dollars / usd - which
-    are quick to search for; the number pattern then runs on a few characters around it.
+    are quick to search for; the number pattern then runs on a few characters around it. A
+    finder whose words (``_GATE_WORDS``) the text lacks would find nothing and is not called.
     """
     values: list[Value] = []
     taken: list[tuple[int, int]] = []
-    if "between" in lower or "zero" in lower or "usd" in lower:
+    present = {_GATE_WORDS[i] for i, _, _ in _VALUE_GATE.find_matches_as_indexes(lower, True)}
+    if "between" in present or "zero" in present or "usd" in present:
         for match in matchers.find_starting_with(
             lex.WORD_VALUES, lower, ("between", "zero", "usd")
         ):
@@ -111,7 +113,7 @@ def find_values(
                 values.append(Value(match.start(), match.end(), USD, amount, amount))
             taken.append(match.span())
     numbers = lex.NUMBERS
-    for lo, hi in _anchor_spans(lower):
+    for lo, hi in _anchor_spans(lower) if not present.isdisjoint(_ANCHOR_WORDS) else ():
         for match in numbers.finditer(lower, lo, hi):
             start, end = match.span()
             if taken and any(s < end and start < e for s, e in taken):
@@ -130,18 +132,24 @@ def find_values(
             else:
                 amount = _number(usd_words)
                 values.append(Value(start, end, USD, amount, amount))
-    values.extend(_word_number_values(lower))
-    nones = neg.none_values(lower)
-    if more_negations:  # ruleset 4
+    if not present.isdisjoint(_WORD_NUMBER_ANCHORS):
+        values.extend(_word_number_values(lower))
+    nones = neg.none_values(lower) if not present.isdisjoint(_NONE_WORDS) else []
+    if more_negations and not present.isdisjoint(MORE_TRIGGERS):  # ruleset 4
         nones += more_none_values(lower, nones)
     if fee_forms_5:  # ruleset 5
         nones = drop_negated_waivers(lower, nones)
-        nones += more_none_values_5(lower, nones)
+        if not present.isdisjoint(FEE_FORMS_5_TRIGGERS):
+            nones += more_none_values_5(lower, nones)
         nones.sort()
-    values.extend(Value(s, e, NONE, none_kind=kind) for s, e, kind in nones)
-    values.extend(
-        Value(s, e, PCT, 0.0, 0.0, intro_only=True) for s, e in neg.zero_interest_values(lower)
-    )
+    if nones:
+        values.extend(Value(s, e, NONE, none_kind=kind) for s, e, kind in nones)
+    if "interest" in present:
+        values.extend(
+            Value(s, e, PCT, 0.0, 0.0, intro_only=True) for s, e in neg.zero_interest_values(lower)
+        )
+    if not values:
+        return values
     values.sort(key=_start_of)
     kept = [v for v in _drop_overlaps(values) if not _withdrawn(lower, v)]
     return _join_fee_pairs(lower, kept)
@@ -234,7 +242,7 @@ def _anchor_spans(lower: str) -> list[tuple[int, int]]:
 # Every word a finder of ``find_values`` needs (see ``may_hold_values``): the unit anchors of
 # numbers and of numbers in words, the word values ("between", "zero", "usd"), the anchors of
 # negations and postfix "none" forms, ruleset 4's and 5's triggers and "no interest".
-_GATE_WORDS = sorted(
+_GATE_WORDS: list[str] = sorted(
     {
         *_ANCHOR_WORDS,
         *_WORD_NUMBER_ANCHORS,
@@ -249,6 +257,8 @@ _GATE_WORDS = sorted(
     }
 )
 _VALUE_GATE = AhoCorasick(_GATE_WORDS)
+# the words without which ``neg.none_values`` finds nothing (its two windowed searches)
+_NONE_WORDS = frozenset((*neg.ATTRIBUTE_ANCHORS, *neg.POSTFIX_ANCHORS))
 
 
 def _add_range(values: list[Value], match: re.Match[str], first: str, second: str) -> None:
