@@ -12,6 +12,9 @@ every pass a new batch of answers, so no cache keyed on text is warm (see ``vari
 ``--compare-rev REV`` measures the ``verifiers/`` tree of git revision ``REV`` first (in a
 subprocess, extracted with ``git archive``: the "before") and then the checkout (the "after"), on
 the same corpora in the same run, and prints both; ``--verifier-rev REV`` measures only ``REV``.
+``--baseline-rev REV`` measures ``REV`` and the checkout in one process, their passes interleaved
+(``REV``'s tree is imported under another package name), so a loaded machine slows both alike;
+it prints each one's median, their ratio, and whether their verdicts are identical.
 
 Two corpora, both compliant and deterministic in the seed:
 
@@ -649,7 +652,14 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="measure these rulesets of the checkout, repeats interleaved",
     )
+    parser.add_argument(
+        "--baseline-rev",
+        default=None,
+        help="measure this revision and the checkout in one process, passes interleaved",
+    )
     args = parser.parse_args(argv)
+    if args.baseline_rev:
+        return _against_baseline(args)
     if args.rulesets and args.compare_rev:
         parser.error("--rulesets cannot be combined with --compare-rev (use --verifier-rev)")
     if args.compare_rev:
@@ -748,6 +758,86 @@ def _by_ruleset(
     if args.json_out:
         with open(args.json_out, "w", encoding="utf-8") as handle:
             json.dump({"schema_version": 3, "rulesets": rulesets, **report}, handle, indent=2)
+    return 0
+
+
+def _baseline_verify(rev: str) -> tuple[Callable[..., Any], Callable[[Path], Any]]:
+    """``verify_response`` and ``Catalog.from_snapshot`` of revision ``rev``'s ``verifiers/``,
+    imported as the package ``baseline_verifiers`` beside the checkout's (its absolute imports of
+    ``replicas.verifiers`` rewritten), extracted read-only with ``git archive``."""
+    import importlib
+    import io
+    import re
+    import tarfile
+
+    repo = Path(__file__).resolve().parents[1]
+    archive = subprocess.run(
+        ["git", "-C", str(repo), "archive", rev, "verifiers"], capture_output=True, check=True
+    ).stdout
+    root = Path(tempfile.mkdtemp(prefix="compliance-baseline-"))
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(root, filter="data")
+    package = root / "baseline_verifiers"
+    (root / "verifiers").rename(package)
+    for source in package.rglob("*.py"):
+        text = source.read_text(encoding="utf-8")
+        source.write_text(re.sub(r"\breplicas\.verifiers\b", "baseline_verifiers", text))
+    sys.path.insert(0, str(root))
+    module = importlib.import_module("baseline_verifiers.compliance")
+    return module.verify_response, module.Catalog.from_snapshot
+
+
+def _against_baseline(args: argparse.Namespace) -> int:
+    """The revision's verifier and the checkout's, passes interleaved in this process."""
+    from replicas.verifiers.compliance import Catalog, verify_response
+
+    base_verify, base_load = _baseline_verify(args.baseline_rev)
+    ruleset = (args.rulesets or [5])[0]
+    snapshot = ensure_snapshot("credit_cards", args.seed)
+    catalog = Catalog.from_snapshot(snapshot.path)
+    base_catalog = base_load(snapshot.path)
+    print(f"baseline {args.baseline_rev} vs checkout, ruleset {ruleset}, CPU medians, interleaved")
+    n = args.responses
+    makers: dict[str, Callable[[int], list[str]]] = {
+        "typical": lambda k: [typical_response(catalog, i, args.words) for i in range(n)],
+        "varied": lambda k: [
+            varied_response(catalog, (k + 1) * 100_000 + i, args.words) for i in range(n)
+        ],
+        "dense": lambda k: [dense_response(catalog, i, args.words) for i in range(n)],
+    }
+    sides = {
+        "baseline": lambda t: base_verify(t, base_catalog, ruleset=ruleset),
+        "checkout": lambda t: verify_response(t, catalog, ruleset=ruleset),
+    }
+    report: dict[str, Any] = {"baseline_rev": args.baseline_rev, "ruleset": ruleset}
+    for name, make in makers.items():
+        # the varied corpus: a new batch for every pass of every side (no warm cache)
+        batches = iter([make(k) for k in range(2 * (args.repeats + 1))])
+        for verify in sides.values():
+            for t in next(batches):
+                verify(t)
+        texts = make(0)
+        same = _digest([sides["baseline"](t) for t in texts]) == _digest(
+            [sides["checkout"](t) for t in texts]
+        )
+        cpus: dict[str, list[float]] = {side: [] for side in sides}
+        for _ in range(args.repeats):
+            for side, verify in sides.items():
+                batch = next(batches)
+                c0 = time.process_time()
+                for t in batch:
+                    verify(t)
+                cpus[side].append(time.process_time() - c0)
+        rates = {side: n / statistics.median(v) for side, v in cpus.items()}
+        report[name] = {**rates, "identical_verdicts": same}
+        print(
+            f"{name:8s} baseline {rates['baseline']:6.0f}/s  checkout {rates['checkout']:6.0f}/s  "
+            f"ratio {rates['checkout'] / rates['baseline']:.2f}  verdicts identical: {same}  "
+            f"(target {TARGET_PER_S:.0f}/s)"
+        )
+    if args.json_out:
+        with open(args.json_out, "w", encoding="utf-8") as handle:
+            json.dump({"schema_version": 3, **report}, handle, indent=2)
     return 0
 
 

@@ -49,7 +49,8 @@ def case_texts():
     # read from the test modules' source (importing them would import today's verifier API)
     texts = []
     for name in ("compliance_cases", "test_compliance", "test_compliance_v2",
-                 "test_compliance_v3", "test_compliance_ruleset", "test_compliance_ruleset5"):
+                 "test_compliance_v3", "test_compliance_ruleset", "test_compliance_ruleset5",
+                 "test_compliance_ruleset6"):
         tree = ast.parse(open(f"{sys.argv[1]}/tests/{name}.py", encoding="utf-8").read())
         for node in tree.body:
             value = getattr(node, "value", None)

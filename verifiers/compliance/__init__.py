@@ -163,7 +163,7 @@ def _reading_text(norm: NormalizedText, rules: Ruleset) -> str:
 def _normalize(text: str, rules: Ruleset) -> NormalizedText:
     """The normalised text (with ruleset 5's rewrites of abbreviations and paraphrases)."""
     norm = normalize(text)
-    return expand(norm) if rules.expansions else norm
+    return expand(norm, rules.transfer_paraphrases_6) if rules.expansions else norm
 
 
 def extract_claims(
@@ -172,7 +172,9 @@ def extract_claims(
     """The typed, attributed claims the verifier reads in ``text`` (normalised positions)."""
     rules = get_ruleset(ruleset)
     norm = _normalize(text, rules)
-    mentions = catalog.names_for(rules.brand_before_issuer).find(norm.text, norm.lower)
+    mentions = catalog.names_for(rules.brand_before_issuer, rules.service_names).find(
+        norm.text, norm.lower
+    )
     return extract(norm.text, _reading_text(norm, rules), mentions, rules).claims
 
 
@@ -201,7 +203,9 @@ def verify_response(
             feedback=_feedback([], 0, 0, empty=True, unverified=[]),
             objective_scores=dict.fromkeys(OBJECTIVES, 1.0),
         )
-    mentions = catalog.names_for(rules.brand_before_issuer).find(norm.text, norm.lower)
+    mentions = catalog.names_for(rules.brand_before_issuer, rules.service_names).find(
+        norm.text, norm.lower
+    )
     lower = _reading_text(norm, rules)
     extraction = extract(norm.text, lower, mentions, rules)
     findings, tally = evaluate(catalog, lower, extraction, customer, rules)

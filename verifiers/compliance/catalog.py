@@ -183,7 +183,7 @@ class Catalog:
     eligibility: Mapping[str, Mapping[str, tuple[bool, str | None]]] = field(default_factory=dict)
     names: NameIndex = field(init=False, repr=False, compare=False)
     _by_id: Mapping[str, CardTerms] = field(init=False, repr=False, compare=False)
-    _brand_first: list[NameIndex] = field(init=False, repr=False, compare=False)
+    _brand_first: list[NameIndex | None] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         cards = tuple(self.cards)
@@ -215,27 +215,34 @@ class Catalog:
         )
         object.__setattr__(self, "_brand_first", [])
 
-    def names_for(self, ruleset_5: bool) -> NameIndex:
+    def names_for(self, ruleset_5: bool, ruleset_6: bool = False) -> NameIndex:
         """The name index a ruleset reads names with. Ruleset 5's (``ruleset_5``) differs in two
         ways: where an issuer's one-word name is a card brand ("Lakeshore Trust" issues
         "Lakeshore Voyager"), a phrase with that brand and product words ("Lakeshore Voyagr") is
         read as a card name - misspelt or invented - not cut at the issuer's name; and an
         issuer's full name followed by product words ("Ironwood Credit Union Signature Select")
-        is an invented product, as "Ironwood Signature Select" already was. Built once, on first
-        use, with caches of its own."""
+        is an invented product, as "Ironwood Signature Select" already was. Ruleset 6's
+        (``ruleset_6``, with ``ruleset_5``) also reads an issuer's department ("Harborline Card
+        Services") as no card and a lower-case name with a premium tier word it lacks ("summit
+        cash platinum") as an invented card. Each built once, on first use, with caches of its
+        own."""
         if not ruleset_5:
             return self.names
-        if not self._brand_first:
+        slot = 1 if ruleset_6 else 0
+        while len(self._brand_first) <= slot:
+            self._brand_first.append(None)
+        index = self._brand_first[slot]
+        if index is None:
             issuers = sorted({c.issuer for c in self.cards if c.issuer})
-            self._brand_first.append(
-                NameIndex(
-                    [(c.card_id, c.card_name) for c in self.cards],
-                    issuers,
-                    brand_first=True,
-                    institution_products=True,
-                )
+            index = self._brand_first[slot] = NameIndex(
+                [(c.card_id, c.card_name) for c in self.cards],
+                issuers,
+                brand_first=True,
+                institution_products=True,
+                service_names=ruleset_6,
+                lowercase_tiers=ruleset_6,
             )
-        return self._brand_first[0]
+        return index
 
     # -- construction -------------------------------------------------------------------------
 

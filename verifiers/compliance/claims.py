@@ -49,12 +49,10 @@ from replicas.verifiers.compliance.claim_types import (
 )
 from replicas.verifiers.compliance.mentions import UNKNOWN, NameMention
 from replicas.verifiers.compliance.reading import (
-    READINGS,
-    READINGS_5,
-    READINGS_MORE_NEGATIONS,
     label_separators,
     mask_names,
     read_unit,
+    readings_cache,
 )
 from replicas.verifiers.compliance.ruleset import RULESETS, Ruleset
 from replicas.verifiers.compliance.units import CueIndex, MentionIndex, Unit, ranked, unit_spans
@@ -193,14 +191,15 @@ def extract(
     answers = "?" in masked
     more = rules.more_fee_negations
     r5 = rules.fee_forms_5
-    readings = READINGS_5 if r5 else READINGS_MORE_NEGATIONS if more else READINGS
+    r6 = rules.on_time_condition
+    readings = readings_cache(more, r5, r6)
     for k, (unit_start, unit_end) in enumerate(spans):
         unit_text = masked[unit_start:unit_end]
         cell = cells.get(k) if cells else None
         if cell is not None:
             lent_key = tuple(cell.context_cues)
             reading = readings.get((unit_text, lent_key)) or read_unit(
-                unit_text, lent_key, True, more, r5
+                unit_text, lent_key, True, more, r5, r6
             )
         elif answers and k and _ANSWER.match(unit_text):
             q_start, q_end = spans[k - 1]
@@ -210,10 +209,10 @@ def extract(
                 # answer
                 lent_key = ranked(cue_index.within(q_start, q_end))
             reading = readings.get((unit_text, lent_key)) or read_unit(
-                unit_text, lent_key, False, more, r5
+                unit_text, lent_key, False, more, r5, r6
             )
         else:
-            reading = readings.get((unit_text, ())) or read_unit(unit_text, (), False, more, r5)
+            reading = readings.get((unit_text, ())) or read_unit(unit_text, (), False, more, r5, r6)
         if not reading.values:
             continue
         amounts += reading.amounts

@@ -86,6 +86,53 @@ _BT_PHRASES = re.compile(
     + _SP
     + r"transfers?\b"
 )
+# Ruleset 6: balance transfers named by the debt they move: "existing card debt", "debt from
+# your old card", "balances from other cards", "the balance you carry over from your old card",
+# "consolidated debt", "when you consolidate" (the verb alone; with its object it is ruleset 5's)
+_OTHER_CARD = (
+    r"from"
+    + _SP
+    + r"(?:(?:your|an?|the)"
+    + _SP
+    + r")?(?:other|old|older|another|previous|existing|current)"
+    + _SP
+    + r"(?:credit"
+    + _SP
+    + r")?cards?\b"
+)
+_BT_PHRASES_6 = re.compile(
+    r"\bexisting"
+    + _SP
+    + r"(?:credit"
+    + _SP
+    + r")?card"
+    + _SP
+    + r"debts?\b"
+    + r"|\b(?:debts?|balances?)"
+    + _SP
+    + _OTHER_CARD
+    + r"|\bbalances?"
+    + _SP
+    + r"(?:(?:that"
+    + _SP
+    + r")?you"
+    + _SP
+    + r")?carr(?:y|ied)"
+    + _SP
+    + r"over"
+    + _SP
+    + _OTHER_CARD
+    + r"|\bconsolidated"
+    + _SP
+    + r"(?:(?:credit"
+    + _SP
+    + r")?card"
+    + _SP
+    + r")?debts?\b"
+    + r"|(?<=\b(?:when|once)"
+    + r"[ \t]you[ \t])consolidate\b(?![ \t]{1,3}(?:your|an?|the|that|this|any|existing|old|current"
+    r"|credit|card|other|outstanding|debts?|balances?|of)\b)"
+)
 # "non-sterling transactions", "cross-border purchases": foreign ones
 _FOREIGN_WORDS = re.compile(r"\b(?:non-(?:sterling|dollar|us|usd|domestic)|cross-border)\b")
 # "yr 1", "1st yr", "first yr", "yr one": the first year, abbreviated
@@ -209,7 +256,7 @@ def _label_separator_candidates(lower: str) -> list[int]:
     return sorted(set(out))
 
 
-def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
+def _replacements(text: str, lower: str, transfers_6: bool = False) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     for word in ("af", "a/f"):
         for a in _word_at(lower, word):
@@ -246,6 +293,13 @@ def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
             words = lower[a:b]
             plural = "s" if re.search(r"(?:debts|balances)\b", words) else ""
             out.append((a, b, "balance transfer" + plural))
+        if transfers_6:
+            for m in _in_windows(_BT_PHRASES_6, lower, windows):
+                a, b = m.span()
+                if any(ch.isupper() for ch in text[a + 1 : b]):
+                    continue
+                plural = "s" if re.search(r"(?:debts|balances)\b", lower[a:b]) else ""
+                out.append((a, b, "balance transfer" + plural))
     if "non-" in lower or "cross-border" in lower:
         for m in _in_windows(_FOREIGN_WORDS, lower, _windows(lower, ("non-", "cross-"), 2, 12)):
             out.append((m.start(), m.end(), "foreign"))
@@ -268,15 +322,19 @@ def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
 
 
 _LINES: dict[str, tuple[tuple[int, int, str], ...]] = {}
+_LINES_6: dict[str, tuple[tuple[int, int, str], ...]] = {}  # ruleset 6 rewrites more
 _LINES_LIMIT = 50_000
 
 
-def _line_replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
+def _line_replacements(
+    text: str, lower: str, transfers_6: bool = False
+) -> list[tuple[int, int, str]]:
     """``_replacements`` paragraph by paragraph (blocks of lines between blank lines), each
     paragraph's kept (answers repeat their paragraphs): no rewrite spans a line break, so the
     paragraphs' rewrites are exactly the text's."""
     if "\n\n" not in text:
-        return _replacements(text, lower)
+        return _replacements(text, lower, transfers_6)
+    lines = _LINES_6 if transfers_6 else _LINES
     out: list[tuple[int, int, str]] = []
     size = len(text)
     pos = 0
@@ -286,25 +344,26 @@ def _line_replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
         block = text[pos:stop]
         # (a block's lower-case copy is a function of the block alone when it is ASCII)
         ascii_block = block.isascii()
-        found = _LINES.get(block) if ascii_block else None
+        found = lines.get(block) if ascii_block else None
         if found is None:
-            found = tuple(_replacements(block, lower[pos:stop]))
+            found = tuple(_replacements(block, lower[pos:stop], transfers_6))
             if ascii_block and len(block) <= 4_000:
-                if len(_LINES) >= _LINES_LIMIT:
-                    _LINES.clear()
-                _LINES[block] = found
+                if len(lines) >= _LINES_LIMIT:
+                    lines.clear()
+                lines[block] = found
         if found:
             out.extend((a + pos, b + pos, rep) for a, b, rep in found)
         pos = stop
     return out
 
 
-def expand(norm: NormalizedText) -> NormalizedText:
-    """``norm`` with ruleset 5's rewrites applied and its map back to the original extended."""
+def expand(norm: NormalizedText, transfers_6: bool = False) -> NormalizedText:
+    """``norm`` with ruleset 5's rewrites applied and its map back to the original extended
+    (``transfers_6``: ruleset 6's further balance-transfer paraphrases too)."""
     lower = norm.lower
     if not any(t in lower for t in _TRIGGERS):
         return norm
-    found = _line_replacements(norm.text, lower)
+    found = _line_replacements(norm.text, lower, transfers_6)
     if not found:
         return norm
     pieces: list[str] = []

@@ -55,6 +55,11 @@ _CAP_PHRASE = re.compile(
 )
 _WORD = re.compile(r"[A-Za-z0-9](?:[^\W_]|['-])*")
 _NEXT_WORD = re.compile(r"[ \t]{1,3}([A-Z][A-Za-z'-]{1,20}|\d{1,4})(?![\w%])")
+# Ruleset 6: premium tier words that, in lower case after a lower-case name, make a product name
+_NEXT_LOWER_TIER = re.compile(
+    r"[ \t]{1,3}(platinum|gold|silver|elite|reserve|premier|premium|signature|infinite|diamond"
+    r"|titanium|sapphire|black|ultra)(?![\w%'-])"
+)
 
 
 class NameIndex:
@@ -66,6 +71,8 @@ class NameIndex:
         issuers: Iterable[str] = (),
         brand_first: bool = False,
         institution_products: bool = False,
+        service_names: bool = False,
+        lowercase_tiers: bool = False,
     ) -> None:
         self.names: dict[str, str] = {}
         self._words: dict[str, tuple[str, ...]] = {}
@@ -83,8 +90,16 @@ class NameIndex:
             self._words[card_id] = words
         self._by_words = by_words
         self._phrases = NameWords(
-            self.names, self._words, by_words, issuers, brand_first, institution_products
+            self.names,
+            self._words,
+            by_words,
+            issuers,
+            brand_first,
+            institution_products,
+            service_names,
         )
+        # ruleset 6: "the summit cash platinum" - a lower-case name and a premium tier word
+        self._lowercase_tiers = lowercase_tiers
         self.brands = self._phrases.brands
         # an issuer whose name starts with a card brand ("Lakeshore Trust", "Lakeshore Voyager")
         self.issuer_brand_overlap = self._phrases.issuer_brand_overlap
@@ -207,6 +222,8 @@ class NameIndex:
         surface = text[start:end]
         follow = _NEXT_WORD.match(text, end, min(len(text), end + 30))
         if follow is None:
+            if self._lowercase_tiers and surface.islower():
+                return self._lowercase_tier(text, start, end, card_id)
             return NameMention(start, end, EXACT, card_id, surface)
         word = self._phrases.strip_possessive(follow.group(1).lower())
         longer = (*self._words[card_id], word)
@@ -234,6 +251,22 @@ class NameIndex:
                 start, new_end, UNKNOWN, None, text[start:new_end], self._phrases.near_names(longer)
             )
         return NameMention(start, end, EXACT, card_id, surface)
+
+    def _lowercase_tier(self, text: str, start: int, end: int, card_id: str) -> NameMention:
+        """Ruleset 6: "the summit cash platinum" - a name written in lower case and a premium
+        tier word after it that makes no catalog name - is an invented card. Only premium tier
+        words count: lower-case prose follows a name with ordinary words ("the summit cash one",
+        "summit cash plus fees", "summit cash preferred by students"), never with these."""
+        follow = _NEXT_LOWER_TIER.match(text, end, min(len(text), end + 20))
+        if follow is None:
+            return NameMention(start, end, EXACT, card_id, text[start:end])
+        longer = (*self._words[card_id], follow.group(1))
+        if longer in self._by_words:
+            return NameMention(start, end, EXACT, card_id, text[start:end])
+        new_end = follow.end(1)
+        return NameMention(
+            start, new_end, UNKNOWN, None, text[start:new_end], self._phrases.near_names(longer)
+        )
 
     # -- capitalised phrases -----------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from replicas.verifiers.compliance.vocab import (
     LEADING_NOISE,
     NOT_NAME_WORDS,
     PRODUCT_WORDS,
+    SERVICE_WORDS,
     TIER_WORDS,
     TRAILING_NOISE,
 )
@@ -81,6 +82,7 @@ class NameWords:
         issuers: Iterable[str],
         brand_first: bool = False,
         institution_products: bool = False,
+        service_names: bool = False,
     ) -> None:
         self.names = names
         self._words = words_by_card
@@ -117,6 +119,8 @@ class NameWords:
         # ruleset 5: "Ironwood Credit Union Signature Select" - an issuer's full name, institution
         # words and all, followed by product words - is an invented product of that issuer
         self._institution_products = institution_products
+        # ruleset 6: "Harborline Card Services" - an issuer's department, not a product
+        self._service_names = service_names
         self._phrase_cache: dict[tuple[str, ...], tuple[PhraseVerdict, ...]] = {}
         self._nearest_cache: dict[tuple[tuple[str, ...], bool], str | None] = {}
 
@@ -252,6 +256,8 @@ class NameWords:
                 if after == i + len(stem) or after == len(words):
                     after = i + len(stem)  # no institution words, or nothing after them
             tail = words[after:]
+            if self._service_names and tail and tail[-1] in SERVICE_WORDS:
+                continue  # "Harborline Card Services", "Harborline Customer Support"
             if tail and tail[0] not in INSTITUTION_WORDS and tail[0] != "'s":
                 end = len(tail)
                 while end and tail[end - 1] in TRAILING_NOISE:

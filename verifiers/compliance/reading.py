@@ -143,6 +143,7 @@ def _reading(
 READINGS: dict[tuple[str, tuple[tuple[str, int], ...]], UnitReading] = {}
 READINGS_MORE_NEGATIONS: dict[tuple[str, tuple[tuple[str, int], ...]], UnitReading] = {}
 READINGS_5: dict[tuple[str, tuple[tuple[str, int], ...]], UnitReading] = {}
+READINGS_6: dict[tuple[str, tuple[tuple[str, int], ...]], UnitReading] = {}
 _READINGS_LIMIT = 100_000
 _CACHEABLE_UNIT = 2_000  # longer units (a 1 MB run-on sentence) are read, never kept
 
@@ -153,21 +154,32 @@ def read_unit(
     is_cell: bool = False,
     more_negations: bool = False,
     fee_forms_5: bool = False,
+    on_time_6: bool = False,
 ) -> UnitReading:
     """The figures of one unit and the claims they make (``unit_text`` masked and lower-cased;
     ``context``: the cue words a header or a question lends it, at negative positions;
-    ``more_negations``: ruleset 4's further "no fee" forms; ``fee_forms_5``: ruleset 5's)."""
-    cache = READINGS_5 if fee_forms_5 else READINGS_MORE_NEGATIONS if more_negations else READINGS
+    ``more_negations``: ruleset 4's further "no fee" forms; ``fee_forms_5``: ruleset 5's;
+    ``on_time_6``: ruleset 6's pay-on-time conditions)."""
+    cache = readings_cache(more_negations, fee_forms_5, on_time_6)
     key = (unit_text, context)
     reading = cache.get(key)
     if reading is not None:
         return reading
-    reading = _read_unit(unit_text, context, is_cell, more_negations, fee_forms_5)
+    reading = _read_unit(unit_text, context, is_cell, more_negations, fee_forms_5, on_time_6)
     if len(unit_text) <= _CACHEABLE_UNIT:
         if len(cache) >= _READINGS_LIMIT:
             cache.clear()  # the simplest bound; a verdict never depends on the cache
         cache[key] = reading
     return reading
+
+
+def readings_cache(
+    more_negations: bool, fee_forms_5: bool, on_time_6: bool = False
+) -> dict[tuple[str, tuple[tuple[str, int], ...]], UnitReading]:
+    """The cache of the readings of rulesets that read units alike."""
+    if on_time_6:
+        return READINGS_6
+    return READINGS_5 if fee_forms_5 else READINGS_MORE_NEGATIONS if more_negations else READINGS
 
 
 def _read_unit(
@@ -176,11 +188,14 @@ def _read_unit(
     is_cell: bool,
     more_negations: bool = False,
     fee_forms_5: bool = False,
+    on_time_6: bool = False,
 ) -> UnitReading:
     if not is_cell and not may_hold_values(text):
         return _EMPTY_READING  # what ``find_values`` would come to, without its ~80 look-ups
     unit = Unit(0, len(text), context, None, is_cell)
-    values = find_values(text, more_negations=more_negations, fee_forms_5=fee_forms_5)
+    values = find_values(
+        text, more_negations=more_negations, fee_forms_5=fee_forms_5, on_time_6=on_time_6
+    )
     if not values and is_cell:
         values = cell_none(text, unit)
     if not values:

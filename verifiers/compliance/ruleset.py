@@ -23,6 +23,10 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   offer, a 10%-and-up percentage range before a reward clause read as the purchase APR, names
   read brand first where an issuer's one-word name is a card brand, and an issuer's full name
   followed by product words ("Ironwood Credit Union Signature Select") read as an invented card.
+* ``6`` - ruleset 5 plus: an issuer's department ("Harborline Card Services") is no card; "no fee
+  for being late" under a condition of paying on time is no fee claim; a lower-case catalog name
+  with a premium tier word it lacks ("the summit cash platinum") is an invented card; balance
+  transfers named by the debt they move ("existing card debt", "balances from other cards").
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -62,6 +66,20 @@ class Ruleset:
     # "Lakeshore Voyagr" is a misspelling; an issuer's full name followed by product words
     # ("Ironwood Credit Union Signature Select") is an invented product
     brand_before_issuer: bool = False
+    # ruleset 6: an issuer's name before a department word ("Harborline Card Services",
+    # "Harborline Customer Support") names the issuer's service, not a card
+    service_names: bool = False
+    # ruleset 6: "there's no fee for being late" under a condition of paying on time ("if you
+    # pay on time, ...", "... as long as you never miss a payment") states how to avoid the fee,
+    # true of every card - not that the card has no late fee
+    on_time_condition: bool = False
+    # ruleset 6: a catalog name written in lower case with a premium tier word after it that the
+    # line does not have ("the summit cash platinum") is an invented card, as it is capitalised
+    lowercase_tiers: bool = False
+    # ruleset 6: balance transfers named by the debt they move: "existing card debt", "balances
+    # from other cards", "the balance you carry over", "consolidated debt", "when you
+    # consolidate"
+    transfer_paraphrases_6: bool = False
 
 
 FROZEN_RULESET = 3
@@ -87,6 +105,23 @@ RULESETS: dict[int, Ruleset] = {
         recommended_column=True,
         more_recommendations_5=True,
         brand_before_issuer=True,
+    ),
+    6: Ruleset(
+        6,
+        term_synonyms=True,
+        more_fee_negations=True,
+        more_recommendations=True,
+        joint_subjects=True,
+        expansions=True,
+        fee_forms_5=True,
+        neither_nor=True,
+        recommended_column=True,
+        more_recommendations_5=True,
+        brand_before_issuer=True,
+        service_names=True,
+        on_time_condition=True,
+        lowercase_tiers=True,
+        transfer_paraphrases_6=True,
     ),
 }
 

@@ -25,6 +25,7 @@ from replicas.verifiers.compliance.negation5 import (
     drop_negated_waivers,
     more_none_values_5,
 )
+from replicas.verifiers.compliance.negation6 import drop_on_time_late_fees
 from replicas.verifiers.compliance.negation_more import MORE_TRIGGERS, more_none_values
 from replicas.verifiers.compliance.numwords import NUMBER_WORDS, parse_number_words
 from replicas.verifiers.compliance.units import Unit
@@ -86,7 +87,11 @@ def may_hold_values(lower: str) -> bool:
 
 
 def find_values(
-    lower: str, *, more_negations: bool = False, fee_forms_5: bool = False
+    lower: str,
+    *,
+    more_negations: bool = False,
+    fee_forms_5: bool = False,
+    on_time_6: bool = False,
 ) -> list[Value]:
     """Every percentage, dollar amount and "no ... fee" statement, in text order.
 
@@ -142,6 +147,8 @@ def find_values(
         if not present.isdisjoint(FEE_FORMS_5_TRIGGERS):
             nones += more_none_values_5(lower, nones)
         nones.sort()
+    if on_time_6:  # ruleset 6
+        nones = drop_on_time_late_fees(lower, nones)
     if nones:
         values.extend(Value(s, e, NONE, none_kind=kind) for s, e, kind in nones)
     if "interest" in present:

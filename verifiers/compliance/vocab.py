@@ -62,3 +62,11 @@ TRAILING_NOISE = frozenset(["card", "cards", "credit", "visa", "mastercard", "am
 INSTITUTION_WORDS = frozenset(
     ["bank", "national", "financial", "credit", "union", "bancorp", "savings", "trust", "federal"]
 )
+# Ruleset 6: words that end the name of an issuer's department or channel ("Harborline Card
+# Services", "Harborline Customer Support", "the Harborline Mobile App"), never a card's.
+SERVICE_WORDS = word_set(
+    """
+    services service support care team center centre desk department helpline hotline app
+    website portal
+    """
+)
