@@ -87,6 +87,7 @@ ON_TIME_CLAIMS: list[Case] = [
     # the negation stands on its own, the condition comes after a break
     ("The Summit Cash Plus has no late fee; just pay on time and you'll be fine.", ["wrong_fee"]),
     ("Harbor Sky Miles: no late fee. If you pay on time your rate stays low.", ["wrong_fee"]),
+    ("If you pay on time your rate stays put; the Summit Cash has no late fee.", ["wrong_fee"]),
 ]
 
 
