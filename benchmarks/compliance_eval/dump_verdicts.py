@@ -114,7 +114,10 @@ def compare(first: Path, second: Path) -> int:
     b = json.loads(second.read_text(encoding="utf-8"))
     status = 0
     for ruleset in sorted(set(a) | set(b)):
-        left, right = a.get(ruleset, {}), b.get(ruleset, {})
+        if ruleset not in a or ruleset not in b:
+            print(f"ruleset {ruleset}: only in {'B' if ruleset not in a else 'A'}, not compared")
+            continue
+        left, right = a[ruleset], b[ruleset]
         changed = sorted(k for k in set(left) | set(right) if left.get(k) != right.get(k))
         flagged = sum('"passed": false' in v for v in left.values())
         print(

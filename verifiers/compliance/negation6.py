@@ -17,6 +17,7 @@ claim the card has no late fee, and are checked.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from replicas.verifiers.compliance.negation import NONE_LATE
 
@@ -101,6 +102,8 @@ _ON_TIME = re.compile(
     + _SP
     + r"and\b"
 )
+# how far before a negation a condition may stand and still govern it
+_REACH = 160
 # between a condition and the negation it governs: no sentence end, semicolon or contrast
 _BREAK = re.compile(r"[;!?\n]|\.(?![0-9])|\b(?:but|however|although|though|yet|while)\b")
 # right after the negation: at most a comma or a dash before the condition
@@ -110,20 +113,33 @@ _RIGHT_AFTER = re.compile(r"[ \t]{0,2}(?:,|-|\u2014)?[ \t]{0,2}")
 def drop_on_time_late_fees(
     lower: str, nones: list[tuple[int, int, str]]
 ) -> list[tuple[int, int, str]]:
-    """``nones`` without the "no late fee" statements a pay-on-time condition governs."""
+    """``nones`` without the "no late fee" statements a pay-on-time condition governs.
+
+    Only the nearest condition on each side can govern a negation (a break that cuts the nearest
+    one off cuts every farther one off too), and only within ``_REACH`` characters, so the work
+    stays linear on a long run-on text."""
     if not any(kind == NONE_LATE for _, _, kind in nones):
         return nones
     conditions = [m.span() for m in _ON_TIME.finditer(lower)]
     if not conditions:
         return nones
+    starts = [c[0] for c in conditions]
     kept = []
     for start, end, kind in nones:
-        if kind == NONE_LATE and any(
-            (c_end <= start and _BREAK.search(lower, c_end, start) is None)
-            or (c_start >= end and _RIGHT_AFTER.fullmatch(lower, end, c_start) is not None)
-            for c_start, c_end in conditions
-        ):
-            continue
+        if kind == NONE_LATE:
+            k = bisect_right(starts, start) - 1  # the last condition opening before the negation
+            before = conditions[k] if k >= 0 else None
+            after = conditions[k + 1] if k + 1 < len(conditions) else None
+            if (
+                before is not None
+                and start - _REACH <= before[1] <= start
+                and _BREAK.search(lower, before[1], start) is None
+            ) or (
+                after is not None
+                and after[0] >= end
+                and _RIGHT_AFTER.fullmatch(lower, end, after[0]) is not None
+            ):
+                continue
         kept.append((start, end, kind))
     return kept
 
