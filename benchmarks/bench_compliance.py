@@ -765,9 +765,11 @@ def _baseline_verify(rev: str) -> tuple[Callable[..., Any], Callable[[Path], Any
     """``verify_response`` and ``Catalog.from_snapshot`` of revision ``rev``'s ``verifiers/``,
     imported as the package ``baseline_verifiers`` beside the checkout's (its absolute imports of
     ``replicas.verifiers`` rewritten), extracted read-only with ``git archive``."""
+    import atexit
     import importlib
     import io
     import re
+    import shutil
     import tarfile
 
     repo = Path(__file__).resolve().parents[1]
@@ -775,6 +777,7 @@ def _baseline_verify(rev: str) -> tuple[Callable[..., Any], Callable[[Path], Any
         ["git", "-C", str(repo), "archive", rev, "verifiers"], capture_output=True, check=True
     ).stdout
     root = Path(tempfile.mkdtemp(prefix="compliance-baseline-"))
+    atexit.register(shutil.rmtree, root, True)
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(root, filter="data")
     package = root / "baseline_verifiers"
@@ -796,6 +799,11 @@ def _against_baseline(args: argparse.Namespace) -> int:
     snapshot = ensure_snapshot("credit_cards", args.seed)
     catalog = Catalog.from_snapshot(snapshot.path)
     base_catalog = base_load(snapshot.path)
+    try:
+        base_verify("", base_catalog, ruleset=ruleset)
+    except ValueError as exc:
+        print(f"error: revision {args.baseline_rev}: {exc}", file=sys.stderr)
+        return 2
     print(f"baseline {args.baseline_rev} vs checkout, ruleset {ruleset}, CPU medians, interleaved")
     n = args.responses
     makers: dict[str, Callable[[int], list[str]]] = {
