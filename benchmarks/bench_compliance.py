@@ -702,6 +702,11 @@ def main(argv: list[str] | None = None) -> int:
         )
         stages = "  ".join(f"{k} {v:.2f}ms" for k, v in row["stages_ms_cpu"].items())
         print(f"{'':8s} stages (cpu, median): {stages}")
+        if name == "varied":
+            print(
+                f"{'':8s} (here every pass re-reads the same answers, so caches are warm; "
+                "--rulesets or --baseline-rev give each pass new answers)"
+            )
         print(
             f"{'':8s} verdicts identical across two passes: {row['deterministic']}; "
             f"sha256 {row['verdicts_sha256'][:16]} (compare between runs)"
