@@ -401,6 +401,7 @@ class Env(gymnasium.Env[str, Any]):
             warehouse=sandbox.warehouse if sandbox.writes else None,
             dbt_timeout_s=dbt_timeout_s,
             deadline=deadline,
+            start_project=sandbox.start_template,
         )
         try:
             verdict = self._family.grade(self._task, answer, ctx)

@@ -104,6 +104,12 @@ class Sandbox:
         self.ensure_project()
         return self.root / PROJECT_DIRNAME
 
+    @property
+    def start_template(self) -> Path:
+        """The kit's process-private copy of the project the episode started from (pristine
+        project + the task's patch); never written after it is made."""
+        return project_template(self.snapshot, self.spec.patch)
+
     def ensure_project(self) -> None:
         with self._lock:
             if self._project_ready:

@@ -33,6 +33,7 @@ from replicas.db import open_readonly, readonly_connection
 from replicas.dbt import DatasetRun, run_dbt, run_dbt_datasets
 from replicas.protocols import SnapshotLike
 from replicas.sandbox import SKIP_PROJECT_DIRS, copy_project_safely, raw_only_warehouse
+from replicas.sandbox.parse_seed import seed_for_grading
 from replicas.tasks.base import Task
 from replicas.tasks.hidden import HiddenDataset, hidden_datasets, hidden_key
 from replicas.tasks.values import json_value, table_value
@@ -74,6 +75,9 @@ class GradeContext:
     dbt_timeout_s: float = 300.0
     #: ``time.monotonic()`` by which grading must be done: the episode's remaining wall budget.
     deadline: float | None = None
+    #: The project the episode started from (``Sandbox.start_template``): its parse seeds a
+    #: rebuild whose project differs from it only in model SQL (``replicas.sandbox.parse_seed``).
+    start_project: Path | None = None
     _cleanup: list[Path] = field(default_factory=list, repr=False)
 
     def time_left(self) -> float:
@@ -118,6 +122,7 @@ class GradeContext:
             return RebuildResult(
                 False, "no time was left in the episode to rebuild the project", None, grading_dir
             )
+        seed_for_grading(project, self.start_project)
         warehouse = grading_dir / "warehouse.duckdb"
         shutil.copyfile(raw_only_warehouse(self.snapshot), warehouse)
         select = " ".join(f"+{m}" for m in models)
@@ -143,6 +148,7 @@ class GradeContext:
         if timeout_s <= 1.0:
             message = "no time was left in the episode to rebuild on the hidden datasets"
             return HiddenRebuild(False, message, datasets, (), ())
+        seed_for_grading(project, self.start_project)
         db = grading_dir / "db"
         db.mkdir()
         names = [f".hidden-{i}.duckdb" for i in range(len(datasets))]
