@@ -13,9 +13,13 @@ the same machine, interleaved within each repeat so load affects them alike (med
   bubblewrap-sandboxed process;
 - ``per_dataset_subprocess`` (the baseline): K+1 separate ``run_dbt`` calls, each a fresh
   sandboxed ``python -m dbt.cli.main run`` subprocess (import, parse and run every time);
-- ``grade_dbt``: today's grader end to end (``_grade_dbt_uncached`` of the task: the visible
+- ``grade_dbt``: the grader end to end (``_grade_dbt_uncached`` of the task: the visible
   rebuild in one subprocess, then the K hidden rebuilds in one process, plus the comparisons),
-  on the task's fixed project; its verdict must pass.
+  on the task's fixed project, without a parse seed (as before ``replicas.sandbox.parse_seed``);
+  its verdict must pass;
+- ``grade_dbt_seeded``: the same, as the kit grades now: both rebuilds start from the parse of
+  the task's starting project (made once, before the repeats, and reused from the cache), so dbt
+  parses only the fixed model.
 
 The selection is the task's ``+model`` selection (what grading runs). Every rebuilt warehouse is
 checked for the task's models, so a fast failure cannot pass for a fast rebuild.
@@ -104,12 +108,19 @@ def per_dataset_subprocess(
     return total
 
 
-def grade_end_to_end(task: Any, snapshot: Any, project_src: Path) -> float:
+def grade_end_to_end(
+    task: Any, snapshot: Any, project_src: Path, start_project: Path | None = None
+) -> float:
     from replicas.tasks.grading import GradeContext, _grade_dbt_uncached
 
     with tempfile.TemporaryDirectory(prefix="replicas-bench-") as tmp:
         project = _fresh_project(project_src, Path(tmp))
-        ctx = GradeContext(snapshot=snapshot, sandbox_root=Path(tmp), project_dir=project)
+        ctx = GradeContext(
+            snapshot=snapshot,
+            sandbox_root=Path(tmp),
+            project_dir=project,
+            start_project=start_project,
+        )
         started = time.perf_counter()
         try:
             verdict = _grade_dbt_uncached(task, ctx)
@@ -130,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from replicas.osbox import isolation_mode
     from replicas.sandbox import raw_only_warehouse
+    from replicas.sandbox.parse_seed import parse_seed
+    from replicas.sandbox.templates import project_template
     from replicas.tasks import build_task
     from replicas.tasks.hidden import hidden_datasets
     from replicas.tasks.loader import load_snapshot
@@ -144,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     raws = [raw_only_warehouse(snapshot), *(d.raw for d in hidden)]
     # the pristine project is the fixed one (dbt_fix's oracle writes the pristine file back)
     project_src = snapshot.dbt_project
+    start_project = project_template(snapshot, task.sandbox_patch)
+    if parse_seed(start_project) is None:
+        raise SystemExit("no parse seed could be made (is bubblewrap available?)")
     print(
         f"{args.task}: select {' '.join(select)}; visible + {len(hidden)} hidden datasets; "
         f"isolation {isolation_mode()}; {args.repeats} repeats"
@@ -152,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         "one_process": [],
         "per_dataset_subprocess": [],
         "grade_dbt": [],
+        "grade_dbt_seeded": [],
     }
     for i in range(args.repeats):
         times["one_process"].append(one_process(project_src, raws, select, models))
@@ -159,6 +176,9 @@ def main(argv: list[str] | None = None) -> int:
             per_dataset_subprocess(project_src, raws, select, models)
         )
         times["grade_dbt"].append(grade_end_to_end(task, snapshot, project_src))
+        times["grade_dbt_seeded"].append(
+            grade_end_to_end(task, snapshot, project_src, start_project)
+        )
         print(f"repeat {i + 1}: " + ", ".join(f"{k} {v[-1]:.1f}s" for k, v in times.items()))
     med = {k: statistics.median(v) for k, v in times.items()}
     report = {
@@ -174,12 +194,19 @@ def main(argv: list[str] | None = None) -> int:
         "ratio_subprocess_over_grade_dbt": round(
             med["per_dataset_subprocess"] / med["grade_dbt"], 2
         ),
+        "ratio_grade_dbt_over_seeded": round(med["grade_dbt"] / med["grade_dbt_seeded"], 2),
+        "ratio_subprocess_over_grade_dbt_seeded": round(
+            med["per_dataset_subprocess"] / med["grade_dbt_seeded"], 2
+        ),
     }
     print(
         f"median: one process {med['one_process']:.1f}s, {1 + len(hidden)} subprocesses "
         f"{med['per_dataset_subprocess']:.1f}s, grade_dbt {med['grade_dbt']:.1f}s -> "
         f"{report['ratio_subprocess_over_one_process']}x (one process), "
-        f"{report['ratio_subprocess_over_grade_dbt']}x (grade_dbt end to end)"
+        f"{report['ratio_subprocess_over_grade_dbt']}x (grade_dbt end to end); "
+        f"seeded grade_dbt {med['grade_dbt_seeded']:.1f}s -> "
+        f"{report['ratio_grade_dbt_over_seeded']}x over unseeded, "
+        f"{report['ratio_subprocess_over_grade_dbt_seeded']}x over the subprocesses"
     )
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(report, indent=2) + "\n")

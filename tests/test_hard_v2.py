@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,7 +29,7 @@ from replicas.db import readonly_connection
 from replicas.env import Env
 from replicas.families.ecommerce_enterprise.category_revenue_asof import one_lookup_hits
 from replicas.suite import get_suite, plan_suite
-from replicas.tasks import Limits, Task, TaskId, build_task, get_family, submit, write_file
+from replicas.tasks import Limits, Task, TaskId, build_task, get_family, grading, submit, write_file
 from replicas.tasks.loader import load_snapshot
 from tests.toy_families import TOY_MODEL, ToyFix, register_toy
 
@@ -117,6 +118,30 @@ def test_a_model_that_never_finishes_is_stopped_at_the_grading_budget() -> None:
     assert f"grading budget of {budget:g} s" in verdict["feedback"]
     # stopped: the cross join would run for hours; a generous bound, not a timing goal
     assert grading_s is not None and grading_s < 120.0
+
+
+@pytest.mark.usefixtures("_toy")
+def test_a_grading_cut_short_by_time_is_not_cached(tmp_path: Path) -> None:
+    """Verdicts are cached by project fingerprint, but not one a time limit cut short: graded
+    again with time to spare, the same (correct) project is rebuilt and passes."""
+    task = build_task("toy.fix-v1.s1.0")
+    snapshot = load_snapshot(task.replica, task.seed, task.scale)
+    with grading._CACHE_LOCK:
+        grading._VERDICT_CACHE.clear()
+    verdicts = []
+    for deadline in (time.monotonic(), None):
+        ctx = grading.GradeContext(
+            snapshot=snapshot,
+            sandbox_root=tmp_path,
+            project_dir=Path(snapshot.dbt_project),  # the pristine project is the fix
+            deadline=deadline,
+        )
+        try:
+            verdicts.append(grading.grade_dbt(task, ctx))
+        finally:
+            ctx.close()
+    assert not verdicts[0].passed and "no time was left" in verdicts[0].feedback
+    assert verdicts[1].passed, verdicts[1].feedback
 
 
 # --------------------------------------------------------------------------------------------

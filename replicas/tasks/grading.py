@@ -78,6 +78,9 @@ class GradeContext:
     #: The project the episode started from (``Sandbox.start_template``): its parse seeds a
     #: rebuild whose project differs from it only in model SQL (``replicas.sandbox.parse_seed``).
     start_project: Path | None = None
+    #: Set when a rebuild was cut short by the time limit (or had no time left): the verdict then
+    #: says more about the machine's load than about the answer, so it is not cached.
+    ran_out_of_time: bool = False
     _cleanup: list[Path] = field(default_factory=list, repr=False)
 
     def time_left(self) -> float:
@@ -119,6 +122,7 @@ class GradeContext:
             )
         timeout_s = self.time_left()
         if timeout_s <= 1.0:
+            self.ran_out_of_time = True
             return RebuildResult(
                 False, "no time was left in the episode to rebuild the project", None, grading_dir
             )
@@ -129,6 +133,7 @@ class GradeContext:
         result = run_dbt(project, warehouse, ["run", "--select", select], timeout_s=timeout_s)
         summary = str(result.summary)
         if result.timed_out:
+            self.ran_out_of_time = True
             summary = f"the rebuild did not finish within the {timeout_s:.0f} s left\n" + summary
         return RebuildResult(bool(result.ok), summary, warehouse, grading_dir)
 
@@ -146,6 +151,7 @@ class GradeContext:
             )
         timeout_s = self.time_left()
         if timeout_s <= 1.0:
+            self.ran_out_of_time = True
             message = "no time was left in the episode to rebuild on the hidden datasets"
             return HiddenRebuild(False, message, datasets, (), ())
         seed_for_grading(project, self.start_project)
@@ -162,6 +168,7 @@ class GradeContext:
         )
         summary = result.summary
         if result.timed_out:
+            self.ran_out_of_time = True
             summary = f"the hidden-data rebuild did not finish within the {timeout_s:.0f} s left"
         return HiddenRebuild(
             ok=result.ok,
@@ -247,6 +254,8 @@ def grade_dbt(task: Task, ctx: GradeContext) -> Verdict:
             _VERDICT_CACHE.move_to_end(key)
             return cached
     verdict = _grade_dbt_uncached(task, ctx)
+    if ctx.ran_out_of_time:
+        return verdict  # a time-out depends on the load: the next grading may finish
     with _CACHE_LOCK:
         _VERDICT_CACHE[key] = verdict
         while len(_VERDICT_CACHE) > _VERDICT_CACHE_SIZE:
