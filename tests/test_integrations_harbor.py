@@ -14,13 +14,14 @@ import shutil
 import subprocess
 import sys
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import duckdb
 import pytest
 
-from replicas.integrations.harbor import ANSWER_FILE, agent_requirements
-from replicas.tasks import task_from_id
+from replicas.integrations.harbor import ANSWER_FILE, _task_toml, agent_requirements
+from replicas.tasks import Limits, task_from_id
 from tests.tiers import slow
 
 TASKS = (
@@ -71,6 +72,7 @@ def test_layout(exported: Path) -> None:
         assert config["task"]["name"] == f"replicas/{task_id}"
         assert config["metadata"]["task_id"] == task_id
         assert config["verifier"]["environment_mode"] == "separate"
+        assert config["verifier"]["timeout_sec"] == 1800.0  # v1 tasks: unchanged
         assert config["artifacts"] == ["/workspace"]
         assert config["environment"]["network_mode"] == "no-network"
         assert task.instruction in (root / "instruction.md").read_text()
@@ -140,3 +142,15 @@ def test_existing_out_is_a_usage_error(exported: Path) -> None:
         timeout=300,
     )
     assert proc.returncode == 2 and "exists" in proc.stderr
+
+
+def test_the_verifier_outlasts_a_tasks_own_grading_budget() -> None:
+    """A task with its own grading budget (the -v2 enterprise families: 1800 s) gets a Harbor
+    verifier timeout of setup plus that budget, so Harbor never stops a grading the kit would
+    still finish."""
+    task = task_from_id("ecommerce.revenue_period-v1.s1.0")
+    for budget in (60.0, 1800.0, 7200.0):
+        limited = replace(task, limits=Limits(grading_wall_s=budget))
+        timeout = tomllib.loads(_task_toml(limited))["verifier"]["timeout_sec"]
+        assert timeout >= budget + 600, (budget, timeout)
+        assert timeout >= 1800.0

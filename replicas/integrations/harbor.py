@@ -173,6 +173,22 @@ def _toml_str(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)  # a JSON string is a valid TOML basic string
 
 
+#: Harbor's verifier timeout for a task without its own grading budget (every v1 family).
+VERIFIER_TIMEOUT_S = 1800.0
+#: What a verifier container spends before grading starts: building the seed's snapshot and the
+#: hidden datasets (minutes for the enterprise replica on 2 cores).
+VERIFIER_SETUP_S = 900.0
+
+
+def verifier_timeout_s(task: Task) -> float:
+    """Harbor's verifier timeout: long enough for setup plus the task's whole grading budget, so
+    Harbor never cuts off a grading the kit would still have finished (and scored)."""
+    budget = task.limits.grading_wall_s
+    if budget is None:
+        return VERIFIER_TIMEOUT_S
+    return max(VERIFIER_TIMEOUT_S, float(budget) + VERIFIER_SETUP_S)
+
+
 def _task_toml(task: Task) -> str:
     agent_s = float(task.limits.wall_s) * 2  # Harbor's agent also pays for model calls
     return "\n".join(
@@ -195,7 +211,7 @@ def _task_toml(task: Task) -> str:
             f"kit_version = {_toml_str(__version__)}",
             "",
             "[verifier]",
-            "timeout_sec = 1800.0",
+            f"timeout_sec = {verifier_timeout_s(task)}",
             'environment_mode = "separate"',
             "",
             "[agent]",
