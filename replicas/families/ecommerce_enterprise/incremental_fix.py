@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,7 @@ from replicas.families.ecommerce_enterprise._common import (
     model_files,
 )
 from replicas.sandbox import copy_project_safely, raw_only_warehouse
+from replicas.sandbox.parse_seed import seed_for_grading
 from replicas.tasks import (
     BuildContext,
     Limits,
@@ -224,53 +226,81 @@ class IncrementalFix(TaskFamily):
 
     def grade(self, task: Task, answer: str, ctx: GradeContext) -> Verdict:
         model = str(task.metadata["model"])
-        source = str(task.metadata["source"])
-        cutoff = str(task.metadata["cutoff"])
-        key = (str(task.verifier.key_columns[0]),)
-        runs: list[tuple[str, Path, Path | None]] = [
-            ("the visible data", raw_only_warehouse(ctx.snapshot), None)
-        ]
         try:
             hidden = hidden_datasets(REPLICA)[0]
-            runs.append(("a hidden dataset", hidden.raw, hidden.warehouse))
         except Exception as exc:  # the hidden data cannot be built: grading cannot be complete
             return fail("grading_error", f"hidden dataset unavailable: {exc}")
-        reasons: list[Reason] = []
-        objective: dict[str, float] = {}
-        for label, raw, reference_db in runs:
-            got, problem = _replay(ctx, model, source, cutoff, raw)
-            if problem is not None or got is None:
-                return fail("dbt_build_failed", f"on {label}: {problem}")
-            want = (
-                _table(reference_db, model)
-                if reference_db
-                else ctx.pristine_table(f'select * from main."{model}"')
-            )
-            verdict = compare_tables(got, want, _config(key))
-            objective[label] = verdict.score
-            if not verdict.passed:
-                codes = {r.code for r in verdict.reasons}
-                detail = (
-                    " ".join(r.message for r in verdict.reasons[:3])
-                    if reference_db is None
-                    else f"differences of kind {sorted(codes)}"
-                )
-                reasons.append(
-                    Reason(
-                        sorted(codes)[0] if codes else "wrong_values",
-                        f"{model} after an incremental load on {label}: {detail}",
-                    )
-                )
-        passed = not reasons
-        return Verdict(
-            score=1.0 if passed else 0.0,
-            passed=passed,
-            reasons=tuple(reasons),
-            feedback="The incremental replay matches a full refresh."
-            if passed
-            else " ".join(r.message for r in reasons),
-            objective_scores=objective,
+        return replay_verdict(
+            task,
+            ctx,
+            (
+                Load(
+                    "the visible data",
+                    "the visible data",
+                    raw_only_warehouse(ctx.snapshot),
+                    lambda: ctx.pristine_table(f'select * from main."{model}"'),
+                ),
+                Load(
+                    "a hidden dataset",
+                    "a hidden dataset",
+                    hidden.raw,
+                    lambda: _table(hidden.warehouse, model),
+                    hidden=True,
+                ),
+            ),
         )
+
+
+@dataclass(frozen=True)
+class Load:
+    """One replayed load: where its raw data is, what it must equal, how feedback names it."""
+
+    objective: str  #: key in the verdict's ``objective_scores``
+    label: str  #: how feedback names the data
+    raw: Path
+    want: Callable[[], dict[str, Any]]
+    #: a hidden dataset: feedback names the kinds of difference, never values
+    hidden: bool = False
+
+
+def replay_verdict(task: Task, ctx: GradeContext, loads: Sequence[Load]) -> Verdict:
+    """Replay the two loads of ``task``'s model on each of ``loads``' raw data and compare the
+    result with what the load wants (v1 and v2 grade alike; only their loads differ)."""
+    model = str(task.metadata["model"])
+    source = str(task.metadata["source"])
+    cutoff = str(task.metadata["cutoff"])
+    key = (str(task.verifier.key_columns[0]),)
+    reasons: list[Reason] = []
+    objective: dict[str, float] = {}
+    for load in loads:
+        got, problem = _replay(ctx, model, source, cutoff, load.raw)
+        if problem is not None or got is None:
+            return fail("dbt_build_failed", f"on {load.label}: {problem}")
+        verdict = compare_tables(got, load.want(), _config(key))
+        objective[load.objective] = verdict.score
+        if not verdict.passed:
+            codes = {r.code for r in verdict.reasons}
+            detail = (
+                f"differences of kind {sorted(codes)}"
+                if load.hidden
+                else " ".join(r.message for r in verdict.reasons[:3])
+            )
+            reasons.append(
+                Reason(
+                    sorted(codes)[0] if codes else "wrong_values",
+                    f"{model} after an incremental load on {load.label}: {detail}",
+                )
+            )
+    passed = not reasons
+    return Verdict(
+        score=1.0 if passed else 0.0,
+        passed=passed,
+        reasons=tuple(reasons),
+        feedback="The incremental replay matches a full refresh."
+        if passed
+        else " ".join(r.message for r in reasons),
+        objective_scores=objective,
+    )
 
 
 def _config(key: tuple[str, ...]) -> VerifierConfig:
@@ -299,6 +329,7 @@ def _replay(
         refused = copy_project_safely(ctx.project_dir, project)
         if refused:
             return None, "refused project files: " + ", ".join(refused)
+        seed_for_grading(project, ctx.start_project)
         warehouse = work / "warehouse.duckdb"
         shutil.copyfile(raw, warehouse)
         late = "raw.__late_rows_of_the_second_load"
@@ -616,54 +647,29 @@ class IncrementalFixV2(IncrementalFix):
         )
 
     def grade(self, task: Task, answer: str, ctx: GradeContext) -> Verdict:
-        model = str(task.metadata["model"])
-        source = str(task.metadata["source"])
-        cutoff = str(task.metadata["cutoff"])
-        key = (str(task.verifier.key_columns[0]),)
-        reference = task.verifier.reference_sql[model]
+        reference = task.verifier.reference_sql[str(task.metadata["model"])]
         try:
             hidden = hidden_datasets(REPLICA)[0]
         except Exception as exc:  # the hidden data cannot be built: grading cannot be complete
             return fail("grading_error", f"hidden dataset unavailable: {exc}")
-        runs = (
-            ("visible_data", "the visible data", raw_only_warehouse(ctx.snapshot), None),
-            ("hidden_data", "a hidden dataset", hidden.raw, hidden.warehouse),
-        )
-        reasons: list[Reason] = []
-        objective: dict[str, float] = {}
-        for name, label, raw, reference_db in runs:
-            got, problem = _replay(ctx, model, source, cutoff, raw)
-            if problem is not None or got is None:
-                return fail("dbt_build_failed", f"on {label}: {problem}")
-            want = (
-                ctx.pristine_table(reference)
-                if reference_db is None
-                else _query_table(reference_db, reference)
-            )
-            verdict = compare_tables(got, want, _config(key))
-            objective[name] = verdict.score
-            if not verdict.passed:
-                codes = {r.code for r in verdict.reasons}
-                detail = (
-                    " ".join(r.message for r in verdict.reasons[:3])
-                    if reference_db is None
-                    else f"differences of kind {sorted(codes)}"
-                )
-                reasons.append(
-                    Reason(
-                        sorted(codes)[0] if codes else "wrong_values",
-                        f"{model} after an incremental load on {label}: {detail}",
-                    )
-                )
-        passed = not reasons
-        return Verdict(
-            score=1.0 if passed else 0.0,
-            passed=passed,
-            reasons=tuple(reasons),
-            feedback="The incremental replay matches a full refresh."
-            if passed
-            else " ".join(r.message for r in reasons),
-            objective_scores=objective,
+        return replay_verdict(
+            task,
+            ctx,
+            (
+                Load(
+                    "visible_data",
+                    "the visible data",
+                    raw_only_warehouse(ctx.snapshot),
+                    lambda: ctx.pristine_table(reference),
+                ),
+                Load(
+                    "hidden_data",
+                    "a hidden dataset",
+                    hidden.raw,
+                    lambda: _query_table(hidden.warehouse, reference),
+                    hidden=True,
+                ),
+            ),
         )
 
 
