@@ -189,3 +189,19 @@ def test_a_starting_project_dbt_cannot_parse_is_tried_once(
     monkeypatch.setattr(ps, "_make_seed", counting)
     assert ps.parse_seed(template) is None
     assert made == []
+
+
+def test_the_seed_is_never_written_through_a_link(env: Env, tmp_path: Path) -> None:
+    """The seed is written from the host into the agent's project: a ``target`` that is a
+    symlink (dbt never makes one, and the project checks refuse links elsewhere) is left alone
+    and nothing appears where it points."""
+    sandbox = sandbox_of(env)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (sandbox.project_dir / "target").symlink_to(elsewhere)
+    assert ps.seed_for_episode(sandbox.project_dir, sandbox.start_template) is False
+    assert list(elsewhere.iterdir()) == []
+    # and dbt does not run on such a project (the kit reads run_results.json there)
+    obs, error = step(env, "dbt", command="run --select thing_totals")
+    assert error and "target: symlinks are not allowed" in obs, obs
+    assert list(elsewhere.iterdir()) == []

@@ -174,7 +174,12 @@ def seed_for_episode(project: Path, template: Path) -> bool:
     """Before an episode's dbt call: give the agent's project the starting project's parse if it
     has none yet (its later calls reuse what dbt itself writes). True if a seed was placed."""
     project = Path(project)
-    if (project / SEED_FILE).exists():
+    target = project / SEED_FILE.parent
+    # Written from the host: never through a link or into something that is not a plain
+    # directory (only dbt writes target/ and it makes neither, but the write must not rely on it).
+    if target.is_symlink() or (target.exists() and not target.is_dir()):
+        return False
+    if (project / SEED_FILE).exists() or (project / SEED_FILE).is_symlink():
         return False
     seed = parse_seed(template)
     if seed is None:

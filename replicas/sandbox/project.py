@@ -219,8 +219,8 @@ def _walk_project(src: Path, dst: Path | None) -> list[str]:
         keep = []
         for d in sorted(dirnames):
             full = Path(dirpath) / d
-            if rel_dir == Path(".") and d in SKIP_PROJECT_DIRS:
-                continue
+            if rel_dir == Path(".") and d in SKIP_PROJECT_DIRS and not full.is_symlink():
+                continue  # build output: skipped, but the kit reads and writes there, so no link
             if full.is_symlink():
                 refused.append(f"{(rel_dir / d).as_posix()}: symlinks are not allowed")
                 continue
