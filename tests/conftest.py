@@ -128,6 +128,7 @@ MODULE_SECONDS: dict[str, float] = {
     "test_build_farm": 61,
     "test_integrations_verifiers": 59,
     "test_hard_v2": 58,
+    "test_parse_seed": 58,  # 2026-12-02, cold home, load average 3-6
     "test_integrations_mcp": 56,
     "test_integrations_harbor": 46,
     "test_compliance_evalset": 45,
