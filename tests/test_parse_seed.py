@@ -57,6 +57,9 @@ def test_the_seed_is_the_starting_projects_parse_never_the_pristine_one(env: Env
     # the cache holds exactly those bytes, compressed, under the kit's home
     key = ps.seed_key(ps._files_digest(ps._project_files(sandbox.start_template)))
     assert zlib.decompress(ps._cache_path(key).read_bytes()) == seed
+    # a worker meets thousands of tasks: it remembers where a seed is, not its megabytes
+    assert ps._SEEDS[str(sandbox.start_template)] == ps._cache_path(key)
+    assert ps.parse_seed(sandbox.start_template) == seed
 
 
 def test_an_episode_run_skips_the_full_parse_and_builds_the_agents_sql(env: Env) -> None:

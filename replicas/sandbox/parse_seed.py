@@ -64,8 +64,8 @@ _FORMAT = 1
 #: Time the kit's own parse of a starting project may take (a 140-model project: ~15 s loaded).
 _PARSE_TIMEOUT_S = 300.0
 _LOCK = threading.Lock()
-#: template path -> (files digest, seed bytes or None): a process parses one template once.
-_SEEDS: dict[str, tuple[str, bytes | None]] = {}
+#: template path -> its seed's cache file, or None (no seed): a process looks a template up once.
+_SEEDS: dict[str, Path | None] = {}
 
 
 def _project_files(project: Path) -> dict[str, bytes]:
@@ -131,16 +131,20 @@ def parse_seed(template: Path) -> bytes | None:
         return None
     template = Path(template)
     with _LOCK:
+        looked_up = str(template) in _SEEDS
         known = _SEEDS.get(str(template))
+    if looked_up and known is None:
+        return None
     if known is not None:
-        return known[1]
-    files = _project_files(template)
-    digest = _files_digest(files)
-    path = _cache_path(seed_key(digest))
+        with contextlib.suppress(OSError, zlib.error):
+            return zlib.decompress(known.read_bytes())
+    path = _cache_path(seed_key(_files_digest(_project_files(template))))
     failed = path.with_name(path.name + ".failed")
     seed: bytes | None = None
+    stored: Path | None = None
     try:
         seed = zlib.decompress(path.read_bytes())
+        stored = path
     except (OSError, zlib.error):
         if not failed.exists():  # a starting project dbt cannot parse is not retried
             seed = _make_seed(template)
@@ -148,9 +152,10 @@ def parse_seed(template: Path) -> bytes | None:
                 if seed is None:
                     write_bytes_atomic(failed, b"")
                 else:
-                    write_bytes_atomic(path, zlib.compress(seed, 6))
+                    stored = write_bytes_atomic(path, zlib.compress(seed, 6))
     with _LOCK:
-        _SEEDS[str(template)] = (digest, seed)
+        # the path, not the bytes: a worker meets thousands of tasks and a seed is 1-2 MB
+        _SEEDS[str(template)] = stored
     return seed
 
 
