@@ -16,7 +16,7 @@ import pytest
 from replicas.dbt import run_dbt
 from replicas.env import Env
 from replicas.sandbox import parse_seed as ps
-from replicas.tasks import build_task, unregister_family
+from replicas.tasks import build_task, grading, unregister_family
 from tests.toy_families import BUGGY_MODEL, TOY_FAMILIES, TOY_MODEL, register_toy, sandbox_of
 
 FULL_PARSE = "Unable to do partial parsing"
@@ -62,8 +62,17 @@ def test_the_seed_is_the_starting_projects_parse_never_the_pristine_one(env: Env
     assert ps.parse_seed(sandbox.start_template) == seed
 
 
-def test_an_episode_run_skips_the_full_parse_and_builds_the_agents_sql(env: Env) -> None:
+def test_an_episode_run_skips_the_full_parse_and_builds_the_agents_sql(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
     sandbox = sandbox_of(env)
+    graded: list[bool] = []
+
+    def spy(project: Path, template: Path | None) -> bool:  # the real function, observed
+        graded.append(ps.seed_for_grading(project, template))
+        return graded[-1]
+
+    monkeypatch.setattr(grading, "seed_for_grading", spy)
     cache = ps._cache_path(ps.seed_key(ps._files_digest(ps._project_files(sandbox.start_template))))
     fixed = env.task.oracle[0].arguments["content"]
     marked = fixed.rstrip().rstrip(";") + "\n-- the agent's edit\n"
@@ -82,6 +91,7 @@ def test_an_episode_run_skips_the_full_parse_and_builds_the_agents_sql(env: Env)
     assert obs.split()[-1] == raw.split()[-1], (obs, raw)  # the fixed SQL ran, not the seed's
     _, reward, terminated, _, info = env.step({"name": "submit", "arguments": {"answer": "x"}})
     assert terminated and reward == 1.0, info["verdict"]
+    assert graded == [True]  # the grading rebuild started from the seed too
 
 
 def test_a_seeded_run_parses_only_the_changed_files(env: Env, tmp_path: Path) -> None:

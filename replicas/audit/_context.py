@@ -290,7 +290,7 @@ class AuditContext:
             project_dir=sandbox.project_dir,
             warehouse=sandbox.warehouse if sandbox.writes else None,
             dbt_timeout_s=max(self.task.limits.dbt_timeout_s, 300.0),
-            start_project=sandbox.start_template,
+            start_project=sandbox.start_template if sandbox.writes else None,
         )
         try:
             yield ctx

@@ -401,7 +401,7 @@ class Env(gymnasium.Env[str, Any]):
             warehouse=sandbox.warehouse if sandbox.writes else None,
             dbt_timeout_s=dbt_timeout_s,
             deadline=deadline,
-            start_project=sandbox.start_template,
+            start_project=sandbox.start_template if sandbox.writes else None,
         )
         try:
             verdict = self._family.grade(self._task, answer, ctx)
