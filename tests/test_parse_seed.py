@@ -16,18 +16,15 @@ import pytest
 from replicas.dbt import run_dbt
 from replicas.env import Env
 from replicas.sandbox import parse_seed as ps
-from replicas.tasks import build_task, grading, unregister_family
-from tests.toy_families import BUGGY_MODEL, TOY_FAMILIES, TOY_MODEL, register_toy, sandbox_of
+from replicas.tasks import build_task, grading
+from tests.toy_families import BUGGY_MODEL, TOY_MODEL, register_toy, sandbox_of
 
 FULL_PARSE = "Unable to do partial parsing"
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _toy() -> Iterator[None]:
-    register_toy()
-    yield
-    for cls in TOY_FAMILIES:
-        unregister_family(cls.name)
+def _toy(module_registries: None) -> None:
+    register_toy()  # module_registries restores the registries afterwards
 
 
 @pytest.fixture()

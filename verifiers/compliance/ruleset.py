@@ -34,7 +34,7 @@ version number (``verify_response(..., ruleset=3)``); ``None`` means the default
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -106,24 +106,16 @@ RULESETS: dict[int, Ruleset] = {
         more_recommendations_5=True,
         brand_before_issuer=True,
     ),
-    6: Ruleset(
-        6,
-        term_synonyms=True,
-        more_fee_negations=True,
-        more_recommendations=True,
-        joint_subjects=True,
-        expansions=True,
-        fee_forms_5=True,
-        neither_nor=True,
-        recommended_column=True,
-        more_recommendations_5=True,
-        brand_before_issuer=True,
-        service_names=True,
-        on_time_condition=True,
-        lowercase_tiers=True,
-        transfer_paraphrases_6=True,
-    ),
 }
+#: Ruleset 6 is ruleset 5 plus its own detections.
+RULESETS[6] = replace(
+    RULESETS[5],
+    version=6,
+    service_names=True,
+    on_time_condition=True,
+    lowercase_tiers=True,
+    transfer_paraphrases_6=True,
+)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:
