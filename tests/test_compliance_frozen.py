@@ -6,6 +6,8 @@
   stop 20), run there with ``ruleset=4``.
 * Ruleset 5 against the revision that published it as the default (``RULESET_5_PUBLISHED``,
   stop 21), run there with ``ruleset=5``.
+* Ruleset 6 against the revision that published it opt-in (``RULESET_6_PUBLISHED``, ``108c5a5``),
+  run there with ``ruleset=6``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -31,6 +33,7 @@ REPO = Path(__file__).resolve().parents[1]
 BEFORE_RULESETS = "ecd2f56d9237b5095af7657e75f39eafb627046e"
 RULESET_4_PUBLISHED = "6315072f0b0922a562b72752fdc003020e23097d"
 RULESET_5_PUBLISHED = "c4737eba9b6a3300ee1dfd1f87095b13f116f56e"
+RULESET_6_PUBLISHED = "108c5a5d627cd6e50c17b2205989b6a28f010d18"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -50,8 +53,12 @@ def case_texts():
     texts = []
     for name in ("compliance_cases", "test_compliance", "test_compliance_v2",
                  "test_compliance_v3", "test_compliance_ruleset", "test_compliance_ruleset5",
-                 "test_compliance_ruleset6"):
-        tree = ast.parse(open(f"{sys.argv[1]}/tests/{name}.py", encoding="utf-8").read())
+                 "test_compliance_ruleset6", "test_compliance_ruleset7"):
+        try:
+            source = open(f"{sys.argv[1]}/tests/{name}.py", encoding="utf-8").read()
+        except FileNotFoundError:
+            continue
+        tree = ast.parse(source)
         for node in tree.body:
             value = getattr(node, "value", None)
             if not isinstance(value, ast.List):
@@ -155,3 +162,10 @@ def test_ruleset_5_verdicts_are_byte_identical_to_the_revision_that_published_it
     tmp_path: Path,
 ) -> None:
     _assert_frozen(RULESET_5_PUBLISHED, 5, 5, tmp_path)
+
+
+@pytest.mark.slow
+def test_ruleset_6_verdicts_are_byte_identical_to_the_revision_that_published_it(
+    tmp_path: Path,
+) -> None:
+    _assert_frozen(RULESET_6_PUBLISHED, 6, 6, tmp_path)
