@@ -50,6 +50,7 @@ from typing import Any
 from replicas.verifiers.compliance.catalog import CardTerms, Catalog, EligibilityRow
 from replicas.verifiers.compliance.claims import Claim, extract
 from replicas.verifiers.compliance.expansions import expand
+from replicas.verifiers.compliance.expansions7 import expand7
 from replicas.verifiers.compliance.findings import (
     FAMILY_OF_CODE,
     OBJECTIVES,
@@ -161,9 +162,12 @@ def _reading_text(norm: NormalizedText, rules: Ruleset) -> str:
 
 
 def _normalize(text: str, rules: Ruleset) -> NormalizedText:
-    """The normalised text (with ruleset 5's rewrites of abbreviations and paraphrases)."""
+    """The normalised text (with ruleset 5's rewrites of abbreviations and paraphrases, and
+    ruleset 7's after them)."""
     norm = normalize(text)
-    return expand(norm, rules.transfer_paraphrases_6) if rules.expansions else norm
+    if rules.expansions:
+        norm = expand(norm, rules.transfer_paraphrases_6)
+    return expand7(norm) if rules.rewrites_7 else norm
 
 
 def extract_claims(

