@@ -166,7 +166,7 @@ def _normalize(text: str, rules: Ruleset) -> NormalizedText:
     ruleset 7's after them)."""
     norm = normalize(text)
     if rules.expansions:
-        norm = expand(norm, rules.transfer_paraphrases_6)
+        norm = expand(norm, rules.transfer_paraphrases_6, rules.rewrites_7)
     return expand7(norm) if rules.rewrites_7 else norm
 
 

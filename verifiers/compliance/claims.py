@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any
 
+from replicas.verifiers.compliance import cue_words
 from replicas.verifiers.compliance import lexicon as lex
 from replicas.verifiers.compliance.attribution import (
     BINDINGS,
@@ -245,6 +246,8 @@ def extract(
                         text[start:end],
                     )
                 )
+        if rules.topic_scopes_7 and cell is None and unit_claims:
+            unit_claims = _topic_scopes(unit_claims, cue_index.within(unit_start, unit_end))
         if unit_claims and "respectively" in unit_text and lex.RESPECTIVELY.search(unit_text):
             unit_claims = _respectively(unit_claims, unit_mentions, index, unit_start)
         claims.extend(unit_claims)
@@ -259,6 +262,27 @@ def extract(
         months_of,
         masked,
     )
+
+
+_TOPIC_SCOPES = {cue_words.BT: "bt", cue_words.PURCHASE: "purchase"}
+
+
+def _topic_scopes(claims: list[Claim], cues: Sequence[tuple[str, int]]) -> list[Claim]:
+    """Ruleset 7: an intro rate its own clause does not scope takes the one kind of balance its
+    sentence named before it ("For balance transfers, though, the X wins: 0% for 12 months";
+    "Both have transfer offers: the X at 0% for 18 months, the Y at 0% for 12 months"). A
+    sentence that named both kinds before it scopes nothing."""
+    out = []
+    for claim in claims:
+        if claim.family == INTRO_CLAIM and claim.kind == "any" and not claim.is_none:
+            kinds = {
+                _TOPIC_SCOPES[c] for c, pos in cues if pos < claim.start and c in _TOPIC_SCOPES
+            }
+            if len(kinds) == 1:
+                (kind,) = kinds
+                claim = replace(claim, kind=kind, scopes=frozenset(kinds))
+        out.append(claim)
+    return out
 
 
 _ANSWER = re.compile(r"[ \t>*-]{0,4}(?:yes|yep|yeah|sure|absolutely|indeed|no|nope)\b")

@@ -256,7 +256,12 @@ def _label_separator_candidates(lower: str) -> list[int]:
     return sorted(set(out))
 
 
-def _replacements(text: str, lower: str, transfers_6: bool = False) -> list[tuple[int, int, str]]:
+_DOWN = re.compile(r"[ \t]{1,3}(?:down|off)\b")
+
+
+def _replacements(
+    text: str, lower: str, transfers_6: bool = False, not_down_7: bool = False
+) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     for word in ("af", "a/f"):
         for a in _word_at(lower, word):
@@ -290,6 +295,8 @@ def _replacements(text: str, lower: str, transfers_6: bool = False) -> list[tupl
             # a capitalised word after the first makes it a name, not a paraphrase
             if any(ch.isupper() for ch in text[a + 1 : b]):
                 continue
+            if not_down_7 and _DOWN.match(lower, b):
+                continue  # ruleset 7: "bring your balance down" pays it off, it moves nothing
             words = lower[a:b]
             plural = "s" if re.search(r"(?:debts|balances)\b", words) else ""
             out.append((a, b, "balance transfer" + plural))
@@ -323,18 +330,19 @@ def _replacements(text: str, lower: str, transfers_6: bool = False) -> list[tupl
 
 _LINES: dict[str, tuple[tuple[int, int, str], ...]] = {}
 _LINES_6: dict[str, tuple[tuple[int, int, str], ...]] = {}  # ruleset 6 rewrites more
+_LINES_7: dict[str, tuple[tuple[int, int, str], ...]] = {}  # ruleset 7 rewrites less
 _LINES_LIMIT = 50_000
 
 
 def _line_replacements(
-    text: str, lower: str, transfers_6: bool = False
+    text: str, lower: str, transfers_6: bool = False, not_down_7: bool = False
 ) -> list[tuple[int, int, str]]:
     """``_replacements`` paragraph by paragraph (blocks of lines between blank lines), each
     paragraph's kept (answers repeat their paragraphs): no rewrite spans a line break, so the
     paragraphs' rewrites are exactly the text's."""
     if "\n\n" not in text:
-        return _replacements(text, lower, transfers_6)
-    lines = _LINES_6 if transfers_6 else _LINES
+        return _replacements(text, lower, transfers_6, not_down_7)
+    lines = _LINES_7 if not_down_7 else _LINES_6 if transfers_6 else _LINES
     out: list[tuple[int, int, str]] = []
     size = len(text)
     pos = 0
@@ -346,7 +354,7 @@ def _line_replacements(
         ascii_block = block.isascii()
         found = lines.get(block) if ascii_block else None
         if found is None:
-            found = tuple(_replacements(block, lower[pos:stop], transfers_6))
+            found = tuple(_replacements(block, lower[pos:stop], transfers_6, not_down_7))
             if ascii_block and len(block) <= 4_000:
                 if len(lines) >= _LINES_LIMIT:
                     lines.clear()
@@ -357,13 +365,16 @@ def _line_replacements(
     return out
 
 
-def expand(norm: NormalizedText, transfers_6: bool = False) -> NormalizedText:
+def expand(
+    norm: NormalizedText, transfers_6: bool = False, not_down_7: bool = False
+) -> NormalizedText:
     """``norm`` with ruleset 5's rewrites applied and its map back to the original extended
-    (``transfers_6``: ruleset 6's further balance-transfer paraphrases too)."""
+    (``transfers_6``: ruleset 6's further balance-transfer paraphrases too; ``not_down_7``:
+    ruleset 7 leaves "bring your balance down" alone)."""
     lower = norm.lower
     if not any(t in lower for t in _TRIGGERS):
         return norm
-    found = _line_replacements(norm.text, lower, transfers_6)
+    found = _line_replacements(norm.text, lower, transfers_6, not_down_7)
     if not found:
         return norm
     pieces: list[str] = []

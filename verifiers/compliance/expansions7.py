@@ -125,7 +125,128 @@ _BT_OTHER = re.compile(
     + _S
     + r"(?:debts?|balances?)\b"
 )
-_TRANSFERRING_LABEL = re.compile(r"\btransferring(?=[ \t]{0,2}[?:])")
+# Moving debt to the card by any verb: "switch your balance", "migrate what you owe", "bring
+# across the money you owe elsewhere", "debt you move to it", "any balance you shift over",
+# "balances moved from other cards", "consolidation". Not "carry over" or "roll over" (carrying a
+# balance month to month is revolving, not a transfer) and not "bring your balance down".
+_OWED = (
+    r"(?:(?:(?:your|an?|the|that|this|any|all|existing|old|current|outstanding|high[ \t-]interest"
+    r"|credit" + _S + r"card|card|other|remaining)" + _S + r"){0,3}(?:debts?|balances?)"
+    r"|(?:what|whatever)"
+    + _S
+    + r"you"
+    + _S
+    + r"owe|(?:the"
+    + _S
+    + r")?money"
+    + _S
+    + r"you"
+    + _S
+    + r"owe)"
+)
+_PLACE = (
+    r"(?:"
+    + _S
+    + r"(?:elsewhere|(?:from|on|at|with)"
+    + _S
+    + r"(?:(?:your|an?|the)"
+    + _S
+    + r")?(?:other|another|old|older|previous|existing|current|different)"
+    + _S
+    + r"(?:credit"
+    + _S
+    + r")?(?:cards?|banks?|lenders?|issuers?|accounts?|providers?)\b))?"
+)
+_MOVE_7 = (
+    r"(?:switch(?:es|ing)?|swap(?:s|ping)?|migrat(?:e|es|ing)|port(?:s|ing)?|shift(?:s|ing)?"
+    r"|mov(?:e|es|ing)|bring(?:s|ing)?|consolidat(?:e|es|ing))"
+)
+_MOVED_7 = (
+    r"(?:switch(?:ed)?|swap(?:ped)?|migrat(?:e|ed)|port(?:ed)?|shift(?:ed)?|mov(?:e|ed)"
+    r"|bring|brought|transferred|consolidated?)"
+)
+_DEBT_MOVED = re.compile(
+    r"\b"
+    + _MOVE_7
+    + r"(?:"
+    + _S
+    + r"(?:over|across))?"
+    + _S
+    + _OWED
+    + r"\b"
+    + _PLACE
+    + r"(?:"
+    + _S
+    + r"(?:over|across))?(?![ \t]{1,3}(?:down|off)\b)"
+    r"|\b"
+    + _OWED
+    + r"(?:"
+    + _S
+    + r"(?:that|which))?(?:"
+    + _S
+    + r"you)?"
+    + _S
+    + _MOVED_7
+    + r"(?:"
+    + _S
+    + r"(?:over|across|in|with"
+    + _S
+    + r"you))?\b"
+    + _PLACE
+    + r"|\b(?:what|whatever)"
+    + _S
+    + r"you"
+    + _S
+    + r"owe"
+    + _PLACE.replace("))?", "))")
+    + r"|\b(?:the"
+    + _S
+    + r")?money"
+    + _S
+    + r"you"
+    + _S
+    + r"owe"
+    + _PLACE.replace("))?", "))")
+    + r"|\bconsolidation\b(?![ \t]{1,3}loans?\b)|\bconsolidated"
+    + _S
+    + r"balances?\b"
+    r"|\bbalance" + _S + r"switch(?:es)?\b|\bswitching" + _S + r"balances?\b"
+    r"|\b(?:amounts?|sums?)" + _S + r"(?:you" + _S + r")?transferred\b"
+)
+_TRANSFERRING_LABEL = re.compile(r"\b(?:transferring|consolidating)(?=[ \t]{0,2}[?:])")
+# Paying off debt as what a rate is for, right before the rate: "Great for paying off debt: 0%
+# for 18 months", "Pay down high-interest debt at 0%", "consolidate at 0%". Only in that
+# position: "the 0% purchase intro gives you time to pay off debt" names no transfer.
+_DEBT_PAYOFF = re.compile(
+    r"\b(?:(?:pay(?:ing)?|paid)"
+    + _S
+    + r"(?:off|down)|tackl(?:e|ing)|refinanc(?:e|ing)|clear(?:ing)?"
+    r"|knock(?:ing)?"
+    + _S
+    + r"out|chip(?:ping)?"
+    + _S
+    + r"away"
+    + _S
+    + r"at|attack(?:ing)?)"
+    + _S
+    + r"(?:(?:your|that|the|existing|old|high[ \t-]interest|credit"
+    + _S
+    + r"card|card|other|any)"
+    + _S
+    + r"){0,3}debts?\b|\bdebt"
+    + _S
+    + r"(?:payoff|pay-off|repayment)\b"
+    r"|\bconsolidat(?:e|ing)\b"
+)
+_BEFORE_RATE = re.compile(
+    r"[ \t]{0,2}[:,-]?[ \t]{0,3}(?:(?:at|with|using|via|for)"
+    + _S
+    + r"(?:an?"
+    + _S
+    + r"|just"
+    + _S
+    + r")?)?(?:\d{1,2}(?:\.\d{1,2})?[ \t]?%|zero\b)"
+)
 
 # -- interest waived without a rate ------------------------------------------------------------
 _FREE_OF_INTEREST = re.compile(r"\bfree" + _S + r"of" + _S + r"(?:any" + _S + r")?interest\b")
@@ -380,12 +501,32 @@ def _number(word: str) -> int:
     return int(word) if word.isdigit() else parse_number_words(word)
 
 
+# A dash that introduces a figure after a figure-free lead ("It doubles as a balance transfer
+# card - 0% intro APR for 18 months", "Summit Cash -- $0 annual fee"): an elaboration, read as a
+# colon. A dash after a figure ("$99 - not the $95") stays the contrast it is.
+_DASH_BEFORE_FIGURE = re.compile(r"[ \t]{1,3}-{1,2}[ \t]{1,3}(?=\$|\d|zero\b)")
+_LEAD_STOP = re.compile(r"[\n|;.!?:]")
+
+
 def _label_replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
     """The second pass: a label's dash or question mark (after the first pass renamed its
     words: "Moving debt from another card? 0% ..." is a balance-transfer label by then)."""
     if "-" not in lower and "?" not in lower:
         return []
-    return [(m.start("sep"), m.end("sep"), ": ") for m in _LABEL_DASH.finditer(lower)]
+    out = [(m.start("sep"), m.end("sep"), ": ") for m in _LABEL_DASH.finditer(lower)]
+    if " -" in lower:
+        taken = {a for a, _, _ in out}
+        for m in _DASH_BEFORE_FIGURE.finditer(lower):
+            if m.start() in taken:
+                continue
+            stops = [
+                s.end() for s in _LEAD_STOP.finditer(lower, max(0, m.start() - 120), m.start())
+            ]
+            lead = lower[stops[-1] if stops else max(0, m.start() - 120) : m.start()]
+            if lead.strip() and not any(ch.isdigit() or ch in "$%" for ch in lead):
+                out.append((m.start(), m.end(), ": "))
+        out.sort()
+    return out
 
 
 def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
@@ -401,7 +542,22 @@ def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
     for m in _BT_OTHER.finditer(lower):
         if not _is_name(text, m.start(), m.end()):
             out.append((m.start(), m.end(), "balance transfers"))
-    if "transferring" in lower:
+    if "debt" in lower or "consolidat" in lower or "transferred" in lower:
+        for m in _DEBT_PAYOFF.finditer(lower):
+            if _BEFORE_RATE.match(lower, m.end()) and not _is_name(text, m.start(), m.end()):
+                out.append((m.start(), m.end(), "balance transfers"))
+    if (
+        "owe" in lower
+        or "debt" in lower
+        or "balance" in lower
+        or "consolidat" in lower
+        or ("transferred" in lower)
+    ):
+        for m in _DEBT_MOVED.finditer(lower):
+            if not _is_name(text, m.start(), m.end()):
+                plural = "s" if re.search(r"(?:debts|balances)\b", m.group(0)) else ""
+                out.append((m.start(), m.end(), "balance transfer" + plural))
+    if "transferring" in lower or "consolidating" in lower:
         for m in _TRANSFERRING_LABEL.finditer(lower):
             out.append((m.start(), m.end(), "balance transfers"))
     if "interest" in lower:

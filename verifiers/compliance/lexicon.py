@@ -467,8 +467,20 @@ RECOMMEND_7 = re.compile(
     )
     + r")|#[ \t]{1,3}for[ \t]{1,3}you\b"
 )
-# Ruleset 7: "why not try the X?" puts X forward; its "not" rules nothing out.
-NOT_RULING_OUT_7 = re.compile(r"\bwhy[ \t]{1,3}not\b")
+# Ruleset 7: negations that rule nothing out: "why not try the X?", and a requirement or a
+# drawback denied among the reasons for a pick ("you don't need a long credit history", "it
+# doesn't require excellent credit", "it won't hurt", "isn't fussy about credit", "no catch",
+# "for people who haven't built credit") - the verb right after the negator (one word may come
+# between), never with the card itself as what is negated ("you don't need the X" is no reason).
+NOT_RULING_OUT_7 = re.compile(
+    r"\bwhy[ \t]{1,3}not\b"
+    r"|(?:n't|\bnot|\bnever)[ \t]{1,3}(?:[a-z]+[ \t]{1,3})?(?:need|needs|require[sd]?|ask(?:s)?"
+    r"[ \t]{1,3}for|demand[sd]?|hinge[sd]?|depend[sd]?|penali[sz]e[sd]?|hurt|matter|fussy|picky"
+    r"|strict|worry|lose|built|established|hassle|much[ \t]{1,3}credit)\b"
+    r"(?![ \t]{1,3}(?:(?:the|an?|this|that|your)[ \t]{1,3})?(?:\*\*|__)?#)"
+    r"|\bno[ \t]{1,3}(?:[a-z]+[ \t]{1,3})?(?:catch|hassle|strings|minimum[ \t]{1,3}income"
+    r"|deposit|credit[ \t]{1,3}history)\b"
+)
 # "Get the X", "Apply for the X - ...", "Go for the X": an imperative opening its clause, with
 # a card mention (masked as "#") as its object.
 IMPERATIVE_RECOMMEND = re.compile(

@@ -97,6 +97,9 @@ class Ruleset:
     # ruleset 7: "take a look at X", "X is right for you", "Pick: X", "start with X", "X should be
     # your first card", "X is the card to get", "X checks every box", "you'd do well with X"
     more_recommendations_7: bool = False
+    # ruleset 7: an intro rate its clause does not scope takes the one kind of balance its
+    # sentence named before it ("For balance transfers, though, the X wins: 0% for 12 months")
+    topic_scopes_7: bool = False
 
 
 FROZEN_RULESET = 3
@@ -139,6 +142,7 @@ RULESETS[7] = replace(
     version=7,
     rewrites_7=True,
     more_recommendations_7=True,
+    topic_scopes_7=True,
 )
 
 
