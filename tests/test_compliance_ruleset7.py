@@ -187,6 +187,51 @@ SECOND_YEAR_TWINS: list[str] = [
     "Summit Cash Preferred: $150 every year, the first included.",
 ]
 
+# -- the first year free, more ways ------------------------------------------------------------
+FIRST_YEAR_MORE: list[Case] = [
+    ("Summit Cash Preferred: $150 annual fee after year one.", _W),
+    ("Summit Cash Preferred: annual fee of $150 after the first year", _W),
+    ("Summit Cash Preferred: $150 annual fee from the second year", _W),
+    ("Summit Cash Preferred: first-year fee waived, then $150.", _W),
+    ("Summit Cash Preferred: annual fee waived for 12 months, then $150.", _W),
+    ("Summit Cash Preferred: a $150 annual fee that doesn't apply in the first year", _W),
+]
+FIRST_YEAR_MORE_TWINS: list[str] = [
+    "Summit Cash Plus: $95 annual fee after year one.",
+    "Summit Cash Plus: first-year fee waived, then $95.",
+    "Summit Cash Plus: a $95 annual fee that doesn't apply in the first year",
+    # a rate after the first year is no fee claim
+    "Summit Cash Preferred: $150 annual fee; 17.99%-25.99% variable after the first year.",
+]
+
+# -- no annual fee, more ways -------------------------------------------------------------------
+NO_ANNUAL_MORE: list[Case] = [
+    ("Summit Cash Preferred. 0 annual fee.", _W),
+    ("Summit Cash Preferred. Annual fee 0.", _W),
+    ("The Summit Cash Preferred has an annual fee of zero.", _W),
+    ("Summit Cash Preferred. Its annual cost is zero.", _W),
+    ("Summit Cash Preferred. It's a zero-fee card.", _W),
+    ("Summit Cash Preferred. You pay nothing per year.", _W),
+    ("Summit Cash Preferred. There's no fee for having the card.", _W),
+    ("Summit Cash Preferred. Annual fee: -", _W),
+    ("Summit Cash Preferred. Annual fee \u2014 nope.", _W),
+    ("Summit Cash Preferred. Annual fee: \u274c", _W),
+    ("Is there an annual fee on the Summit Cash Preferred? No.", _W),
+    ("Does the Summit Cash Preferred have an annual fee? Nope.", _W),
+    ("| Card | Annual fee |\n|---|---|\n| Summit Cash Preferred | \u2014 |", _W),
+    ("| | Summit Cash Preferred |\n|---|---|\n| Annual fee | - |", _W),
+]
+NO_ANNUAL_MORE_TWINS: list[str] = [
+    "Summit Cash. 0 annual fee.",
+    "The Harbor Sky Miles has an annual fee of zero.",
+    "Is there an annual fee on the Summit Cash? No.",
+    "Summit Cash. Annual fee: -",
+    "| Card | Annual fee | Intro APR |\n|---|---|---|\n| Harbor Sky Miles | \u2014 | \u2014 |",
+    "Is there an annual fee on the Summit Cash Plus? Yes: $95, but $0 the first year.",
+    "Any foreign transaction fee on the Summit Cash Preferred? Yes, 3%.",
+    "Does the Summit Cash Preferred have a late fee? No way around it: up to $40.",
+]
+
 # -- more ways of recommending a card (customer C1) ---------------------------------------------
 _TWO = (
     "I looked at the Summit Cash and the Granite Business Cash. The Summit Cash has no annual "
@@ -250,6 +295,8 @@ VIOLATIONS = [
     *ABROAD,
     *MISSED_PAYMENT,
     *SECOND_YEAR,
+    *FIRST_YEAR_MORE,
+    *NO_ANNUAL_MORE,
 ]
 TWINS = [
     *LABEL_DASH_TWINS,
@@ -261,6 +308,8 @@ TWINS = [
     *ABROAD_TWINS,
     *MISSED_PAYMENT_TWINS,
     *SECOND_YEAR_TWINS,
+    *FIRST_YEAR_MORE_TWINS,
+    *NO_ANNUAL_MORE_TWINS,
 ]
 
 

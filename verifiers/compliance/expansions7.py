@@ -462,6 +462,133 @@ _FIRST_YEAR_FREE = re.compile(
     + r"free|free)\b"
 )
 
+# -- the first year and the fee after it, more ways -------------------------------------------
+_FIRST_YEAR_7 = (
+    r"(?:(?:(?:the|your)"
+    + _S
+    + r")?(?:first|1st)"
+    + _S
+    + r"(?:year|12"
+    + _S
+    + r"months|twelve"
+    + _S
+    + r"months)|year"
+    + _S
+    + r"(?:one|1))"
+)
+# "$150 annual fee after year one", "annual fee of $150 after the first year", "... from the
+# second year": a fee after the first year says the first year is free (only after a fee word)
+_AFTER_YEAR_ONE = re.compile(
+    r"\b(?:after" + _S + _FIRST_YEAR_7 + r"|(?:only" + _S + r")?from" + _S + _YEAR_TWO + r")"
+)
+_FEE_BEFORE = re.compile(
+    r"(?:annual|yearly)" + _S + r"fee|/(?:yr|year)\b|" + _S + r"a" + _S + r"year\b"
+)
+# "first-year fee waived": the first year's fee is the annual fee's
+_FIRST_YEAR_FEE = re.compile(r"\b(?:first|1st)[ \t-]year(?:'s)?" + _S + r"fee\b")
+# "waived for 12 months", "waived for a year": the first year
+_WAIVED_FOR_YEAR = re.compile(
+    r"\bwaived"
+    + _S
+    + r"for"
+    + _S
+    + r"(?:(?:the"
+    + _S
+    + r"first"
+    + _S
+    + r")?(?:12|twelve)"
+    + _S
+    + r"months|(?:a|one|the"
+    + _S
+    + r"first)"
+    + _S
+    + r"year)\b"
+)
+# "doesn't apply in the first year", "isn't charged during your first year"
+_NOT_FIRST_YEAR = re.compile(
+    r"(?:\bdoes(?:n't|"
+    + _S
+    + r"not)|\bwon't|\bwill"
+    + _S
+    + r"not|\bis(?:n't|"
+    + _S
+    + r"not))"
+    + _S
+    + r"(?:apply|applied|charged|kick"
+    + _S
+    + r"in|due|payable)(?:"
+    + _S
+    + r"(?:in|during|for|until"
+    + _S
+    + r"after))?"
+    + _S
+    + _FIRST_YEAR_7
+    + r"\b"
+)
+
+# -- no annual fee, more ways ------------------------------------------------------------------
+# a bare zero next to the annual fee: "0 annual fee", "annual fee 0", "annual fee of zero",
+# "its annual cost is zero", "a zero-fee card"
+_ZERO_BEFORE_FEE = re.compile(r"(?<![\d.,$])\b0" + _S + r"(?=(?:annual|yearly)" + _S + r"fee\b)")
+_ZERO_AFTER_FEE = re.compile(
+    r"\b(?P<lead>(?:annual|yearly)"
+    + _S
+    + r"(?:fee|cost|charge)s?(?:"
+    + _S
+    + r"(?:is|of)|[ \t]{0,2}:)?)"
+    r"[ \t]{1,3}(?:0|zero)(?:" + _S + r"dollars)?\b(?![ \t-]*(?:%|percent|\.\d|,\d))"
+)
+_ZERO_FEE_CARD = re.compile(r"\b(?:zero|no)-fee(?=" + _S + r"(?:credit" + _S + r")?cards?\b)")
+# "No fee each year", "you pay nothing per year", "no fee for having the card"
+_NOTHING_YEARLY = re.compile(
+    r"\bno" + _S + r"(?:fee|charge)" + _S + r"(?:each|every|per|a)" + _S + r"year\b"
+    r"|\b(?:pay|costs?)" + _S + r"nothing" + _S + r"(?:each|every|per|a)" + _S + r"year\b"
+    r"|\bno"
+    + _S
+    + r"(?:fee|charge)"
+    + _S
+    + r"for"
+    + _S
+    + r"(?:having|holding|owning|carrying)"
+    + _S
+    + r"(?:the|this|it)(?:"
+    + _S
+    + r"card)?\b"
+)
+# "Annual fee: -", "Annual fee: \u2717", "Annual fee - nope": a fee label answered by a dash, a cross
+# or "nope"
+_FEE_LABEL_NONE = re.compile(
+    r"\b(?P<label>(?:annual|yearly|foreign" + _S + r"transaction|late|balance" + _S + r"transfer"
+    r"|cash" + _S + r"advance)" + _S + r"fees?)[ \t]{0,2}(?::|-{1,2}|\?)?[ \t]{0,3}"
+    r"(?:-{1,2}|\u2717|\u2718|\u274c|nope|nah)(?=[ \t]*(?:[.;,!|\n]|$))"
+)
+# a table cell holding only a dash: nothing there ("| Annual fee | - |" is "none")
+_DASH_CELL = re.compile(r"(?<=\|)[ \t]{0,3}-{1,2}[ \t]{0,3}(?=\|)")
+# a question about a fee answered no: "Is there an annual fee on the X? No." -> "no annual fee"
+_FEE_QUESTION_NO = re.compile(
+    r"\b(?P<kind>annual|yearly|foreign"
+    + _S
+    + r"transaction|late|balance"
+    + _S
+    + r"transfer|cash"
+    + _S
+    + r"advance)"
+    + _S
+    + r"fees?\b[^.?!\n]{0,40}\?[ \t]{1,3}(?P<ans>(?:no(?:pe)?|none|nah|zero"
+    r"|nothing|there"
+    + _S
+    + r"isn't(?:"
+    + _S
+    + r"one)?|there's"
+    + _S
+    + r"none|there"
+    + _S
+    + r"is"
+    + _S
+    + r"none)\b)"
+    + r"(?=[ \t]*(?:[.!;\n]|$)|,[ \t]{1,3}(?:there|it|none|nope|not)\b)"
+)
+
 _TRIGGERS = (
     "-",
     "?",
@@ -489,6 +616,7 @@ _TRIGGERS = (
     "fee",
     ": no",
     ":no",
+    "|",
 )
 
 
@@ -593,6 +721,36 @@ def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
             out.append((m.start(), m.end(), "waived the first year"))
         for m in _FIRST_YEAR_FREE.finditer(lower):
             out.append((m.start(), m.end(), "first year free"))
+    if "year" in lower or "month" in lower:
+        for m in _AFTER_YEAR_ONE.finditer(lower):
+            lead = lower[max(0, m.start() - 40) : m.start()]
+            cut = max(lead.rfind("."), lead.rfind("\n"), lead.rfind(";"), lead.rfind("%"))
+            if _FEE_BEFORE.search(lead, cut + 1):
+                out.append((m.start(), m.end(), "waived the first year"))
+        for m in _FIRST_YEAR_FEE.finditer(lower):
+            out.append((m.start(), m.end(), "annual fee the first year"))
+        for m in _WAIVED_FOR_YEAR.finditer(lower):
+            out.append((m.start(), m.end(), "waived the first year"))
+        for m in _NOT_FIRST_YEAR.finditer(lower):
+            out.append((m.start(), m.end(), "is waived the first year"))
+    if "fee" in lower or "cost" in lower or "charge" in lower or "nothing" in lower:
+        for m in _ZERO_BEFORE_FEE.finditer(lower):
+            out.append((m.start(), m.end() - (m.end() - m.start() - 1), "$0"))
+        for m in _ZERO_AFTER_FEE.finditer(lower):
+            out.append((m.start(), m.end(), m.group("lead") + " $0"))
+        for m in _ZERO_FEE_CARD.finditer(lower):
+            out.append((m.start(), m.end(), "no-annual-fee"))
+        for m in _NOTHING_YEARLY.finditer(lower):
+            out.append((m.start(), m.end(), "pay no annual fee"))
+        for m in _FEE_LABEL_NONE.finditer(lower):
+            out.append((m.start(), m.end(), m.group("label") + ": none"))
+        if "?" in lower:
+            for m in _FEE_QUESTION_NO.finditer(lower):
+                kind = " ".join(m.group("kind").split())
+                out.append((m.start("ans"), m.end("ans"), f"there is no {kind} fee"))
+    if "|" in lower:
+        for m in _DASH_CELL.finditer(lower):
+            out.append((m.start(), m.end(), " none "))
     if "intro" in lower:
         for m in _INTRO_ANNUAL_ZERO.finditer(lower):
             out.append((m.start(), m.end(), "$0 intro annual fee"))
