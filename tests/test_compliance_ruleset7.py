@@ -108,6 +108,28 @@ TOPIC: list[Case] = [
         _F,
     ),
 ]
+# -- the rate after an offer named by the purchase rate, or announced by "before" ---------------
+RATE_AFTER: list[Case] = [
+    (
+        _SC + "Got a balance to move? You'd pay 0% intro APR on it for 18 months (then the "
+        "standard purchase APR, 19.99%-29.99% variable).",
+        _F,
+    ),
+    (
+        _SC + "You'll also pay 0% on balance transfers for 18 months before the 19.99%-29.99% "
+        "variable rate kicks in.",
+        _F,
+    ),
+]
+RATE_AFTER_TWINS: list[str] = [
+    "Summit Cash Plus: got a balance to move? You'd pay 0% intro APR on it for 18 months (then "
+    "the standard purchase APR, 18.24%-27.24% variable).",
+    "The Summit Cash: 0% on purchases for 15 months, then the purchase rate of 19.99%-29.99% "
+    "variable.",
+    "Summit Cash Plus: 0% on balance transfers for 18 months before the 18.24%-27.24% variable "
+    "rate kicks in.",
+]
+
 TOPIC_TWINS: list[str] = [
     "For balance transfers, the Summit Cash Plus wins: 0% for 18 months, then 18.24%-27.24% "
     "variable.",
@@ -271,6 +293,16 @@ RECOMMEND_TWINS: list[str] = [
 # The same classes on cards with no offer at all, which ruleset 6 caught already (any offer is
 # false there): ruleset 7 must still catch them the same way.
 ALSO_CAUGHT: list[Case] = [
+    (
+        _SC + "Transfers start at 0% for 18 months, then revert to the purchase rate of "
+        "19.99%-29.99% variable.",
+        _F,
+    ),
+    (
+        "harbor sky miles: moving a balance? 0% on it for 12 months, then the purchase apr "
+        "(14.99% fixed)",
+        _F,
+    ),
     (_SC + "\n- Transfers -- 0% intro for 18 mo", _F),
     ("Summit Cash Preferred\n* Purchases \u2014 0% for 12 months, then 17.99%-25.99% variable", _F),
     ("harbor sky miles? moving a balance? 0% for 12 months, then 14.99% fixed", _F),
@@ -290,6 +322,7 @@ VIOLATIONS = [
     *KIND_NO_FEE,
     *TRANSFER_WORDS,
     *TOPIC,
+    *RATE_AFTER,
     *INTEREST_FREE,
     *FREE_TO_HOLD,
     *ABROAD,
@@ -303,6 +336,7 @@ TWINS = [
     *KIND_NO_FEE_TWINS,
     *TRANSFER_WORDS_TWINS,
     *TOPIC_TWINS,
+    *RATE_AFTER_TWINS,
     *INTEREST_FREE_TWINS,
     *FREE_TO_HOLD_TWINS,
     *ABROAD_TWINS,

@@ -247,7 +247,10 @@ def extract(
                     )
                 )
         if rules.topic_scopes_7 and cell is None and unit_claims:
-            unit_claims = _topic_scopes(unit_claims, cue_index.within(unit_start, unit_end))
+            asked: Sequence[tuple[str, int]] = ()
+            if k and masked[spans[k - 1][0] : spans[k - 1][1]].rstrip().endswith("?"):
+                asked = cue_index.within(*spans[k - 1])
+            unit_claims = _topic_scopes(unit_claims, cue_index.within(unit_start, unit_end), asked)
         if unit_claims and "respectively" in unit_text and lex.RESPECTIVELY.search(unit_text):
             unit_claims = _respectively(unit_claims, unit_mentions, index, unit_start)
         claims.extend(unit_claims)
@@ -267,17 +270,22 @@ def extract(
 _TOPIC_SCOPES = {cue_words.BT: "bt", cue_words.PURCHASE: "purchase"}
 
 
-def _topic_scopes(claims: list[Claim], cues: Sequence[tuple[str, int]]) -> list[Claim]:
+def _topic_scopes(
+    claims: list[Claim], cues: Sequence[tuple[str, int]], asked: Sequence[tuple[str, int]] = ()
+) -> list[Claim]:
     """Ruleset 7: an intro rate its own clause does not scope takes the one kind of balance its
     sentence named before it ("For balance transfers, though, the X wins: 0% for 12 months";
-    "Both have transfer offers: the X at 0% for 18 months, the Y at 0% for 12 months"). A
-    sentence that named both kinds before it scopes nothing."""
+    "Both have transfer offers: the X at 0% for 18 months, the Y at 0% for 12 months") or, when
+    its sentence named none before it, the question right before the sentence ("Got a balance to
+    move? You'd pay 0% on it for 18 months"). Both kinds named scope nothing."""
     out = []
     for claim in claims:
         if claim.family == INTRO_CLAIM and claim.kind == "any" and not claim.is_none:
             kinds = {
                 _TOPIC_SCOPES[c] for c, pos in cues if pos < claim.start and c in _TOPIC_SCOPES
             }
+            if not kinds:
+                kinds = {_TOPIC_SCOPES[c] for c, _ in asked if c in _TOPIC_SCOPES}
             if len(kinds) == 1:
                 (kind,) = kinds
                 claim = replace(claim, kind=kind, scopes=frozenset(kinds))

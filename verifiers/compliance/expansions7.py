@@ -211,6 +211,8 @@ _DEBT_MOVED = re.compile(
     + _S
     + r"balances?\b"
     r"|\bbalance" + _S + r"switch(?:es)?\b|\bswitching" + _S + r"balances?\b"
+    r"|\b(?:debts?|balances?)" + _S + r"to" + _S + r"(?:move|transfer|shift|switch|consolidate"
+    r"|bring" + _S + r"(?:over|across))\b"
     r"|\b(?:amounts?|sums?)" + _S + r"(?:you" + _S + r")?transferred\b"
 )
 _TRANSFERRING_LABEL = re.compile(r"\b(?:transferring|consolidating)(?=[ \t]{0,2}[?:])")
@@ -289,6 +291,28 @@ _UNTIL_MONTH = re.compile(
     + r"cycle)"
     + _S
     + r"(?P<n>\d{1,2})\b"
+)
+
+# "0% ... before the 19.99% rate kicks in": the rate after an offer, announced by "before"
+_BEFORE_RATE_AFTER = re.compile(
+    r"\bbefore(?:" + _S + r"(?:the|a|an|your|its))?" + _S + r"(?=\d{1,2}(?:\.\d{1,2})?[ \t]{0,2}%)"
+)
+
+# "0% on transfers for 18 months, then the purchase APR": the rate after an offer named by the
+# purchase rate it equals - the word "purchase" there scopes the rate after, not the offer
+_PURCHASE_APR = re.compile(
+    r"\b(?:regular"
+    + _S
+    + r"|standard"
+    + _S
+    + r"|ongoing"
+    + _S
+    + r")?purchase"
+    + _S
+    + r"(?:apr|rate)\b"
+)
+_AFTER_WORD = re.compile(
+    r"\b(?:then|after|afterwards?|revert(?:s|ing)?|followed|once|thereafter)\b"
 )
 
 # -- no annual fee as the cost of holding the card ---------------------------------------------
@@ -613,6 +637,8 @@ _TRIGGERS = (
     "miss",
     "year",
     "intro",
+    "before",
+    "purchase",
     "fee",
     ": no",
     ":no",
@@ -693,6 +719,14 @@ def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
             out.append((m.start(), m.end(), "interest-free"))
         for m in _NO_INTEREST_VERB.finditer(lower):
             out.append((m.start(), m.end(), "pay no interest"))
+    if "purchase" in lower:
+        for m in _PURCHASE_APR.finditer(lower):
+            lead = lower[max(0, m.start() - 30) : m.start()]
+            if _AFTER_WORD.search(lead) and not re.search(r"[.;\n%]", lead):
+                out.append((m.start(), m.end(), "standard apr"))
+    if "before" in lower:
+        for m in _BEFORE_RATE_AFTER.finditer(lower):
+            out.append((m.start(), m.end(), "then "))
     if "month" in lower:
         for m in _INTEREST_FREE_MONTHS.finditer(lower):
             out.append((m.start(), m.end(), f"{_number(m.group('n'))} months interest-free"))
