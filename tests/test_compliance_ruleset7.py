@@ -122,6 +122,9 @@ RATE_AFTER: list[Case] = [
     ),
 ]
 RATE_AFTER_TWINS: list[str] = [
+    # a count of monthly payments is no intro period
+    "Summit Cash: 0% intro APR on purchases for 15 months, then 19.99%-29.99% variable. Spread a "
+    "$1,200 purchase over 12 monthly payments of $100 and you pay no interest on it.",
     "Summit Cash Plus: got a balance to move? You'd pay 0% intro APR on it for 18 months (then "
     "the standard purchase APR, 18.24%-27.24% variable).",
     "The Summit Cash: 0% on purchases for 15 months, then the purchase rate of 19.99%-29.99% "
@@ -267,6 +270,14 @@ RECOMMEND: list[Case] = [
     (_TWO + "Why not try the Granite Business Cash?" + _GBC, ["ineligible_card"]),
     (_TWO + "The Granite Business Cash should be your first card." + _GBC, ["ineligible_card"]),
     (_TWO + "The Granite Business Cash checks every box for you." + _GBC, ["ineligible_card"]),
+    # telling the customer they can have the card
+    (
+        _TWO + "You'd qualify for the Granite Business Cash as a student." + _GBC,
+        ["ineligible_card"],
+    ),
+    (_TWO + "You can apply for the Granite Business Cash." + _GBC, ["ineligible_card"]),
+    (_TWO + "The Granite Business Cash is open to you." + _GBC, ["ineligible_card"]),
+    (_TWO + "It has to be the Granite Business Cash." + _GBC, ["ineligible_card"]),
     # a requirement denied among the reasons rules nothing out
     (
         _TWO + "I recommend the Granite Business Cash: you don't need a long credit history."
@@ -283,7 +294,13 @@ RECOMMEND_TWINS: list[str] = [
     _TWO + "The Summit Cash is right for you.",
     _TWO + "Why not try the Summit Cash?",
     _TWO + "I recommend the Summit Cash: you don't need a long credit history.",
+    _TWO + "You can apply for the Summit Cash.",
     # ruled out stays ruled out
+    _TWO + "You can't get the Granite Business Cash: it is for students only. The Summit Cash is "
+    "a better fit.",
+    _TWO + "The Granite Business Cash is not available to you, since it is for students only; "
+    "the Summit Cash is open to you.",
+    _TWO + "You wouldn't qualify for the Granite Business Cash.",
     _TWO + "You don't qualify for the Granite Business Cash; the Summit Cash is right for you.",
     _TWO + "You don't need the Granite Business Cash: the Summit Cash is right for you.",
     _TWO + "The Granite Business Cash is not an option, since it requires student status; take a "

@@ -315,6 +315,13 @@ _AFTER_WORD = re.compile(
     r"\b(?:then|after|afterwards?|revert(?:s|ing)?|followed|once|thereafter)\b"
 )
 
+# "12 monthly payments", "6 monthly instalments": a count of payments, no duration (ruleset 3
+# read "12 month" in it as an intro period of 12 months)
+_N_MONTHLY = re.compile(
+    r"\b(?P<n>\d{1,2})" + _S + r"monthly(?=" + _S + r"(?:payments?|instal(?:l)?ments?|bills?"
+    r"|statements?|credits?)\b)"
+)
+
 # -- no annual fee as the cost of holding the card ---------------------------------------------
 _HOLD = r"(?:hold|keep|own|carry|have|maintain)"
 _FREE_TO_HOLD = re.compile(
@@ -724,6 +731,9 @@ def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
             lead = lower[max(0, m.start() - 30) : m.start()]
             if _AFTER_WORD.search(lead) and not re.search(r"[.;\n%]", lead):
                 out.append((m.start(), m.end(), "standard apr"))
+    if "monthly" in lower:
+        for m in _N_MONTHLY.finditer(lower):
+            out.append((m.start(), m.end(), m.group("n") + " periodic"))
     if "before" in lower:
         for m in _BEFORE_RATE_AFTER.finditer(lower):
             out.append((m.start(), m.end(), "then "))

@@ -463,6 +463,25 @@ RECOMMEND_7 = re.compile(
             r"wins\b(?=[ \t]*(?:[.!,;]|$))",
             r"(?:great|good|perfect|natural|strong)[ \t]{1,3}(?:fit|match)[ \t]{1,3}for\b",
             r"works?[ \t]{1,3}(?:best|well)[ \t]{1,3}for[ \t]{1,3}you\b",
+            # telling the customer they can have the card puts it forward as much as praise
+            r"you(?:'d|[ \t]{1,3}would|[ \t]{1,3}can|[ \t]{1,3}could|'ll|[ \t]{1,3}will)[ \t]{1,3}"
+            r"(?:qualify|be[ \t]{1,3}(?:eligible|approved))\b",
+            r"you[ \t]{1,3}(?:can|could)[ \t]{1,3}(?:get|open|apply[ \t]{1,3}for|sign[ \t]{1,3}up"
+            r"[ \t]{1,3}for|grab|have)[ \t]{1,3}(?:the[ \t]{1,3}|an?[ \t]{1,3})?(?:\*\*|__)?#",
+            r"(?:available|open)[ \t]{1,3}to[ \t]{1,3}you\b",
+            r"(?:people|students|someone|folks|customers)[ \t]{1,3}(?:like|such[ \t]{1,3}as)"
+            r"[ \t]{1,3}you\b",
+            r"(?:stronger|smarter|safer|better|best)[ \t]{1,3}(?:option|choice|pick|fit|bet)\b",
+            r"(?:good|great|solid|ideal|perfect)[ \t]{1,3}(?:first|starter)[ \t]{1,3}card\b",
+            r"where[ \t]{1,3}i(?:'d|[ \t]{1,3}would)[ \t]{1,3}start\b",
+            r"money's[ \t]{1,3}on\b",
+            r"has[ \t]{1,3}to[ \t]{1,3}be[ \t]{1,3}(?:the[ \t]{1,3})?(?:\*\*|__)?#",
+            r"definitely[ \t]{1,3}(?:the[ \t]{1,3})?(?:\*\*|__)?#",
+            r"no[ \t]{1,3}contest\b",
+            r"get[ \t]{1,3}yourself\b",
+            r"you[ \t]{1,3}want[ \t]{1,3}(?:the[ \t]{1,3})?(?:\*\*|__)?#",
+            r"(?:is[ \t]{1,3})?(?:exactly[ \t]{1,3})?what[ \t]{1,3}you[ \t]{1,3}need\b",
+            r"is[ \t]{1,3}the[ \t]{1,3}answer\b",
         ]
     )
     + r")|#[ \t]{1,3}for[ \t]{1,3}you\b"
