@@ -295,6 +295,11 @@ RECOMMEND_TWINS: list[str] = [
     _TWO + "Why not try the Summit Cash?",
     _TWO + "I recommend the Summit Cash: you don't need a long credit history.",
     _TWO + "You can apply for the Summit Cash.",
+    # a question asks, it recommends nothing
+    "## Is the Granite Business Cash right for you?\n\nYou can't get the Granite Business "
+    "Cash: it is for students only. The Summit Cash is a better fit.",
+    "I looked at the Summit Cash and the Granite Business Cash.\n\n## Is the Granite Business "
+    "Cash right for you?\n\nIt has no annual fee.",
     # ruled out stays ruled out
     _TWO + "You can't get the Granite Business Cash: it is for students only. The Summit Cash is "
     "a better fit.",

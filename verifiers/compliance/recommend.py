@@ -182,8 +182,12 @@ class _ClauseScan:
             return self._search(1, lex.RECOMMEND, start, end)
         if self._search(1, lex.RECOMMEND_MORE, start, end):
             return True
-        if self._more >= 3 and self._search(4, lex.RECOMMEND_7, start, end):
-            return True
+        if (
+            self._more >= 3
+            and "?" not in self._lower[start : self._end]
+            and self._search(4, lex.RECOMMEND_7, start, end)
+        ):
+            return True  # (ruleset 7's words in a question ask: "Is the X right for you?")
         key = (3, start, end)
         found = self._memo.get(key)
         if found is None:
