@@ -121,6 +121,21 @@ RATE_AFTER: list[Case] = [
         _F,
     ),
 ]
+# -- a duration belongs to the intro rate it follows --------------------------------------------
+OWN_MONTHS: list[Case] = [
+    (
+        "The Vista Clear offers 0% on purchases for 12 months and 1.99% on balance transfers, "
+        "then 19.99%-29.99% variable.",
+        ["missing_disclosure"],
+    ),
+]
+OWN_MONTHS_TWINS: list[str] = [
+    "The Vista Clear offers 0% on purchases for 12 months and 1.99% on balance transfers for 21 "
+    "months, then 19.99%-29.99% variable.",
+    "Vista Clear: 0% intro APR on purchases for 12 months and 1.99% on balance transfers (21 "
+    "months), then 19.99%-29.99% variable.",
+]
+
 RATE_AFTER_TWINS: list[str] = [
     # a count of monthly payments is no intro period
     "Summit Cash: 0% intro APR on purchases for 15 months, then 19.99%-29.99% variable. Spread a "
@@ -345,6 +360,7 @@ VIOLATIONS = [
     *TRANSFER_WORDS,
     *TOPIC,
     *RATE_AFTER,
+    *OWN_MONTHS,
     *INTEREST_FREE,
     *FREE_TO_HOLD,
     *ABROAD,
@@ -359,6 +375,7 @@ TWINS = [
     *TRANSFER_WORDS_TWINS,
     *TOPIC_TWINS,
     *RATE_AFTER_TWINS,
+    *OWN_MONTHS_TWINS,
     *INTEREST_FREE_TWINS,
     *FREE_TO_HOLD_TWINS,
     *ABROAD_TWINS,

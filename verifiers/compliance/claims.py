@@ -57,6 +57,7 @@ from replicas.verifiers.compliance.reading import (
 )
 from replicas.verifiers.compliance.ruleset import RULESETS, Ruleset
 from replicas.verifiers.compliance.units import CueIndex, MentionIndex, Unit, ranked, unit_spans
+from replicas.verifiers.compliance.values import Durations
 
 __all__ = ["Claim", "Extraction", "extract"]
 
@@ -251,6 +252,8 @@ def extract(
             if k and masked[spans[k - 1][0] : spans[k - 1][1]].rstrip().endswith("?"):
                 asked = cue_index.within(*spans[k - 1])
             unit_claims = _topic_scopes(unit_claims, cue_index.within(unit_start, unit_end), asked)
+            if sum(c.family == INTRO_CLAIM and c.months is not None for c in unit_claims) > 1:
+                unit_claims = _own_months(unit_claims, unit_text, unit_start)
         if unit_claims and "respectively" in unit_text and lex.RESPECTIVELY.search(unit_text):
             unit_claims = _respectively(unit_claims, unit_mentions, index, unit_start)
         claims.extend(unit_claims)
@@ -289,6 +292,38 @@ def _topic_scopes(
             if len(kinds) == 1:
                 (kind,) = kinds
                 claim = replace(claim, kind=kind, scopes=frozenset(kinds))
+        out.append(claim)
+    return out
+
+
+def _own_months(claims: list[Claim], unit_text: str, unit_start: int) -> list[Claim]:
+    """Ruleset 7: a duration belongs to the intro rate it follows. "0% on purchases for 12
+    months and 1.99% on balance transfers, then ..." states the transfer offer without its
+    months; ruleset 3 lent it the purchase offer's 12 (and reported wrong terms). A rate with no
+    duration after it keeps a duration before it only if no rate of another offer stands between
+    ("For 15 months, purchases are 0% and transfers 1.99%" shares its months)."""
+    durations = [
+        (a + unit_start, b + unit_start, n)
+        for a, b, n in Durations(unit_text).within(0, len(unit_text))
+    ]
+    intros = [c for c in claims if c.family == INTRO_CLAIM and not c.is_none]
+    out = []
+    for claim in claims:
+        if (
+            claim.family == INTRO_CLAIM
+            and not claim.is_none
+            and claim.months is not None
+            and claim.scopes
+            and not any(d[0] >= claim.end for d in durations)
+        ):
+            before = [d for d in durations if d[1] <= claim.start]
+            if before and before[-1][2] == claim.months:
+                owners = [o for o in intros if o.end <= before[-1][0]]
+                owner = owners[-1].scopes if owners else frozenset()
+                if owner and owner != claim.scopes:
+                    # the owner's kind word lies in the owner's clause, not this rate's
+                    own = claim.scopes - owner if claim.scopes > owner else claim.scopes
+                    claim = replace(claim, months=None, scopes=own, kind="+".join(sorted(own)))
         out.append(claim)
     return out
 

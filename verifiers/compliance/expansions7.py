@@ -61,14 +61,14 @@ _KIND_LABEL_END = (
     + r")?balances?|intro(?:ductory)?(?:"
     + _S
     + r"(?:apr|rate|offer|period))?"
-    r"|promo(?:tional)?(?:" + _S + r"(?:apr|rate|offer|period))?|offer)"
+    r"|promo(?:tional)?(?:" + _S + r"(?:apr|rate|offer|period))?|offer|(?:paying" + _S + r")?late)"
 )
 _LABEL_DASH = re.compile(
-    r"(?:^|(?<=[\n|])|(?<=[.!][ \t]))"
+    r"(?:^|(?<=[\n|])|(?<=[.!:][ \t]))"
     r"(?P<lead>[ \t]{0,4}(?:(?:[-*+>\u2022]|\d{1,2}[.)])[ \t]{1,3})?(?:\*\*|__)?)"
     r"(?P<label>(?:[a-z][a-z'/()-]{0,20}[ \t]{1,2}){0,4}" + _KIND_LABEL_END + r")(?:\*\*|__)?"
     r"(?P<sep>[ \t]{1,3}-{1,2}[ \t]{1,3}|[ \t]{0,2}\?[ \t]{1,3}|-{2}[ \t]{0,2})"
-    r"(?=\$|\d|zero\b|none\b|nil\b|n/a|nothing\b|free\b|no\b)"
+    r"(?=\$|\d|zero\b|none\b|nil\b|n/a|nothing\b|free\b|no\b|up" + _S + r"to\b)"
 )
 
 # -- a kind of transaction as the label of "no fee" --------------------------------------------
@@ -320,6 +320,29 @@ _AFTER_WORD = re.compile(
 _N_MONTHLY = re.compile(
     r"\b(?P<n>\d{1,2})" + _S + r"monthly(?=" + _S + r"(?:payments?|instal(?:l)?ments?|bills?"
     r"|statements?|credits?)\b)"
+)
+
+# "late-payment fee", "cash-advance fee", "foreign-transaction fee": the hyphen joins the words
+# the reader knows apart
+_HYPHENATED_KIND = re.compile(
+    r"\b(?P<a>late|cash|foreign)-(?P<b>payments?|advances?|transactions?)\b"
+)
+# missing a payment named otherwise: "miss a due date", "forget a payment", "slip up on a payment"
+_MISS_PAYMENT = re.compile(
+    r"\b(?:miss(?:es|ed|ing)?" + _S + r"(?:a|your|the)" + _S + r"due" + _S + r"date"
+    r"|(?:forget|forgot|forgetting|skip|skipped|skipping)"
+    + _S
+    + r"(?:a|your)"
+    + _S
+    + r"(?:payment|bill)|slip(?:s|ped)?"
+    + _S
+    + r"up"
+    + _S
+    + r"on"
+    + _S
+    + r"(?:a|your)"
+    + _S
+    + r"payment)\b"
 )
 
 # -- no annual fee as the cost of holding the card ---------------------------------------------
@@ -646,6 +669,10 @@ _TRIGGERS = (
     "intro",
     "before",
     "purchase",
+    "due",
+    "forg",
+    "skip",
+    "slip",
     "fee",
     ": no",
     ":no",
@@ -734,6 +761,12 @@ def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
     if "monthly" in lower:
         for m in _N_MONTHLY.finditer(lower):
             out.append((m.start(), m.end(), m.group("n") + " periodic"))
+    if "-" in lower:
+        for m in _HYPHENATED_KIND.finditer(lower):
+            out.append((m.start(), m.end(), m.group("a") + " " + m.group("b")))
+    if "due" in lower or "forg" in lower or "skip" in lower or "slip" in lower:
+        for m in _MISS_PAYMENT.finditer(lower):
+            out.append((m.start(), m.end(), "miss a payment"))
     if "before" in lower:
         for m in _BEFORE_RATE_AFTER.finditer(lower):
             out.append((m.start(), m.end(), "then "))
