@@ -272,6 +272,19 @@ NO_ANNUAL_MORE_TWINS: list[str] = [
     "Does the Summit Cash Preferred have a late fee? No way around it: up to $40.",
 ]
 
+# -- the late fee, more ways --------------------------------------------------------------------
+LATE_MORE: list[Case] = [
+    ("Summit Cash: late payment? Up to $25.", _W),
+    ("Summit Cash: late-payment fee of $30", _W),
+    ("Summit Cash: forget a payment and it's $35.", _W),
+    ("Summit Cash: late? $35.", _W),
+]
+LATE_MORE_TWINS: list[str] = [
+    "Summit Cash: late payment? Up to $40.",
+    "Summit Cash: late-payment fee of up to $40",
+    "Summit Cash Plus: forget a payment and it's up to $39.",
+]
+
 # -- more ways of recommending a card (customer C1) ---------------------------------------------
 _TWO = (
     "I looked at the Summit Cash and the Granite Business Cash. The Summit Cash has no annual "
@@ -368,6 +381,7 @@ VIOLATIONS = [
     *SECOND_YEAR,
     *FIRST_YEAR_MORE,
     *NO_ANNUAL_MORE,
+    *LATE_MORE,
 ]
 TWINS = [
     *LABEL_DASH_TWINS,
@@ -383,6 +397,7 @@ TWINS = [
     *SECOND_YEAR_TWINS,
     *FIRST_YEAR_MORE_TWINS,
     *NO_ANNUAL_MORE_TWINS,
+    *LATE_MORE_TWINS,
 ]
 
 
