@@ -62,6 +62,8 @@ PROTECTED_NAMES = frozenset(
     }
 )  # fmt: skip
 MAX_PROJECT_FILE_BYTES = 1_000_000
+#: Where dbt writes its output (skipped by every copy of a project); only these values.
+_OUTPUT_DIRS = {"target-path": "target", "log-path": "logs"}
 MAX_PROJECT_FILES = 5_000
 MAX_PROJECT_BYTES = 50_000_000
 PATH_KEYS = (
@@ -83,11 +85,13 @@ PATH_KEYS = (
 
 def validate_dbt_project_yml(text: str) -> str | None:
     """Why a root ``dbt_project.yml`` is refused (other profile, paths leaving the project,
-    a packages directory of its own)."""
+    a packages directory of its own, dbt's output moved out of target/ or logs/)."""
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         return f"dbt_project.yml is not valid YAML: {exc}"
+    except RecursionError:
+        return "dbt_project.yml: YAML nested too deeply"
     if not isinstance(data, dict):
         return "dbt_project.yml must be a mapping"
     if data.get("profile", "replica") != "replica":
@@ -102,6 +106,12 @@ def validate_dbt_project_yml(text: str) -> str | None:
         for item in values:
             if not isinstance(item, str) or not _relative_inside(item):
                 return f"dbt_project.yml '{key}' must list relative paths inside the project"
+    for key, default in _OUTPUT_DIRS.items():
+        # dbt's output (partial_parse.msgpack, manifest.json) must land where the copies for
+        # grading skip it: moved elsewhere, the agent's own parse state would reach grading
+        value = data.get(key, default)
+        if not isinstance(value, str) or Path(value).parts != (default,):
+            return f"dbt_project.yml '{key}' must stay {default!r} (dbt's output directory)"
     return None
 
 
@@ -148,16 +158,30 @@ _SQL_LOCATION_RE = re.compile(
 
 
 def _yaml_path_values(node: Any, key: str = "") -> list[tuple[str, str]]:
-    """(key, value) of every string under a path-like key, anywhere in a YAML document."""
+    """(key, value) of every string under a path-like key, anywhere in a YAML document.
+
+    Each container is visited once per key it is reached under: YAML aliases make one loaded
+    object appear many times, and a walk of the expanded tree is exponential in a few hundred
+    bytes (``b: [*a, *a, …]`` nested nine deep: 9**9 leaves), a worker-freezing bomb the host
+    would walk on every ``write_file``, dbt call and grading copy. The iterative stack also
+    spares Python's recursion limit on deeply nested documents.
+    """
     out: list[tuple[str, str]] = []
-    if isinstance(node, dict):
-        for k, v in node.items():
-            out += _yaml_path_values(v, str(k))
-    elif isinstance(node, list):
-        for v in node:
-            out += _yaml_path_values(v, key)
-    elif isinstance(node, str) and key and _PATH_KEY_RE.search(key.replace("-", "_")):
-        out.append((key, node))
+    seen: set[tuple[int, str]] = set()
+    stack: list[tuple[Any, str]] = [(node, key)]
+    while stack:
+        item, item_key = stack.pop()
+        if isinstance(item, dict | list):
+            mark = (id(item), item_key if isinstance(item, list) else "")
+            if mark in seen:
+                continue
+            seen.add(mark)
+            if isinstance(item, dict):
+                stack.extend((v, str(k)) for k, v in reversed(list(item.items())))
+            else:
+                stack.extend((v, item_key) for v in reversed(item))
+        elif isinstance(item, str) and item_key and _PATH_KEY_RE.search(item_key.replace("-", "_")):
+            out.append((item_key, item))
     return out
 
 
@@ -184,6 +208,8 @@ def refused_content(relpath: str, text: str) -> str | None:
             documents = list(yaml.safe_load_all(text))
         except yaml.YAMLError as exc:
             return f"{relpath}: not valid YAML: {str(exc).splitlines()[0]}"
+        except RecursionError:
+            return f"{relpath}: YAML nested too deeply"
         for document in documents:
             for key, value in _yaml_path_values(document):
                 if not _relative_inside(value) and not _looks_like_prose(value):

@@ -1,0 +1,148 @@
+"""Red team, session 8: one regression test per attack that worked, replayed where the agent acts.
+
+Each test fails on the code before its fix (or is a strict xfail naming the fix it waits for):
+
+* a 450-byte YAML alias bomb ("billion laughs") in ``write_file`` froze the worker for minutes:
+  the host's path check walked the alias-expanded tree (9**9 leaves took 658 s on the shipped
+  ecommerce task; every dbt call and the grading copy would walk it again);
+* a ``target-path`` inside the project put dbt's own output (``partial_parse.msgpack``,
+  ``manifest.json``) where the grading copy does not skip it, so the agent's parse state could
+  reach grading;
+* the verdict cache's project fingerprint is ambiguous (files are not length-prefixed), so two
+  different projects share one cached verdict.
+"""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from replicas.env import Env
+from replicas.sandbox import copy_project_safely
+from replicas.tasks import build_task, unregister_family
+from replicas.tasks.grading import _project_fingerprint
+from tests.toy_families import TOY_FAMILIES, register_toy
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def alias_bomb(levels: int, leaf: str = "'x'") -> str:
+    """A YAML document whose alias expansion has 9**levels leaves (a few hundred bytes)."""
+    names = [f"l{i}" for i in range(levels + 1)]
+    lines = [f"{names[0]}: &{names[0]} [{leaf}, " + ", ".join(["'x'"] * 8) + "]"]
+    for prev, cur in itertools.pairwise(names):
+        lines.append(f"{cur}: &{cur} [" + ", ".join([f"*{prev}"] * 9) + "]")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _toy() -> Iterator[None]:
+    register_toy()
+    yield
+    for cls in TOY_FAMILIES:
+        unregister_family(cls.name)
+
+
+@pytest.fixture()
+def dbt_env() -> Iterator[Env]:
+    task = build_task("toy.fix-v1.s1.0")
+    with Env.from_task(replace(task, limits=replace(task.limits, max_steps=50))) as env:
+        env.reset()
+        yield env
+
+
+def call(env: Env, name: str, **arguments: Any) -> tuple[str, bool]:
+    obs, reward, terminated, truncated, info = env.step({"name": name, "arguments": arguments})
+    assert reward == 0.0 and not terminated and not truncated
+    return str(obs), bool(info["error"])
+
+
+def test_a_yaml_alias_bomb_is_checked_without_expanding_it() -> None:
+    """The path check must visit each loaded object once. Run in a child process so the old
+    walk (9**12 leaves: hours) is cut off by the guard instead of hanging the test run; the
+    guard is a hang detector, not a timing goal (the fixed check takes milliseconds)."""
+    bomb = alias_bomb(12, leaf="{location: '/etc/passwd'}")
+    assert len(bomb) < 1000
+    code = (
+        "import sys\n"
+        "from replicas.sandbox.project import refused_content\n"
+        "print(refused_content('models/bomb.yml', sys.stdin.read()))\n"
+    )
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", code],
+            input=bomb,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=REPO,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("checking a 1 KB YAML file did not finish in 120 s (alias expansion)")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    # the bomb's one absolute path is still found, however often the aliases repeat it
+    assert "location '/etc/passwd' must be a relative path inside the project" in proc.stdout
+
+
+def test_write_file_answers_yaml_bombs_and_deep_nesting_with_an_error(dbt_env: Env) -> None:
+    obs, error = call(
+        dbt_env, "write_file", path="models/bomb.yml", content=alias_bomb(9, "{file: '/x'}")
+    )
+    assert error and "'/x' must be a relative path inside the project" in obs
+    obs, error = call(
+        dbt_env, "write_file", path="models/deep.yml", content="[" * 5000 + "]" * 5000
+    )
+    assert error and "nested too deeply" in obs
+    obs, error = call(dbt_env, "write_file", path="models/loop.yml", content="a: &a [*a]\n")
+    assert not error, obs  # a self-referencing alias is valid YAML with no path in it
+    assert not (Path(dbt_env.sandbox.project_dir) / "models" / "bomb.yml").exists()  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("key", ["target-path", "log-path"])
+def test_dbt_output_directories_cannot_move_into_the_graded_tree(dbt_env: Env, key: str) -> None:
+    project = Path(dbt_env.sandbox.project_dir)  # type: ignore[union-attr]
+    text = (project / "dbt_project.yml").read_text()
+    obs, error = call(
+        dbt_env, "write_file", path="dbt_project.yml", content=f"{text}\n{key}: build\n"
+    )
+    assert error and f"'{key}' must stay" in obs
+    assert (project / "dbt_project.yml").read_text() == text
+
+
+def test_the_agents_parse_state_never_reaches_a_grading_copy(tmp_path: Path) -> None:
+    """What dbt wrote under a moved target-path (here planted directly, as dbt would have)."""
+    src = tmp_path / "agent"
+    (src / "models").mkdir(parents=True)
+    (src / "models" / "m.sql").write_text("select 1 as x\n")
+    (src / "dbt_project.yml").write_text("name: toy\nprofile: replica\ntarget-path: build\n")
+    (src / "build").mkdir()
+    (src / "build" / "partial_parse.msgpack").write_bytes(b"\x85agent-parse-state")
+    refused = copy_project_safely(src, tmp_path / "grading")
+    assert any("target-path" in why for why in refused), refused
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="grade_dbt's _project_fingerprint (replicas/tasks/grading.py, the lead's file) hashes "
+    "path\\0bytes\\0 without lengths: a file holding NUL bytes can spell the next file's entry. "
+    "Fix: hash f'{path}\\0{len(data)}\\0' before the bytes (as parse_seed._files_digest does).",
+)
+def test_two_different_projects_never_share_a_verdict_key(tmp_path: Path) -> None:
+    honest, forged = tmp_path / "honest", tmp_path / "forged"
+    for root in (honest, forged):
+        (root / "models").mkdir(parents=True)
+        (root / "dbt_project.yml").write_text("name: toy\nprofile: replica\n")
+    fixed = "select kind, count(*) as n, sum(value) as total from raw.things group by kind\n"
+    (honest / "models" / "a_notes.md").write_text("notes")
+    (honest / "models" / "thing_totals.sql").write_text(fixed)
+    # one file, written with write_file (NUL bytes are allowed in a .md), swallowing the model
+    (forged / "models" / "a_notes.md").write_text(f"notes\0models/thing_totals.sql\0{fixed}")
+    assert _project_fingerprint(honest) != _project_fingerprint(forged)
