@@ -484,8 +484,6 @@ _INTRO_ANNUAL_ZERO = re.compile(
     + r"(?:of|is)|[ \t]{0,2}:)?"
     + r"[ \t]{0,3}\$0(?:\.00)?(?![\d]|[.,]\d)"
 )
-# "(introductory $0)", "intro $0": the first-year price after the word that says so
-_INTRO_ZERO = re.compile(r"\bintro(?:ductory)?" + _S + r"\$0(?:\.00)?(?![\d]|[.,]\d)")
 _FIRST_YEAR_FREE = re.compile(
     r"\b(?:the"
     + _S
@@ -802,7 +800,7 @@ def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
             out.append((m.start(), m.end(), "first year free"))
     if "year" in lower or "month" in lower:
         for m in _AFTER_YEAR_ONE.finditer(lower):
-            lead = lower[max(0, m.start() - 60) : m.start()]
+            lead = lower[max(0, m.start() - 40) : m.start()]
             cut = max(lead.rfind("."), lead.rfind("\n"), lead.rfind(";"), lead.rfind("%"))
             if _FEE_BEFORE.search(lead, cut + 1):
                 out.append((m.start(), m.end(), "waived the first year"))
@@ -833,8 +831,7 @@ def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
     if "intro" in lower:
         for m in _INTRO_ANNUAL_ZERO.finditer(lower):
             out.append((m.start(), m.end(), "$0 intro annual fee"))
-        for m in _INTRO_ZERO.finditer(lower):
-            out.append((m.start(), m.end(), "$0 intro"))
+
     out.sort()
     kept: list[tuple[int, int, str]] = []
     for item in out:
