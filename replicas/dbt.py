@@ -45,6 +45,7 @@ __all__ = [
     "DbtResult",
     "dbt_env",
     "profiles_yaml",
+    "read_results",
     "run_dbt",
     "run_dbt_datasets",
     "summarise",
@@ -196,7 +197,7 @@ def run_dbt(
                 isolation=mode,
                 wall_s=result.wall_s,
             )
-        results = _read_results(run_results)
+        results = read_results(run_results)
         summary = summarise(results, log, result.returncode)
         if result.killed_by is not None:
             summary += f"\ndbt was killed by {result.killed_by} (a resource limit was reached)"
@@ -213,7 +214,7 @@ def run_dbt(
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _read_results(path: Path) -> list[dict[str, Any]]:
+def read_results(path: Path) -> list[dict[str, Any]]:
     try:
         if path.stat().st_size > 50 * (1 << 20):
             return []

@@ -41,6 +41,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "UNSAFE_ENV",
@@ -50,8 +51,10 @@ __all__ = [
     "SandboxedResult",
     "isolation_mode",
     "probe",
+    "read_bounded",
     "require",
     "run_sandboxed",
+    "spawn_sandboxed",
 ]
 
 #: Set to ``1`` to run agent-controlled processes without an OS sandbox (loudly recorded).
@@ -257,7 +260,7 @@ def _limit_child(limits: ProcessLimits) -> None:
         resource.setrlimit(resource.RLIMIT_NPROC, (used, used))
 
 
-def _read_bounded(path: Path) -> str:
+def read_bounded(path: Path) -> str:
     """Head and tail of a captured stream (the middle of a flood is dropped, never loaded)."""
     size = path.stat().st_size
     with open(path, "rb") as fh:
@@ -270,6 +273,75 @@ def _read_bounded(path: Path) -> str:
             skipped = size - 2 * OUTPUT_KEEP_BYTES
             data = head + f"\n… [{skipped} bytes of output dropped]\n".encode() + tail
     return data.decode("utf-8", errors="replace")
+
+
+def _command(
+    argv: Sequence[str],
+    binds: Sequence[Bind],
+    workdir: str,
+    env: Mapping[str, str],
+    limits: ProcessLimits,
+    mode: str | None,
+) -> tuple[list[str], dict[str, str], str | None, str]:
+    """The command line, environment and working directory that run ``argv`` in ``mode``."""
+    mode = isolation_mode() if mode is None else mode
+    if mode not in ("bubblewrap", "unsafe-none", "trusted-none"):
+        raise ValueError(f"unknown isolation mode {mode!r}")
+    if mode == "bubblewrap":
+        bwrap = _bwrap()
+        assert bwrap is not None  # probe() succeeded
+        cmd = [bwrap, *_base_args(limits.tmp_bytes)]
+        for bind in binds:
+            flag = "--bind" if bind.writable else "--ro-bind"
+            cmd += [flag, str(Path(bind.source).resolve()), bind.target]
+        for key, value in env.items():
+            cmd += ["--setenv", key, value]
+        cmd += ["--chdir", workdir, "--", *argv]
+        return cmd, {}, None, mode
+    return list(argv), dict(env), workdir, mode
+
+
+def _popen(
+    cmd: list[str],
+    child_env: dict[str, str],
+    cwd: str | None,
+    limits: ProcessLimits,
+    *,
+    stdin: Any,
+    stdout: Any,
+    stderr: Any,
+) -> subprocess.Popen[bytes]:
+    """Start ``cmd`` in its own session (a kill takes its whole group) under ``limits``."""
+    return subprocess.Popen(
+        cmd,
+        stdin=stdin,
+        stdout=stdout,
+        stderr=stderr,
+        env=child_env,
+        cwd=cwd,
+        start_new_session=True,
+        preexec_fn=functools.partial(_limit_child, limits),
+    )
+
+
+def spawn_sandboxed(
+    argv: Sequence[str],
+    *,
+    binds: Sequence[Bind],
+    workdir: str,
+    env: Mapping[str, str],
+    limits: ProcessLimits,
+    stderr: Any,
+    mode: str | None = None,
+) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``argv`` like :func:`run_sandboxed` (same walls, same limits) but do not wait: the
+    caller talks to it over pipes (stdin, stdout) and must kill its process group when done.
+    Returns the process and the isolation mode it runs in."""
+    cmd, child_env, cwd, mode = _command(argv, binds, workdir, env, limits, mode)
+    proc = _popen(
+        cmd, child_env, cwd, limits, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr
+    )
+    return proc, mode
 
 
 def run_sandboxed(
@@ -289,38 +361,13 @@ def run_sandboxed(
     ``argv`` and ``workdir`` with :func:`path_inside`, which gives the right path in each mode.
     Resource limits and the timeout apply in every mode.
     """
-    mode = isolation_mode() if mode is None else mode
-    if mode not in ("bubblewrap", "unsafe-none", "trusted-none"):
-        raise ValueError(f"unknown isolation mode {mode!r}")
-    if mode == "bubblewrap":
-        bwrap = _bwrap()
-        assert bwrap is not None  # probe() succeeded
-        cmd = [bwrap, *_base_args(limits.tmp_bytes)]
-        for bind in binds:
-            flag = "--bind" if bind.writable else "--ro-bind"
-            cmd += [flag, str(Path(bind.source).resolve()), bind.target]
-        for key, value in env.items():
-            cmd += ["--setenv", key, value]
-        cmd += ["--chdir", workdir, "--", *argv]
-        child_env: dict[str, str] = {}
-        cwd = None
-    else:
-        cmd = list(argv)
-        child_env = dict(env)
-        cwd = workdir
+    cmd, child_env, cwd, mode = _command(argv, binds, workdir, env, limits, mode)
     out_dir = Path(tempfile.mkdtemp(prefix="replicas-osbox-"))
     started = time.monotonic()
     try:
         with open(out_dir / "out", "wb") as out, open(out_dir / "err", "wb") as err:
-            proc = subprocess.Popen(
-                cmd,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=err,
-                env=child_env,
-                cwd=cwd,
-                start_new_session=True,
-                preexec_fn=functools.partial(_limit_child, limits),
+            proc = _popen(
+                cmd, child_env, cwd, limits, stdin=subprocess.DEVNULL, stdout=out, stderr=err
             )
             timed_out = False
             try:
@@ -337,8 +384,8 @@ def run_sandboxed(
                 killed_by = signal.Signals(-returncode).name
         return SandboxedResult(
             returncode=returncode if returncode is not None else -1,
-            stdout=_read_bounded(out_dir / "out"),
-            stderr=_read_bounded(out_dir / "err"),
+            stdout=read_bounded(out_dir / "out"),
+            stderr=read_bounded(out_dir / "err"),
             timed_out=timed_out,
             wall_s=time.monotonic() - started,
             mode=mode,

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
+from replicas.dbt_worker import DbtWorker
 from replicas.protocols import SnapshotLike
 from replicas.sandbox.query_client import QueryResult, close_database, run_query
 from replicas.sandbox.templates import (
@@ -69,6 +70,7 @@ class Sandbox:
         self._root = root
         self._project_ready = False
         self._lock = threading.RLock()
+        self._dbt_worker: DbtWorker | None = None
 
     @classmethod
     def create(cls, spec: SandboxSpec, snapshot: SnapshotLike) -> Sandbox:
@@ -159,6 +161,20 @@ class Sandbox:
         if self.private_warehouse and root is not None:
             close_database(root / WAREHOUSE_NAME)
 
+    def dbt_worker(self) -> DbtWorker:
+        """This episode's dbt process (``replicas.dbt_worker``), created on the first dbt call
+        and killed when the sandbox closes or its state is replaced."""
+        with self._lock:
+            if self._dbt_worker is None:
+                self._dbt_worker = DbtWorker(self.project_dir, self.warehouse)
+            return self._dbt_worker
+
+    def _stop_dbt_worker(self) -> None:
+        with self._lock:
+            worker, self._dbt_worker = self._dbt_worker, None
+        if worker is not None:
+            worker.close()
+
     def disk_usage(self) -> int:
         """Bytes allocated under the sandbox root (what the disk quota is checked against)."""
         if self._root is None:
@@ -172,6 +188,7 @@ class Sandbox:
 
     def close(self, *, wait: bool = True) -> None:
         """Remove the sandbox; ``wait=False`` deletes it in the background."""
+        self._stop_dbt_worker()
         self.release_connection()
         with self._lock:
             root, self._root = self._root, None
@@ -195,6 +212,7 @@ class Sandbox:
 
     def load_state(self, src: Path) -> None:
         """Replace the sandbox's mutable state with the one saved in ``src``."""
+        self._stop_dbt_worker()
         self.release_connection()
         project = self.root / PROJECT_DIRNAME
         if (src / PROJECT_DIRNAME).is_dir():

@@ -1,8 +1,10 @@
 """The ``dbt`` tool: run a restricted dbt command on the sandbox's project and warehouse.
 
 Only ``build | run | test | compile | ls | show`` with node selection flags are accepted; dbt runs
-as a subprocess (``replicas.dbt.run_dbt``) with a scrubbed environment, a generated profile
-outside the project with DuckDB external access disabled, and the task's timeout.
+in the OS sandbox with a scrubbed environment, a generated profile outside the project with
+DuckDB external access disabled, and the task's timeout — in the episode's own dbt process
+(``replicas.dbt_worker``: started on the first call, kept for the next), or with
+``REPLICAS_DBT_WORKER=0`` as a fresh process per call (``replicas.dbt.run_dbt``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from replicas.dbt import run_dbt
+from replicas.dbt_worker import worker_enabled
 from replicas.sandbox import prepare_for_dbt
 from replicas.sandbox.parse_seed import seed_for_episode
 from replicas.tools.base import Tool, ToolContext, ToolResult, register_tool, truncate
@@ -121,7 +124,10 @@ def _run(arguments: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
     sandbox.release_connection()
     if timeout_s > _SEED_MIN_TIME_S:
         seed_for_episode(sandbox.project_dir, sandbox.start_template)
-    result = run_dbt(sandbox.project_dir, sandbox.warehouse, argv, timeout_s=timeout_s)
+    if worker_enabled():
+        result = sandbox.dbt_worker().run(argv, timeout_s=timeout_s)
+    else:
+        result = run_dbt(sandbox.project_dir, sandbox.warehouse, argv, timeout_s=timeout_s)
     used = sandbox.disk_usage()
     if used > sandbox.spec.disk_quota_bytes:
         return ToolResult(
