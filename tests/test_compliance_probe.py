@@ -66,3 +66,18 @@ def test_ruleset_5_catches_at_least_what_ruleset_4_catches(catalog: Catalog) -> 
     assert after["false_positives"] <= before["false_positives"]
     gained = sum(per_after[c]["tp"] - per_before[c]["tp"] for c in CODES)
     assert gained > 0  # ruleset 5 reads phrasings ruleset 4 does not
+
+
+def test_ruleset_7_flags_no_compliant_probe_item_and_loses_no_catch(catalog: Catalog) -> None:
+    """Ruleset 7's rewrites read more phrasings; on probe A they must flag no honest answer and
+    catch at least what ruleset 6 catches, code by code."""
+    flagged = [
+        i.item_id
+        for i in probe_items()
+        if i.label is None and verify_response(i.text, catalog, i.customer_id, ruleset=7).codes
+    ]
+    assert flagged == []
+    before, after = _stats(catalog, 6), _stats(catalog, 7)
+    for code in CODES:
+        assert after["per_code"][code]["tp"] >= before["per_code"][code]["tp"], code
+        assert after["per_code"][code]["fp"] <= before["per_code"][code]["fp"], code
