@@ -146,3 +146,41 @@ def test_two_different_projects_never_share_a_verdict_key(tmp_path: Path) -> Non
     # one file, written with write_file (NUL bytes are allowed in a .md), swallowing the model
     (forged / "models" / "a_notes.md").write_text(f"notes\0models/thing_totals.sql\0{fixed}")
     assert _project_fingerprint(honest) != _project_fingerprint(forged)
+
+
+def test_an_openenv_session_cannot_read_the_answer_and_resubmit_it() -> None:
+    """Submit nonsense, read the verdict, reset into the same task, submit what it said: the
+    verdict an agent-facing server sends must not carry the expected answer."""
+    from replicas.integrations.openenv import ReplicaAction, ReplicaEnvironment
+
+    task_id = "toy.total-v1.s1.0"
+    expected = build_task(task_id).expected
+    session = ReplicaEnvironment([task_id])
+    try:
+        session.reset(task_id=task_id)
+        first = session.step(ReplicaAction(name="submit", arguments={"answer": "0.01"}))
+        assert first.done and first.reward == 0.0 and first.verdict is not None
+        assert first.verdict["reasons"], "a wrong answer's verdict names why"
+        leaked = [r["expected"] for r in first.verdict["reasons"] if "expected" in r]
+        assert leaked == [] and repr(expected) not in first.model_dump_json()
+        session.reset(task_id=task_id)
+        second = session.step(ReplicaAction(name="submit", arguments={"answer": "0.01"}))
+        assert second.reward == 0.0
+    finally:
+        session.close()
+
+
+def test_the_mcp_result_of_a_wrong_submission_hides_the_expected_answer() -> None:
+    from replicas.integrations.mcp import step_result
+
+    task_id = "toy.total-v1.s1.0"
+    expected = build_task(task_id).expected
+    with Env.from_task(build_task(task_id)) as env:
+        env.reset()
+        outcome = env.step({"name": "submit", "arguments": {"answer": "0.01"}})
+        assert outcome[4]["verdict"]["reasons"][0]["expected"] == expected  # the runner keeps it
+        result = step_result(*outcome)
+    verdict = result.structured_content["verdict"]
+    assert verdict["passed"] is False and verdict["reasons"]
+    assert all("expected" not in r for r in verdict["reasons"])
+    assert repr(expected) not in result.model_dump_json()

@@ -15,4 +15,24 @@ framework is missing raises ``ImportError`` naming the extra. Gymnasium is the c
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from typing import Any
+
+__all__ = ["agent_verdict"]
+
+
+def agent_verdict(verdict: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A verdict (``Verdict.to_dict()``) as a server facing the agent sends it: each reason's
+    ``expected`` evidence removed.
+
+    Why: a wrong answer's verdict holds the expected answer (a question task's number, set or
+    list; a dbt task's reference cells), and an OpenEnv session may ``reset`` into the same task
+    and submit it (a published task's answer never changes). Score, codes, messages and the
+    agent's own ``found`` values stay. The runner's records keep the full verdict.
+    """
+    if verdict is None:
+        return None
+    reasons = [
+        {k: v for k, v in reason.items() if k != "expected"}
+        for reason in verdict.get("reasons", [])
+    ]
+    return {**verdict, "reasons": reasons}

@@ -7,7 +7,8 @@ lists the episode's tools — the kit's OpenAI schemas served unchanged as MCP `
 and calls them. Each call is one ``Env.step``: the observation comes back as text content,
 ``is_error`` marks error observations, and ``structured_content`` carries
 ``{"step", "error", "reward", "terminated", "truncated", "verdict"}`` (``verdict`` is the
-verifier's verdict once ``submit`` — or a limit — ends the episode, else null). The server
+verifier's verdict once ``submit`` — or a limit — ends the episode, else null; without the
+reasons' ``expected`` answers, see :func:`replicas.integrations.agent_verdict`). The server
 instructions are the task instruction. A call after the episode ended answers with an error.
 
 Built on the SDK's low-level ``mcp.server.lowlevel.Server`` (mcp 2.x; ``FastMCP`` is gone
@@ -29,6 +30,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 
 from replicas.env import Env, make
+from replicas.integrations import agent_verdict
 
 __all__ = ["SERVER_NAME", "build_server", "mcp_tools", "serve_stdio", "step_result"]
 
@@ -61,7 +63,7 @@ def step_result(
             "reward": float(reward),
             "terminated": bool(terminated),
             "truncated": bool(truncated),
-            "verdict": info.get("verdict"),
+            "verdict": agent_verdict(info.get("verdict")),
         },
         is_error=error,
     )

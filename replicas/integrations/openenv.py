@@ -46,6 +46,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 
 from replicas.env import Env, make
+from replicas.integrations import agent_verdict
 
 __all__ = [
     "STATELESS_STEP_MESSAGE",
@@ -82,7 +83,9 @@ class ReplicaObservation(Observation):
         default=None, description="The episode's tools as OpenAI function schemas (reset only)."
     )
     verdict: dict[str, Any] | None = Field(
-        default=None, description="The verifier's verdict once the episode has ended."
+        default=None,
+        description="The verifier's verdict once the episode has ended (without the expected "
+        "answer: see replicas.integrations.agent_verdict).",
     )
 
 
@@ -137,7 +140,7 @@ class ReplicaEnvironment(Environment[ReplicaAction, ReplicaObservation, ReplicaS
             step=self._state.step_count,
             error=bool(info.get("error")),
             truncated=bool(truncated),
-            verdict=info.get("verdict"),
+            verdict=agent_verdict(info.get("verdict")),
             done=bool(terminated or truncated),
             reward=float(reward),
         )
