@@ -1,6 +1,6 @@
 """Red team, session 8: one regression test per attack that worked, replayed where the agent acts.
 
-Each test fails on the code before its fix (or is a strict xfail naming the fix it waits for):
+Each test fails on the code before its fix:
 
 * a 450-byte YAML alias bomb ("billion laughs") in ``write_file`` froze the worker for minutes:
   the host's path check walked the alias-expanded tree (9**9 leaves took 658 s on the shipped
@@ -8,8 +8,8 @@ Each test fails on the code before its fix (or is a strict xfail naming the fix 
 * a ``target-path`` inside the project put dbt's own output (``partial_parse.msgpack``,
   ``manifest.json``) where the grading copy does not skip it, so the agent's parse state could
   reach grading;
-* the verdict cache's project fingerprint is ambiguous (files are not length-prefixed), so two
-  different projects share one cached verdict.
+* the verdict cache's project fingerprint was ambiguous (files were not length-prefixed), so two
+  different projects shared one cached verdict.
 """
 
 from __future__ import annotations
@@ -129,12 +129,6 @@ def test_the_agents_parse_state_never_reaches_a_grading_copy(tmp_path: Path) -> 
     assert any("target-path" in why for why in refused), refused
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="grade_dbt's _project_fingerprint (replicas/tasks/grading.py, the lead's file) hashes "
-    "path\\0bytes\\0 without lengths: a file holding NUL bytes can spell the next file's entry. "
-    "Fix: hash f'{path}\\0{len(data)}\\0' before the bytes (as parse_seed._files_digest does).",
-)
 def test_two_different_projects_never_share_a_verdict_key(tmp_path: Path) -> None:
     honest, forged = tmp_path / "honest", tmp_path / "forged"
     for root in (honest, forged):
@@ -209,3 +203,37 @@ def test_an_openenv_session_cannot_read_table_answers_from_the_submit_text() -> 
         assert [row[1] for row in expected["rows"] if f"{row[1]}" in shown] == []
     finally:
         session.close()
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(
+    strict=True,
+    reason="grading's _read_table (replicas/tasks/grading.py, the lead's file) fetchall()s the "
+    "agent-built mart into the worker: 3 M constant rows are a 0.8 MB DuckDB file and ~920 MB "
+    "of host RSS (measured), so `select ... from range(60000000)` (a few seconds of dbt in the "
+    "sandbox, ~16 MB on disk) takes the worker past its memory. Fix: count the rows first and "
+    "fail with reason code 'too_many_rows' above a bound (e.g. 10x the reference's rows + 1000), "
+    "visible and hidden passes alike.",
+)
+def test_grading_refuses_a_mart_far_larger_than_the_reference_without_loading_it(
+    tmp_path: Path,
+) -> None:
+    import duckdb
+
+    from replicas.tasks import VerifierConfig
+    from replicas.tasks.grading import _compare_models
+
+    warehouse = tmp_path / "warehouse.duckdb"
+    rows = 1_000_000
+    con = duckdb.connect(str(warehouse))
+    con.execute(
+        "create table main.thing_totals as "
+        f"select 'a' as kind, 1 as n, 1.0 as total from range({rows})"
+    )
+    con.close()
+    config = VerifierConfig(dbt_models=("thing_totals",), key_columns=("kind",), abs_tol=1e-6)
+    reference = {"columns": ["kind", "n", "total"], "rows": [["a", 1, 1.0], ["b", 2, 2.0]]}
+    reasons, objective = _compare_models(config, warehouse, lambda _sql: reference)
+    assert objective == {"thing_totals": 0.0}
+    assert [r.code for r in reasons] == ["too_many_rows"]
+    assert f"{rows}" in reasons[0].message

@@ -208,7 +208,11 @@ _VERDICT_CACHE_SIZE = 256
 
 
 def _project_fingerprint(project_dir: Path) -> str:
-    """Hash of every file (path + bytes) of the agent's project, symlinks included as links."""
+    """Hash of every file (path + bytes) of the agent's project, symlinks included as links.
+
+    Each entry is length-prefixed: without lengths a file holding NUL bytes could spell the next
+    file's entry, and two different projects would share one cached verdict.
+    """
 
     digest = hashlib.sha256()
     root = Path(project_dir)
@@ -219,12 +223,14 @@ def _project_fingerprint(project_dir: Path) -> str:
             continue
         for name in sorted(filenames):
             full = Path(dirpath) / name
-            digest.update((rel_dir / name).as_posix().encode() + b"\0")
             if full.is_symlink():
-                digest.update(b"link:" + os.readlink(full).encode())
+                data = b"link:" + os.readlink(full).encode()
             elif full.is_file():
-                digest.update(full.read_bytes())
-            digest.update(b"\0")
+                data = full.read_bytes()
+            else:
+                data = b"other"
+            path = (rel_dir / name).as_posix().encode()
+            digest.update(b"%d:%s%d:" % (len(path), path, len(data)) + data)
     return digest.hexdigest()
 
 
