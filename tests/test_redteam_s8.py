@@ -237,3 +237,22 @@ def test_grading_refuses_a_mart_far_larger_than_the_reference_without_loading_it
     assert objective == {"thing_totals": 0.0}
     assert [r.code for r in reasons] == ["too_many_rows"]
     assert f"{rows}" in reasons[0].message
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("read_file", {"path": "x" * 300}),
+        ("list_files", {"path": "a/" * 2100}),
+        ("write_file", {"path": "models/" + "é" * 200 + ".sql", "content": "select 1"}),
+    ],
+)
+def test_a_failing_file_tool_names_no_host_path(
+    dbt_env: Env, tool: str, arguments: dict[str, Any]
+) -> None:
+    """An OSError's message (``File name too long: '<path>'``) showed the sandbox's host
+    directory; the agent sees the neutral ``/sandbox`` that dbt sees too."""
+    root = dbt_env.sandbox.root  # type: ignore[union-attr]
+    obs, error = call(dbt_env, tool, **arguments)
+    assert error and "File name too long" in obs
+    assert str(root) not in obs and str(root.resolve()) not in obs and "/sandbox/project/" in obs

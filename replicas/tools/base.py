@@ -98,11 +98,24 @@ def call_tool(tool: Tool, arguments: Mapping[str, Any], ctx: ToolContext) -> Too
     try:
         result = tool.run(arguments, ctx)
     except Exception as exc:  # the contract: a tool never raises into the agent loop
-        last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        last = _neutral_paths(traceback.format_exception_only(type(exc), exc)[-1].strip(), ctx)
         return ToolResult.fail(f"{tool.name} failed: {last[:500]}")
     if not isinstance(result, ToolResult):
         return ToolResult.fail(f"{tool.name} returned no result")
     return result
+
+
+def _neutral_paths(text: str, ctx: ToolContext) -> str:
+    """``text`` with the sandbox's host directory shown as ``/sandbox``: an ``OSError`` names the
+    full path (``File name too long: '/tmp/replicas-sbx-…/project/…'``), and the agent should learn
+    no host path (dbt sees ``/sandbox/project`` in episodes and grading alike)."""
+    sandbox = getattr(ctx, "sandbox", None)
+    if sandbox is None or not getattr(sandbox, "has_root", False):
+        return text
+    root = sandbox.root
+    for host in {str(root), str(root.resolve())}:
+        text = text.replace(host, "/sandbox")
+    return text
 
 
 def truncate(text: str, max_chars: int) -> str:
