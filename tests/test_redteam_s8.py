@@ -256,3 +256,48 @@ def test_a_failing_file_tool_names_no_host_path(
     obs, error = call(dbt_env, tool, **arguments)
     assert error and "File name too long" in obs
     assert str(root) not in obs and str(root.resolve()) not in obs and "/sandbox/project/" in obs
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(
+    strict=True,
+    reason="grading's _read_table (replicas/tasks/grading.py, the lead's file) runs "
+    "`select * from main.<model>` in the worker; a graded model materialized as a VIEW is the "
+    "agent's SQL executed there with no time limit (range(n) x range(n): n=20,000 took 6.5 s, "
+    "n=1,000,000 is hours of host CPU; creating the view in the sandbox took no time). Fix: read "
+    "with the grading deadline (a timer calling con.interrupt() at ctx.time_left(); the verdict "
+    "then fails as out of time, uncached), or materialize the graded models inside the sandbox.",
+)
+def test_a_graded_view_cannot_run_unbounded_sql_in_the_worker(tmp_path: Path) -> None:
+    import duckdb
+
+    warehouse = tmp_path / "warehouse.duckdb"
+    con = duckdb.connect(str(warehouse))
+    con.execute(
+        "create view main.thing_totals as select 'a' as kind, count(*) as n, "
+        "sum(a.range * b.range) * 0 + 1.0 as total from range(1000000) a, range(1000000) b"
+    )
+    con.close()
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from replicas.tasks import VerifierConfig\n"
+        "from replicas.tasks.grading import _compare_models\n"
+        "config = VerifierConfig(dbt_models=('thing_totals',), key_columns=('kind',))\n"
+        "ref = {'columns': ['kind', 'n', 'total'], 'rows': [['a', 1, 1.0]]}\n"
+        "reasons, _ = _compare_models(config, Path(sys.argv[1]), lambda _sql: ref)\n"
+        "print([r.code for r in reasons])\n"
+    )
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", code, str(warehouse)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=REPO,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("reading one graded view kept the worker busy for over 60 s")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() not in ("", "[]")
