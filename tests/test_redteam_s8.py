@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+import replicas
 from replicas.env import Env
 from replicas.sandbox import copy_project_safely
 from replicas.tasks import build_task, unregister_family
@@ -180,14 +181,6 @@ def test_the_mcp_result_of_a_wrong_submission_hides_the_expected_answer() -> Non
     assert repr(expected) not in result.model_dump_json()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Env.step's submit observation is 'Answer submitted. ' + verdict.feedback, and a "
-    "table verdict's feedback quotes the reference ('[2025-06] aov_usd: expected 131.49, got 1'): "
-    "an agent-facing session resets into the same task and submits it. Fix (replicas/env/core.py, "
-    "a behaviour of every API, the lead's call): the terminal observation names the reason codes "
-    "only; the values stay in info['verdict'] for the runner's records.",
-)
 def test_an_openenv_session_cannot_read_table_answers_from_the_submit_text() -> None:
     from replicas.integrations.openenv import ReplicaAction, ReplicaEnvironment
 
@@ -237,6 +230,34 @@ def test_grading_refuses_a_mart_far_larger_than_the_reference_without_loading_it
     assert objective == {"thing_totals": 0.0}
     assert [r.code for r in reasons] == ["too_many_rows"]
     assert f"{rows}" in reasons[0].message
+
+
+def test_the_terminal_observation_withholds_the_reference_but_keeps_the_diagnosis() -> None:
+    """What the red team's OpenEnv session read, seen through ``Env.step`` itself: the codes,
+    counts and the agent's own values stay; no reference cell or example row does."""
+    from replicas.tasks import build_task as build
+    from replicas.verifiers.tables import REDACTED
+
+    task_id = "ecommerce.aov_trend-v2.s2.1"
+    expected = build(task_id).expected
+    rows = expected["rows"]
+    # every row wrong, and one month dropped: wrong_values and missing_rows both fire
+    wrong = "month,aov_usd\n" + "\n".join(f"{row[0]},1" for row in rows[1:])
+    env = replicas.make(task_id)
+    try:
+        env.reset()
+        obs, reward, terminated, _trunc, info = env.step(
+            {"name": "submit", "arguments": {"answer": wrong}}
+        )
+    finally:
+        env.close()
+    assert terminated and reward == 0.0
+    full = info["verdict"]["feedback"]  # the runner's record keeps everything
+    assert any(str(row[1]) in full for row in rows)
+    assert REDACTED in obs and "got 1" in obs
+    assert "expected keys missing" in obs or "expected rows not found" in obs
+    assert [row[1] for row in rows if str(row[1]) in obs] == []
+    assert str(rows[0][0]) not in obs  # the dropped month is not named either
 
 
 @pytest.mark.parametrize(

@@ -30,7 +30,7 @@ from replicas.verifiers.parse import (
 )
 from replicas.verifiers.verdict import Reason, Verdict
 
-__all__ = ["canon_text", "check_table", "compare_tables"]
+__all__ = ["canon_text", "check_table", "compare_tables", "redact_expected"]
 
 #: A canonical cell: None, or a (type tag, value) pair — ("n", float), ("b", bool), ("s", str).
 Cell = tuple[str, Any] | None
@@ -121,6 +121,65 @@ def _show(cell: Any) -> Any:
     if cell[0] == "n" and float(value).is_integer() and abs(value) < 2**53:
         return int(value)
     return value
+
+
+# --------------------------------------------------------------------------------------------
+# what an agent may read of a table verdict
+
+#: ``<column>: expected <literal>, got`` — a reference cell, as ``_bad_cells`` writes it.
+_EXPECTED_CELL = re.compile(
+    r"""expected ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^,;|\s]+)(?=, got )"""
+)
+#: The messages that list reference rows or keys after ``, e.g. ``.
+_EXPECTED_EXAMPLES = re.compile(
+    r"(expected rows not found|expected keys missing), e\.g\. (?=[\[(])"
+)
+REDACTED = "(withheld)"
+
+
+def redact_expected(text: str) -> str:
+    """``text`` (a table verdict's feedback or one reason's message) without the reference's
+    values: each ``expected <cell>`` becomes ``expected (withheld)`` and the example rows or keys
+    of ``missing_rows`` are dropped. Counts, codes, column names and the submitted values stay.
+
+    Why: the terminal observation and an agent-facing server's verdict go to the agent, and a
+    published task's answer never changes; an agent with memory (or a session that resets into
+    the same task) would otherwise submit the answer it was shown.
+    """
+    text = _EXPECTED_CELL.sub("expected " + REDACTED, text)
+    out: list[str] = []
+    pos = 0
+    for match in _EXPECTED_EXAMPLES.finditer(text):
+        if match.start() < pos:
+            continue
+        out.append(text[pos : match.start()] + match.group(1))
+        pos = _literal_end(text, match.end())
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _literal_end(text: str, start: int) -> int:
+    """Index just past the bracketed Python literal (list/tuple repr) starting at ``start``."""
+    depth = 0
+    quote = ""
+    i = start
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return len(text)
 
 
 # --------------------------------------------------------------------------------------------

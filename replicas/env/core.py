@@ -53,6 +53,7 @@ from replicas.tasks.grading import GradeContext
 from replicas.tasks.loader import load_snapshot
 from replicas.tools import ToolContext, call_tool, get_tool, tool_schemas, validate_arguments
 from replicas.tools.base import ToolResult
+from replicas.verifiers.tables import redact_expected
 from replicas.verifiers.verdict import Verdict, fail
 
 EPISODE_FILE = "episode.json"
@@ -219,7 +220,9 @@ class Env(gymnasium.Env[str, Any]):
                     self._outcome = "submitted"
                     terminated = True
                     reward = float(verdict.score)
-                    result = ToolResult(text="Answer submitted. " + verdict.feedback)
+                    result = ToolResult(
+                        text="Answer submitted. " + redact_expected(verdict.feedback)
+                    )
                 else:
                     ctx = ToolContext(self._sandbox, self._task.limits, self._deadline())
                     result = call_tool(tool, parsed, ctx)
