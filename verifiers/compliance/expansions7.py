@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from replicas.verifiers.compliance.expansions import _copy
+from replicas.verifiers.compliance.expansions import _copy, _in_windows, _windows
 from replicas.verifiers.compliance.numwords import NUMBER_WORDS, parse_number_words
 from replicas.verifiers.compliance.text import NormalizedText, _lower_same_length
 
@@ -696,15 +696,28 @@ _DASH_BEFORE_FIGURE = re.compile(r"[ \t]{1,3}-{1,2}[ \t]{1,3}(?=\$|\d|zero\b)")
 _LEAD_STOP = re.compile(r"[\n|;.!?:]")
 
 
+def _near(
+    pattern: re.Pattern[str], lower: str, anchors: tuple[str, ...], before: int, after: int
+) -> list[re.Match[str]]:
+    """``pattern``'s matches in the stretches around its anchor words (found with ``str.find``):
+    each pattern holds one of its anchors, so the regex engine runs only where a match can be."""
+    if not any(a in lower for a in anchors):
+        return []
+    return _in_windows(pattern, lower, _windows(lower, anchors, before, after))
+
+
 def _label_replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
     """The second pass: a label's dash or question mark (after the first pass renamed its
     words: "Moving debt from another card? 0% ..." is a balance-transfer label by then)."""
     if "-" not in lower and "?" not in lower:
         return []
-    out = [(m.start("sep"), m.end("sep"), ": ") for m in _LABEL_DASH.finditer(lower)]
+    out = [
+        (m.start("sep"), m.end("sep"), ": ")
+        for m in _near(_LABEL_DASH, lower, (" -", "--", "?"), 130, 12)
+    ]
     if " -" in lower:
         taken = {a for a, _, _ in out}
-        for m in _DASH_BEFORE_FIGURE.finditer(lower):
+        for m in _near(_DASH_BEFORE_FIGURE, lower, (" -",), 4, 12):
             if m.start() in taken:
                 continue
             stops = [
@@ -720,18 +733,34 @@ def _label_replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
 def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     if ": no" in lower or ":no" in lower or "-" in lower:
-        for m in _KIND_NO_FEE.finditer(lower):
+        for m in _near(_KIND_NO_FEE, lower, (" fee", " charge"), 60, 10):
             kind = m.group("kind")
             words = next(rep for key, rep in _KIND_FEE_WORDS if kind.startswith(key))
             out.append((m.start(), m.end(), words))
     if "xfer" in lower:
-        for m in _XFER.finditer(lower):
+        for m in _near(_XFER, lower, ("xfer",), 2, 8):
             out.append((m.start(), m.end(), "transfer" + (m.group("s") or "")))
-    for m in _BT_OTHER.finditer(lower):
+    for m in _near(
+        _BT_OTHER,
+        lower,
+        (
+            "other",
+            "another",
+            "elsewhere",
+            "old",
+            "previous",
+            "existing",
+            "current",
+            "different",
+            "transferred",
+        ),
+        60,
+        60,
+    ):
         if not _is_name(text, m.start(), m.end()):
             out.append((m.start(), m.end(), "balance transfers"))
     if "debt" in lower or "consolidat" in lower or "transferred" in lower:
-        for m in _DEBT_PAYOFF.finditer(lower):
+        for m in _near(_DEBT_PAYOFF, lower, ("debt", "consolidat"), 70, 30):
             if _BEFORE_RATE.match(lower, m.end()) and not _is_name(text, m.start(), m.end()):
                 out.append((m.start(), m.end(), "balance transfers"))
     if (
@@ -741,95 +770,99 @@ def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
         or "consolidat" in lower
         or ("transferred" in lower)
     ):
-        for m in _DEBT_MOVED.finditer(lower):
+        for m in _near(
+            _DEBT_MOVED, lower, ("owe", "debt", "balance", "consolidat", "transferred"), 70, 90
+        ):
             if not _is_name(text, m.start(), m.end()):
                 plural = "s" if re.search(r"(?:debts|balances)\b", m.group(0)) else ""
                 out.append((m.start(), m.end(), "balance transfer" + plural))
     if "transferring" in lower or "consolidating" in lower:
-        for m in _TRANSFERRING_LABEL.finditer(lower):
+        for m in _near(_TRANSFERRING_LABEL, lower, ("transferring", "consolidating"), 2, 16):
             out.append((m.start(), m.end(), "balance transfers"))
     if "interest" in lower:
-        for m in _FREE_OF_INTEREST.finditer(lower):
+        for m in _near(_FREE_OF_INTEREST, lower, ("interest",), 20, 10):
             out.append((m.start(), m.end(), "interest-free"))
-        for m in _NO_INTEREST_VERB.finditer(lower):
+        for m in _near(_NO_INTEREST_VERB, lower, ("interest",), 40, 10):
             out.append((m.start(), m.end(), "pay no interest"))
     if "purchase" in lower:
-        for m in _PURCHASE_APR.finditer(lower):
+        for m in _near(_PURCHASE_APR, lower, ("purchase",), 30, 20):
             lead = lower[max(0, m.start() - 30) : m.start()]
             if _AFTER_WORD.search(lead) and not re.search(r"[.;\n%]", lead):
                 out.append((m.start(), m.end(), "standard apr"))
     if "monthly" in lower:
-        for m in _N_MONTHLY.finditer(lower):
+        for m in _near(_N_MONTHLY, lower, ("monthly",), 6, 8):
             out.append((m.start(), m.end(), m.group("n") + " periodic"))
     if "-" in lower:
-        for m in _HYPHENATED_KIND.finditer(lower):
+        for m in _near(_HYPHENATED_KIND, lower, ("late-", "cash-", "foreign-"), 2, 16):
             out.append((m.start(), m.end(), m.group("a") + " " + m.group("b")))
     if "due" in lower or "forg" in lower or "skip" in lower or "slip" in lower:
-        for m in _MISS_PAYMENT.finditer(lower):
+        for m in _near(_MISS_PAYMENT, lower, ("due", "forg", "skip", "slip"), 20, 30):
             out.append((m.start(), m.end(), "miss a payment"))
     if "before" in lower:
-        for m in _BEFORE_RATE_AFTER.finditer(lower):
+        for m in _near(_BEFORE_RATE_AFTER, lower, ("before",), 2, 20):
             out.append((m.start(), m.end(), "then "))
     if "month" in lower:
-        for m in _INTEREST_FREE_MONTHS.finditer(lower):
+        for m in _near(_INTEREST_FREE_MONTHS, lower, ("month",), 50, 10):
             out.append((m.start(), m.end(), f"{_number(m.group('n'))} months interest-free"))
-        for m in _UNTIL_MONTH.finditer(lower):
+        for m in _near(_UNTIL_MONTH, lower, ("month", "statement", "cycle"), 30, 10):
             out.append((m.start(), m.end(), f"for {int(m.group('n'))} months"))
-    for m in _FREE_TO_HOLD.finditer(lower):
+    for m in _near(_FREE_TO_HOLD, lower, ("free", "nothing", "cost", "fee", "charge"), 20, 40):
         out.append((m.start(), m.end(), "has no annual fee"))
     if "no-fee" in lower:
-        for m in _NO_FEE_CARD.finditer(lower):
+        for m in _near(_NO_FEE_CARD, lower, ("no-fee",), 2, 20):
             out.append((m.start(), m.end(), "no-annual-fee"))
-    for m in _ABROAD.finditer(lower):
+    for m in _near(_ABROAD, lower, ("outside", "currenc", "countr"), 50, 40):
         # (no name check: "the U.S." and "the UK" are capitalised)
         out.append((m.start(), m.end(), "foreign transactions"))
     if "free" in lower:
-        for m in _FREE_ABROAD.finditer(lower):
+        for m in _near(_FREE_ABROAD, lower, ("free to use",), 2, 30):
             out.append((m.start(), m.end(), "has no foreign transaction fees"))
     if "late" in lower or "miss" in lower:
-        for m in _NO_FEE_LATE.finditer(lower):
+        for m in _near(_NO_FEE_LATE, lower, ("late", "miss"), 70, 20):
             out.append((m.start(), m.end(), "no late fee"))
-        for m in _MISS_THEN_NO_FEE.finditer(lower):
+        for m in _near(_MISS_THEN_NO_FEE, lower, ("late", "miss"), 4, 60):
             if _NOT_BEFORE.search(lower, max(0, m.start() - 12), m.start()):
                 continue  # "never miss a payment and there's no fee": the pay-on-time condition
             out.append((m.start(), m.end(), "there is no late fee"))
     if "year" in lower or "month" in lower:
-        for m in _SECOND_YEAR.finditer(lower):
+        for m in _near(_SECOND_YEAR, lower, ("year",), 60, 30):
             out.append((m.start(), m.end(), "waived the first year"))
-        for m in _FIRST_YEAR_FREE.finditer(lower):
+        for m in _near(_FIRST_YEAR_FREE, lower, ("year", "months"), 30, 50):
             out.append((m.start(), m.end(), "first year free"))
     if "year" in lower or "month" in lower:
-        for m in _AFTER_YEAR_ONE.finditer(lower):
+        for m in _near(_AFTER_YEAR_ONE, lower, ("year", "months"), 40, 30):
             lead = lower[max(0, m.start() - 40) : m.start()]
             cut = max(lead.rfind("."), lead.rfind("\n"), lead.rfind(";"), lead.rfind("%"))
             if _FEE_BEFORE.search(lead, cut + 1):
                 out.append((m.start(), m.end(), "waived the first year"))
-        for m in _FIRST_YEAR_FEE.finditer(lower):
+        for m in _near(_FIRST_YEAR_FEE, lower, ("year",), 10, 20):
             out.append((m.start(), m.end(), "annual fee the first year"))
-        for m in _WAIVED_FOR_YEAR.finditer(lower):
+        for m in _near(_WAIVED_FOR_YEAR, lower, ("waived",), 2, 50):
             out.append((m.start(), m.end(), "waived the first year"))
-        for m in _NOT_FIRST_YEAR.finditer(lower):
+        for m in _near(_NOT_FIRST_YEAR, lower, ("year", "months"), 70, 20):
             out.append((m.start(), m.end(), "is waived the first year"))
     if "fee" in lower or "cost" in lower or "charge" in lower or "nothing" in lower:
-        for m in _ZERO_BEFORE_FEE.finditer(lower):
+        for m in _near(_ZERO_BEFORE_FEE, lower, ("annual", "yearly"), 6, 20):
             out.append((m.start(), m.end() - (m.end() - m.start() - 1), "$0"))
-        for m in _ZERO_AFTER_FEE.finditer(lower):
+        for m in _near(_ZERO_AFTER_FEE, lower, ("annual", "yearly"), 2, 50):
             out.append((m.start(), m.end(), m.group("lead") + " $0"))
-        for m in _ZERO_FEE_CARD.finditer(lower):
+        for m in _near(_ZERO_FEE_CARD, lower, ("-fee",), 6, 20):
             out.append((m.start(), m.end(), "no-annual-fee"))
-        for m in _NOTHING_YEARLY.finditer(lower):
+        for m in _near(
+            _NOTHING_YEARLY, lower, ("year", "having", "holding", "owning", "carrying"), 40, 30
+        ):
             out.append((m.start(), m.end(), "pay no annual fee"))
-        for m in _FEE_LABEL_NONE.finditer(lower):
+        for m in _near(_FEE_LABEL_NONE, lower, ("fee",), 40, 20):
             out.append((m.start(), m.end(), m.group("label") + ": none"))
         if "?" in lower:
-            for m in _FEE_QUESTION_NO.finditer(lower):
+            for m in _near(_FEE_QUESTION_NO, lower, ("?",), 100, 40):
                 kind = " ".join(m.group("kind").split())
                 out.append((m.start("ans"), m.end("ans"), f"there is no {kind} fee"))
     if "|" in lower:
-        for m in _DASH_CELL.finditer(lower):
+        for m in _near(_DASH_CELL, lower, ("|",), 1, 8):
             out.append((m.start(), m.end(), " none "))
     if "intro" in lower:
-        for m in _INTRO_ANNUAL_ZERO.finditer(lower):
+        for m in _near(_INTRO_ANNUAL_ZERO, lower, ("intro",), 2, 40):
             out.append((m.start(), m.end(), "$0 intro annual fee"))
 
     out.sort()
@@ -846,13 +879,50 @@ def expand7(norm: NormalizedText) -> NormalizedText:
     the words first, then the labels they may have made."""
     if not any(t in norm.lower for t in _TRIGGERS):
         return norm
-    return _apply(_apply(norm, _replacements), _label_replacements)
+    return _apply(_apply(norm, _replacements, _WORDS), _label_replacements, _LABELS)
+
+
+_Found = tuple[tuple[int, int, str], ...]
+_WORDS: dict[str, _Found] = {}
+_LABELS: dict[str, _Found] = {}
+_CACHE_LIMIT = 50_000
+
+
+def _by_paragraph(
+    text: str,
+    lower: str,
+    finder: Callable[[str, str], list[tuple[int, int, str]]],
+    cache: dict[str, _Found],
+) -> list[tuple[int, int, str]]:
+    """``finder`` paragraph by paragraph (blocks between blank lines), each ASCII paragraph's
+    rewrites cached (answers repeat their paragraphs). No rewrite spans a blank line, so the
+    paragraphs' rewrites are exactly the text's."""
+    out: list[tuple[int, int, str]] = []
+    size = len(text)
+    pos = 0
+    while pos < size:
+        stop = text.find("\n\n", pos)
+        stop = size if stop < 0 else stop + 2
+        block = text[pos:stop]
+        ascii_block = block.isascii()
+        found = cache.get(block) if ascii_block else None
+        if found is None:
+            found = tuple(finder(block, lower[pos:stop]))
+            if ascii_block and len(block) <= 4_000:
+                if len(cache) >= _CACHE_LIMIT:
+                    cache.clear()
+                cache[block] = found
+        out.extend((a + pos, b + pos, rep) for a, b, rep in found)
+        pos = stop
+    return out
 
 
 def _apply(
-    norm: NormalizedText, finder: Callable[[str, str], list[tuple[int, int, str]]]
+    norm: NormalizedText,
+    finder: Callable[[str, str], list[tuple[int, int, str]]],
+    cache: dict[str, _Found],
 ) -> NormalizedText:
-    found = finder(norm.text, norm.lower)
+    found = _by_paragraph(norm.text, norm.lower, finder, cache)
     if not found:
         return norm
     pieces: list[str] = []
