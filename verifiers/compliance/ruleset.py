@@ -35,8 +35,12 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   months", "free of interest"), no annual fee as the cost of holding the card ("free to keep"),
   foreign transactions by where they happen ("purchases outside the U.S."), no late fee through
   the missed payment ("no fee for missed payments"), the fee that starts in the second year
-  ("kicks in from year two"); and more ways of recommending a card ("take a look at X", "X is
-  right for you", "Pick: X").
+  ("kicks in from year two"); the rate after an offer named by the purchase rate ("then the
+  purchase APR") no longer scoping the offer; a sentence's one kind of balance (or the question
+  before it) scoping an unscoped intro rate; a duration belonging to the intro rate it follows;
+  more ways of recommending a card ("take a look at X", "X is right for you", "you can apply for
+  X", not in a question), and a requirement denied among the reasons for a pick ("you don't need
+  a long credit history") ruling nothing out.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
