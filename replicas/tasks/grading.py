@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import duckdb
+
 from replicas.db import open_readonly, readonly_connection
 from replicas.dbt import DatasetRun, run_dbt, run_dbt_datasets
 from replicas.protocols import SnapshotLike
@@ -185,8 +187,39 @@ class GradeContext:
         self._cleanup.clear()
 
 
-def _read_table(warehouse: Path, relation: str) -> dict[str, Any] | None:
+class ReadTimeLimit(Exception):
+    """Reading a model the agent's project built did not finish within the time grading had."""
+
+
+class TooManyRows(Exception):
+    """A model the agent's project built holds far more rows than grading will load."""
+
+    def __init__(self, relation: str, rows: int) -> None:
+        super().__init__(f"{relation} holds {rows} rows")
+        self.rows = rows
+
+
+def read_built_table(
+    warehouse: Path,
+    relation: str,
+    time_left_s: float | None = None,
+    max_rows: int | None = None,
+) -> dict[str, Any] | None:
+    """``main.<relation>`` of a warehouse the agent's project built, or ``None`` if absent.
+
+    Why bounded: a model materialised as a view is the agent's SQL, and reading it runs that SQL
+    here, in the grading process. The connection is the kit's locked-down one (no file access,
+    a memory limit) and is interrupted after ``time_left_s`` (:class:`ReadTimeLimit`), so a view
+    over ``range(10**6) × range(10**6)`` costs what the grading budget allows, not hours. Rows
+    are counted before they are loaded: above ``max_rows`` (:class:`TooManyRows`) nothing is
+    fetched, so a 60-million-row mart (a few megabytes on disk) cannot fill this process's memory.
+    """
     con = open_readonly(warehouse)
+    timer = None
+    if time_left_s is not None:
+        timer = threading.Timer(max(time_left_s, 0.0), con.interrupt)
+        timer.daemon = True
+        timer.start()
     try:
         found = con.execute(
             "select count(*) from information_schema.tables where table_schema = 'main' "
@@ -195,12 +228,25 @@ def _read_table(warehouse: Path, relation: str) -> dict[str, Any] | None:
         ).fetchone()
         if not found or not found[0]:
             return None
+        if max_rows is not None:
+            counted = con.execute(f'select count(*) from main."{relation}"').fetchone()
+            rows = int(counted[0]) if counted else 0
+            if rows > max_rows:
+                raise TooManyRows(relation, rows)
         result = con.execute(f'select * from main."{relation}"')
         cols = [d[0] for d in result.description or []]
         return table_value(cols, result.fetchall())
+    except duckdb.InterruptException as exc:
+        raise ReadTimeLimit(f"reading {relation} did not finish in the time grading had") from exc
     finally:
+        if timer is not None:
+            timer.cancel()
         con.close()
 
+
+#: A built model with more rows than FACTOR × the reference's + SLACK is not loaded (and fails).
+_MAX_ROWS_FACTOR = 10
+_MAX_ROWS_SLACK = 1000
 
 _CACHE_LOCK = threading.Lock()
 _VERDICT_CACHE: OrderedDict[str, Verdict] = OrderedDict()
@@ -280,17 +326,42 @@ def _reference(
 
 
 def _compare_models(
-    config: VerifierConfig, warehouse: Path, query: Callable[[str], dict[str, Any]]
+    config: VerifierConfig,
+    warehouse: Path,
+    query: Callable[[str], dict[str, Any]],
+    ctx: GradeContext | None = None,
 ) -> tuple[list[Reason], dict[str, float]]:
     reasons: list[Reason] = []
     objective: dict[str, float] = {}
     for model in config.dbt_models:
-        got = _read_table(warehouse, model)
+        want = _reference(config, model, query)
+        bound = _MAX_ROWS_FACTOR * len(want.get("rows", [])) + _MAX_ROWS_SLACK
+        try:
+            got = read_built_table(
+                warehouse, model, None if ctx is None else ctx.time_left(), max_rows=bound
+            )
+        except ReadTimeLimit as exc:
+            if ctx is not None:
+                ctx.ran_out_of_time = True
+            reasons.append(Reason("grading_time_limit", f"{model}: {exc}"))
+            objective[model] = 0.0
+            continue
+        except TooManyRows as exc:
+            reasons.append(
+                Reason(
+                    "too_many_rows",
+                    f"{model}: {exc.rows} rows built, the reference has "
+                    f"{len(want.get('rows', []))} (grading loads at most {bound})",
+                    found=exc.rows,
+                )
+            )
+            objective[model] = 0.0
+            continue
         if got is None:
             reasons.append(Reason("missing_model", f"model {model} was not built"))
             objective[model] = 0.0
             continue
-        verdict = compare_tables(got, _reference(config, model, query), config)
+        verdict = compare_tables(got, want, config)
         objective[model] = verdict.score
         reasons.extend(
             Reason(r.code, f"{model}: {r.message}", expected=r.expected, found=r.found)
@@ -337,7 +408,7 @@ def _grade_hidden(task: Task, ctx: GradeContext) -> tuple[list[Reason], dict[str
                 Reason("hidden_build_failed", f"your project did not build on {label}: {why[:600]}")
             )
             continue
-        found, _ = _compare_models(config, warehouse, _hidden_table(dataset.warehouse))
+        found, _ = _compare_models(config, warehouse, _hidden_table(dataset.warehouse), ctx)
         if found:
             codes = sorted({r.code for r in found})
             models = sorted({r.message.split(":", 1)[0] for r in found})
@@ -370,7 +441,7 @@ def _grade_dbt_uncached(task: Task, ctx: GradeContext) -> Verdict:
                 "dbt_build_failed",
                 "Rebuilding your project from pristine raw data failed:\n" + rebuild.summary[:2000],
             )
-        reasons, objective = _compare_models(config, rebuild.warehouse, ctx.pristine_table)
+        reasons, objective = _compare_models(config, rebuild.warehouse, ctx.pristine_table, ctx)
     finally:
         shutil.rmtree(rebuild.grading_dir, ignore_errors=True)
     if not reasons and config.hidden_data:

@@ -51,7 +51,7 @@ from replicas.tasks import (
     submit,
     write_file,
 )
-from replicas.tasks.grading import GradeContext
+from replicas.tasks.grading import GradeContext, ReadTimeLimit, TooManyRows, read_built_table
 from replicas.tasks.hidden import hidden_datasets
 from replicas.tasks.values import table_value
 from replicas.verifiers.answers import compare_tables
@@ -273,10 +273,12 @@ def replay_verdict(task: Task, ctx: GradeContext, loads: Sequence[Load]) -> Verd
     reasons: list[Reason] = []
     objective: dict[str, float] = {}
     for load in loads:
-        got, problem = _replay(ctx, model, source, cutoff, load.raw)
+        want = load.want()
+        bound = 10 * len(want.get("rows", [])) + 1000  # as grading.read_built_table's callers
+        got, problem = _replay(ctx, model, source, cutoff, load.raw, bound)
         if problem is not None or got is None:
             return fail("dbt_build_failed", f"on {load.label}: {problem}")
-        verdict = compare_tables(got, load.want(), _config(key))
+        verdict = compare_tables(got, want, _config(key))
         objective[load.objective] = verdict.score
         if not verdict.passed:
             codes = {r.code for r in verdict.reasons}
@@ -320,7 +322,7 @@ def _table(warehouse: Path, relation: str) -> dict[str, Any]:
 
 
 def _replay(
-    ctx: GradeContext, model: str, source: str, cutoff: str, raw: Path
+    ctx: GradeContext, model: str, source: str, cutoff: str, raw: Path, max_rows: int
 ) -> tuple[dict[str, Any] | None, str | None]:
     """The agent's model after a first load up to ``cutoff`` and an incremental second load."""
     work = Path(tempfile.mkdtemp(prefix="replicas-sbx-"))
@@ -356,20 +358,17 @@ def _replay(
             dbt_result = run_dbt(project, warehouse, ["run", "--select", select], timeout_s=budget)
             if not dbt_result.ok:
                 return None, f"the {step} failed: {str(dbt_result.summary)[:1500]}"
-        con = duckdb.connect(str(warehouse), read_only=True)
+        # the agent's model may be a view: read it the bounded way grading reads every model
         try:
-            found = con.execute(
-                "select count(*) from information_schema.tables "
-                "where table_schema = 'main' and table_name = ?",
-                [model],
-            ).fetchall()
-            if not found or not found[0][0]:
-                return None, f"{model} was not built"
-            result = con.execute(f'select * from main."{model}"')
-            columns = [d[0] for d in result.description or []]
-            return table_value(columns, result.fetchall()), None
-        finally:
-            con.close()
+            got = read_built_table(warehouse, model, ctx.time_left(), max_rows=max_rows)
+        except ReadTimeLimit as exc:
+            ctx.ran_out_of_time = True
+            return None, str(exc)
+        except TooManyRows as exc:
+            return None, f"{model} holds {exc.rows} rows, the reference far fewer"
+        if got is None:
+            return None, f"{model} was not built"
+        return got, None
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
