@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
 
 from replicas.verifiers.compliance.text import NormalizedText, _lower_same_length
 
@@ -377,6 +378,14 @@ def expand(
     found = _line_replacements(norm.text, lower, transfers_6, not_down_7)
     if not found:
         return norm
+    return apply_replacements(norm, found)
+
+
+def apply_replacements(
+    norm: NormalizedText, found: Sequence[tuple[int, int, str]]
+) -> NormalizedText:
+    """``norm`` with each ``(start, end, replacement)`` of ``found`` (sorted, non-overlapping,
+    in ``norm.text`` offsets) applied, its map back to the original text extended to match."""
     pieces: list[str] = []
     segments: list[tuple[int, int, int, int]] = []
     pos = 0

@@ -42,9 +42,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from replicas.verifiers.compliance.expansions import _copy, _in_windows, _windows
+from replicas.verifiers.compliance.expansions import _in_windows, _windows, apply_replacements
 from replicas.verifiers.compliance.numwords import NUMBER_WORDS, parse_number_words
-from replicas.verifiers.compliance.text import NormalizedText, _lower_same_length
+from replicas.verifiers.compliance.text import NormalizedText
 
 _S = r"[ \t]{1,3}"
 
@@ -925,22 +925,7 @@ def _apply(
     found = _by_paragraph(norm.text, norm.lower, finder, cache)
     if not found:
         return norm
-    pieces: list[str] = []
-    segments: list[tuple[int, int, int, int]] = []
-    pos = 0
-    npos = 0
-    for a, b, rep in found:
-        if a > pos:
-            npos = _copy(norm, pos, a, npos, pieces, segments)
-        o_start, o_end = norm.to_original(a, b)
-        segments.append((npos, o_start, len(rep), o_end - o_start))
-        pieces.append(rep)
-        npos += len(rep)
-        pos = b
-    if pos < len(norm.text):
-        _copy(norm, pos, len(norm.text), npos, pieces, segments)
-    text = "".join(pieces)
-    return NormalizedText(norm.original, text, _lower_same_length(text), tuple(segments))
+    return apply_replacements(norm, found)
 
 
 __all__ = ["expand7"]
