@@ -270,14 +270,31 @@ def summarise(results: list[dict[str, Any]], log: str, returncode: int) -> str:
 #: instance (it is keyed by the unchanged path and would serve the previous file), swap it back.
 #: Results go to a JSON file beside the warehouses: only statuses and messages for feedback —
 #: the verdict is read from the tables themselves.
-_DATASETS_DRIVER = r"""
+#: Driver code shared by the sandboxed drivers (spliced in after dbt is imported): close
+#: dbt-duckdb's cached DuckDB instance. It is keyed by the warehouse path, so it would serve the
+#: previous file to the next run, and it holds the file's lock between runs.
+DRIVER_RELEASE_DUCKDB = r"""
+from dbt.adapters.duckdb.connections import DuckDBConnectionManager as _manager
+def release_duckdb():
+    env = _manager._ENV
+    if env is not None:
+        try:
+            env.close()
+        except Exception:
+            pass
+    _manager._ENV = None
+"""
+
+_DATASETS_DRIVER = (
+    r"""
 import json, os, sys, time
 spec = json.loads(sys.argv[1])
 db = spec["db"]
 active = os.path.join(db, spec["active"])
 from dbt.cli.main import dbtRunner
-from dbt.adapters.duckdb.connections import DuckDBConnectionManager as manager
-common = ["--project-dir", spec["project"], "--profiles-dir", spec["profiles"], "--quiet"]
+"""
+    + DRIVER_RELEASE_DUCKDB
+    + r"""common = ["--project-dir", spec["project"], "--profiles-dir", spec["profiles"], "--quiet"]
 runner = dbtRunner()
 parsed = runner.invoke(["parse", *common])
 if parsed.success and parsed.result is not None:
@@ -298,13 +315,7 @@ for name in spec["datasets"]:
     except Exception as exc:
         error = f"{type(exc).__name__}: {exc}"[:2000]
     finally:
-        env = manager._ENV
-        if env is not None:
-            try:
-                env.close()
-            except Exception:
-                pass
-        manager._ENV = None
+        release_duckdb()
         os.replace(active, os.path.join(db, name))
     out.append({"name": name, "ok": ok, "error": error, "results": nodes,
                 "wall_s": time.time() - started})
@@ -312,6 +323,7 @@ for name in spec["datasets"]:
         json.dump(out, fh)
     os.replace(os.path.join(db, spec["results"] + ".tmp"), os.path.join(db, spec["results"]))
 """
+)
 _DATASET_RESULTS = ".replicas-datasets.json"
 _ACTIVE_WAREHOUSE = "warehouse.duckdb"
 

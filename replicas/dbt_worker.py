@@ -45,6 +45,7 @@ from typing import IO, Any
 from replicas.dbt import (
     DB_MOUNT,
     DBT_LIMITS,
+    DRIVER_RELEASE_DUCKDB,
     PROFILES_MOUNT,
     PROJECT_MOUNT,
     DbtResult,
@@ -71,15 +72,17 @@ WORKER_ENV = "REPLICAS_DBT_WORKER"
 #: Largest answer line accepted from a worker (its log is capped well below this).
 _MAX_ANSWER_BYTES = 8 << 20
 
-_DRIVER = r"""
+_DRIVER = (
+    r"""
 import contextlib, io, json, os, resource, sys
 proto = os.fdopen(os.dup(1), "w", encoding="utf-8")
 os.dup2(2, 1)
 common = json.loads(sys.argv[1])
 keep = int(sys.argv[2])
 from dbt.cli.main import dbtRunner
-from dbt.adapters.duckdb.connections import DuckDBConnectionManager as manager
-for line in sys.stdin:
+"""
+    + DRIVER_RELEASE_DUCKDB
+    + r"""for line in sys.stdin:
     args = json.loads(line)
     buf = io.StringIO()
     code, error = 2, None
@@ -92,13 +95,7 @@ for line in sys.stdin:
     except BaseException as exc:
         error = f"{type(exc).__name__}: {exc}"
     finally:
-        env = manager._ENV
-        if env is not None:
-            try:
-                env.close()
-            except Exception:
-                pass
-        manager._ENV = None
+        release_duckdb()
     log = buf.getvalue()
     if error:
         log += "\n" + error
@@ -110,6 +107,7 @@ for line in sys.stdin:
     proto.write(json.dumps(answer) + "\n")
     proto.flush()
 """
+)
 
 
 def worker_enabled() -> bool:
