@@ -17,8 +17,7 @@ import pytest
 from replicas.dbt import DBT_LIMITS, run_dbt
 from replicas.dbt_worker import DbtWorker
 from replicas.env import Env
-from replicas.tasks import build_task
-from tests.toy_families import TOY_MODEL, register_toy, sandbox_of
+from tests.toy_families import TOY_MODEL, fix_episode, register_toy, sandbox_of
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -28,11 +27,7 @@ def _toy(module_registries: None) -> None:
 
 @pytest.fixture()
 def env() -> Iterator[Env]:
-    task = build_task("toy.fix-v1.s1.0")
-    env = Env.from_task(replace(task, limits=replace(task.limits, max_steps=40)))
-    env.reset()
-    yield env
-    env.close()
+    yield from fix_episode()
 
 
 @pytest.fixture()

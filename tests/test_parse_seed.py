@@ -7,7 +7,6 @@ from __future__ import annotations
 import shutil
 import zlib
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import duckdb
@@ -16,8 +15,8 @@ import pytest
 from replicas.dbt import run_dbt
 from replicas.env import Env
 from replicas.sandbox import parse_seed as ps
-from replicas.tasks import build_task, grading
-from tests.toy_families import BUGGY_MODEL, TOY_MODEL, register_toy, sandbox_of
+from replicas.tasks import grading
+from tests.toy_families import BUGGY_MODEL, TOY_MODEL, fix_episode, register_toy, sandbox_of
 
 FULL_PARSE = "Unable to do partial parsing"
 
@@ -29,11 +28,7 @@ def _toy(module_registries: None) -> None:
 
 @pytest.fixture()
 def env() -> Iterator[Env]:
-    task = build_task("toy.fix-v1.s1.0")
-    env = Env.from_task(replace(task, limits=replace(task.limits, max_steps=40)))
-    env.reset()
-    yield env
-    env.close()
+    yield from fix_episode()
 
 
 def step(env: Env, name: str, **arguments: str) -> tuple[str, bool]:

@@ -6,6 +6,9 @@ it too, so the families live at module level and register through :func:`registe
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import replace
+
 from replicas.env import Env
 from replicas.sandbox import Sandbox
 from replicas.tasks import (
@@ -14,6 +17,7 @@ from replicas.tasks import (
     Task,
     TaskFamily,
     VerifierConfig,
+    build_task,
     dbt,
     register_family,
     sql,
@@ -97,3 +101,13 @@ def sandbox_of(env: Env) -> Sandbox:
     """The episode's sandbox (the env must have been reset into a task that has one)."""
     assert env.sandbox is not None, "the episode has no sandbox yet"
     return env.sandbox
+
+
+def fix_episode() -> Iterator[Env]:
+    """A reset episode of ``toy.fix-v1.s1.0`` with room for 40 steps, closed afterwards (the body
+    of the modules' ``env`` fixtures)."""
+    task = build_task("toy.fix-v1.s1.0")
+    env = Env.from_task(replace(task, limits=replace(task.limits, max_steps=40)))
+    env.reset()
+    yield env
+    env.close()
