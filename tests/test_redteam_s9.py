@@ -5,16 +5,25 @@ Each test fails on the code before its fix (or is a strict xfail naming the fix 
 * layer 10's row bound counted a graded view's rows with one query and fetched them with
   another; a view can tell the two apart (``current_query()``) and answer the count with 3 rows
   and the fetch with millions (2,000,003 rows, 1.6 GB of the grading process's memory, in a
-  ``toy.fix-v1`` episode).
+  ``toy.fix-v1`` episode);
+* ``incremental_fix``'s replay kept the late rows of the second load in the warehouse the agent's
+  first load runs on (``raw.__late_rows_of_the_second_load``, a table that exists only in
+  grading): a model that moves them into the source during the first load passes with its wrong
+  watermark untouched (reward 1.0 on ``incremental_fix-v2.s11.0`` and ``-v1.s11.0``); the
+  insert between the loads also ran on an unlocked, unbounded connection in the grading
+  process, on whatever the first load left in ``raw``.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import duckdb
+import pytest
 
-from replicas.tasks import VerifierConfig
+from replicas.env import Env
+from replicas.tasks import VerifierConfig, build_task
 from replicas.tasks.grading import _compare_models
 
 
@@ -50,3 +59,41 @@ def test_a_graded_view_cannot_answer_the_row_count_and_the_fetch_differently(
     assert [r.code for r in reasons] == ["too_many_rows"]
     # no more than one row past the bound (10 x 2 + 1000) was loaded to find out
     assert reasons[0].found == 10 * 2 + 1000 + 1
+
+
+@pytest.mark.slow
+def test_incremental_fix_grading_has_no_table_of_late_rows_for_the_first_load() -> None:
+    """The model keeps its wrong watermark and, when the grader's table of late rows exists,
+    appends them to the source before it builds: its first load is then a full refresh."""
+    task = build_task("ecommerce_enterprise.incremental_fix-v2.s11.0")
+    source = task.metadata["source"]
+    late = "raw.__late_rows_of_the_second_load"  # the name the replay used
+    hook = (
+        "{% if execute and adapter.get_relation(database=target.database, schema='raw', "
+        "identifier='__late_rows_of_the_second_load') %}"
+        f'{{% do run_query("insert into raw.{source} select * from {late}") %}}'
+        f'{{% do run_query("delete from {late}") %}}'
+        "{% endif %}\n"
+    )
+    with Env.from_task(replace(task, limits=replace(task.limits, max_steps=10))) as env:
+        env.reset()
+        assert env.sandbox is not None
+        project = env.sandbox.project_dir
+        path = next(project.rglob(f"{task.metadata['model']}.sql"))
+        broken = path.read_text()
+        assert "{% if is_incremental() %}" in broken  # the wrong watermark stays as it is
+        obs, _, _, _, info = env.step(
+            {
+                "name": "write_file",
+                "arguments": {
+                    "path": path.relative_to(project).as_posix(),
+                    "content": hook + broken,
+                },
+            }
+        )
+        assert not info["error"], obs
+        _, reward, terminated, _, info = env.step(
+            {"name": "submit", "arguments": {"answer": "Fixed the watermark."}}
+        )
+    assert terminated
+    assert reward == 0.0, info["verdict"]["feedback"]

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import threading
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +29,7 @@ from typing import Any
 
 import duckdb
 
-from replicas.db import readonly_connection
+from replicas.db import SAFE_DUCKDB_CONFIG, readonly_connection
 from replicas.dbt import run_dbt
 from replicas.families.ecommerce_enterprise._common import (
     GRADING_WALL_S,
@@ -334,24 +336,22 @@ def _replay(
         seed_for_grading(project, ctx.start_project)
         warehouse = work / "warehouse.duckdb"
         shutil.copyfile(raw, warehouse)
-        late = "raw.__late_rows_of_the_second_load"
+        # The late rows wait in this process, not in the warehouse: a table there is something
+        # the agent's first load can read (or move into the source early, so that a model with
+        # the wrong watermark passes) and replace with a view that the insert below would run.
         con = duckdb.connect(str(warehouse))
         try:
-            con.execute(
-                f'create table {late} as select * from raw."{source}" '
-                f"where _loaded_at > timestamp '{cutoff}'"
-            )
+            late = con.sql(
+                f"select * from raw.\"{source}\" where _loaded_at > timestamp '{cutoff}'"
+            ).to_arrow_table()
             con.execute(f"delete from raw.\"{source}\" where _loaded_at > timestamp '{cutoff}'")
         finally:
             con.close()
         for step, select in (("first load", f"+{model}"), ("second load", model)):
             if step == "second load":
-                con = duckdb.connect(str(warehouse))
-                try:
-                    con.execute(f'insert into raw."{source}" select * from {late}')
-                    con.execute(f"drop table {late}")
-                finally:
-                    con.close()
+                problem = _second_load(warehouse, source, late, ctx)
+                if problem is not None:
+                    return None, problem
             budget = ctx.time_left()
             if budget <= 1.0:
                 return None, "no time was left in the episode to replay the loads"
@@ -371,6 +371,33 @@ def _replay(
         return got, None
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _second_load(warehouse: Path, source: str, late: Any, ctx: GradeContext) -> str | None:
+    """Append the late rows (an Arrow table) to ``raw.<source>`` of a warehouse the agent's first
+    load wrote; ``None`` when done, else why the replay cannot go on.
+
+    Why locked down and interrupted: after the first load, ``raw.<source>`` is whatever the
+    agent's project left there (a table with CHECK constraints or expression indexes, say), so
+    the insert may run the agent's SQL in this process: it gets the bounds a graded view gets
+    (no file access, a memory limit, the grading deadline)."""
+    con = duckdb.connect(str(warehouse), config=dict(SAFE_DUCKDB_CONFIG))
+    timer = threading.Timer(max(ctx.time_left(), 0.0), con.interrupt)
+    timer.daemon = True
+    timer.start()
+    name = f"late_rows_{uuid.uuid4().hex}"  # a name the agent's objects cannot shadow
+    try:
+        con.register(name, late)
+        con.execute(f'insert into raw."{source}" select * from {name}')
+        return None
+    except duckdb.InterruptException:
+        ctx.ran_out_of_time = True
+        return "no time was left in the episode to load the late rows"
+    except duckdb.Error as exc:
+        return f"the late rows could not be loaded into raw.{source} after the first load: {exc}"
+    finally:
+        timer.cancel()
+        con.close()
 
 
 # --------------------------------------------------------------------------------------------
