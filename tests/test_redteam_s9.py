@@ -11,7 +11,11 @@ Each test fails on the code before its fix (or is a strict xfail naming the fix 
   grading): a model that moves them into the source during the first load passes with its wrong
   watermark untouched (reward 1.0 on ``incremental_fix-v2.s11.0`` and ``-v1.s11.0``); the
   insert between the loads also ran on an unlocked, unbounded connection in the grading
-  process, on whatever the first load left in ``raw``.
+  process, on whatever the first load left in ``raw``;
+* a model that fails only on hidden data, on purpose, with ``error(<hidden values>)`` had dbt's
+  message quoted in the verdict (``hidden_build_failed``) and so in the terminal observation and
+  the servers' verdicts: 8 hidden customers' e-mail addresses per dataset and submit on
+  ``dbt_fix-v2.s1.0``; as a view, the same error surfaced as ``grading_error`` with its text.
 """
 
 from __future__ import annotations
@@ -97,3 +101,50 @@ def test_incremental_fix_grading_has_no_table_of_late_rows_for_the_first_load() 
         )
     assert terminated
     assert reward == 0.0, info["verdict"]["feedback"]
+
+
+def _leaking_fix(env: Env, materialized: str) -> str:
+    """The task's own fix, plus a filter that fails on any data but the visible data with an
+    error quoting customers' e-mail addresses."""
+    obs, _, _, _, _ = env.step(
+        {"name": "sql", "arguments": {"query": "select count(*) as n from raw.customers"}}
+    )
+    visible = int(next(line for line in str(obs).splitlines() if line.strip().isdigit()))
+    task = build_task("ecommerce.dbt_fix-v2.s1.0")
+    fix = str(dict(task.oracle[0].arguments)["content"])
+    emails = (
+        "(select string_agg(email, ',') from "
+        "(select email from raw.customers order by customer_id limit 8))"
+    )
+    assert fix.endswith("select * from final\n")
+    return f"{{{{ config(materialized='{materialized}') }}}}\n" + fix.replace(
+        "select * from final\n",
+        f"select * from final where case when (select count(*) from raw.customers) <> {visible} "
+        f"then error('LEAK ' || {emails}) else true end\n",
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("materialized", ["table", "view"])
+def test_no_error_message_from_a_hidden_dataset_reaches_the_agent(materialized: str) -> None:
+    task = build_task("ecommerce.dbt_fix-v2.s1.0")
+    with Env.from_task(replace(task, limits=replace(task.limits, max_steps=10))) as env:
+        env.reset()
+        content = _leaking_fix(env, materialized)
+        obs, _, _, _, info = env.step(
+            {
+                "name": "write_file",
+                "arguments": {"path": "models/marts/fct_orders.sql", "content": content},
+            }
+        )
+        assert not info["error"], obs
+        obs, reward, terminated, _, info = env.step(
+            {"name": "submit", "arguments": {"answer": "Fixed the refunds in fct_orders."}}
+        )
+    assert terminated and reward == 0.0
+    verdict = info["verdict"]
+    # the visible data passed: only the hidden datasets failed, and the agent is told where
+    assert verdict["objective_scores"].get("fct_orders") == 1.0, verdict["feedback"]
+    assert "hidden dataset" in str(obs)
+    shown = str(obs) + str(verdict)  # the observation and what the runner keeps alike
+    assert "LEAK" not in shown and "@" not in shown

@@ -354,6 +354,12 @@ def _compare_models(
             reasons.append(Reason("grading_time_limit", f"{model}: {exc}"))
             objective[model] = 0.0
             continue
+        except duckdb.Error as exc:
+            # a view failing when read (``error(...)``, a bad cast): the agent's SQL failed, not
+            # grading; on a hidden dataset only the code reaches the agent (_grade_hidden)
+            reasons.append(Reason("unreadable_model", f"{model}: reading it failed: {exc}"))
+            objective[model] = 0.0
+            continue
         except TooManyRows as exc:
             reasons.append(
                 Reason(
@@ -411,12 +417,19 @@ def _grade_hidden(task: Task, ctx: GradeContext) -> tuple[list[Reason], dict[str
     ):
         label = f"hidden dataset {index} of {total} ({_describe(dataset)})"
         if not run.ok:
-            why = rebuild.summary if rebuild.summary.startswith("the hidden") else run.summary
+            why = (
+                rebuild.summary
+                if rebuild.summary.startswith("the hidden")
+                else _failed_nodes(run.results)
+            )
             reasons.append(
                 Reason("hidden_build_failed", f"your project did not build on {label}: {why[:600]}")
             )
             continue
-        found, _ = _compare_models(config, warehouse, _hidden_table(dataset.warehouse), ctx)
+        try:
+            found, _ = _compare_models(config, warehouse, _hidden_table(dataset.warehouse), ctx)
+        except Exception as exc:  # its text could quote the hidden data (a column named by it)
+            found = [Reason("grading_error", f"{config.dbt_models[0]}: {type(exc).__name__}")]
         if found:
             codes = sorted({r.code for r in found})
             models = sorted({r.message.split(":", 1)[0] for r in found})
@@ -431,6 +444,18 @@ def _grade_hidden(task: Task, ctx: GradeContext) -> tuple[list[Reason], dict[str
         else:
             passed += 1
     return reasons, {"hidden_data": passed / total if total else 0.0}
+
+
+def _failed_nodes(results: Sequence[dict[str, Any]]) -> str:
+    """Which nodes failed on a hidden dataset, without dbt's messages: a message can quote the
+    data (a model can fail on purpose with ``error((select string_agg(email, ',') ...))``)."""
+    failed = [
+        f"{r.get('unique_id', '?')} ({r.get('status', '?')})"
+        for r in results
+        if r.get("status") in {"error", "fail", "runtime error"}
+    ]
+    what = "; ".join(failed[:5]) if failed else "dbt failed before any model ran"
+    return f"{what} (dbt's messages on hidden data are withheld: they can quote the data)"
 
 
 def _describe(dataset: HiddenDataset) -> str:

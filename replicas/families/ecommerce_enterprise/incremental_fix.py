@@ -18,6 +18,7 @@ another seed, so rows pasted into the model fail.
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 import threading
@@ -279,6 +280,8 @@ def replay_verdict(task: Task, ctx: GradeContext, loads: Sequence[Load]) -> Verd
         bound = 10 * len(want.get("rows", [])) + 1000  # as grading.read_built_table's callers
         got, problem = _replay(ctx, model, source, cutoff, load.raw, bound)
         if problem is not None or got is None:
+            if load.hidden:
+                problem = _withheld(problem)
             return fail("dbt_build_failed", f"on {load.label}: {problem}")
         verdict = compare_tables(got, want, _config(key))
         objective[load.objective] = verdict.score
@@ -305,6 +308,13 @@ def replay_verdict(task: Task, ctx: GradeContext, loads: Sequence[Load]) -> Verd
         else " ".join(r.message for r in reasons),
         objective_scores=objective,
     )
+
+
+def _withheld(problem: str | None) -> str:
+    """A replay problem on hidden data without its details: dbt's messages and row counts there
+    can quote the data (a model can fail on purpose with ``error(<a hidden value>)``)."""
+    head = re.sub(r"\d+", "N", (problem or "the replay failed").split(":", 1)[0])
+    return f"{head} (details withheld on hidden data: they can quote the data)"
 
 
 def _config(key: tuple[str, ...]) -> VerifierConfig:
