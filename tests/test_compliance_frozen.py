@@ -8,6 +8,8 @@
   stop 21), run there with ``ruleset=5``.
 * Ruleset 6 against the revision that published it opt-in (``RULESET_6_PUBLISHED``, ``108c5a5``),
   run there with ``ruleset=6``.
+* Ruleset 7 against the revision that published it opt-in (``RULESET_7_PUBLISHED``, ``1e7a8a5``,
+  stop 23), run there with ``ruleset=7``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -34,6 +36,7 @@ BEFORE_RULESETS = "ecd2f56d9237b5095af7657e75f39eafb627046e"
 RULESET_4_PUBLISHED = "6315072f0b0922a562b72752fdc003020e23097d"
 RULESET_5_PUBLISHED = "c4737eba9b6a3300ee1dfd1f87095b13f116f56e"
 RULESET_6_PUBLISHED = "108c5a5d627cd6e50c17b2205989b6a28f010d18"
+RULESET_7_PUBLISHED = "1e7a8a5bcf6f365b0d3a4fd370b4b815daca8a0a"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -53,7 +56,8 @@ def case_texts():
     texts = []
     for name in ("compliance_cases", "test_compliance", "test_compliance_v2",
                  "test_compliance_v3", "test_compliance_ruleset", "test_compliance_ruleset5",
-                 "test_compliance_ruleset6", "test_compliance_ruleset7"):
+                 "test_compliance_ruleset6", "test_compliance_ruleset7",
+                 "test_compliance_ruleset8"):
         try:
             source = open(f"{sys.argv[1]}/tests/{name}.py", encoding="utf-8").read()
         except FileNotFoundError:
@@ -169,3 +173,10 @@ def test_ruleset_6_verdicts_are_byte_identical_to_the_revision_that_published_it
     tmp_path: Path,
 ) -> None:
     _assert_frozen(RULESET_6_PUBLISHED, 6, 6, tmp_path)
+
+
+@pytest.mark.slow
+def test_ruleset_7_verdicts_are_byte_identical_to_the_revision_that_published_it(
+    tmp_path: Path,
+) -> None:
+    _assert_frozen(RULESET_7_PUBLISHED, 7, 7, tmp_path)
