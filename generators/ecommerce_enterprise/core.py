@@ -19,6 +19,7 @@ from replicas.generators.ecommerce_enterprise._util import (
     late_lag_us,
     local_time,
     nullable_time,
+    prefixed,
     with_nulls,
 )
 from replicas.seeding import table_rng
@@ -78,9 +79,7 @@ def customers(
     frame = pl.concat([base, dups])
     m = frame.height
     tier = np.array(LOYALTY_TIERS)[rng.choice(4, size=m, p=[0.55, 0.28, 0.13, 0.04])]
-    phone = with_nulls(
-        np.char.add("+1555", rng.integers(1000000, 9999999, m).astype(str)), rng.random(m) < 0.35
-    )
+    phone = with_nulls(prefixed("+1555", rng.integers(1000000, 9999999, m)), rng.random(m) < 0.35)
     updated = frame["signup_at"].dt.epoch("us").to_numpy() + rng.integers(0, 700, m) * US_PER_DAY
     updated = np.minimum(updated, int(np.datetime64("2026-06-30T23:00:00", "us").astype(np.int64)))
     out = frame.with_columns(
@@ -148,11 +147,9 @@ def orders_wide(
         "utm_medium": np.array(("cpc", "organic", "email", "social", "referral"))[
             rng.integers(0, 5, n)
         ],
-        "utm_campaign": np.char.add("cmp_", rng.integers(1, 60, n).astype(str)),
+        "utm_campaign": prefixed("cmp_", rng.integers(1, 60, n)),
         "device_type": np.array(DEVICES)[rng.choice(3, size=n, p=[0.45, 0.47, 0.08])],
-        "app_version": with_nulls(
-            np.char.add("5.", rng.integers(0, 40, n).astype(str)), rng.random(n) < 0.6
-        ),
+        "app_version": with_nulls(prefixed("5.", rng.integers(0, 40, n)), rng.random(n) < 0.6),
         "is_gift": rng.random(n) < 0.06,
         "gift_message_present": rng.random(n) < 0.03,
         "fraud_score": np.round(rng.beta(1.2, 20, n), 4),
@@ -162,8 +159,7 @@ def orders_wide(
     # beyond "custom attribute", exactly the clutter a wide connector table carries.
     for k in range(1, N_CUSTOM_ATTRIBUTES + 1):
         fill = rng.random(n) < (0.02 + 0.3 * (k % 7 == 0))
-        values = rng.integers(0, 50, n).astype(str)
-        cols[f"custom_attr_{k:03d}"] = with_nulls(np.char.add(f"v{k}_", values), ~fill)
+        cols[f"custom_attr_{k:03d}"] = with_nulls(prefixed(f"v{k}_", rng.integers(0, 50, n)), ~fill)
     extra = pl.DataFrame({k: pl.Series(k, v) for k, v in cols.items()})
     out = pl.concat([base, extra], how="horizontal").with_columns(
         pl.col("status").alias("order_status"),
