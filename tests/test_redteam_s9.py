@@ -15,7 +15,13 @@ Each test fails on the code before its fix (or is a strict xfail naming the fix 
 * a model that fails only on hidden data, on purpose, with ``error(<hidden values>)`` had dbt's
   message quoted in the verdict (``hidden_build_failed``) and so in the terminal observation and
   the servers' verdicts: 8 hidden customers' e-mail addresses per dataset and submit on
-  ``dbt_fix-v2.s1.0``; as a view, the same error surfaced as ``grading_error`` with its text.
+  ``dbt_fix-v2.s1.0``; as a view, the same error surfaced as ``grading_error`` with its text;
+* (strict xfail, the fix is in ``replicas/sandbox/templates.py``) an episode's warehouse is the
+  snapshot's with the task's models dropped, and a dropped view's SQL stays in the file's free
+  blocks: a factory task whose mutated model is a view (``mutant_fix-v1.s1.3``:
+  ``int_order_items_usd``) ships the pristine line the agent must restore inside
+  ``warehouse.duckdb`` - readable by ``strings`` in a Harbor export's container, which copies
+  that file.
 """
 
 from __future__ import annotations
@@ -148,3 +154,33 @@ def test_no_error_message_from_a_hidden_dataset_reaches_the_agent(materialized: 
     assert "hidden dataset" in str(obs)
     shown = str(obs) + str(verdict)  # the observation and what the runner keeps alike
     assert "LEAK" not in shown and "@" not in shown
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="replicas/sandbox/templates.py (_drop_relations) drops and checkpoints but does not "
+    "rewrite the file; fix: copy the remaining catalog into a fresh file (ATTACH + COPY FROM "
+    "DATABASE) so no freed block survives",
+)
+def test_a_sandbox_warehouse_holds_no_bytes_of_the_models_it_dropped() -> None:
+    from replicas import make
+    from replicas.tasks.loader import load_snapshot
+
+    task_id = "ecommerce.mutant_fix-v1.s1.3"
+    task = build_task(task_id)
+    (mutated,) = task.sandbox_patch
+    with make(task_id) as env:
+        env.reset()
+        assert env.sandbox is not None
+        snapshot = load_snapshot(task.replica, task.seed, task.scale)
+        pristine = (Path(snapshot.dbt_project) / mutated).read_text()
+        broken = str(task.sandbox_patch[mutated])
+        restore = [
+            line.strip()
+            for line in pristine.splitlines()
+            if len(line.strip()) > 20 and "{{" not in line and line.strip() not in broken
+        ]
+        assert restore, "the mutation removed a line of plain SQL"
+        env.sandbox.release_connection()
+        data = Path(env.sandbox.warehouse).read_bytes()
+    assert [line for line in restore if line.encode() in data] == []
