@@ -21,7 +21,6 @@ from replicas.factory.funnel import STAGES, SeedFunnel, count_stages
 from replicas.factory.operators import all_operators
 from replicas.factory.sqltext import Parsed, apply_edits, mask
 from replicas.tasks import Task, ToolCall, get_family, submit
-from replicas.tasks.family import BuildContext
 
 REPLICA = "ecommerce"
 FAMILY = "ecommerce.mutant_fix-v1"
@@ -110,12 +109,31 @@ def run_episode(task: Task, snapshot: Snapshot, calls: Sequence[ToolCall]) -> tu
         return float(reward), info.get("verdict") or {}
 
 
+def test_a_variant_is_checked_on_its_prefix_not_the_whole_funnel(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Building variant k validates candidates up to survivor k: ``has_variant`` asks the funnel
+    for k + 1 survivors, never for all of them (``limit=None`` walks all ~170 candidates)."""
+    asked: list[int | None] = []
+    original = SeedFunnel.survivors
+
+    def recording(self: SeedFunnel, limit: int | None = None, upto: int | None = None) -> Any:
+        asked.append(limit)
+        return original(self, limit=limit, upto=upto)
+
+    monkeypatch.setattr(SeedFunnel, "survivors", recording)
+    family = get_family(FAMILY)
+    assert family.has_variant(SEED, 0)
+    assert not family.has_variant(SEED, -1)
+    assert asked == [1]
+
+
 @pytest.fixture(scope="module")
 def first_task() -> tuple[Task, Snapshot]:
     family = get_family(FAMILY)
     snapshot = ensure_snapshot(REPLICA, SEED)
-    # make(), not build(): build() first counts the seed's survivors (its whole funnel)
-    return family.make(BuildContext(family, snapshot, SEED, 0)), snapshot
+    # build() checks the variant exists on the funnel's prefix only (see the test above)
+    return family.build(snapshot, SEED, 0), snapshot
 
 
 def test_task_states_the_symptom_not_the_bug(first_task: tuple[Task, Snapshot]) -> None:

@@ -56,7 +56,9 @@ def same_answer(task: Task, other: Task) -> bool:
 def _same_fix_on_seed(ctx: AuditContext, seed: int) -> Task | None:
     """Another variant on ``seed`` whose broken file and fix equal this task's, if any."""
     task = ctx.task
-    for variant in range(min(ctx.family.variants(seed), MAX_DBT_VARIANTS)):
+    for variant in range(MAX_DBT_VARIANTS):
+        if not ctx.family.has_variant(seed, variant):
+            break
         if variant == task.variant:
             continue
         try:
@@ -87,7 +89,7 @@ def run(ctx: AuditContext) -> CheckResult:
     for seed in itertools.islice(candidate_seeds(ctx), wanted + 3):
         if len(others) >= wanted:
             break
-        if task.variant >= ctx.family.variants(seed):
+        if not ctx.family.has_variant(seed, task.variant):
             continue
         try:
             other = build_task(TaskId(task.family, seed, task.variant, task.scale))

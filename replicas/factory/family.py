@@ -79,6 +79,11 @@ class MutantFixFamily(TaskFamily, Generic[D]):
     def variants(self, seed: int) -> int:
         return len(self.found(seed, DEFAULT_SCALE, None))
 
+    def has_variant(self, seed: int, variant: int) -> bool:
+        """Validates the seed's candidates only up to survivor ``variant`` (numbering depends
+        on earlier candidates alone), not all of them as :meth:`variants` must."""
+        return variant >= 0 and len(self.found(seed, DEFAULT_SCALE, variant + 1)) > variant
+
     def make(self, ctx: BuildContext) -> Task:
         found = self.found(ctx.seed, ctx.scale, ctx.variant + 1)
         if len(found) <= ctx.variant:

@@ -208,6 +208,14 @@ class TaskFamily:
         """How many variants (0..n-1) this family offers for ``seed``."""
         return self.n_variants
 
+    def has_variant(self, seed: int, variant: int) -> bool:
+        """Whether ``variant`` exists for ``seed``: ``0 <= variant < variants(seed)``.
+
+        A family whose count is expensive (the factory's: every candidate of the seed is
+        validated to count its survivors) answers for one variant from a prefix instead.
+        """
+        return 0 <= variant < self.variants(seed)
+
     def make(self, ctx: BuildContext) -> Task:
         """Build one task; called again with a higher ``ctx.attempt`` if it did not discriminate."""
         raise NotImplementedError
@@ -220,8 +228,8 @@ class TaskFamily:
             )
         if int(snapshot.seed) != seed:
             raise ValueError(f"snapshot seed {snapshot.seed} does not match task seed {seed}")
-        n = self.variants(seed)
-        if not 0 <= variant < n:
+        if not self.has_variant(seed, variant):
+            n = self.variants(seed)
             raise ValueError(f"{self.name} has variants 0..{n - 1} for seed {seed}, got {variant}")
         failures: list[str] = []
         for attempt in range(self.max_attempts):

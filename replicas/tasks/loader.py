@@ -104,8 +104,8 @@ def build_task(task_id: str | TaskId, snapshot: SnapshotLike | None = None) -> T
     if cached is not None:
         return cached
     family = get_family(tid.family)
-    n = family.variants(tid.seed)
-    if not 0 <= tid.variant < n:
+    if not family.has_variant(tid.seed, tid.variant):
+        n = family.variants(tid.seed)
         raise ValueError(f"{tid.family} has variants 0..{n - 1} for seed {tid.seed}: {canonical!r}")
     snap = snapshot or load_snapshot(family.replica, tid.seed, tid.scale)
     key = _cache_key(canonical, family, snap)
