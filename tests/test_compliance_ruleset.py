@@ -324,7 +324,7 @@ def test_ruleset_lookup() -> None:
         or frozen.more_recommendations
         or frozen.joint_subjects
     )
-    for bad in (2, 8, "4", True, 4.0):
+    for bad in (2, 9, "4", True, 4.0):
         with pytest.raises(ValueError, match="unknown compliance ruleset"):
             get_ruleset(bad)
 

@@ -253,7 +253,7 @@ def extract(
                 asked = cue_index.within(*spans[k - 1])
             unit_claims = _topic_scopes(unit_claims, cue_index.within(unit_start, unit_end), asked)
             if sum(c.family == INTRO_CLAIM and c.months is not None for c in unit_claims) > 1:
-                unit_claims = _own_months(unit_claims, unit_text, unit_start)
+                unit_claims = _own_months(unit_claims, unit_text, unit_start, rules.own_months_8)
         if unit_claims and "respectively" in unit_text and lex.RESPECTIVELY.search(unit_text):
             unit_claims = _respectively(unit_claims, unit_mentions, index, unit_start)
         claims.extend(unit_claims)
@@ -296,12 +296,17 @@ def _topic_scopes(
     return out
 
 
-def _own_months(claims: list[Claim], unit_text: str, unit_start: int) -> list[Claim]:
+def _own_months(
+    claims: list[Claim], unit_text: str, unit_start: int, own_8: bool = False
+) -> list[Claim]:
     """Ruleset 7: a duration belongs to the intro rate it follows. "0% on purchases for 12
     months and 1.99% on balance transfers, then ..." states the transfer offer without its
     months; ruleset 3 lent it the purchase offer's 12 (and reported wrong terms). A rate with no
     duration after it keeps a duration before it only if no rate of another offer stands between
-    ("For 15 months, purchases are 0% and transfers 1.99%" shares its months)."""
+    ("For 15 months, purchases are 0% and transfers 1.99%" shares its months). ``own_8``
+    (ruleset 8): a duration before the rate that follows another duration after the owner's
+    rate is this rate's ("0% on purchases for 15 months, and transfers run 12 months at 0%"):
+    the owner has its own."""
     durations = [
         (a + unit_start, b + unit_start, n)
         for a, b, n in Durations(unit_text).within(0, len(unit_text))
@@ -320,6 +325,10 @@ def _own_months(claims: list[Claim], unit_text: str, unit_start: int) -> list[Cl
             if before and before[-1][2] == claim.months:
                 owners = [o for o in intros if o.end <= before[-1][0]]
                 owner = owners[-1].scopes if owners else frozenset()
+                if own_8 and owners:
+                    owner_end = owners[-1].end
+                    if any(owner_end <= d[0] and d[1] <= before[-1][0] for d in durations):
+                        owner = frozenset()  # the owner's own duration lies between
                 if owner and owner != claim.scopes:
                     # the owner's kind word lies in the owner's clause, not this rate's
                     own = claim.scopes - owner if claim.scopes > owner else claim.scopes

@@ -9,6 +9,7 @@ the tally are in ``findings``.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 
 from replicas.verifiers.compliance.catalog import CardTerms, Catalog
@@ -29,13 +30,22 @@ from replicas.verifiers.compliance.mentions import MISSPELLED, UNKNOWN, NameMent
 from replicas.verifiers.compliance.recommend import Recommendations, find_recommendations
 from replicas.verifiers.compliance.recommend5 import column_picks
 from replicas.verifiers.compliance.ruleset import RULESETS, Ruleset
+from replicas.verifiers.compliance.ruleset8 import (
+    close_enough,
+    is_approximate,
+    ordinal_picks,
+    ruled_out_units,
+)
 from replicas.verifiers.compliance.term_checks import (
     CHECKERS,
     FAMILY_OBJECTIVE,
     INTRO_KINDS,
+    Checker,
+    check_intro,
     describe_offer,
     describe_purchase_apr,
     offer_matches,
+    rates_of,
 )
 from replicas.verifiers.compliance.values import USD
 
@@ -102,19 +112,30 @@ def check_eligibility(
             )
 
 
-def _states_purchase_apr(claim: Claim, card: CardTerms) -> bool:
+def _states_purchase_apr(claim: Claim, card: CardTerms, other_kinds: bool = False) -> bool:
     """The claim gives the card's purchase APR - rightly or not (a wrong one is a wrong APR,
-    not a missing disclosure): a range, a rate read as the purchase APR, or one of its ends."""
+    not a missing disclosure): a range, a rate read as the purchase APR, or one of its ends.
+    ``other_kinds`` (ruleset 8): a rate the text names as the cash advance or penalty APR is not
+    the purchase APR, even when it equals one of its ends ("the cash advance APR is 33.74%")."""
     low, high = card.purchase_apr_min_pct, card.purchase_apr_max_pct
     if claim.family != APR_CLAIM or claim.is_none or claim.low is None or low is None:
         return False
     if claim.low != claim.high or claim.kind == "purchase":
         return True
+    if other_kinds and claim.kind in _OTHER_APRS:
+        return False
     return same(claim.low, low) or same(claim.low, high)
 
 
+_OTHER_APRS = frozenset({"cash_advance", "penalty"})
+
+
 def check_disclosures(
-    catalog: Catalog, extraction: Extraction, recs: Recommendations, tally: Tally
+    catalog: Catalog,
+    extraction: Extraction,
+    recs: Recommendations,
+    tally: Tally,
+    goto_rates_8: bool = False,
 ) -> Iterator[Finding]:
     """An intro offer needs its length and the APR after it; a recommended card its annual fee.
 
@@ -130,7 +151,7 @@ def check_disclosures(
     for claim in claims:
         for card_id in claim.cards:
             card = catalog.card(card_id)
-            if _states_purchase_apr(claim, card):
+            if _states_purchase_apr(claim, card, goto_rates_8):
                 goto_stated.add(card_id)
             elif claim.family == INTRO_CLAIM and not claim.is_none and claim.months is not None:
                 for scope in claim.scopes or INTRO_KINDS:
@@ -197,13 +218,25 @@ def _disclosure_truth(card: CardTerms, scopes: Sequence[str]) -> str:
     return "; ".join(offers) + f"; then {describe_purchase_apr(card)}"
 
 
-def check_claims(catalog: Catalog, claims: Sequence[Claim], tally: Tally) -> Iterator[Finding]:
+def check_claims(
+    catalog: Catalog,
+    claims: Sequence[Claim],
+    tally: Tally,
+    masked: str | None = None,
+    both: frozenset[int] = frozenset(),
+) -> Iterator[Finding]:
     """Each claim against its card(s): every card when the text says so of each ("both cards"),
-    any one of them when it leaves open which card it means."""
-    for claim in claims:
+    any one of them when it leaves open which card it means. Ruleset 8: ``masked`` (the masked
+    text) - an APR the words mark as approximate passes when it is close to the card's rate;
+    ``both`` - the intro claims checked strictly (``_both_offers``)."""
+    for i, claim in enumerate(claims):
         if not claim.cards:
             continue
         checker = CHECKERS[claim.family]
+        if masked is not None and claim.family == APR_CLAIM and is_approximate(masked, claim):
+            checker = _approximately(checker)
+        elif i in both:
+            checker = _strict_intro
         objective = FAMILY_OBJECTIVE[claim.family]
         if claim.any_card:
             first: list[Finding] | None = None
@@ -222,6 +255,48 @@ def check_claims(catalog: Catalog, claims: Sequence[Claim], tally: Tally) -> Ite
             findings = checker(claim, card, catalog.names.name_of(card_id))
             tally.count(objective, not findings)
             yield from findings
+
+
+def _strict_intro(claim: Claim, card: CardTerms, name: str) -> list[Finding]:
+    return check_intro(claim, card, name, strict=True)
+
+
+def _both_offers(extraction: Extraction) -> frozenset[int]:
+    """Ruleset 8: the intro claims whose sentence (or list item) also states the card's other
+    offer, each scoped by its own words ("0% on purchases for 15 months, and transfers run 12
+    months at 0%"): which offer each figure is about is then no guess."""
+    starts = [u[0] for u in extraction.units]
+    intros = [
+        (i, c, bisect_right(starts, c.start))
+        for i, c in enumerate(extraction.claims)
+        if c.family == INTRO_CLAIM and not c.is_none and len(c.scopes) == 1 and len(c.cards) == 1
+    ]
+    out: set[int] = set()
+    for i, claim, unit in intros:
+        for j, other, other_unit in intros:
+            if (
+                j != i
+                and other_unit == unit
+                and other.cards == claim.cards
+                and other.scopes != claim.scopes
+            ):
+                out.add(i)
+                break
+    return frozenset(out)
+
+
+def _approximately(checker: Checker) -> Checker:
+    """``checker`` for an approximate APR: no finding when it is close to the card's rate
+    (``ruleset8.close_enough``), else the exact check's findings."""
+
+    def check(claim: Claim, card: CardTerms, name: str) -> list[Finding]:
+        if not claim.is_none and close_enough(
+            claim, rates_of(card), card.purchase_apr_min_pct, card.purchase_apr_max_pct
+        ):
+            return []
+        return checker(claim, card, name)
+
+    return check
 
 
 def evaluate(
@@ -250,11 +325,22 @@ def evaluate(
                 if card_id not in recs.negated:
                     positive.setdefault(card_id, mention)
             recs = Recommendations(positive, recs.negated)
+    masked = extraction.masked or lower
+    if rules.ruled_out_8:
+        recs = ruled_out_units(masked, extraction, recs)
+    if rules.ordinal_picks_8:
+        recs = ordinal_picks(masked, extraction, recs)
     findings = [
         *check_names(extraction.mentions, tally),
-        *check_claims(catalog, extraction.claims, tally),
+        *check_claims(
+            catalog,
+            extraction.claims,
+            tally,
+            masked if rules.approximate_figures_8 else None,
+            _both_offers(extraction) if rules.own_months_8 else frozenset(),
+        ),
         *check_eligibility(catalog, customer_id, extraction, recs, tally),
-        *check_disclosures(catalog, extraction, recs, tally),
+        *check_disclosures(catalog, extraction, recs, tally, rules.goto_rates_8),
     ]
     seen: set[tuple[str, int, int, str]] = set()
     unique = []

@@ -41,6 +41,17 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   more ways of recommending a card ("take a look at X", "X is right for you", "you can apply for
   X", not in a question), and a requirement denied among the reasons for a pick ("you don't need
   a long credit history") ruling nothing out.
+* ``8`` - ruleset 7 plus (opt-in) fixes for the failure classes a blind evalset found
+  (``ruleset8``): an approximate APR ("about 18% to 24% in round numbers", "roughly 19%") is
+  wrong only if it is more than 1 percentage point from the card's rate; a card ruled out by its
+  requirement or in new words ("only open to students, so I've ruled it out", "it's off the
+  table", "needs a 700 score") is not recommended, even as the first words of a sentence under
+  a recommending lead-in; a pick by position ("My pick is the first card listed", "go with the
+  second one", "the card in the left column") recommends the card in that position; a cash
+  advance or penalty APR that equals an end of the purchase range no longer counts as the rate
+  after an intro offer; and of two intro offers in one sentence, a duration written before the
+  second rate ("transfers run 15 billing cycles at 0%") is the second offer's, once the first
+  has its own.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -104,6 +115,21 @@ class Ruleset:
     # ruleset 7: an intro rate its clause does not scope takes the one kind of balance its
     # sentence named before it ("For balance transfers, though, the X wins: 0% for 12 months")
     topic_scopes_7: bool = False
+    # ruleset 8: an approximate APR ("about 18%", "~24%", "in round numbers") within 1 point of
+    # the card's rate is a restatement, not a wrong APR
+    approximate_figures_8: bool = False
+    # ruleset 8: "only open to students, so I've ruled it out", "it's off the table", "it needs a
+    # 700 score": a sentence naming one card rules it out (unless it also recommends)
+    ruled_out_8: bool = False
+    # ruleset 8: "My pick is the first card listed", "go with the second one", "the card in the
+    # left column": the card in that position is recommended
+    ordinal_picks_8: bool = False
+    # ruleset 8: a cash advance or penalty APR equal to an end of the purchase range is not the
+    # rate after an intro offer (disclosure rule)
+    goto_rates_8: bool = False
+    # ruleset 8: a duration before an intro rate, after the previous offer's own duration, is
+    # this rate's ("0% on purchases for 12 months, and transfers run 15 months at 0%")
+    own_months_8: bool = False
 
 
 FROZEN_RULESET = 3
@@ -147,6 +173,17 @@ RULESETS[7] = replace(
     rewrites_7=True,
     more_recommendations_7=True,
     topic_scopes_7=True,
+)
+
+#: Ruleset 8 (opt-in) is ruleset 7 plus its own detections.
+RULESETS[8] = replace(
+    RULESETS[7],
+    version=8,
+    approximate_figures_8=True,
+    ruled_out_8=True,
+    ordinal_picks_8=True,
+    goto_rates_8=True,
+    own_months_8=True,
 )
 
 

@@ -164,11 +164,12 @@ def offer_matches(claim: Claim, card: CardTerms, kind: str, *, exact: bool = Fal
     return claim.months == months
 
 
-def check_intro(claim: Claim, card: CardTerms, name: str) -> list[Finding]:
+def check_intro(claim: Claim, card: CardTerms, name: str, strict: bool = False) -> list[Finding]:
     """An intro offer is checked against the offer the text names (purchases or balance
     transfers). An offer the card does not have is false; for one it has, a rate and length that
     are exactly the card's other offer pass (which offer a sentence means is easy to misread), as
-    do any rate and length of the card when the text names no scope."""
+    do any rate and length of the card when the text names no scope. ``strict`` (ruleset 8: the
+    sentence states both offers, each with its own kind): no such benefit of the doubt."""
     if claim.is_none:
         return _check_no_intro(claim, card, name)
     kinds = sorted(claim.scopes) if claim.scopes else []
@@ -199,7 +200,11 @@ def check_intro(claim: Claim, card: CardTerms, name: str) -> list[Finding]:
         if offer_matches(claim, card, kind):
             continue
         others = [k for k in offered if k != kind]
-        if card.has_intro(kind) and any(offer_matches(claim, card, k, exact=True) for k in others):
+        if (
+            not strict
+            and card.has_intro(kind)
+            and any(offer_matches(claim, card, k, exact=True) for k in others)
+        ):
             continue
         if not card.has_intro(kind):
             found.append(
@@ -333,7 +338,10 @@ def check_fee(claim: Claim, card: CardTerms, name: str) -> list[Finding]:
     return one_finding(WRONG_FEE, message, claim.start, claim.end, truth, claimed(claim))
 
 
-CHECKERS: dict[str, Callable[[Claim, CardTerms, str], list[Finding]]] = {
+Checker = Callable[[Claim, CardTerms, str], list[Finding]]
+#: Every rate of a card (ruleset 8 compares an approximate figure with them).
+rates_of = _rates
+CHECKERS: dict[str, Checker] = {
     APR_CLAIM: check_apr,
     INTRO_CLAIM: check_intro,
     FEE_CLAIM: check_fee,

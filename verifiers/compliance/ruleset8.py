@@ -1,0 +1,282 @@
+"""Ruleset 8's readings: approximate figures, cards ruled out by their requirement, picks by
+position ("the first card listed").
+
+Each fixes a class of phrasing a blind evalset (issue 13) showed rulesets 3-7 misread:
+
+* An approximate APR ("about 18% to 24%", "roughly 19%", "~25%", "18% to 24% in round
+  numbers") is a restatement, not a new figure: it is wrong only if it is not close to the card's
+  rate. *Close* means within ``APPROXIMATE_PP`` = 1 percentage point of the catalog value (each
+  end of a range): rounding a two-decimal rate to a whole percent, up or down, moves it by less
+  than that, while "about 12%" for 18.49% is still a wrong APR.
+* A card the response rules out by its requirement or in words rulesets 3-7 do not know ("the X
+  is only open to students, so I've ruled it out", "the X is out: it needs a 700 score", "it's
+  off the table") is not recommended, even when it opens its sentence under a recommending
+  lead-in (which ruleset 4 reads as a list item under that lead-in).
+* A pick by position ("My pick is the first card listed", "I'd go with the second one", "the
+  card in the left column is the one") recommends the card in that position: the n-th card the
+  response named before the sentence (the last table before it, if any: its rows or columns).
+
+Functions of the masked text (card names blanked to "#") and the extraction; no state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from replicas.verifiers.compliance import lexicon as lex
+from replicas.verifiers.compliance.mentions import EXACT, NameMention
+
+if TYPE_CHECKING:
+    from replicas.verifiers.compliance.claims import Claim, Extraction
+    from replicas.verifiers.compliance.recommend import Recommendations
+
+#: How far (percentage points) an approximate APR may lie from the catalog's rate.
+APPROXIMATE_PP = 1.0
+
+_APPROX_BEFORE = re.compile(
+    r"(?:\b(?:about|around|roughly|approximately|approx\.?|circa|nearly|almost|close[ \t]{1,3}to"
+    r"|(?:just|a[ \t]{1,3}(?:bit|touch|little))[ \t]{1,3}(?:under|over|below|above)"
+    r"|in[ \t]{1,3}the[ \t]{1,3}(?:region|neighbou?rhood|ballpark)[ \t]{1,3}of"
+    r"|something[ \t]{1,3}like|ballpark(?:[ \t]{1,3}of)?"
+    r"|in[ \t]{1,3}round[ \t]{1,3}(?:numbers|figures|terms)[ \t]*[,:]?)"
+    r"|~|\u2248)[ \t]*$"
+)
+_APPROX_AFTER = re.compile(
+    r"[ \t]*(?:-?ish\b|or[ \t]{1,3}so\b|give[ \t]{1,3}or[ \t]{1,3}take\b"
+    r"|[(,]?[ \t]*(?:in[ \t]{1,3})?round(?:ed)?(?:[ \t]{1,3}(?:off|up|down))?"
+    r"(?:[ \t]{1,3}(?:numbers|figures|terms))?\b|[(,]?[ \t]*approx(?:imately|\.)?)"
+)
+_LOOK_BACK = 48
+
+
+def is_approximate(masked: str, claim: Claim) -> bool:
+    """The figure is marked as approximate by the words right before or after it."""
+    before = masked[max(0, claim.start - _LOOK_BACK) : claim.start]
+    return (
+        _APPROX_BEFORE.search(before) is not None
+        or _APPROX_AFTER.match(masked, claim.end) is not None
+    )
+
+
+def close_enough(
+    claim: Claim, rates: Sequence[float], low: float | None, high: float | None
+) -> bool:
+    """An approximate APR close to the card's: a range to its purchase range (each end), a
+    single rate to any of its rates."""
+    if claim.low is None or claim.high is None:
+        return False
+    if claim.low != claim.high:
+        return (
+            low is not None
+            and high is not None
+            and abs(claim.low - low) <= APPROXIMATE_PP
+            and abs(claim.high - high) <= APPROXIMATE_PP
+        )
+    return any(abs(claim.low - rate) <= APPROXIMATE_PP for rate in rates)
+
+
+# -- ruled out -------------------------------------------------------------------------------
+
+_PRONOUN = r"(?:it|this|that|them|this[ \t]{1,3}one|that[ \t]{1,3}one|#)"
+_GROUPS = r"(?:students?|business(?:es|[ \t]{1,3}owners)?|members|military|veterans)"
+RULED_OUT_8 = re.compile(
+    r"\b(?:"
+    + "|".join(
+        [
+            rf"rul(?:e|es|ed|ing)[ \t]{{1,3}}(?:{_PRONOUN}[ \t]{{1,3}})?out\b",
+            rf"(?:left|leave|leaving|set|setting|put|putting|drop(?:ped)?|cross(?:ed)?)[ \t]{{1,3}}"
+            rf"{_PRONOUN}[ \t]{{1,3}}(?:aside|off|out)\b",
+            rf"dropped[ \t]{{1,3}}{_PRONOUN}\b",
+            r"off[ \t]{1,3}the[ \t]{1,3}(?:table|list|shortlist)\b",
+            r"out[ \t]{1,3}of[ \t]{1,3}(?:the[ \t]{1,3}running|contention|the[ \t]{1,3}question)\b",
+            r"(?:not|isn't|is[ \t]{1,3}not)[ \t]{1,3}(?:an[ \t]{1,3})?option\b",
+            r"(?:is|it's|that's)[ \t]{1,3}out\b(?=[ \t]*(?:[.,;:!\u2014\u2013(-]|because|since|as\b"
+            r"|for[ \t]{1,3}you|$))",
+            r"(?:wouldn't|won't|don't|can't|cannot|do[ \t]{1,3}not|would[ \t]{1,3}not)[ \t]{1,3}"
+            r"(?:qualify|be[ \t]{1,3}(?:eligible|approved)|get[ \t]{1,3}(?:it|approved))\b",
+            rf"(?:only|just)[ \t]{{1,3}}(?:open|available|offered|for)[ \t]{{1,3}}(?:to[ \t]{{1,3}})?"
+            rf"{_GROUPS}\b",
+            rf"{_GROUPS}[ \t-]{{1,3}}only\b",
+            rf"(?:reserved|restricted|limited)[ \t]{{1,3}}(?:to|for)[ \t]{{1,3}}{_GROUPS}\b",
+            r"(?:needs?|requires?|required|needing|requiring)[ \t]{1,3}(?:an?[ \t]{1,3}|at[ \t]{1,3}"
+            r"least[ \t]{1,3}(?:an?[ \t]{1,3})?)?(?:(?:credit|fico)[ \t]{1,3})?(?:score[ \t]{1,3}"
+            r"(?:of[ \t]{1,3})?)?\d{3}\b",
+            r"(?:needs?|requires?|required)[ \t]{1,3}(?:you[ \t]{1,3}to[ \t]{1,3}be[ \t]{1,3}an?"
+            r"[ \t]{1,3}student|student[ \t]{1,3}status|enrol?lment)\b",
+            r"(?:already|still)[ \t]{1,3}(?:hold|have|carry|own)[ \t]{1,3}(?:it|one|#)\b",
+        ]
+    )
+    + r")"
+)
+
+
+def ruled_out_units(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
+    """``recs`` with the cards ruled out by a sentence that names only them and says so in
+    ruleset 8's words (``RULED_OUT_8``), unless the sentence also recommends."""
+    from replicas.verifiers.compliance.recommend import Recommendations
+
+    by_unit = _mentions_by_unit(extraction)
+    positive = dict(recs.positive)
+    negated = set(recs.negated)
+    changed = False
+    for (start, end), mentions in by_unit.items():
+        cards = {m.card_id for m in mentions}
+        if len(cards) != 1 or None in cards:
+            continue
+        unit_text = masked[start:end]
+        if RULED_OUT_8.search(unit_text) is None or _recommends(unit_text):
+            continue
+        (card_id,) = cards
+        assert card_id is not None
+        negated.add(card_id)
+        kept = positive.get(card_id)
+        if kept is not None and start <= kept.start < end:
+            del positive[card_id]
+        changed = True
+    return Recommendations(positive, frozenset(negated)) if changed else recs
+
+
+def _recommends(text: str) -> bool:
+    return bool(lex.RECOMMEND_MORE.search(text) or lex.RECOMMEND_7.search(text))
+
+
+def _mentions_by_unit(extraction: Extraction) -> dict[tuple[int, int], list[NameMention]]:
+    units = extraction.units
+    out: dict[tuple[int, int], list[NameMention]] = {}
+    k = 0
+    for mention in sorted(extraction.mentions, key=lambda m: m.start):
+        while k < len(units) and units[k][1] <= mention.start:
+            k += 1
+        if k < len(units) and units[k][0] <= mention.start:
+            out.setdefault(units[k], []).append(mention)
+    return out
+
+
+# -- picks by position -----------------------------------------------------------------------
+
+_ORDINALS = {
+    "first": 0,
+    "1st": 0,
+    "top": 0,
+    "left": 0,
+    "leftmost": 0,
+    "left-hand": 0,
+    "second": 1,
+    "2nd": 1,
+    "third": 2,
+    "3rd": 2,
+    "fourth": 3,
+    "4th": 3,
+    "last": -1,
+    "final": -1,
+    "bottom": -1,
+    "right": -1,
+    "rightmost": -1,
+    "right-hand": -1,
+}
+_ORDINAL_WORD = r"(first|1st|second|2nd|third|3rd|fourth|4th|last|final|top|bottom|left(?:most|-hand)?|right(?:most|-hand)?)"
+ORDINAL_PICK = re.compile(
+    rf"\b(?:the[ \t]{{1,3}})?(?:{_ORDINAL_WORD}[ \t]{{1,3}}(?:one|card|row|column|entry|listed)\b"
+    rf"|(?:card|one)[ \t]{{1,3}}in[ \t]{{1,3}}the[ \t]{{1,3}}{_ORDINAL_WORD}[ \t]{{1,3}}(?:column|row)\b)"
+)
+_PICK_VERB = re.compile(
+    r"\b(?:get|grab|pick|choose|take|apply[ \t]{1,3}for|go[ \t]{1,3}(?:with|for))[ \t]{1,3}"
+    r"(?:the[ \t]{1,3})?(?:card[ \t]{1,3}in[ \t]{1,3}the[ \t]{1,3})?" + _ORDINAL_WORD
+)
+_TABLE_LINE = re.compile(r"^[ \t]*\|.*\|[ \t]*$", re.MULTILINE)
+
+
+def ordinal_picks(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
+    """``recs`` with the cards a sentence that names no card picks by position. The clause of
+    the position must recommend (``lex.RECOMMEND_MORE``, ``lex.RECOMMEND_7`` or an imperative
+    "go with the second one") and negate nothing; a question picks nothing. The picked card's
+    "mention" is the phrase of the position, so a finding quotes it."""
+    from replicas.verifiers.compliance.recommend import Recommendations
+
+    if ORDINAL_PICK.search(masked) is None:
+        return recs
+    named = [m for m in extraction.mentions if m.card_id is not None]
+    if not named:
+        return recs
+    by_unit = _mentions_by_unit(extraction)
+    positive = dict(recs.positive)
+    changed = False
+    for start, end in extraction.units:
+        if (start, end) in by_unit:
+            continue  # a sentence that names a card is read by the other rules
+        unit_text = masked[start:end]
+        if "?" in unit_text:
+            continue
+        for match in ORDINAL_PICK.finditer(unit_text):
+            clause = _clause(unit_text, match.start(), match.end())
+            if not (_recommends(clause) or _PICK_VERB.search(clause)):
+                continue
+            if lex.NEGATION.search(clause) or lex.CONTRAST_MORE.search(
+                clause, 0, max(0, match.start() - _clause_start(unit_text, match.start()))
+            ):
+                continue
+            word = (match.group(1) or match.group(2)).lower()
+            card_id = _card_at(masked, named, start, _ORDINALS[word])
+            if card_id is None or card_id in recs.negated:
+                continue
+            if card_id not in positive:
+                a, b = start + match.start(), start + match.end()
+                while a < b and masked[a] == " ":
+                    a += 1
+                positive[card_id] = NameMention(a, b, EXACT, card_id, masked[a:b])
+                changed = True
+    return Recommendations(positive, recs.negated) if changed else recs
+
+
+def _clause_start(text: str, pos: int) -> int:
+    cuts = [m.start() for m in lex.CLAUSE_BOUNDARY.finditer(text) if m.start() <= pos]
+    return cuts[-1] if cuts else 0
+
+
+def _clause(text: str, start: int, end: int) -> str:
+    a = _clause_start(text, start)
+    after = [m.start() for m in lex.CLAUSE_BOUNDARY.finditer(text) if m.start() >= end]
+    return text[a : after[0] if after else len(text)]
+
+
+def _card_at(masked: str, named: Sequence[NameMention], before: int, index: int) -> str | None:
+    """The card in position ``index`` (-1: the last) of those named before ``before``: the
+    rows or columns of the last table before it if there is one, else the whole text before."""
+    lo = 0
+    tables = [m for m in _TABLE_LINE.finditer(masked, 0, before)]
+    if tables:
+        # the last run of consecutive table lines before the sentence
+        last = tables[-1]
+        first = last
+        for m in reversed(tables[:-1]):
+            if masked[m.end() : first.start()].strip():
+                break
+            first = m
+        lo = first.start()
+        order = _distinct([m for m in named if lo <= m.start < last.end()])
+    else:
+        order = _distinct([m for m in named if m.start < before])
+    if not order or index >= len(order):
+        return None
+    return order[index]
+
+
+def _distinct(mentions: Sequence[NameMention]) -> list[str]:
+    out: list[str] = []
+    for mention in mentions:
+        if mention.card_id is not None and mention.card_id not in out:
+            out.append(mention.card_id)
+    return out
+
+
+__all__ = [
+    "APPROXIMATE_PP",
+    "ORDINAL_PICK",
+    "RULED_OUT_8",
+    "close_enough",
+    "is_approximate",
+    "ordinal_picks",
+    "ruled_out_units",
+]
