@@ -39,6 +39,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
@@ -65,12 +66,16 @@ from replicas.osbox import (
     spawn_sandboxed,
 )
 
-__all__ = ["DbtWorker", "worker_enabled"]
+__all__ = ["STOPPED", "DbtWorker", "worker_enabled"]
 
 #: ``REPLICAS_DBT_WORKER=0`` makes every agent dbt call a fresh process again (A/B, debugging).
 WORKER_ENV = "REPLICAS_DBT_WORKER"
 #: Largest answer line accepted from a worker (its log is capped well below this).
 _MAX_ANSWER_BYTES = 8 << 20
+#: How often a running call's ``watch`` is asked whether to stop it (seconds).
+WATCH_EVERY_S = 0.5
+#: How the summary of a call stopped by its ``watch`` begins.
+STOPPED = "dbt was stopped while it ran"
 
 _DRIVER = (
     r"""
@@ -212,8 +217,20 @@ class DbtWorker:
 
     # -- one call --------------------------------------------------------------------------------
 
-    def run(self, args: list[str], *, timeout_s: float = 300.0) -> DbtResult:
-        """``dbt <args>`` in the worker (started if needed); never raises on dbt failure."""
+    def run(
+        self,
+        args: list[str],
+        *,
+        timeout_s: float = 300.0,
+        watch: Callable[[], str | None] | None = None,
+    ) -> DbtResult:
+        """``dbt <args>`` in the worker (started if needed); never raises on dbt failure.
+
+        ``watch`` is called about every :data:`WATCH_EVERY_S` while the call runs; a text it
+        returns stops the call there (the worker is killed, the summary starts with
+        :data:`STOPPED` and that text). Why: the sandbox's disk quota is otherwise checked only
+        after a call, and one call can write gigabytes (a model rendering 100 MB of SQL is
+        written twice, under ``target/compiled`` and ``target/run``)."""
         with self._lock:
             started = time.monotonic()
             try:
@@ -232,8 +249,19 @@ class DbtWorker:
                 proc.stdin.flush()
             except (BrokenPipeError, OSError):
                 return self._died(time.monotonic() - started)
-            line, timed_out = self._read_line(started + timeout_s)
+            line, timed_out, stopped = self._read_line(started + timeout_s, watch)
             wall = time.monotonic() - started
+            if stopped is not None:
+                mode = self._mode
+                self.close()
+                return DbtResult(
+                    ok=False,
+                    returncode=-1,
+                    summary=f"{STOPPED}: {stopped}",
+                    log="",
+                    isolation=mode,
+                    wall_s=wall,
+                )
             if timed_out:
                 self.close()
                 return DbtResult(
@@ -262,31 +290,45 @@ class DbtWorker:
                 wall_s=wall,
             )
 
-    def _read_line(self, deadline: float) -> tuple[bytes | None, bool]:
-        """The next answer line, ``None`` at end of stream; ``(None, True)`` past ``deadline``."""
+    def _read_line(
+        self, deadline: float, watch: Callable[[], str | None] | None = None
+    ) -> tuple[bytes | None, bool, str | None]:
+        """The next answer line, ``None`` at end of stream; ``(None, True, None)`` past
+        ``deadline``; ``(None, False, why)`` when ``watch`` said why the call must stop."""
         proc = self._proc
         assert proc is not None and proc.stdout is not None
         fd = proc.stdout.fileno()
+        next_watch = time.monotonic() + WATCH_EVERY_S
         with selectors.DefaultSelector() as selector:
             selector.register(fd, selectors.EVENT_READ)
             while b"\n" not in self._buffer:
-                left = deadline - time.monotonic()
+                now = time.monotonic()
+                left = deadline - now
                 if left <= 0:
-                    return None, True
-                if not selector.select(timeout=left):
+                    return None, True, None
+                if watch is not None and now >= next_watch:
+                    stop = watch()
+                    if stop is not None:
+                        return None, False, stop
+                    # a slow check (a tree of many files) runs less often: at most ~1/5 of
+                    # the call's wall time goes to watching
+                    spent = time.monotonic() - now
+                    next_watch = time.monotonic() + max(WATCH_EVERY_S, 4 * spent)
+                wait = left if watch is None else min(left, max(next_watch - now, 0.0))
+                if not selector.select(timeout=wait):
                     continue
                 try:
                     chunk = os.read(fd, 1 << 16)
                 except BlockingIOError:
                     continue
                 if not chunk:
-                    return None, False
+                    return None, False, None
                 self._buffer += chunk
                 if len(self._buffer) > _MAX_ANSWER_BYTES:
-                    return None, False
+                    return None, False, None
         line, _, rest = bytes(self._buffer).partition(b"\n")
         self._buffer[:] = rest
-        return line, False
+        return line, False, None
 
     def _died(self, wall: float) -> DbtResult:
         """The worker ended without answering (a resource limit, a crash): report it as

@@ -21,7 +21,11 @@ Each test fails on the code before its fix (or is a strict xfail naming the fix 
   blocks: a factory task whose mutated model is a view (``mutant_fix-v1.s1.3``:
   ``int_order_items_usd``) ships the pristine line the agent must restore inside
   ``warehouse.duckdb`` - readable by ``strings`` in a Harbor export's container, which copies
-  that file.
+  that file;
+* the sandbox's disk quota was checked only after a dbt call: one call of a toy episode wrote
+  2.0 GB (4 models rendering 100 MB of SQL each, written under ``target/compiled`` and
+  ``target/run``) against a 1 GiB quota before it ended; a call now watches the quota while
+  it runs (``DbtWorker.run(watch=...)``) and is stopped when the sandbox goes over it.
 """
 
 from __future__ import annotations
@@ -184,3 +188,35 @@ def test_a_sandbox_warehouse_holds_no_bytes_of_the_models_it_dropped() -> None:
         env.sandbox.release_connection()
         data = Path(env.sandbox.warehouse).read_bytes()
     assert [line for line in restore if line.encode() in data] == []
+
+
+def test_a_dbt_call_is_stopped_when_the_sandbox_goes_over_its_quota_while_it_runs() -> None:
+    """The model's compiled SQL (30 MB of comment) puts the sandbox over a 20 MB allowance at
+    once; its query would then run for minutes. Stopped there, the call does not last until
+    the dbt timeout."""
+    from tests.toy_families import register_toy
+
+    register_toy()
+    task = build_task("toy.fix-v1.s1.0")
+    limits = replace(task.limits, max_steps=10, dbt_timeout_s=60.0, wall_s=600.0)
+    with Env.from_task(replace(task, limits=limits)) as env:
+        env.reset()
+        sandbox = env.sandbox
+        assert sandbox is not None
+        env.step({"name": "list_files", "arguments": {"path": "."}})  # materialise the project
+        allowance = sandbox.disk_usage() + (20 << 20)
+        sandbox.spec = replace(sandbox.spec, disk_quota_bytes=allowance)
+        model = (
+            "select count(*) as n from range(1000000) a, range(1000000) b\n"
+            "-- {{ 'x' * 30000000 }}\n"
+        )
+        obs, _, _, _, info = env.step(
+            {"name": "write_file", "arguments": {"path": "models/fat.sql", "content": model}}
+        )
+        assert not info["error"], obs
+        obs, reward, terminated, truncated, info = env.step(
+            {"name": "dbt", "arguments": {"command": "run --select fat"}}
+        )
+    assert truncated and not terminated and reward == 0.0
+    assert "over its disk quota" in str(obs)
+    assert "dbt was stopped while it ran" in str(obs)

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from replicas.dbt import run_dbt
-from replicas.dbt_worker import worker_enabled
+from replicas.dbt_worker import STOPPED, worker_enabled
 from replicas.sandbox import prepare_for_dbt
 from replicas.sandbox.parse_seed import seed_for_episode
 from replicas.tools.base import Tool, ToolContext, ToolResult, register_tool, truncate
@@ -125,15 +125,26 @@ def _run(arguments: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
     if timeout_s > _SEED_MIN_TIME_S:
         seed_for_episode(sandbox.project_dir, sandbox.start_template)
     if worker_enabled():
-        result = sandbox.dbt_worker().run(argv, timeout_s=timeout_s)
+        # the quota is watched while dbt runs: one call can write gigabytes before it ends
+        def over_quota() -> str | None:
+            used = sandbox.disk_usage()
+            quota = sandbox.spec.disk_quota_bytes
+            return (
+                f"the sandbox went over its disk quota ({used} > {quota} bytes)"
+                if used > quota
+                else None
+            )
+
+        result = sandbox.dbt_worker().run(argv, timeout_s=timeout_s, watch=over_quota)
     else:
         result = run_dbt(sandbox.project_dir, sandbox.warehouse, argv, timeout_s=timeout_s)
     used = sandbox.disk_usage()
     if used > sandbox.spec.disk_quota_bytes:
+        stopped = " (dbt was stopped while it ran)" if result.summary.startswith(STOPPED) else ""
         return ToolResult(
             text=(
                 f"ERROR: the sandbox holds {used} bytes, over its disk quota of "
-                f"{sandbox.spec.disk_quota_bytes}; the episode ends here"
+                f"{sandbox.spec.disk_quota_bytes}{stopped}; the episode ends here"
             ),
             error=True,
             data={"end_episode": "disk_quota"},
