@@ -178,7 +178,8 @@ _ORDINALS = {
 }
 _ORDINAL_WORD = r"(first|1st|second|2nd|third|3rd|fourth|4th|last|final|top|bottom|left(?:most|-hand)?|right(?:most|-hand)?)"
 ORDINAL_PICK = re.compile(
-    rf"\b(?:the[ \t]{{1,3}})?(?:{_ORDINAL_WORD}[ \t]{{1,3}}(?:one|card|row|column|entry|listed)\b"
+    rf"\b(?:the[ \t]{{1,3}})?(?:{_ORDINAL_WORD}[ \t]{{1,3}}(?:(?:one|card|row|column|entry)"
+    rf"(?:[ \t]{{1,3}}listed)?|listed)\b"
     rf"|(?:card|one)[ \t]{{1,3}}in[ \t]{{1,3}}the[ \t]{{1,3}}{_ORDINAL_WORD}[ \t]{{1,3}}(?:column|row)\b)"
 )
 _PICK_VERB = re.compile(
