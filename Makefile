@@ -55,7 +55,7 @@ demo: $(STAMP) os-sandbox
 # runs have their own targets, and .ci/run runs all three. `--dist loadgroup`: tests/conftest.py
 # keeps each module with an expensive module fixture on one worker and starts the heaviest first.
 test: $(STAMP) os-sandbox
-	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "not slow and not audit and not browser"
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup --durations=30 -m "not slow and not audit and not browser"
 
 # The whole-suite audit gate: every task of the shipped suites is usable.
 audit: $(STAMP) os-sandbox
