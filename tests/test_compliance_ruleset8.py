@@ -196,8 +196,29 @@ TWO_OFFERS_TWINS: list[str] = [
     "variable.",
 ]
 
-VIOLATIONS = [*AFTER_RATE, *TWO_OFFERS]
-TWINS = [*APPROX_TWINS, *AFTER_RATE_TWINS, *TWO_OFFERS_TWINS]
+# -- 6. a sentence about a card by position ----------------------------------------------------
+# ruleset 7 bound "For the first card, ..." to the card named last (the table's last row)
+_PS_ROWS = (
+    "| Card | Annual fee |\n|---|---|\n| Summit Cash Plus | $95 ($0 the first year) |\n"
+    "| Summit Cash | $0 |\n\n"
+)
+_HP_COLUMNS = (
+    "| Feature | Harbor Sky Miles | Summit Cash Preferred |\n|---|---|---|\n"
+    "| Annual fee | $0 | $150 |\n\n"
+)
+POSITIONAL_SUBJECT: list[Case] = [
+    (_PS_ROWS + "For the first card, foreign transactions cost 3%.", ["wrong_fee"]),
+    (_HP_COLUMNS + "For the first card, the APR is 17.99%-25.99% variable.", _A),
+]
+POSITIONAL_SUBJECT_TWINS: list[str] = [
+    _PS_ROWS + "For the second card, foreign transactions cost 3%.",
+    _PS_ROWS + "For the first card, there's no foreign transaction fee.",
+    _HP_COLUMNS + "For the first card, the APR is 14.99% fixed.\n\nFor the second card, the APR "
+    "is 17.99%-25.99% variable.",
+]
+
+VIOLATIONS = [*AFTER_RATE, *TWO_OFFERS, *POSITIONAL_SUBJECT]
+TWINS = [*APPROX_TWINS, *AFTER_RATE_TWINS, *TWO_OFFERS_TWINS, *POSITIONAL_SUBJECT_TWINS]
 
 
 @pytest.mark.parametrize(("text", "expected"), VIOLATIONS)
@@ -270,6 +291,17 @@ def test_the_finding_quotes_the_position(catalog: Catalog) -> None:
     (reason,) = verify_response(text, catalog, customer_id="C1", ruleset=8).reasons
     assert reason.code == "ineligible_card"
     assert reason.span is not None and reason.span.text == "the first card listed"
+
+
+def test_figures_about_an_invented_card_by_position_bind_to_nothing(catalog: Catalog) -> None:
+    """The first row is no catalog card: its figures are unverified, not the last row's."""
+    text = (
+        "| Card | Annual fee |\n|---|---|\n| Summit Zenith Obsidian Reserve | $0 |\n"
+        "| Summit Cash | $0 |\n\nFor the first card, the late fee is up to $25."
+    )
+    assert _codes(text, catalog, 8) == ["unknown_card"]
+    assert _codes(text, catalog, 7) == ["unknown_card", "wrong_fee"]
+    assert "$25" in verify_response(text, catalog, ruleset=8).feedback
 
 
 @pytest.mark.parametrize("card_id", ["CC-2", "CC-3", "CC-7"])

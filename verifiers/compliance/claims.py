@@ -56,6 +56,7 @@ from replicas.verifiers.compliance.reading import (
     readings_cache,
 )
 from replicas.verifiers.compliance.ruleset import RULESETS, Ruleset
+from replicas.verifiers.compliance.ruleset8 import positional_subject
 from replicas.verifiers.compliance.units import CueIndex, MentionIndex, Unit, ranked, unit_spans
 from replicas.verifiers.compliance.values import Durations
 
@@ -234,10 +235,18 @@ def extract(
             rules.neither_nor,
         )
         unit_claims: list[Claim] = []
+        subject = (
+            positional_subject(masked, unit_start, unit_end, mentions)
+            if rules.positional_subjects_8 and not unit_mentions and cell is None
+            else None
+        )
         for value, draft in zip(reading.values, reading.drafts, strict=True):
             if draft is None:
                 continue
-            cards, binding = binder.bind(value.start + unit_start, value.end + unit_start)
+            if subject is not None:
+                cards, binding = subject, "unit"
+            else:
+                cards, binding = binder.bind(value.start + unit_start, value.end + unit_start)
             for part in draft.get("split", [draft]):
                 start, end = part["start"] + unit_start, part["end"] + unit_start
                 unit_claims.append(

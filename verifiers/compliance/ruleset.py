@@ -51,7 +51,9 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   advance or penalty APR that equals an end of the purchase range no longer counts as the rate
   after an intro offer; and of two intro offers in one sentence, a duration written before the
   second rate ("transfers run 15 billing cycles at 0%") is the second offer's, once the first
-  has its own.
+  has its own, and each is checked as the offer its words name; a sentence that names no card
+  but opens by position ("For the first card, the late fee is up to $41") is about the card in
+  that position (none, if that is an invented name), not the card named last.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -130,6 +132,9 @@ class Ruleset:
     # ruleset 8: a duration before an intro rate, after the previous offer's own duration, is
     # this rate's ("0% on purchases for 12 months, and transfers run 15 months at 0%")
     own_months_8: bool = False
+    # ruleset 8: a sentence naming no card that opens by position ("For the first card, the late
+    # fee is $41") is about the card in that position, not the card named last
+    positional_subjects_8: bool = False
 
 
 FROZEN_RULESET = 3
@@ -184,6 +189,7 @@ RULESETS[8] = replace(
     ordinal_picks_8=True,
     goto_rates_8=True,
     own_months_8=True,
+    positional_subjects_8=True,
 )
 
 

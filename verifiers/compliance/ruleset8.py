@@ -245,8 +245,14 @@ def _clause(text: str, start: int, end: int) -> str:
 def _card_at(masked: str, named: Sequence[NameMention], before: int, index: int) -> str | None:
     """The card in position ``index`` (-1: the last) of those named before ``before``: the
     rows or columns of the last table before it if there is one, else the whole text before."""
-    lo = 0
-    tables = [m for m in _TABLE_LINE.finditer(masked, 0, before)]
+    mention = _mention_at(masked, named, before, index)
+    return None if mention is None else mention.card_id
+
+
+def _mention_at(
+    masked: str, named: Sequence[NameMention], before: int, index: int
+) -> NameMention | None:
+    tables = list(_TABLE_LINE.finditer(masked, 0, before))
     if tables:
         # the last run of consecutive table lines before the sentence
         last = tables[-1]
@@ -255,8 +261,7 @@ def _card_at(masked: str, named: Sequence[NameMention], before: int, index: int)
             if masked[m.end() : first.start()].strip():
                 break
             first = m
-        lo = first.start()
-        order = _distinct([m for m in named if lo <= m.start < last.end()])
+        order = _distinct([m for m in named if first.start() <= m.start < last.end()])
     else:
         order = _distinct([m for m in named if m.start < before])
     if not order or index >= len(order):
@@ -264,12 +269,38 @@ def _card_at(masked: str, named: Sequence[NameMention], before: int, index: int)
     return order[index]
 
 
-def _distinct(mentions: Sequence[NameMention]) -> list[str]:
-    out: list[str] = []
+def _distinct(mentions: Sequence[NameMention]) -> list[NameMention]:
+    """The first mention of each product named (a card, or an unknown name by its words)."""
+    out: list[NameMention] = []
+    seen: set[str] = set()
     for mention in mentions:
-        if mention.card_id is not None and mention.card_id not in out:
-            out.append(mention.card_id)
+        key = mention.card_id or "?" + mention.surface.lower()
+        if key not in seen:
+            seen.add(key)
+            out.append(mention)
     return out
+
+
+_SUBJECT = re.compile(
+    rf"[\s*_>#:-]*(?:(?:for|on|with|as[ \t]{{1,3}}for|about)[ \t]{{1,3}})?the[ \t]{{1,3}}"
+    rf"{_ORDINAL_WORD}[ \t]{{1,3}}(?:card|one|option)\b(?:'s)?"
+)
+
+
+def positional_subject(
+    masked: str, start: int, end: int, mentions: Sequence[NameMention]
+) -> tuple[str, ...] | None:
+    """The card a sentence that names none opens by position ("For the first card, the late
+    fee is up to $41", "The second one charges 3% abroad"): ``(card_id,)``, ``()`` when that
+    position holds a name that is no catalog card (its figures then bind to nothing), ``None``
+    when the sentence does not open that way or the position holds no card."""
+    match = _SUBJECT.match(masked, start, end)
+    if match is None or len(ORDINAL_PICK.findall(masked, start, end)) > 1:
+        return None  # no position, or several ("the first one ..., the second one ...")
+    mention = _mention_at(masked, mentions, start, _ORDINALS[match.group(1).lower()])
+    if mention is None:
+        return None
+    return (mention.card_id,) if mention.card_id is not None else ()
 
 
 __all__ = [
@@ -279,5 +310,6 @@ __all__ = [
     "close_enough",
     "is_approximate",
     "ordinal_picks",
+    "positional_subject",
     "ruled_out_units",
 ]
