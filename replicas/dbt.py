@@ -58,6 +58,9 @@ DB_MOUNT = "/sandbox/db"
 PROFILES_MOUNT = "/profiles"
 #: Default limits of one dbt process tree; DuckDB inside gets ``duckdb_memory`` of it.
 DBT_LIMITS = ProcessLimits()
+#: How much an agent project's dbt run (grading, a replay, a one-shot episode call) may write
+#: before it is stopped: an episode's disk quota (1 GiB) for each of up to four datasets.
+AGENT_RUN_DISK_BYTES = 4 << 30
 DUCKDB_MEMORY = "1GB"
 DUCKDB_TEMP = "1GB"
 
@@ -131,8 +134,12 @@ def run_dbt(
     trusted: bool = False,
     limits: ProcessLimits = DBT_LIMITS,
     mode: str | None = None,
+    disk_limit_bytes: int | None = None,
 ) -> DbtResult:
     """Run ``dbt <args>`` for ``project_dir`` against ``warehouse``; never raises on dbt failure.
+
+    ``disk_limit_bytes`` (default for an agent's project: :data:`AGENT_RUN_DISK_BYTES`): the
+    run is stopped once the project and warehouse directories grew by more than that.
 
     ``trusted=False`` (an agent's project) requires the OS sandbox or the user's explicit
     opt-out; without either the result is a failure saying so, and dbt does not run.
@@ -177,6 +184,8 @@ def run_dbt(
             path_inside(profiles, mode),
         ]
         home = "/tmp" if mode == "bubblewrap" else str(scratch / "home")
+        if disk_limit_bytes is None and not trusted:
+            disk_limit_bytes = AGENT_RUN_DISK_BYTES
         result = run_sandboxed(
             cmd,
             binds=[project, database, profiles],
@@ -185,8 +194,18 @@ def run_dbt(
             limits=limits,
             timeout_s=timeout_s,
             mode=mode,
+            disk_limit_bytes=disk_limit_bytes,
         )
         log = result.stdout + result.stderr
+        if result.stopped is not None:
+            return DbtResult(
+                ok=False,
+                returncode=-1,
+                summary=f"dbt was stopped: {result.stopped}",
+                log=log,
+                isolation=mode,
+                wall_s=result.wall_s,
+            )
         if result.timed_out:
             return DbtResult(
                 ok=False,
@@ -348,6 +367,7 @@ def run_dbt_datasets(
     timeout_s: float = 300.0,
     threads: int = 2,
     limits: ProcessLimits = DBT_LIMITS,
+    disk_limit_bytes: int = AGENT_RUN_DISK_BYTES,
 ) -> tuple[DbtResult, list[DatasetRun]]:
     """Run ``dbt <args>`` once per DuckDB file ``directory/<dataset>``, in ONE sandboxed process.
 
@@ -399,6 +419,7 @@ def run_dbt_datasets(
             limits=limits,
             timeout_s=timeout_s,
             mode=mode,
+            disk_limit_bytes=disk_limit_bytes,
         )
         log = result.stdout + result.stderr
         runs = _read_dataset_runs(directory / _DATASET_RESULTS, datasets)
@@ -408,11 +429,18 @@ def run_dbt_datasets(
         (directory / _DATASET_RESULTS).unlink(missing_ok=True)
         if result.timed_out:
             summary = f"dbt timed out after {timeout_s:.0f} s"
+        elif result.stopped is not None:
+            summary = f"dbt was stopped: {result.stopped}"
         else:
             summary = "\n".join(f"{r.name}: {'ok' if r.ok else 'failed'}" for r in runs)
             if result.killed_by is not None:
                 summary += f"\ndbt was killed by {result.killed_by} (a resource limit was reached)"
-        ok = result.returncode == 0 and not result.timed_out and all(r.ok for r in runs)
+        ok = (
+            result.returncode == 0
+            and not result.timed_out
+            and result.stopped is None
+            and all(r.ok for r in runs)
+        )
         overall = DbtResult(
             ok=ok,
             returncode=-1 if result.timed_out else result.returncode,

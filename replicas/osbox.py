@@ -49,6 +49,7 @@ __all__ = [
     "OsSandboxUnavailable",
     "ProcessLimits",
     "SandboxedResult",
+    "allocated_bytes",
     "isolation_mode",
     "probe",
     "read_bounded",
@@ -107,6 +108,8 @@ class SandboxedResult:
     wall_s: float
     mode: str  # "bubblewrap", "unsafe-none" or "trusted-none"
     killed_by: str | None = field(default=None)  # a signal name when the child died of one
+    #: why the run was stopped before it ended (``disk_limit_bytes`` passed), else ``None``
+    stopped: str | None = field(default=None)
 
 
 # ---- availability ------------------------------------------------------------------------------
@@ -344,6 +347,43 @@ def spawn_sandboxed(
     return proc, mode
 
 
+def allocated_bytes(roots: Sequence[Path]) -> int:
+    """Bytes allocated to the files under ``roots`` (links not followed; vanished files skipped)."""
+    total = 0
+    for root in roots:
+        for dirpath, _dirnames, filenames in os.walk(root, followlinks=False):
+            for name in filenames:
+                with contextlib.suppress(OSError):
+                    total += os.lstat(os.path.join(dirpath, name)).st_blocks * 512
+    return total
+
+
+#: How often a run with a ``disk_limit_bytes`` measures its writable binds (seconds).
+DISK_CHECK_EVERY_S = 0.5
+
+
+def _wait_within_disk_limit(
+    proc: subprocess.Popen[bytes], timeout_s: float, roots: Sequence[Path], limit: int
+) -> str | None:
+    """Wait for ``proc`` like ``proc.wait(timeout_s)`` (raising ``TimeoutExpired``), measuring
+    ``roots`` meanwhile; the reason to stop it when they grew past ``limit`` bytes."""
+    deadline = time.monotonic() + timeout_s
+    start = allocated_bytes(roots)
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise subprocess.TimeoutExpired(proc.args, timeout_s)
+        try:
+            proc.wait(timeout=min(left, DISK_CHECK_EVERY_S))
+            return None
+        except subprocess.TimeoutExpired:
+            pass
+        grown = allocated_bytes(roots) - start
+        if grown > limit:
+            # no byte count: what a model writes can be made to depend on data it must not leak
+            return f"it wrote more than the {limit} bytes a run may write"
+
+
 def run_sandboxed(
     argv: Sequence[str],
     *,
@@ -353,17 +393,25 @@ def run_sandboxed(
     limits: ProcessLimits,
     timeout_s: float,
     mode: str | None = None,
+    disk_limit_bytes: int | None = None,
 ) -> SandboxedResult:
     """Run ``argv`` in the OS sandbox, or unsandboxed in ``mode`` ``"unsafe-none"`` (the user's
     explicit opt-out) or ``"trusted-none"`` (the kit's own code, no sandbox available).
 
     ``mode=None`` asks :func:`isolation_mode`. Outside bubblewrap binds are not applied: build
     ``argv`` and ``workdir`` with :func:`path_inside`, which gives the right path in each mode.
-    Resource limits and the timeout apply in every mode.
+    Resource limits and the timeout apply in every mode. ``disk_limit_bytes``: the run is
+    stopped (``stopped`` says why) once its writable binds grew by more than that — RLIMIT_FSIZE
+    bounds one file, not how many files a run writes (dbt writes each model's compiled SQL
+    twice, and a model can render hundreds of megabytes of it).
     """
     cmd, child_env, cwd, mode = _command(argv, binds, workdir, env, limits, mode)
     out_dir = Path(tempfile.mkdtemp(prefix="replicas-osbox-"))
     started = time.monotonic()
+    sources = {Path(b.source).resolve() for b in binds if b.writable}
+    # a bind inside another (grading's project inside its warehouse directory) is counted once
+    writable = sorted(p for p in sources if not any(q in p.parents for q in sources))
+    stopped: str | None = None
     try:
         with open(out_dir / "out", "wb") as out, open(out_dir / "err", "wb") as err:
             proc = _popen(
@@ -371,9 +419,13 @@ def run_sandboxed(
             )
             timed_out = False
             try:
-                proc.wait(timeout=timeout_s)
+                if disk_limit_bytes is None or not writable:
+                    proc.wait(timeout=timeout_s)
+                else:
+                    stopped = _wait_within_disk_limit(proc, timeout_s, writable, disk_limit_bytes)
             except subprocess.TimeoutExpired:
                 timed_out = True
+            if timed_out or stopped is not None:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
@@ -390,6 +442,7 @@ def run_sandboxed(
             wall_s=time.monotonic() - started,
             mode=mode,
             killed_by=killed_by,
+            stopped=stopped,
         )
     finally:
         shutil.rmtree(out_dir, ignore_errors=True)

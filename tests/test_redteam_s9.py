@@ -25,11 +25,16 @@ Each test fails on the code before its fix (or is a strict xfail naming the fix 
 * the sandbox's disk quota was checked only after a dbt call: one call of a toy episode wrote
   2.0 GB (4 models rendering 100 MB of SQL each, written under ``target/compiled`` and
   ``target/run``) against a 1 GiB quota before it ended; a call now watches the quota while
-  it runs (``DbtWorker.run(watch=...)``) and is stopped when the sandbox goes over it.
+  it runs (``DbtWorker.run(watch=...)``) and is stopped when the sandbox goes over it;
+* grading's rebuilds (and a dbt call with the worker off) had no disk bound but the timeout:
+  at the 12-17 MB/s one fat model writes (measured at load 3.2), a hard-v2 grading budget of
+  1800 s is ~25 GB of host /tmp per submit; an agent project's dbt run is now stopped once it
+  wrote more than ``AGENT_RUN_DISK_BYTES`` (4 GiB: an episode's quota per hidden dataset).
 """
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -39,6 +44,7 @@ import pytest
 from replicas.env import Env
 from replicas.tasks import VerifierConfig, build_task
 from replicas.tasks.grading import _compare_models
+from tests.tiers import slow
 
 
 def _lying_view(warehouse: Path, rows: int) -> None:
@@ -220,3 +226,38 @@ def test_a_dbt_call_is_stopped_when_the_sandbox_goes_over_its_quota_while_it_run
     assert truncated and not terminated and reward == 0.0
     assert "over its disk quota" in str(obs)
     assert "dbt was stopped while it ran" in str(obs)
+
+
+@pytest.mark.parametrize(
+    "datasets", [pytest.param(False, id="run_dbt"), slow(True, id="run_dbt_datasets")]
+)
+def test_an_agent_projects_dbt_run_is_stopped_past_its_disk_allowance(
+    tmp_path: Path, datasets: bool
+) -> None:
+    """What grading runs: a model renders 30 MB of SQL, then its query runs for minutes. With
+    a 20 MB allowance the run stops at once, well before the 60 s timeout."""
+    from replicas.dbt import run_dbt, run_dbt_datasets
+    from tests.toy_replica import TOY_PROJECT
+
+    project = tmp_path / "project"
+    shutil.copytree(TOY_PROJECT, project)
+    (project / "models" / "fat.sql").write_text(
+        "select count(*) as n from range(1000000) a, range(1000000) b\n-- {{ 'x' * 30000000 }}\n"
+    )
+    db = tmp_path / "db"
+    db.mkdir()
+    con = duckdb.connect(str(db / "data.duckdb"))
+    con.execute("create schema raw; create table raw.things as select 'a' as kind, 1.0 as value")
+    con.close()
+    args = ["run", "--select", "fat"]
+    if datasets:
+        result, runs = run_dbt_datasets(
+            project, db, ["data.duckdb"], args, timeout_s=60.0, disk_limit_bytes=20 << 20
+        )
+        assert [r.ok for r in runs] == [False]
+    else:
+        result = run_dbt(
+            project, db / "data.duckdb", args, timeout_s=60.0, disk_limit_bytes=20 << 20
+        )
+    assert not result.ok and not result.timed_out
+    assert result.summary.startswith("dbt was stopped: it wrote more than")

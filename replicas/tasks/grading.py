@@ -419,7 +419,7 @@ def _grade_hidden(task: Task, ctx: GradeContext) -> tuple[list[Reason], dict[str
         if not run.ok:
             why = (
                 rebuild.summary
-                if rebuild.summary.startswith("the hidden")
+                if rebuild.summary.startswith(("the hidden", "dbt was stopped"))
                 else _failed_nodes(run.results)
             )
             reasons.append(
