@@ -34,6 +34,7 @@ from replicas.verifiers.compliance.ruleset8 import (
     close_enough,
     is_approximate,
     ordinal_picks,
+    position_phrases,
     ruled_out_units,
 )
 from replicas.verifiers.compliance.term_checks import (
@@ -326,10 +327,11 @@ def evaluate(
                     positive.setdefault(card_id, mention)
             recs = Recommendations(positive, recs.negated)
     masked = extraction.masked or lower
+    positions = position_phrases(masked) if rules.ordinal_picks_8 else []
     if rules.ruled_out_8:
-        recs = ruled_out_units(masked, extraction, recs)
+        recs = ruled_out_units(masked, extraction, recs, positions)
     if rules.ordinal_picks_8:
-        recs = ordinal_picks(masked, extraction, recs)
+        recs = ordinal_picks(masked, extraction, recs, positions)
     findings = [
         *check_names(extraction.mentions, tally),
         *check_claims(

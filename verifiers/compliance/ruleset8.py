@@ -22,6 +22,7 @@ Functions of the masked text (card names blanked to "#") and the extraction; no 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -112,21 +113,66 @@ RULED_OUT_8 = re.compile(
 )
 
 
-def ruled_out_units(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
+# every phrase of RULED_OUT_8 holds one of these (a cheap test before the expression)
+_RULED_OUT_HINTS = (
+    "rul",
+    "aside",
+    "off",
+    "out",
+    "option",
+    "qualif",
+    "eligib",
+    "approv",
+    "get it",
+    "only",
+    "just",
+    "reserved",
+    "restricted",
+    "limited",
+    "need",
+    "requir",
+    "already",
+    "still",
+    "dropped",
+)
+
+
+def _rules_out(unit_text: str) -> bool:
+    return (
+        any(hint in unit_text for hint in _RULED_OUT_HINTS)
+        and RULED_OUT_8.search(unit_text) is not None
+        and not _recommends(unit_text)
+    )
+
+
+def ruled_out_units(
+    masked: str,
+    extraction: Extraction,
+    recs: Recommendations,
+    positions: Sequence[tuple[int, int, str]] = (),
+) -> Recommendations:
     """``recs`` with the cards ruled out by a sentence that names only them and says so in
-    ruleset 8's words (``RULED_OUT_8``), unless the sentence also recommends."""
+    ruleset 8's words (``RULED_OUT_8``), unless the sentence also recommends. ``positions``:
+    the text's picks by position (``position_phrases``)."""
     from replicas.verifiers.compliance.recommend import Recommendations
 
     by_unit = _mentions_by_unit(extraction)
     positive = dict(recs.positive)
     negated = set(recs.negated)
+    # only where ruling out changes a verdict: the sentence of a card read as recommended, every
+    # sentence when the response names one card (its only card is recommended unless ruled out)
+    # or picks one by position (a ruled-out card is never picked)
+    distinct = {m.card_id for m in extraction.mentions if m.card_id is not None}
+    every = len(distinct) == 1 or bool(positions)
+    starts = {m.start for m in positive.values()}
     changed = False
     for (start, end), mentions in by_unit.items():
         cards = {m.card_id for m in mentions}
         if len(cards) != 1 or None in cards:
             continue
-        unit_text = masked[start:end]
-        if RULED_OUT_8.search(unit_text) is None or _recommends(unit_text):
+        if not every and not any(start <= s < end for s in starts):
+            continue
+        if not _rules_out(masked[start:end]):
             continue
         (card_id,) = cards
         assert card_id is not None
@@ -189,46 +235,96 @@ _PICK_VERB = re.compile(
 _TABLE_LINE = re.compile(r"^[ \t]*\|.*\|[ \t]*$", re.MULTILINE)
 
 
-def ordinal_picks(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
+def ordinal_picks(
+    masked: str,
+    extraction: Extraction,
+    recs: Recommendations,
+    positions: Sequence[tuple[int, int, str]] = (),
+) -> Recommendations:
     """``recs`` with the cards a sentence that names no card picks by position. The clause of
     the position must recommend (``lex.RECOMMEND_MORE``, ``lex.RECOMMEND_7`` or an imperative
     "go with the second one") and negate nothing; a question picks nothing. The picked card's
-    "mention" is the phrase of the position, so a finding quotes it."""
+    "mention" is the phrase of the position, so a finding quotes it. ``positions``: the
+    text's phrases of position (``position_phrases``)."""
     from replicas.verifiers.compliance.recommend import Recommendations
 
-    if ORDINAL_PICK.search(masked) is None:
+    if not positions:
         return recs
     named = [m for m in extraction.mentions if m.card_id is not None]
     if not named:
         return recs
     by_unit = _mentions_by_unit(extraction)
+    units = extraction.units
+    unit_starts = [u[0] for u in units]
     positive = dict(recs.positive)
     changed = False
-    for start, end in extraction.units:
-        if (start, end) in by_unit:
+    for at, to, word in positions:
+        k = bisect_right(unit_starts, at) - 1
+        if k < 0 or to > units[k][1] or units[k] in by_unit:
             continue  # a sentence that names a card is read by the other rules
+        start, end = units[k]
         unit_text = masked[start:end]
         if "?" in unit_text:
             continue
-        for match in ORDINAL_PICK.finditer(unit_text):
-            clause = _clause(unit_text, match.start(), match.end())
-            if not (_recommends(clause) or _PICK_VERB.search(clause)):
-                continue
-            if lex.NEGATION.search(clause) or lex.CONTRAST_MORE.search(
-                clause, 0, max(0, match.start() - _clause_start(unit_text, match.start()))
-            ):
-                continue
-            word = (match.group(1) or match.group(2)).lower()
-            card_id = _card_at(masked, named, start, _ORDINALS[word])
-            if card_id is None or card_id in recs.negated:
-                continue
-            if card_id not in positive:
-                a, b = start + match.start(), start + match.end()
-                while a < b and masked[a] == " ":
-                    a += 1
-                positive[card_id] = NameMention(a, b, EXACT, card_id, masked[a:b])
-                changed = True
+        clause_start = _clause_start(unit_text, at - start)
+        clause = _clause(unit_text, at - start, to - start)
+        if not (_recommends(clause) or _PICK_VERB.search(clause)):
+            continue
+        if lex.NEGATION.search(clause) or lex.CONTRAST_MORE.search(
+            clause, 0, max(0, at - start - clause_start)
+        ):
+            continue
+        card_id = _card_at(masked, named, start, _ORDINALS[word])
+        if card_id is None or card_id in recs.negated or card_id in positive:
+            continue
+        positive[card_id] = NameMention(at, to, EXACT, card_id, masked[at:to])
+        changed = True
     return Recommendations(positive, recs.negated) if changed else recs
+
+
+_ORDINAL_BASES = (
+    "first",
+    "1st",
+    "second",
+    "2nd",
+    "third",
+    "3rd",
+    "fourth",
+    "4th",
+    "last",
+    "final",
+    "top",
+    "bottom",
+    "left",
+    "right",
+)
+_IN_THE_BEFORE = re.compile(r"(?:card|one)[ \t]{1,3}in[ \t]{1,3}the[ \t]{1,3}$")
+
+
+def position_phrases(masked: str) -> list[tuple[int, int, str]]:
+    """Every phrase of ``ORDINAL_PICK`` in ``masked`` as (start, end, ordinal word), found from
+    the ordinal words with ``str.find`` (a regular expression without a literal prefix would try
+    every position of the text)."""
+    found: dict[int, tuple[int, int, str]] = {}
+    for base in _ORDINAL_BASES:
+        pos = masked.find(base)
+        while pos >= 0:
+            if pos == 0 or not masked[pos - 1].isalnum():
+                before = _IN_THE_BEFORE.search(masked, max(0, pos - 24), pos)
+                if before is not None:
+                    candidates = [before.start(), pos]
+                elif masked.endswith("the ", 0, pos):
+                    candidates = [pos - 4, pos]
+                else:
+                    candidates = [pos]
+                for at in candidates:
+                    match = ORDINAL_PICK.match(masked, at)
+                    if match is not None:
+                        word = (match.group(1) or match.group(2)).lower()
+                        found.setdefault(match.start(), (match.start(), match.end(), word))
+                        break
+            pos = masked.find(base, pos + 1)
+    return [found[k] for k in sorted(found)]
 
 
 def _clause_start(text: str, pos: int) -> int:
@@ -310,6 +406,7 @@ __all__ = [
     "close_enough",
     "is_approximate",
     "ordinal_picks",
+    "position_phrases",
     "positional_subject",
     "ruled_out_units",
 ]
