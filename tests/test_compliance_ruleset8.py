@@ -144,6 +144,10 @@ POSITION_TWINS: list[str] = [
     # a question picks nothing; a conditional about the first card recommends nothing
     _SG_ROWS + "Which is better, the first one or the second one?",
     _SG_PROSE + "It's a decent fallback if the first one doesn't appeal.",
+    # praise, not a position: "the right card", "a great first card", "the top card"
+    _SG_ROWS + "Honestly, the right card for you is one you can pay off every month.",
+    _SG_PROSE + "Any no-fee card makes a great first card.",
+    _SG_ROWS + "I'd say the top card for travel is a different question.",
 ]
 
 # -- 4. an intro offer without the rate after it ------------------------------------------------

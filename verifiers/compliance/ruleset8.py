@@ -222,12 +222,26 @@ _ORDINALS = {
     "rightmost": -1,
     "right-hand": -1,
 }
-_ORDINAL_WORD = r"(first|1st|second|2nd|third|3rd|fourth|4th|last|final|top|bottom|left(?:most|-hand)?|right(?:most|-hand)?)"
+# a position in a sequence ("the second card") and an edge of a table ("the left column"); the
+# edges only with a table word: "the right card for you" and "the top card for travel" praise a
+# card, they do not point at one
+_SEQUENCE = r"(?:first|1st|second|2nd|third|3rd|fourth|4th|last|final)"
+_EDGE = r"(?:top|bottom|left(?:most|-hand)?|right(?:most|-hand)?)"
+_ORDINAL_WORD = rf"({_SEQUENCE}|{_EDGE})"
 ORDINAL_PICK = re.compile(
-    rf"\b(?:the[ \t]{{1,3}})?(?:{_ORDINAL_WORD}[ \t]{{1,3}}(?:(?:one|card|row|column|entry)"
-    rf"(?:[ \t]{{1,3}}listed)?|listed)\b"
-    rf"|(?:card|one)[ \t]{{1,3}}in[ \t]{{1,3}}the[ \t]{{1,3}}{_ORDINAL_WORD}[ \t]{{1,3}}(?:column|row)\b)"
+    rf"\bthe[ \t]{{1,3}}(?:{_SEQUENCE}[ \t]{{1,3}}(?:(?:one|card|row|column|entry|option)"
+    rf"(?:[ \t]{{1,3}}listed)?|listed)\b|{_EDGE}[ \t]{{1,3}}(?:row|column|entry)\b)"
+    rf"|\b(?:card|one)[ \t]{{1,3}}in[ \t]{{1,3}}the[ \t]{{1,3}}{_ORDINAL_WORD}[ \t]{{1,3}}"
+    rf"(?:column|row)\b"
 )
+_WORD = re.compile(r"[a-z0-9]+(?:-hand)?")
+
+
+def _ordinal_of(phrase: str) -> str:
+    """The ordinal word of a phrase ``ORDINAL_PICK`` matched."""
+    return next(w for w in _WORD.findall(phrase.lower()) if w in _ORDINALS)
+
+
 _PICK_VERB = re.compile(
     r"\b(?:get|grab|pick|choose|take|apply[ \t]{1,3}for|go[ \t]{1,3}(?:with|for))[ \t]{1,3}"
     r"(?:the[ \t]{1,3})?(?:card[ \t]{1,3}in[ \t]{1,3}the[ \t]{1,3})?" + _ORDINAL_WORD
@@ -320,7 +334,7 @@ def position_phrases(masked: str) -> list[tuple[int, int, str]]:
                 for at in candidates:
                     match = ORDINAL_PICK.match(masked, at)
                     if match is not None:
-                        word = (match.group(1) or match.group(2)).lower()
+                        word = _ordinal_of(match.group())
                         found.setdefault(match.start(), (match.start(), match.end(), word))
                         break
             pos = masked.find(base, pos + 1)
@@ -379,7 +393,7 @@ def _distinct(mentions: Sequence[NameMention]) -> list[NameMention]:
 
 _SUBJECT = re.compile(
     rf"[\s*_>#:-]*(?:(?:for|on|with|as[ \t]{{1,3}}for|about)[ \t]{{1,3}})?the[ \t]{{1,3}}"
-    rf"{_ORDINAL_WORD}[ \t]{{1,3}}(?:card|one|option)\b(?:'s)?"
+    rf"({_SEQUENCE})[ \t]{{1,3}}(?:card|one|option)\b(?:'s)?"
 )
 
 
