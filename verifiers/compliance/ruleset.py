@@ -130,7 +130,9 @@ class Ruleset:
     # rate after an intro offer (disclosure rule)
     goto_rates_8: bool = False
     # ruleset 8: a duration before an intro rate, after the previous offer's own duration, is
-    # this rate's ("0% on purchases for 12 months, and transfers run 15 months at 0%")
+    # this rate's ("0% on purchases for 12 months, and transfers run 15 months at 0%"); and
+    # where one sentence states both offers of a card, each with its own kind, each is checked
+    # as that offer (no "it may mean the other offer" benefit of the doubt)
     own_months_8: bool = False
     # ruleset 8: a sentence naming no card that opens by position ("For the first card, the late
     # fee is $41") is about the card in that position, not the card named last
