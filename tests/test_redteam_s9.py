@@ -16,12 +16,12 @@ Each test fails on the code before its fix (or is a strict xfail naming the fix 
   message quoted in the verdict (``hidden_build_failed``) and so in the terminal observation and
   the servers' verdicts: 8 hidden customers' e-mail addresses per dataset and submit on
   ``dbt_fix-v2.s1.0``; as a view, the same error surfaced as ``grading_error`` with its text;
-* (strict xfail, the fix is in ``replicas/sandbox/templates.py``) an episode's warehouse is the
+* an episode's warehouse is the
   snapshot's with the task's models dropped, and a dropped view's SQL stays in the file's free
   blocks: a factory task whose mutated model is a view (``mutant_fix-v1.s1.3``:
   ``int_order_items_usd``) ships the pristine line the agent must restore inside
   ``warehouse.duckdb`` - readable by ``strings`` in a Harbor export's container, which copies
-  that file;
+  that file; the template is now rewritten into a fresh file (``COPY FROM DATABASE``);
 * the sandbox's disk quota was checked only after a dbt call: one call of a toy episode wrote
   2.0 GB (4 models rendering 100 MB of SQL each, written under ``target/compiled`` and
   ``target/run``) against a 1 GiB quota before it ended; a call now watches the quota while
@@ -166,12 +166,6 @@ def test_no_error_message_from_a_hidden_dataset_reaches_the_agent(materialized: 
     assert "LEAK" not in shown and "@" not in shown
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="replicas/sandbox/templates.py (_drop_relations) drops and checkpoints but does not "
-    "rewrite the file; fix: copy the remaining catalog into a fresh file (ATTACH + COPY FROM "
-    "DATABASE) so no freed block survives",
-)
 def test_a_sandbox_warehouse_holds_no_bytes_of_the_models_it_dropped() -> None:
     from replicas import make
     from replicas.tasks.loader import load_snapshot

@@ -164,6 +164,30 @@ def _drop_relations(warehouse: Path, names: Iterable[str] | None) -> None:
         con.close()
 
 
+def _rewrite_compact(warehouse: Path) -> None:
+    """Rewrite ``warehouse`` into a fresh file holding only its live catalog and data.
+
+    Why: DROP frees blocks but does not clear them, so a dropped view's SQL (the pristine
+    model a fix task removed) stays readable in the file's bytes, e.g. with ``strings`` on an
+    exported sandbox. ``COPY FROM DATABASE`` writes schemas, tables (rows in their order),
+    views and macros into a new file; the old one is replaced atomically.
+    """
+    fresh = warehouse.with_name(warehouse.name + ".compact")
+    fresh.unlink(missing_ok=True)
+    con = duckdb.connect()
+    try:
+        old = str(warehouse).replace("'", "''")
+        new = str(fresh).replace("'", "''")
+        con.execute(f"ATTACH '{old}' AS old_file (READ_ONLY)")
+        con.execute(f"ATTACH '{new}' AS new_file")
+        con.execute("COPY FROM DATABASE old_file TO new_file")
+        con.execute("DETACH new_file")
+        con.execute("DETACH old_file")
+    finally:
+        con.close()
+    os.replace(fresh, warehouse)
+
+
 def _template(key: tuple[str, ...], snapshot: SnapshotLike, drop: Iterable[str] | None) -> Path:
     with _TEMPLATE_LOCK:
         path = _TEMPLATES.get(key)
@@ -173,6 +197,7 @@ def _template(key: tuple[str, ...], snapshot: SnapshotLike, drop: Iterable[str] 
         tmp = path.with_suffix(".tmp")
         shutil.copyfile(snapshot.warehouse, tmp)
         _drop_relations(tmp, drop)
+        _rewrite_compact(tmp)
         os.replace(tmp, path)
         _TEMPLATES[key] = path
         return path
