@@ -92,7 +92,11 @@ def verify_compliance_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
     ruleset: Annotated[
         int | None,
-        typer.Option("--ruleset", help="Compliance ruleset version (default: the latest)."),
+        typer.Option(
+            "--ruleset",
+            help="Compliance ruleset version (default: the library's DEFAULT_RULESET; "
+            "--json reports which one ran).",
+        ),
     ] = None,
 ) -> None:
     """Check a response for compliance violations against the snapshot's card catalog."""
