@@ -10,6 +10,8 @@
   run there with ``ruleset=6``.
 * Ruleset 7 against the revision that published it opt-in (``RULESET_7_PUBLISHED``, ``1e7a8a5``,
   stop 23), run there with ``ruleset=7``.
+* Ruleset 8 against the revision that published it opt-in (``RULESET_8_PUBLISHED``, ``91b5288``),
+  run there with ``ruleset=8``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -37,6 +39,7 @@ RULESET_4_PUBLISHED = "6315072f0b0922a562b72752fdc003020e23097d"
 RULESET_5_PUBLISHED = "c4737eba9b6a3300ee1dfd1f87095b13f116f56e"
 RULESET_6_PUBLISHED = "108c5a5d627cd6e50c17b2205989b6a28f010d18"
 RULESET_7_PUBLISHED = "1e7a8a5bcf6f365b0d3a4fd370b4b815daca8a0a"
+RULESET_8_PUBLISHED = "91b528823b3019686dcad5cb13dc7ce5e6b461c9"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -180,3 +183,10 @@ def test_ruleset_7_verdicts_are_byte_identical_to_the_revision_that_published_it
     tmp_path: Path,
 ) -> None:
     _assert_frozen(RULESET_7_PUBLISHED, 7, 7, tmp_path)
+
+
+@pytest.mark.slow
+def test_ruleset_8_verdicts_are_byte_identical_to_the_revision_that_published_it(
+    tmp_path: Path,
+) -> None:
+    _assert_frozen(RULESET_8_PUBLISHED, 8, 8, tmp_path)
