@@ -32,6 +32,8 @@ _CASE_MODULES = (
     "test_compliance_ruleset5",
     "test_compliance_ruleset6",
     "test_compliance_ruleset7",
+    "test_compliance_ruleset8",
+    "test_compliance_ruleset9",
 )
 
 

@@ -67,6 +67,7 @@ from replicas.verifiers.compliance.ruleset import (
 )
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
+from replicas.verifiers.compliance.unstated9 import blank_unstated
 from replicas.verifiers.verdict import Reason, Verdict
 
 __all__ = [
@@ -163,11 +164,13 @@ def _reading_text(norm: NormalizedText, rules: Ruleset) -> str:
 
 def _normalize(text: str, rules: Ruleset) -> NormalizedText:
     """The normalised text (with ruleset 5's rewrites of abbreviations and paraphrases, and
-    ruleset 7's after them)."""
+    ruleset 7's after them; ruleset 9 reads no dash or "n/a" as "none")."""
     norm = normalize(text)
     if rules.expansions:
         norm = expand(norm, rules.transfer_paraphrases_6, rules.rewrites_7)
-    return expand7(norm) if rules.rewrites_7 else norm
+    if rules.rewrites_7:
+        norm = expand7(norm, dashes_say_none=not rules.unstated_values_9)
+    return blank_unstated(norm) if rules.unstated_values_9 else norm
 
 
 def extract_claims(

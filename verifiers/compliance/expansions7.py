@@ -616,6 +616,13 @@ _FEE_LABEL_NONE = re.compile(
     r"|cash" + _S + r"advance)" + _S + r"fees?)[ \t]{0,2}(?::|-{1,2}|\?)?[ \t]{0,3}"
     r"(?:-{1,2}|\u2717|\u2718|\u274c|nope|nah)(?=[ \t]*(?:[.;,!|\n]|$))"
 )
+# ruleset 9: the same labels answered by a cross or "nope" only - a dash there may as well mean
+# "not stated" ("Annual fee: -" is unverified, not "none")
+_FEE_LABEL_NONE_9 = re.compile(
+    r"\b(?P<label>(?:annual|yearly|foreign" + _S + r"transaction|late|balance" + _S + r"transfer"
+    r"|cash" + _S + r"advance)" + _S + r"fees?)[ \t]{0,2}(?::|-{1,2}|\?)?[ \t]{0,3}"
+    r"(?:\u2717|\u2718|\u274c|nope|nah)(?=[ \t]*(?:[.;,!|\n]|$))"
+)
 # a table cell holding only a dash: nothing there ("| Annual fee | - |" is "none")
 _DASH_CELL = re.compile(r"(?<=\|)[ \t]{0,3}-{1,2}[ \t]{0,3}(?=\|)")
 # a question about a fee answered no: "Is there an annual fee on the X? No." -> "no annual fee"
@@ -731,6 +738,17 @@ def _label_replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
 
 
 def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
+    """Ruleset 7's rewrites of words (a dash in a table cell or after a fee label is "none")."""
+    return _word_replacements(text, lower, dashes_say_none=True)
+
+
+def _replacements_9(text: str, lower: str) -> list[tuple[int, int, str]]:
+    """Ruleset 9's: ruleset 7's, except that a dash alone - a table cell or a fee label's value -
+    says nothing (tables use it for "not stated" / "not applicable" as often as for "none")."""
+    return _word_replacements(text, lower, dashes_say_none=False)
+
+
+def _word_replacements(text: str, lower: str, dashes_say_none: bool) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     if ": no" in lower or ":no" in lower or "-" in lower:
         for m in _near(_KIND_NO_FEE, lower, (" fee", " charge"), 60, 10):
@@ -852,13 +870,14 @@ def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
             _NOTHING_YEARLY, lower, ("year", "having", "holding", "owning", "carrying"), 40, 30
         ):
             out.append((m.start(), m.end(), "pay no annual fee"))
-        for m in _near(_FEE_LABEL_NONE, lower, ("fee",), 40, 20):
+        label_none = _FEE_LABEL_NONE if dashes_say_none else _FEE_LABEL_NONE_9
+        for m in _near(label_none, lower, ("fee",), 40, 20):
             out.append((m.start(), m.end(), m.group("label") + ": none"))
         if "?" in lower:
             for m in _near(_FEE_QUESTION_NO, lower, ("?",), 100, 40):
                 kind = " ".join(m.group("kind").split())
                 out.append((m.start("ans"), m.end("ans"), f"there is no {kind} fee"))
-    if "|" in lower:
+    if dashes_say_none and "|" in lower:
         for m in _near(_DASH_CELL, lower, ("|",), 1, 8):
             out.append((m.start(), m.end(), " none "))
     if "intro" in lower:
@@ -874,16 +893,22 @@ def _replacements(text: str, lower: str) -> list[tuple[int, int, str]]:
     return kept
 
 
-def expand7(norm: NormalizedText) -> NormalizedText:
+def expand7(norm: NormalizedText, dashes_say_none: bool = True) -> NormalizedText:
     """``norm`` with ruleset 7's rewrites applied and its map back to the original extended:
-    the words first, then the labels they may have made."""
+    the words first, then the labels they may have made (``dashes_say_none=False``: ruleset 9,
+    which reads no dash as "none")."""
     if not any(t in norm.lower for t in _TRIGGERS):
         return norm
-    return _apply(_apply(norm, _replacements, _WORDS), _label_replacements, _LABELS)
+    if dashes_say_none:
+        words = _apply(norm, _replacements, _WORDS)
+    else:
+        words = _apply(norm, _replacements_9, _WORDS_9)
+    return _apply(words, _label_replacements, _LABELS)
 
 
 _Found = tuple[tuple[int, int, str], ...]
 _WORDS: dict[str, _Found] = {}
+_WORDS_9: dict[str, _Found] = {}  # ruleset 9 rewrites less (its own cache: same block, other words)
 _LABELS: dict[str, _Found] = {}
 _CACHE_LIMIT = 50_000
 

@@ -54,6 +54,14 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   has its own, and each is checked as the offer its words name; a sentence that names no card
   but opens by position ("For the first card, the late fee is up to $41") is about the card in
   that position (none, if that is an invented name), not the card named last.
+* ``9`` - ruleset 8 plus (opt-in) one correction, precision first (issue 13, ``unstated9``): a
+  value that may mean "none" or "not stated" is unverified, not a "no fee" claim. Rulesets 7-8
+  read a dash alone - a table cell holding "-" or an em dash, "Annual fee: -" - as "none", and
+  rulesets 3-8 read "n/a" after a label ("Annual fee: n/a", "Intro APR: n/a") so; tables write
+  both for a term they do not state, and rulesets 7-8 flagged all ten of the kit's own compliant
+  800-word answers and 7.7 % of the older labelled evalset's compliant items through dash cells
+  alone. Ruleset 9 reads neither as any claim; the words that do say "none" ("none", "no fee",
+  "$0", "free", "not applicable", a cross, "nope") are read and checked as in ruleset 8.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -137,6 +145,9 @@ class Ruleset:
     # ruleset 8: a sentence naming no card that opens by position ("For the first card, the late
     # fee is $41") is about the card in that position, not the card named last
     positional_subjects_8: bool = False
+    # ruleset 9: a dash alone (a table cell "-" or an em dash, "Annual fee: -") and "n/a" may mean
+    # "not stated" as well as "none": no claim (rulesets 7-8 read the dash, 3-8 "n/a", as "none")
+    unstated_values_9: bool = False
 
 
 FROZEN_RULESET = 3
@@ -193,6 +204,9 @@ RULESETS[8] = replace(
     own_months_8=True,
     positional_subjects_8=True,
 )
+
+#: Ruleset 9 (opt-in) is ruleset 8 with dashes and "n/a" read as no claim.
+RULESETS[9] = replace(RULESETS[8], version=9, unstated_values_9=True)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:
