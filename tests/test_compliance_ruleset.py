@@ -314,7 +314,7 @@ def test_recommended_card_fee_disclosure(text: str, expected: list[str], catalog
 
 
 def test_ruleset_lookup() -> None:
-    assert FROZEN_RULESET == 3 and DEFAULT_RULESET == 5
+    assert FROZEN_RULESET == 3 and DEFAULT_RULESET == 9
     assert get_ruleset(None) is RULESETS[DEFAULT_RULESET]
     assert get_ruleset(3) == RULESETS[3] and get_ruleset(RULESETS[4]) is RULESETS[4]
     frozen = RULESETS[3]
@@ -359,13 +359,20 @@ def test_cli_switches_and_reports_the_ruleset(tmp_path: Path) -> None:
     runner = CliRunner()
     base = ["compliance", "--snapshot", str(snapshot.path), "--json", str(path)]
     by_ruleset = {}
-    for extra in ([], ["--ruleset", "3"], ["--ruleset", "4"], ["--ruleset", "5"]):
+    for extra in (
+        [],
+        ["--ruleset", "3"],
+        ["--ruleset", "4"],
+        ["--ruleset", "5"],
+        ["--ruleset", "9"],
+    ):
         result = runner.invoke(verify_app, [*base, *extra])
         assert result.exit_code == 1, result.output
         payload = json.loads(result.output)
         by_ruleset[tuple(extra)] = payload
         assert payload["ruleset"] == (int(extra[1]) if extra else DEFAULT_RULESET)
-    assert by_ruleset[()] == by_ruleset[("--ruleset", "5")]
+    assert by_ruleset[()] == by_ruleset[("--ruleset", str(DEFAULT_RULESET))]
+    assert by_ruleset[("--ruleset", "5")]["reasons"] == by_ruleset[()]["reasons"]
     assert by_ruleset[("--ruleset", "4")]["reasons"] == by_ruleset[()]["reasons"]
     assert [r["code"] for r in by_ruleset[()]["reasons"]] == ["false_intro_offer"]
     assert [r["code"] for r in by_ruleset[("--ruleset", "3")]["reasons"]] != ["false_intro_offer"]

@@ -12,7 +12,7 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   balance"), more "no fee" forms ("charges nothing for balance transfers", "free balance
   transfers", "waives the transfer fee", "first year free") and more ways of recommending a card
   ("go with", "apply for", "is the card for you", "bottom line:").
-* ``5`` - the default (``DEFAULT_RULESET``): ruleset 4 plus abbreviations and paraphrases
+* ``5`` - the default until stop 24: ruleset 4 plus abbreviations and paraphrases
   rewritten before reading ("no AF", "no FTF", "22.49% p.a.", "move your debt over",
   "consolidate your debt"), label values after arrows and question marks ("Annual fee -> none",
   "Annual fee? Zero."), first-year fees written "$0 intro", "free the first year", "first year
@@ -54,7 +54,9 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   has its own, and each is checked as the offer its words name; a sentence that names no card
   but opens by position ("For the first card, the late fee is up to $41") is about the card in
   that position (none, if that is an invented name), not the card named last.
-* ``9`` - ruleset 8 plus (opt-in) one correction, precision first (issue 13, ``unstated9``): a
+* ``9`` - the default (``DEFAULT_RULESET``) since stop 24, chosen on a blind evalset nobody
+  tuned on (seeds 22-23 of session 9's: false positives 1/192 against ruleset 5's 7/192, recall
+  as high or higher on every code): ruleset 8 plus one correction, precision first (issue 13, ``unstated9``): a
   value that may mean "none" or "not stated" is unverified, not a "no fee" claim. Rulesets 7-8
   read a dash alone - a table cell holding "-" or an em dash, "Annual fee: -" - as "none", and
   rulesets 3-8 read "n/a" after a label ("Annual fee: n/a", "Intro APR: n/a") so; tables write
@@ -151,7 +153,7 @@ class Ruleset:
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 5
+DEFAULT_RULESET = 9
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(
