@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from replicas.seeding import table_rng
-from replicas.verifiers.compliance import CardTerms, Catalog
+from replicas.verifiers.compliance import CardTerms, Catalog, verify_response
 from tests.compliance_writer import View, Writer, _money, _p
 
 # -- documents ----------------------------------------------------------------------------------
@@ -493,3 +493,15 @@ def long_response(catalog: Catalog, seed: int, words: int = 800) -> str:
         parts.append(" ".join(w.pick(_DISTRACTORS) for _ in range(3)))
         count = sum(len(p.split()) for p in parts)
     return "\n\n".join(parts)
+
+
+def codes_with_spans(
+    text: str, catalog: Catalog, ruleset: int, customer: str | None = None
+) -> list[str]:
+    """The sorted reason codes ``ruleset`` gives ``text``, after checking that every reason's span
+    quotes the agent's own text (also where a ruleset rewrote a phrase before reading it)."""
+    verdict = verify_response(text, catalog, customer_id=customer, ruleset=ruleset)
+    for reason in verdict.reasons:
+        assert reason.span is not None
+        assert text[reason.span.start : reason.span.end] == reason.span.text
+    return sorted(set(verdict.codes))

@@ -31,6 +31,7 @@ from replicas.verifiers.compliance import (
 )
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from tests.compliance_cases import CARDS, ELIGIBILITY
+from tests.compliance_support import codes_with_spans
 
 Case = tuple[str, list[str]]
 
@@ -40,12 +41,7 @@ def catalog() -> Catalog:
     return Catalog.from_records(CARDS, ELIGIBILITY)
 
 
-def _codes(text: str, catalog: Catalog, ruleset: int, customer: str | None = None) -> list[str]:
-    verdict = verify_response(text, catalog, customer_id=customer, ruleset=ruleset)
-    for reason in verdict.reasons:
-        assert reason.span is not None
-        assert text[reason.span.start : reason.span.end] == reason.span.text
-    return sorted(set(verdict.codes))
+_codes = codes_with_spans
 
 
 def _new_detection(text: str, expected: list[str], catalog: Catalog, customer: str | None = None):

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import pytest
 
-from replicas.verifiers.compliance import Catalog, verify_response
+from replicas.verifiers.compliance import Catalog
 from replicas.verifiers.compliance.expansions import expand
 from replicas.verifiers.compliance.text import normalize
 from tests.compliance_cases import CARDS, ELIGIBILITY
+from tests.compliance_support import codes_with_spans
 
 Case = tuple[str, list[str]]
 
@@ -31,13 +32,7 @@ def catalog() -> Catalog:
     return Catalog.from_records(CARDS, ELIGIBILITY)
 
 
-def _codes(text: str, catalog: Catalog, ruleset: int, customer: str | None = None) -> list[str]:
-    verdict = verify_response(text, catalog, customer_id=customer, ruleset=ruleset)
-    for reason in verdict.reasons:
-        # spans point into the agent's own text, also where ruleset 5 rewrote an abbreviation
-        assert reason.span is not None
-        assert text[reason.span.start : reason.span.end] == reason.span.text
-    return sorted(set(verdict.codes))
+_codes = codes_with_spans
 
 
 def _new_detection(text: str, expected: list[str], catalog: Catalog, customer: str | None = None):

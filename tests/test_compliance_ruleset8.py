@@ -19,6 +19,7 @@ import pytest
 from replicas.verifiers.compliance import Catalog, verify_response
 from replicas.verifiers.compliance.ruleset8 import APPROXIMATE_PP
 from tests.compliance_cases import CARDS, COMPLIANT, ELIGIBILITY, REALISTIC_COMPLIANT, card
+from tests.compliance_support import codes_with_spans
 
 Case = tuple[str, list[str]]
 
@@ -37,12 +38,7 @@ def catalog() -> Catalog:
     return Catalog.from_records([*CARDS, _DUAL], ELIGIBILITY)
 
 
-def _codes(text: str, catalog: Catalog, ruleset: int, customer: str | None = None) -> list[str]:
-    verdict = verify_response(text, catalog, customer_id=customer, ruleset=ruleset)
-    for reason in verdict.reasons:
-        assert reason.span is not None
-        assert text[reason.span.start : reason.span.end] == reason.span.text
-    return sorted(set(verdict.codes))
+_codes = codes_with_spans
 
 
 _A = ["wrong_apr"]

@@ -24,7 +24,7 @@ from replicas.build import ensure_snapshot
 from replicas.verifiers.compliance import RULESETS, Catalog, verify_response
 from tests.compliance_cases import CARDS, COMPLIANT, ELIGIBILITY, REALISTIC_COMPLIANT
 from tests.compliance_labelled import FALSE_POSITIVE_TARGET, RECALL_TARGET, build_evalset
-from tests.compliance_support import long_response
+from tests.compliance_support import codes_with_spans, long_response
 
 Case = tuple[str, list[str]]
 
@@ -34,12 +34,7 @@ def catalog() -> Catalog:
     return Catalog.from_records(CARDS, ELIGIBILITY)
 
 
-def _codes(text: str, catalog: Catalog, ruleset: int, customer: str | None = None) -> list[str]:
-    verdict = verify_response(text, catalog, customer_id=customer, ruleset=ruleset)
-    for reason in verdict.reasons:
-        assert reason.span is not None
-        assert text[reason.span.start : reason.span.end] == reason.span.text
-    return sorted(set(verdict.codes))
+_codes = codes_with_spans
 
 
 _F = ["wrong_fee"]
