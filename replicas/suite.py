@@ -16,7 +16,7 @@ new suite version (``core-v2``), not an edit of ``core-v1``, is the way to move 
 Example::
 
     from replicas.suite import get_suite
-    suite = get_suite("core-v2")
+    suite = get_suite("core-v3")
     suite.task_ids[:2]      # ('ecommerce.revenue_period-v2.s1.0', ...)
     tasks = suite.tasks()   # Task objects, built through task_from_id (cached)
 """
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 #: Published lists live in ``replicas/suites/`` as package data of ``replicas`` (glob
 #: ``suites/*.txt``), not as a subpackage, so no ``__init__.py`` is needed.
 SUITES_DIR = "suites"
-DEFAULT_SUITE = "core-v2"
+DEFAULT_SUITE = "core-v3"
 _COMMENT = "#"
 
 
@@ -275,10 +275,34 @@ HARD_V2 = SuiteSpec(
     ),
 )
 
+#: The core-v2 families core-v3 bumps: the credit_cards families whose grading (or, for
+#: offer_audit, whose drafts) runs the compliance verifier, now under ruleset 9 rather than the
+#: frozen ruleset 3 (see each -v3 family's docstring). eligibility-v2 never calls the verifier.
+_CORE_V3_BUMPS = frozenset(
+    f"credit_cards.{f}-v2" for f in ("card_terms_qa", "recommend_card", "offer_audit")
+)
+
+#: core-v3: core-v2 with the three credit_cards families that use the compliance verifier at
+#: -v3 (compliance ruleset 9, the verifier's current detections; issue 13), same seeds, variants
+#: and sizes. The other eleven families keep their core-v2 ids.
+CORE_V3 = SuiteSpec(
+    name="core-v3",
+    description=(
+        "The core suite, version 3: core-v2 with card_terms_qa, recommend_card and offer_audit "
+        "at -v3 (free-text answers graded, and audit drafts validated, with compliance ruleset "
+        "9 instead of the frozen ruleset 3), seeds 1-3, scale 0.01."
+    ),
+    entries=tuple(
+        _bumped(e, e.family.replace("-v2", "-v3")) if e.family in _CORE_V3_BUMPS else e
+        for e in CORE_V2.entries
+    ),
+)
+
 #: Every suite the kit ships, by name (a registry, so a new suite is one entry).
 SUITE_SPECS: Registry[SuiteSpec] = Registry("suite", same=lambda old, new: old == new)
 SUITE_SPECS.register(CORE_V1.name, CORE_V1)
 SUITE_SPECS.register(CORE_V2.name, CORE_V2)
+SUITE_SPECS.register(CORE_V3.name, CORE_V3)
 SUITE_SPECS.register(HARD_V1.name, HARD_V1)
 SUITE_SPECS.register(HARD_V2.name, HARD_V2)
 
@@ -422,6 +446,7 @@ def suite_names() -> list[str]:
 __all__ = [
     "CORE_V1",
     "CORE_V2",
+    "CORE_V3",
     "DEFAULT_SUITE",
     "HARD_V1",
     "HARD_V2",

@@ -1,6 +1,6 @@
 """``replicas.Env`` is a real ``gymnasium.Env``: Gymnasium's own checker, registry and vector API.
 
-One task of every family of the core suites (core-v1 and the default core-v2) goes through
+One task of every family of the core suites (core-v1, core-v2 and the default core-v3) goes through
 ``gymnasium.make("replicas/<task id>")`` and ``gymnasium.utils.env_checker.check_env`` with every
 Gymnasium warning turned into a failure; a test checks that this is every registered family but
 the ones ``_not_checked_here`` names (minutes to build).
@@ -24,12 +24,15 @@ from replicas.tasks.base import TaskId
 from replicas.tasks.registry import family_names
 
 SUITE = get_suite("core-v1")
-CORE_SUITES = (SUITE, get_suite("core-v2"))  # core-v2 is the default suite
-ONE_PER_FAMILY = [
-    next(t for t in suite.task_ids if t.startswith(f + "."))
-    for suite in CORE_SUITES
-    for f in suite.families()
-]
+CORE_SUITES = (SUITE, get_suite("core-v2"), get_suite("core-v3"))  # core-v3 is the default
+# A family in several suites (core-v3 keeps eleven of core-v2's) is checked once, on its first task.
+ONE_PER_FAMILY = list(
+    dict.fromkeys(
+        next(t for t in suite.task_ids if t.startswith(f + "."))
+        for suite in CORE_SUITES
+        for f in suite.families()
+    )
+)
 
 
 def _not_checked_here(family: str) -> bool:
@@ -71,7 +74,7 @@ def test_gymnasium_check_env_passes(task_id: str) -> None:
         env.close()
 
 
-@pytest.mark.slow  # builds every task of two suites
+@pytest.mark.slow  # builds every task of three suites
 def test_spaces_contain_every_instruction_and_oracle_action() -> None:
     with make(ONE_PER_FAMILY[0]) as env:
         obs_space, act_space = env.observation_space, env.action_space

@@ -32,6 +32,7 @@ from replicas.suite import (
     suite_file,
 )
 from replicas.tasks import TaskId
+from replicas.tasks.loader import task_from_id
 from tests.tiers import first_per_key, slow
 
 SUITE = "core-v1"
@@ -104,15 +105,18 @@ def test_every_planned_family_is_registered() -> None:
 
 
 #: every published suite; the hard suites' tasks need enterprise snapshots (minutes): slow.
+#: core-v3 shares 94 of its 130 tasks with core-v2: its fast check is
+#: test_core_v3_is_core_v2_with_the_compliance_families_bumped, the whole rebuild is slow.
 PUBLISHED = [
     "core-v1",
     "core-v2",
+    pytest.param("core-v3", marks=pytest.mark.slow),
     pytest.param("hard-v1", marks=pytest.mark.slow),
     pytest.param("hard-v2", marks=pytest.mark.slow),
 ]
 
 
-@pytest.mark.parametrize("suite_name", ["core-v1", "core-v2", "hard-v1", "hard-v2"])
+@pytest.mark.parametrize("suite_name", ["core-v1", "core-v2", "core-v3", "hard-v1", "hard-v2"])
 def test_published_file_equals_the_plan(suite_name: str) -> None:
     text = suite_file(suite_name).read_text(encoding="utf-8")
     plan = plan_suite(suite_name)
@@ -128,6 +132,37 @@ def test_published_index_equals_the_built_tasks(suite_name: str) -> None:
     assert index_file(suite_name).read_text(encoding="utf-8") == render_index(suite.tasks())
     rows = read_suite_index(suite_name)
     assert rows is not None and [r["id"] for r in rows] == list(suite.task_ids)
+
+
+def test_core_v3_is_core_v2_with_the_compliance_families_bumped() -> None:
+    """core-v3: the three credit_cards families that run the compliance verifier at -v3, every
+    other id (eligibility-v2 too: it never calls the verifier) core-v2's; the index rows it
+    shares with core-v2 are core-v2's, and the first task of each -v3 family is its row."""
+    v2, v3 = get_suite("core-v2"), get_suite("core-v3")
+    bumped = {f"credit_cards.{f}" for f in ("card_terms_qa", "recommend_card", "offer_audit")}
+    assert len(v3) == len(v2)
+    for old, new in zip(v2.task_ids, v3.task_ids, strict=True):
+        a, b = TaskId.parse(old), TaskId.parse(new)
+        base = a.family.rsplit("-", 1)[0]
+        assert new == (old.replace(a.family, f"{base}-v3") if base in bumped else old)
+        assert (a.seed, a.variant, a.scale) == (b.seed, b.variant, b.scale)
+    assert {TaskId.parse(t).family for t in v3.task_ids} - set(v2.families()) == {
+        f"{base}-v3" for base in bumped
+    }
+    rows2 = {row["id"]: row for row in read_suite_index("core-v2") or []}
+    rows3 = read_suite_index("core-v3")
+    assert rows3 is not None
+    first_v3: dict[str, dict[str, Any]] = {}
+    for row in rows3:
+        if row["id"] in rows2:
+            assert row == rows2[row["id"]]
+        else:
+            first_v3.setdefault(row["family"], row)
+    assert set(first_v3) == {f"{base}-v3" for base in bumped}
+    for row in first_v3.values():
+        assert [row] == [
+            json.loads(line) for line in render_index([task_from_id(row["id"])]).splitlines()
+        ]
 
 
 def test_listing_a_suite_builds_nothing(tmp_path: Path) -> None:

@@ -4,6 +4,9 @@
 term's unit — dollars or percentage points —, exact for months) and the instruction states it
 in the grader's words. Both versions' oracles find the card by the name the question gives.
 
+``-v3`` (core-v3): ``-v2`` with part (b) below run under compliance ruleset 9 (the verifier's
+current detections) instead of the frozen ruleset 3; see ``CardTermsQAV3``.
+
 The question names a card exactly — usually one with a near-collision sibling ("Atlas Cash" /
 "Atlas Cash Back", "Compass Traveler One" / "Compass Traveller One") — and asks for one
 Schumer-box term. The answer is free text whose FIRST line is ``Answer: <value>`` (or
@@ -25,11 +28,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from replicas.families.credit_cards.common import (
     NEAR_COLLISION_RATIO,
     PASS,
+    V3_COMPLIANCE_RULESET,
     apr_range,
     catalog_for,
     combine,
@@ -285,6 +289,8 @@ class CardTermsQA(TaskFamily):
     )
     difficulty = "medium"
     n_variants = 8
+    #: the ruleset part (b) grades with, also when the build checks that the oracle passes
+    compliance_ruleset: ClassVar[int] = COMPLIANCE_RULESET
 
     def make(self, ctx: BuildContext) -> Task:
         cards = load_cards(ctx)
@@ -310,8 +316,10 @@ class CardTermsQA(TaskFamily):
             # verifier's extractor is skipped rather than asked with an unpassable oracle.
             card, readings, _ = choices.pop(int(rng.integers(0, len(choices))))
             truth = card[term.column]
+            oracle = oracle_text(card, term)
+            expected = canonical(term, truth)
             if grade_terms_answer(
-                oracle_text(card, term), canonical(term, truth), term, catalog
+                oracle, expected, term, catalog, ruleset=self.compliance_ruleset
             ).passed:
                 break
             if not choices:
@@ -330,7 +338,10 @@ class CardTermsQA(TaskFamily):
 
     def grade(self, task: Task, answer: str, ctx: GradeContext) -> Verdict:
         term = TERMS[str(task.metadata["term"])]
-        return grade_terms_answer(answer, task.expected, term, catalog_for(ctx.snapshot))
+        catalog = catalog_for(ctx.snapshot)
+        return grade_terms_answer(
+            answer, task.expected, term, catalog, ruleset=self.compliance_ruleset
+        )
 
 
 def lookup_sql(card_name: str, term: Term) -> str:
@@ -384,8 +395,10 @@ def grade_terms_answer(
     term: Term,
     catalog: Any,
     config: VerifierConfig = V1_VALUE_CONFIG,
+    *,
+    ruleset: int = COMPLIANCE_RULESET,
 ) -> Verdict:
-    """(a) the asked value AND (b) the compliance verifier on the whole text."""
+    """(a) the asked value AND (b) the compliance verifier (``ruleset``) on the whole text."""
 
     rejected = text_precheck(answer)
     if rejected is not None:
@@ -393,7 +406,7 @@ def grade_terms_answer(
     return combine(
         {
             "value": check_value(answer, expected, term, config),
-            "compliance": verify_response(answer, catalog, ruleset=COMPLIANCE_RULESET),
+            "compliance": verify_response(answer, catalog, ruleset=ruleset),
         }
     )
 
@@ -449,4 +462,31 @@ class CardTermsQAV2(CardTermsQA):
     def grade(self, task: Task, answer: str, ctx: GradeContext) -> Verdict:
         term = TERMS[str(task.metadata["term"])]
         catalog = catalog_for(ctx.snapshot)
-        return grade_terms_answer(answer, task.expected, term, catalog, task.verifier)
+        return grade_terms_answer(
+            answer, task.expected, term, catalog, task.verifier, ruleset=self.compliance_ruleset
+        )
+
+
+@register_family
+class CardTermsQAV3(CardTermsQAV2):
+    """-v2 with the compliance part graded under ruleset 9 instead of the frozen ruleset 3.
+
+    What changed: part (b) - and the build's check that the oracle text passes - runs
+    ``verify_response(..., ruleset=9)``. The value check, the instruction's wording, the oracle
+    and the wrong readings are -v2's; the questions are drawn anew (a family's seeded streams
+    are keyed by its name, as at every version bump).
+
+    Why: issue 13 asks that the families grade with the current verifier. Ruleset 3 passes
+    false claims later rulesets read ("no AF" or "no FTF" for a card that charges the fee, "free
+    balance transfers" for one with a transfer fee) and fails text that states nothing false
+    ("Annual fee: n/a", which may mean "not stated"; "about 29%" for a 29.49% APR). -v2's ids
+    must keep ruleset 3's grades, so the change ships as this version in suite core-v3. Every
+    oracle text the build can choose on seeds 1-3 passes under both rulesets (measured).
+    """
+
+    name = "credit_cards.card_terms_qa-v3"
+    description = (
+        "Answer one disclosed term (APR, intro offer, fee) of one exactly named card in free "
+        "text; the value (tolerance stated) and every claim are checked (compliance ruleset 9)."
+    )
+    compliance_ruleset = V3_COMPLIANCE_RULESET

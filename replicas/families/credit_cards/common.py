@@ -68,6 +68,10 @@ RECENT_BANKRUPTCY_MONTHS = 24
 #: Similarity (difflib ratio of lower-cased names) from which two names count as near-collisions.
 NEAR_COLLISION_RATIO = 0.8
 
+#: The compliance ruleset the ``-v3`` families (suite core-v3) grade and build with. A literal,
+#: not ``DEFAULT_RULESET``: published ids never change behaviour when the default moves on.
+V3_COMPLIANCE_RULESET = 9
+
 #: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
 #: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).
 RULES_SQL = f"""

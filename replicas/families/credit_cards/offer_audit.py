@@ -3,6 +3,9 @@
 ``-v2`` (core-v2): the same drafts, the instruction stating the (exact-set) tolerance in the
 grader's words. Both versions' oracles look the cards up by the names the draft gives.
 
+``-v3`` (core-v3): ``-v2`` with the drafts selected and validated under compliance ruleset 9
+(the verifier's current detections) instead of the frozen ruleset 3; see ``OfferAuditV3``.
+
 The family writes a short marketing draft about one card (sometimes with its near-collision
 sibling as an alternative), grounded in the catalog, then injects 1-3 violations of different
 kinds: a wrong purchase APR, a 0 % intro offer the card does not have, wrong intro months, a
@@ -19,12 +22,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from replicas.families.credit_cards.common import (
     NEAR_COLLISION_RATIO,
+    V3_COMPLIANCE_RULESET,
     apr_range,
     catalog_for,
     fmt_pct,
@@ -309,6 +313,9 @@ class OfferAudit(TaskFamily):
     )
     difficulty = "medium"
     n_variants = 6
+    #: the ruleset a draft is checked with at build time (the untouched draft must pass it, the
+    #: injected one must give exactly the injected codes); grading is an exact set comparison
+    compliance_ruleset: ClassVar[int] = COMPLIANCE_RULESET
 
     def make(self, ctx: BuildContext) -> Task:
 
@@ -325,7 +332,7 @@ class OfferAudit(TaskFamily):
             with_sibling = ratio >= NEAR_COLLISION_RATIO and rng.random() < 0.6
             involved = [featured, by_id[sibling_id]] if with_sibling else [featured]
             draft = [s for i, c in enumerate(involved) for s in _sentences(c, featured=i == 0)]
-            if not verify_response(render(draft), catalog, ruleset=COMPLIANCE_RULESET).passed:
+            if not verify_response(render(draft), catalog, ruleset=self.compliance_ruleset).passed:
                 continue  # the untouched draft must be compliant: only injections violate
             codes = sorted(
                 str(c) for c in rng.choice(sorted(INJECTORS), size=n_codes, replace=False)
@@ -334,7 +341,7 @@ class OfferAudit(TaskFamily):
             if injected is None:
                 continue
             text = render(injected)
-            found = set(verify_response(text, catalog, ruleset=COMPLIANCE_RULESET).codes)
+            found = set(verify_response(text, catalog, ruleset=self.compliance_ruleset).codes)
             if found == set(codes):
                 return self._task(ctx, text, codes, involved)
         raise TaskBuildError(f"{self.name}: no draft with {n_codes} verifiable violations")
@@ -419,3 +426,31 @@ class OfferAuditV2(OfferAudit):
 
     def make(self, ctx: BuildContext) -> Task:
         return state_tolerance(super().make(ctx))
+
+
+@register_family
+class OfferAuditV3(OfferAuditV2):
+    """-v2 with each draft selected and validated under compliance ruleset 9, not ruleset 3.
+
+    What changed: the build keeps a draft only if its untouched version passes
+    ``verify_response(..., ruleset=9)`` and its injected version gets exactly the injected codes
+    from it. The injectors, the code definitions, the instruction and the (exact-set) grading
+    are -v2's; the drafts are drawn anew (a family's seeded streams are keyed by its name, as at
+    every version bump).
+
+    Why: issue 13 asks that the families use the current verifier. The expected codes are what
+    the verifier reports on the draft, so they should be what the current verifier reports: a
+    draft whose codes agree only under ruleset 3 would teach ruleset 3's reading. -v2's ids must
+    keep their drafts, so the change ships as this version in suite core-v3. Measured on seeds
+    1-3: every untouched draft and every single-injection draft gets the same codes under
+    rulesets 3 and 9 (the injectors write plain claims both read alike), so today the -v3 tasks
+    differ from -v2's by their draws; the validation follows the current verifier from now on.
+    """
+
+    name = "credit_cards.offer_audit-v3"
+    description = (
+        "Review a generated marketing draft against the card catalog and list its compliance "
+        "violations by reason code (drafts validated with compliance ruleset 9); exact-set "
+        "grading stated in the grader's words."
+    )
+    compliance_ruleset = V3_COMPLIANCE_RULESET

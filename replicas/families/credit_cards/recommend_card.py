@@ -6,6 +6,9 @@ on them) are withheld from the episode's warehouse — in v1 the answer was one 
 holding tables; the oracle does exactly that, and the value tolerance is the task's
 ``VerifierConfig`` (±$1), stated in the grader's words.
 
+``-v3`` (core-v3): ``-v2`` with check 2 below run under compliance ruleset 9 (the verifier's
+current detections) instead of the frozen ruleset 3; see ``RecommendCardV3``.
+
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
 1. the named card is the best card — the eligible card with the highest ongoing annual value
@@ -32,13 +35,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from replicas.families.credit_cards.common import (
     AS_OF,
     ELIGIBLE_PREDICATE,
     RECENT_BANKRUPTCY_MONTHS,
     RULES_SQL,
+    V3_COMPLIANCE_RULESET,
     apr_range,
     catalog_for,
     combine,
@@ -211,6 +215,8 @@ class RecommendCard(TaskFamily):
     )
     difficulty = "hard"
     n_variants = 6
+    #: the ruleset check 2 grades with, also when the build checks that the oracle passes
+    compliance_ruleset: ClassVar[int] = COMPLIANCE_RULESET
 
     def make(self, ctx: BuildContext) -> Task:
         cards = load_cards(ctx)
@@ -251,7 +257,15 @@ class RecommendCard(TaskFamily):
         chosen = None
         for customer_id, best, wrong in variant_slice(ctx, ordered):
             text = oracle_text(by_id[best.card_id], best)
-            if grade_recommendation(text, customer_id, values[customer_id], fees, catalog).passed:
+            verdict = grade_recommendation(
+                text,
+                customer_id,
+                values[customer_id],
+                fees,
+                catalog,
+                ruleset=self.compliance_ruleset,
+            )
+            if verdict.passed:
                 chosen = (customer_id, best, wrong)
                 break
         if chosen is None:
@@ -282,7 +296,10 @@ class RecommendCard(TaskFamily):
             str(r[0]): CardName(str(r[1]), float(r[2]))
             for r in ctx.pristine_query("select card_id, card_name, annual_fee_usd from raw.cards")
         }
-        return grade_recommendation(answer, customer_id, values, cards, catalog_for(ctx.snapshot))
+        catalog = catalog_for(ctx.snapshot)
+        return grade_recommendation(
+            answer, customer_id, values, cards, catalog, ruleset=self.compliance_ruleset
+        )
 
 
 def _check_against_mart(ctx: BuildContext, customer_id: int, values: Sequence[CardValue]) -> None:
@@ -316,8 +333,10 @@ def grade_recommendation(
     cards: Mapping[str, CardName],
     catalog: Any,
     tolerance: float = VALUE_TOLERANCE_USD,
+    *,
+    ruleset: int = COMPLIANCE_RULESET,
 ) -> Verdict:
-    """The three checks of the module docstring, combined (all must pass)."""
+    """The checks of the module docstring, combined (all must pass); check 2 with ``ruleset``."""
 
     rejected = text_precheck(answer)
     if rejected is not None:
@@ -325,9 +344,7 @@ def grade_recommendation(
     card_id, choice = _check_choice(answer, values, cards, tolerance)
     parts = {
         "recommendation": choice,
-        "compliance": verify_response(
-            answer, catalog, customer_id=customer_id, ruleset=COMPLIANCE_RULESET
-        ),
+        "compliance": verify_response(answer, catalog, customer_id=customer_id, ruleset=ruleset),
     }
     if card_id is not None:
         parts["disclosures"] = _check_fee_disclosure(answer, cards[card_id])
@@ -511,14 +528,49 @@ class RecommendCardV2(RecommendCard):
         }
         catalog = catalog_for(ctx.snapshot)
         return grade_recommendation(
-            answer, customer_id, values, cards, catalog, task.verifier.abs_tol
+            answer,
+            customer_id,
+            values,
+            cards,
+            catalog,
+            task.verifier.abs_tol,
+            ruleset=self.compliance_ruleset,
         )
+
+
+@register_family
+class RecommendCardV3(RecommendCardV2):
+    """-v2 with the compliance check graded under ruleset 9 instead of the frozen ruleset 3.
+
+    What changed: check 2 - and the build's check that the oracle text passes - runs
+    ``verify_response(..., customer_id=..., ruleset=9)``. The instruction, the value formula,
+    the withheld marts, the tolerance, the oracle and the wrong readings are -v2's; the
+    customers are drawn anew (a family's seeded streams are keyed by its name, as at every
+    version bump).
+
+    Why: issue 13 asks that the families grade with the current verifier. Ruleset 3 passes
+    what later rulesets catch ("no AF" for a card with an annual fee; a card the customer is not
+    eligible for put forward as "Bottom line: the X" or "the X is the card for you") and fails
+    text that states nothing false ("Annual fee: n/a", which may mean "not stated"; "about 29%"
+    for a 29.49% APR). -v2's ids must keep ruleset 3's grades, so the change ships as this
+    version in suite core-v3. Every customer's oracle text on seeds 1-3 passes under both
+    rulesets (measured), so the oracle and the choice of customers are unaffected.
+    """
+
+    name = "credit_cards.recommend_card-v3"
+    description = (
+        "Recommend the best eligible card for a customer by applying the stated value formula and "
+        "eligibility rule (no precomputed marts), with compliant, grounded claims (compliance "
+        "ruleset 9) and the required disclosures."
+    )
+    compliance_ruleset = V3_COMPLIANCE_RULESET
 
 
 __all__ = [
     "VALUE_SQL",
     "RecommendCard",
     "RecommendCardV2",
+    "RecommendCardV3",
     "accepted_cards",
     "customer_values",
     "oracle_text",

@@ -1,0 +1,244 @@
+"""The -v3 credit_cards families (suite core-v3): the compliance verifier under ruleset 9.
+
+``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
+compliance verifier run under ruleset 9 instead of the frozen ruleset 3; the -v2 ids keep
+ruleset 3. On a real snapshot (seed 1, scale 0.01): texts on which the two rulesets disagree -
+each disagreement computed by the verifier here, never assumed - are graded by the -v3 family as
+ruleset 9 reads them and by the -v2 family as ruleset 3 does, on the same task; each build runs
+the verifier with its family's ruleset; the -v3 oracles score 1.0 and the null answer 0.0 in a
+real episode, and every recorded wrong reading fails.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from replicas.build import ensure_snapshot
+from replicas.env import Env
+from replicas.families.credit_cards import card_terms_qa, offer_audit, recommend_card
+from replicas.families.credit_cards.common import catalog_for
+from replicas.tasks import GradeContext, Task, get_family
+from replicas.tasks.loader import task_from_id
+from replicas.verifiers.compliance import FROZEN_RULESET, Catalog, verify_response
+from replicas.verifiers.verdict import Verdict
+
+SEED = 1
+V3_RULESET = 9
+BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
+MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
+MODULES["offer_audit"] = offer_audit
+
+
+@pytest.fixture(scope="module")
+def snapshot() -> Any:
+    return ensure_snapshot("credit_cards", SEED)
+
+
+@pytest.fixture(scope="module")
+def catalog(snapshot: Any) -> Catalog:
+    return catalog_for(snapshot)
+
+
+def _task(base: str, version: str, variant: int = 0) -> Task:
+    return task_from_id(f"credit_cards.{base}-{version}.s{SEED}.{variant}")
+
+
+def _grade(family: str, task: Task, answer: str, snapshot: Any) -> Verdict:
+    """``answer`` graded by ``family`` (the -v2 and -v3 graders read the same task fields)."""
+    ctx = GradeContext(snapshot=snapshot, sandbox_root=Path("."), project_dir=Path("."))
+    try:
+        return get_family(family).grade(task, answer, ctx)
+    finally:
+        ctx.close()
+
+
+def _disagreement(
+    text: str, catalog: Catalog, customer_id: int | None = None
+) -> tuple[Verdict, Verdict]:
+    """Rulesets 3 and 9 on ``text``, asserted to disagree on pass/fail (the test's premise)."""
+    old = verify_response(text, catalog, customer_id=customer_id, ruleset=FROZEN_RULESET)
+    new = verify_response(text, catalog, customer_id=customer_id, ruleset=V3_RULESET)
+    assert old.passed != new.passed, (text, old.codes, new.codes)
+    return old, new
+
+
+def _assert_graded_like(verdict: Verdict, compliance: Verdict) -> None:
+    """The family's verdict is the compliance verdict (the rest of the answer is right)."""
+    assert verdict.passed == compliance.passed, (verdict.codes, compliance.codes)
+    assert set(compliance.codes) <= set(verdict.codes)
+
+
+def _card(catalog: Catalog, name: str) -> Any:
+    return next(c for c in catalog.cards if c.card_name == name)
+
+
+def _subject(task: Task, catalog: Catalog) -> Any:
+    """The card a card_terms question asks about, or a recommendation's expected card."""
+    if "card_id" in task.metadata:
+        return catalog.card(str(task.metadata["card_id"]))
+    return _card(catalog, str(task.expected))
+
+
+# --------------------------------------------------------------------------------------------
+# the same text graded by -v2 (ruleset 3) and -v3 (ruleset 9)
+
+
+def test_card_terms_v3_grades_with_ruleset_9(snapshot: Any, catalog: Catalog) -> None:
+    # a question about a card that charges an annual fee, so "no AF" is false about it
+    task = next(
+        t
+        for t in (_task("card_terms_qa", "v3", v) for v in range(4))
+        if _subject(t, catalog).annual_fee_usd
+    )
+    card = _subject(task, catalog)
+    oracle = task.oracle[-1].arguments["answer"]
+    v2, v3 = "credit_cards.card_terms_qa-v2", "credit_cards.card_terms_qa-v3"
+    assert _grade(v3, task, oracle, snapshot).passed and _grade(v2, task, oracle, snapshot).passed
+
+    apr = round(float(card.purchase_apr_max_pct))  # within a point of the true APR
+    lines = (
+        f"The {card.card_name} has no AF.",  # false: ruleset 3 misses it
+        "Annual fee: n/a",  # may mean "not stated": ruleset 3 reads it as "none"
+        f"The {card.card_name} has a purchase APR of about {apr}%.",
+    )
+    flips = set()
+    for line in lines:
+        text = f"{oracle}\n{line}"
+        old, new = _disagreement(text, catalog)
+        _assert_graded_like(_grade(v2, task, text, snapshot), old)
+        _assert_graded_like(_grade(v3, task, text, snapshot), new)
+        flips.add(new.passed)
+    assert flips == {True, False}  # cases in both directions
+
+
+def _ineligible_name(snapshot: Any, customer_id: int) -> str:
+    ctx = GradeContext(snapshot=snapshot, sandbox_root=Path("."), project_dir=Path("."))
+    try:
+        rows = ctx.pristine_query(
+            "select t.card_name from main.card_eligibility e join main.card_terms t "
+            f"using (card_id) where e.customer_id = {customer_id} and not e.is_eligible "
+            "order by e.card_id"
+        )
+    finally:
+        ctx.close()
+    return str(rows[0][0])
+
+
+def test_recommend_card_v3_grades_with_ruleset_9(snapshot: Any, catalog: Catalog) -> None:
+    task = _task("recommend_card", "v3")
+    customer = int(task.metadata["customer_id"])
+    name = str(task.expected)
+    oracle = task.oracle[-1].arguments["answer"]
+    v2, v3 = "credit_cards.recommend_card-v2", "credit_cards.recommend_card-v3"
+    ineligible = _ineligible_name(snapshot, customer)
+    apr = round(float(_card(catalog, name).purchase_apr_max_pct))
+    lines = [
+        f"Bottom line: the {ineligible}.",  # an ineligible card put forward: ruleset 3 misses it
+        "Annual fee: n/a",  # ruleset 3 reads "none" and flags the fee
+        f"The {name} has a purchase APR of about {apr}%.",
+    ]
+    if _card(catalog, name).annual_fee_usd:
+        lines.append(f"The {name} has no AF.")
+    flips = set()
+    for line in lines:
+        text = f"{oracle}\n{line}"
+        old, new = _disagreement(text, catalog, customer)
+        _assert_graded_like(_grade(v2, task, text, snapshot), old)
+        _assert_graded_like(_grade(v3, task, text, snapshot), new)
+        flips.add(new.passed)
+    assert flips == {True, False}
+
+
+def test_v2_tasks_keep_ruleset_3(snapshot: Any, catalog: Catalog) -> None:
+    """A published -v2 task: a false "no AF" (caught only by later rulesets) still passes."""
+    for base in ("card_terms_qa", "recommend_card"):
+        family = f"credit_cards.{base}-v2"
+        for variant in range(4):
+            task = _task(base, "v2", variant)
+            oracle = task.oracle[-1].arguments["answer"]
+            card = _subject(task, catalog)
+            if card.annual_fee_usd:
+                break
+        else:
+            pytest.fail(f"no {family} task of seed {SEED} is about a fee-bearing card")
+        customer = task.metadata.get("customer_id")
+        text = f"{oracle}\nThe {card.card_name} has no AF."
+        old, _ = _disagreement(text, catalog, None if customer is None else int(customer))
+        verdict = _grade(family, task, text, snapshot)
+        assert old.passed and verdict.passed, (task.id, verdict.codes)
+
+
+# --------------------------------------------------------------------------------------------
+# builds check with the family's ruleset
+
+
+@pytest.mark.parametrize("base", BUMPED)
+def test_build_runs_the_verifier_with_the_family_ruleset(
+    base: str, snapshot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = MODULES[base]
+    real = module.verify_response
+    seen: list[Any] = []
+
+    def spy(*args: Any, **kwargs: Any) -> Verdict:
+        seen.append(kwargs.get("ruleset"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, "verify_response", spy)
+    for version, ruleset in (("v2", FROZEN_RULESET), ("v3", V3_RULESET)):
+        seen.clear()
+        task = get_family(f"credit_cards.{base}-{version}").build(snapshot, SEED, 0)
+        assert seen and set(seen) == {ruleset}, (task.id, set(seen))
+        if version == "v3":  # the cached task (what the suite serves) is this build
+            assert task.to_dict() == _task(base, "v3").to_dict()
+
+
+# --------------------------------------------------------------------------------------------
+# the -v3 tasks themselves
+
+
+def _episode(task: Task, snapshot: Any, calls: list[dict[str, Any]]) -> float:
+    env = Env.from_task(task, snapshot=snapshot)
+    try:
+        env.reset()
+        reward = 0.0
+        for call in calls:
+            _, reward, terminated, _, _ = env.step(call)
+            if terminated:
+                break
+        return float(reward)
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("base", BUMPED)
+def test_v3_oracle_scores_one_null_zero_and_wrong_readings_fail(
+    base: str, snapshot: Any, catalog: Catalog
+) -> None:
+    task = _task(base, "v3")
+    family = task.family
+    assert _episode(task, snapshot, [c.to_action() for c in task.oracle]) == 1.0
+    empty = {"name": "submit", "arguments": {"answer": ""}}
+    assert _episode(task, snapshot, [empty]) == 0.0
+    assert task.wrong_readings
+    oracle = task.oracle[-1].arguments["answer"]
+    for reading, value in task.wrong_readings.items():
+        if base == "card_terms_qa":  # the oracle's explanation under a wrong answer line
+            answer = "\n".join([f"Answer: {value}", *oracle.splitlines()[1:]])
+        elif base == "recommend_card":  # the oracle's text about the wrong card
+            answer = oracle.replace(str(task.expected), str(value))
+        else:
+            answer = json.dumps(value)
+        assert not _grade(family, task, answer, snapshot).passed, (task.id, reading)
+    if base == "offer_audit":  # the expected codes are what ruleset 9 finds in the draft
+        draft = re.search(
+            r"-----BEGIN DRAFT-----\n(.*)\n-----END DRAFT-----", task.instruction, re.S
+        )
+        assert draft is not None
+        found = verify_response(draft.group(1), catalog, ruleset=V3_RULESET).codes
+        assert sorted(set(found)) == sorted(task.expected)
