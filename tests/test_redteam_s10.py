@@ -143,3 +143,32 @@ def test_a_generated_column_reads_no_host_setting_through_the_sql_tool() -> None
         )
     home = str(Path.home())
     assert home not in str(obs), obs
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(
+    strict=True,
+    reason="hole: every ecommerce factory task has one constant, memorisable solution - the "
+    "kit's shipped project written back verbatim - and no audit check plays it",
+)
+def test_writing_back_the_shipped_project_does_not_solve_a_factory_task() -> None:
+    """An agent that has read the kit (the threat model says it has) writes every model file of
+    ``dbt_projects/ecommerce`` into its sandbox without looking for the bug. The same actions fit
+    all 571 ecommerce factory tasks; the seed-sensitivity check compares one variant's fix with
+    other variants' fixes, each a different file, so it never sees the constant union."""
+    from replicas.replica import get_replica
+
+    task = build_task("ecommerce.mutant_fix-v1.s1.3")
+    shipped = Path(get_replica("ecommerce").dbt_project)
+    (mart,) = task.verifier.dbt_models
+    with Env.from_task(replace(task, limits=replace(task.limits, max_steps=100))) as env:
+        env.reset()
+        for path in sorted(shipped.glob("models/**/*.sql")):
+            rel = path.relative_to(shipped).as_posix()
+            _step(env, "write_file", path=rel, content=path.read_text())
+        _step(env, "dbt", command=f"run --select +{mart}")
+        _, reward, terminated, _, info = env.step(
+            {"name": "submit", "arguments": {"answer": "Rewrote the project from the kit."}}
+        )
+    assert terminated
+    assert reward == 0.0, info["verdict"]["feedback"]
