@@ -43,20 +43,23 @@ def _step(env: Env, name: str, **arguments: Any) -> str:
     return str(obs)
 
 
+@pytest.mark.parametrize(
+    "task_id", ["ecommerce.mutant_fix-v1.s1.3", "ecommerce.mutant_fix_multi-v1.s1.0"]
+)
 @pytest.mark.xfail(
     strict=True,
-    reason="hole: a factory sandbox drops exactly the mutated model's descendants "
-    "(Task.sandbox_spec + sandbox_warehouse_template), so the DAG root of the missing "
-    "relations names the broken file",
+    reason="hole: a factory sandbox drops exactly the graded mart and the mutated models' "
+    "descendants (Task.sandbox_spec + sandbox_warehouse_template), so the DAG roots of the "
+    "missing relations are broken files",
 )
-def test_the_missing_relations_of_a_factory_sandbox_do_not_name_the_mutated_model() -> None:
-    task_id = "ecommerce.mutant_fix-v1.s1.3"
+def test_the_missing_relations_of_a_factory_sandbox_do_not_name_the_mutated_models(
+    task_id: str,
+) -> None:
     task = build_task(task_id)
-    (patched,) = task.sandbox_patch
-    mutated = Path(patched).stem
+    mutated = {Path(p).stem for p in task.sandbox_patch}
     (mart,) = task.verifier.dbt_models
-    assert mutated != mart  # the mutation is upstream of the graded mart
-    assert mutated not in task.instruction
+    assert mutated - {mart}, "a mutation upstream of the graded mart"
+    assert not any(m in task.instruction for m in mutated - {mart})
     with Env.from_task(replace(task, limits=replace(task.limits, max_steps=200))) as env:
         env.reset()
         listing = _step(env, "list_files", path="models")
@@ -69,10 +72,10 @@ def test_the_missing_relations_of_a_factory_sandbox_do_not_name_the_mutated_mode
         )
     present = {line.strip() for line in table.splitlines()}
     missing = {m for m in parents if m not in present}
-    assert mart in missing and mutated in missing  # the premise: both were dropped
+    assert {mart} | mutated <= missing  # the premise: all of them were dropped
     roots = {m for m in missing if not (parents[m] & missing)}
     # what one query tells an agent that has not read a line of SQL yet
-    assert roots != {mutated}, f"the only missing model with no missing parent is {mutated}"
+    assert not roots <= mutated, f"every missing model with no missing parent is broken: {roots}"
 
 
 @pytest.mark.xfail(
@@ -172,3 +175,66 @@ def test_writing_back_the_shipped_project_does_not_solve_a_factory_task() -> Non
         )
     assert terminated
     assert reward == 0.0, info["verdict"]["feedback"]
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(
+    strict=True,
+    reason="hole: _failed_nodes names the nodes that failed on each hidden dataset, and the "
+    "agent names its nodes: one model per (digit position, digit) that fails on purpose spells "
+    "a hidden value in the verdict",
+)
+def test_the_names_of_failed_nodes_on_hidden_data_spell_no_hidden_value() -> None:
+    """README, layer 11: on a hidden dataset the agent learns which nodes failed, 'never dbt's
+    error text or a value'. Forty tiny models, each failing when one digit of the hidden
+    ``raw.orders`` row count has one value, are a value: the failed names spell the count."""
+    import duckdb
+
+    from replicas.tasks.hidden import hidden_datasets
+
+    task = build_task("ecommerce.mutant_fix-v1.s1.3")
+    (mart,) = task.verifier.dbt_models
+    fix = [dict(c.arguments) for c in task.oracle if c.name == "write_file"]
+    with Env.from_task(replace(task, limits=replace(task.limits, max_steps=100))) as env:
+        env.reset()
+        shown = _step(env, "sql", query="select count(*) as n from raw.orders")
+        visible = int(next(ln for ln in shown.splitlines() if ln.strip().isdigit()))
+        for arguments in fix:  # pass on the visible data, so grading goes on to the hidden
+            _step(env, "write_file", **arguments)
+        names = []
+        for position in range(4):
+            for digit in range(10):
+                name = f"spell_p{position}_d{digit}"
+                names.append(name)
+                body = (
+                    "{{ config(materialized='table') }}\n"
+                    f"select case when n <> {visible} and floor(n / {10**position}) % 10 = "
+                    f"{digit} then error('on purpose') else 1 end as ok\n"
+                    "from (select count(*) as n from {{ source('raw', 'orders') }})\n"
+                )
+                _step(env, "write_file", path=f"models/spell/{name}.sql", content=body)
+        mart_file = f"models/marts/{mart}.sql"
+        refs = "".join(f"-- {{{{ ref('{n}') }}}}\n" for n in names)
+        _step(
+            env,
+            "write_file",
+            path=mart_file,
+            content=_step(env, "read_file", path=mart_file) + refs,
+        )
+        obs, reward, terminated, _, info = env.step(
+            {"name": "submit", "arguments": {"answer": "Fixed the net line amount."}}
+        )
+    assert terminated and reward == 0.0
+    assert info["verdict"]["objective_scores"].get(mart) == 1.0, info["verdict"]["feedback"]
+    counts = []
+    for dataset in hidden_datasets(task.replica):
+        con = duckdb.connect(str(dataset.raw), read_only=True)
+        try:
+            counts.append(con.execute("select count(*) from raw.raw.orders").fetchall()[0][0])
+        finally:
+            con.close()
+    spelled = []
+    for part in re.split(r"hidden dataset \d+ of \d+", str(obs))[1:]:
+        digits = dict(re.findall(r"spell_p(\d)_d(\d)", part))
+        spelled.append(sum(int(d) * 10 ** int(p) for p, d in digits.items()) if digits else None)
+    assert not any(n == c for n, c in zip(spelled, counts, strict=False)), (spelled, counts)
