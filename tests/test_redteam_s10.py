@@ -3,10 +3,18 @@
 Each test asserts the *safe* behaviour and is a strict xfail until the hole is closed:
 
 * a factory task's sandbox warehouse lacks the graded mart and every model downstream of the
-  mutated one, and nothing else: the one missing model whose parents are all present is the
-  mutated model (``ecommerce.mutant_fix-v1.s1.3``: ``int_order_items_usd``), found with one
-  ``sql`` query and the project's ``ref()``s - the instruction never names it, and a combined
-  task's instruction promises not to reveal the files or their number;
+  mutated ones, and nothing else: the missing models whose parents are all present are mutated
+  models (``ecommerce.mutant_fix-v1.s1.3``: ``int_order_items_usd``;
+  ``mutant_fix_multi-v1.s1.0``: the same, beside the mart), found with one ``sql`` query and the
+  project's ``ref()``s - the instructions never name them, and a combined task's promises not to
+  reveal the files or their number;
+* every ecommerce factory task has one constant solution: the kit's shipped project written back
+  verbatim (reward 1.0 on ``mutant_fix-v1.s1.3`` without looking for the bug); the audit's
+  seed-sensitivity check compares single fixes, each a different file, and never sees it;
+* on a hidden dataset the verdict names the nodes that failed, and the agent names its nodes:
+  forty tiny models, each failing on purpose when one digit of the hidden ``raw.orders`` row
+  count has one value, spell all four hidden counts in one submit (README layer 11 promises
+  "never ... a value");
 * a lone UTF-16 surrogate in an action (``"\\ud800"``, a valid JSON escape an OpenAI-style tool
   call can carry) reaches the trajectory, and writing the trajectory raises
   ``UnicodeEncodeError``: the whole ``replicas run`` aborts, and a resumed run replays the
