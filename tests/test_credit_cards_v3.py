@@ -21,8 +21,8 @@ import pytest
 from replicas.build import ensure_snapshot
 from replicas.env import Env
 from replicas.families.credit_cards import card_terms_qa, offer_audit, recommend_card
-from replicas.families.credit_cards.common import catalog_for
-from replicas.tasks import GradeContext, Task, get_family
+from replicas.families.credit_cards.common import catalog_for, load_cards, shown_in_project
+from replicas.tasks import BuildContext, GradeContext, Task, get_family
 from replicas.tasks.loader import task_from_id
 from replicas.verifiers.compliance import FROZEN_RULESET, Catalog, verify_response
 from replicas.verifiers.verdict import Verdict
@@ -196,6 +196,25 @@ def test_build_runs_the_verifier_with_the_family_ruleset(
         assert seen and set(seen) == {ruleset}, (task.id, set(seen))
         if version == "v3":  # the cached task (what the suite serves) is this build
             assert task.to_dict() == _task(base, "v3").to_dict()
+
+
+def test_card_terms_v3_skips_answers_a_project_file_shows(snapshot: Any) -> None:
+    """A card whose asked value can be read off a project file (the audit could not tell it from
+    a leak) is not asked by -v3; -v2 keeps asking it (its published tasks do not change)."""
+    v2 = get_family("credit_cards.card_terms_qa-v2")
+    v3 = get_family("credit_cards.card_terms_qa-v3")
+    assert isinstance(v2, card_terms_qa.CardTermsQA) and isinstance(v3, card_terms_qa.CardTermsQA)
+    ctx = BuildContext(v3, snapshot, SEED, 0)
+    cards = load_cards(ctx)
+    checked = 0
+    for term in card_terms_qa.TERMS.values():
+        for card in cards:
+            value = card_terms_qa.canonical(term, card[term.column])
+            shown = shown_in_project(snapshot, "text", value, card_terms_qa.value_config(term))
+            if shown and v2._askable(ctx, card, term):
+                assert not v3._askable(ctx, card, term), (term.column, value)
+                checked += 1
+    assert checked >= 3  # seed 1: 29.99% penalty and cash-advance APRs, among others
 
 
 # --------------------------------------------------------------------------------------------

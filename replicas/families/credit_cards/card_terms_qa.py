@@ -44,6 +44,7 @@ from replicas.families.credit_cards.common import (
     load_cards,
     nearest_siblings,
     second_answer,
+    shown_in_project,
     text_precheck,
     variant_order,
 )
@@ -310,20 +311,13 @@ class CardTermsQA(TaskFamily):
         term = TERMS[variant_order(ctx, sorted(pool), "term")[0]]
         near = [entry for entry in pool[term.column] if entry[2] >= NEAR_COLLISION_RATIO]
         choices = list(near if near and rng.random() < 0.85 else pool[term.column])
-        catalog = catalog_for(ctx.snapshot)
         while True:
-            # The oracle must pass the compliance verifier; a card whose name trips the
-            # verifier's extractor is skipped rather than asked with an unpassable oracle.
             card, readings, _ = choices.pop(int(rng.integers(0, len(choices))))
             truth = card[term.column]
-            oracle = oracle_text(card, term)
-            expected = canonical(term, truth)
-            if grade_terms_answer(
-                oracle, expected, term, catalog, ruleset=self.compliance_ruleset
-            ).passed:
+            if self._askable(ctx, card, term):
                 break
             if not choices:
-                raise TaskBuildError(f"{self.name}: no oracle text passes the compliance verifier")
+                raise TaskBuildError(f"{self.name}: no card's {term.column} can be asked")
         wrong = {name: canonical(term, value) for name, value in readings.items()}
         return ctx.task(
             instruction=_instruction(card["card_name"], term),
@@ -335,6 +329,17 @@ class CardTermsQA(TaskFamily):
             difficulty=term.difficulty,
             metadata={"card_id": card["card_id"], "term": term.column},
         )
+
+    def _askable(self, ctx: BuildContext, card: Mapping[str, Any], term: Term) -> bool:
+        """The oracle must pass the compliance verifier: a card whose name trips the verifier's
+        extractor is skipped rather than asked with an unpassable oracle."""
+        return grade_terms_answer(
+            oracle_text(card, term),
+            canonical(term, card[term.column]),
+            term,
+            catalog_for(ctx.snapshot),
+            ruleset=self.compliance_ruleset,
+        ).passed
 
     def grade(self, task: Task, answer: str, ctx: GradeContext) -> Verdict:
         term = TERMS[str(task.metadata["term"])]
@@ -472,9 +477,13 @@ class CardTermsQAV3(CardTermsQAV2):
     """-v2 with the compliance part graded under ruleset 9 instead of the frozen ruleset 3.
 
     What changed: part (b) - and the build's check that the oracle text passes - runs
-    ``verify_response(..., ruleset=9)``. The value check, the instruction's wording, the oracle
-    and the wrong readings are -v2's; the questions are drawn anew (a family's seeded streams
-    are keyed by its name, as at every version bump).
+    ``verify_response(..., ruleset=9)``; and the build skips a card whose answer shows in a file
+    of the dbt project the agent can read (``shown_in_project``: core-v3's first audit flagged
+    a task asking a cash advance APR of 29.99% as leaky through ``max_value: 29.99``, the penalty
+    APR test's bound in ``card_terms.yml`` - nothing about that card, but what the audit cannot
+    tell from a leak). The value check, the instruction's wording, the oracle and the wrong readings
+    are -v2's; the questions are drawn anew (a family's seeded streams are keyed by its name,
+    as at every version bump).
 
     Why: issue 13 asks that the families grade with the current verifier. Ruleset 3 passes
     false claims later rulesets read ("no AF" or "no FTF" for a card that charges the fee, "free
@@ -490,3 +499,9 @@ class CardTermsQAV3(CardTermsQAV2):
         "text; the value (tolerance stated) and every claim are checked (compliance ruleset 9)."
     )
     compliance_ruleset = V3_COMPLIANCE_RULESET
+
+    def _askable(self, ctx: BuildContext, card: Mapping[str, Any], term: Term) -> bool:
+        expected = canonical(term, card[term.column])
+        if shown_in_project(ctx.snapshot, "text", expected, value_config(term)):
+            return False
+        return super()._askable(ctx, card, term)

@@ -19,9 +19,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import polars as pl
 
 from replicas.db import readonly_connection
+from replicas.sandbox import SKIP_PROJECT_DIRS
 from replicas.seeding import table_rng
 from replicas.verifiers.compliance import Catalog
 from replicas.verifiers.compliance.catalog import read_terms
+from replicas.verifiers.forms import answer_in_text
 from replicas.verifiers.parse import ParseError, precheck
 from replicas.verifiers.verdict import Reason, Verdict
 
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from replicas.protocols import SnapshotLike
     from replicas.tasks import BuildContext
     from replicas.verifiers.compliance import Catalog
+    from replicas.verifiers.config import VerifierConfig
 
 T = TypeVar("T")
 
@@ -244,6 +247,43 @@ def catalog_for(snapshot: SnapshotLike) -> Catalog:
             catalog = Catalog.from_records(cards, eligibility)
             _CATALOGS[key] = catalog
     return catalog
+
+
+_PROJECT_TEXTS: dict[str, tuple[str, ...]] = {}
+#: Larger files are not read (the audit's leakage check skips them too).
+_MAX_PROJECT_FILE_BYTES = 1_000_000
+
+
+def project_texts(snapshot: SnapshotLike) -> tuple[str, ...]:
+    """The text of every file an episode's sandbox shows of the snapshot's dbt project (the
+    project without dbt's build output, ``SKIP_PROJECT_DIRS``), read once per process."""
+
+    root = Path(snapshot.dbt_project).resolve()
+    key = str(root)
+    with _CATALOG_LOCK:
+        texts = _PROJECT_TEXTS.get(key)
+        if texts is None:
+            files = sorted(
+                p
+                for p in root.rglob("*")
+                if p.is_file()
+                and not p.is_symlink()
+                and p.relative_to(root).parts[0] not in SKIP_PROJECT_DIRS
+                and p.stat().st_size <= _MAX_PROJECT_FILE_BYTES
+            )
+            texts = tuple(p.read_text(encoding="utf-8", errors="replace") for p in files)
+            _PROJECT_TEXTS[key] = texts
+    return texts
+
+
+def shown_in_project(
+    snapshot: SnapshotLike, kind: str, expected: Any, config: VerifierConfig
+) -> bool:
+    """Whether the answer shows in a file of the project the agent can read, as the audit's
+    leakage check finds answers (``answer_in_text``): "29.99%" in a test's ``max_value: 29.99``
+    says nothing about the card asked about, but an answer that can be read off a file is one
+    an audit cannot tell from a leak, so a family avoids asking it."""
+    return any(answer_in_text(kind, expected, config, text) for text in project_texts(snapshot))
 
 
 _MARKUP = str.maketrans("", "", "*_`#>")
