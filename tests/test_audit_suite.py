@@ -16,8 +16,8 @@ import pytest
 from replicas.audit import TaskAudit, audit_tasks
 from replicas.suite import DEFAULT_SUITE, get_suite
 
-#: the default suite; core-v1 stays published, but the checks added with core-v2 flag some of its
-#: tasks (README: The audit).
+#: the default suite (core-v3); core-v1 stays published, but the checks added with core-v2 flag
+#: some of its tasks (README: The audit).
 SUITE = DEFAULT_SUITE
 
 pytestmark = pytest.mark.audit

@@ -103,6 +103,7 @@ def test_card_terms_v3_grades_with_ruleset_9(snapshot: Any, catalog: Catalog) ->
     apr = round(float(card.purchase_apr_max_pct))  # within a point of the true APR
     lines = (
         f"The {card.card_name} has no AF.",  # false: ruleset 3 misses it
+        f"The {card.card_name} offers free balance transfers.",  # every card has a transfer fee
         "Annual fee: n/a",  # may mean "not stated": ruleset 3 reads it as "none"
         f"The {card.card_name} has a purchase APR of about {apr}%.",
     )
