@@ -12,6 +12,8 @@
   stop 23), run there with ``ruleset=7``.
 * Ruleset 8 against the revision that published it opt-in (``RULESET_8_PUBLISHED``, ``91b5288``),
   run there with ``ruleset=8``.
+* Ruleset 9 against the revision that published it as the default (``RULESET_9_PUBLISHED``,
+  ``0c36181``, stop 24), run there with ``ruleset=9``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -40,6 +42,7 @@ RULESET_5_PUBLISHED = "c4737eba9b6a3300ee1dfd1f87095b13f116f56e"
 RULESET_6_PUBLISHED = "108c5a5d627cd6e50c17b2205989b6a28f010d18"
 RULESET_7_PUBLISHED = "1e7a8a5bcf6f365b0d3a4fd370b4b815daca8a0a"
 RULESET_8_PUBLISHED = "91b528823b3019686dcad5cb13dc7ce5e6b461c9"
+RULESET_9_PUBLISHED = "0c3618161d36aed4c04e4fbd996e38a0dd86cd2d"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -190,3 +193,10 @@ def test_ruleset_8_verdicts_are_byte_identical_to_the_revision_that_published_it
     tmp_path: Path,
 ) -> None:
     _assert_frozen(RULESET_8_PUBLISHED, 8, 8, tmp_path)
+
+
+@pytest.mark.slow
+def test_ruleset_9_verdicts_are_byte_identical_to_the_revision_that_published_it(
+    tmp_path: Path,
+) -> None:
+    _assert_frozen(RULESET_9_PUBLISHED, 9, 9, tmp_path)

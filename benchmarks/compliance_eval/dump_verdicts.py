@@ -1,6 +1,6 @@
 """Every verdict of the published rulesets on every text we have, for before/after comparisons.
 
-Usage: ``python -m benchmarks.compliance_eval.dump_verdicts OUT.json [--rev REV] [--rulesets 3 4 5 6]``.
+Usage: ``python -m benchmarks.compliance_eval.dump_verdicts OUT.json [--rev REV] [--rulesets 3 4 5 6 7 8 9]``.
 
 A speed-up of the verifier must not change one verdict. This writes, per ruleset, the verdict
 (sorted-key JSON) of: both evalset splits on seeds 1-3, both probe corpora (with and without
@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("out", nargs="?", help="write the dump here")
     parser.add_argument("--rev", default=None, help="dump this git revision's verifier")
-    parser.add_argument("--rulesets", type=int, nargs="+", default=[3, 4, 5, 6])
+    parser.add_argument("--rulesets", type=int, nargs="+", default=[3, 4, 5, 6, 7, 8, 9])
     parser.add_argument("--responses", type=int, default=200)
     parser.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None)
     args = parser.parse_args(argv)
