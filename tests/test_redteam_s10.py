@@ -1,6 +1,8 @@
 """Red team, session 10: one regression test per hole found, replayed where the agent acts.
 
-Each test asserts the *safe* behaviour and is a strict xfail until the hole is closed:
+Each test asserts the *safe* behaviour. The first two holes are still open (strict xfails, the
+README's factory section says so): closing them changes what published factory tasks start with
+or grade, so it needs new family versions. The last three are closed:
 
 * a factory task's sandbox warehouse lacks the graded mart and every model downstream of the
   mutated ones, and nothing else: the missing models whose parents are all present are mutated
@@ -22,7 +24,8 @@ Each test asserts the *safe* behaviour and is a strict xfail until the hole is c
 * a table with a generated column is read by the ``sql`` tool (and by grading) with the column's
   expression evaluated on the host's connection, past the allow-list that refuses the same
   expression in a query or a view: ``current_setting('secret_directory')`` shows the host's home
-  directory.
+  directory. Closed: the ``sql`` tool refuses such a table (``query_check``), and grading does
+  not read a warehouse that holds one (``read_built_table``: ``unreadable_model``).
 """
 
 from __future__ import annotations
@@ -86,11 +89,6 @@ def test_the_missing_relations_of_a_factory_sandbox_do_not_name_the_mutated_mode
     assert not roots <= mutated, f"every missing model with no missing parent is broken: {roots}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: lone surrogates in an action or observation reach the trajectory, and "
-    "RunStore.append's write_json_atomic (UTF-8, ensure_ascii=False) raises; the run aborts",
-)
 def test_a_lone_surrogate_in_an_action_does_not_abort_the_run(tmp_path: Path) -> None:
     from replicas.agents.base import AgentOptions
     from replicas.runner import RunConfig, run
@@ -121,11 +119,6 @@ def test_a_lone_surrogate_in_an_action_does_not_abort_the_run(tmp_path: Path) ->
     json.loads(trajectory.read_bytes().decode("utf-8"))  # strict UTF-8, valid JSON
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: the sql tool's query check inspects views and stored macros, not the "
-    "expressions of generated columns, which DuckDB evaluates on the host's connection",
-)
 def test_a_generated_column_reads_no_host_setting_through_the_sql_tool() -> None:
     from tests.toy_families import register_toy
 
@@ -186,12 +179,6 @@ def test_writing_back_the_shipped_project_does_not_solve_a_factory_task() -> Non
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: _failed_nodes names the nodes that failed on each hidden dataset, and the "
-    "agent names its nodes: one model per (digit position, digit) that fails on purpose spells "
-    "a hidden value in the verdict",
-)
 def test_the_names_of_failed_nodes_on_hidden_data_spell_no_hidden_value() -> None:
     """README, layer 11: on a hidden dataset the agent learns which nodes failed, 'never dbt's
     error text or a value'. Forty tiny models, each failing when one digit of the hidden
@@ -246,3 +233,25 @@ def test_the_names_of_failed_nodes_on_hidden_data_spell_no_hidden_value() -> Non
         digits = dict(re.findall(r"spell_p(\d)_d(\d)", part))
         spelled.append(sum(int(d) * 10 ** int(p) for p, d in digits.items()) if digits else None)
     assert not any(n == c for n, c in zip(spelled, counts, strict=False)), (spelled, counts)
+
+
+def test_grading_does_not_read_a_warehouse_holding_a_generated_column(tmp_path: Path) -> None:
+    """The grading side of the generated-column hole: a graded model that is a view over such a
+    table (or the table itself) would evaluate the expression on grading's connection."""
+    import duckdb
+
+    from replicas.tasks.grading import read_built_table
+
+    warehouse = tmp_path / "built.duckdb"
+    con = duckdb.connect(str(warehouse))
+    con.execute(
+        "create table main.facts (x int, home varchar as (current_setting('secret_directory')))"
+    )
+    con.execute("insert into main.facts (x) values (1)")
+    con.execute("create view main.mart as select x, home from main.facts")
+    con.execute("create table main.plain as select 1 as x")
+    con.close()
+    for relation in ("mart", "facts", "plain"):
+        with pytest.raises(duckdb.Error, match="generated columns"):
+            read_built_table(warehouse, relation)
+    assert read_built_table(warehouse, "absent") is None

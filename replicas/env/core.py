@@ -268,25 +268,27 @@ class Env(gymnasium.Env[str, Any]):
     def trajectory(self) -> dict[str, Any]:
         """The episode so far as a JSON-ready dict (see ``replicas.records.trajectory``)."""
         task = self._task
-        return {
-            "schema_version": SCHEMA_VERSION,
-            "task_id": task.id,
-            "replica": task.replica,
-            "family": task.family,
-            "seed": task.seed,
-            "scale": task.scale,
-            "variant": task.variant,
-            "difficulty": task.difficulty,
-            "agent": self.agent_name,
-            "instruction": task.instruction,
-            "tools": list(self._tools),
-            "steps": [s.to_dict() for s in self._steps],
-            "verdict": self._verdict_dict(),
-            "outcome": self._outcome,
-            "totals": totals(self._steps, self.elapsed_s()),
-            "grading_s": self._grading_s,
-            "isolation": _isolation(task),
-        }
+        return _utf8_safe(
+            {
+                "schema_version": SCHEMA_VERSION,
+                "task_id": task.id,
+                "replica": task.replica,
+                "family": task.family,
+                "seed": task.seed,
+                "scale": task.scale,
+                "variant": task.variant,
+                "difficulty": task.difficulty,
+                "agent": self.agent_name,
+                "instruction": task.instruction,
+                "tools": list(self._tools),
+                "steps": [s.to_dict() for s in self._steps],
+                "verdict": self._verdict_dict(),
+                "outcome": self._outcome,
+                "totals": totals(self._steps, self.elapsed_s()),
+                "grading_s": self._grading_s,
+                "isolation": _isolation(task),
+            }
+        )
 
     def write_trajectory(self, path: str | Path) -> Path:
         """Write the trajectory as one JSON object, atomically."""
@@ -524,6 +526,18 @@ def _stringify_answer(raw_args: Any) -> Any:
             text = "<an answer that is not a JSON value>"
         return {**raw_args, "answer": text}
     return raw_args
+
+
+def _utf8_safe(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with every lone surrogate replaced by "?". JSON's ``"\\ud800"`` escape puts
+    one in an action's arguments, and from there in observations (an error quoting a path, a
+    file name); the run's store, the export and the report write UTF-8, which cannot hold it."""
+    text = json.dumps(record, ensure_ascii=False, default=str)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return dict(json.loads(text.encode("utf-8", "replace").decode("utf-8")))
+    return record
 
 
 def _recordable(arguments: Any) -> Any:

@@ -76,12 +76,15 @@ def load_catalog(con: duckdb.DuckDBPyConnection, identity: tuple[int, int, int])
     schemas = sorted(ALLOWED_SCHEMAS)
     relations: dict[tuple[str, str], str] = {}
     view_sql: dict[tuple[str, str], str] = {}
-    for schema, rel in con.execute(
-        "select lower(schema_name), lower(table_name) from duckdb_tables() "
+    for schema, rel, sql in con.execute(
+        "select lower(schema_name), lower(table_name), sql from duckdb_tables() "
         "where database_name = current_database() and lower(schema_name) in (?, ?)",
         schemas,
     ).fetchall():
-        relations[(schema, rel)] = "table"
+        # a generated column is an expression DuckDB evaluates when the table is read, here, on
+        # the host's connection: like a view's SQL, but unchecked (dbt never makes one)
+        generated = " GENERATED ALWAYS AS" in str(sql or "").upper()
+        relations[(schema, rel)] = "generated" if generated else "table"
     for schema, rel, sql in con.execute(
         "select lower(schema_name), lower(view_name), sql from duckdb_views() "
         "where database_name = current_database() and not internal "
@@ -267,6 +270,8 @@ class _Checker:
             if candidate in ALLOWED_SCHEMAS and kind is not None:
                 if kind == "view":
                     self._check_view(candidate, name, depth)
+                elif kind == "generated":
+                    raise Refused(f"{shown} has generated columns; {WHAT_IS_ALLOWED}")
                 return
         raise _refuse_relation(shown, db, name, schema)
 

@@ -228,6 +228,17 @@ def read_built_table(
         ).fetchone()
         if not found or not found[0]:
             return None
+        # A generated column is an expression DuckDB evaluates when its table is read - here, on
+        # grading's connection (``current_setting('secret_directory')`` names a host path), also
+        # through a view over the table. dbt never makes one, so a warehouse holding one is not
+        # read at all.
+        generated = con.execute(
+            "select count(*) from duckdb_tables() where upper(sql) like '%GENERATED ALWAYS AS%'"
+        ).fetchone()
+        if generated and generated[0]:
+            raise duckdb.InvalidInputException(
+                "the warehouse holds a table with generated columns, which grading does not read"
+            )
         query = f'select * from main."{relation}"'
         if max_rows is not None:
             counted = con.execute(f'select count(*) from main."{relation}"').fetchone()
@@ -447,15 +458,13 @@ def _grade_hidden(task: Task, ctx: GradeContext) -> tuple[list[Reason], dict[str
 
 
 def _failed_nodes(results: Sequence[dict[str, Any]]) -> str:
-    """Which nodes failed on a hidden dataset, without dbt's messages: a message can quote the
-    data (a model can fail on purpose with ``error((select string_agg(email, ',') ...))``)."""
-    failed = [
-        f"{r.get('unique_id', '?')} ({r.get('status', '?')})"
-        for r in results
-        if r.get("status") in {"error", "fail", "runtime error"}
-    ]
-    what = "; ".join(failed[:5]) if failed else "dbt failed before any model ran"
-    return f"{what} (dbt's messages on hidden data are withheld: they can quote the data)"
+    """That dbt failed on a hidden dataset, naming no node and quoting no message: a message can
+    quote the data (``error((select string_agg(email, ',') ...))``), and so can the *names* of
+    the nodes that failed, since the agent names its nodes and can make each fail on purpose
+    (one model per digit and position spells a hidden row count)."""
+    ran = any(r.get("status") in {"error", "fail", "runtime error"} for r in results)
+    what = "a node failed" if ran else "dbt failed before any model ran"
+    return f"{what} (which nodes, and dbt's messages, are withheld on hidden data)"
 
 
 def _describe(dataset: HiddenDataset) -> str:
