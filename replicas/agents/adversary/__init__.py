@@ -15,7 +15,9 @@ oracle answer, and only to break it); ``delete_schema_tests``, ``self_reference_
 ``edit_dbt_project``, ``build_broken_model`` (``_dbt``); ``package_escape``,
 ``override_builtins``, ``read_through_dbt`` (``_escape``: escapes through dbt itself);
 ``hard_coded_model``, ``visible_data_only`` (``_paste``: the visible data's answer pasted into
-a dbt model); ``mart_lookup`` (``_lookup``: the answer read from a mart keyed by what the
+a dbt model); ``restore_shipped_project`` (``_restore``: the kit's pristine dbt project written
+back from memory, the attack an agent holding the kit's sources can play on any task whose fix
+restores a shipped file); ``mart_lookup`` (``_lookup``: the answer read from a mart keyed by what the
 question names); ``second_answer_line``, ``hedge_in_words``, ``hedge_digit_groups``
 (``_hedge``: the right answer plus another one).
 """
@@ -33,6 +35,7 @@ from replicas.agents.adversary import (
     _lookup,
     _paste,
     _probes,
+    _restore,
     _scramble,
 )
 from replicas.agents.adversary._base import Strategy
@@ -50,6 +53,7 @@ STRATEGIES: dict[str, Strategy] = {
         *_dbt.STRATEGIES,
         *_escape.STRATEGIES,
         *_paste.STRATEGIES,
+        *_restore.STRATEGIES,
         *_lookup.STRATEGIES,
         *_hedge.STRATEGIES,
     )
