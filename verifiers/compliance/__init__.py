@@ -65,6 +65,7 @@ from replicas.verifiers.compliance.ruleset import (
     Ruleset,
     get_ruleset,
 )
+from replicas.verifiers.compliance.ruleset10 import revise_claims, rewrite_10
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -164,13 +165,18 @@ def _reading_text(norm: NormalizedText, rules: Ruleset) -> str:
 
 def _normalize(text: str, rules: Ruleset) -> NormalizedText:
     """The normalised text (with ruleset 5's rewrites of abbreviations and paraphrases, and
-    ruleset 7's after them; ruleset 9 reads no dash or "n/a" as "none")."""
+    ruleset 7's after them; ruleset 9 reads no dash or "n/a" as "none"; ruleset 10 writes
+    durations in words that hold "a year" in months and "$25.00" as "$25")."""
     norm = normalize(text)
     if rules.expansions:
         norm = expand(norm, rules.transfer_paraphrases_6, rules.rewrites_7)
     if rules.rewrites_7:
         norm = expand7(norm, dashes_say_none=not rules.unstated_values_9)
-    return blank_unstated(norm) if rules.unstated_values_9 else norm
+    if rules.unstated_values_9:
+        norm = blank_unstated(norm)
+    if rules.word_durations_10 or rules.waivers_10:
+        norm = rewrite_10(norm, rules)
+    return norm
 
 
 def extract_claims(
@@ -179,10 +185,12 @@ def extract_claims(
     """The typed, attributed claims the verifier reads in ``text`` (normalised positions)."""
     rules = get_ruleset(ruleset)
     norm = _normalize(text, rules)
-    mentions = catalog.names_for(rules.brand_before_issuer, rules.service_names).find(
-        norm.text, norm.lower
-    )
-    return extract(norm.text, _reading_text(norm, rules), mentions, rules).claims
+    mentions = catalog.names_for(
+        rules.brand_before_issuer, rules.service_names, rules.names_10
+    ).find(norm.text, norm.lower)
+    return revise_claims(
+        extract(norm.text, _reading_text(norm, rules), mentions, rules), norm.text, rules
+    ).claims
 
 
 def verify_response(
@@ -210,11 +218,11 @@ def verify_response(
             feedback=_feedback([], 0, 0, empty=True, unverified=[]),
             objective_scores=dict.fromkeys(OBJECTIVES, 1.0),
         )
-    mentions = catalog.names_for(rules.brand_before_issuer, rules.service_names).find(
-        norm.text, norm.lower
-    )
+    mentions = catalog.names_for(
+        rules.brand_before_issuer, rules.service_names, rules.names_10
+    ).find(norm.text, norm.lower)
     lower = _reading_text(norm, rules)
-    extraction = extract(norm.text, lower, mentions, rules)
+    extraction = revise_claims(extract(norm.text, lower, mentions, rules), norm.text, rules)
     findings, tally = evaluate(catalog, lower, extraction, customer, rules)
     reasons = [_reason(f, norm) for f in findings]
     score = 0.0 if reasons else 1.0

@@ -215,7 +215,9 @@ class Catalog:
         )
         object.__setattr__(self, "_brand_first", [])
 
-    def names_for(self, ruleset_5: bool, ruleset_6: bool = False) -> NameIndex:
+    def names_for(
+        self, ruleset_5: bool, ruleset_6: bool = False, ruleset_10: bool = False
+    ) -> NameIndex:
         """The name index a ruleset reads names with. Ruleset 5's (``ruleset_5``) differs in two
         ways: where an issuer's one-word name is a card brand ("Lakeshore Trust" issues
         "Lakeshore Voyager"), a phrase with that brand and product words ("Lakeshore Voyagr") is
@@ -224,11 +226,12 @@ class Catalog:
         is an invented product, as "Ironwood Signature Select" already was. Ruleset 6's
         (``ruleset_6``, with ``ruleset_5``) also reads an issuer's department ("Harborline Card
         Services") as no card and a lower-case name with a premium tier word it lacks ("summit
-        cash platinum") as an invented card. Each built once, on first use, with caches of its
-        own."""
+        cash platinum") as an invented card. Ruleset 10's (``ruleset_10``, with both) also reads
+        a name word split by a space ("Meri dian") and misspelt or invented names in lower case
+        (``names10``). Each built once, on first use, with caches of its own."""
         if not ruleset_5:
             return self.names
-        slot = 1 if ruleset_6 else 0
+        slot = 2 if ruleset_10 and ruleset_6 else 1 if ruleset_6 else 0
         while len(self._brand_first) <= slot:
             self._brand_first.append(None)
         index = self._brand_first[slot]
@@ -241,6 +244,7 @@ class Catalog:
                 institution_products=True,
                 service_names=ruleset_6,
                 lowercase_tiers=ruleset_6,
+                names_10=slot == 2,
             )
         return index
 

@@ -41,6 +41,7 @@ from replicas.verifiers.compliance.mentions import (
     NameMention,
     tokens_of,
 )
+from replicas.verifiers.compliance.names10 import Names10
 from replicas.verifiers.compliance.phrases import PHRASE_CACHE_LIMIT, NameWords, PhraseVerdict
 from replicas.verifiers.compliance.vocab import (
     PRODUCT_WORDS,
@@ -73,6 +74,7 @@ class NameIndex:
         institution_products: bool = False,
         service_names: bool = False,
         lowercase_tiers: bool = False,
+        names_10: bool = False,
     ) -> None:
         self.names: dict[str, str] = {}
         self._words: dict[str, tuple[str, ...]] = {}
@@ -119,6 +121,8 @@ class NameIndex:
         # classification by words is memoised in ``NameWords``).
         self._surface_cache: dict[str, tuple[PhraseVerdict, ...]] = {}
         self._line_cache: dict[str, tuple[NameMention, ...]] = {}
+        # ruleset 10: split name words ("Meri dian") and names in lower case (``names10``)
+        self._names_10 = Names10(self) if names_10 else None
 
     # -- public ----------------------------------------------------------------------------
 
@@ -187,6 +191,10 @@ class NameIndex:
 
     def _line_names(self, text: str, lower: str) -> list[NameMention]:
         """The exact, misspelt and invented names of one line (positions in the line)."""
+        joins: list[tuple[int, int, str]] = []
+        if self._names_10 is not None:
+            original = text
+            text, lower, joins = self._names_10.join_split_words(text, lower)
         mentions: list[NameMention] = []
         for start, end, name in self.exact_matches(lower):
             if start and (lower[start - 1].isalnum() or lower[start - 1] in "'-"):
@@ -208,6 +216,17 @@ class NameIndex:
             if cursor < len(starts) and starts[cursor] < end:
                 continue  # overlaps an exact mention, already classified
             mentions.extend(self._phrase_mentions(text, start, end))
+        if self._names_10 is not None:
+            extra = self._names_10
+            mentions = [extra.extend_lowercase(text, lower, m) for m in mentions]
+            mentions.extend(extra.lowercase_names(text, lower, mentions, joins))
+            if joins:  # the surface as written, with its space
+                mentions = [
+                    NameMention(
+                        m.start, m.end, m.kind, m.card_id, original[m.start : m.end], m.expected
+                    )
+                    for m in mentions
+                ]
         mentions.sort(key=lambda m: m.start)
         return mentions
 

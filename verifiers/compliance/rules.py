@@ -137,6 +137,7 @@ def check_disclosures(
     recs: Recommendations,
     tally: Tally,
     goto_rates_8: bool = False,
+    first_year_discloses: bool = True,
 ) -> Iterator[Finding]:
     """An intro offer needs its length and the APR after it; a recommended card its annual fee.
 
@@ -144,6 +145,8 @@ def check_disclosures(
     certain, and a disclosure counts wherever it appears for that card (a table, a list, another
     sentence) - or, for the length, anywhere in the offer's own sentence. A recommended card's
     fee counts as stated when any dollar figure of the response is that fee.
+    ``first_year_discloses=False`` (ruleset 10): a first-year waiver alone ("no annual fee for
+    the first year", "first year $0") does not state the annual fee.
     """
     claims = extraction.claims
     goto_stated: set[str] = set()
@@ -157,9 +160,13 @@ def check_disclosures(
             elif claim.family == INTRO_CLAIM and not claim.is_none and claim.months is not None:
                 for scope in claim.scopes or INTRO_KINDS:
                     months_stated.add((card_id, scope))
-            elif claim.family == FEE_CLAIM and (
-                claim.kind in ("annual", "annual_first_year")
-                or (claim.unit == USD and same(claim.low, card.annual_fee_usd))
+            elif (
+                claim.family == FEE_CLAIM
+                and (
+                    claim.kind in ("annual", "annual_first_year")
+                    or (claim.unit == USD and same(claim.low, card.annual_fee_usd))
+                )
+                and (first_year_discloses or not _waiver_only(claim))
             ):
                 fee_stated.add(card_id)
     for claim in claims:
@@ -212,6 +219,11 @@ def check_disclosures(
                 f"annual fee {usd(card.annual_fee_usd)}",
                 "annual fee not stated",
             )
+
+
+def _waiver_only(claim: Claim) -> bool:
+    """A first-year fee of nothing: it says the first year is free, not what the fee is."""
+    return claim.kind == "annual_first_year" and (claim.is_none or not claim.low)
 
 
 def _disclosure_truth(card: CardTerms, scopes: Sequence[str]) -> str:
@@ -342,7 +354,9 @@ def evaluate(
             _both_offers(extraction) if rules.own_months_8 else frozenset(),
         ),
         *check_eligibility(catalog, customer_id, extraction, recs, tally),
-        *check_disclosures(catalog, extraction, recs, tally, rules.goto_rates_8),
+        *check_disclosures(
+            catalog, extraction, recs, tally, rules.goto_rates_8, not rules.waivers_10
+        ),
     ]
     seen: set[tuple[str, int, int, str]] = set()
     unique = []

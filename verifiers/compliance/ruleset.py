@@ -150,6 +150,25 @@ class Ruleset:
     # ruleset 9: a dash alone (a table cell "-" or an em dash, "Annual fee: -") and "n/a" may mean
     # "not stated" as well as "none": no claim (rulesets 7-8 read the dash, 3-8 "n/a", as "none")
     unstated_values_9: bool = False
+    # ruleset 10: a word split by a space ("Meri dian Cash Rewards") and names in lower case
+    # ("the cardinal juurney preferred", "atlas black cash") read as misspelt / invented names
+    names_10: bool = False
+    # ruleset 10: a yes/no question ("Can I use the X abroad without extra fees?") claims
+    # nothing; a wh-question claims no "none"
+    questions_10: bool = False
+    # ruleset 10: a worked example's result ("the 3% fee would be $90") and a spending amount
+    # ("on up to $1,000 a year", "after you spend $500") are unverified, not fees
+    worked_examples_10: bool = False
+    # ruleset 10: "the first year of X comes with the annual fee waived" is the first year's fee,
+    # "$95, waived the first year" the annual fee; "$25.00" reads as "$25"; and a first-year
+    # waiver alone does not disclose a recommended card's annual fee
+    waivers_10: bool = False
+    # ruleset 10: durations in words holding "a year" ("for half a year", "a year and a half")
+    # rewritten in months, so "a year" is no annual-fee cue there
+    word_durations_10: bool = False
+    # ruleset 10: an unscoped intro claim restating a scoped one of the same card (same rate and
+    # months) takes its kind ("Answer: 0% for nine months" above the sentence that scopes it)
+    restated_offers_10: bool = False
 
 
 FROZEN_RULESET = 3
@@ -209,6 +228,18 @@ RULESETS[8] = replace(
 
 #: Ruleset 9 (opt-in) is ruleset 8 with dashes and "n/a" read as no claim.
 RULESETS[9] = replace(RULESETS[8], version=9, unstated_values_9=True)
+
+#: Ruleset 10 (opt-in) is ruleset 9 plus the fixes of session 10's blind tuning split.
+RULESETS[10] = replace(
+    RULESETS[9],
+    version=10,
+    names_10=True,
+    questions_10=True,
+    worked_examples_10=True,
+    waivers_10=True,
+    word_durations_10=True,
+    restated_offers_10=True,
+)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:
