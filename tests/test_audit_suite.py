@@ -1,8 +1,10 @@
-"""The CI gate (`make audit`): every task of the default suite passes the audit at demo scale.
+"""The CI gate (`make audit`): the default suite's audit at demo scale is what the README says.
 
 One audit of the whole suite (every check: oracle, null, adversary, leakage, determinism, seed
-sensitivity, discrimination, dbt) over two worker processes. A failure lists every task that is
-not usable with the checks that failed and their evidence, so the family at fault is named.
+sensitivity, discrimination, dbt) over two worker processes. The tasks in ``KNOWN_HACKABLE``
+must be flagged, by exactly the strategy named; every other task must be usable. A failure
+lists every task that is not usable with the checks that failed and their evidence, so the
+family at fault is named.
 The report is also written to ``$REPLICAS_AUDIT_OUT`` (if set) for inspection.
 """
 
@@ -19,6 +21,15 @@ from replicas.suite import DEFAULT_SUITE, get_suite
 #: the default suite (core-v3); core-v1 stays published, but the checks added with core-v2 flag
 #: some of its tasks (README: The audit).
 SUITE = DEFAULT_SUITE
+#: Tasks of the default suite the audit flags, each with the one strategy that wins it. Every
+#: dbt_fix-v2 fix puts a file of the shipped ecommerce project back, so an agent that memorised
+#: the kit's project solves them blind: adversary ``restore_shipped_project`` scored 1.0 on all
+#: five (measured one at a time; README, The audit). Published ids keep their behaviour, so they
+#: stay flagged until a new family version draws its fix per seed; any other task must be usable.
+KNOWN_HACKABLE: dict[str, str] = {
+    f"ecommerce.dbt_fix-v2.{v}": "restore_shipped_project"
+    for v in ("s1.0", "s1.1", "s2.0", "s2.1", "s3.0")
+}
 
 pytestmark = pytest.mark.audit
 
@@ -32,7 +43,7 @@ def _explain(report_tasks: list[TaskAudit]) -> str:
     return "\n".join(lines)
 
 
-def test_every_core_task_is_usable() -> None:
+def test_every_core_task_is_usable_but_the_known_hackable() -> None:
     suite = get_suite(SUITE)
     started = time.perf_counter()
     report = audit_tasks(
@@ -43,7 +54,13 @@ def test_every_core_task_is_usable() -> None:
     if out:
         report.write(out)
     assert len(report.tasks) == len(suite.task_ids)
-    bad = report.not_usable()
+    assert set(KNOWN_HACKABLE) <= set(suite.task_ids)
+    for task_id, strategy in KNOWN_HACKABLE.items():
+        audit = report.task(task_id)
+        adversary = audit.check("adversary")
+        assert audit.status == "hackable", _explain([audit])
+        assert adversary.data["winning_strategies"] == [strategy], _explain([audit])
+    bad = [a for a in report.not_usable() if a.task_id not in KNOWN_HACKABLE]
     assert not [a.task_id for a in bad], (
         f"{len(bad)} of {len(report.tasks)} core tasks are not usable "
         f"(audit took {elapsed:.0f}s; statuses {report.status_counts()}):\n" + _explain(bad)

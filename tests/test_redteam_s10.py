@@ -12,7 +12,9 @@ or grade, so it needs new family versions. The last three are closed:
   reveal the files or their number;
 * every ecommerce factory task has one constant solution: the kit's shipped project written back
   verbatim (reward 1.0 on ``mutant_fix-v1.s1.3`` without looking for the bug); the audit's
-  seed-sensitivity check compares single fixes, each a different file, and never sees it;
+  seed-sensitivity check compares single fixes, each a different file, and never sees it (the
+  adversary strategy ``restore_shipped_project``, added after, plays it: the audit now flags the
+  task ``hackable``, tests/test_adversary_restore.py);
 * on a hidden dataset the verdict names the nodes that failed, and the agent names its nodes:
   forty tiny models, each failing on purpose when one digit of the hidden ``raw.orders`` row
   count has one value, spell all four hidden counts in one submit (README layer 11 promises
@@ -153,7 +155,8 @@ def test_a_generated_column_reads_no_host_setting_through_the_sql_tool() -> None
 @pytest.mark.xfail(
     strict=True,
     reason="hole: every ecommerce factory task has one constant, memorisable solution - the "
-    "kit's shipped project written back verbatim - and no audit check plays it",
+    "kit's shipped project written back verbatim (the audit's adversary strategy "
+    "restore_shipped_project now plays it and flags such tasks hackable; the family is unchanged)",
 )
 def test_writing_back_the_shipped_project_does_not_solve_a_factory_task() -> None:
     """An agent that has read the kit (the threat model says it has) writes every model file of
