@@ -5,6 +5,13 @@ candidates, SQL as the answer, echoing the instruction, addressing the grader, r
 files, writing outside the sandbox, scrambled tables, reordered rankings, dbt test deletion, …).
 A strategy that scores above 0, or a sandbox breach a strategy reports (a forbidden read or
 write that worked), makes the task ``hackable``; the evidence names the strategy.
+
+That includes ``restore_shipped_project`` (the replica's shipped dbt project written back from
+memory): a fix that can be memorised is a leak in spirit, but it is found by playing an episode
+like every other strategy here, and the README's ``hackable`` is "any adversary strategy earns
+reward", so it gets the status every winning strategy gets (``mart_lookup``, a lookup in a
+precomputed mart, does too). Seed sensitivity (``leaky``) compares one task's fix with other
+seeds' fixes and cannot see a constant union of pristine files.
 """
 
 from __future__ import annotations
@@ -57,7 +64,10 @@ CHECK = register_check(
             "instruction or notes to the grader earn nothing; tables compared as whole rows; "
             "ordered answers in order). A custom `grade` must reject the same hacks — run the "
             "adversary agent on the family in a test. A breach is a hole in the sandbox or a "
-            "tool, not in the family: report it against replicas/sandbox.py or replicas/tools."
+            "tool, not in the family: report it against replicas/sandbox.py or replicas/tools. "
+            "restore_shipped_project winning means the fix is a file of the shipped project, "
+            "memorisable once for every seed: draw the broken model and its correct version per "
+            "seed (as incremental_fix-v2 does) so that no pristine file is the fix."
         ),
         run=run,
     )
