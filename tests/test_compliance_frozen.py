@@ -63,7 +63,8 @@ def case_texts():
     for name in ("compliance_cases", "test_compliance", "test_compliance_v2",
                  "test_compliance_v3", "test_compliance_ruleset", "test_compliance_ruleset5",
                  "test_compliance_ruleset6", "test_compliance_ruleset7",
-                 "test_compliance_ruleset8", "test_compliance_ruleset9"):
+                 "test_compliance_ruleset8", "test_compliance_ruleset9",
+                 "test_compliance_ruleset10"):
         try:
             source = open(f"{sys.argv[1]}/tests/{name}.py", encoding="utf-8").read()
         except FileNotFoundError:

@@ -34,6 +34,7 @@ _CASE_MODULES = (
     "test_compliance_ruleset7",
     "test_compliance_ruleset8",
     "test_compliance_ruleset9",
+    "test_compliance_ruleset10",
 )
 
 

@@ -197,12 +197,12 @@ class Names10:
             return NameMention(
                 start, stop, MISSPELLED, card_id, text[start:stop], (self.index.names[card_id],)
             )
-        n = self._invented(words)
-        if n is None:
+        invented = self._invented(words)
+        if invented is None:
             return None
-        stop = ends[n - 1] - _possessive_cut(lower, ends[n - 1])
+        stop = ends[invented - 1] - _possessive_cut(lower, ends[invented - 1])
         return NameMention(
-            start, stop, UNKNOWN, None, text[start:stop], self.phrases.near_names(words[:n])
+            start, stop, UNKNOWN, None, text[start:stop], self.phrases.near_names(words[:invented])
         )
 
     def _misspelt(self, words: list[str], split: bool) -> tuple[int, str] | None:

@@ -64,6 +64,20 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   800-word answers and 7.7 % of the older labelled evalset's compliant items through dash cells
   alone. Ruleset 9 reads neither as any claim; the words that do say "none" ("none", "no fee",
   "$0", "free", "not applicable", a cross, "nope") are read and checked as in ruleset 8.
+* ``10`` - ruleset 9 plus (opt-in) fixes for the classes of error session 10's blind evalset
+  showed on its tuning split (``ruleset10``, ``names10``), precision first: a yes/no question
+  ("Can I use the X abroad without extra fees?") claims nothing and a wh-question no "none"; a
+  worked example's result ("the 3% fee would be $90") and a spending amount ("on up to $1,000 a
+  year", "after you spend $500") are unverified, not fees; "the first year of the X comes with
+  the annual fee waived" is the first year's fee, "$95, waived the first year" the $95 annual
+  fee and a waived first year, "$25.00" reads as "$25", and a first-year waiver alone does not
+  disclose a recommended card's annual fee; durations in words holding "a year" ("for half a
+  year", "a year and a half") read as months, not as the annual-fee cue; an unscoped intro rate
+  restating a scoped offer of the same card keeps that offer's kind; a name word split by a
+  space ("Meri dian Cash Rewards") is a misspelling, and names in lower case are read - a typo
+  after an exact brand or catalog name ("the cardinal juurney preferred", "the summit cash
+  prefered") is a misspelling, a brand with strong product words no card has or with a word
+  dropped ("atlas black cash", "the centerline sky") an invented card.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
