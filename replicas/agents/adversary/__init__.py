@@ -17,8 +17,8 @@ oracle answer, and only to break it); ``delete_schema_tests``, ``self_reference_
 ``hard_coded_model``, ``visible_data_only`` (``_paste``: the visible data's answer pasted into
 a dbt model); ``restore_shipped_project`` (``_restore``: the kit's pristine dbt project written
 back from memory, the attack an agent holding the kit's sources can play on any task whose fix
-restores a shipped file); ``mart_lookup`` (``_lookup``: the answer read from a mart keyed by what the
-question names); ``second_answer_line``, ``hedge_in_words``, ``hedge_digit_groups``
+restores a shipped file); ``mart_lookup`` (``_lookup``: the answer read from a mart keyed by
+what the question names); ``second_answer_line``, ``hedge_in_words``, ``hedge_digit_groups``
 (``_hedge``: the right answer plus another one).
 """
 
