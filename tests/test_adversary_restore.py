@@ -69,9 +69,11 @@ def test_it_writes_the_shipped_file_back_and_solves_the_toy_fix() -> None:
     assert task.sandbox_patch[TOY_MODEL] == BUGGY_MODEL != shipped  # the premise: a real bug
     trajectory = _play(task)
     writes = _calls(trajectory, "write_file")
-    # the broken model's size differs from the shipped one's: written first, with no read
-    assert writes[0] == {"path": TOY_MODEL, "content": shipped}
-    assert TOY_MODEL not in [a["path"] for a in _calls(trajectory, "read_file")]
+    # the broken model's size differs from the shipped one's: written first, with no read; the
+    # budget allows reading the two same-size files, which read the same and are not written
+    assert writes == [{"path": TOY_MODEL, "content": shipped}]
+    reads = sorted(a["path"] for a in _calls(trajectory, "read_file"))
+    assert reads == ["models/sources.yml", "models/thing_totals.yml"]
     # every written file is the shipped file at that path, verbatim
     project = Path(get_replica("toy").dbt_project)
     assert all(a["content"] == (project / a["path"]).read_text() for a in writes)
