@@ -276,21 +276,21 @@ HARD_V2 = SuiteSpec(
 )
 
 #: The core-v2 families core-v3 bumps: the credit_cards families whose grading (or, for
-#: offer_audit, whose drafts) runs the compliance verifier, now under ruleset 9 rather than the
+#: offer_audit, whose drafts) runs the compliance verifier, now under ruleset 10 rather than the
 #: frozen ruleset 3 (see each -v3 family's docstring). eligibility-v2 never calls the verifier.
 _CORE_V3_BUMPS = frozenset(
     f"credit_cards.{f}-v2" for f in ("card_terms_qa", "recommend_card", "offer_audit")
 )
 
 #: core-v3: core-v2 with the three credit_cards families that use the compliance verifier at
-#: -v3 (compliance ruleset 9, the verifier's current detections; issue 13), same seeds, variants
+#: -v3 (compliance ruleset 10, the verifier's current detections; issue 13), same seeds, variants
 #: and sizes. The other eleven families keep their core-v2 ids.
 CORE_V3 = SuiteSpec(
     name="core-v3",
     description=(
         "The core suite, version 3: core-v2 with card_terms_qa, recommend_card and offer_audit "
         "at -v3 (free-text answers graded, and audit drafts validated, with compliance ruleset "
-        "9 instead of the frozen ruleset 3), seeds 1-3, scale 0.01."
+        "10 instead of the frozen ruleset 3), seeds 1-3, scale 0.01."
     ),
     entries=tuple(
         _bumped(e, e.family.replace("-v2", "-v3")) if e.family in _CORE_V3_BUMPS else e

@@ -309,8 +309,12 @@ def test_text_addressed_to_the_grader_changes_nothing(catalog: Catalog) -> None:
         "Summit Summit Cash Cash Plus Plus ",
         "<a href='x'>" * 3,
         "\u200b" * 10 + "９%" * 5,
+        # one sentence repeating a first-year waiver / a first-year label: each occurrence
+        # searched the whole sentence again (quadratic: 146 s for 200 KB before session 10)
+        "waived the first year, $95, waived the first year ",
+        "$95 annual fee (first year $0) ",
     ],
-    ids=["claims", "symbols", "names", "tags", "unicode"],
+    ids=["claims", "symbols", "names", "tags", "unicode", "waivers", "first-year-labels"],
 )
 def test_one_megabyte_stays_fast_and_still_catches_the_violation(
     filler: str, catalog: Catalog

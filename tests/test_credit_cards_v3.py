@@ -1,10 +1,10 @@
-"""The -v3 credit_cards families (suite core-v3): the compliance verifier under ruleset 9.
+"""The -v3 credit_cards families (suite core-v3): the compliance verifier under ruleset 10.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
-compliance verifier run under ruleset 9 instead of the frozen ruleset 3; the -v2 ids keep
+compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
 ruleset 3. On a real snapshot (seed 1, scale 0.01): texts on which the two rulesets disagree -
 each disagreement computed by the verifier here, never assumed - are graded by the -v3 family as
-ruleset 9 reads them and by the -v2 family as ruleset 3 does, on the same task; each build runs
+ruleset 10 reads them and by the -v2 family as ruleset 3 does, on the same task; each build runs
 the verifier with its family's ruleset; the -v3 oracles score 1.0 and the null answer 0.0 in a
 real episode, and every recorded wrong reading fails.
 """
@@ -28,7 +28,7 @@ from replicas.verifiers.compliance import FROZEN_RULESET, Catalog, verify_respon
 from replicas.verifiers.verdict import Verdict
 
 SEED = 1
-V3_RULESET = 9
+V3_RULESET = 10
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -85,10 +85,10 @@ def _subject(task: Task, catalog: Catalog) -> Any:
 
 
 # --------------------------------------------------------------------------------------------
-# the same text graded by -v2 (ruleset 3) and -v3 (ruleset 9)
+# the same text graded by -v2 (ruleset 3) and -v3 (ruleset 10)
 
 
-def test_card_terms_v3_grades_with_ruleset_9(snapshot: Any, catalog: Catalog) -> None:
+def test_card_terms_v3_grades_with_ruleset_10(snapshot: Any, catalog: Catalog) -> None:
     # a question about a card that charges an annual fee, so "no AF" is false about it
     task = next(
         t
@@ -130,7 +130,7 @@ def _ineligible_name(snapshot: Any, customer_id: int) -> str:
     return str(rows[0][0])
 
 
-def test_recommend_card_v3_grades_with_ruleset_9(snapshot: Any, catalog: Catalog) -> None:
+def test_recommend_card_v3_grades_with_ruleset_10(snapshot: Any, catalog: Catalog) -> None:
     task = _task("recommend_card", "v3")
     customer = int(task.metadata["customer_id"])
     name = str(task.expected)
@@ -255,7 +255,7 @@ def test_v3_oracle_scores_one_null_zero_and_wrong_readings_fail(
         else:
             answer = json.dumps(value)
         assert not _grade(family, task, answer, snapshot).passed, (task.id, reading)
-    if base == "offer_audit":  # the expected codes are what ruleset 9 finds in the draft
+    if base == "offer_audit":  # the expected codes are what ruleset 10 finds in the draft
         draft = re.search(
             r"-----BEGIN DRAFT-----\n(.*)\n-----END DRAFT-----", task.instruction, re.S
         )

@@ -29,6 +29,7 @@ keeps.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -130,16 +131,25 @@ class Names10:
         anchors += [j for j in joins if j[2] in self.brands]
         if not anchors:
             return []
-        taken = [(m.start, m.end) for m in mentions]
+        # Overlap tests in O(log n) each (a line of 1 MB holds tens of thousands of mentions):
+        # the mentions sorted by start with the running maximum of their ends, and the names
+        # found here, which come in order of start, by the furthest end so far.
+        spans = sorted((m.start, m.end) for m in mentions)
+        starts = [a for a, _ in spans]
+        reach: list[int] = []
+        for _, b in spans:
+            reach.append(max(b, reach[-1]) if reach else b)
+        found_reach = -1
         out: list[NameMention] = []
         split_at = {j[0] for j in joins}
         for start, end, brand in sorted(anchors):
-            if any(a < end and start < b for a, b in taken):
+            before = bisect_left(starts, end)  # mentions starting before this anchor ends
+            if (before and reach[before - 1] > start) or found_reach > start:
                 continue
             found = self._lowercase_name(text, lower, start, end, brand, start in split_at)
             if found is not None:
                 out.append(found)
-                taken.append((found.start, found.end))
+                found_reach = max(found_reach, found.end)
         return out
 
     def extend_lowercase(self, text: str, lower: str, mention: NameMention) -> NameMention:

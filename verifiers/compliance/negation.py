@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from bisect import bisect_left
 
 from replicas.verifiers.compliance.matchers import at_word_start
 
@@ -147,6 +148,57 @@ def _sentence_of(lower: str, pos: int) -> tuple[int, int]:
     return lo, min(hi_candidates) if hi_candidates else len(lower)
 
 
+class SentenceTest:
+    """``pattern.search`` over the sentence around a position, answered once per sentence.
+
+    Checks made for every match of a form ("is the annual fee named in this sentence?") cost
+    the length of the sentence each; on one long sentence repeating the form (an agent's
+    100,000-character answer with no full stop) that was quadratic - minutes per answer. The
+    answer is the same as searching every time.
+    """
+
+    def __init__(self, lower: str, pattern: re.Pattern[str], *, sliced: bool = False) -> None:
+        # sliced: search ``lower[lo:hi]`` (what a caller that sliced the sentence did), else
+        # ``pattern.search(lower, lo, hi)`` (lookbehinds see before ``lo``): kept apart, so
+        # each caller's reading is exactly what it was
+        self.lower = lower
+        self.pattern = pattern
+        self.sliced = sliced
+        self._seen: dict[tuple[int, int], bool] = {}
+
+    def __call__(self, lo: int, hi: int) -> bool:
+        key = (lo, hi)
+        found = self._seen.get(key)
+        if found is None:
+            hit = (
+                self.pattern.search(self.lower[lo:hi])
+                if self.sliced
+                else self.pattern.search(self.lower, lo, hi)
+            )
+            found = self._seen[key] = hit is not None
+        return found
+
+
+def drop_overlapping(
+    values: list[tuple[int, int, str]], spans: list[tuple[int, int]]
+) -> list[tuple[int, int, str]]:
+    """``values`` without those overlapping any of ``spans`` (``v[0] < e and s < v[1]``), in
+    O(log n) per value: spans sorted by start, with the running maximum of their ends."""
+    if not spans or not values:
+        return list(values)
+    ordered = sorted(spans)
+    starts = [a for a, _ in ordered]
+    reach: list[int] = []
+    for _, b in ordered:
+        reach.append(max(b, reach[-1]) if reach else b)
+    kept = []
+    for v in values:
+        before = bisect_left(starts, v[1])  # spans starting before v ends
+        if not (before and reach[before - 1] > v[0]):
+            kept.append(v)
+    return kept
+
+
 def _kind_in(scope: str, *, postfix: bool) -> tuple[str, int] | None:
     """The negated attribute named in ``scope`` and where its name ends (None: no attribute)."""
     intro = _INTRO_WORD.search(scope)
@@ -221,6 +273,7 @@ def none_values(lower: str, *, whole_text: bool = False) -> list[tuple[int, int,
     """
     out: list[tuple[int, int, str]] = []
     size = len(lower)
+    conditional_sentence = SentenceTest(lower, _CONDITION, sliced=True)
     negators = (
         list(_NEGATOR.finditer(lower))
         if whole_text
@@ -253,10 +306,12 @@ def none_values(lower: str, *, whole_text: bool = False) -> list[tuple[int, int,
                 out.append((start, match.end(), out[-1][2]))
             continue
         kind, end = found
-        if match.group(0) in ("n't", "not", "never") or kind == NONE_LATE:
-            sentence = lower[slice(*_sentence_of(lower, start))]
-            if _CONDITION.search(sentence) and _PAY_VERB.search(scope):
-                continue  # "if you pay on time, you won't pay a late fee": behaviour, not a term
+        if (
+            (match.group(0) in ("n't", "not", "never") or kind == NONE_LATE)
+            and conditional_sentence(*_sentence_of(lower, start))
+            and _PAY_VERB.search(scope)
+        ):
+            continue  # "if you pay on time, you won't pay a late fee": behaviour, not a term
         end = match.end() + end
         if kind == NONE_ANNUAL and _FIRST_YEAR.search(lower, end, min(size, end + 30)):
             kind = NONE_FIRST_YEAR

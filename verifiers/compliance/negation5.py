@@ -13,7 +13,12 @@ from __future__ import annotations
 
 import re
 
-from replicas.verifiers.compliance.negation import NONE_FIRST_YEAR, _sentence_of
+from replicas.verifiers.compliance.negation import (
+    NONE_FIRST_YEAR,
+    SentenceTest,
+    _sentence_of,
+    drop_overlapping,
+)
 from replicas.verifiers.compliance.negation_more import _ANNUAL_CONTEXT, _label_nones
 
 _FREE_FIRST_YEAR = re.compile(
@@ -44,12 +49,16 @@ def more_none_values_5(lower: str, taken: list[tuple[int, int, str]]) -> list[tu
     ):
         out.extend(_label_nones(lower))
     if "first" in lower or "1st" in lower or "opening" in lower:
+        annual_context = SentenceTest(lower, _ANNUAL_CONTEXT)
+        dollar = SentenceTest(lower, _DOLLAR, sliced=True)
         for match in _FREE_FIRST_YEAR.finditer(lower):
             lo, hi = _sentence_of(lower, match.start())
-            if _ANNUAL_CONTEXT.search(lower, lo, hi) or "$" in lower[lo:hi]:
+            if annual_context(lo, hi) or dollar(lo, hi):
                 out.append((match.start(), match.end(), NONE_FIRST_YEAR))
-    spans = [(s, e) for s, e, _ in taken]
-    return [v for v in out if not any(v[0] < e and s < v[1] for s, e in spans)]
+    return drop_overlapping(out, [(s, e) for s, e, _ in taken])
+
+
+_DOLLAR = re.compile(r"\$")
 
 
 def drop_negated_waivers(

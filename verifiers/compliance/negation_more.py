@@ -30,8 +30,10 @@ from replicas.verifiers.compliance.negation import (
     NONE_FIRST_YEAR,
     NONE_FOREIGN,
     NONE_LATE,
+    SentenceTest,
     _kind_in,
     _sentence_of,
+    drop_overlapping,
 )
 
 # "free balance transfers", "fee-free transfers", "no-fee balance transfers": the attribute
@@ -119,9 +121,10 @@ def _first_year_waivers(lower: str) -> list[tuple[int, int, str]]:
     """A first-year waiver stated of the annual fee (the sentence names it, and no other fee
     sits just before the waiver)."""
     out = []
+    annual_context = SentenceTest(lower, _ANNUAL_CONTEXT)
     for match in _WAIVED_FIRST_YEAR.finditer(lower):
         lo, hi = _sentence_of(lower, match.start())
-        if not _ANNUAL_CONTEXT.search(lower, lo, hi):
+        if not annual_context(lo, hi):
             continue
         if _OTHER_FEE_NEAR.search(lower, max(lo, match.start() - 40), match.start()):
             continue
@@ -190,21 +193,22 @@ def more_none_values(
     if not any(word in lower for word in _MORE_TRIGGERS):
         return []
     out: list[tuple[int, int, str]] = []
+    conditional = SentenceTest(lower, _CONDITION, sliced=True)
     for match in _FREE_BEFORE.finditer(lower):
         kind = _attribute(match.group("what"))
-        if kind is not None and not _conditional(lower, match.start()):
+        if kind is not None and not _conditional(lower, match.start(), conditional):
             out.append((match.start(), match.end(), kind))
     for match in _VERB_FOR.finditer(lower):
         what = match.group("what") or match.group("what2") or ""
         kind = _attribute(what)
         if kind is None or (kind == NONE_ANNUAL and _FIRST_YEAR.search(what)):
             continue
-        if _conditional(lower, match.start()):
+        if _conditional(lower, match.start(), conditional):
             continue
         out.append((match.start(), match.end(), kind))
     for match in _GOODBYE.finditer(lower):
         kind = _attribute(match.group("what") or match.group("what2") or "")
-        if kind is not None and not _conditional(lower, match.start()):
+        if kind is not None and not _conditional(lower, match.start(), conditional):
             out.append((match.start(), match.end(), kind))
     for match in _FIRST_YEAR_FREE.finditer(lower):
         out.append((match.start(), match.end(), NONE_FIRST_YEAR))
@@ -212,16 +216,17 @@ def more_none_values(
         out.extend(_first_year_waivers(lower))
     if ": " in lower or "? " in lower or "= " in lower or "| " in lower:
         out.extend(_label_nones(lower))
-    spans = [(s, e) for s, e, _ in taken or ()]
-    return [v for v in out if not any(v[0] < e and s < v[1] for s, e in spans)]
+    return drop_overlapping(out, [(s, e) for s, e, _ in taken or ()])
 
 
-def _conditional(lower: str, pos: int) -> bool:
-    """A "no fee" inside a condition ("free transfers if you ...") is no term."""
-    sentence = lower[slice(*_sentence_of(lower, pos))]
-    return bool(_CONDITION.search(sentence)) and bool(
-        re.search(r"\b(?:if|unless|provided|as[ \t]long[ \t]as)\b", lower[pos : pos + 80])
-    )
+_CONDITION_AHEAD = re.compile(r"\b(?:if|unless|provided|as[ \t]long[ \t]as)\b")
+
+
+def _conditional(lower: str, pos: int, sentence_test: SentenceTest | None = None) -> bool:
+    """A "no fee" inside a condition ("free transfers if you ...") is no term
+    (``sentence_test``: the sentence's ``_CONDITION`` test, shared by one text's calls)."""
+    test = sentence_test or SentenceTest(lower, _CONDITION, sliced=True)
+    return test(*_sentence_of(lower, pos)) and bool(_CONDITION_AHEAD.search(lower[pos : pos + 80]))
 
 
 __all__ = ["MORE_TRIGGERS", "more_none_values"]

@@ -364,13 +364,16 @@ def _first_year_label_before(
 ) -> None:
     """ "Preferred: first year $0, then $150": a dollar figure that a first-year label opens is
     the first-year fee, when the unit speaks of no reward or spending (ruleset 5)."""
+    rewards: bool | None = None  # whether the unit speaks of rewards: searched once, if asked
     for i, value in enumerate(values):
         draft = drafts[i]
         if value.unit != USD or (draft is not None and draft.get("kind") != "any"):
             continue
         if _FIRST_YEAR_LABEL_BEFORE.search(lower, max(0, value.start - 16), value.start) is None:
             continue
-        if _REWARD_WORDS.search(lower):
+        if rewards is None:
+            rewards = _REWARD_WORDS.search(lower) is not None
+        if rewards:
             continue
         drafts[i] = {
             "family": FEE_CLAIM,

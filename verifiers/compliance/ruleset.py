@@ -186,7 +186,7 @@ class Ruleset:
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 9
+DEFAULT_RULESET = 10
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(

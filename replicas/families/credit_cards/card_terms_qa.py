@@ -4,7 +4,7 @@
 term's unit — dollars or percentage points —, exact for months) and the instruction states it
 in the grader's words. Both versions' oracles find the card by the name the question gives.
 
-``-v3`` (core-v3): ``-v2`` with part (b) below run under compliance ruleset 9 (the verifier's
+``-v3`` (core-v3): ``-v2`` with part (b) below run under compliance ruleset 10 (the verifier's
 current detections) instead of the frozen ruleset 3; see ``CardTermsQAV3``.
 
 The question names a card exactly — usually one with a near-collision sibling ("Atlas Cash" /
@@ -474,10 +474,10 @@ class CardTermsQAV2(CardTermsQA):
 
 @register_family
 class CardTermsQAV3(CardTermsQAV2):
-    """-v2 with the compliance part graded under ruleset 9 instead of the frozen ruleset 3.
+    """-v2 with the compliance part graded under ruleset 10 instead of the frozen ruleset 3.
 
     What changed: part (b) - and the build's check that the oracle text passes - runs
-    ``verify_response(..., ruleset=9)``; and the build skips a card whose answer shows in a file
+    ``verify_response(..., ruleset=10)``; and the build skips a card whose answer shows in a file
     of the dbt project the agent can read (``shown_in_project``: core-v3's first audit flagged
     a task asking a cash advance APR of 29.99% as leaky through ``max_value: 29.99``, the penalty
     APR test's bound in ``card_terms.yml`` - nothing about that card, but what the audit cannot
@@ -496,7 +496,7 @@ class CardTermsQAV3(CardTermsQAV2):
     name = "credit_cards.card_terms_qa-v3"
     description = (
         "Answer one disclosed term (APR, intro offer, fee) of one exactly named card in free "
-        "text; the value (tolerance stated) and every claim are checked (compliance ruleset 9)."
+        "text; the value (tolerance stated) and every claim are checked (compliance ruleset 10)."
     )
     compliance_ruleset = V3_COMPLIANCE_RULESET
 

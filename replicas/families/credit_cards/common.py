@@ -73,7 +73,7 @@ NEAR_COLLISION_RATIO = 0.8
 
 #: The compliance ruleset the ``-v3`` families (suite core-v3) grade and build with. A literal,
 #: not ``DEFAULT_RULESET``: published ids never change behaviour when the default moves on.
-V3_COMPLIANCE_RULESET = 9
+V3_COMPLIANCE_RULESET = 10
 
 #: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
 #: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).

@@ -3,7 +3,7 @@
 ``-v2`` (core-v2): the same drafts, the instruction stating the (exact-set) tolerance in the
 grader's words. Both versions' oracles look the cards up by the names the draft gives.
 
-``-v3`` (core-v3): ``-v2`` with the drafts selected and validated under compliance ruleset 9
+``-v3`` (core-v3): ``-v2`` with the drafts selected and validated under compliance ruleset 10
 (the verifier's current detections) instead of the frozen ruleset 3; see ``OfferAuditV3``.
 
 The family writes a short marketing draft about one card (sometimes with its near-collision
@@ -430,10 +430,10 @@ class OfferAuditV2(OfferAudit):
 
 @register_family
 class OfferAuditV3(OfferAuditV2):
-    """-v2 with each draft selected and validated under compliance ruleset 9, not ruleset 3.
+    """-v2 with each draft selected and validated under compliance ruleset 10, not ruleset 3.
 
     What changed: the build keeps a draft only if its untouched version passes
-    ``verify_response(..., ruleset=9)`` and its injected version gets exactly the injected codes
+    ``verify_response(..., ruleset=10)`` and its injected version gets exactly the injected codes
     from it. The injectors, the code definitions, the instruction and the (exact-set) grading
     are -v2's; the drafts are drawn anew (a family's seeded streams are keyed by its name, as at
     every version bump).
@@ -443,14 +443,14 @@ class OfferAuditV3(OfferAuditV2):
     draft whose codes agree only under ruleset 3 would teach ruleset 3's reading. -v2's ids must
     keep their drafts, so the change ships as this version in suite core-v3. Measured on seeds
     1-3: every untouched draft and every single-injection draft gets the same codes under
-    rulesets 3 and 9 (the injectors write plain claims both read alike), so today the -v3 tasks
+    rulesets 3 and 10 (the injectors write plain claims both read alike), so today the -v3 tasks
     differ from -v2's by their draws; the validation follows the current verifier from now on.
     """
 
     name = "credit_cards.offer_audit-v3"
     description = (
         "Review a generated marketing draft against the card catalog and list its compliance "
-        "violations by reason code (drafts validated with compliance ruleset 9); exact-set "
+        "violations by reason code (drafts validated with compliance ruleset 10); exact-set "
         "grading stated in the grader's words."
     )
     compliance_ruleset = V3_COMPLIANCE_RULESET

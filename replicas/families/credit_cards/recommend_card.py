@@ -6,7 +6,7 @@ on them) are withheld from the episode's warehouse — in v1 the answer was one 
 holding tables; the oracle does exactly that, and the value tolerance is the task's
 ``VerifierConfig`` (±$1), stated in the grader's words.
 
-``-v3`` (core-v3): ``-v2`` with check 2 below run under compliance ruleset 9 (the verifier's
+``-v3`` (core-v3): ``-v2`` with check 2 below run under compliance ruleset 10 (the verifier's
 current detections) instead of the frozen ruleset 3; see ``RecommendCardV3``.
 
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
@@ -540,10 +540,10 @@ class RecommendCardV2(RecommendCard):
 
 @register_family
 class RecommendCardV3(RecommendCardV2):
-    """-v2 with the compliance check graded under ruleset 9 instead of the frozen ruleset 3.
+    """-v2 with the compliance check graded under ruleset 10 instead of the frozen ruleset 3.
 
     What changed: check 2 - and the build's check that the oracle text passes - runs
-    ``verify_response(..., customer_id=..., ruleset=9)``. The instruction, the value formula,
+    ``verify_response(..., customer_id=..., ruleset=10)``. The instruction, the value formula,
     the withheld marts, the tolerance, the oracle and the wrong readings are -v2's; the
     customers are drawn anew (a family's seeded streams are keyed by its name, as at every
     version bump).
@@ -561,7 +561,7 @@ class RecommendCardV3(RecommendCardV2):
     description = (
         "Recommend the best eligible card for a customer by applying the stated value formula and "
         "eligibility rule (no precomputed marts), with compliant, grounded claims (compliance "
-        "ruleset 9) and the required disclosures."
+        "ruleset 10) and the required disclosures."
     )
     compliance_ruleset = V3_COMPLIANCE_RULESET
 
