@@ -44,7 +44,7 @@ def catalog() -> Catalog:
 _codes = codes_with_spans
 _F = ["wrong_fee"]
 
-# -- 1. a yes/no question states nothing ----------------------------------------------------------
+# -- 1. a question asking about a term states nothing ---------------------------------------------------------
 QUESTION_TWINS: list[Twin] = [
     (
         "Q: Can I use the Harbor Sky Miles Elite abroad without extra fees?\n"
@@ -74,6 +74,22 @@ QUESTION_DEFECTS: list[Defect] = [
     # a wh-question's figure is presupposed, a "did you know" question asserts
     ("Why is the Summit Cash Preferred's $95 annual fee worth paying?", _F, _F),
     ("Did you know the Summit Cash Preferred has no annual fee?", _F, _F),
+    # a rhetorical question asserts what it asks (an agent could dress any false claim so)
+    ("Can you believe the Summit Cash charges no foreign transaction fee?", _F, _F),
+    ("Isn't it nice that the Summit Cash Preferred waives its foreign transaction fee?", _F, _F),
+    # a copula question presupposes its figure
+    ("Is the Summit Cash Preferred's $95 annual fee worth it?", _F, _F),
+    # an answer that affirms the question states what was asked
+    ("Does the Summit Cash Preferred have no annual fee? Yes.", _F, _F),
+    (
+        "Q: Is there a 0% intro APR on purchases with the Summit Cash Plus?\nA: Yes.",
+        ["false_intro_offer"],
+        ["false_intro_offer"],
+    ),
+    # a statement shaped as a question (a colon inside, or a rhetorical lead-in)
+    ("Can I be blunt: the Summit Cash Preferred has no annual fee, so why wait?", _F, _F),
+    ("Is it any surprise the Summit Cash Preferred has no annual fee?", _F, _F),
+    ("Have you heard that the Summit Cash Preferred has no annual fee?", _F, _F),
 ]
 
 # -- 2. a worked example's result is no fee ---------------------------------------------------------

@@ -66,7 +66,8 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   "$0", "free", "not applicable", a cross, "nope") are read and checked as in ruleset 8.
 * ``10`` - ruleset 9 plus (opt-in) fixes for the classes of error session 10's blind evalset
   showed on its tuning split (``ruleset10``, ``names10``), precision first: a yes/no question
-  ("Can I use the X abroad without extra fees?") claims nothing and a wh-question no "none"; a
+  ("Can I use the X abroad without extra fees?") claims nothing, a copula or wh-question no
+  "none", a rhetorical one ("Can you believe ...?") all it says; a
   worked example's result ("the 3% fee would be $90") and a spending amount ("on up to $1,000 a
   year", "after you spend $500") are unverified, not fees; "the first year of the X comes with
   the annual fee waived" is the first year's fee, "$95, waived the first year" the $95 annual
@@ -168,7 +169,8 @@ class Ruleset:
     # ("the cardinal juurney preferred", "atlas black cash") read as misspelt / invented names
     names_10: bool = False
     # ruleset 10: a yes/no question ("Can I use the X abroad without extra fees?") claims
-    # nothing; a wh-question claims no "none"
+    # nothing; a copula ("Is the X's $95 fee ...?") or wh-question claims no "none"; a
+    # rhetorical question ("Can you believe ...?", "Isn't it ...?") keeps its claims
     questions_10: bool = False
     # ruleset 10: a worked example's result ("the 3% fee would be $90") and a spending amount
     # ("on up to $1,000 a year", "after you spend $500") are unverified, not fees

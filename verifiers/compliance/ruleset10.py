@@ -7,9 +7,12 @@ Claims the response does not make (``revise_claims``, on the extraction):
 * **a yes/no question states nothing** - "Q: Can I use the X abroad without extra fees?",
   "Is there a 0% intro rate on the X?": FAQ answers open each pair with a question whose words
   ("without extra fees", "no annual fee?") ruleset 9 read as the card's terms. A unit that ends
-  with a question mark and opens with an auxiliary (can, does, is, will, ...) makes no claim; a
-  wh-question ("What does the X cost per year?") makes no "none" claim (its figures, "why is
-  the $95 fee worth it?", are presupposed and still checked).
+  with a question mark and opens with an auxiliary (can, does, will, "is there", ...) makes no
+  claim; one opening with "is/are/was" otherwise ("Is the X's $95 fee worth it?") and a
+  wh-question ("What does the X cost per year?") make no "none" claim (their figures are
+  presupposed and still checked). A rhetorical question ("Can you believe the X charges no
+  foreign fee?", "Isn't it nice that ...", "Did you know ...", "Why pay ...", "Who needs ...")
+  asserts what it asks: its claims stand (otherwise any false claim could be dressed as one).
 * **a worked example's result is no fee** - "if you transferred $3,000, the 3% fee would be
   $90", "a $2,000 transfer would cost you $100": a dollar figure after a result verb ("would
   be", "comes to", "that's") in a sentence holding a larger dollar amount and a hypothetical
@@ -169,14 +172,50 @@ _WAIVED_AFTER = re.compile(
 )
 
 
+# A rhetorical question asserts what it asks ("Can you believe the X charges no foreign fee?",
+# "Isn't it great that ...", "Why pay an annual fee when the X has none?", "Who needs a late
+# fee?"): its claims stand.
+_RHETORICAL = re.compile(
+    r"\b(?:(?:can|could|would)[ \t]+you[ \t]+(?:believe|imagine)|did[ \t]+you[ \t]+know"
+    r"|(?:have|has|did)[ \t]+(?:you|anyone)[ \t]+(?:heard|hear|seen|noticed|realised|realized)"
+    r"|any[ \t]+(?:surprise|wonder)|who[ \t]+(?:needs|wants|knew)"
+    r"|why[ \t]+(?:pay|settle|bother|would|not|put|wait)"
+    r"|how[ \t]+(?:great|nice|cool|good|amazing)[ \t]+is)\b|n't\b"
+)
+#: A question is one short clause: a longer unit, or one with a colon or semicolon after its
+#: opening ("Can I be blunt: the X has no annual fee, so why wait?"), states what it holds.
+_QUESTION_MAX_CHARS = 200
+_STATEMENT_INSIDE = re.compile(r"[:;]")
+#: An answer right after a question that affirms it ("Does the X have no annual fee? Yes."):
+#: the question's claims are then the answer's.
+_AFFIRMED = re.compile(
+    r"[\s>*#_-]*(?:(?:a|answer)[ \t]*[:.)-][ \t]*)?[*_]{0,2}[ \t]*"
+    r"(?:yes|yep|yeah|yup|absolutely|correct|certainly|definitely|indeed|sure|of[ \t]+course"
+    r"|that's[ \t]+right|right|true|it[ \t]+(?:does|is|has|can|will)|there[ \t]+is|you[ \t]+can)"
+    r"(?![\w'])"
+)
+
+
 def _question(unit_text: str) -> str | None:
-    """``"aux"`` for a yes/no question, ``"wh"`` for a wh-question, else None."""
+    """``"aux"`` for a yes/no question, ``"copula"`` for one opening "is/are/was" (not "is
+    there"), ``"wh"`` for a wh-question, else None (also for a rhetorical question, which
+    asserts what it asks)."""
     if "?" not in unit_text or _QUESTION_END.search(unit_text) is None:
         return None
     match = _QUESTION_OPEN.match(unit_text)
-    if match is None:
+    if (
+        match is None
+        or len(unit_text) > _QUESTION_MAX_CHARS
+        or _STATEMENT_INSIDE.search(unit_text, match.end()) is not None
+        or _RHETORICAL.search(unit_text) is not None
+    ):
         return None
+    if match.group("aux") in ("is", "are", "was") and not _THERE.match(unit_text, match.end()):
+        return "copula"  # "Is the X's $95 fee worth it?": the figure is presupposed
     return "aux" if match.group("aux") else "wh"
+
+
+_THERE = re.compile(r"[ \t]+there\b")
 
 
 def _amount(text: str) -> float:
@@ -254,9 +293,15 @@ def revise_claims(extraction: Extraction, text: str, rules: Ruleset) -> Extracti
         lo, hi = units[k] if k >= 0 else (0, len(masked))
         if asks:
             if k not in questions:
-                questions[k] = _question(masked[lo:hi])
+                asked_here = _question(masked[lo:hi])
+                if asked_here is not None and _AFFIRMED.match(masked, hi) is not None:
+                    asked_here = None  # "... ? Yes.": the answer states what was asked
+                questions[k] = asked_here
             asked = questions[k]
-            if asked == "aux" or (asked == "wh" and claim.is_none):
+            if asked == "aux" or (asked is not None and claim.is_none):
+                # "Does the X have a 0% intro APR?", "Can I use the X abroad without extra
+                # fees?" ask; "Is the X's $95 fee worth it?" and "Why is the X's $95 fee worth
+                # it?" presuppose their figures, which are checked
                 changed = True
                 continue
         revised = claim
