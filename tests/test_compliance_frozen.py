@@ -14,6 +14,9 @@
   run there with ``ruleset=8``.
 * Ruleset 9 against the revision that published it as the default (``RULESET_9_PUBLISHED``,
   ``0c36181``, stop 24), run there with ``ruleset=9``.
+* Ruleset 10 against the revision that published it as the default (``RULESET_10_PUBLISHED``,
+  ``0a8e533``, stop 25: the last change to ``verifiers/`` of that stop), run there with
+  ``ruleset=10``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -43,6 +46,7 @@ RULESET_6_PUBLISHED = "108c5a5d627cd6e50c17b2205989b6a28f010d18"
 RULESET_7_PUBLISHED = "1e7a8a5bcf6f365b0d3a4fd370b4b815daca8a0a"
 RULESET_8_PUBLISHED = "91b528823b3019686dcad5cb13dc7ce5e6b461c9"
 RULESET_9_PUBLISHED = "0c3618161d36aed4c04e4fbd996e38a0dd86cd2d"
+RULESET_10_PUBLISHED = "0a8e5330105c507d6ca61ada9286edd18c30d88c"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -201,3 +205,10 @@ def test_ruleset_9_verdicts_are_byte_identical_to_the_revision_that_published_it
     tmp_path: Path,
 ) -> None:
     _assert_frozen(RULESET_9_PUBLISHED, 9, 9, tmp_path)
+
+
+@pytest.mark.slow
+def test_ruleset_10_verdicts_are_byte_identical_to_the_revision_that_published_it(
+    tmp_path: Path,
+) -> None:
+    _assert_frozen(RULESET_10_PUBLISHED, 10, 10, tmp_path)
