@@ -10,7 +10,6 @@ winning on a factory task (``ecommerce.mutant_fix-v1.s1.3``, the red team's sess
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -27,18 +26,17 @@ from replicas.agents.adversary._restore import (
 )
 from replicas.env import Env
 from replicas.replica import get_replica
-from replicas.tasks import Task, build_task, unregister_family
-from tests.toy_families import BUGGY_MODEL, TOY_FAMILIES, TOY_MODEL, register_toy
+from replicas.tasks import Task, build_task
+from tests.toy_families import (
+    BUGGY_MODEL,
+    TOY_MODEL,
+    toy_families_registered,
+)
 
 NAME = "restore_shipped_project"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _toy() -> Iterator[None]:
-    register_toy()
-    yield
-    for cls in TOY_FAMILIES:
-        unregister_family(cls.name)
+_toy = pytest.fixture(scope="module", autouse=True)(toy_families_registered)
 
 
 def _play(task: Task) -> dict[str, Any]:

@@ -24,20 +24,20 @@ from replicas.dbt import run_dbt
 from replicas.env import Env
 from replicas.osbox import ProcessLimits
 from replicas.sandbox import SandboxSpec
-from replicas.tasks import build_task, unregister_family
-from tests.toy_families import BUGGY_MODEL, TOY_FAMILIES, TOY_MODEL, register_toy, sandbox_of
+from replicas.tasks import build_task
+from tests.toy_families import (
+    BUGGY_MODEL,
+    TOY_MODEL,
+    sandbox_of,
+    toy_families_registered,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 KIT_PROJECTS = REPO / "dbt_projects"
 MARKER = "ISOLATION-MARKER-7f3a"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _toy() -> Iterator[None]:
-    register_toy()
-    yield
-    for cls in TOY_FAMILIES:
-        unregister_family(cls.name)
+_toy = pytest.fixture(scope="module", autouse=True)(toy_families_registered)
 
 
 def tree_digest(root: Path) -> str:

@@ -27,9 +27,9 @@ import pytest
 import replicas
 from replicas.env import Env
 from replicas.sandbox import copy_project_safely
-from replicas.tasks import build_task, unregister_family
+from replicas.tasks import build_task
 from replicas.tasks.grading import _project_fingerprint
-from tests.toy_families import TOY_FAMILIES, register_toy
+from tests.toy_families import toy_families_registered
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -43,12 +43,7 @@ def alias_bomb(levels: int, leaf: str = "'x'") -> str:
     return "\n".join(lines) + "\n"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _toy() -> Iterator[None]:
-    register_toy()
-    yield
-    for cls in TOY_FAMILIES:
-        unregister_family(cls.name)
+_toy = pytest.fixture(scope="module", autouse=True)(toy_families_registered)
 
 
 @pytest.fixture()

@@ -17,20 +17,19 @@ from typing import Any
 import pytest
 
 from replicas.env import Env
-from replicas.tasks import build_task, unregister_family
+from replicas.tasks import build_task
 from replicas.tools.sql import QueryRefused, prepare_query
-from tests.toy_families import BUGGY_MODEL, TOY_FAMILIES, TOY_MODEL, register_toy
+from tests.toy_families import (
+    BUGGY_MODEL,
+    TOY_MODEL,
+    toy_families_registered,
+)
 
 SECRET_ENV = "REPLICAS_SECURITY_PROBE_SECRET"
 SECRET = "s3cr3t-do-not-leak"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _toy() -> Iterator[None]:
-    register_toy()
-    yield
-    for cls in TOY_FAMILIES:
-        unregister_family(cls.name)
+_toy = pytest.fixture(scope="module", autouse=True)(toy_families_registered)
 
 
 def _env(task_id: str) -> Env:

@@ -29,9 +29,9 @@ from replicas.sandbox.query_client import GRACE_S, QueryFailed, server_stats
 from replicas.sandbox.query_render import MAX_NESTED_VALUES
 from replicas.sandbox.query_server import ADDRESS_SPACE_BYTES
 from replicas.sandbox.sql_policy import WHAT_IS_ALLOWED, format_value
-from replicas.tasks import build_task, unregister_family
+from replicas.tasks import build_task
 from tests.paths import REPO_ROOT
-from tests.toy_families import TOY_FAMILIES, register_toy, sandbox_of
+from tests.toy_families import sandbox_of, toy_families_registered
 
 READ_TASK = "toy.total-v1.s1.0"
 DBT_TASK = "toy.fix-v1.s1.0"
@@ -42,12 +42,7 @@ KILL_SLACK_S = 2.0
 WORKER_RSS_LIMIT_BYTES = 1.5e9
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _toy() -> Iterator[None]:
-    register_toy()
-    yield
-    for cls in TOY_FAMILIES:
-        unregister_family(cls.name)
+_toy = pytest.fixture(scope="module", autouse=True)(toy_families_registered)
 
 
 def _env(task_id: str, **limits: Any) -> Env:

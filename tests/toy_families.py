@@ -22,6 +22,7 @@ from replicas.tasks import (
     register_family,
     sql,
     submit,
+    unregister_family,
     write_file,
 )
 from tests.toy_replica import ensure_registered
@@ -95,6 +96,15 @@ def register_toy() -> None:
     ensure_registered()
     for cls in TOY_FAMILIES:
         register_family(cls)
+
+
+def toy_families_registered() -> Iterator[None]:
+    """The body of a module fixture: the toy families registered for the module, unregistered
+    after it (``_toy = pytest.fixture(scope="module", autouse=True)(toy_families_registered)``)."""
+    register_toy()
+    yield
+    for cls in TOY_FAMILIES:
+        unregister_family(cls.name)
 
 
 def sandbox_of(env: Env) -> Sandbox:
