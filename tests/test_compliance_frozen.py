@@ -165,50 +165,21 @@ def test_ruleset_3_verdicts_are_byte_identical_to_the_revision_before_rulesets(
     _assert_frozen(BEFORE_RULESETS, None, 3, tmp_path)
 
 
-@pytest.mark.slow
-def test_ruleset_4_verdicts_are_byte_identical_to_the_revision_that_published_it(
-    tmp_path: Path,
-) -> None:
-    _assert_frozen(RULESET_4_PUBLISHED, 4, 4, tmp_path)
+#: ruleset -> the revision that published it (run there with the same ``ruleset=``)
+PUBLISHED = {
+    4: RULESET_4_PUBLISHED,
+    5: RULESET_5_PUBLISHED,
+    6: RULESET_6_PUBLISHED,
+    7: RULESET_7_PUBLISHED,
+    8: RULESET_8_PUBLISHED,
+    9: RULESET_9_PUBLISHED,
+    10: RULESET_10_PUBLISHED,
+}
 
 
 @pytest.mark.slow
-def test_ruleset_5_verdicts_are_byte_identical_to_the_revision_that_published_it(
-    tmp_path: Path,
+@pytest.mark.parametrize("ruleset", sorted(PUBLISHED))
+def test_ruleset_verdicts_are_byte_identical_to_the_revision_that_published_it(
+    ruleset: int, tmp_path: Path
 ) -> None:
-    _assert_frozen(RULESET_5_PUBLISHED, 5, 5, tmp_path)
-
-
-@pytest.mark.slow
-def test_ruleset_6_verdicts_are_byte_identical_to_the_revision_that_published_it(
-    tmp_path: Path,
-) -> None:
-    _assert_frozen(RULESET_6_PUBLISHED, 6, 6, tmp_path)
-
-
-@pytest.mark.slow
-def test_ruleset_7_verdicts_are_byte_identical_to_the_revision_that_published_it(
-    tmp_path: Path,
-) -> None:
-    _assert_frozen(RULESET_7_PUBLISHED, 7, 7, tmp_path)
-
-
-@pytest.mark.slow
-def test_ruleset_8_verdicts_are_byte_identical_to_the_revision_that_published_it(
-    tmp_path: Path,
-) -> None:
-    _assert_frozen(RULESET_8_PUBLISHED, 8, 8, tmp_path)
-
-
-@pytest.mark.slow
-def test_ruleset_9_verdicts_are_byte_identical_to_the_revision_that_published_it(
-    tmp_path: Path,
-) -> None:
-    _assert_frozen(RULESET_9_PUBLISHED, 9, 9, tmp_path)
-
-
-@pytest.mark.slow
-def test_ruleset_10_verdicts_are_byte_identical_to_the_revision_that_published_it(
-    tmp_path: Path,
-) -> None:
-    _assert_frozen(RULESET_10_PUBLISHED, 10, 10, tmp_path)
+    _assert_frozen(PUBLISHED[ruleset], ruleset, ruleset, tmp_path)

@@ -242,10 +242,11 @@ RULESETS[8] = replace(
     positional_subjects_8=True,
 )
 
-#: Ruleset 9 (opt-in) is ruleset 8 with dashes and "n/a" read as no claim.
+#: Ruleset 9 (the default at stop 24) is ruleset 8 with dashes and "n/a" read as no claim.
 RULESETS[9] = replace(RULESETS[8], version=9, unstated_values_9=True)
 
-#: Ruleset 10 (opt-in) is ruleset 9 plus the fixes of session 10's blind tuning split.
+#: Ruleset 10 (the default since stop 25) is ruleset 9 plus the fixes of session 10's blind
+#: tuning split.
 RULESETS[10] = replace(
     RULESETS[9],
     version=10,
