@@ -45,8 +45,15 @@ def run(ctx: AuditContext) -> CheckResult:
     want, got = _fields(task), _fields(rebuilt)
     changed = [f for f in _FIELDS if want[f] != got[f]]
     for name in changed:
+        # around the first character that differs (a long field's start is often the same)
+        at = next(
+            (i for i, (a, b) in enumerate(zip(got[name], want[name], strict=False)) if a != b),
+            min(len(got[name]), len(want[name])),
+        )
+        lo = max(0, at - 80)
         evidence.append(
-            f"rebuilding the task changed its {name}: {got[name][:160]} (was {want[name][:160]})"
+            f"rebuilding the task changed its {name} at character {at}: "
+            f"…{got[name][lo : at + 80]}… (was …{want[name][lo : at + 80]}…)"
         )
 
     repeats = ctx.options.dbt_grade_repeats if ctx.is_dbt else ctx.options.grade_repeats
