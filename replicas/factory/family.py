@@ -17,12 +17,14 @@ imported projects' ``mutant_fix-v1``): a change here must leave their tasks byte
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from replicas.factory.candidates import Candidate
 from replicas.factory.combine import DEFAULT_SPEC, Combination, ComboFunnel
+from replicas.factory.deployed import DeployedFunnel, DeployedSurvivor
 from replicas.factory.funnel import SeedFunnel, Survivor
-from replicas.factory.project import load_project
+from replicas.factory.project import ProjectInfo, load_project
 from replicas.factory.sqltext import apply_edits
 from replicas.factory.validate import grading_config
 from replicas.tasks import (
@@ -38,7 +40,13 @@ from replicas.tasks import (
 )
 from replicas.tasks.base import DEFAULT_SCALE
 
-__all__ = ["CombinedFixFamily", "Defects", "MutantFixFamily", "SurvivorFixFamily"]
+__all__ = [
+    "CombinedFixFamily",
+    "Defects",
+    "DeployedFixFamily",
+    "MutantFixFamily",
+    "SurvivorFixFamily",
+]
 
 
 class Defects(Protocol):
@@ -93,34 +101,57 @@ class MutantFixFamily(TaskFamily, Generic[D]):
             )
         defects = found[ctx.variant]
         project = load_project(self.replica)
-        patch: dict[str, str] = {}
-        restore = []
-        for candidate in defects.candidates:
-            pristine = ctx.project_file(candidate.path)
-            info = project.models[candidate.model]
-            # dbt's raw code is the file without its final newline; the edits' offsets hold in both
-            if not pristine.startswith(info.raw) or pristine[len(info.raw) :].strip():
-                raise TaskBuildError(
-                    f"{candidate.path} differs from the compiled project's raw code"
-                )
-            patch[candidate.path] = apply_edits(pristine, candidate.edits)
-            restore.append(write_file(candidate.path, pristine))
+        patch, pristine = self.broken_files(ctx, project, defects)
+        restore = [write_file(path, text) for path, text in pristine.items()]
         mart = defects.graded
-        verifier = grading_config(project, mart)
-        select = " ".join(f"{c.model}+,+{mart}" for c in defects.candidates)
+        verifier = self.task_verifier(project, defects)
         return ctx.task(
             instruction=self.task_instruction(defects, verifier),
             answer_kind="dbt",
             verifier=verifier,
             sandbox_patch=patch,
+            withheld=self.task_withheld(project),
             oracle=(
                 *restore,
-                dbt(f"run --select {select}"),
+                dbt(f"run --select {self.oracle_select(defects)}"),
                 submit(f"Restored the broken logic upstream of {mart}."),
             ),
             limits=self.limits,
             metadata=self.task_metadata(defects),
         )
+
+    def broken_files(
+        self, ctx: BuildContext, project: ProjectInfo, defects: D
+    ) -> tuple[dict[str, str], dict[str, str]]:
+        """The sandbox's patch (path -> broken text) and the right text of each broken file."""
+        patch: dict[str, str] = {}
+        pristine_files: dict[str, str] = {}
+        for candidate in defects.candidates:
+            pristine = pristine_file(ctx, project, candidate)
+            patch[candidate.path] = apply_edits(pristine, candidate.edits)
+            pristine_files[candidate.path] = pristine
+        return patch, pristine_files
+
+    def task_verifier(self, project: ProjectInfo, defects: D) -> VerifierConfig:
+        return grading_config(project, defects.graded)
+
+    def task_withheld(self, project: ProjectInfo) -> tuple[str, ...]:
+        """Models the sandbox's warehouse leaves out (besides the graded and patched ones)."""
+        return ()
+
+    def oracle_select(self, defects: D) -> str:
+        return " ".join(f"{c.model}+,+{defects.graded}" for c in defects.candidates)
+
+
+def pristine_file(ctx: BuildContext, project: ProjectInfo, candidate: Candidate) -> str:
+    """The shipped file ``candidate`` mutates, checked to be the compiled project's raw code
+    (so the edits' offsets hold)."""
+    pristine = ctx.project_file(candidate.path)
+    info = project.models[candidate.model]
+    # dbt's raw code is the file without its final newline; the edits' offsets hold in both
+    if not pristine.startswith(info.raw) or pristine[len(info.raw) :].strip():
+        raise TaskBuildError(f"{candidate.path} differs from the compiled project's raw code")
+    return pristine
 
 
 class SurvivorFixFamily(MutantFixFamily[Survivor]):
@@ -160,4 +191,56 @@ class CombinedFixFamily(MutantFixFamily[Combination]):
             "caught_by_tests": bool(defects.outcome.caught),
             "candidates": [c.index for c in defects.candidates],
             "layers": [c.layer for c in defects.candidates],
+        }
+
+
+class DeployedFixFamily(MutantFixFamily[DeployedSurvivor]):
+    """``-v2``: the survivors under the seed's deployment (``replicas.factory.deployed``).
+
+    The sandbox's project is the seed's deployed project (the shipped one with the seed's
+    business rules in its SQL and docs) with the mutant on top; its warehouse holds only the raw
+    data, so which relations are missing says nothing about where the bug is. Grading compares
+    with the deployed mart (``VerifierConfig.reference_sql``), so the shipped file written back
+    fails; the oracle writes the deployed file back.
+    """
+
+    found_what = "factory survivors under the seed's deployment"
+
+    def found(self, seed: int, scale: float, limit: int | None) -> Sequence[DeployedSurvivor]:
+        with SeedFunnel(self.replica, seed, scale) as funnel, DeployedFunnel(funnel) as dep:
+            return dep.survivors(limit=limit)
+
+    def broken_files(
+        self, ctx: BuildContext, project: ProjectInfo, defects: DeployedSurvivor
+    ) -> tuple[dict[str, str], dict[str, str]]:
+        deployed = defects.deployment
+        patch = dict(deployed.files)
+        right: dict[str, str] = {}
+        for candidate in defects.candidates:
+            pristine = pristine_file(ctx, project, candidate)
+            broken = deployed.apply(candidate.model, apply_edits(pristine, candidate.edits))
+            fixed = deployed.files.get(candidate.path, pristine)
+            if broken is None:  # the screen refuses overlapping mutants
+                raise TaskBuildError(f"{candidate.path}: the mutation overlaps a business rule")
+            patch[candidate.path] = broken
+            right[candidate.path] = fixed
+        return patch, right
+
+    def task_verifier(self, project: ProjectInfo, defects: DeployedSurvivor) -> VerifierConfig:
+        config = grading_config(project, defects.graded)
+        return replace(config, reference_sql={defects.graded: defects.reference_sql})
+
+    def task_withheld(self, project: ProjectInfo) -> tuple[str, ...]:
+        return tuple(sorted(project.models))
+
+    def oracle_select(self, defects: DeployedSurvivor) -> str:
+        return f"+{defects.graded}"
+
+    def task_metadata(self, defects: DeployedSurvivor) -> dict[str, Any]:
+        return {
+            "graded": defects.graded,
+            "caught_by_tests": bool(defects.outcome.caught),
+            "candidate": defects.survivor.candidate.index,
+            "survivor": defects.survivor.number,
+            "rules": defects.deployment.rules(),
         }

@@ -169,6 +169,22 @@ class Evaluator:
     ) -> None:
         self.rebuild_with(con, {candidate.model: candidate.compiled_mutant}, chain)
 
+    def connection(self, dataset: str) -> duckdb.DuckDBPyConnection:
+        """The connection of ``dataset`` (``visible`` or a hidden dataset's name)."""
+        return self._con(dataset)
+
+    def keep(self, con: duckdb.DuckDBPyConnection, model: str, schema: str) -> str:
+        """Copy the rebuilt ``model`` to ``memory.<schema>`` (it survives the next rebuild);
+        the copy's relation name."""
+        step = self._steps[model]
+        con.execute(f"create schema if not exists memory.{_q(schema)}")
+        target = f"memory.{_q(schema)}.{_q(step.identifier)}"
+        con.execute(
+            f"create or replace table {target} as "
+            f"select * from memory.{_MUT}.{_q(step.identifier)}"
+        )
+        return target
+
     def rebuild_with(
         self, con: duckdb.DuckDBPyConnection, mutants: Mapping[str, str], chain: Sequence[str]
     ) -> None:
@@ -193,11 +209,19 @@ class Evaluator:
         cols = [d[0] for d in result.description or []]
         return table_value(cols, result.fetchall())
 
-    def differs(self, con: duckdb.DuckDBPyConnection, mart: str) -> bool:
-        """Whether the rebuilt ``mart`` fails the grader's comparison with the pristine one."""
+    def differs(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        mart: str,
+        *,
+        got: str | None = None,
+        want: str | None = None,
+    ) -> bool:
+        """Whether the rebuilt ``mart`` fails the grader's comparison with the pristine one
+        (``got`` / ``want`` name other relations to compare instead)."""
         step = self._steps[mart]
-        got = f"memory.{_MUT}.{_q(step.identifier)}"
-        want = _rel(step)
+        got = got or f"memory.{_MUT}.{_q(step.identifier)}"
+        want = want or _rel(step)
         columns = self._columns(con, want)
         got_cols = self._columns(con, got)
         if [c.lower() for c in columns] != [c.lower() for c in got_cols]:
@@ -390,11 +414,14 @@ class Evaluator:
 
     # ---- the stakeholder's view --------------------------------------------------------------
 
-    def symptom(self, con: duckdb.DuckDBPyConnection, mart: str) -> dict[str, Any]:
-        """Facts about how the rebuilt ``mart`` differs from the pristine one (visible data)."""
+    def symptom(
+        self, con: duckdb.DuckDBPyConnection, mart: str, *, want: str | None = None
+    ) -> dict[str, Any]:
+        """Facts about how the rebuilt ``mart`` differs from the pristine one (visible data), or
+        from the relation ``want``."""
         step = self._steps[mart]
         got = f"memory.{_MUT}.{_q(step.identifier)}"
-        want = _rel(step)
+        want = want or _rel(step)
         types = dict(
             (str(r[0]), str(r[1])) for r in con.execute(f"describe select * from {want}").fetchall()
         )

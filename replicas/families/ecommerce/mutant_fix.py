@@ -18,13 +18,15 @@ default scale (0.01), where the factory screens.
 
 from __future__ import annotations
 
-from replicas.factory.family import SurvivorFixFamily
+from replicas.factory.deployed import DeployedSurvivor
+from replicas.factory.family import DeployedFixFamily, SurvivorFixFamily
 from replicas.factory.funnel import Survivor
+from replicas.families.ecommerce import _deployment  # noqa: F401  (registers the knobs)
 from replicas.families.ecommerce import _hidden_data  # noqa: F401  (registers edge cases)
 from replicas.tasks import Limits, register_family
 from replicas.verifiers.config import VerifierConfig, tolerance_sentence
 
-__all__ = ["MutantFix", "grading_text", "instruction"]
+__all__ = ["MutantFix", "MutantFixV2", "grading_text", "instruction", "instruction_v2"]
 
 #: Grading rebuilds the mart on the visible data and every hidden dataset (as dbt_fix-v2).
 LIMITS = Limits(wall_s=600.0)
@@ -71,3 +73,54 @@ class MutantFix(SurvivorFixFamily):
 
     def task_instruction(self, defects: Survivor, verifier: VerifierConfig) -> str:
         return instruction(defects, verifier)
+
+
+def instruction_v2(defects: DeployedSurvivor, verifier: VerifierConfig) -> str:
+    """v2's instruction: the warehouse holds only the raw data, and the definitions are the
+    project's own (its docs state this company's business rules)."""
+    mart = defects.graded
+    return (
+        f"A stakeholder reports that the {mart} mart looks wrong. {defects.symptom}\n"
+        f"Nothing about {mart}'s documented definition changed: a recent edit somewhere in the "
+        f"dbt project broke it. This company's business rules are the ones its project documents "
+        f"(the project README, models/**/*.yml), which may differ from other deployments of "
+        f"this project. Find the bug and fix it so that {mart} matches its documented "
+        f"definition again (models/**/{mart}.yml and the models it builds on). The warehouse "
+        f"holds only the raw data (schema raw): build the models you need with the dbt tool. "
+        f"Keep {mart}'s columns and grain. Grading rebuilds {mart} from your project files on a "
+        "fresh copy of the raw data you can query AND on hidden raw datasets of the same schema "
+        "that you cannot see (other data, and edge cases such as empty months, NULLs where the "
+        "schema allows them, duplicates and timestamps on period boundaries), and compares it "
+        "row by row with the documented definition on each: a real fix passes everywhere; "
+        "values pasted from this data, or logic that only works on it, fail. When you are done, "
+        "submit a one-sentence summary of the fix.\n"
+        f"{tolerance_sentence('dbt', verifier)}"
+    )
+
+
+@register_family
+class MutantFixV2(DeployedFixFamily):
+    """``ecommerce.mutant_fix-v2``: v1's survivors on the seed's deployment.
+
+    v1's fix was always "write the kit's file back", which an agent that has read the kit
+    solves from memory (red team, session 10). Here each seed's company runs the project with
+    its own business rules (``replicas.families.ecommerce._deployment``: net revenue's
+    definition, the repeat-customer threshold, what a bounce is, the payment-mismatch
+    tolerance), written into the SQL and the docs of the sandbox's project; a task is kept only
+    when those rules change its graded mart, so the shipped files give the wrong mart. The
+    warehouse starts with the raw data only (v1 left out exactly the relations downstream of
+    the broken model, which pointed at it).
+    """
+
+    name = "ecommerce.mutant_fix-v2"
+    replica = "ecommerce"
+    description = (
+        "Fix a factory-made bug in the seed's deployment of the ecommerce project (its own "
+        "documented business rules), from a raw-only warehouse; graded by rebuild on the "
+        "visible and hidden data against the deployed definition."
+    )
+    difficulty = "hard"
+    limits = LIMITS
+
+    def task_instruction(self, defects: DeployedSurvivor, verifier: VerifierConfig) -> str:
+        return instruction_v2(defects, verifier)
