@@ -48,7 +48,7 @@ from __future__ import annotations
 from typing import Any
 
 from replicas.verifiers.compliance.catalog import CardTerms, Catalog, EligibilityRow
-from replicas.verifiers.compliance.claims import Claim, extract
+from replicas.verifiers.compliance.claims import Claim, Extraction, extract
 from replicas.verifiers.compliance.expansions import expand
 from replicas.verifiers.compliance.expansions7 import expand7
 from replicas.verifiers.compliance.findings import (
@@ -57,6 +57,7 @@ from replicas.verifiers.compliance.findings import (
     REASON_CODES,
     Finding,
 )
+from replicas.verifiers.compliance.mentions import NameMention
 from replicas.verifiers.compliance.rules import evaluate
 from replicas.verifiers.compliance.ruleset import (
     DEFAULT_RULESET,
@@ -66,6 +67,13 @@ from replicas.verifiers.compliance.ruleset import (
     get_ruleset,
 )
 from replicas.verifiers.compliance.ruleset10 import revise_claims, rewrite_10
+from replicas.verifiers.compliance.ruleset11 import (
+    revise_11,
+    rewrite_11,
+    tricky_names,
+    worked_examples,
+    worked_fee_findings,
+)
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -164,9 +172,14 @@ def _reading_text(norm: NormalizedText, rules: Ruleset) -> str:
 
 
 def _normalize(text: str, rules: Ruleset) -> NormalizedText:
+    return _normalize_11(text, rules)[0]
+
+
+def _normalize_11(text: str, rules: Ruleset) -> tuple[NormalizedText, tuple[int, ...]]:
     """The normalised text (with ruleset 5's rewrites of abbreviations and paraphrases, and
     ruleset 7's after them; ruleset 9 reads no dash or "n/a" as "none"; ruleset 10 writes
-    durations in words that hold "a year" in months and "$25.00" as "$25")."""
+    durations in words that hold "a year" in months and "$25.00" as "$25"; ruleset 11's
+    rewrites last), and the positions of letters read through a look-alike or an underscore."""
     norm = normalize(text)
     if rules.expansions:
         norm = expand(norm, rules.transfer_paraphrases_6, rules.rewrites_7)
@@ -176,7 +189,30 @@ def _normalize(text: str, rules: Ruleset) -> NormalizedText:
         norm = blank_unstated(norm)
     if rules.word_durations_10 or rules.waivers_10:
         norm = rewrite_10(norm, rules)
-    return norm
+    if rules.rewrites_11:
+        return rewrite_11(norm, rules)
+    return norm, ()
+
+
+def _mentions(
+    catalog: Catalog, norm: NormalizedText, rules: Ruleset, tricks: tuple[int, ...]
+) -> list[NameMention]:
+    mentions = catalog.names_for(
+        rules.brand_before_issuer, rules.service_names, rules.names_10
+    ).find(norm.text, norm.lower)
+    return tricky_names(mentions, tricks, catalog) if tricks else mentions
+
+
+def _extract(
+    norm: NormalizedText, lower: str, mentions: list[NameMention], rules: Ruleset
+) -> tuple[Extraction, list[tuple[int, int, float, str, float, str]]]:
+    """The revised extraction, and (ruleset 11) the worked examples ruleset 10 unbinds."""
+    raw = extract(norm.text, lower, mentions, rules)
+    examples = worked_examples(raw, rules) if rules.worked_arithmetic_11 else []
+    extraction = revise_claims(raw, norm.text, rules)
+    if rules.claims_11:
+        extraction = revise_11(extraction, norm.text, rules)
+    return extraction, examples
 
 
 def extract_claims(
@@ -184,13 +220,9 @@ def extract_claims(
 ) -> tuple[Claim, ...]:
     """The typed, attributed claims the verifier reads in ``text`` (normalised positions)."""
     rules = get_ruleset(ruleset)
-    norm = _normalize(text, rules)
-    mentions = catalog.names_for(
-        rules.brand_before_issuer, rules.service_names, rules.names_10
-    ).find(norm.text, norm.lower)
-    return revise_claims(
-        extract(norm.text, _reading_text(norm, rules), mentions, rules), norm.text, rules
-    ).claims
+    norm, tricks = _normalize_11(text, rules)
+    mentions = _mentions(catalog, norm, rules, tricks)
+    return _extract(norm, _reading_text(norm, rules), mentions, rules)[0].claims
 
 
 def verify_response(
@@ -210,7 +242,7 @@ def verify_response(
         raise ValueError(f"catalog must be a Catalog, got {type(catalog).__name__}")
     rules = get_ruleset(ruleset)
     customer = _customer_key(catalog, customer_id)
-    norm = _normalize(text, rules)
+    norm, tricks = _normalize_11(text, rules)
     if not norm.text.strip():
         return Verdict(
             score=1.0,
@@ -218,12 +250,14 @@ def verify_response(
             feedback=_feedback([], 0, 0, empty=True, unverified=[]),
             objective_scores=dict.fromkeys(OBJECTIVES, 1.0),
         )
-    mentions = catalog.names_for(
-        rules.brand_before_issuer, rules.service_names, rules.names_10
-    ).find(norm.text, norm.lower)
+    mentions = _mentions(catalog, norm, rules, tricks)
     lower = _reading_text(norm, rules)
-    extraction = revise_claims(extract(norm.text, lower, mentions, rules), norm.text, rules)
+    extraction, examples = _extract(norm, lower, mentions, rules)
     findings, tally = evaluate(catalog, lower, extraction, customer, rules)
+    if examples:
+        worked = worked_fee_findings(catalog, examples, tally)
+        if worked:
+            findings = sorted([*findings, *worked], key=lambda f: (f.start, f.end, f.code))
     reasons = [_reason(f, norm) for f in findings]
     score = 0.0 if reasons else 1.0
     return Verdict(

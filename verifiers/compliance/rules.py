@@ -37,6 +37,7 @@ from replicas.verifiers.compliance.ruleset8 import (
     position_phrases,
     ruled_out_units,
 )
+from replicas.verifiers.compliance.ruleset11 import recommend_11
 from replicas.verifiers.compliance.term_checks import (
     CHECKERS,
     FAMILY_OBJECTIVE,
@@ -344,6 +345,8 @@ def evaluate(
         recs = ruled_out_units(masked, extraction, recs, positions)
     if rules.ordinal_picks_8:
         recs = ordinal_picks(masked, extraction, recs, positions)
+    if rules.recommend_11:
+        recs = recommend_11(masked, extraction, recs)
     findings = [
         *check_names(extraction.mentions, tally),
         *check_claims(

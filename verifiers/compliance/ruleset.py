@@ -185,6 +185,18 @@ class Ruleset:
     # ruleset 10: an unscoped intro claim restating a scoped one of the same card (same rate and
     # months) takes its kind ("Answer: 0% for nine months" above the sentence that scopes it)
     restated_offers_10: bool = False
+    # ruleset 11: text rewrites of ``ruleset11`` (formatting inside figures, look-alike letters
+    # and underscores in names, tier words in markup, "no <fee> and 0% ...", "lacks", "has
+    # none", "fee-free", lists under a scoping heading, a question answered by a bare figure, a
+    # waiver in months, quotes the response asserts)
+    rewrites_11: bool = False
+    # ruleset 11: a claim shared by cards named together is checked against each; a myth the
+    # response corrects is not its claim
+    claims_11: bool = False
+    # ruleset 11: a worked example's result is checked against the card's fee on its base
+    worked_arithmetic_11: bool = False
+    # ruleset 11: a double negative or a conditional aimed at another card rules nothing out
+    recommend_11: bool = False
 
 
 FROZEN_RULESET = 3
@@ -256,6 +268,18 @@ RULESETS[10] = replace(
     waivers_10=True,
     word_durations_10=True,
     restated_offers_10=True,
+)
+
+
+#: Ruleset 11 (opt-in) is ruleset 10 plus the fixes of the classes an attack on ruleset 10
+#: found (README, "Known misses of ruleset 10").
+RULESETS[11] = replace(
+    RULESETS[10],
+    version=11,
+    rewrites_11=True,
+    claims_11=True,
+    worked_arithmetic_11=True,
+    recommend_11=True,
 )
 
 
