@@ -88,7 +88,7 @@ from replicas.verifiers.compliance.attribution import UNION
 from replicas.verifiers.compliance.catalog import Catalog
 from replicas.verifiers.compliance.claim_types import FEE_CLAIM
 from replicas.verifiers.compliance.claims import Claim, Extraction
-from replicas.verifiers.compliance.confusables11 import is_other_script, latin_lookalikes
+from replicas.verifiers.compliance.confusables11 import latin_lookalikes
 from replicas.verifiers.compliance.expansions import apply_replacements
 from replicas.verifiers.compliance.findings import WRONG_FEE, Finding, Tally
 from replicas.verifiers.compliance.mentions import EXACT, MISSPELLED, NameMention
@@ -106,21 +106,26 @@ _EMPH_FIGURES = re.compile(
     rf"|(?P<b>[*_]{{1,2}})\$(?P=b)(?=\d)"  # **$**25
     rf"|(?P<c>[*_]{{1,2}})(?P<cn>{_NUM})(?P=c)(?=[ \t]?%)"  # *9.99*%, **0**%
 )
+_EMPH_HINTS = ("$*", "$_", "$ *", "$ _", "*$", "_$", "*%", "_%", "* %", "_ %")
+_COMMA_PCT = re.compile(r",\d{1,2}[ \t]?%")
 _DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d{1,2}),(\d{1,2})(?=[ \t]?%)")
 # a figure alone on its line after a line ending in a word or a colon
 _LONE_FIGURE = re.compile(
-    r"(?<=[A-Za-z:])[ \t]*\n[ \t]*(?=[*_]{0,2}(?:\$[ \t]?[*_]{0,2}\d[\d,]*(?:\.\d+)?"
+    r"[ \t]*\n[ \t]*(?=[*_]{0,2}(?:\$[ \t]?[*_]{0,2}\d[\d,]*(?:\.\d+)?"
     r"|\d{1,2}(?:\.\d{1,2})?[*_]{0,2}[ \t]?%)[*_]{0,2}[ \t]*[.!;]?[ \t]*(?:\n|$))"
 )
+_NEWLINE_FIGURE = re.compile(r"\n[ \t]*[*_]{0,2}[$\d]")
 _TIERS = (
     r"(?:Preferred|Plus|Elite|Elites|Premier|Premium|Platinum|Signature|Select|Reserve|Gold"
     r"|Infinite|One|Max|Pro|Prime|World|Rewards|Cash|Miles|Travel|Classic|Secured|Student"
     r"|Business|Black|Sapphire|Titanium|Diamond|360)"
 )
 _MARKED_TIER = re.compile(
-    rf"(?<=[A-Za-z0-9] )(?:(?P<m>\*\*|\*|__|_)(?P<t>{_TIERS})(?P=m)"
+    rf"(?:(?P<m>\*\*|\*|__|_)(?P<t>{_TIERS})(?P=m)"
     rf"|\((?P<p>{_TIERS})\))(?![\w*])"
 )
+_OTHER_SCRIPT = re.compile("[\u0370-\u052f]")
+_SPACE_MARK = re.compile(r"(?<=[A-Za-z0-9]) (?:\*|_|\()[*_]?[A-Z0-9]")
 _UNDERSCORE = re.compile(r"(?<=[A-Za-z])_(?=[A-Za-z])")
 
 _FEE_TERMS = (
@@ -129,7 +134,7 @@ _FEE_TERMS = (
 )
 _FEE_TERM = re.compile(rf"\b{_FEE_TERMS}\b")
 _NO_FEE_AND_PCT = re.compile(
-    rf"\bno[ \t]+{_FEE_TERMS}[ \t]+(?P<and>and|plus|with)[ \t]+(?=\d{{1,2}}(?:\.\d{{1,2}})?[ \t]?%)"
+    rf"no[ \t]+{_FEE_TERMS}[ \t]+(?P<and>and|plus|with)[ \t]+(?=\d{{1,2}}(?:\.\d{{1,2}})?[ \t]?%)"
 )
 _LACKS = re.compile(r"\black(?P<s>s|ing)?[ \t]+(?:an?[ \t]+|any[ \t]+)?")
 _NOT_WAIVE = re.compile(
@@ -259,9 +264,25 @@ def _list_items(lower: str, pos: int) -> list[tuple[int, int]]:
     return items
 
 
+def _heading_lines(lower: str) -> list[tuple[int, int]]:
+    """The lines that end in a colon (markup after it allowed) and have a list after them."""
+    out = []
+    for m in _COLON_EOL.finditer(lower):
+        start = lower.rfind("\n", 0, m.start()) + 1
+        out.append((start, m.end()))
+    return out
+
+
+_COLON_EOL = re.compile(r":[ \t*_]*(?=\n[ \t]*(?:[-*•+]|\d{1,2}[.)])[ \t])")
+
+
 def _headings(text: str, lower: str) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
-    for m in _HEADING.finditer(lower):
+    lines = _heading_lines(lower)
+    if not lines:
+        return out
+    heads = [m for a, b in lines if (m := _HEADING.match(lower, a, b)) is not None]
+    for m in heads:
         term = m.group("t") or (m.group("t2") and "annual fee") or ""
         term = " ".join(term.split())
         if term.endswith("fees"):
@@ -279,7 +300,7 @@ def _headings(text: str, lower: str) -> list[tuple[int, int, str]]:
                 continue
             end = a + len(body)
             out.append((end, end, f": no {term}"))
-    for m in _FEES_NOT_CHARGED.finditer(lower):
+    for m in [m for a, b in lines if (m := _FEES_NOT_CHARGED.match(lower, a, b)) is not None]:
         for a, b in _list_items(lower, m.end()):
             item = _BARE_FEE_ITEM.match(lower, a, b)
             if item is not None and item.end() == b:
@@ -290,9 +311,16 @@ def _headings(text: str, lower: str) -> list[tuple[int, int, str]]:
 _QUALIFIED = re.compile(r"[ \t]+(?:on|for|in|at|with|of|to|from)\b")
 
 
+_NONE_ANCHOR = re.compile(r"none\b|doesn|does[ \t]+not")
+
+
 def _anaphora(lower: str) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
-    for m in _HAS_NONE.finditer(lower):
+    for anchor in _NONE_ANCHOR.finditer(lower):
+        back = max(0, anchor.start() - 16)
+        m = _HAS_NONE.search(lower, back, min(len(lower), anchor.end() + 40))
+        if m is None or m.end() < anchor.end() or m.start() > anchor.start():
+            continue
         if _QUALIFIED.match(lower, m.end()):
             continue  # "has none on purchases": a qualified "none" is about something else
         term = _fee_before(lower, m.start())
@@ -304,12 +332,21 @@ def _anaphora(lower: str) -> list[tuple[int, int, str]]:
 
 def _months_waivers(lower: str) -> list[tuple[int, int, str]]:
     out = []
-    for m in _MONTHS_WAIVER.finditer(lower):
-        if _WAIVER_BEFORE.search(lower, max(0, m.start() - 90), m.start()) is not None:
-            out.append((m.start(), m.end(), "for the first year"))
-    for m in _MONTHS_WAIVER_OPENING.finditer(lower):
-        out.append((m.start(), m.end(), "for the first year"))
+    for anchor in _TWELVE_MONTHS.finditer(lower):
+        lo = max(0, anchor.start() - 32)
+        for pattern in (_MONTHS_WAIVER, _MONTHS_WAIVER_OPENING):
+            m = pattern.search(lower, lo, min(len(lower), anchor.end() + 200))
+            if m is None or m.start() > anchor.start() or m.end() < anchor.end():
+                continue
+            if pattern is _MONTHS_WAIVER_OPENING or (
+                _WAIVER_BEFORE.search(lower, max(0, m.start() - 90), m.start()) is not None
+            ):
+                out.append((m.start(), m.end(), "for the first year"))
+                break
     return out
+
+
+_TWELVE_MONTHS = re.compile(r"(?:12|twelve)[ \t]+months")
 
 
 def _merge(found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
@@ -331,7 +368,7 @@ def rewrite_11(norm: NormalizedText, rules: Ruleset) -> tuple[NormalizedText, tu
         return norm, ()
     text, lower = norm.text, norm.lower
     found: list[tuple[int, int, str]] = []
-    if "*" in text or "_" in text:
+    if any(p in text for p in _EMPH_HINTS):
         for m in _EMPH_FIGURES.finditer(text):
             if m.group("a"):
                 found.append((m.start(), m.end(), "$" + m.group("an")))
@@ -340,20 +377,39 @@ def rewrite_11(norm: NormalizedText, rules: Ruleset) -> tuple[NormalizedText, tu
             else:
                 found.append((m.start(), m.end(), m.group("cn")))
     if "(" in text or "*" in text or "_" in text:
-        for m in _MARKED_TIER.finditer(text):
-            word = text[max(0, m.start() - 24) : m.start() - 1].rsplit(" ", 1)[-1]
+        for anchor in _SPACE_MARK.finditer(text):
+            hit = _MARKED_TIER.match(text, anchor.start() + 1)
+            if hit is None:
+                continue
+            word = text[max(0, hit.start() - 24) : hit.start() - 1].rsplit(" ", 1)[-1]
             if not word[:1].isupper() and not word[:1].isdigit():
                 continue  # after a capitalised word of a name
-            found.append((m.start(), m.end(), m.group("t") or m.group("p")))
+            found.append((hit.start(), hit.end(), hit.group("t") or hit.group("p")))
     if "," in text and "%" in text:
-        for m in _DECIMAL_COMMA.finditer(text):
-            found.append((m.start(), m.end(), f"{m.group(1)}.{m.group(2)}"))
+        for anchor in _COMMA_PCT.finditer(text):
+            hit = _DECIMAL_COMMA.search(text, max(0, anchor.start() - 3), anchor.end())
+            if hit is None or hit.end() != anchor.end() - 1 - (text[anchor.end() - 2] in " \t"):
+                continue
+            found.append((hit.start(), hit.end(), f"{hit.group(1)}.{hit.group(2)}"))
     if "\n" in text:
-        for m in _LONE_FIGURE.finditer(text):
-            found.append((m.start(), m.end(), " "))
-    if "no " in lower:
-        for m in _NO_FEE_AND_PCT.finditer(lower):
-            found.append((m.end("and"), m.end("and"), " a"))
+        for anchor in _NEWLINE_FIGURE.finditer(text):
+            k = anchor.start()
+            while k and text[k - 1] in " \t":
+                k -= 1
+            if not k or not (
+                text[k - 1].isascii() and (text[k - 1].isalpha() or text[k - 1] == ":")
+            ):
+                continue
+            hit = _LONE_FIGURE.match(text, k)
+            if hit is not None:
+                found.append((hit.start(), hit.end(), " "))
+    if "no " in lower and "%" in lower:
+        pos = lower.find("no ")
+        while pos >= 0:
+            hit = _NO_FEE_AND_PCT.match(lower, pos)
+            if hit is not None:
+                found.append((hit.end("and"), hit.end("and"), " a"))
+            pos = lower.find("no ", pos + 3)
     if "lack" in lower:
         for m in _LACKS.finditer(lower):
             found.append((m.start(), m.end(), "with no " if m.group("s") == "ing" else "has no "))
@@ -376,7 +432,7 @@ def rewrite_11(norm: NormalizedText, rules: Ruleset) -> tuple[NormalizedText, tu
     if "?" in lower:
         for m in _QUESTION_FIGURE.finditer(lower):
             found.append((m.start(), m.end(), ": "))
-    if "month" in lower and "then" in lower:
+    if ("12 months" in lower or "twelve months" in lower) and "then" in lower:
         found += _months_waivers(lower)
     if '"' in lower:
         found += _quotes_asserted(text, lower)
@@ -387,9 +443,9 @@ def rewrite_11(norm: NormalizedText, rules: Ruleset) -> tuple[NormalizedText, tu
     letters: list[tuple[int, int, str]] = []
     if not text.isascii():
         lookalikes = None
-        for i, char in enumerate(text):
-            if char.isascii() or not is_other_script(char):
-                continue
+        for found_char in _OTHER_SCRIPT.finditer(text):
+            i = found_char.start()
+            char = text[i]
             if lookalikes is None:
                 lookalikes = latin_lookalikes()
             latin = lookalikes.get(char)
@@ -478,7 +534,7 @@ def revise_11(extraction: Extraction, text: str, rules: Ruleset) -> Extraction:
     mentions = list(extraction.mentions)
     changed = False
     out: list[Claim] = []
-    myths = _myth_spans(masked) if _MYTH_HINT.search(masked) else []
+    myths = _myth_spans(masked) if any(w in masked for w in _MYTH_SIGNALS) else []
     for i, claim in enumerate(claims):
         k = unit_of[i]
         lo, hi = units[k] if k >= 0 else (0, len(masked))
@@ -512,9 +568,25 @@ def revise_11(extraction: Extraction, text: str, rules: Ruleset) -> Extraction:
 _THEN_FEE = re.compile(
     r"\b(?:then|after[ \t]+that|afterwards?|thereafter)[ \t,]+(?:it'?s[ \t]+|it[ \t]+is[ \t]+)?\$[ \t]?\d"
 )
-_MYTH_HINT = re.compile(
-    r"myth|misconception|rumou?r|common|true|false|wrong|incorrect|contrary|some|many|other"
-    r"|few|several|online|heard|believe|people"
+# a myth is reported to be corrected: one of these words is in the response whenever the
+# correction is (the myth's own marker or the correction's)
+_MYTH_SIGNALS = (
+    "myth",
+    "misconception",
+    "rumo",
+    "not true",
+    "untrue",
+    "false",
+    "wrong",
+    "incorrect",
+    "actually",
+    "in fact",
+    "in reality",
+    "fact:",
+    "contrary",
+    "mistake",
+    "heard",
+    "believe",
 )
 
 
@@ -704,11 +776,14 @@ def _recommends(text: str) -> bool:
 def recommend_11(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
     """Cards ruled out only by a double negative or by a ruling-out aimed at another card, whose
     own clause recommends them, are recommended."""
+    neutral = bool(_RECOMMEND_11.search(masked) or _DOUBLE_NEGATIVE.search(masked))
+    if not neutral and not recs.negated:
+        return recs
     positive = dict(recs.positive)
     negated = set(recs.negated)
     for mention in extraction.mentions:
         card_id = mention.card_id
-        if card_id is None or card_id in positive:
+        if card_id is None or card_id in positive or (card_id not in negated and not neutral):
             continue
         cuts = [
             m.end()
