@@ -12,9 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from replicas.build import BuildError, BuildKey, Snapshot, ensure_snapshot, export_snapshot
+from replicas.build import (
+    MANIFEST_SCHEMA_VERSION,
+    BuildError,
+    BuildKey,
+    Snapshot,
+    ensure_snapshot,
+    export_snapshot,
+)
 from replicas.paths import snapshots_dir
 from replicas.replica import ReplicaSpec, get_replica, register_replica
+from replicas.warehouse import TABLE_HASH_FORMAT
 from tests.paths import REPO_ROOT
 from tests.toy_replica import TOY_PROJECT, ensure_registered
 
@@ -29,7 +37,8 @@ def test_build_writes_complete_snapshot_with_manifest() -> None:
     snap = ensure_snapshot("toy", 11)
     assert snap.warehouse.is_file() and snap.dbt_project.is_dir()
     manifest = json.loads((snap.path / "manifest.json").read_text())
-    assert manifest["schema_version"] == 1
+    assert manifest["schema_version"] == MANIFEST_SCHEMA_VERSION == 2
+    assert manifest["table_hash"] == TABLE_HASH_FORMAT
     assert (manifest["replica"], manifest["seed"], manifest["scale"]) == ("toy", 11, 0.01)
     assert manifest["tables"]["raw"]["things"]["rows"] == 10
     assert set(manifest["tables"]["marts"]) == {"thing_totals"}

@@ -62,7 +62,7 @@ from replicas.dbt import DbtResult, run_dbt
 from replicas.osbox import ProcessLimits
 from replicas.paths import snapshots_dir
 from replicas.replica import ReplicaSpec, get_replica
-from replicas.warehouse import RAW_SCHEMA, load_raw_tables
+from replicas.warehouse import RAW_SCHEMA, TABLE_HASH_FORMAT, load_raw_tables
 
 __all__ = [
     "BUILD_INFO_SCHEMA_VERSION",
@@ -315,6 +315,7 @@ def _build_into(
         "kit_version": __version__,
         "code_fingerprint": code_fingerprint(spec),
         "versions": _versions(),
+        "table_hash": TABLE_HASH_FORMAT,
         "tables": {"raw": prints[RAW_SCHEMA], "marts": prints[MART_SCHEMA]},
         "dbt": _dbt_summary(result),
     }

@@ -33,7 +33,9 @@ __all__ = [
     "build_timings",
 ]
 
-MANIFEST_SCHEMA_VERSION = 1
+#: 2: table hashes in :data:`replicas.warehouse.TABLE_HASH_FORMAT` (column bytes; was a CSV
+#: rendering), named by the manifest's ``table_hash``. A snapshot of another version is rebuilt.
+MANIFEST_SCHEMA_VERSION = 2
 MANIFEST = "manifest.json"
 BUILD_INFO = "build.json"
 WAREHOUSE = "warehouse.duckdb"

@@ -1,46 +1,45 @@
 """The manifest's table fingerprints, computed through one connection and two threads.
 
-The same hashes as :func:`replicas.warehouse.table_fingerprint` — sha256 of the column header
-and a CSV rendering of the rows in ``ORDER BY ALL`` order — computed with less work:
+The same digests as :func:`replicas.warehouse.table_fingerprint` — the
+:data:`~replicas.warehouse.TABLE_HASH_FORMAT` hash (every column's values as little-endian bytes,
+rows in ``ORDER BY ALL`` order) — computed with less work:
 
-* **No sort when the rows are already in that order.** A table whose first column is an integer,
-  date or timestamp key, never NULL and strictly increasing in storage order is already sorted
-  by every column: ``ORDER BY ALL`` can only return that order. Generated raw tables are stored
-  that way (``customer_id`` 1…n, ``event_id`` 1…n, …). The check runs on the rows as they are
-  hashed; a table that fails it (a mart, a table keyed by text) is hashed again in sorted order,
-  so the answer never depends on it.
-* **A cheaper sort when the first column is a key.** When a table's first column is unique and
-  never NULL, ``ORDER BY`` that column alone gives the order ``ORDER BY ALL`` gives, without
-  comparing every column.
-* **Fewer copies.** Each batch's CSV is written into a reused byte buffer and hashed from there,
-  not built as a ``str`` and encoded again.
+* **No sort when the rows are already in that order, a key-only sort otherwise.** When a
+  table's first column is an integer, date or timestamp that is never NULL and unique, rows
+  ordered by it are ordered by every column: ``ORDER BY ALL`` can only return that order. The
+  table is read in storage order; generated raw tables are stored that way (``customer_id``
+  1…n, ``event_id`` 1…n, …) and are hashed as read, any other such table through the
+  permutation that sorts that one column (NumPy), instead of DuckDB sorting every column of
+  every row. A table whose first column is no such key is sorted by DuckDB: by its first column
+  alone when that is unique and never NULL (``count(DISTINCT)``), else by every column.
 
 The replay engine's open connection is reused instead of reopening the file, and tables are
-hashed two at a time: DuckDB, Polars' CSV writer and ``hashlib`` all release the GIL.
+hashed two at a time: DuckDB, pyarrow, NumPy and ``hashlib`` release the GIL.
 """
 
 from __future__ import annotations
 
-import hashlib
-import io
 import os
 import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import cast
 
 import duckdb
-import polars as pl
+import numpy as np
+import pyarrow as pa
+
+from replicas.warehouse import TableHasher, hashed_natively
 
 __all__ = ["fingerprint_schemas", "fingerprint_table"]
 
 _THREADS = max(1, min(2, os.cpu_count() or 1))
 #: Rows per Arrow batch (the batch size only changes how the same bytes are fed to sha256).
 _CHUNK_ROWS = 200_000
-#: First-column types whose DuckDB order is Polars' order (numbers and instants, no text or
-#: floats: collations and NaN would need care that the fallback gives for free).
+#: First-column types whose order is their Arrow integer order (numbers and instants, no text
+#: or floats: collations and NaN would need care that the fallback gives for free), with the
+#: NumPy type of their Arrow values.
 _ORDERED_KEY = re.compile(
-    r"^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|DATE"
+    r"^(TINYINT|SMALLINT|INTEGER|BIGINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|DATE"
     r"|TIMESTAMP(_S|_MS|_NS)?|TIMESTAMP WITH TIME ZONE)$"
 )
 
@@ -59,54 +58,63 @@ def _q(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _hash_rows(
-    con: duckdb.DuckDBPyConnection, sql: str, header: bytes, check_key: str | None
-) -> tuple[int, str] | None:
-    """(rows, sha256) of ``header`` and the CSV of ``sql``'s rows; ``None`` when ``check_key``
-    is given and that column is not non-NULL and strictly increasing over the rows."""
-    digest = hashlib.sha256(header)
-    rows = 0
-    previous = None
-    buffer = io.BytesIO()
-    for batch in con.sql(sql).to_arrow_reader(_CHUNK_ROWS):
-        frame = cast(pl.DataFrame, pl.from_arrow(batch))
-        if frame.height == 0:
-            continue
-        if check_key is not None:
-            key = frame[check_key]
-            if key.null_count() or (previous is not None and not key[0] > previous):
-                return None
-            if frame.height > 1 and not (key.slice(1) > key.slice(0, frame.height - 1)).all():
-                return None
-            previous = key[-1]
-        rows += frame.height
-        buffer.seek(0)
-        buffer.truncate()
-        frame.write_csv(buffer, include_header=False, float_precision=10)
-        digest.update(buffer.getbuffer())
-    return rows, digest.hexdigest()
+def _key_values(array: pa.Array) -> np.ndarray | None:
+    """``array``'s values as NumPy integers in their sort order; ``None`` if it holds a NULL."""
+    if array.null_count:
+        return None
+    kind = array.type
+    if pa.types.is_timestamp(kind) or pa.types.is_date64(kind):
+        array = array.view(pa.int64())
+    elif pa.types.is_date32(kind):
+        array = array.view(pa.int32())
+    return array.to_numpy(zero_copy_only=False)
+
+
+def _key_order(table: pa.Table) -> tuple[bool, np.ndarray | None]:
+    """Whether ``table``'s first column is a non-NULL unique key, and the permutation that
+    sorts the rows by it (``None``: they already are)."""
+    key = _key_values(table.column(0).combine_chunks())
+    if key is None:
+        return False, None
+    if key.size < 2 or bool(np.all(key[1:] > key[:-1])):
+        return True, None
+    order = np.argsort(key, kind="stable")
+    ordered = key[order]
+    return bool(np.all(ordered[1:] > ordered[:-1])), order
 
 
 def fingerprint_table(con: duckdb.DuckDBPyConnection, qualified: str) -> dict[str, object]:
     """Row count and sha256 of ``qualified`` (``schema."table"``): the very value
     :func:`replicas.warehouse.table_fingerprint` gives, found with less work (module docstring)."""
-    columns = con.execute(f"DESCRIBE {qualified}").fetchall()
-    header = ("|".join(f"{c[0]}:{c[1]}" for c in columns) + "\n").encode()
-    first, first_type = str(columns[0][0]), str(columns[0][1])
+    columns = [(str(c[0]), str(c[1])) for c in con.execute(f"DESCRIBE {qualified}").fetchall()]
+    hasher = TableHasher(columns)
+    select = f"SELECT {hasher.select_list()} FROM {qualified}"
+    first, first_type = columns[0]
     if _ORDERED_KEY.match(first_type):
-        found = _hash_rows(con, f"SELECT * FROM {qualified}", header, check_key=first)
-        if found is not None:
-            return {"rows": found[0], "sha256": found[1]}
-    order = "ALL"
+        # Rows ordered by a unique key are ordered by every column: sort by that key here
+        # (a permutation of the key alone) instead of making DuckDB sort every column.
+        table = con.sql(select).to_arrow_table()
+        unique, order = _key_order(table)
+        if unique:
+            if order is None:
+                hasher.update_columns(table.num_rows, table.columns)
+            else:
+                indices = pa.array(order)
+                hasher.update_columns(table.num_rows, (c.take(indices) for c in table.columns))
+            return {"rows": hasher.rows, "sha256": hasher.hexdigest()}
+        del table
+    order_by = "ALL"
     if len(columns) > 1:
         total, distinct = con.execute(
             f"SELECT count(*), count(DISTINCT {_q(first)}) FROM {qualified}"
         ).fetchall()[0]
-        if total == distinct:  # count(DISTINCT) skips NULLs: equal counts mean none, no repeats
-            order = _q(first)
-    found = _hash_rows(con, f"SELECT * FROM {qualified} ORDER BY {order}", header, None)
-    assert found is not None  # no key check asked
-    return {"rows": found[0], "sha256": found[1]}
+        # count(DISTINCT) skips NULLs: equal counts mean none, no repeats. A column hashed as
+        # text keeps the full sort (two values might render alike and tie).
+        if total == distinct and hashed_natively(first_type):
+            order_by = "1"
+    for batch in con.sql(f"{select} ORDER BY {order_by}").to_arrow_reader(_CHUNK_ROWS):
+        hasher.update(batch)
+    return {"rows": hasher.rows, "sha256": hasher.hexdigest()}
 
 
 def fingerprint_schemas(
