@@ -94,7 +94,7 @@ from replicas.verifiers.compliance.findings import WRONG_FEE, Finding, Tally
 from replicas.verifiers.compliance.mentions import EXACT, MISSPELLED, NameMention
 from replicas.verifiers.compliance.recommend import Recommendations
 from replicas.verifiers.compliance.ruleset import Ruleset
-from replicas.verifiers.compliance.ruleset10 import _FIRST_YEAR, _worked_result
+from replicas.verifiers.compliance.ruleset10 import _FIRST_YEAR, _RESULT_BEFORE, _worked_result
 from replicas.verifiers.compliance.text import NormalizedText
 from replicas.verifiers.compliance.values import USD
 
@@ -125,7 +125,7 @@ _MARKED_TIER = re.compile(
     rf"|\((?P<p>{_TIERS})\))(?![\w*])"
 )
 _OTHER_SCRIPT = re.compile("[\u0370-\u052f]")
-_SPACE_MARK = re.compile(r"(?<=[A-Za-z0-9]) (?:\*|_|\()[*_]?[A-Z0-9]")
+_SPACE_MARK = re.compile(r"[*_(][*_]?[A-Z0-9]")
 _UNDERSCORE = re.compile(r"(?<=[A-Za-z])_(?=[A-Za-z])")
 
 _FEE_TERMS = (
@@ -311,15 +311,30 @@ def _headings(text: str, lower: str) -> list[tuple[int, int, str]]:
 _QUALIFIED = re.compile(r"[ \t]+(?:on|for|in|at|with|of|to|from)\b")
 
 
-_NONE_ANCHOR = re.compile(r"none\b|doesn|does[ \t]+not")
+_NONE_VERBS = ("has", "have", "charge", "carr", "with")
 
 
 def _anaphora(lower: str) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
-    for anchor in _NONE_ANCHOR.finditer(lower):
-        back = max(0, anchor.start() - 16)
-        m = _HAS_NONE.search(lower, back, min(len(lower), anchor.end() + 40))
-        if m is None or m.end() < anchor.end() or m.start() > anchor.start():
+    anchors = []
+    for word in ("none", "doesn", "does not"):
+        pos = lower.find(word)
+        while pos >= 0:
+            anchors.append((pos, pos + len(word)))
+            pos = lower.find(word, pos + len(word))
+    for a, b in sorted(anchors):
+        if word_end := lower[b : b + 1]:
+            if a and lower[a - 1].isalpha():
+                continue
+            if lower[a] == "n" and word_end.isalpha():
+                continue  # "nonetheless"
+        if lower[a] == "n":
+            if not any(v in lower[max(0, a - 16) : a] for v in _NONE_VERBS):
+                continue
+        elif not any(p in lower[b : b + 32] for p in ".!;\n") and b + 32 < len(lower):
+            continue  # "doesn't" ends its clause
+        m = _HAS_NONE.search(lower, max(0, a - 16), min(len(lower), b + 40))
+        if m is None or m.end() < b or m.start() > a:
             continue
         if _QUALIFIED.match(lower, m.end()):
             continue  # "has none on purchases": a qualified "none" is about something else
@@ -334,6 +349,11 @@ def _months_waivers(lower: str) -> list[tuple[int, int, str]]:
     out = []
     for anchor in _TWELVE_MONTHS.finditer(lower):
         lo = max(0, anchor.start() - 32)
+        if lower.find("for", lo, anchor.start()) < 0:
+            continue
+        then = lower.find("then", anchor.end(), anchor.end() + 150)
+        if then < 0 or lower.find("$", then, then + 8) < 0:
+            continue  # a waiver in months is followed by "then $N"
         for pattern in (_MONTHS_WAIVER, _MONTHS_WAIVER_OPENING):
             m = pattern.search(lower, lo, min(len(lower), anchor.end() + 200))
             if m is None or m.start() > anchor.start() or m.end() < anchor.end():
@@ -378,7 +398,10 @@ def rewrite_11(norm: NormalizedText, rules: Ruleset) -> tuple[NormalizedText, tu
                 found.append((m.start(), m.end(), m.group("cn")))
     if "(" in text or "*" in text or "_" in text:
         for anchor in _SPACE_MARK.finditer(text):
-            hit = _MARKED_TIER.match(text, anchor.start() + 1)
+            k = anchor.start()
+            if k < 2 or text[k - 1] != " " or not text[k - 2].isalnum():
+                continue
+            hit = _MARKED_TIER.match(text, k)
             if hit is None:
                 continue
             word = text[max(0, hit.start() - 24) : hit.start() - 1].rsplit(" ", 1)[-1]
@@ -523,22 +546,33 @@ def revise_11(extraction: Extraction, text: str, rules: Ruleset) -> Extraction:
         return extraction
     masked = extraction.masked
     units = extraction.units
+    myths = _myth_spans(masked) if any(w in masked for w in _MYTH_SIGNALS) else []
+    # the claims ruleset 11 may revise: a myth, a first-year waiver, a joint subject
+    todo = [
+        i
+        for i, c in enumerate(claims)
+        if myths
+        or (c.binding == UNION and len(c.cards) > 1)
+        or (c.is_none and c.kind == "annual" and c.family == FEE_CLAIM)
+    ]
+    if not todo:
+        return extraction
     starts = [u[0] for u in units]
+    unit_of = [bisect_right(starts, c.start) - 1 for c in claims]
     kinds_in_unit: dict[tuple[int, str, str], int] = {}
-    unit_of = []
-    for claim in claims:
-        k = bisect_right(starts, claim.start) - 1
-        unit_of.append(k)
+    for k, claim in zip(unit_of, claims, strict=True):
         key = (k, claim.family, claim.kind)
         kinds_in_unit[key] = kinds_in_unit.get(key, 0) + 1
     mentions = list(extraction.mentions)
     changed = False
-    out: list[Claim] = []
-    myths = _myth_spans(masked) if any(w in masked for w in _MYTH_SIGNALS) else []
-    for i, claim in enumerate(claims):
+    out = list(claims)
+    dropped: set[int] = set()
+    for i in todo:
+        claim = claims[i]
         k = unit_of[i]
         lo, hi = units[k] if k >= 0 else (0, len(masked))
         if myths and _in_myth(claim, myths) and _corrected(claim, claims[i + 1 :], masked, myths):
+            dropped.add(i)
             changed = True
             continue
         if (
@@ -559,7 +593,9 @@ def revise_11(extraction: Extraction, text: str, rules: Ruleset) -> Extraction:
         ):
             claim = replace(claim, binding="collective")
             changed = True
-        out.append(claim)
+        out[i] = claim
+    if dropped:
+        out = [c for i, c in enumerate(out) if i not in dropped]
     if not changed:
         return extraction
     return replace(extraction, claims=tuple(out))
@@ -579,7 +615,6 @@ _MYTH_SIGNALS = (
     "false",
     "wrong",
     "incorrect",
-    "actually",
     "in fact",
     "in reality",
     "fact:",
@@ -637,6 +672,7 @@ _TRANSFER = re.compile(r"transfer|\bmov(?:e|es|ed|ing)\b|\bshift")
 _ADVANCE = re.compile(r"advance|withdraw|\batm\b|take[ \t]+out")
 _FOREIGN = re.compile(r"abroad|foreign|overseas|international")
 _DOLLARS = re.compile(r"\$[ \t]?(\d{1,3}(?:,\d{3})+|\d{1,7})(?:\.\d{1,2})?")
+_EXAMPLE_KINDS = (("bt", _TRANSFER), ("cash_advance", _ADVANCE), ("foreign", _FOREIGN))
 
 
 _YEARLY = re.compile(r"annual|year|month|\bmo\b|interest|back|reward|bonus|credit|save|saving")
@@ -660,18 +696,17 @@ def worked_examples(
     for lo, hi in units:
         if masked.count("$", lo, hi) < 2:
             continue
-        unit_text = masked[lo:hi]
-        kinds = [
-            kind
-            for kind, pattern in (
-                ("bt", _TRANSFER),
-                ("cash_advance", _ADVANCE),
-                ("foreign", _FOREIGN),
-            )
-            if pattern.search(unit_text)
-        ]
-        named = {m.card_id for m in mentions if lo <= m.start < hi}
-        for m in _DOLLARS.finditer(masked, lo, hi):
+        figures = list(_DOLLARS.finditer(masked, lo, hi))
+        top = max(float(f.group(1).replace(",", "")) for f in figures) if figures else 0.0
+        if len(figures) < 2 or top <= 99.0:
+            continue  # an example's base is a larger amount than its result
+        kinds: list[str] | None = None
+        named: set[str | None] | None = None
+        for m in figures:
+            if float(m.group(1).replace(",", "")) >= top:
+                continue
+            if _RESULT_BEFORE.search(masked, max(lo, m.start() - 40), m.start()) is None:
+                continue  # no result verb before it: no worked result
             value = float(m.group(1).replace(",", ""))
             claim = claims.get(m.start())
             if claim is not None:
@@ -689,10 +724,15 @@ def worked_examples(
                 claim = Claim(FEE_CLAIM, "any", m.start(), m.end(), USD, low=value, high=value)
                 card = None
             if card is None:
+                if named is None:
+                    named = {n.card_id for n in mentions if lo <= n.start < hi}
                 card = next(iter(named)) if len(named) == 1 else None
             if card is None or not _worked_result(masked, lo, hi, claim):
                 continue
             kind = claim.kind if claim.kind in ("bt", "cash_advance") else None
+            if kinds is None:
+                unit_text = masked[lo:hi]
+                kinds = [k for k, pattern in _EXAMPLE_KINDS if pattern.search(unit_text)]
             if kind is None and len(kinds) == 1:
                 kind = kinds[0]
             bases = {
@@ -758,10 +798,38 @@ _OWN_RULE_OUT = re.compile(
 )
 
 
+# every text _RECOMMEND_11 / _DOUBLE_NEGATIVE match holds one of these
+_RECOMMEND_11_WORDS = ("for you", "the one", "is your")
+_DOUBLE_NEGATIVE_WORDS = (
+    "avoid",
+    "skip",
+    "pass on",
+    "rule out",
+    "overlook",
+    "ignore",
+    "dismiss",
+    "write off",
+    "steer clear",
+    "go wrong",
+)
 _RECOMMEND_11 = re.compile(
     r"\bis[ \t]+(?:the[ \t]+(?:one|card)[ \t]+)?for[ \t]+you\b|\bis[ \t]+the[ \t]+one\b"
     r"|\bis[ \t]+your[ \t]+(?:card|pick|best[ \t]+bet|match)\b"
 )
+
+
+def _anchored(text: str, words: Sequence[str], pattern: re.Pattern[str]) -> list[int]:
+    """Where ``pattern`` matches around an occurrence of one of ``words`` (every match holds
+    one): found by ``str.find``, then matched in a short window, not by scanning the text."""
+    out = []
+    for word in words:
+        pos = text.find(word)
+        while pos >= 0:
+            m = pattern.search(text, max(0, pos - 40), min(len(text), pos + len(word) + 24))
+            if m is not None and m.start() <= pos and m.end() >= pos + len(word):
+                out.append(m.start())
+            pos = text.find(word, pos + len(word))
+    return out
 
 
 def _recommends(text: str) -> bool:
@@ -776,7 +844,11 @@ def _recommends(text: str) -> bool:
 def recommend_11(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
     """Cards ruled out only by a double negative or by a ruling-out aimed at another card, whose
     own clause recommends them, are recommended."""
-    neutral = bool(_RECOMMEND_11.search(masked) or _DOUBLE_NEGATIVE.search(masked))
+    cues = sorted(
+        _anchored(masked, _RECOMMEND_11_WORDS, _RECOMMEND_11)
+        + _anchored(masked, _DOUBLE_NEGATIVE_WORDS, _DOUBLE_NEGATIVE)
+    )
+    neutral = bool(cues)
     if not neutral and not recs.negated:
         return recs
     positive = dict(recs.positive)
@@ -785,6 +857,10 @@ def recommend_11(masked: str, extraction: Extraction, recs: Recommendations) -> 
         card_id = mention.card_id
         if card_id is None or card_id in positive or (card_id not in negated and not neutral):
             continue
+        if card_id not in negated:
+            near = bisect_right(cues, mention.start + 200)
+            if not near or cues[near - 1] < mention.start - 200:
+                continue  # no new recommending phrase near this mention
         cuts = [
             m.end()
             for m in _CLAUSE_CUT.finditer(masked, max(0, mention.start - 200), mention.start)
