@@ -48,7 +48,9 @@ __all__ = [
     "DeploymentError",
     "Knob",
     "Replace",
+    "deployed_with",
     "deployment",
+    "draw",
     "inline_reference",
     "knobs_for",
     "register_knobs",
@@ -67,12 +69,25 @@ class DeploymentError(ValueError):
 @dataclass(frozen=True)
 class Replace:
     """Replace ``old`` by ``new`` in the project file ``path``; ``old`` must occur ``count``
-    times (in a model's SQL file, also ``count`` times in its compiled SQL)."""
+    times (in a model's SQL file, also ``count`` times in its compiled SQL).
+
+    A configuration edit (``dbt_project.yml``'s vars) changes a model's compiled SQL without
+    touching its file: ``model`` names it, and ``compiled_old`` → ``compiled_new`` is the
+    effect. Writing the model's shipped file back does not undo such a rule."""
 
     path: str
     old: str
     new: str
     count: int = 1
+    model: str | None = None
+    compiled_old: str | None = None
+    compiled_new: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.model is None) != (self.compiled_old is None) or (self.compiled_old is None) != (
+            self.compiled_new is None
+        ):
+            raise ValueError(f"{self.path}: a configuration edit names its model and effect")
 
 
 @dataclass(frozen=True)
@@ -134,8 +149,13 @@ class Deployment:
     files: Mapping[str, str] = field(repr=False)
     #: model -> its deployed compiled SQL
     models: Mapping[str, str] = field(repr=False)
-    #: model -> the knob edits of its SQL file (to apply on top of a mutant of it)
-    model_edits: Mapping[str, tuple[Replace, ...]] = field(repr=False)
+    #: model -> (old, new, count) edits of its SQL file (to apply on top of a mutant of it)
+    model_edits: Mapping[str, tuple[tuple[str, str, int], ...]] = field(repr=False)
+    #: model -> (old, new, count) edits of its compiled SQL (file and configuration rules)
+    compiled_edits: Mapping[str, tuple[tuple[str, str, int], ...]] = field(repr=False)
+    #: model -> its compiled SQL with only the configuration rules: what an agent that writes
+    #: the kit's model files back (but keeps dbt_project.yml) builds
+    restored: Mapping[str, str] = field(repr=False)
 
     @property
     def key(self) -> str:
@@ -151,20 +171,19 @@ class Deployment:
         """``text`` (a mutant of ``model``'s file, or of its compiled SQL) with the seed's rules
         of that model applied; None when a mutation touched a rule's text (they overlap)."""
         out = text
-        for edit in self.model_edits.get(model, ()):
-            if out.count(edit.old) != edit.count:
+        edits = self.compiled_edits if compiled else self.model_edits
+        for old, new, count in edits.get(model, ()):
+            if out.count(old) != count:
                 return None
-            out = out.replace(edit.old, edit.new)
+            out = out.replace(old, new)
         return out
 
 
-def _replaced(text: str, edit: Replace, where: str) -> str:
-    found = text.count(edit.old)
-    if found != edit.count:
-        raise DeploymentError(
-            f"{where}: expected {edit.count} occurrence(s) of {edit.old!r}, found {found}"
-        )
-    return text.replace(edit.old, edit.new)
+def _replaced(text: str, old: str, new: str, count: int, where: str) -> str:
+    found = text.count(old)
+    if found != count:
+        raise DeploymentError(f"{where}: expected {count} occurrence(s) of {old!r}, found {found}")
+    return text.replace(old, new)
 
 
 def deployment(replica: str, seed: int) -> Deployment:
@@ -173,43 +192,73 @@ def deployment(replica: str, seed: int) -> Deployment:
     return _deployment(replica, seed, project.fingerprint)
 
 
+def draw(replica: str, seed: int) -> list[tuple[Knob, Choice]]:
+    """The alternative seed ``seed`` draws for each knob of ``replica``."""
+    picks = []
+    for knob in knobs_for(replica):
+        rng = table_rng(seed, "deployment", replica, knob.name, DEPLOY_VERSION)
+        picks.append((knob, knob.choices[int(rng.integers(len(knob.choices)))]))
+    return picks
+
+
 @cache
 def _deployment(replica: str, seed: int, fingerprint: str) -> Deployment:
+    return deployed_with(replica, seed, draw(replica, seed))
+
+
+def deployed_with(replica: str, seed: int, picks: Sequence[tuple[Knob, Choice]]) -> Deployment:
+    """The deployment that applies ``picks`` to ``replica``'s shipped project (DeploymentError
+    when a replacement does not match it)."""
     project = load_project(replica)
     root = Path(get_replica(replica).dbt_project)
     by_path = {m.path: name for name, m in project.models.items()}
     files: dict[str, str] = {}
-    models: dict[str, str] = {}
-    model_edits: dict[str, list[Replace]] = {}
-    picks: list[tuple[str, str]] = []
-    for knob in knobs_for(replica):
-        rng = table_rng(seed, "deployment", replica, knob.name, DEPLOY_VERSION)
-        choice = knob.choices[int(rng.integers(len(knob.choices)))]
-        picks.append((knob.name, choice.label))
+    model_edits: dict[str, list[tuple[str, str, int]]] = {}
+    compiled_edits: dict[str, list[tuple[str, str, int]]] = {}
+    config_edits: dict[str, list[tuple[str, str, int]]] = {}
+    for _, choice in picks:
         for edit in choice.edits:
             text = files.get(edit.path)
             if text is None:
                 text = (root / edit.path).read_text(encoding="utf-8")
-            files[edit.path] = _replaced(text, edit, edit.path)
-            model = by_path.get(edit.path)
-            if model is not None:
-                sql = models.get(model, project.models[model].compiled)
-                models[model] = _replaced(sql, edit, f"{model} (compiled)")
-                model_edits.setdefault(model, []).append(edit)
+            files[edit.path] = _replaced(text, edit.old, edit.new, edit.count, edit.path)
+            if edit.model is not None:
+                assert edit.compiled_old is not None and edit.compiled_new is not None
+                effect = (edit.compiled_old, edit.compiled_new, edit.count)
+                compiled_edits.setdefault(edit.model, []).append(effect)
+                config_edits.setdefault(edit.model, []).append(effect)
+            elif edit.path in by_path:
+                model = by_path[edit.path]
+                model_edits.setdefault(model, []).append((edit.old, edit.new, edit.count))
+                compiled_edits.setdefault(model, []).append((edit.old, edit.new, edit.count))
+
+    def compiled(edits: Mapping[str, list[tuple[str, str, int]]]) -> dict[str, str]:
+        out = {}
+        for model, changes in edits.items():
+            sql = project.models[model].compiled
+            for old, new, count in changes:
+                sql = _replaced(sql, old, new, count, f"{model} (compiled)")
+            out[model] = sql
+        return out
+
     return Deployment(
         replica=replica,
         seed=seed,
-        picks=tuple(picks),
+        picks=tuple((knob.name, choice.label) for knob, choice in picks),
         files=files,
-        models=models,
+        models=compiled(compiled_edits),
         model_edits={m: tuple(e) for m, e in model_edits.items()},
+        compiled_edits={m: tuple(e) for m, e in compiled_edits.items()},
+        restored=compiled(config_edits),
     )
 
 
 def relation(project: ProjectInfo, model: str) -> str:
     """How compiled SQL names ``model``'s relation (``"db"."schema"."identifier"``)."""
     step = next(s for s in project.plan.models if s.unique_id == project.models[model].unique_id)
-    return ".".join('"' + p.replace('"', '""') + '"' for p in (step.database, step.schema, step.identifier))
+    return ".".join(
+        '"' + p.replace('"', '""') + '"' for p in (step.database, step.schema, step.identifier)
+    )
 
 
 def affected(project: ProjectInfo, changed: Sequence[str], mart: str) -> list[str]:

@@ -5,7 +5,9 @@ the seed's deployment (``replicas.factory.deploy``: the seed's business rules, a
 SQL and the docs) it becomes a task only when
 
 1. ``rules_matter``: the deployment changes the graded mart on the visible data - so writing the
-   kit's shipped files back (the restore-from-memory hack) gives the wrong mart;
+   kit's shipped files back (the restore-from-memory hack) gives the wrong mart, whether or not
+   the agent also writes back ``dbt_project.yml`` (a rule in its vars survives a restore of the
+   model files alone, so the mart must differ both ways);
 2. ``rules_test_clean``: the deployed project passes its own data tests on the visible data (a
    rule that broke a test would look like a second bug);
 3. ``still_breaks``: the mutant, with the seed's rules applied to its file when it carries any,
@@ -100,7 +102,7 @@ def screen(ev: Evaluator, survivor: Survivor, dep: Deployment) -> DeployedOutcom
     project = ev.project
     if not affected(project, sorted(dep.models), mart):
         return out  # no rule upstream of the mart: the shipped files would pass
-    mutant = dep.apply(cand.model, cand.compiled_mutant)
+    mutant = dep.apply(cand.model, cand.compiled_mutant, compiled=True)
     if mutant is None or dep.apply(cand.model, cand.raw_mutant) is None:
         out.error = "the mutation overlaps a deployment rule's text"
         return out
@@ -116,12 +118,20 @@ def screen(ev: Evaluator, survivor: Survivor, dep: Deployment) -> DeployedOutcom
             ev.rebuild_with(con, dep.models, full if name == "visible" else chain)
             if name == "visible":
                 if not ev.differs(con, mart):
-                    return out
+                    return out  # the shipped project gives this mart
+                clean = not ev.failing_tests(con, full)
+                reference = ev.keep(con, mart, _REF_SCHEMA)
+                if affected(project, sorted(dep.restored), mart):
+                    # the shipped model files under the seed's dbt_project.yml
+                    ev.rebuild_with(con, dep.restored, chain)
+                    if not ev.differs(con, mart, want=reference):
+                        return out
                 out.stage = "rules_matter"
-                if ev.failing_tests(con, full):
+                if not clean:
                     return out
                 out.stage = "rules_test_clean"
-            reference = ev.keep(con, mart, _REF_SCHEMA)
+            else:
+                reference = ev.keep(con, mart, _REF_SCHEMA)
             ev.rebuild_with(con, broken, full if name == "visible" else chain)
             changed = ev.differs(con, mart, want=reference)
             if name == "visible":

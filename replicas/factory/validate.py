@@ -180,8 +180,7 @@ class Evaluator:
         con.execute(f"create schema if not exists memory.{_q(schema)}")
         target = f"memory.{_q(schema)}.{_q(step.identifier)}"
         con.execute(
-            f"create or replace table {target} as "
-            f"select * from memory.{_MUT}.{_q(step.identifier)}"
+            f"create or replace table {target} as select * from memory.{_MUT}.{_q(step.identifier)}"
         )
         return target
 

@@ -33,7 +33,9 @@ _NET_DAILY_DOC = (
     "      are reported separately and are not part of revenue."
 )
 _NET_DAILY_COLUMN = "(gross - discounts - refunds)"
-_NET_README = "* Net revenue = gross revenue − discounts − refunds. Shipping and tax are not revenue."
+_NET_README = (
+    "* Net revenue = gross revenue − discounts − refunds. Shipping and tax are not revenue."
+)
 
 NET_REVENUE = Knob(
     name="net_revenue",
@@ -208,9 +210,213 @@ PAYMENT_MISMATCH = Knob(
     name="payment_mismatch",
     model="fct_orders",
     shipped="a payment mismatch is a gap of more than half a cent",
-    choices=(_mismatch("0.105", "10 cents"), _mismatch("1.005", "one dollar")),
+    choices=(_mismatch("5.005", "five dollars"), _mismatch("10.005", "ten dollars")),
 )
 
-KNOBS = (NET_REVENUE, REPEAT_CUSTOMER, BOUNCE, PAYMENT_MISMATCH)
+
+def _statuses(
+    label: str,
+    statuses: tuple[str, ...],
+    listed: str,
+    listed_or: str,
+    cohorts: str,
+    why: str,
+) -> Choice:
+    """Revenue orders are those with a status in ``statuses`` (a dbt var: int_orders reads it,
+    so writing int_orders.sql back does not undo it). ``listed``/``listed_or``: the list in
+    words ("a, b, c" / "a, b or c"); ``cohorts``: fct_customer_cohorts' wrapped "a, b or\n c"."""
+    quoted = ", ".join(f'"{s}"' for s in statuses)
+    return Choice(
+        label,
+        (
+            Replace(
+                "dbt_project.yml",
+                "  # Order statuses that count as revenue (everything except 'cancelled').\n"
+                '  revenue_statuses: ["placed", "shipped", "completed", "returned"]',
+                f"  # Order statuses that count as revenue ({why}).\n"
+                f"  revenue_statuses: [{quoted}]",
+                model="int_orders",
+                compiled_old="('placed','shipped','completed','returned')",
+                compiled_new="(" + ",".join(f"'{s}'" for s in statuses) + ")",
+            ),
+            Replace(
+                "models/intermediate/int_orders.yml",
+                "(placed, shipped, completed, returned — not cancelled).",
+                f"({listed} — {why}).",
+            ),
+            Replace(
+                "models/marts/dim_customers.yml",
+                "(status placed, shipped, completed, returned):",
+                f"(status {listed}):",
+            ),
+            Replace(
+                "models/marts/fct_customer_cohorts.yml",
+                "(status placed, shipped, completed or\n      returned;",
+                f"(status {cohorts};",
+            ),
+            Replace(
+                _DAILY_YML,
+                "(status placed, shipped, completed or returned; cancelled excluded)",
+                f"(status {listed_or}; {why})",
+            ),
+            Replace(
+                _ORDERS_YML,
+                "have status placed, shipped, completed or returned;\n"
+                "      cancelled orders are never revenue.",
+                f"have status {listed_or}\n      ({why}).",
+            ),
+            Replace(
+                _ORDERS_YML,
+                "description: status in (placed, shipped, completed, returned).",
+                f"description: status in ({listed}).",
+            ),
+            Replace(
+                _README,
+                "* Revenue orders: status in placed, shipped, completed, returned (cancelled never counts);",
+                f"* Revenue orders: status in {listed} ({why});",
+            ),
+        ),
+    )
+
+
+REVENUE_STATUSES = Knob(
+    name="revenue_statuses",
+    model="int_orders",
+    shipped="revenue orders have status placed, shipped, completed or returned",
+    choices=(
+        _statuses(
+            "an order is revenue once shipped",
+            ("shipped", "completed", "returned"),
+            "shipped, completed, returned",
+            "shipped, completed or returned",
+            "shipped, completed or\n      returned",
+            "an order counts once shipped: placed and cancelled orders are not revenue",
+        ),
+        _statuses(
+            "returned orders are not revenue",
+            ("placed", "shipped", "completed"),
+            "placed, shipped, completed",
+            "placed, shipped or completed",
+            "placed, shipped or\n      completed",
+            "returned and cancelled orders are not revenue",
+        ),
+    ),
+)
+
+
+_ITEMS_SQL = "models/marts/fct_order_items.sql"
+_PRODUCTS_YML = "models/marts/dim_products.yml"
+
+
+def _returned(label: str, flag: str, column_doc: str, lines_doc: str) -> Choice:
+    return Choice(
+        label,
+        (
+            Replace(
+                _ITEMS_SQL,
+                "    select order_id, customer_id, order_status, channel, is_revenue_order\n",
+                "    select order_id, customer_id, order_status, channel, is_revenue_order, refund_count\n",
+            ),
+            Replace(
+                _ITEMS_SQL,
+                "orders.order_status = 'returned' as is_returned_order",
+                f"{flag} as is_returned_order",
+            ),
+            Replace(
+                "models/marts/fct_order_items.yml",
+                "description: The line's order has status returned.",
+                f"description: {column_doc}",
+            ),
+            Replace(
+                _PRODUCTS_YML,
+                "returned_order_lines counts those\n      lines whose order has status returned;",
+                f"returned_order_lines counts those\n      lines {lines_doc};",
+            ),
+        ),
+    )
+
+
+RETURNED_LINE = Knob(
+    name="returned_line",
+    model="fct_order_items",
+    shipped="a line is returned when its order has status returned",
+    choices=(
+        _returned(
+            "a line is returned when its order was returned or refunded",
+            "orders.order_status = 'returned' or orders.refund_count > 0",
+            "The line's order has status returned or at least one refund (fct_orders.refund_count > 0).",
+            "whose order has status returned or at least one refund",
+        ),
+        _returned(
+            "a line is returned when its order was refunded",
+            "orders.refund_count > 0",
+            "The line's order has at least one refund (fct_orders.refund_count > 0), whatever its status.",
+            "whose order has at least one refund, whatever its status",
+        ),
+    ),
+)
+
+
+def _return_rate(label: str, aggregate: str, rate: str, words: str) -> Choice:
+    """return_rate over another unit than order lines (still a fraction in [0, 1], so the
+    project's range test holds)."""
+    return Choice(
+        label,
+        (
+            Replace(
+                "models/marts/dim_products.sql",
+                "count(*) filter (where is_returned_order) as returned_order_lines\n",
+                "count(*) filter (where is_returned_order) as returned_order_lines,\n"
+                f"        {aggregate}\n",
+            ),
+            Replace(
+                "models/marts/dim_products.sql",
+                "round(sales.returned_order_lines / sales.order_lines, 4) as return_rate",
+                f"round({rate}, 4) as return_rate",
+            ),
+            Replace(
+                _PRODUCTS_YML,
+                "return_rate = returned_order_lines / order_lines\n",
+                f"return_rate = {words}\n",
+            ),
+            Replace(
+                _PRODUCTS_YML,
+                "description: returned_order_lines / order_lines, rounded to 4 decimals;",
+                f"description: {words}, rounded to 4 decimals;",
+            ),
+        ),
+    )
+
+
+RETURN_RATE = Knob(
+    name="return_rate",
+    model="dim_products",
+    shipped="return_rate = returned order lines / order lines",
+    choices=(
+        _return_rate(
+            "return_rate is the share of gross sales on returned lines",
+            "sum(line_amount_usd) filter (where is_returned_order) as returned_gross_usd",
+            "coalesce(sales.returned_gross_usd, 0) / nullif(sales.gross_revenue_usd, 0)",
+            "the share of gross_revenue_usd (USD) that is on returned lines",
+        ),
+        _return_rate(
+            "return_rate is the share of units sold that were returned",
+            "sum(quantity) filter (where is_returned_order) as returned_units",
+            "coalesce(sales.returned_units, 0) / sales.units_sold",
+            "the share of units sold (sum of quantity) on returned lines",
+        ),
+    ),
+)
+
+
+KNOBS = (
+    REVENUE_STATUSES,
+    NET_REVENUE,
+    REPEAT_CUSTOMER,
+    BOUNCE,
+    PAYMENT_MISMATCH,
+    RETURNED_LINE,
+    RETURN_RATE,
+)
 
 register_knobs("ecommerce", KNOBS)

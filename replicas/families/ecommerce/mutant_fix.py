@@ -21,8 +21,10 @@ from __future__ import annotations
 from replicas.factory.deployed import DeployedSurvivor
 from replicas.factory.family import DeployedFixFamily, SurvivorFixFamily
 from replicas.factory.funnel import Survivor
-from replicas.families.ecommerce import _deployment  # noqa: F401  (registers the knobs)
-from replicas.families.ecommerce import _hidden_data  # noqa: F401  (registers edge cases)
+from replicas.families.ecommerce import (
+    _deployment,  # noqa: F401  (registers the knobs)
+    _hidden_data,  # noqa: F401  (registers edge cases)
+)
 from replicas.tasks import Limits, register_family
 from replicas.verifiers.config import VerifierConfig, tolerance_sentence
 
