@@ -106,7 +106,7 @@ _EMPH_FIGURES = re.compile(
     rf"|(?P<b>[*_]{{1,2}})\$(?P=b)(?=\d)"  # **$**25
     rf"|(?P<c>[*_]{{1,2}})(?P<cn>{_NUM})(?P=c)(?=[ \t]?%)"  # *9.99*%, **0**%
 )
-_EMPH_HINTS = ("$*", "$_", "$ *", "$ _", "*$", "_$", "*%", "_%", "* %", "_ %")
+_EMPH_GATE = re.compile(r"\$[ \t]?[*_]|[*_][ \t]?[$%]")
 _COMMA_PCT = re.compile(r",\d{1,2}[ \t]?%")
 _DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d{1,2}),(\d{1,2})(?=[ \t]?%)")
 # a figure alone on its line after a line ending in a word or a colon
@@ -125,7 +125,19 @@ _MARKED_TIER = re.compile(
     rf"|\((?P<p>{_TIERS})\))(?![\w*])"
 )
 _OTHER_SCRIPT = re.compile("[\u0370-\u052f]")
-_SPACE_MARK = re.compile(r"[*_(][*_]?[A-Z0-9]")
+
+
+def _marks(text: str) -> list[int]:
+    """Positions of a markup or bracket opening right after a space ("X **Tier**")."""
+    out = []
+    for opener in (" *", " _", " ("):
+        pos = text.find(opener, 1)
+        while pos >= 0:
+            out.append(pos + 1)
+            pos = text.find(opener, pos + 2)
+    return out
+
+
 _UNDERSCORE = re.compile(r"(?<=[A-Za-z])_(?=[A-Za-z])")
 
 _FEE_TERMS = (
@@ -347,16 +359,22 @@ def _anaphora(lower: str) -> list[tuple[int, int, str]]:
 
 def _months_waivers(lower: str) -> list[tuple[int, int, str]]:
     out = []
-    for anchor in _TWELVE_MONTHS.finditer(lower):
-        lo = max(0, anchor.start() - 32)
-        if lower.find("for", lo, anchor.start()) < 0:
+    anchors = []
+    for word in ("12 months", "twelve months"):
+        pos = lower.find(word)
+        while pos >= 0:
+            anchors.append((pos, pos + len(word)))
+            pos = lower.find(word, pos + len(word))
+    for a, b in sorted(anchors):
+        lo = max(0, a - 32)
+        if lower.find("for", lo, a) < 0:
             continue
-        then = lower.find("then", anchor.end(), anchor.end() + 150)
+        then = lower.find("then", b, b + 150)
         if then < 0 or lower.find("$", then, then + 8) < 0:
             continue  # a waiver in months is followed by "then $N"
         for pattern in (_MONTHS_WAIVER, _MONTHS_WAIVER_OPENING):
-            m = pattern.search(lower, lo, min(len(lower), anchor.end() + 200))
-            if m is None or m.start() > anchor.start() or m.end() < anchor.end():
+            m = pattern.search(lower, lo, min(len(lower), b + 200))
+            if m is None or m.start() > a or m.end() < b:
                 continue
             if pattern is _MONTHS_WAIVER_OPENING or (
                 _WAIVER_BEFORE.search(lower, max(0, m.start() - 90), m.start()) is not None
@@ -364,9 +382,6 @@ def _months_waivers(lower: str) -> list[tuple[int, int, str]]:
                 out.append((m.start(), m.end(), "for the first year"))
                 break
     return out
-
-
-_TWELVE_MONTHS = re.compile(r"(?:12|twelve)[ \t]+months")
 
 
 def _merge(found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
@@ -388,7 +403,7 @@ def rewrite_11(norm: NormalizedText, rules: Ruleset) -> tuple[NormalizedText, tu
         return norm, ()
     text, lower = norm.text, norm.lower
     found: list[tuple[int, int, str]] = []
-    if any(p in text for p in _EMPH_HINTS):
+    if _EMPH_GATE.search(text) is not None:
         for m in _EMPH_FIGURES.finditer(text):
             if m.group("a"):
                 found.append((m.start(), m.end(), "$" + m.group("an")))
@@ -397,9 +412,8 @@ def rewrite_11(norm: NormalizedText, rules: Ruleset) -> tuple[NormalizedText, tu
             else:
                 found.append((m.start(), m.end(), m.group("cn")))
     if "(" in text or "*" in text or "_" in text:
-        for anchor in _SPACE_MARK.finditer(text):
-            k = anchor.start()
-            if k < 2 or text[k - 1] != " " or not text[k - 2].isalnum():
+        for k in _marks(text):
+            if not text[k - 2].isalnum():
                 continue
             hit = _MARKED_TIER.match(text, k)
             if hit is None:
@@ -844,9 +858,10 @@ def _recommends(text: str) -> bool:
 def recommend_11(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
     """Cards ruled out only by a double negative or by a ruling-out aimed at another card, whose
     own clause recommends them, are recommended."""
+    # a double negative matters where ruleset 10 read the negation as ruling a card out
     cues = sorted(
         _anchored(masked, _RECOMMEND_11_WORDS, _RECOMMEND_11)
-        + _anchored(masked, _DOUBLE_NEGATIVE_WORDS, _DOUBLE_NEGATIVE)
+        + (_anchored(masked, _DOUBLE_NEGATIVE_WORDS, _DOUBLE_NEGATIVE) if recs.negated else [])
     )
     neutral = bool(cues)
     if not neutral and not recs.negated:
