@@ -169,6 +169,8 @@ def test_cli_writes_suite_and_funnel(tmp_path: Path) -> None:
             str(SEED),
             "--max-candidates",
             str(FIRST),
+            "--family-version",
+            "1",
             "--out",
             str(out),
         ],
@@ -199,8 +201,19 @@ def test_cli_writes_suite_and_funnel(tmp_path: Path) -> None:
         [REPLICA, "--operators", "join_type,no_such_operator"],
         [REPLICA, "--max-per-model", "0"],
         ["credit_cards"],
+        [REPLICA, "--family-version", "3"],
+        [REPLICA, "--combine", "2"],
     ],
-    ids=["replica", "seed-range", "seed-text", "operator", "max-per-model", "no-family"],
+    ids=[
+        "replica",
+        "seed-range",
+        "seed-text",
+        "operator",
+        "max-per-model",
+        "no-family",
+        "family-version",
+        "combine-needs-v1",
+    ],
 )
 def test_cli_bad_input_exits_2_and_writes_nothing(tmp_path: Path, args: list[str]) -> None:
     out = tmp_path / "out"

@@ -227,3 +227,27 @@ def test_the_audits_adversary_gets_nothing_from_a_v2_task() -> None:
     check = report.task(TASK).check("adversary")
     assert not check.failed, check.evidence
     assert check.data["strategies"]["restore_shipped_project"]["score"] == 0.0
+
+
+def test_cli_lists_the_deployed_tasks_by_default(tmp_path: Path) -> None:
+    """``replicas factory ecommerce`` writes the v2 ids (v1's are memorisable); funnel.json
+    adds the deployment screen's counts, which agree with the family's numbering."""
+    from typer.testing import CliRunner
+
+    from replicas.cli import build_app
+    from replicas.factory.deployed import DEPLOYED_STAGES
+
+    out = tmp_path / "factory"
+    args = ["factory", REPLICA, "--seeds", str(SEED), "--max-candidates", "12", "--out", str(out)]
+    result = CliRunner().invoke(build_app(("factory",)), args)
+    assert result.exit_code == 0, result.output
+    funnel = json.loads((out / "funnel.json").read_text())
+    ids = (out / "suite.txt").read_text().split()
+    deployed = funnel["deployed"]
+    assert deployed["family"] == "ecommerce.mutant_fix-v2"
+    assert deployed["survivors"] == funnel["usable"] == len(funnel["task_ids"])
+    counts = [deployed[s] for s in DEPLOYED_STAGES]
+    assert counts == sorted(counts, reverse=True)
+    assert ids == deployed["task_ids"] and len(ids) == deployed["describable"] >= 1
+    assert ids[0] == TASK and funnel["usable_total"] == len(ids)
+    assert "## Under each seed's deployment" in (out / "funnel.md").read_text()

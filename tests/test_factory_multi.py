@@ -159,6 +159,8 @@ def test_cli_combine_writes_combined_ids_after_single_ones(tmp_path: Path) -> No
             "4",
             "--combine",
             "2",
+            "--family-version",
+            "1",
             "--out",
             str(out),
         ],
@@ -185,7 +187,8 @@ def test_cli_combine_writes_combined_ids_after_single_ones(tmp_path: Path) -> No
 def test_cli_bad_combine_exits_2_and_writes_nothing(tmp_path: Path, value: str) -> None:
     out = tmp_path / "out"
     result = CliRunner().invoke(
-        build_app(("factory",)), ["factory", REPLICA, "--combine", value, "--out", str(out)]
+        build_app(("factory",)),
+        ["factory", REPLICA, "--combine", value, "--family-version", "1", "--out", str(out)],
     )
     assert result.exit_code == 2, result.output
     assert "--combine must be 2 or 3" in result.output

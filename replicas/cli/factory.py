@@ -30,6 +30,17 @@ from replicas.tasks import get_family
 FAMILY = "{replica}.mutant_fix-v1"
 #: The family whose task k on seed s is the seed's k-th usable combination of survivors.
 COMBINED_FAMILY = "{replica}.mutant_fix_multi-v1"
+#: The family whose task k on seed s is the k-th survivor that the seed's deployment (its own
+#: documented business rules) leaves a task: v1's fix is the kit's shipped file, memorisable.
+DEPLOYED_FAMILY = "{replica}.mutant_fix-v2"
+
+
+def _registered(name: str) -> bool:
+    try:
+        get_family(name)
+    except ValueError:
+        return False
+    return True
 
 
 def factory(
@@ -68,6 +79,14 @@ def factory(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print funnel.json to stdout instead of the table.")
     ] = False,
+    family_version: Annotated[
+        int | None,
+        typer.Option(
+            "--family-version",
+            help="1: v1 tasks (the fix is the shipped file); 2: tasks under each seed's "
+            "deployment (default when the replica has one).",
+        ),
+    ] = None,
 ) -> None:
     """Validate mutants of REPLICA's project on seeds; list the survivors as a suite."""
     try:
@@ -79,6 +98,20 @@ def factory(
             raise ValueError(
                 f"replica {replica!r} has no factory family ({family} is not registered)"
             ) from None
+        deployed = DEPLOYED_FAMILY.format(replica=replica)
+        version = family_version or (2 if _registered(deployed) else 1)
+        if version not in (1, 2):
+            raise ValueError(f"--family-version must be 1 or 2, got {version}")
+        if version == 2 and not _registered(deployed):
+            raise ValueError(
+                f"replica {replica!r} has no deployed factory family ({deployed} is not "
+                "registered: its project registers no deployment knobs); use --family-version 1"
+            )
+        if version == 2 and combine is not None:
+            raise ValueError(
+                "--combine makes mutant_fix_multi-v1 tasks, whose fix is the shipped files; "
+                "it needs --family-version 1"
+            )
         combo_family = None
         if combine is not None:
             if combine not in (2, 3):
@@ -110,6 +143,7 @@ def factory(
                 combo_family=combo_family,
                 executor=executor,
                 ray_address=ray_address,
+                deployed_family=deployed if version == 2 else None,
             )
     except KeyboardInterrupt:
         raise fail("interrupted; nothing was written", INTERRUPTED) from None

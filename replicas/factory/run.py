@@ -18,13 +18,14 @@ candidates (whenever they were validated: cached outcomes keep theirs) and the r
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from replicas.factory.combine import COMBO_STAGES, DEFAULT_SPEC, ComboFunnel, count_combo_stages
+from replicas.factory.deployed import DEPLOYED_STAGES, DeployedFunnel
 from replicas.factory.executor import check_executor, map_jobs
-from replicas.factory.funnel import STAGES, SeedFunnel, count_stages
+from replicas.factory.funnel import STAGES, SeedFunnel, Survivor, count_stages
 from replicas.factory.operators import OPERATORS
 from replicas.replica import get_replica
 from replicas.tasks.base import DEFAULT_SCALE, format_task_id
@@ -49,6 +50,9 @@ class SeedReport:
     combo_caught: int = 0
     combo_validated: int = 0
     combo_validate_s: float = 0.0
+    deployed_stages: list[str] = field(default_factory=list)  # per usable survivor chosen
+    deployed_task_ids: list[str] = field(default_factory=list)
+    deployed_caught: int = 0
 
 
 @dataclass
@@ -64,6 +68,8 @@ class FactoryReport:
     wall_s: float
     combine: int = 0
     combo_family: str | None = None
+    #: the ``-v2`` family whose tasks are the survivors under each seed's deployment (None: v1)
+    deployed_family: str | None = None
 
     @property
     def task_ids(self) -> list[str]:
@@ -74,9 +80,28 @@ class FactoryReport:
         return [t for s in self.per_seed for t in s.combo_task_ids]
 
     @property
+    def deployed_task_ids(self) -> list[str]:
+        return [t for s in self.per_seed for t in s.deployed_task_ids]
+
+    @property
     def suite_ids(self) -> list[str]:
-        """Every usable task: the single survivors' ids, then the combinations'."""
+        """Every usable task: the single survivors' ids, then the combinations'; with a
+        deployed family, its tasks instead (v1's fixes are the shipped files: memorisable)."""
+        if self.deployed_family:
+            return self.deployed_task_ids
         return self.task_ids + self.combo_task_ids
+
+    def deployed(self) -> dict[str, Any] | None:
+        """The deployment screen's funnel (None when the run made v1 tasks)."""
+        if not self.deployed_family:
+            return None
+        return {
+            "family": self.deployed_family,
+            **count_deployed(st for s in self.per_seed for st in s.deployed_stages),
+            "per_seed": {str(s.seed): count_deployed(s.deployed_stages) for s in self.per_seed},
+            "caught_by_tests": sum(s.deployed_caught for s in self.per_seed),
+            "task_ids": self.deployed_task_ids,
+        }
 
     def counts(self) -> dict[str, int]:
         return count_stages(stage for s in self.per_seed for _, stage in s.stages)
@@ -152,6 +177,7 @@ class FactoryReport:
             "wall_s": round(self.wall_s, 2),
             "task_ids": self.task_ids,
             **({"combined": self.combined()} if self.combine else {}),
+            **({"deployed": self.deployed()} if self.deployed_family else {}),
             "usable_total": len(self.suite_ids),
         }
 
@@ -167,6 +193,7 @@ def _seed_report(
     combine: int = 0,
     combo_family: str | None = None,
     cache: bool = True,
+    deployed_family: str | None = None,
 ) -> SeedReport:
     started = time.perf_counter()
     report = SeedReport(seed)
@@ -188,16 +215,52 @@ def _seed_report(
             report.op_seconds[op] = report.op_seconds.get(op, 0.0) + funnel.outcome(i).wall_s
         usable = {i for i in chosen if stages[i] == "usable"}
         if usable:
-            for survivor in funnel.survivors(upto=max(usable)):
+            survivors = funnel.survivors(upto=max(usable))
+            for survivor in survivors:
                 if survivor.candidate.index in usable:
                     report.task_ids.append(format_task_id(family, seed, survivor.number, scale))
                     report.caught += bool(survivor.outcome.caught)
+            if deployed_family:
+                _deploy_seed(report, funnel, survivors, usable, deployed_family, cache)
         if combine and combo_family:
             _combine_seed(report, funnel, combine, combo_family)
         report.validated = funnel.validated
         report.validate_s = funnel.validate_s
     report.wall_s = time.perf_counter() - started
     return report
+
+
+def _deploy_seed(
+    report: SeedReport,
+    funnel: SeedFunnel,
+    survivors: Sequence[Survivor],
+    usable: set[int],
+    family: str,
+    cache: bool,
+) -> None:
+    """Screen the seed's survivors under its deployment; the chosen ones that pass get the
+    deployed family's ids (its numbering counts every earlier survivor that passes, so the
+    earlier ones are screened too)."""
+    kept = 0
+    with DeployedFunnel(funnel, cache=cache) as deployed:
+        for survivor in survivors:
+            outcome = deployed.outcome(survivor)
+            if survivor.candidate.index in usable:
+                report.deployed_stages.append(outcome.stage)
+                if outcome.kept:
+                    number = format_task_id(family, funnel.seed, kept, funnel.scale)
+                    report.deployed_task_ids.append(number)
+                    report.deployed_caught += bool(outcome.caught)
+            kept += outcome.kept
+
+
+def count_deployed(stages: Iterable[str]) -> dict[str, int]:
+    """The deployment screen's counts: survivors reaching each stage (cumulative)."""
+    reached = dict.fromkeys(DEPLOYED_STAGES, 0)
+    for stage in stages:
+        for name in DEPLOYED_STAGES[: DEPLOYED_STAGES.index(stage) + 1]:
+            reached[name] += 1
+    return reached
 
 
 def _combine_seed(report: SeedReport, funnel: SeedFunnel, combine: int, family: str) -> None:
@@ -230,6 +293,7 @@ def run_factory(
     executor: str = "local",
     ray_address: str | None = None,
     cache: bool = True,
+    deployed_family: str | None = None,
 ) -> FactoryReport:
     """Validate ``replica``'s candidates on ``seeds`` (and, with ``combine`` 2 or 3, its
     combinations as ``combo_family``); ValueError on bad input. ``cache=False`` validates
@@ -266,6 +330,7 @@ def run_factory(
             combine,
             combo_family,
             cache,
+            deployed_family,
         )
         for seed in seeds
     ]
@@ -284,6 +349,7 @@ def run_factory(
         wall_s=time.perf_counter() - started,
         combine=combine,
         combo_family=combo_family if combine else None,
+        deployed_family=deployed_family,
     )
 
 
@@ -312,6 +378,19 @@ def render_markdown(report: FactoryReport) -> str:
         + (f" at {rate} per minute." if rate else " (all from the cache)."),
         "",
     ]
+    deployed = data.get("deployed")
+    if deployed:
+        lines += [
+            f"## Under each seed's deployment ({deployed['family']})",
+            "",
+            "| " + " | ".join(DEPLOYED_STAGES) + " |",
+            "|" + "---:|" * len(DEPLOYED_STAGES),
+            "| " + " | ".join(str(deployed[s]) for s in DEPLOYED_STAGES) + " |",
+            "",
+            f"{deployed[DEPLOYED_STAGES[-1]]} usable {deployed['family']} tasks: suite.txt lists "
+            "these (v1's fix is the shipped file, which an agent can write back from memory).",
+            "",
+        ]
     combined = data.get("combined")
     if combined:
         lines += [
