@@ -16,6 +16,14 @@ Conventions (mirroring the dbt project's, so an agent who uses the marts gets th
 amounts convert at ``raw.fx_rates.rate_to_usd`` of the order's UTC created date; each line /
 discount / refund / charge is rounded to cents in its currency and again after conversion,
 then summed.
+
+Every USD (and order-currency) amount of the facts is therefore a whole number of cents, held in
+a DOUBLE: a sum of DOUBLEs carries float noise whose last bits depend on the order DuckDB adds
+the rows in (its parallel aggregation combines per-thread partial sums in scheduling order, and
+the thread count is the machine's core count). Rounded to cents a total never notices, but a
+mean can sit exactly on half a cent (29360.43 / 282 orders = 104.115) and then rounds either
+way from one build to the next. So the families aggregate amounts with :func:`usd_sum` /
+:func:`usd_mean`: exact DECIMAL cents, a function of the rows and never of their order.
 """
 
 from __future__ import annotations
@@ -186,6 +194,31 @@ def reading_condition(reading: Reading) -> str:
     if not reading.include_test_accounts:
         parts.append("not is_test_account")
     return " and ".join(parts)
+
+
+def cents(expression: str) -> str:
+    """SQL: ``expression``, an amount of whole cents held in a DOUBLE, as an exact DECIMAL.
+
+    The cast rounds to the cent, which removes the float noise (far below half a cent) of a
+    sum of cent-rounded DOUBLEs; it is only for amounts that are whole cents.
+    """
+    return f"cast({expression} as decimal(18, 2))"
+
+
+def usd_sum(expression: str) -> str:
+    """SQL aggregate: the exact sum (DECIMAL) of a whole-cents amount, whatever the row order."""
+    return f"sum({cents(expression)})"
+
+
+def usd_mean(expression: str) -> str:
+    """SQL aggregate: the mean of a whole-cents amount, rounded to cents, from its exact sum.
+
+    One IEEE division of the exact total by the row count, then DuckDB's ``round``: a function
+    of (total, count) alone on every machine, where ``round(avg(x), 2)`` over DOUBLEs depends on
+    the order the rows are added in. A mean of exactly half a cent rounds the way the quotient's
+    nearest double lies (104.115 -> 104.11), as a noise-free DOUBLE average does.
+    """
+    return f"round(cast({usd_sum(expression)} as double) / count(*), 2)"
 
 
 def period_filter(column: str, start: str, end: str) -> str:

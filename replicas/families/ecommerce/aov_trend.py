@@ -23,6 +23,7 @@ from replicas.families.ecommerce._order_facts import (
     Reading,
     order_facts_sql,
     period_filter,
+    usd_mean,
 )
 from replicas.families.ecommerce._periods import Period, draw_month_run
 from replicas.families.ecommerce._search import Candidate, search
@@ -85,11 +86,16 @@ VARIANTS: tuple[tuple[OrderValue, str], ...] = (
 
 
 def aov_sql(value_expression: str, months: Period, reading: Reading) -> str:
-    """Monthly AOV table over the raw tables (ground truth, or a misreading)."""
+    """Monthly AOV table over the raw tables (ground truth, or a misreading).
+
+    The mean is taken over exact cents (``usd_mean``): ``round(avg(x), 2)`` over the DOUBLE
+    order values rounded a month whose mean is exactly half a cent either way depending on
+    DuckDB's summation order (aov_trend-v2.s1.2's 2025-11 under discounts_not_deducted: 104.115).
+    """
     where = period_filter("local_at", months.start.isoformat(), months.end.isoformat())
     return f"""
         select strftime(local_at, '%Y-%m') as month,
-               round(avg({value_expression}), 2) as aov_usd
+               {usd_mean(value_expression)} as aov_usd
         from ({order_facts_sql(reading)}) facts
         where {where}
         group by 1

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from replicas.families.ecommerce._order_facts import cents
 from replicas.families.ecommerce._payments import (
     WINDOW_SECONDS,
     DupReading,
@@ -70,23 +71,31 @@ class MismatchReading:
 
 
 def payment_mismatch_sql(period: Period, r: MismatchReading = MismatchReading()) -> str:
-    """order_ids whose counted payments differ from the order total by more than half a cent."""
+    """order_ids whose counted payments differ from the order total by more than half a cent.
+
+    Amounts are whole cents, summed and compared as exact DECIMALs (``cents``): the verdict
+    cannot depend on the order DuckDB adds the payments or lines in.
+    """
     dupes = "select -1 as payment_id" if r.keep_duplicates else duplicate_payments_sql(None)
     paid_status = "" if r.count_failed else "and p.status = 'success'"
-    extras = "" if r.total_without_shipping_tax else " + o.shipping_amount + o.tax_amount"
+    extras = (
+        ""
+        if r.total_without_shipping_tax
+        else f" + {cents('o.shipping_amount')} + {cents('o.tax_amount')}"
+    )
     status = "" if r.include_cancelled else "and o.status <> 'cancelled'"
     return f"""
         with dupes as ({dupes}),
         paid as (
-            select p.order_id, sum(p.amount) as paid
+            select p.order_id, sum({cents("p.amount")}) as paid
             from raw.payments p
             left join dupes d on d.payment_id = p.payment_id
             where d.payment_id is null {paid_status}
             group by p.order_id
         ),
         lines as (
-            select order_id, sum(round(quantity * unit_price, 2)) as items,
-                   sum(discount_amount) as discounts
+            select order_id, sum({cents("round(quantity * unit_price, 2)")}) as items,
+                   sum({cents("discount_amount")}) as discounts
             from raw.order_items group by order_id
         )
         select o.order_id

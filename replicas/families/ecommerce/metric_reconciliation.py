@@ -32,6 +32,7 @@ from replicas.families.ecommerce._order_facts import (
     order_facts_sql,
     orders_in_scope_sql,
     period_filter,
+    usd_sum,
 )
 from replicas.families.ecommerce._periods import Period, PeriodKind, draw_period
 from replicas.tasks import (
@@ -79,9 +80,9 @@ OFFICIAL = Reading()
 
 
 def net_sql(scope: Scope, reading: Reading = OFFICIAL, expression: str = "net_usd") -> str:
-    """Net revenue of the scope (or a defect's figure) from the raw tables, rounded to cents."""
+    """Net revenue of the scope (or a defect's figure) from the raw tables, in exact cents."""
     return f"""
-        select round(coalesce(sum({expression}), 0), 2) as net_revenue_usd
+        select round(coalesce({usd_sum(expression)}, 0), 2) as net_revenue_usd
         from ({order_facts_sql(reading)}) facts
         where {scope.where()}
     """
@@ -96,9 +97,9 @@ def refunds_by_refund_date_sql(scope: Scope) -> str:
     )
     return f"""
         select round(
-            coalesce((select sum(gross_usd - discount_usd)
+            coalesce((select {usd_sum("gross_usd - discount_usd")}
                       from ({order_facts_sql(Reading())}) facts where {scope.where()}), 0)
-            - coalesce((select sum(round(r.amount * so.fx_rate, 2))
+            - coalesce((select {usd_sum("round(r.amount * so.fx_rate, 2)")}
                         from raw.refunds r join ({so}) so on so.order_id = r.order_id
                         where {issued} {channel}), 0),
             2) as dashboard_net_revenue_usd

@@ -27,6 +27,7 @@ from replicas.families.ecommerce._order_facts import (
     line_facts_sql,
     order_facts_sql,
     period_filter,
+    usd_sum,
 )
 from replicas.families.ecommerce._periods import Period, draw_period
 from replicas.tasks import (
@@ -64,28 +65,28 @@ class Metric:
 GROSS = Metric(
     "gross_revenue_usd",
     "gross revenue",
-    "sum(gross_usd)",
+    usd_sum("gross_usd"),
     "sum of quantity * unit_price of the orders' lines",
     False,
 )
 NET = Metric(
     "net_revenue_usd",
     "net revenue",
-    "sum(net_usd)",
+    usd_sum("net_usd"),
     "gross revenue - discounts - refunds of the orders",
     False,
 )
 LINE_GROSS = Metric(
     "gross_revenue_usd",
     "gross revenue",
-    "sum(gross_usd)",
+    usd_sum("gross_usd"),
     "sum of quantity * unit_price of the category's lines",
     True,
 )
 LINE_NET = Metric(
     "net_item_sales_usd",
     "net item sales",
-    "sum(gross_usd - discount_usd)",
+    usd_sum("gross_usd - discount_usd"),
     "the lines' quantity * unit_price minus the lines' discount_amount; refunds are recorded "
     "per order, not per line, so they are NOT deducted",
     True,

@@ -26,7 +26,12 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field, replace
 
-from replicas.families.ecommerce._order_facts import Reading, order_facts_sql, period_filter
+from replicas.families.ecommerce._order_facts import (
+    Reading,
+    order_facts_sql,
+    period_filter,
+    usd_sum,
+)
 from replicas.families.ecommerce._periods import Period, draw_period
 from replicas.tasks import (
     BuildContext,
@@ -50,12 +55,13 @@ class RevenueReading:
 
     @property
     def amount(self) -> str:
-        """Net (or not) revenue over the order facts, each component summed on its own."""
-        terms = ["sum(gross_usd)"]
+        """Net (or not) revenue over the order facts, each component summed on its own (in
+        exact cents: the total cannot depend on the order DuckDB adds the rows in)."""
+        terms = [usd_sum("gross_usd")]
         if self.subtract_discounts:
-            terms.append("sum(discount_usd)")
+            terms.append(usd_sum("discount_usd"))
         if self.subtract_refunds:
-            terms.append("sum(refund_usd)")
+            terms.append(usd_sum("refund_usd"))
         return " - ".join(terms)
 
 

@@ -36,6 +36,7 @@ from replicas.families.ecommerce._order_facts import (
     order_facts_sql,
     period_filter,
     reading_condition,
+    usd_sum,
 )
 from replicas.families.ecommerce._periods import Period, PeriodKind, draw_period
 from replicas.tasks import (
@@ -71,6 +72,8 @@ class RankMetric:
             raise ValueError(f"bad rank metric {self.key!r} / {self.agg!r}")
         if self.money != bool(self.gross_column):
             raise ValueError(f"{self.key}: USD metrics (and only they) name their gross column")
+        if self.money and self.agg != "sum":
+            raise ValueError(f"{self.key}: a USD metric is a sum")
 
     @property
     def money(self) -> bool:
@@ -84,8 +87,8 @@ class RankMetric:
         filt = f" filter (where {where})" if where else ""
         if self.agg == "count_distinct":
             return f"count(distinct {column}){filt}"
-        if self.money:  # rank on cents, so float summation order can never reorder a tie
-            return f"round({self.agg}({column}){filt}, 2)"
+        if self.money:  # rank on exact cents: float summation order can never reorder a tie
+            return f"{usd_sum(column)}{filt}"
         return f"{self.agg}({column}){filt}"
 
 
