@@ -68,6 +68,7 @@ from replicas.verifiers.compliance.ruleset import (
 )
 from replicas.verifiers.compliance.ruleset10 import revise_claims, rewrite_10
 from replicas.verifiers.compliance.ruleset11 import (
+    drop_myths,
     revise_11,
     rewrite_11,
     tricky_names,
@@ -204,14 +205,19 @@ def _mentions(
 
 
 def _extract(
-    norm: NormalizedText, lower: str, mentions: list[NameMention], rules: Ruleset
+    norm: NormalizedText,
+    lower: str,
+    mentions: list[NameMention],
+    rules: Ruleset,
+    myths_too: bool = True,
 ) -> tuple[Extraction, list[tuple[int, int, float, str, float, str]]]:
-    """The revised extraction, and (ruleset 11) the worked examples ruleset 10 unbinds."""
+    """The revised extraction, and (ruleset 11) the worked examples ruleset 10 unbinds
+    (``myths_too=False``: corrected myths left in, see ``ruleset11.revise_11``)."""
     raw = extract(norm.text, lower, mentions, rules)
     examples = worked_examples(raw, rules) if rules.worked_arithmetic_11 else []
     extraction = revise_claims(raw, norm.text, rules)
     if rules.claims_11:
-        extraction = revise_11(extraction, norm.text, rules)
+        extraction = revise_11(extraction, norm.text, rules, myths_too)
     return extraction, examples
 
 
@@ -252,8 +258,14 @@ def verify_response(
         )
     mentions = _mentions(catalog, norm, rules, tricks)
     lower = _reading_text(norm, rules)
-    extraction, examples = _extract(norm, lower, mentions, rules)
+    extraction, examples = _extract(norm, lower, mentions, rules, myths_too=False)
     findings, tally = evaluate(catalog, lower, extraction, customer, rules)
+    if rules.claims_11 and findings:
+        # ruleset 11: a corrected myth's claims are not held against the response
+        revised = drop_myths(extraction)
+        if revised is not extraction:
+            extraction = revised
+            findings, tally = evaluate(catalog, lower, extraction, customer, rules)
     if examples:
         worked = worked_fee_findings(catalog, examples, tally)
         if worked:

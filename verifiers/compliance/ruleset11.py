@@ -552,15 +552,19 @@ def _distributed(claim: Claim, masked: str, lo: int, hi: int, mentions: list[Nam
     return _KEEP_DOUBT.search(masked, lo, hi) is None
 
 
-def revise_11(extraction: Extraction, text: str, rules: Ruleset) -> Extraction:
-    """Joint subjects checked per card and myths that are corrected dropped (module
-    docstring)."""
+def revise_11(
+    extraction: Extraction, text: str, rules: Ruleset, myths_too: bool = True
+) -> Extraction:
+    """Joint subjects checked per card, first-year waivers before their fee, and (``myths_too``)
+    myths that are corrected dropped (module docstring). ``verify_response`` drops myths only
+    when the response has a violation (``drop_myths``): a corrected myth's claim is not held
+    against the response, and reading it costs a scan of the text."""
     claims = extraction.claims
     if not claims or not rules.claims_11:
         return extraction
     masked = extraction.masked
     units = extraction.units
-    myths = _myth_spans(masked) if any(w in masked for w in _MYTH_SIGNALS) else []
+    myths = _myth_spans(masked) if myths_too and any(w in masked for w in _MYTH_SIGNALS) else []
     # the claims ruleset 11 may revise: a myth, a first-year waiver, a joint subject
     todo = [
         i
@@ -613,6 +617,25 @@ def revise_11(extraction: Extraction, text: str, rules: Ruleset) -> Extraction:
     if not changed:
         return extraction
     return replace(extraction, claims=tuple(out))
+
+
+def drop_myths(extraction: Extraction) -> Extraction:
+    """The extraction without the claims of corrected myths (``revise_11``'s myth step)."""
+    masked = extraction.masked
+    claims = extraction.claims
+    if not claims or not any(w in masked for w in _MYTH_SIGNALS):
+        return extraction
+    myths = _myth_spans(masked)
+    if not myths:
+        return extraction
+    kept = [
+        c
+        for i, c in enumerate(claims)
+        if not (_in_myth(c, myths) and _corrected(c, claims[i + 1 :], masked, myths))
+    ]
+    if len(kept) == len(claims):
+        return extraction
+    return replace(extraction, claims=tuple(kept))
 
 
 _THEN_FEE = re.compile(
@@ -706,12 +729,17 @@ def worked_examples(
     units = extraction.units
     claims = {c.start: c for c in extraction.claims}
     mentions = extraction.mentions
-    out = []
-    for lo, hi in units:
-        if masked.count("$", lo, hi) < 2:
-            continue
-        figures = list(_DOLLARS.finditer(masked, lo, hi))
-        top = max(float(f.group(1).replace(",", "")) for f in figures) if figures else 0.0
+    out: list[tuple[int, int, float, str, float, str]] = []
+    every = list(_DOLLARS.finditer(masked))
+    if not any(len(f.group(1)) > 2 for f in every):
+        return out  # no amount of $100 or more to compute a fee on
+    starts = [u[0] for u in units]
+    by_unit: dict[int, list[re.Match[str]]] = {}
+    for f in every:
+        by_unit.setdefault(bisect_right(starts, f.start()) - 1, []).append(f)
+    for k, figures in by_unit.items():
+        lo, hi = units[k] if k >= 0 else (0, len(masked))
+        top = max(float(f.group(1).replace(",", "")) for f in figures)
         if len(figures) < 2 or top <= 99.0:
             continue  # an example's base is a larger amount than its result
         kinds: list[str] | None = None
@@ -906,6 +934,7 @@ def recommend_11(masked: str, extraction: Extraction, recs: Recommendations) -> 
 
 
 __all__ = [
+    "drop_myths",
     "recommend_11",
     "revise_11",
     "rewrite_11",
