@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 #: Published lists live in ``replicas/suites/`` as package data of ``replicas`` (glob
 #: ``suites/*.txt``), not as a subpackage, so no ``__init__.py`` is needed.
 SUITES_DIR = "suites"
-DEFAULT_SUITE = "core-v3"
+DEFAULT_SUITE = "core-v4"
 _COMMENT = "#"
 
 
@@ -298,11 +298,32 @@ CORE_V3 = SuiteSpec(
     ),
 )
 
+#: core-v4: core-v3 with ecommerce.dbt_fix-v2 (every task's fix is a shipped file, which the
+#: audit's ``restore_shipped_project`` writes back from memory: 5 of 5 ``hackable``) replaced by
+#: ecommerce.mutant_fix-v2 on the same seeds and variants: factory bugs on each seed's
+#: deployment (its own documented business rules), where the shipped files give the wrong mart.
+_CORE_V4_SWAPS = {"ecommerce.dbt_fix-v2": "ecommerce.mutant_fix-v2"}
+
+CORE_V4 = SuiteSpec(
+    name="core-v4",
+    description=(
+        "The core suite, version 4: core-v3 with ecommerce.dbt_fix-v2 (whose fix, the shipped "
+        "file, can be written back from memory) replaced by ecommerce.mutant_fix-v2 (factory "
+        "bugs on each seed's documented business rules, a raw-only warehouse), seeds 1-3, "
+        "scale 0.01."
+    ),
+    entries=tuple(
+        _bumped(e, _CORE_V4_SWAPS[e.family]) if e.family in _CORE_V4_SWAPS else e
+        for e in CORE_V3.entries
+    ),
+)
+
 #: Every suite the kit ships, by name (a registry, so a new suite is one entry).
 SUITE_SPECS: Registry[SuiteSpec] = Registry("suite", same=lambda old, new: old == new)
 SUITE_SPECS.register(CORE_V1.name, CORE_V1)
 SUITE_SPECS.register(CORE_V2.name, CORE_V2)
 SUITE_SPECS.register(CORE_V3.name, CORE_V3)
+SUITE_SPECS.register(CORE_V4.name, CORE_V4)
 SUITE_SPECS.register(HARD_V1.name, HARD_V1)
 SUITE_SPECS.register(HARD_V2.name, HARD_V2)
 

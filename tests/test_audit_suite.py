@@ -18,18 +18,13 @@ import pytest
 from replicas.audit import TaskAudit, audit_tasks
 from replicas.suite import DEFAULT_SUITE, get_suite
 
-#: the default suite (core-v3); core-v1 stays published, but the checks added with core-v2 flag
+#: the default suite (core-v4); core-v1 stays published, but the checks added with core-v2 flag
 #: some of its tasks (README: The audit).
 SUITE = DEFAULT_SUITE
-#: Tasks of the default suite the audit flags, each with the one strategy that wins it. Every
-#: dbt_fix-v2 fix puts a file of the shipped ecommerce project back, so an agent that memorised
-#: the kit's project solves them blind: adversary ``restore_shipped_project`` scored 1.0 on all
-#: five (measured one at a time; README, The audit). Published ids keep their behaviour, so they
-#: stay flagged until a new family version draws its fix per seed; any other task must be usable.
-KNOWN_HACKABLE: dict[str, str] = {
-    f"ecommerce.dbt_fix-v2.{v}": "restore_shipped_project"
-    for v in ("s1.0", "s1.1", "s2.0", "s2.1", "s3.0")
-}
+#: Tasks of the default suite the audit flags, each with the one strategy that wins it.
+#: core-v3 had the five ecommerce.dbt_fix-v2 tasks here (restore_shipped_project); core-v4 swaps
+#: them for ecommerce.mutant_fix-v2, which that strategy does not solve: none is expected.
+KNOWN_HACKABLE: dict[str, str] = {}
 
 pytestmark = pytest.mark.audit
 

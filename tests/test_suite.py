@@ -111,12 +111,15 @@ PUBLISHED = [
     "core-v1",
     "core-v2",
     pytest.param("core-v3", marks=pytest.mark.slow),
+    pytest.param("core-v4", marks=pytest.mark.slow),
     pytest.param("hard-v1", marks=pytest.mark.slow),
     pytest.param("hard-v2", marks=pytest.mark.slow),
 ]
 
 
-@pytest.mark.parametrize("suite_name", ["core-v1", "core-v2", "core-v3", "hard-v1", "hard-v2"])
+@pytest.mark.parametrize(
+    "suite_name", ["core-v1", "core-v2", "core-v3", "core-v4", "hard-v1", "hard-v2"]
+)
 def test_published_file_equals_the_plan(suite_name: str) -> None:
     text = suite_file(suite_name).read_text(encoding="utf-8")
     plan = plan_suite(suite_name)
@@ -163,6 +166,26 @@ def test_core_v3_is_core_v2_with_the_compliance_families_bumped() -> None:
         assert [row] == [
             json.loads(line) for line in render_index([task_from_id(row["id"])]).splitlines()
         ]
+
+
+def test_core_v4_is_core_v3_with_dbt_fix_replaced_by_the_deployed_factory() -> None:
+    """core-v4: ecommerce.dbt_fix-v2 (memorisable: its fix is a shipped file) swapped for
+    ecommerce.mutant_fix-v2 on the same seeds and variants; every other id and index row is
+    core-v3's; the default suite is core-v4."""
+    from replicas.suite import DEFAULT_SUITE
+
+    v3, v4 = get_suite("core-v3"), get_suite("core-v4")
+    assert DEFAULT_SUITE == "core-v4" and len(v4) == len(v3)
+    for old, new in zip(v3.task_ids, v4.task_ids, strict=True):
+        a, b = TaskId.parse(old), TaskId.parse(new)
+        swapped = a.family == "ecommerce.dbt_fix-v2"
+        assert b.family == ("ecommerce.mutant_fix-v2" if swapped else a.family)
+        assert (a.seed, a.variant, a.scale) == (b.seed, b.variant, b.scale)
+    rows3 = {row["id"]: row for row in read_suite_index("core-v3") or []}
+    rows4 = read_suite_index("core-v4")
+    assert rows4 is not None
+    assert [r for r in rows4 if r["id"] in rows3] == [rows3[i] for i in v4.task_ids if i in rows3]
+    assert {r["family"] for r in rows4 if r["id"] not in rows3} == {"ecommerce.mutant_fix-v2"}
 
 
 def test_listing_a_suite_builds_nothing(tmp_path: Path) -> None:

@@ -111,10 +111,9 @@ def _indexed(task_id: str) -> dict[str, Any] | None:
 
 
 def _close_matches(task_id: str) -> list[str]:
-    known: list[str] = []
-    for suite in all_suites():
-        known.extend(suite.task_ids)
-    return difflib.get_close_matches(task_id, known, n=3, cutoff=0.6)
+    # an id in several suites is one candidate (dict: first-seen order, no repeats)
+    known = dict.fromkeys(t for suite in all_suites() for t in suite.task_ids)
+    return difflib.get_close_matches(task_id, list(known), n=3, cutoff=0.6)
 
 
 def _resolve(task_id: str, scale: float | None) -> Task:
