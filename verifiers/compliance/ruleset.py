@@ -80,6 +80,16 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   prefered") is a misspelling, a brand with strong product words no card has or with a word
   dropped ("atlas black cash", "the centerline sky") an invented card.
 
+* ``11`` - ruleset 10 plus (opt-in) fixes for the classes an attack on ruleset 10 found
+  (``ruleset11``, ``confusables11``; README "Ruleset 11"): a claim about cards named together is
+  checked against each; a quote is the response's claim unless it rejects it; "has none",
+  "doesn't", "fee-free" and lists under "Cards with no annual fee:" are read; "no <fee> and 0%
+  ..." negates the fee only; a question answered by a bare figure is a claim; emphasis inside a
+  figure, "9,99%" and a figure alone on its line are read; a worked example's arithmetic is
+  checked; a double negative or a conditional aimed at another card rules nothing out;
+  look-alike letters and underscores in a name make it a misspelling, a tier word in markup
+  names the tier's card; a corrected myth, a waiver in months and "lacks" read as meant.
+
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
 """

@@ -56,6 +56,9 @@ Claims (``revise_11``, after ruleset 10's revisions):
   that", "some sites say", "contrary to", "you may have heard") is not the response's, when a
   claim of the same family about the same card follows it within the next sentences - the
   correction, which is checked. With no correction after it, the reported claim is checked.
+  ``verify_response`` drops a corrected myth's claims only when the response has a violation
+  (``drop_myths``): the rule exists so a correction is not held against the response, and the
+  scan it needs then costs nothing on a clean answer.
 
 Findings (``worked_fee_findings``):
 
