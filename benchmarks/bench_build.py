@@ -148,6 +148,24 @@ def _compile(replica: str, seed: int, home: str, baseline: str | None) -> float:
     return float(wall)
 
 
+def _table_hash_format(run: dict[str, Any]) -> str:
+    # manifests before schema 2 hashed a CSV rendering and did not name the format
+    return str(json.loads(run["manifest"]).get("table_hash", "csv (manifest schema 1)"))
+
+
+def _tables(runs: list[dict[str, Any]], *, rows_only: bool = False) -> set[str]:
+    out = set()
+    for run in runs:
+        tables = json.loads(run["manifest"])["tables"]
+        if rows_only:
+            tables = {
+                layer: {name: fp["rows"] for name, fp in entries.items()}
+                for layer, entries in tables.items()
+            }
+        out.add(json.dumps(tables, sort_keys=True))
+    return out
+
+
 def _against_baseline(
     row: dict[str, Any], runs: list[dict[str, Any]], base_runs: list[dict[str, Any]]
 ) -> str:
@@ -155,17 +173,26 @@ def _against_baseline(
     if not base_runs:
         return ""
     base = _summary(base_runs)
-    tables = {json.dumps(json.loads(r["manifest"])["tables"], sort_keys=True) for r in runs}
-    base_tables = {
-        json.dumps(json.loads(r["manifest"])["tables"], sort_keys=True) for r in base_runs
-    }
     row["baseline"] = base
     row["baseline_ratio"] = base["median_wall_s"] / row["replay"]["median_wall_s"]
-    row["same_tables_as_baseline"] = tables == base_tables and len(tables) == 1
+    formats = {_table_hash_format(r) for r in runs}
+    base_formats = {_table_hash_format(r) for r in base_runs}
+    if formats == base_formats:
+        tables, base_tables = _tables(runs), _tables(base_runs)
+        row["same_tables_as_baseline"] = tables == base_tables and len(tables) == 1
+        same = f"table hashes identical to the baseline's: {row['same_tables_as_baseline']}"
+    else:  # another hash of the same tables: only the row counts can be compared
+        tables, base_tables = _tables(runs, rows_only=True), _tables(base_runs, rows_only=True)
+        row["same_tables_as_baseline"] = None
+        row["same_row_counts_as_baseline"] = tables == base_tables and len(tables) == 1
+        same = (
+            f"table hash formats differ ({', '.join(sorted(formats))} vs "
+            f"{', '.join(sorted(base_formats))}): row counts identical to the baseline's: "
+            f"{row['same_row_counts_as_baseline']}"
+        )
     return (
         f"\n  baseline code: replay={base['median_wall_s']:.2f}s ({_steps(base)}; cpu "
-        f"{base['median_cpu_s']:.2f}s) -> current x{row['baseline_ratio']:.2f} faster; "
-        f"table hashes identical to the baseline's: {row['same_tables_as_baseline']}"
+        f"{base['median_cpu_s']:.2f}s) -> current x{row['baseline_ratio']:.2f} faster; {same}"
     )
 
 

@@ -1,6 +1,7 @@
 """Load generated tables into DuckDB and fingerprint tables canonically.
 
-Loading goes through Arrow (one zero-copy registration per table), never row inserts.
+Loading goes through Arrow (one zero-copy registration per table, text as Polars' own string
+views), never row inserts or CSV.
 
 The content hash (:data:`TABLE_HASH_FORMAT`) orders rows by every column and hashes each column's
 values in that order as little-endian bytes, so it is independent of physical row order, thread
@@ -58,7 +59,8 @@ def load_raw_tables(warehouse: Path, tables: Mapping[str, pl.DataFrame]) -> dict
         for name, frame in tables.items():
             if not name.isidentifier():
                 raise ValueError(f"table name must be an identifier, got {name!r}")
-            arrow = frame.to_arrow()
+            # Polars' own string layout (Arrow string views) as is: no copy into offset strings
+            arrow = frame.to_arrow(compat_level=pl.CompatLevel.newest())
             con.register("_incoming", arrow)
             con.execute(f'CREATE TABLE {RAW_SCHEMA}."{name}" AS SELECT * FROM _incoming')
             con.unregister("_incoming")

@@ -12,6 +12,7 @@ import duckdb
 import pytest
 
 from replicas.build import BuildError, BuildKey, Snapshot, build_info, build_into, ensure_snapshot
+from replicas.build.compiled import PARSE_STATE, load_compiled
 from replicas.build.plan import analyse
 from replicas.replica import ReplicaSpec, get_replica, register_replica
 from tests.toy_replica import TOY_PROJECT, ensure_registered
@@ -316,3 +317,17 @@ def test_analyse_refuses_stored_failures_overrides_and_other_node_kinds() -> Non
     }
     assert "overrides" in str(analyse(_manifest({}, override))[1])
     assert "warn_error" in str(analyse(_manifest({}), "flags:\n  warn_error: true\n")[1])
+
+
+def test_the_compiling_build_keeps_its_parse_for_later_dbt_builds(private_home: Path) -> None:
+    """The compiled cache holds the compiling build's ``partial_parse.msgpack``; a later
+    ``--engine dbt`` build starts from it and builds the same tables; no snapshot ships it."""
+    first = ensure_snapshot("toy", 31)  # the compiling dbt build
+    compiled = load_compiled(get_replica("toy"))
+    assert compiled is not None and compiled.parse_state is not None
+    assert compiled.parse_state.stat().st_size > 0
+    seeded = ensure_snapshot("toy", 31, engine="dbt", force=True)
+    assert build_info(seeded)["engine"] == "dbt"
+    assert seeded.manifest == first.manifest
+    for snapshot in (first, seeded):
+        assert not [p for p in snapshot.path.rglob(PARSE_STATE)]

@@ -35,6 +35,7 @@ from replicas.paths import replicas_home
 from replicas.replica import ReplicaSpec
 
 __all__ = [
+    "PARSE_STATE",
     "PLAN",
     "CompiledProject",
     "compile_lock",
@@ -46,6 +47,9 @@ __all__ = [
 
 PLAN = "plan.json"
 DBT_DIR = "dbt"
+#: dbt's parse of the project (``target/partial_parse.msgpack`` of the compiling build): a later
+#: ``dbt build`` of the same code starts from it instead of parsing every file again.
+PARSE_STATE = "partial_parse.msgpack"
 _STALE_TMP_S = 6 * 3600
 
 
@@ -64,6 +68,12 @@ class CompiledProject:
     @property
     def project(self) -> Path:
         return self.path / DBT_DIR
+
+    @property
+    def parse_state(self) -> Path | None:
+        """The compiling build's parse (:data:`PARSE_STATE`), when it was kept."""
+        path = self.path / PARSE_STATE
+        return path if path.is_file() else None
 
 
 def compiled_root() -> Path:
@@ -128,9 +138,12 @@ def _sweep_stale_tmp(parent: Path) -> None:
                 remove_tree(child)
 
 
-def publish_compiled(spec: ReplicaSpec, project: Path, *, source: str) -> CompiledProject:
+def publish_compiled(
+    spec: ReplicaSpec, project: Path, *, source: str, parse_state: Path | None = None
+) -> CompiledProject:
     """Cache ``project`` (a dbt project a successful ``dbt build`` just left, pruned to
-    ``target/manifest.json``) as the compiled project of ``spec``'s current code.
+    ``target/manifest.json``) as the compiled project of ``spec``'s current code, with
+    ``parse_state`` (that build's ``partial_parse.msgpack``) when given.
 
     The caller holds :func:`compile_lock`. An intact existing entry is kept as it is.
     """
@@ -158,6 +171,8 @@ def publish_compiled(spec: ReplicaSpec, project: Path, *, source: str) -> Compil
             "plan": None if plan is None else plan.to_dict(),
         }
         (tmp / PLAN).write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+        if parse_state is not None and parse_state.is_file():
+            shutil.copyfile(parse_state, tmp / PARSE_STATE)
         write_integrity(tmp)
         make_read_only(tmp)
         publish_dir(tmp, final)

@@ -38,6 +38,8 @@ import duckdb
 from replicas._version import __version__
 from replicas.atomicio import publish_dir, remove_tree
 from replicas.build.compiled import (
+    PARSE_STATE,
+    CompiledProject,
     compile_lock,
     copy_tree_bytes,
     load_compiled,
@@ -79,6 +81,8 @@ ENGINES = ("replay", "dbt")
 BUILD_INFO_SCHEMA_VERSION = 1
 _STALE_TMP_S = 6 * 3600
 _DBT_TIMEOUT_S = 1800
+#: dbt threads of a build: one per core (DuckDB parallelises each query over the cores too).
+_DBT_THREADS = max(2, os.cpu_count() or 2)
 #: A replica's own project is trusted: the OS sandbox still applies where available, but with
 #: limits sized for a build at max_scale rather than for an agent's episode.
 _BUILD_LIMITS = ProcessLimits(
@@ -132,18 +136,29 @@ def _check_engine(engine: str) -> None:
         raise ValueError(f"unknown build engine {engine!r}; choose one of {', '.join(ENGINES)}")
 
 
-def _dbt_build(spec: ReplicaSpec, work: Path) -> DbtResult:
-    """Copy the project into ``work/dbt`` and run real ``dbt build``; keep only its manifest."""
+def _dbt_build(spec: ReplicaSpec, work: Path, compiled: CompiledProject | None = None) -> DbtResult:
+    """Copy the project into ``work/dbt`` and run real ``dbt build``; keep only its manifest
+    (and its parse, as ``work/PARSE_STATE``, for the compiled cache).
+
+    With ``compiled`` (this code's cache entry) dbt starts from the compiling build's parse:
+    dbt's own partial parsing, which checks every file's hash, the profile, vars and versions
+    and parses in full when anything differs (e.g. without bubblewrap the project's path
+    changes per build). The threads are the machine's cores.
+    """
     if not spec.dbt_project.is_dir():
         raise BuildError("dbt", f"dbt project not found at {spec.dbt_project}")
     project = work / DBT_DIR
     remove_tree(project)
     shutil.copytree(spec.dbt_project, project, ignore=shutil.ignore_patterns(*PROJECT_IGNORE))
+    if compiled is not None and compiled.parse_state is not None:
+        (project / "target").mkdir(exist_ok=True)
+        shutil.copyfile(compiled.parse_state, project / "target" / PARSE_STATE)
     result = run_dbt(
         project,
         work / WAREHOUSE,
         ["build"],
         timeout_s=_DBT_TIMEOUT_S,
+        threads=_DBT_THREADS,
         trusted=True,
         limits=_BUILD_LIMITS,
     )
@@ -153,7 +168,9 @@ def _dbt_build(spec: ReplicaSpec, work: Path) -> DbtResult:
     target = project / "target"
     if target.is_dir():
         for child in target.iterdir():
-            if child.name != "manifest.json":
+            if child.name == PARSE_STATE:
+                os.replace(child, work / PARSE_STATE)
+            elif child.name != "manifest.json":
                 shutil.rmtree(child) if child.is_dir() else child.unlink()
     return result
 
@@ -166,7 +183,9 @@ def _seed_compiled_cache(key: BuildKey, work: Path, info: dict[str, Any]) -> Non
     try:
         with compile_lock(key.spec, blocking=False) as acquired:
             if acquired and load_compiled(key.spec) is None:
-                publish_compiled(key.spec, work / DBT_DIR, source=_source(key))
+                publish_compiled(
+                    key.spec, work / DBT_DIR, source=_source(key), parse_state=work / PARSE_STATE
+                )
                 info["compiled"] = "created"
     except (OSError, ValueError) as exc:
         info["compiled"] = f"not cached: {type(exc).__name__}: {exc}"
@@ -186,7 +205,7 @@ def _transform(
     """
     spec = key.spec
     if engine == "dbt":
-        result = _dbt_build(spec, work)
+        result = _dbt_build(spec, work, load_compiled(spec))
         info["engine"] = "dbt"
         _seed_compiled_cache(key, work, info)
         return result, None
@@ -199,7 +218,9 @@ def _transform(
                 result = _dbt_build(spec, work)
                 info.update(engine="dbt", fallback_reason=FIRST_BUILD_REASON)
                 try:
-                    compiled = publish_compiled(spec, work / DBT_DIR, source=_source(key))
+                    compiled = publish_compiled(
+                        spec, work / DBT_DIR, source=_source(key), parse_state=work / PARSE_STATE
+                    )
                 except (OSError, ValueError) as exc:  # dbt built the snapshot all the same
                     info["compiled"] = f"not cached: {type(exc).__name__}: {exc}"
                     return result, None
@@ -210,7 +231,7 @@ def _transform(
     info["compiled"] = "cached"
     if compiled.plan is None:
         info.update(engine="dbt", fallback_reason=f"replay unsupported: {compiled.unsupported}")
-        return _dbt_build(spec, work), None
+        return _dbt_build(spec, work, compiled), None
     copy_tree_bytes(compiled.project, work / DBT_DIR)
     con = replay_connection(work / WAREHOUSE)
     try:
@@ -219,7 +240,7 @@ def _transform(
         # Nothing of the replay was committed: dbt, the source of truth, decides.
         con.close()
         info.update(engine="dbt", fallback_reason=f"replay abandoned ({exc}); dbt build decided")
-        return _dbt_build(spec, work), None
+        return _dbt_build(spec, work, compiled), None
     except BaseException:
         con.close()
         raise
@@ -300,7 +321,10 @@ def _build_into(
     with contextlib.ExitStack() as stack:
         t0 = time.perf_counter()
         with step("dbt build" if engine == "dbt" else "dbt build (compiled replay)"):
-            result, con = _transform(key, work, engine, info, stack)
+            try:
+                result, con = _transform(key, work, engine, info, stack)
+            finally:
+                (work / PARSE_STATE).unlink(missing_ok=True)  # the compiled cache's, not ours
         timings["replay_s" if info["engine"] == "replay" else "dbt_s"] = time.perf_counter() - t0
 
         t0 = time.perf_counter()
