@@ -202,7 +202,6 @@ def test_cli_writes_suite_and_funnel(tmp_path: Path) -> None:
         [REPLICA, "--max-per-model", "0"],
         ["credit_cards"],
         [REPLICA, "--family-version", "3"],
-        [REPLICA, "--combine", "2"],
     ],
     ids=[
         "replica",
@@ -212,7 +211,6 @@ def test_cli_writes_suite_and_funnel(tmp_path: Path) -> None:
         "max-per-model",
         "no-family",
         "family-version",
-        "combine-needs-v1",
     ],
 )
 def test_cli_bad_input_exits_2_and_writes_nothing(tmp_path: Path, args: list[str]) -> None:

@@ -251,3 +251,57 @@ def test_cli_lists_the_deployed_tasks_by_default(tmp_path: Path) -> None:
     assert ids == deployed["task_ids"] and len(ids) == deployed["describable"] >= 1
     assert ids[0] == TASK and funnel["usable_total"] == len(ids)
     assert "## Under each seed's deployment" in (out / "funnel.md").read_text()
+
+
+def test_cli_combines_under_the_deployment(tmp_path: Path) -> None:
+    """``--combine`` at family version 2 lists mutant_fix_multi-v2 ids after the single ones:
+    the v1 combinations that pass the deployment screen (every defect still matters)."""
+    from typer.testing import CliRunner
+
+    from replicas.cli import build_app
+
+    out = tmp_path / "factory"
+    args = ["factory", REPLICA, "--seeds", str(SEED), "--max-candidates", "4", "--combine", "2"]
+    result = CliRunner().invoke(build_app(("factory",)), [*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    funnel = json.loads((out / "funnel.json").read_text())
+    combined = funnel["combined"]
+    assert combined["family"] == "ecommerce.mutant_fix_multi-v2"
+    screened = combined["deployed"]
+    assert screened["survivors"] == combined["usable"]
+    ids = (out / "suite.txt").read_text().split()
+    assert ids == funnel["deployed"]["task_ids"] + screened["task_ids"]
+    assert screened["task_ids"][0] == "ecommerce.mutant_fix_multi-v2.s1.0"
+    assert "Under each seed's deployment" in (out / "funnel.md").read_text()
+
+
+@pytest.mark.slow
+def test_multi_v2_oracle_one_each_fix_alone_zero_and_the_shipped_project_zero() -> None:
+    task = build_task("ecommerce.mutant_fix_multi-v2.s1.0")
+    (mart,) = task.verifier.dbt_models
+    restores = [c for c in task.oracle if c.name == "write_file"]
+    build = next(c for c in task.oracle if c.name == "dbt")
+    assert len(restores) == len(task.metadata["candidates"]) >= 2
+
+    def play(calls: list[Any]) -> float:
+        with Env.from_task(task) as env:
+            env.reset()
+            for call in calls:
+                env.step(call.to_action())
+            return _submit(env)[0]
+
+    assert play(list(task.oracle[:-1])) == 1.0
+    assert play([]) == 0.0
+    for restore in restores:  # one defect fixed, the others left: still wrong
+        assert play([restore, build]) == 0.0, restore.arguments["path"]
+    with Env.from_task(replace(task, limits=replace(task.limits, max_steps=100))) as env:
+        env.reset()
+        for path in sorted(SHIPPED.glob("models/**/*.sql")):
+            _step(
+                env,
+                "write_file",
+                path=path.relative_to(SHIPPED).as_posix(),
+                content=path.read_text(),
+            )
+        _step(env, "dbt", command=f"run --select +{mart}")
+        assert _submit(env)[0] == 0.0

@@ -33,6 +33,8 @@ COMBINED_FAMILY = "{replica}.mutant_fix_multi-v1"
 #: The family whose task k on seed s is the k-th survivor that the seed's deployment (its own
 #: documented business rules) leaves a task: v1's fix is the kit's shipped file, memorisable.
 DEPLOYED_FAMILY = "{replica}.mutant_fix-v2"
+#: Its combined twin: the usable combinations that pass under the seed's deployment.
+DEPLOYED_COMBINED_FAMILY = "{replica}.mutant_fix_multi-v2"
 
 
 def _registered(name: str) -> bool:
@@ -107,16 +109,13 @@ def factory(
                 f"replica {replica!r} has no deployed factory family ({deployed} is not "
                 "registered: its project registers no deployment knobs); use --family-version 1"
             )
-        if version == 2 and combine is not None:
-            raise ValueError(
-                "--combine makes mutant_fix_multi-v1 tasks, whose fix is the shipped files; "
-                "it needs --family-version 1"
-            )
         combo_family = None
         if combine is not None:
             if combine not in (2, 3):
                 raise ValueError(f"--combine must be 2 or 3, got {combine}")
-            combo_family = COMBINED_FAMILY.format(replica=replica)
+            combo_family = (COMBINED_FAMILY if version == 1 else DEPLOYED_COMBINED_FAMILY).format(
+                replica=replica
+            )
             try:
                 get_family(combo_family)
             except ValueError:

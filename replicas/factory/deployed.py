@@ -23,12 +23,15 @@ funnel's key, this code and the deployment.
 from __future__ import annotations
 
 import hashlib
+import itertools
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import duckdb
 
 from replicas.factory.candidates import Candidate
+from replicas.factory.combine import Combination, ComboFunnel, describe_combination
 from replicas.factory.deploy import Deployment, affected, deployment, inline_reference
 from replicas.factory.funnel import OutcomeCache, SeedFunnel, Survivor, code_key
 from replicas.factory.project import ProjectInfo, load_project
@@ -36,7 +39,16 @@ from replicas.factory.symptom import describe
 from replicas.factory.validate import Evaluator
 from replicas.paths import replicas_home
 
-__all__ = ["DEPLOYED_STAGES", "DeployedFunnel", "DeployedOutcome", "DeployedSurvivor"]
+__all__ = [
+    "DEPLOYED_STAGES",
+    "DeployedCombination",
+    "DeployedComboFunnel",
+    "DeployedFunnel",
+    "DeployedOutcome",
+    "DeployedSurvivor",
+    "screen",
+    "screen_defects",
+]
 
 DEPLOYED_STAGES: tuple[str, ...] = (
     "survivors",
@@ -97,26 +109,53 @@ class DeployedSurvivor:
 def screen(ev: Evaluator, survivor: Survivor, dep: Deployment) -> DeployedOutcome:
     """Screen ``survivor`` under ``dep`` (the stages in the module's docstring)."""
     cand = survivor.candidate
-    mart = survivor.graded
     out = DeployedOutcome(index=cand.index, key=cand.key)
+    return screen_defects(ev, (cand,), survivor.graded, dep, out)
+
+
+def screen_defects(
+    ev: Evaluator,
+    candidates: Sequence[Candidate],
+    mart: str,
+    dep: Deployment,
+    out: DeployedOutcome,
+    *,
+    each_defect: bool = False,
+) -> DeployedOutcome:
+    """Screen the broken models ``candidates`` (graded on ``mart``) under ``dep``, filling
+    ``out``. ``each_defect``: also require that with any proper, non-empty subset of them left
+    broken (the others at the seed's right text) the mart still differs from the deployed one on
+    the visible data and on a hidden dataset - a combination whose defects each matter."""
     project = ev.project
     if not affected(project, sorted(dep.models), mart):
         return out  # no rule upstream of the mart: the shipped files would pass
-    mutant = dep.apply(cand.model, cand.compiled_mutant, compiled=True)
-    if mutant is None or dep.apply(cand.model, cand.raw_mutant) is None:
-        out.error = "the mutation overlaps a deployment rule's text"
-        return out
-    changed_models = sorted({*dep.models, cand.model})
+    mutants: dict[str, str] = {}
+    for cand in candidates:
+        mutant = dep.apply(cand.model, cand.compiled_mutant, compiled=True)
+        if mutant is None or dep.apply(cand.model, cand.raw_mutant) is None:
+            out.error = f"the mutation of {cand.model} overlaps a deployment rule's text"
+            return out
+        mutants[cand.model] = mutant
+    changed_models = sorted({*dep.models, *mutants})
     # the visible data runs the project's tests too, so every mart they compare is rebuilt
     full = [m for m in _plan_order(project) if any(m in ev.chain(c) for c in changed_models)]
     chain = affected(project, changed_models, mart)
-    broken = {**dep.models, cand.model: mutant}
-    datasets = [name for name, _ in ev.datasets]
+    subsets = (
+        [
+            dict(sub)
+            for size in range(len(mutants) - 1, 0, -1)
+            for sub in itertools.combinations(sorted(mutants.items()), size)
+        ]
+        if each_defect
+        else []
+    )
+    partial_hits = [0] * len(subsets)
     try:
-        for name in datasets:
+        for name, _ in ev.datasets:
+            visible = name == "visible"
             con = ev.connection(name)
-            ev.rebuild_with(con, dep.models, full if name == "visible" else chain)
-            if name == "visible":
+            ev.rebuild_with(con, dep.models, full if visible else chain)
+            if visible:
                 if not ev.differs(con, mart):
                     return out  # the shipped project gives this mart
                 clean = not ev.failing_tests(con, full)
@@ -132,9 +171,15 @@ def screen(ev: Evaluator, survivor: Survivor, dep: Deployment) -> DeployedOutcom
                 out.stage = "rules_test_clean"
             else:
                 reference = ev.keep(con, mart, _REF_SCHEMA)
-            ev.rebuild_with(con, broken, full if name == "visible" else chain)
+            for i, subset in enumerate(subsets):
+                ev.rebuild_with(con, {**dep.models, **subset}, chain)
+                if ev.differs(con, mart, want=reference):
+                    partial_hits[i] += 1
+                elif visible:
+                    return out  # fixing the other defects is enough on the visible data
+            ev.rebuild_with(con, {**dep.models, **mutants}, full if visible else chain)
             changed = ev.differs(con, mart, want=reference)
-            if name == "visible":
+            if visible:
                 if not changed:
                     return out
                 out.facts = ev.symptom(con, mart, want=reference)
@@ -144,10 +189,16 @@ def screen(ev: Evaluator, survivor: Survivor, dep: Deployment) -> DeployedOutcom
     except duckdb.Error as exc:
         out.error = " ".join(str(exc).split())[:300]
         return out
-    if not out.hidden_hits:
+    # on the visible data and at least one hidden dataset, for the whole set and every subset
+    if not out.hidden_hits or any(hits < 2 for hits in partial_hits):
         return out
     out.stage = "still_breaks"
-    if describe(out.facts, out.caught, cand.model) is not None:
+    models = [c.model for c in candidates]
+    if len(candidates) == 1:
+        text = describe(out.facts, out.caught, models[0])
+    else:
+        text = describe_combination(out.facts, out.caught, models)
+    if text is not None:
         out.stage = "describable"
     return out
 
@@ -228,4 +279,85 @@ class DeployedFunnel(OutcomeCache[int, DeployedOutcome]):
             )
             if limit is not None and len(out) >= limit:
                 break
+        return out
+
+
+@dataclass(frozen=True)
+class DeployedCombination:
+    """A ``mutant_fix_multi-v2`` variant: a v1 combination that passes under the deployment."""
+
+    number: int
+    combination: Combination
+    deployment: Deployment
+    outcome: DeployedOutcome
+    symptom: str
+    reference_sql: str
+
+    @property
+    def graded(self) -> str:
+        return self.combination.graded
+
+    @property
+    def candidates(self) -> tuple[Candidate, ...]:
+        return self.combination.candidates
+
+
+class DeployedComboFunnel(OutcomeCache[str, DeployedOutcome]):
+    """The seed's usable combinations screened under its deployment, each defect required to
+    matter against the deployed mart; lazily, disk-cached beside the combinations'."""
+
+    flush_every = 5
+
+    def __init__(self, combos: ComboFunnel) -> None:
+        self.combos = combos
+        funnel = combos.funnel
+        self.replica = funnel.replica
+        self.seed = funnel.seed
+        self.scale = funnel.scale
+        self.deployment = deployment(funnel.replica, funnel.seed)
+        key = hashlib.sha256(
+            "\x1f".join(
+                [combos.key, code_key("replicas.factory.deployed"), self.deployment.key]
+            ).encode()
+        ).hexdigest()[:24]
+        path = combos.path.with_name(f"{combos.path.stem}-deployed-{key}.json")
+        self._open_cache(path, key, self.replica, self.seed, self.scale, funnel.cache)
+
+    def _stored(self, raw: dict[str, Any]) -> tuple[str, DeployedOutcome]:
+        outcome = DeployedOutcome.from_dict(raw)
+        return outcome.key, outcome
+
+    def _new_evaluator(self) -> Evaluator:
+        return Evaluator(self.replica, self.seed, self.scale)
+
+    def outcome(self, combo: Combination) -> DeployedOutcome:
+        key = combo.outcome.key
+
+        def run(ev: Evaluator) -> DeployedOutcome:
+            out = DeployedOutcome(index=combo.candidates[0].index, key=key)
+            return screen_defects(
+                ev, combo.candidates, combo.graded, self.deployment, out, each_defect=True
+            )
+
+        return self._validated(key, run)
+
+    def screened(self) -> list[tuple[Combination, DeployedOutcome]]:
+        out = [(combo, self.outcome(combo)) for combo in self.combos.combinations()]
+        self.flush()
+        return out
+
+    def combinations(self) -> list[DeployedCombination]:
+        """The v1 combinations that pass, numbered 0, 1, … in v1's order."""
+        project = load_project(self.replica)
+        out: list[DeployedCombination] = []
+        for combo, outcome in self.screened():
+            if not outcome.kept:
+                continue
+            models = [c.model for c in combo.candidates]
+            text = describe_combination(outcome.facts, outcome.caught, models)
+            reference = inline_reference(project, combo.graded, self.deployment.models)
+            assert text is not None and reference is not None  # kept means both exist
+            out.append(
+                DeployedCombination(len(out), combo, self.deployment, outcome, text, reference)
+            )
         return out

@@ -22,7 +22,12 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from replicas.factory.candidates import Candidate
 from replicas.factory.combine import DEFAULT_SPEC, Combination, ComboFunnel
-from replicas.factory.deployed import DeployedFunnel, DeployedSurvivor
+from replicas.factory.deployed import (
+    DeployedCombination,
+    DeployedComboFunnel,
+    DeployedFunnel,
+    DeployedSurvivor,
+)
 from replicas.factory.funnel import SeedFunnel, Survivor
 from replicas.factory.project import ProjectInfo, load_project
 from replicas.factory.sqltext import apply_edits
@@ -43,6 +48,7 @@ from replicas.tasks.base import DEFAULT_SCALE
 __all__ = [
     "CombinedFixFamily",
     "Defects",
+    "DeployedCombinedFixFamily",
     "DeployedFixFamily",
     "MutantFixFamily",
     "SurvivorFixFamily",
@@ -194,7 +200,69 @@ class CombinedFixFamily(MutantFixFamily[Combination]):
         }
 
 
-class DeployedFixFamily(MutantFixFamily[DeployedSurvivor]):
+#: What a deployed family's variants are: one survivor, or a combination of them.
+Deployed = TypeVar("Deployed", DeployedSurvivor, DeployedCombination)
+
+
+class _DeployedBase(MutantFixFamily[Deployed]):
+    """What ``-v2`` fix families share: the seed's deployed project in the sandbox, a raw-only
+    warehouse, grading against the deployed mart, the oracle writing the deployed files."""
+
+    def broken_files(
+        self, ctx: BuildContext, project: ProjectInfo, defects: Deployed
+    ) -> tuple[dict[str, str], dict[str, str]]:
+        deployed = defects.deployment
+        patch = dict(deployed.files)
+        right: dict[str, str] = {}
+        for candidate in defects.candidates:
+            pristine = pristine_file(ctx, project, candidate)
+            broken = deployed.apply(candidate.model, apply_edits(pristine, candidate.edits))
+            if broken is None:  # the screen refuses overlapping mutants
+                raise TaskBuildError(f"{candidate.path}: the mutation overlaps a business rule")
+            patch[candidate.path] = broken
+            right[candidate.path] = deployed.files.get(candidate.path, pristine)
+        return patch, right
+
+    def task_verifier(self, project: ProjectInfo, defects: Deployed) -> VerifierConfig:
+        config = grading_config(project, defects.graded)
+        return replace(config, reference_sql={defects.graded: defects.reference_sql})
+
+    def task_withheld(self, project: ProjectInfo) -> tuple[str, ...]:
+        return tuple(sorted(project.models))
+
+    def oracle_select(self, defects: Deployed) -> str:
+        return f"+{defects.graded}"
+
+
+class DeployedCombinedFixFamily(_DeployedBase[DeployedCombination]):
+    """``mutant_fix_multi-v2``: the v1 combinations under the seed's deployment, kept when the
+    rules change the mart (against the shipped files too), every defect still matters against
+    the deployed mart, and the symptom can be told (``replicas.factory.deployed``)."""
+
+    limits = Limits(wall_s=900.0)
+    found_what = "factory combinations under the seed's deployment"
+
+    def found(self, seed: int, scale: float, limit: int | None) -> Sequence[DeployedCombination]:
+        with (
+            SeedFunnel(self.replica, seed, scale) as funnel,
+            ComboFunnel(funnel, DEFAULT_SPEC) as combos,
+            DeployedComboFunnel(combos) as deployed,
+        ):
+            return deployed.combinations()
+
+    def task_metadata(self, defects: DeployedCombination) -> dict[str, Any]:
+        combo = defects.combination
+        return {
+            "graded": defects.graded,
+            "caught_by_tests": bool(defects.outcome.caught),
+            "candidates": [c.index for c in defects.candidates],
+            "layers": [c.layer for c in defects.candidates],
+            "combination": combo.number,
+            "rules": defects.deployment.rules(),
+        }
+
+
+class DeployedFixFamily(_DeployedBase[DeployedSurvivor]):
     """``-v2``: the survivors under the seed's deployment (``replicas.factory.deployed``).
 
     The sandbox's project is the seed's deployed project (the shipped one with the seed's
@@ -209,32 +277,6 @@ class DeployedFixFamily(MutantFixFamily[DeployedSurvivor]):
     def found(self, seed: int, scale: float, limit: int | None) -> Sequence[DeployedSurvivor]:
         with SeedFunnel(self.replica, seed, scale) as funnel, DeployedFunnel(funnel) as dep:
             return dep.survivors(limit=limit)
-
-    def broken_files(
-        self, ctx: BuildContext, project: ProjectInfo, defects: DeployedSurvivor
-    ) -> tuple[dict[str, str], dict[str, str]]:
-        deployed = defects.deployment
-        patch = dict(deployed.files)
-        right: dict[str, str] = {}
-        for candidate in defects.candidates:
-            pristine = pristine_file(ctx, project, candidate)
-            broken = deployed.apply(candidate.model, apply_edits(pristine, candidate.edits))
-            fixed = deployed.files.get(candidate.path, pristine)
-            if broken is None:  # the screen refuses overlapping mutants
-                raise TaskBuildError(f"{candidate.path}: the mutation overlaps a business rule")
-            patch[candidate.path] = broken
-            right[candidate.path] = fixed
-        return patch, right
-
-    def task_verifier(self, project: ProjectInfo, defects: DeployedSurvivor) -> VerifierConfig:
-        config = grading_config(project, defects.graded)
-        return replace(config, reference_sql={defects.graded: defects.reference_sql})
-
-    def task_withheld(self, project: ProjectInfo) -> tuple[str, ...]:
-        return tuple(sorted(project.models))
-
-    def oracle_select(self, defects: DeployedSurvivor) -> str:
-        return f"+{defects.graded}"
 
     def task_metadata(self, defects: DeployedSurvivor) -> dict[str, Any]:
         return {

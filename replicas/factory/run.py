@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from replicas.factory.combine import COMBO_STAGES, DEFAULT_SPEC, ComboFunnel, count_combo_stages
-from replicas.factory.deployed import DEPLOYED_STAGES, DeployedFunnel
+from replicas.factory.deployed import DEPLOYED_STAGES, DeployedComboFunnel, DeployedFunnel
 from replicas.factory.executor import check_executor, map_jobs
 from replicas.factory.funnel import STAGES, SeedFunnel, Survivor, count_stages
 from replicas.factory.operators import OPERATORS
@@ -53,6 +53,8 @@ class SeedReport:
     deployed_stages: list[str] = field(default_factory=list)  # per usable survivor chosen
     deployed_task_ids: list[str] = field(default_factory=list)
     deployed_caught: int = 0
+    combo_deployed_stages: list[str] = field(default_factory=list)  # per usable combination
+    combo_deployed_task_ids: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -88,7 +90,8 @@ class FactoryReport:
         """Every usable task: the single survivors' ids, then the combinations'; with a
         deployed family, its tasks instead (v1's fixes are the shipped files: memorisable)."""
         if self.deployed_family:
-            return self.deployed_task_ids
+            combos = [t for s in self.per_seed for t in s.combo_deployed_task_ids]
+            return self.deployed_task_ids + combos
         return self.task_ids + self.combo_task_ids
 
     def deployed(self) -> dict[str, Any] | None:
@@ -141,6 +144,18 @@ class FactoryReport:
                 for s in self.per_seed
             },
             "caught_by_tests": sum(s.combo_caught for s in self.per_seed),
+            **(
+                {
+                    "deployed": {
+                        **count_deployed(
+                            st for s in self.per_seed for st in s.combo_deployed_stages
+                        ),
+                        "task_ids": [t for s in self.per_seed for t in s.combo_deployed_task_ids],
+                    }
+                }
+                if self.deployed_family
+                else {}
+            ),
             "validated_now": validated,
             "validate_s": round(seconds, 2),
             "combinations_per_minute": round(validated / seconds * 60, 1) if seconds else None,
@@ -223,7 +238,7 @@ def _seed_report(
             if deployed_family:
                 _deploy_seed(report, funnel, survivors, usable, deployed_family, cache)
         if combine and combo_family:
-            _combine_seed(report, funnel, combine, combo_family)
+            _combine_seed(report, funnel, combine, combo_family, deployed=bool(deployed_family))
         report.validated = funnel.validated
         report.validate_s = funnel.validate_s
     report.wall_s = time.perf_counter() - started
@@ -263,17 +278,31 @@ def count_deployed(stages: Iterable[str]) -> dict[str, int]:
     return reached
 
 
-def _combine_seed(report: SeedReport, funnel: SeedFunnel, combine: int, family: str) -> None:
+def _combine_seed(
+    report: SeedReport, funnel: SeedFunnel, combine: int, family: str, *, deployed: bool = False
+) -> None:
+    """The seed's combinations; ``deployed``: ``family`` is the ``-v2`` combined family, whose
+    tasks are the usable combinations that pass under the seed's deployment."""
     spec = replace(DEFAULT_SPEC, sizes=tuple(range(2, combine + 1)))
     with ComboFunnel(funnel, spec) as combos:
         for _, outcome, stage in combos.walk():
             report.combo_stages.append((outcome.size, stage))
-            if stage == "usable":
+            if stage == "usable" and not deployed:
                 number = len(report.combo_task_ids)
                 report.combo_task_ids.append(
                     format_task_id(family, funnel.seed, number, funnel.scale)
                 )
                 report.combo_caught += bool(outcome.caught)
+        if deployed:
+            with DeployedComboFunnel(combos) as screened:
+                for _, result in screened.screened():
+                    report.combo_deployed_stages.append(result.stage)
+                    if result.kept:
+                        number = len(report.combo_deployed_task_ids)
+                        report.combo_deployed_task_ids.append(
+                            format_task_id(family, funnel.seed, number, funnel.scale)
+                        )
+                        report.combo_caught += bool(result.caught)
         report.combo_validated = combos.validated
         report.combo_validate_s = combos.validate_s
 
@@ -405,9 +434,21 @@ def render_markdown(report: FactoryReport) -> str:
             ),
             "| **total** | " + " | ".join(f"**{combined[s]}**" for s in COMBO_STAGES) + " |",
             "",
-            f"{combined['usable']} usable combined tasks; {data['usable_total']} tasks in all.",
-            "",
         ]
+        if "deployed" in combined:
+            screened = combined["deployed"]
+            lines += [
+                "Under each seed's deployment: "
+                + ", ".join(f"{s} {screened[s]}" for s in DEPLOYED_STAGES)
+                + f"; {screened[DEPLOYED_STAGES[-1]]} usable {combined['family']} tasks; "
+                f"{data['usable_total']} tasks in all.",
+                "",
+            ]
+        else:
+            lines += [
+                f"{combined['usable']} usable combined tasks; {data['usable_total']} tasks in all.",
+                "",
+            ]
     return "\n".join(lines)
 
 

@@ -28,7 +28,14 @@ from replicas.families.ecommerce import (
 from replicas.tasks import Limits, register_family
 from replicas.verifiers.config import VerifierConfig, tolerance_sentence
 
-__all__ = ["MutantFix", "MutantFixV2", "grading_text", "instruction", "instruction_v2"]
+__all__ = [
+    "MutantFix",
+    "MutantFixV2",
+    "deployed_instruction",
+    "grading_text",
+    "instruction",
+    "instruction_v2",
+]
 
 #: Grading rebuilds the mart on the visible data and every hidden dataset (as dbt_fix-v2).
 LIMITS = Limits(wall_s=600.0)
@@ -77,16 +84,18 @@ class MutantFix(SurvivorFixFamily):
         return instruction(defects, verifier)
 
 
-def instruction_v2(defects: DeployedSurvivor, verifier: VerifierConfig) -> str:
-    """v2's instruction: the warehouse holds only the raw data, and the definitions are the
-    project's own (its docs state this company's business rules)."""
-    mart = defects.graded
+def deployed_instruction(
+    mart: str, symptom: str, verifier: VerifierConfig, *, broke: str, fixes: str
+) -> str:
+    """The ``-v2`` instruction (shared with ``mutant_fix_multi-v2``): the warehouse holds only
+    the raw data, and the definitions are the project's own (its docs state this company's
+    business rules). ``broke`` says what broke the mart; ``fixes``: "fix" or "fixes"."""
     return (
-        f"A stakeholder reports that the {mart} mart looks wrong. {defects.symptom}\n"
-        f"Nothing about {mart}'s documented definition changed: a recent edit somewhere in the "
-        f"dbt project broke it. This company's business rules are the ones its project documents "
-        f"(the project README, models/**/*.yml), which may differ from other deployments of "
-        f"this project. Find the bug and fix it so that {mart} matches its documented "
+        f"A stakeholder reports that the {mart} mart looks wrong. {symptom}\n"
+        f"Nothing about {mart}'s documented definition changed: {broke} "
+        f"This company's business rules are the ones its project documents (the project "
+        f"README, dbt_project.yml's vars, models/**/*.yml), which may differ from other "
+        f"deployments of this project. Fix it so that {mart} matches its documented "
         f"definition again (models/**/{mart}.yml and the models it builds on). The warehouse "
         f"holds only the raw data (schema raw): build the models you need with the dbt tool. "
         f"Keep {mart}'s columns and grain. Grading rebuilds {mart} from your project files on a "
@@ -95,8 +104,18 @@ def instruction_v2(defects: DeployedSurvivor, verifier: VerifierConfig) -> str:
         "schema allows them, duplicates and timestamps on period boundaries), and compares it "
         "row by row with the documented definition on each: a real fix passes everywhere; "
         "values pasted from this data, or logic that only works on it, fail. When you are done, "
-        "submit a one-sentence summary of the fix.\n"
+        f"submit a one-sentence summary of the {fixes}.\n"
         f"{tolerance_sentence('dbt', verifier)}"
+    )
+
+
+def instruction_v2(defects: DeployedSurvivor, verifier: VerifierConfig) -> str:
+    return deployed_instruction(
+        defects.graded,
+        defects.symptom,
+        verifier,
+        broke="a recent edit somewhere in the dbt project broke it; find the bug.",
+        fixes="fix",
     )
 
 

@@ -19,13 +19,14 @@ default scale (0.01), where the factory screens.
 from __future__ import annotations
 
 from replicas.factory.combine import Combination
-from replicas.factory.family import CombinedFixFamily
+from replicas.factory.deployed import DeployedCombination
+from replicas.factory.family import CombinedFixFamily, DeployedCombinedFixFamily
 from replicas.families.ecommerce import _hidden_data  # noqa: F401  (registers edge cases)
-from replicas.families.ecommerce.mutant_fix import grading_text
+from replicas.families.ecommerce.mutant_fix import deployed_instruction, grading_text
 from replicas.tasks import Limits, register_family
 from replicas.verifiers.config import VerifierConfig
 
-__all__ = ["MutantFixMulti", "instruction"]
+__all__ = ["MutantFixMulti", "MutantFixMultiV2", "instruction"]
 
 #: Two or three broken models to find; grading rebuilds on every hidden dataset.
 LIMITS = Limits(wall_s=900.0)
@@ -57,3 +58,31 @@ class MutantFixMulti(CombinedFixFamily):
 
     def task_instruction(self, defects: Combination, verifier: VerifierConfig) -> str:
         return instruction(defects, verifier)
+
+
+@register_family
+class MutantFixMultiV2(DeployedCombinedFixFamily):
+    """``ecommerce.mutant_fix_multi-v2``: v1's combinations on the seed's deployment (its own
+    documented business rules, ``replicas.families.ecommerce._deployment``), where writing the
+    kit's files back gives the wrong mart; a raw-only warehouse; every defect must still matter
+    against the deployed mart. See ``ecommerce.mutant_fix-v2``."""
+
+    name = "ecommerce.mutant_fix_multi-v2"
+    replica = "ecommerce"
+    description = (
+        "Fix two or three factory-made bugs in different layers of the seed's deployment of the "
+        "ecommerce project (its own documented business rules), from a raw-only warehouse; "
+        "graded by rebuild on the visible and hidden data against the deployed definition."
+    )
+    difficulty = "hard"
+    limits = LIMITS
+
+    def task_instruction(self, defects: DeployedCombination, verifier: VerifierConfig) -> str:
+        return deployed_instruction(
+            defects.graded,
+            defects.symptom,
+            verifier,
+            broke="more than one recent edit, in different layers of the dbt project, broke "
+            "it together, and fixing only one of them is not enough; find every bug.",
+            fixes="fixes",
+        )
