@@ -17,6 +17,9 @@
 * Ruleset 10 against the revision that published it as the default (``RULESET_10_PUBLISHED``,
   ``0a8e533``, stop 25: the last change to ``verifiers/`` of that stop), run there with
   ``ruleset=10``.
+* Ruleset 11 against the revision that published it opt-in (``RULESET_11_PUBLISHED``,
+  ``c2e8940``, session 11: the last change to ``verifiers/`` of its author), run there with
+  ``ruleset=11``; it became the default later in the same stop with no change to its code.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -47,6 +50,7 @@ RULESET_7_PUBLISHED = "1e7a8a5bcf6f365b0d3a4fd370b4b815daca8a0a"
 RULESET_8_PUBLISHED = "91b528823b3019686dcad5cb13dc7ce5e6b461c9"
 RULESET_9_PUBLISHED = "0c3618161d36aed4c04e4fbd996e38a0dd86cd2d"
 RULESET_10_PUBLISHED = "0a8e5330105c507d6ca61ada9286edd18c30d88c"
+RULESET_11_PUBLISHED = "c2e8940e1a617d29763d277a92d46c1bb31e9e34"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -174,6 +178,7 @@ PUBLISHED = {
     8: RULESET_8_PUBLISHED,
     9: RULESET_9_PUBLISHED,
     10: RULESET_10_PUBLISHED,
+    11: RULESET_11_PUBLISHED,
 }
 
 
