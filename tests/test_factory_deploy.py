@@ -159,7 +159,7 @@ def test_v2_survivors_are_screened_under_the_seeds_rules(task: Task) -> None:
     with SeedFunnel(REPLICA, SEED) as funnel, DeployedFunnel(funnel) as screened:
         first = screened.survivors(limit=1)[0]
         outcomes = screened.screened(limit=1)
-    assert first.survivor.number == task.metadata["survivor"]
+    assert first.base.number == task.metadata["survivor"]
     assert task.metadata["rules"] == deployment(REPLICA, SEED).rules()
     # the survivors before it were screened out, each for a recorded reason
     assert all(not o.kept for _, o in outcomes[:-1]) and outcomes[-1][1].kept

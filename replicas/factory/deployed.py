@@ -41,6 +41,7 @@ from replicas.paths import replicas_home
 
 __all__ = [
     "DEPLOYED_STAGES",
+    "Deployed",
     "DeployedCombination",
     "DeployedComboFunnel",
     "DeployedFunnel",
@@ -87,11 +88,12 @@ class DeployedOutcome:
 
 
 @dataclass(frozen=True)
-class DeployedSurvivor:
-    """A ``-v2`` variant: the survivor, the seed's rules, and the symptom measured under them."""
+class Deployed:
+    """A ``-v2`` variant: v1's defects (one survivor, or a combination of them), the seed's
+    rules, and the symptom measured under them."""
 
     number: int
-    survivor: Survivor
+    base: Survivor | Combination
     deployment: Deployment
     outcome: DeployedOutcome
     symptom: str
@@ -99,11 +101,16 @@ class DeployedSurvivor:
 
     @property
     def graded(self) -> str:
-        return self.survivor.graded
+        return self.base.graded
 
     @property
     def candidates(self) -> tuple[Candidate, ...]:
-        return self.survivor.candidates
+        return self.base.candidates
+
+
+#: A ``mutant_fix-v2`` variant (one survivor) and a ``mutant_fix_multi-v2`` one (a combination).
+DeployedSurvivor = Deployed
+DeployedCombination = Deployed
 
 
 def screen(ev: Evaluator, survivor: Survivor, dep: Deployment) -> DeployedOutcome:
@@ -274,32 +281,10 @@ class DeployedFunnel(OutcomeCache[int, DeployedOutcome]):
             text = describe(outcome.facts, outcome.caught, survivor.candidate.model)
             reference = inline_reference(project, survivor.graded, self.deployment.models)
             assert text is not None and reference is not None  # kept means both exist
-            out.append(
-                DeployedSurvivor(len(out), survivor, self.deployment, outcome, text, reference)
-            )
+            out.append(Deployed(len(out), survivor, self.deployment, outcome, text, reference))
             if limit is not None and len(out) >= limit:
                 break
         return out
-
-
-@dataclass(frozen=True)
-class DeployedCombination:
-    """A ``mutant_fix_multi-v2`` variant: a v1 combination that passes under the deployment."""
-
-    number: int
-    combination: Combination
-    deployment: Deployment
-    outcome: DeployedOutcome
-    symptom: str
-    reference_sql: str
-
-    @property
-    def graded(self) -> str:
-        return self.combination.graded
-
-    @property
-    def candidates(self) -> tuple[Candidate, ...]:
-        return self.combination.candidates
 
 
 class DeployedComboFunnel(OutcomeCache[str, DeployedOutcome]):
@@ -357,7 +342,5 @@ class DeployedComboFunnel(OutcomeCache[str, DeployedOutcome]):
             text = describe_combination(outcome.facts, outcome.caught, models)
             reference = inline_reference(project, combo.graded, self.deployment.models)
             assert text is not None and reference is not None  # kept means both exist
-            out.append(
-                DeployedCombination(len(out), combo, self.deployment, outcome, text, reference)
-            )
+            out.append(Deployed(len(out), combo, self.deployment, outcome, text, reference))
         return out

@@ -22,12 +22,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from replicas.factory.candidates import Candidate
 from replicas.factory.combine import DEFAULT_SPEC, Combination, ComboFunnel
-from replicas.factory.deployed import (
-    DeployedCombination,
-    DeployedComboFunnel,
-    DeployedFunnel,
-    DeployedSurvivor,
-)
+from replicas.factory.deployed import Deployed, DeployedComboFunnel, DeployedFunnel
 from replicas.factory.funnel import SeedFunnel, Survivor
 from replicas.factory.project import ProjectInfo, load_project
 from replicas.factory.sqltext import apply_edits
@@ -200,10 +195,6 @@ class CombinedFixFamily(MutantFixFamily[Combination]):
         }
 
 
-#: What a deployed family's variants are: one survivor, or a combination of them.
-Deployed = TypeVar("Deployed", DeployedSurvivor, DeployedCombination)
-
-
 class _DeployedBase(MutantFixFamily[Deployed]):
     """What ``-v2`` fix families share: the seed's deployed project in the sandbox, a raw-only
     warehouse, grading against the deployed mart, the oracle writing the deployed files."""
@@ -234,7 +225,7 @@ class _DeployedBase(MutantFixFamily[Deployed]):
         return f"+{defects.graded}"
 
 
-class DeployedCombinedFixFamily(_DeployedBase[DeployedCombination]):
+class DeployedCombinedFixFamily(_DeployedBase):
     """``mutant_fix_multi-v2``: the v1 combinations under the seed's deployment, kept when the
     rules change the mart (against the shipped files too), every defect still matters against
     the deployed mart, and the symptom can be told (``replicas.factory.deployed``)."""
@@ -242,7 +233,7 @@ class DeployedCombinedFixFamily(_DeployedBase[DeployedCombination]):
     limits = Limits(wall_s=900.0)
     found_what = "factory combinations under the seed's deployment"
 
-    def found(self, seed: int, scale: float, limit: int | None) -> Sequence[DeployedCombination]:
+    def found(self, seed: int, scale: float, limit: int | None) -> Sequence[Deployed]:
         with (
             SeedFunnel(self.replica, seed, scale) as funnel,
             ComboFunnel(funnel, DEFAULT_SPEC) as combos,
@@ -250,19 +241,18 @@ class DeployedCombinedFixFamily(_DeployedBase[DeployedCombination]):
         ):
             return deployed.combinations()
 
-    def task_metadata(self, defects: DeployedCombination) -> dict[str, Any]:
-        combo = defects.combination
+    def task_metadata(self, defects: Deployed) -> dict[str, Any]:
         return {
             "graded": defects.graded,
             "caught_by_tests": bool(defects.outcome.caught),
             "candidates": [c.index for c in defects.candidates],
             "layers": [c.layer for c in defects.candidates],
-            "combination": combo.number,
+            "combination": defects.base.number,
             "rules": defects.deployment.rules(),
         }
 
 
-class DeployedFixFamily(_DeployedBase[DeployedSurvivor]):
+class DeployedFixFamily(_DeployedBase):
     """``-v2``: the survivors under the seed's deployment (``replicas.factory.deployed``).
 
     The sandbox's project is the seed's deployed project (the shipped one with the seed's
@@ -274,15 +264,15 @@ class DeployedFixFamily(_DeployedBase[DeployedSurvivor]):
 
     found_what = "factory survivors under the seed's deployment"
 
-    def found(self, seed: int, scale: float, limit: int | None) -> Sequence[DeployedSurvivor]:
+    def found(self, seed: int, scale: float, limit: int | None) -> Sequence[Deployed]:
         with SeedFunnel(self.replica, seed, scale) as funnel, DeployedFunnel(funnel) as dep:
             return dep.survivors(limit=limit)
 
-    def task_metadata(self, defects: DeployedSurvivor) -> dict[str, Any]:
+    def task_metadata(self, defects: Deployed) -> dict[str, Any]:
         return {
             "graded": defects.graded,
             "caught_by_tests": bool(defects.outcome.caught),
-            "candidate": defects.survivor.candidate.index,
-            "survivor": defects.survivor.number,
+            "candidate": defects.candidates[0].index,
+            "survivor": defects.base.number,
             "rules": defects.deployment.rules(),
         }

@@ -41,20 +41,26 @@ __all__ = [
 LIMITS = Limits(wall_s=600.0)
 
 
+def _graded_on_hidden_data(mart: str, fixes: str, verifier: VerifierConfig) -> str:
+    """How the fix is graded, and the closing request (every factory instruction ends so)."""
+    return (
+        f"Grading rebuilds {mart} from your project files on a fresh copy of the raw data you "
+        "can query AND on hidden raw datasets of the same schema that you cannot see (other "
+        "data, and edge cases such as empty months, NULLs where the schema allows them, "
+        "duplicates and timestamps on period boundaries), and compares it row by row with the "
+        "documented definition on each: a real fix passes everywhere; values pasted from this "
+        "data, or logic that only works on it, fail. When you are done, submit a one-sentence "
+        f"summary of the {fixes}.\n{tolerance_sentence('dbt', verifier)}"
+    )
+
+
 def grading_text(mart: str, verifier: VerifierConfig, *, bugs: str, fixes: str) -> str:
     """The instruction's part on building and grading, shared with ``mutant_fix_multi-v1``:
     ``bugs`` is "bug affects" or "bugs affect", ``fixes`` "fix" or "fixes"."""
     return (
-        f"Keep its columns "
-        f"and grain. {mart} and the models the {bugs} are currently missing from the "
-        "warehouse; build them with the dbt tool to check your fix. Grading rebuilds "
-        f"{mart} from your project files on a fresh copy of the raw data you can query AND on "
-        "hidden raw datasets of the same schema that you cannot see (other data, and edge cases "
-        "such as empty months, NULLs where the schema allows them, duplicates and timestamps on "
-        "period boundaries), and compares it row by row with the documented definition on "
-        "each: a real fix passes everywhere; values pasted from this data, or logic that only "
-        f"works on it, fail. When you are done, submit a one-sentence summary of the {fixes}.\n"
-        f"{tolerance_sentence('dbt', verifier)}"
+        f"Keep its columns and grain. {mart} and the models the {bugs} are currently missing "
+        "from the warehouse; build them with the dbt tool to check your fix. "
+        + _graded_on_hidden_data(mart, fixes, verifier)
     )
 
 
@@ -98,14 +104,7 @@ def deployed_instruction(
         f"deployments of this project. Fix it so that {mart} matches its documented "
         f"definition again (models/**/{mart}.yml and the models it builds on). The warehouse "
         f"holds only the raw data (schema raw): build the models you need with the dbt tool. "
-        f"Keep {mart}'s columns and grain. Grading rebuilds {mart} from your project files on a "
-        "fresh copy of the raw data you can query AND on hidden raw datasets of the same schema "
-        "that you cannot see (other data, and edge cases such as empty months, NULLs where the "
-        "schema allows them, duplicates and timestamps on period boundaries), and compares it "
-        "row by row with the documented definition on each: a real fix passes everywhere; "
-        "values pasted from this data, or logic that only works on it, fail. When you are done, "
-        f"submit a one-sentence summary of the {fixes}.\n"
-        f"{tolerance_sentence('dbt', verifier)}"
+        f"Keep {mart}'s columns and grain. " + _graded_on_hidden_data(mart, fixes, verifier)
     )
 
 
