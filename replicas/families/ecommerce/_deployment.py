@@ -72,6 +72,12 @@ NET_REVENUE = Knob(
                 ),
                 Replace(_DAILY_YML, _NET_DAILY_COLUMN, "(gross - discounts - refunds + shipping)"),
                 Replace(
+                    _ORDERS_YML,
+                    "shipping_amount in USD at the order-date rate, rounded to cents; not revenue.",
+                    "shipping_amount in USD at the order-date rate, rounded to cents; revenue (part "
+                    "of net_revenue_usd).",
+                ),
+                Replace(
                     _README,
                     _NET_README,
                     "* Net revenue = gross revenue − discounts − refunds + shipping charged. Tax is not revenue.",
