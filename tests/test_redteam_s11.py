@@ -1,8 +1,12 @@
 """Red team, session 11: ``ecommerce.mutant_fix-v2`` / ``mutant_fix_multi-v2`` attacked with the
 kit's source (the shipped project and the knob catalogue), acting only through ``env.step``.
 
-Each test asserts the *safe* behaviour; every one is a strict xfail because the hole is open
-(the scripts and measured rewards are in the session's report):
+Each test asserts the *safe* behaviour. The first two classes are strict xfails (open: the
+README's "What a deployment does not stop"); the last two were closed in the same stop - the task
+cache no longer stores a task built by a process whose sources changed after it imported them
+(``replicas.tasks.loader._sources_changed_since_import``), and the revenue-status rule rewrites
+the column docs that called the non-revenue case "cancelled" (the scripts and measured rewards
+are in the session's report):
 
 * **diff-restore** (the README's "What a deployment does not stop", measured): the knob
   catalogue turns "shipped project + the seed's rules" into a finite set of texts per file (128
@@ -42,7 +46,7 @@ from typing import Any
 import pytest
 
 from replicas.env import Env
-from replicas.factory.deploy import deployed_with, knobs_for
+from replicas.factory.deploy import deployed_with, deployment, knobs_for
 from replicas.factory.project import load_project
 from replicas.replica import get_replica
 from replicas.tasks import Task, build_task
@@ -189,16 +193,13 @@ def test_diff_restore_from_the_kits_source_scores_zero() -> None:
 
 
 @pytest.mark.parametrize("alternative", [0, 1])
-@pytest.mark.xfail(
-    strict=True,
-    reason="minor: under a revenue_statuses alternative, fct_orders.gross_revenue_usd / "
-    "net_revenue_usd and dim_customers.lifetime_gross_revenue_usd still say the non-revenue "
-    "case is 'cancelled' (returned, or placed, orders are not revenue either)",
-)
 def test_no_document_says_only_cancelled_orders_are_not_revenue(alternative: int) -> None:
+    # a seed's whole deployment (every knob applies on every seed; the net-revenue rule rewrites
+    # the net_revenue_usd column doc that the status rule would otherwise have to)
     knob = next(k for k in knobs_for(REPLICA) if k.name == "revenue_statuses")
-    choice = knob.choices[alternative]
-    files = deployed_with(REPLICA, 0, [(knob, choice)]).files
+    label = knob.choices[alternative].label
+    seed = next(s for s in range(1, 100) if deployment(REPLICA, s).rules()[knob.name] == label)
+    files = deployment(REPLICA, seed).files
     stale = [
         (path, phrase)
         for path, text in files.items()
@@ -226,12 +227,6 @@ print("EDITED" in build_task({tid!r}).instruction)
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: the task cache key hashes the family's sources from disk when first needed, "
-    "not the code the process imported: a process that outlives an edit caches the old task "
-    "under the new key, and later processes read it back",
-)
 def test_the_task_cache_never_serves_a_task_the_current_code_would_not_build(
     tmp_path: Path,
 ) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,25 @@ def _read_cached(path: Path, key: str) -> Task | None:
         return None
 
 
+#: When this process started importing the kit: a source file modified later may differ from
+#: the code this process runs.
+_IMPORTED_AT = time.time()
+
+
+def _sources_changed_since_import(family: TaskFamily) -> bool:
+    """Whether a source of ``family``'s closure was modified after this process imported the
+    kit. The cache key hashes the sources on disk, so such a process would store what its old
+    code builds under the key of the new sources, and every later process would read it back
+    (red team, session 11): it builds, but does not cache."""
+    for _, path in source_closure(type(family).__module__):
+        try:
+            if path.stat().st_mtime > _IMPORTED_AT:
+                return True
+        except OSError:
+            return True
+    return False
+
+
 def _write_cached(path: Path, key: str, task: Task) -> None:
     """Atomic write (temp file + rename); a failed write only costs a rebuild next time."""
     payload: dict[str, Any] = {"schema_version": _CACHE_SCHEMA, "key": key, "task": task.to_dict()}
@@ -115,7 +135,8 @@ def build_task(task_id: str | TaskId, snapshot: SnapshotLike | None = None) -> T
         task = family.build(snap, tid.seed, tid.variant)
         if task.id != canonical:
             raise ValueError(f"{tid.family} built {task.id!r} for id {canonical!r}")
-        _write_cached(path, key, task)
+        if not _sources_changed_since_import(family):
+            _write_cached(path, key, task)
     with _LOCK:
         _MEMORY[canonical] = task
     return task

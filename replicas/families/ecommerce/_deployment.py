@@ -60,7 +60,7 @@ NET_REVENUE = Knob(
                     _ORDERS_YML,
                     _NET_COLUMN_DOC,
                     "gross_revenue_usd - items_discount_usd - refunds_usd + shipping_usd for revenue orders,\n"
-                    "          0 for cancelled orders. Shipping charged to the customer is revenue; return and\n"
+                    "          0 for non-revenue orders. Shipping charged to the customer is revenue; return and\n"
                     "          goodwill refunds cover merchandise only, so a fully refunded order nets to about\n"
                     "          its shipping.",
                 ),
@@ -98,7 +98,7 @@ NET_REVENUE = Knob(
                 Replace(
                     _ORDERS_YML,
                     _NET_COLUMN_DOC,
-                    "gross_revenue_usd - refunds_usd for revenue orders, 0 for cancelled orders. Discounts\n"
+                    "gross_revenue_usd - refunds_usd for revenue orders, 0 for non-revenue orders. Discounts\n"
                     "          are a marketing expense and are not netted from revenue.",
                 ),
                 Replace(
@@ -280,6 +280,16 @@ def _statuses(
                 _README,
                 "* Revenue orders: status in placed, shipped, completed, returned (cancelled never counts);",
                 f"* Revenue orders: status in {listed} ({why});",
+            ),
+            Replace(
+                _ORDERS_YML,
+                "description: items_subtotal_usd for revenue orders, 0 for cancelled orders.",
+                "description: items_subtotal_usd for revenue orders, 0 for every other order.",
+            ),
+            Replace(
+                "models/marts/dim_customers.yml",
+                "over the customer's orders (cancelled orders count 0)",
+                "over the customer's orders (non-revenue orders count 0)",
             ),
         ),
     )
