@@ -160,7 +160,9 @@ class Deployment:
     @property
     def key(self) -> str:
         """What the deployment is, for cache keys."""
-        blob = json.dumps([DEPLOY_VERSION, self.picks, sorted(self.files.items())])
+        blob = json.dumps(
+            [DEPLOY_VERSION, self.picks, sorted(self.files.items()), sorted(self.models.items())]
+        )
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def rules(self) -> dict[str, str]:
