@@ -214,6 +214,12 @@ def _plan_order(project: ProjectInfo) -> list[str]:
     return [s.unique_id.rsplit(".", 1)[-1] for s in project.plan.models]
 
 
+def _screen_key(funnel_key: str, dep: Deployment) -> str:
+    """A deployed screen's cache key: the funnel it screens, this code and the deployment."""
+    parts = [funnel_key, code_key("replicas.factory.deployed"), dep.key]
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:24]
+
+
 class DeployedFunnel(OutcomeCache[int, DeployedOutcome]):
     """The seed funnel's survivors screened under the seed's deployment, lazily, disk-cached."""
 
@@ -223,11 +229,7 @@ class DeployedFunnel(OutcomeCache[int, DeployedOutcome]):
         self.seed = funnel.seed
         self.scale = funnel.scale
         self.deployment = deployment(funnel.replica, funnel.seed)
-        key = hashlib.sha256(
-            "\x1f".join(
-                [funnel.key, code_key("replicas.factory.deployed"), self.deployment.key]
-            ).encode()
-        ).hexdigest()[:24]
+        key = _screen_key(funnel.key, self.deployment)
         path = (
             replicas_home()
             / "factory"
@@ -300,11 +302,7 @@ class DeployedComboFunnel(OutcomeCache[str, DeployedOutcome]):
         self.seed = funnel.seed
         self.scale = funnel.scale
         self.deployment = deployment(funnel.replica, funnel.seed)
-        key = hashlib.sha256(
-            "\x1f".join(
-                [combos.key, code_key("replicas.factory.deployed"), self.deployment.key]
-            ).encode()
-        ).hexdigest()[:24]
+        key = _screen_key(combos.key, self.deployment)
         path = combos.path.with_name(f"{combos.path.stem}-deployed-{key}.json")
         self._open_cache(path, key, self.replica, self.seed, self.scale, funnel.cache)
 
