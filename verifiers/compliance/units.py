@@ -218,6 +218,10 @@ _NEGATED_BEFORE = re.compile(
 )
 
 
+_CUE_SCANS: dict[tuple[str, int, bool], tuple[tuple[str, int], ...]] = {}
+_CUE_SCANS_LIMIT = 50_000
+
+
 class CueIndex:
     """The cue words of the text, tagged on demand per unit, minus those inside card names.
 
@@ -244,8 +248,29 @@ class CueIndex:
         key = (start, end)
         cues = self._memo.get(key)
         if cues is None:
-            cues = self._memo[key] = self._scan(start, end)
+            cues = self._memo[key] = (
+                self._scan_cached(start, end) if not self._starts else (self._scan(start, end))
+            )
         return cues
+
+    def _scan_cached(self, start: int, end: int) -> list[tuple[str, int]]:
+        """``_scan(start, end)`` (no mentions to drop), kept per text across responses.
+
+        The scan reads ``lower[start - 15 : end]`` and nothing else (the character before a cue,
+        the 14 before a negatable one and the word boundary before those), plus whether "after"
+        occurs in the text; so that stretch, the offset of ``start`` in it and the flag are the
+        key, and the cues found there - positions relative to ``start`` - are the same in every
+        text holding the stretch."""
+        lo = max(0, start - 15)
+        key = (self._lower[lo:end], start - lo, self._after)
+        found = _CUE_SCANS.get(key)
+        if found is None:
+            found = tuple((cue, pos - start) for cue, pos in self._scan(start, end))
+            if end - lo <= 2_000:
+                if len(_CUE_SCANS) >= _CUE_SCANS_LIMIT:
+                    _CUE_SCANS.clear()
+                _CUE_SCANS[key] = found
+        return [(cue, pos + start) for cue, pos in found]
 
     def prefetch(self, start: int, end: int, ranges: Sequence[tuple[int, int]]) -> None:
         """Memoise the cues of several units inside ``[start, end)`` with one scan of it.
