@@ -53,6 +53,7 @@ def test_factory_end_to_end(imported: dict[str, Any], replica: str, tmp_path: Pa
         result = CliRunner().invoke(
             build_app(("factory",)),
             ["factory", replica, "--seeds", str(SEED), "--max-candidates", str(FIRST),
+             "--family-version", "1",
              "--out", str(out)],
         )  # fmt: skip
         assert result.exit_code == 0, result.output

@@ -66,6 +66,12 @@ def import_dbt(
     if result.checked is not None:
         counts = result.checked["dbt"].get("status_counts", {})
         console.print(f"seed 0 builds with every test passing ({counts})", markup=False)
+    if result.knobs:
+        console.print(
+            f"{len(result.knobs)} deployment knob(s) ({', '.join(result.knobs)}): the factory "
+            f"makes {name}.mutant_fix-v2 tasks, each on its seed's business rules",
+            markup=False,
+        )
     console.print(
         f"next: replicas build {name} --seed 1; replicas factory {name} --seeds 1-10 --out DIR",
         markup=False,

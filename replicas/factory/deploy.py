@@ -54,6 +54,7 @@ __all__ = [
     "inline_reference",
     "knobs_for",
     "register_knobs",
+    "unregister_knobs",
 ]
 
 #: Bump when drawing or applying changes what a seed's deployment is.
@@ -128,6 +129,11 @@ def register_knobs(replica: str, knobs: Sequence[Knob]) -> None:
     _KNOBS[replica] = tuple(knobs)
 
 
+def unregister_knobs(replica: str) -> None:
+    """Forget ``replica``'s knobs (an imported replica withdrawn or re-imported without any)."""
+    _KNOBS.pop(replica, None)
+
+
 def knobs_for(replica: str) -> tuple[Knob, ...]:
     """The registered knobs of ``replica`` (empty: it has no deployments)."""
     # the families register their replica's knobs when the family registry loads
@@ -191,7 +197,8 @@ def _replaced(text: str, old: str, new: str, count: int, where: str) -> str:
 def deployment(replica: str, seed: int) -> Deployment:
     """Seed ``seed``'s deployment of ``replica`` (deterministic; memoised)."""
     project = load_project(replica)
-    return _deployment(replica, seed, project.fingerprint)
+    # the knobs are in the key: an imported replica's knobs file may change without its models
+    return _deployment(replica, seed, project.fingerprint, knobs_for(replica))
 
 
 def draw(replica: str, seed: int) -> list[tuple[Knob, Choice]]:
@@ -204,7 +211,7 @@ def draw(replica: str, seed: int) -> list[tuple[Knob, Choice]]:
 
 
 @cache
-def _deployment(replica: str, seed: int, fingerprint: str) -> Deployment:
+def _deployment(replica: str, seed: int, fingerprint: str, knobs: tuple[Knob, ...]) -> Deployment:
     return deployed_with(replica, seed, draw(replica, seed))
 
 

@@ -5,6 +5,11 @@
   the stakeholder's symptom, grading rebuilds the graded mart on the visible and hidden data,
   the oracle restores the pristine model. As ``ecommerce.mutant_fix-v1``, with the wording made
   project-neutral (an imported project's YAML files may be named anything).
+- ``NAME.mutant_fix-v2`` — registered when the project declares deployment knobs
+  (``replicas_knobs.yml``, ``replicas.importer.knobs``): v1's survivors under each seed's
+  deployment (the seed's business rules written into the project's SQL and docs), screened again
+  (``replicas.factory.deployed``); the warehouse holds only the raw data, grading compares with
+  the deployed mart, so writing the project's own files back fails.
 - ``NAME.mart_metric-v1`` — a metric question over one of the project's marts: the sum, average
   or row count of a mart measure over a filter chosen from the data (a category value or a
   calendar month). The answer is SQL on the pristine snapshot; the instruction states the
@@ -21,7 +26,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from replicas.factory.family import SurvivorFixFamily
+from replicas.factory.deploy import register_knobs, unregister_knobs
+from replicas.factory.deployed import DeployedSurvivor
+from replicas.factory.family import DeployedFixFamily, SurvivorFixFamily
 from replicas.factory.funnel import Survivor
 from replicas.factory.project import ModelInfo, ProjectInfo, load_project
 from replicas.tasks import (
@@ -39,7 +46,13 @@ from replicas.tasks import (
 )
 from replicas.verifiers.config import tolerance_sentence
 
-__all__ = ["ImportedMartMetric", "ImportedMutantFix", "register_families", "unregister_families"]
+__all__ = [
+    "ImportedMartMetric",
+    "ImportedMutantFix",
+    "ImportedMutantFixV2",
+    "register_families",
+    "unregister_families",
+]
 
 _NUMERIC = re.compile(r"^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|FLOAT|DOUBLE|REAL|DECIMAL.*)$")
 _TEMPORAL = re.compile(r"^(DATE|TIMESTAMP.*)$")
@@ -73,6 +86,28 @@ def fix_instruction(survivor: Survivor, verifier: VerifierConfig) -> str:
     )
 
 
+def deployed_fix_instruction(survivor: DeployedSurvivor, verifier: VerifierConfig) -> str:
+    """``NAME.mutant_fix-v2``'s instruction: v1's, with the seed's rules as the definition and
+    a raw-only warehouse."""
+    mart = survivor.graded
+    return (
+        f"A stakeholder reports that the {mart} mart looks wrong. {survivor.symptom}\n"
+        f"Nothing about {mart}'s documented definition changed: a recent edit somewhere in the "
+        "dbt project broke it; find the bug. This company's business rules are the ones its "
+        "project documents (the YAML properties of its models, dbt_project.yml's vars and "
+        "comments, the project's README), which may differ from other deployments of this "
+        f"project. Fix it so that {mart} matches its documented definition again (the YAML "
+        f"properties of {mart} and of the models it builds on). Keep its columns and grain. "
+        "The warehouse holds only the raw data (schema raw): build the models you need with the "
+        f"dbt tool. Grading rebuilds {mart} from your project files on a fresh copy of the raw "
+        "data you can query AND on hidden raw datasets of the same schema that you cannot see, "
+        "and compares it row by row with the documented definition on each: a real fix passes "
+        "everywhere; values pasted from this data, logic that only works on it, or another "
+        "deployment's rules fail. When you are done, submit a one-sentence summary of the fix.\n"
+        f"{tolerance_sentence('dbt', verifier)}"
+    )
+
+
 class ImportedMutantFix(SurvivorFixFamily):
     """``NAME.mutant_fix-v1``: survivors of the imported project's factory funnel."""
 
@@ -84,6 +119,20 @@ class ImportedMutantFix(SurvivorFixFamily):
 
     def task_metadata(self, defects: Survivor) -> dict[str, Any]:
         return {**super().task_metadata(defects), "operator": defects.candidate.operator}
+
+
+class ImportedMutantFixV2(DeployedFixFamily):
+    """``NAME.mutant_fix-v2``: survivors of the imported project's funnel under the seed's
+    deployment of the knobs the project declares."""
+
+    difficulty = "hard"
+    limits = Limits(wall_s=600.0)
+
+    def task_instruction(self, defects: DeployedSurvivor, verifier: VerifierConfig) -> str:
+        return deployed_fix_instruction(defects, verifier)
+
+    def task_metadata(self, defects: DeployedSurvivor) -> dict[str, Any]:
+        return {**super().task_metadata(defects), "operator": defects.candidates[0].operator}
 
 
 # --------------------------------------------------------------------------------------------
@@ -271,25 +320,47 @@ def _family_names(replica: str) -> tuple[str, str]:
     return f"{replica}.mutant_fix-v1", f"{replica}.mart_metric-v1"
 
 
+def _deployed_name(replica: str) -> str:
+    return f"{replica}.mutant_fix-v2"
+
+
+def _register(base: type[TaskFamily], family: str, replica: str) -> None:
+    qual = f"{base.__name__}_{replica}"
+    cls = type(
+        qual,
+        (base,),
+        {
+            "name": family,
+            "replica": replica,
+            "description": (base.__doc__ or "").strip().splitlines()[0],
+            "__module__": __name__,
+            "__qualname__": qual,
+        },
+    )
+    register_family(cls)
+
+
 def register_families(replica: str) -> None:
-    """Register the two families of imported replica ``replica`` (idempotent)."""
+    """Register the families of imported replica ``replica`` (idempotent): the two every import
+    gets, and ``mutant_fix-v2`` with the project's knobs when it declares any."""
+    from replicas.importer.knobs import KnobsError, load_knobs
+    from replicas.importer.store import PROJECT_DIR, import_dir
+
     fix_name, metric_name = _family_names(replica)
     for base, family in ((ImportedMutantFix, fix_name), (ImportedMartMetric, metric_name)):
-        qual = f"{base.__name__}_{replica}"
-        cls = type(
-            qual,
-            (base,),
-            {
-                "name": family,
-                "replica": replica,
-                "description": (base.__doc__ or "").strip().splitlines()[0],
-                "__module__": __name__,
-                "__qualname__": qual,
-            },
-        )
-        register_family(cls)
+        _register(base, family, replica)
+    try:
+        knobs = load_knobs(import_dir(replica) / PROJECT_DIR)
+    except KnobsError:
+        knobs = ()  # checked at import; a file edited since then registers no deployment
+    unregister_family(_deployed_name(replica))
+    unregister_knobs(replica)
+    if knobs:
+        register_knobs(replica, knobs)
+        _register(ImportedMutantFixV2, _deployed_name(replica), replica)
 
 
 def unregister_families(replica: str) -> None:
-    for family in _family_names(replica):
+    for family in (*_family_names(replica), _deployed_name(replica)):
         unregister_family(family)
+    unregister_knobs(replica)

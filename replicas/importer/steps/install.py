@@ -16,12 +16,14 @@ import json
 import re
 import shutil
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from replicas.atomicio import publish_dir, remove_tree
 from replicas.dbt import run_dbt
+from replicas.factory.deploy import Knob
+from replicas.importer.knobs import KNOBS_FILE, KnobsError, check_files, combinations, load_knobs
 from replicas.importer.schema import NAME_RE, ImportSpec
 from replicas.importer.steps.derive import derive_spec
 from replicas.importer.steps.project import ImportRefused, check_project, stage_copy
@@ -47,6 +49,8 @@ class ImportResult:
     models: int
     tests: int
     checked: dict[str, Any] | None
+    #: knob name -> its alternatives' labels (the project's ``replicas_knobs.yml``)
+    knobs: dict[str, list[str]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -64,7 +68,12 @@ class ImportResult:
             "date_range": [self.spec.start.isoformat(), self.spec.end.isoformat()],
             "notes": list(self.spec.notes),
             "check_build": self.checked,
-            "families": [f"{self.spec.name}.mutant_fix-v1", f"{self.spec.name}.mart_metric-v1"],
+            "knobs": self.knobs,
+            "families": [
+                f"{self.spec.name}.mutant_fix-v1",
+                *([f"{self.spec.name}.mutant_fix-v2"] if self.knobs else []),
+                f"{self.spec.name}.mart_metric-v1",
+            ],
         }
 
 
@@ -155,6 +164,7 @@ def import_dbt_project(
             for seed in static:
                 shutil.copyfile(seed.path, work / "seed_data" / seed.path.name)
         manifest = _compile(work / PROJECT_DIR, work)
+        knobs = _knobs(work / PROJECT_DIR, manifest)
         (work / "compile.duckdb").unlink(missing_ok=True)
         spec = derive_spec(facts, manifest, name=name, start=start, end=end, source_path=facts.root)
         (work / SPEC_FILE).write_text(spec.to_json(), encoding="utf-8")
@@ -166,7 +176,42 @@ def import_dbt_project(
     models = sum(1 for n in nodes if n.get("resource_type") == "model")
     tests = sum(1 for n in nodes if n.get("resource_type") == "test")
     checked = _check_build(name, manifest) if check else None
-    return ImportResult(spec, final, models, tests, checked)
+    if check and knobs:
+        _check_knobs_compiled(name, knobs)
+    labels = {k.name: [c.label for c in k.choices] for k in knobs}
+    return ImportResult(spec, final, models, tests, checked, labels)
+
+
+def _knobs(project: Path, manifest: dict[str, Any]) -> tuple[Knob, ...]:
+    """The staged project's deployment knobs, each edit checked against its files."""
+    try:
+        knobs = load_knobs(project)
+        models = {
+            str(n["name"])
+            for n in manifest.get("nodes", {}).values()
+            if n.get("resource_type") == "model"
+        }
+        check_files(project, knobs, models)
+    except KnobsError as exc:
+        raise ImportRefused(str(exc)) from None
+    return knobs
+
+
+def _check_knobs_compiled(name: str, knobs: tuple[Knob, ...]) -> None:
+    """Every deployment's compiled effect holds on the compiled project (a var's effect on its
+    model's SQL, a model file's edit in its compiled SQL); the import is withdrawn otherwise."""
+    from replicas.factory.deploy import DeploymentError, deployed_with
+
+    for picks in combinations(knobs):
+        try:
+            deployed_with(name, 0, picks)
+        except DeploymentError as exc:
+            remove_import(name)
+            rules = ", ".join(f"{k.name}={c.label!r}" for k, c in picks)
+            raise ImportRefused(
+                f"{KNOBS_FILE}: a deployment does not apply to the compiled project ({rules}): "
+                f"{exc}; import withdrawn"
+            ) from None
 
 
 def _check_build(name: str, manifest: dict[str, Any]) -> dict[str, Any]:
