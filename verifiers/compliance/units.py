@@ -60,47 +60,20 @@ class Unit:
 
 
 def _sentence_spans(text: str, start: int, end: int, out: list[tuple[int, int]]) -> None:
-    """The sentences of ``text[start:end]``, line by line (a line break always ends one).
-
-    Read paragraph by paragraph (up to and including a blank line): a paragraph is whole lines,
-    so its sentences are those of its lines, a function of its text alone - kept per text, as
-    answers repeat their paragraphs."""
+    """The sentences of ``text[start:end]``, line by line (a line break always ends one)."""
     pos = start
-    cache = _PARAGRAPH_SPLITS
     while pos < end:
-        stop = text.find("\n\n", pos, end)
-        stop = end if stop < 0 else stop + 2
-        block = text[pos:stop]
-        found = cache.get(block)
-        if found is None:
-            found = _block_sentences(block)
-            if len(block) <= 4_000:
-                if len(cache) >= _SPLITS_LIMIT:
-                    cache.clear()
-                cache[block] = found
-        out += [(pos + lo, pos + hi) for lo, hi in found]
-        pos = stop
-
-
-def _block_sentences(block: str) -> tuple[tuple[int, int], ...]:
-    """``(start, end)`` of the sentences of ``block``'s lines, in order."""
-    out: list[tuple[int, int]] = []
-    pos = 0
-    end = len(block)
-    while pos < end:
-        stop = block.find("\n", pos)
+        stop = text.find("\n", pos, end)
         stop = end if stop < 0 else stop + 1
-        split = line_sentences(block[pos:stop])
+        split = line_sentences(text[pos:stop])
         if len(split) == 1:
             out.append((pos, stop))
         else:
             out += [(pos + lo, pos + hi) for lo, hi in split]
         pos = stop
-    return tuple(out)
 
 
 _SPLITS: dict[str, tuple[tuple[int, int], ...]] = {}
-_PARAGRAPH_SPLITS: dict[str, tuple[tuple[int, int], ...]] = {}
 _SPLITS_LIMIT = 50_000
 
 
