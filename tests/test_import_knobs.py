@@ -230,6 +230,10 @@ def test_v2_sandbox_states_the_seeds_rules_and_holds_raw_data_only(
             env, "sql", query="select distinct table_schema from information_schema.tables"
         )
         project_yml = _step(env, "read_file", path="dbt_project.yml")
+        listing = _step(env, "list_files", path=".")
+        obs, _, _, _, info = env.step({"name": "read_file", "arguments": {"path": KNOBS_FILE}})
+    # the knobs (every deployment's rules) are the kit's, kept out of the sandbox's project
+    assert KNOBS_FILE not in listing and info["error"], obs
     assert [ln.strip() for ln in tables.splitlines()[2:-1]] == ["raw"], tables
     if "dbt_project.yml" in rules.files:
         assert rules.files["dbt_project.yml"].strip().splitlines()[-1] in project_yml

@@ -30,6 +30,8 @@ With knobs, the import registers ``NAME.mutant_fix-v2`` beside ``NAME.mutant_fix
 read with a schema (unknown keys are errors) and every edit is checked against the staged
 project at import, and against the compiled SQL when the import builds (``--no-check`` skips
 that build); a knob that does not apply refuses the import with the knob, file and text named.
+The import keeps the file beside the staged project (``$REPLICAS_HOME/imports/NAME/``), not in
+it: a task's sandbox is a copy of the project and must not list the other deployments' rules.
 """
 
 from __future__ import annotations
@@ -149,9 +151,10 @@ def parse_knobs(text: str, *, source: str = KNOBS_FILE) -> tuple[Knob, ...]:
     return tuple(knobs)
 
 
-def load_knobs(project: Path) -> tuple[Knob, ...]:
-    """The knobs of the dbt project at ``project`` (empty when it has no knobs file)."""
-    path = project / KNOBS_FILE
+def load_knobs(directory: Path) -> tuple[Knob, ...]:
+    """The knobs in ``directory``'s knobs file (a project's root, or an import's directory,
+    where the import keeps the file beside the staged project); empty when there is none."""
+    path = directory / KNOBS_FILE
     if not path.is_file():
         return ()
     return parse_knobs(path.read_text(encoding="utf-8"), source=KNOBS_FILE)

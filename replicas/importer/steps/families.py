@@ -344,13 +344,13 @@ def register_families(replica: str) -> None:
     """Register the families of imported replica ``replica`` (idempotent): the two every import
     gets, and ``mutant_fix-v2`` with the project's knobs when it declares any."""
     from replicas.importer.knobs import KnobsError, load_knobs
-    from replicas.importer.store import PROJECT_DIR, import_dir
+    from replicas.importer.store import import_dir
 
     fix_name, metric_name = _family_names(replica)
     for base, family in ((ImportedMutantFix, fix_name), (ImportedMartMetric, metric_name)):
         _register(base, family, replica)
     try:
-        knobs = load_knobs(import_dir(replica) / PROJECT_DIR)
+        knobs = load_knobs(import_dir(replica))
     except KnobsError:
         knobs = ()  # checked at import; a file edited since then registers no deployment
     unregister_family(_deployed_name(replica))

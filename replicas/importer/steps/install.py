@@ -158,13 +158,17 @@ def import_dbt_project(
     work.mkdir()
     try:
         stage_copy(facts, work / PROJECT_DIR)
+        # the knobs are the kit's metadata, not the company's project: kept beside the project,
+        # so no sandbox (a copy of the project) holds the other deployments' rules
+        if (work / PROJECT_DIR / KNOBS_FILE).is_file():
+            (work / PROJECT_DIR / KNOBS_FILE).rename(work / KNOBS_FILE)
         static = [s for s in facts.seeds if s.static]
         if static:
             (work / "seed_data").mkdir()
             for seed in static:
                 shutil.copyfile(seed.path, work / "seed_data" / seed.path.name)
         manifest = _compile(work / PROJECT_DIR, work)
-        knobs = _knobs(work / PROJECT_DIR, manifest)
+        knobs = _knobs(work, manifest)
         (work / "compile.duckdb").unlink(missing_ok=True)
         spec = derive_spec(facts, manifest, name=name, start=start, end=end, source_path=facts.root)
         (work / SPEC_FILE).write_text(spec.to_json(), encoding="utf-8")
@@ -182,10 +186,11 @@ def import_dbt_project(
     return ImportResult(spec, final, models, tests, checked, labels)
 
 
-def _knobs(project: Path, manifest: dict[str, Any]) -> tuple[Knob, ...]:
-    """The staged project's deployment knobs, each edit checked against its files."""
+def _knobs(work: Path, manifest: dict[str, Any]) -> tuple[Knob, ...]:
+    """The import's deployment knobs, each edit checked against the staged project's files."""
+    project = work / PROJECT_DIR
     try:
-        knobs = load_knobs(project)
+        knobs = load_knobs(work)
         models = {
             str(n["name"])
             for n in manifest.get("nodes", {}).values()
