@@ -293,3 +293,53 @@ def test_the_audits_adversary_gets_nothing_from_an_imported_v2_task(
     check = report.task(task_id).check("adversary")
     assert not check.failed, check.evidence
     assert check.data["strategies"]["restore_shipped_project"]["score"] == 0.0
+
+
+# --------------------------------------------------------------------------------------------
+# combined tasks of imported projects (mutant_fix_multi-v1 and -v2)
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_the_factory_combines_an_imported_projects_survivors(
+    imported: dict[str, Any], version: int, tmp_path: Path
+) -> None:
+    """``--combine`` works on an imported project: v1 combinations, and at v2 the ones that
+    pass the deployment screen, listed after the single tasks."""
+    out = tmp_path / "factory"
+    args = ["factory", "byo_shop", "--seeds", str(SEED), "--combine", "2"]
+    args += ["--family-version", str(version), "--out", str(out)]
+    with home_for_imports():
+        result = CliRunner().invoke(build_app(("factory",)), args)
+    assert result.exit_code == 0, result.output
+    funnel = json.loads((out / "funnel.json").read_text())
+    combined = funnel["combined"]
+    assert combined["family"] == f"byo_shop.mutant_fix_multi-v{version}"
+    ids = (out / "suite.txt").read_text().split()
+    multi = [i for i in ids if ".mutant_fix_multi-" in i]
+    expected = combined["deployed"]["task_ids"] if version == 2 else combined["task_ids"]
+    assert multi == expected and len(multi) >= 1, combined
+    assert multi[0] == f"byo_shop.mutant_fix_multi-v{version}.s{SEED}.0"
+
+
+@pytest.mark.slow
+def test_imported_multi_v2_oracle_one_and_each_fix_alone_zero(imported: dict[str, Any]) -> None:
+    with home_for_imports():
+        task = build_task(f"byo_shop.mutant_fix_multi-v2.s{SEED}.0")
+        restores = [c for c in task.oracle if c.name == "write_file"]
+        build = next(c for c in task.oracle if c.name == "dbt")
+        assert len(restores) == len(task.metadata["candidates"]) >= 2
+        assert "replicas" not in task.instruction and all(
+            r.arguments["path"] not in task.instruction for r in restores
+        )
+
+        def play(calls: list[Any]) -> float:
+            with Env.from_task(task) as env:
+                env.reset()
+                for call in calls:
+                    env.step(call.to_action())
+                return _submit(env)[0]
+
+        assert play(list(task.oracle[:-1])) == 1.0
+        assert play([]) == 0.0
+        for restore in restores:  # one defect fixed, the others left: still wrong
+            assert play([restore, build]) == 0.0, restore.arguments["path"]

@@ -10,6 +10,9 @@
   deployment (the seed's business rules written into the project's SQL and docs), screened again
   (``replicas.factory.deployed``); the warehouse holds only the raw data, grading compares with
   the deployed mart, so writing the project's own files back fails.
+- ``NAME.mutant_fix_multi-v1`` (and ``-v2`` with knobs) — 2-3 survivors in different layers that
+  share a graded mart, every one still needed (``replicas.factory.combine``), as
+  ``ecommerce.mutant_fix_multi-v1``/``-v2``.
 - ``NAME.mart_metric-v1`` — a metric question over one of the project's marts: the sum, average
   or row count of a mart measure over a filter chosen from the data (a category value or a
   calendar month). The answer is SQL on the pristine snapshot; the instruction states the
@@ -26,9 +29,16 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from replicas.factory.combine import Combination
 from replicas.factory.deploy import register_knobs, unregister_knobs
-from replicas.factory.deployed import DeployedSurvivor
-from replicas.factory.family import DeployedFixFamily, SurvivorFixFamily
+from replicas.factory.deployed import Deployed, DeployedSurvivor
+from replicas.factory.family import (
+    CombinedFixFamily,
+    Defects,
+    DeployedCombinedFixFamily,
+    DeployedFixFamily,
+    SurvivorFixFamily,
+)
 from replicas.factory.funnel import Survivor
 from replicas.factory.project import ModelInfo, ProjectInfo, load_project
 from replicas.tasks import (
@@ -49,6 +59,8 @@ from replicas.verifiers.config import tolerance_sentence
 __all__ = [
     "ImportedMartMetric",
     "ImportedMutantFix",
+    "ImportedMutantFixMulti",
+    "ImportedMutantFixMultiV2",
     "ImportedMutantFixV2",
     "register_families",
     "unregister_families",
@@ -67,33 +79,49 @@ def _q(name: str) -> str:
 # the factory's fix family
 
 
-def fix_instruction(survivor: Survivor, verifier: VerifierConfig) -> str:
-    mart = survivor.graded
+#: What broke the mart, per kind of fix task.
+_ONE_BUG = "a recent edit somewhere in the dbt project broke it."
+_SEVERAL_BUGS = (
+    "more than one recent edit, in different layers of the dbt project, broke it together, and "
+    "fixing only one of them is not enough."
+)
+
+
+def fix_instruction(
+    defects: Defects, verifier: VerifierConfig, *, broke: str = _ONE_BUG, fixes: str = "fix"
+) -> str:
+    """The v1 instruction (``broke``: what broke the mart; ``fixes``: "fix" or "fixes")."""
+    mart = defects.graded
+    bug = "bug affects" if fixes == "fix" else "bugs affect"
+    find = "Find the bug and fix it" if fixes == "fix" else "Find every bug and fix them all"
     return (
-        f"A stakeholder reports that the {mart} mart looks wrong. {survivor.symptom}\n"
-        f"Nothing about {mart}'s documented definition changed: a recent edit somewhere in the "
-        f"dbt project broke it. Find the bug and fix it so that {mart} matches its documented "
+        f"A stakeholder reports that the {mart} mart looks wrong. {defects.symptom}\n"
+        f"Nothing about {mart}'s documented definition changed: {broke[:-1]}. {find} so that "
+        f"{mart} matches its documented "
         f"definition again (the YAML properties of {mart} and of the models it builds on, and "
         "the project's vars). Keep its columns and grain. "
-        f"{mart} and the models the bug affects are currently missing from the warehouse; build "
+        f"{mart} and the models the {bug} are currently missing from the warehouse; build "
         "them with the dbt tool to check your fix. Grading rebuilds "
         f"{mart} from your project files on a fresh copy of the raw data you can query AND on "
         "hidden raw datasets of the same schema that you cannot see, and compares it row by row "
         "with the documented definition on each: a real fix passes everywhere; values pasted "
         "from this data, or logic that only works on it, fail. When you are done, submit a "
-        "one-sentence summary of the fix.\n"
+        f"one-sentence summary of the {fixes}.\n"
         f"{tolerance_sentence('dbt', verifier)}"
     )
 
 
-def deployed_fix_instruction(survivor: DeployedSurvivor, verifier: VerifierConfig) -> str:
-    """``NAME.mutant_fix-v2``'s instruction: v1's, with the seed's rules as the definition and
-    a raw-only warehouse."""
-    mart = survivor.graded
+def deployed_fix_instruction(
+    defects: Defects, verifier: VerifierConfig, *, broke: str = _ONE_BUG, fixes: str = "fix"
+) -> str:
+    """The ``-v2`` instruction: v1's, with the seed's rules as the definition and a raw-only
+    warehouse."""
+    mart = defects.graded
+    find = "find the bug." if fixes == "fix" else "find every bug."
     return (
-        f"A stakeholder reports that the {mart} mart looks wrong. {survivor.symptom}\n"
-        f"Nothing about {mart}'s documented definition changed: a recent edit somewhere in the "
-        "dbt project broke it; find the bug. This company's business rules are the ones its "
+        f"A stakeholder reports that the {mart} mart looks wrong. {defects.symptom}\n"
+        f"Nothing about {mart}'s documented definition changed: {broke[:-1]}; {find} This "
+        "company's business rules are the ones its "
         "project documents (the YAML properties of its models, dbt_project.yml's vars and "
         "comments, the project's README), which may differ from other deployments of this "
         f"project. Fix it so that {mart} matches its documented definition again (the YAML "
@@ -103,8 +131,8 @@ def deployed_fix_instruction(survivor: DeployedSurvivor, verifier: VerifierConfi
         "data you can query AND on hidden raw datasets of the same schema that you cannot see, "
         "and compares it row by row with the documented definition on each: a real fix passes "
         "everywhere; values pasted from this data, logic that only works on it, or another "
-        "deployment's rules fail. When you are done, submit a one-sentence summary of the fix.\n"
-        f"{tolerance_sentence('dbt', verifier)}"
+        f"deployment's rules fail. When you are done, submit a one-sentence summary of the "
+        f"{fixes}.\n{tolerance_sentence('dbt', verifier)}"
     )
 
 
@@ -133,6 +161,28 @@ class ImportedMutantFixV2(DeployedFixFamily):
 
     def task_metadata(self, defects: DeployedSurvivor) -> dict[str, Any]:
         return {**super().task_metadata(defects), "operator": defects.candidates[0].operator}
+
+
+class ImportedMutantFixMulti(CombinedFixFamily):
+    """``NAME.mutant_fix_multi-v1``: 2-3 survivors of the imported project's funnel in
+    different layers, each still needed (``replicas.factory.combine``)."""
+
+    difficulty = "hard"
+    limits = Limits(wall_s=900.0)
+
+    def task_instruction(self, defects: Combination, verifier: VerifierConfig) -> str:
+        return fix_instruction(defects, verifier, broke=_SEVERAL_BUGS, fixes="fixes")
+
+
+class ImportedMutantFixMultiV2(DeployedCombinedFixFamily):
+    """``NAME.mutant_fix_multi-v2``: the v1 combinations under the seed's deployment of the
+    project's knobs, every defect still needed against the deployed mart."""
+
+    difficulty = "hard"
+    limits = Limits(wall_s=900.0)
+
+    def task_instruction(self, defects: Deployed, verifier: VerifierConfig) -> str:
+        return deployed_fix_instruction(defects, verifier, broke=_SEVERAL_BUGS, fixes="fixes")
 
 
 # --------------------------------------------------------------------------------------------
@@ -316,12 +366,16 @@ class ImportedMartMetric(TaskFamily):
 # registration
 
 
-def _family_names(replica: str) -> tuple[str, str]:
-    return f"{replica}.mutant_fix-v1", f"{replica}.mart_metric-v1"
+def _family_names(replica: str) -> tuple[str, str, str]:
+    return (
+        f"{replica}.mutant_fix-v1",
+        f"{replica}.mutant_fix_multi-v1",
+        f"{replica}.mart_metric-v1",
+    )
 
 
-def _deployed_name(replica: str) -> str:
-    return f"{replica}.mutant_fix-v2"
+def _deployed_names(replica: str) -> tuple[str, str]:
+    return f"{replica}.mutant_fix-v2", f"{replica}.mutant_fix_multi-v2"
 
 
 def _register(base: type[TaskFamily], family: str, replica: str) -> None:
@@ -341,26 +395,33 @@ def _register(base: type[TaskFamily], family: str, replica: str) -> None:
 
 
 def register_families(replica: str) -> None:
-    """Register the families of imported replica ``replica`` (idempotent): the two every import
-    gets, and ``mutant_fix-v2`` with the project's knobs when it declares any."""
+    """Register the families of imported replica ``replica`` (idempotent): the three every
+    import gets, and the ``-v2`` fix families with the project's knobs when it declares any."""
     from replicas.importer.knobs import KnobsError, load_knobs
     from replicas.importer.store import import_dir
 
-    fix_name, metric_name = _family_names(replica)
-    for base, family in ((ImportedMutantFix, fix_name), (ImportedMartMetric, metric_name)):
+    bases: tuple[type[TaskFamily], ...] = (
+        ImportedMutantFix,
+        ImportedMutantFixMulti,
+        ImportedMartMetric,
+    )
+    for base, family in zip(bases, _family_names(replica), strict=True):
         _register(base, family, replica)
     try:
         knobs = load_knobs(import_dir(replica))
     except KnobsError:
         knobs = ()  # checked at import; a file edited since then registers no deployment
-    unregister_family(_deployed_name(replica))
+    for family in _deployed_names(replica):
+        unregister_family(family)
     unregister_knobs(replica)
     if knobs:
         register_knobs(replica, knobs)
-        _register(ImportedMutantFixV2, _deployed_name(replica), replica)
+        deployed = (ImportedMutantFixV2, ImportedMutantFixMultiV2)
+        for base, family in zip(deployed, _deployed_names(replica), strict=True):
+            _register(base, family, replica)
 
 
 def unregister_families(replica: str) -> None:
-    for family in (*_family_names(replica), _deployed_name(replica)):
+    for family in (*_family_names(replica), *_deployed_names(replica)):
         unregister_family(family)
     unregister_knobs(replica)

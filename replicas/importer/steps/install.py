@@ -71,7 +71,12 @@ class ImportResult:
             "knobs": self.knobs,
             "families": [
                 f"{self.spec.name}.mutant_fix-v1",
-                *([f"{self.spec.name}.mutant_fix-v2"] if self.knobs else []),
+                f"{self.spec.name}.mutant_fix_multi-v1",
+                *(
+                    [f"{self.spec.name}.mutant_fix-v2", f"{self.spec.name}.mutant_fix_multi-v2"]
+                    if self.knobs
+                    else []
+                ),
                 f"{self.spec.name}.mart_metric-v1",
             ],
         }
