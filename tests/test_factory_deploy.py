@@ -33,6 +33,8 @@ from replicas.factory.funnel import SeedFunnel
 from replicas.factory.validate import Evaluator
 from replicas.replica import get_replica
 from replicas.tasks import Task, build_task, submit
+from tests.episode_support import step as _step
+from tests.episode_support import submit_done as _submit
 
 REPLICA = "ecommerce"
 SEED = 1
@@ -140,19 +142,6 @@ def test_the_inlined_reference_is_the_deployed_mart() -> None:
 @pytest.fixture(scope="module")
 def task() -> Task:
     return build_task(TASK)
-
-
-def _step(env: Env, name: str, **arguments: Any) -> str:
-    obs, _, terminated, truncated, info = env.step({"name": name, "arguments": arguments})
-    assert not (terminated or truncated), obs
-    assert not info["error"], obs
-    return str(obs)
-
-
-def _submit(env: Env) -> tuple[float, dict[str, Any]]:
-    _, reward, terminated, _, info = env.step({"name": "submit", "arguments": {"answer": "done"}})
-    assert terminated
-    return float(reward), info["verdict"]
 
 
 def test_v2_survivors_are_screened_under_the_seeds_rules(task: Task) -> None:

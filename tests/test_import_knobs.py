@@ -27,6 +27,8 @@ from replicas.factory.validate import Evaluator
 from replicas.importer.knobs import KNOBS_FILE, KnobsError, check_files, load_knobs, parse_knobs
 from replicas.tasks import Task, build_task, get_family
 from tests.byo_support import PROJECTS, home_for_imports
+from tests.episode_support import step as _step
+from tests.episode_support import submit_done as _submit
 
 SEED = 1
 
@@ -194,19 +196,6 @@ def test_the_factory_makes_v2_tasks_by_default(
     ids = (out / "suite.txt").read_text().split()
     assert ids == deployed["task_ids"] and len(ids) >= 1
     assert all(i.startswith(f"{replica}.mutant_fix-v2.s{SEED}.") for i in ids)
-
-
-def _step(env: Env, name: str, **arguments: Any) -> str:
-    obs, _, terminated, truncated, info = env.step({"name": name, "arguments": arguments})
-    assert not (terminated or truncated), obs
-    assert not info["error"], obs
-    return str(obs)
-
-
-def _submit(env: Env) -> tuple[float, dict[str, Any]]:
-    _, reward, terminated, _, info = env.step({"name": "submit", "arguments": {"answer": "done"}})
-    assert terminated
-    return float(reward), info["verdict"]
 
 
 def _task(replica: str) -> Task:

@@ -38,22 +38,15 @@ import shlex
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from replicas.env import Env
 from replicas.tasks import build_task
+from tests.episode_support import step as _step
 
 SCRIPT = Path(__file__).parent / "fixtures" / "script_agent.py"
 _REF = re.compile(r"""ref\(\s*['"]([A-Za-z0-9_]+)['"]\s*\)""")
-
-
-def _step(env: Env, name: str, **arguments: Any) -> str:
-    obs, _, terminated, truncated, info = env.step({"name": name, "arguments": arguments})
-    assert not (terminated or truncated), obs
-    assert not info["error"], obs
-    return str(obs)
 
 
 @pytest.mark.parametrize(

@@ -50,6 +50,7 @@ from replicas.factory.deploy import deployed_with, deployment, knobs_for
 from replicas.factory.project import load_project
 from replicas.replica import get_replica
 from replicas.tasks import Task, build_task
+from tests.episode_support import step as _step
 
 REPLICA = "ecommerce"
 SHIPPED = Path(get_replica(REPLICA).dbt_project)
@@ -87,13 +88,6 @@ def _texts_of(path: str) -> set[str]:
 def _broken(task: Task) -> set[str]:
     """The files the oracle writes back: the mutated ones."""
     return {str(c.arguments["path"]) for c in task.oracle if c.name == "write_file"}
-
-
-def _step(env: Env, name: str, **arguments: Any) -> str:
-    obs, _, terminated, truncated, info = env.step({"name": name, "arguments": arguments})
-    assert not (terminated or truncated), obs
-    assert not info["error"], obs
-    return str(obs)
 
 
 def _roomy(task: Task) -> Task:
