@@ -48,6 +48,7 @@ __all__ = [
     "DeploymentError",
     "Knob",
     "Replace",
+    "deployed_files",
     "deployed_with",
     "deployment",
     "draw",
@@ -213,6 +214,24 @@ def draw(replica: str, seed: int) -> list[tuple[Knob, Choice]]:
 @cache
 def _deployment(replica: str, seed: int, fingerprint: str, knobs: tuple[Knob, ...]) -> Deployment:
     return deployed_with(replica, seed, draw(replica, seed))
+
+
+def deployed_files(root: Path, picks: Sequence[tuple[Knob, Choice]]) -> dict[str, str]:
+    """The project files under ``root`` that ``picks`` change, with their deployed text (the
+    text-only part of a deployment, for projects the factory's replay cannot compile;
+    DeploymentError when a replacement does not match)."""
+    files: dict[str, str] = {}
+    for _, choice in picks:
+        for edit in choice.edits:
+            if edit.model is not None:
+                raise DeploymentError(
+                    f"{edit.path}: a configuration edit needs the compiled project"
+                )
+            text = files.get(edit.path)
+            if text is None:
+                text = (root / edit.path).read_text(encoding="utf-8")
+            files[edit.path] = _replaced(text, edit.old, edit.new, edit.count, edit.path)
+    return files
 
 
 def deployed_with(replica: str, seed: int, picks: Sequence[tuple[Knob, Choice]]) -> Deployment:

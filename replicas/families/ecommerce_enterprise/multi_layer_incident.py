@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from replicas.factory.deploy import deployed_files, draw
 from replicas.families.ecommerce_enterprise._common import (
     GRADING_WALL_S,
     REPLICA,
@@ -29,6 +31,7 @@ from replicas.families.ecommerce_enterprise._common import (
     model_files,
     with_v1_draws,
 )
+from replicas.families.ecommerce_enterprise._deployment import REPLICA as _DEPLOYED
 from replicas.tasks import (
     BuildContext,
     Task,
@@ -288,4 +291,131 @@ class MultiLayerIncidentV2(MultiLayerIncident):
 
     def make(self, ctx: BuildContext) -> Task:
         task = super().make(with_v1_draws(ctx, MultiLayerIncident()))
+        return as_family(task, self.name, grading_wall_s=GRADING_WALL_S)
+
+
+def choose_deployed(
+    ctx: BuildContext, rules: dict[str, str]
+) -> tuple[str, Defect, Defect, dict[str, str], dict[str, str], str]:
+    """v1's draw on the seed's deployment: (mart, upstream defect, mart defect, patched files,
+    right files, reference SQL). ``rules`` (path -> deployed text) is the seed's deployment; the
+    defects are injected into the deployed text, the reference is the deployed mart on the
+    pristine snapshot (the deployed models inlined), and a pair is kept only when each defect
+    alone changes that mart and the shipped project's mart differs from it (so writing the
+    kit's files back is wrong)."""
+    files = model_files(Path(ctx.snapshot.dbt_project))
+    by_path = {path: model for model, path in files.items()}
+    deployed = {by_path[path]: text for path, text in rules.items() if path in by_path}
+    rng = ctx.rng("pair")
+    mart = (RECOGNIZED, ORDERS)[int(rng.integers(0, 2))]
+    good = evaluation_sql(ctx, mart, deployed, files)
+    if not differ(ctx, good, evaluation_sql(ctx, mart, {}, files)):
+        raise TaskBuildError(f"seed {ctx.seed}'s rules do not change {mart}")
+    ups = [d for d in UPSTREAM if mart in d.marts]
+    downs = [d for d in MART if d.model == mart]
+    pairs = [(u, d) for u in ups for d in downs]
+    for index in rng.permutation(len(pairs)):
+        up, down = pairs[int(index)]
+        right = {m: deployed.get(m) or ctx.project_file(files[m]) for m in (up.model, down.model)}
+        try:
+            broken = {
+                up.model: inject(right[up.model], up.find, up.replace, up.name),
+                down.model: inject(right[down.model], down.find, down.replace, down.name),
+            }
+        except TaskBuildError:
+            continue  # a rule rewrote the defect's text: not this pair
+        only_up = evaluation_sql(ctx, mart, {**deployed, up.model: broken[up.model]}, files)
+        only_down = evaluation_sql(ctx, mart, {**deployed, down.model: broken[down.model]}, files)
+        if differ(ctx, good, only_up) and differ(ctx, good, only_down):
+            patch = {**rules, **{files[m]: text for m, text in broken.items()}}
+            restore = {files[m]: text for m, text in right.items()}
+            return mart, up, down, patch, restore, good
+    raise TaskBuildError(f"no defect pair changes {mart} on both counts for seed {ctx.seed}")
+
+
+@register_family
+class MultiLayerIncidentV3(TaskFamily):
+    """``ecommerce_enterprise.multi_layer_incident-v3``: v2's incident on the seed's deployment.
+
+    What changed from v2, and why: v2's fix was "write the kit's files back", which an agent
+    that has the kit's source solves from memory (red team, session 10: the audit's
+    ``restore_shipped_project`` scored 1.0 on all seven hard-v2 tasks). Here each seed's company
+    runs the project with its own documented rule for the delivery date
+    (``replicas.families.ecommerce_enterprise._deployment``), written into its SQL and every
+    document that states it; the graded mart is compared with the deployed definition
+    (``VerifierConfig.reference_sql``), so the shipped files give the wrong mart. Drawn afresh
+    (its own randomness), on v2's grading budget.
+    """
+
+    name = "ecommerce_enterprise.multi_layer_incident-v3"
+    replica = REPLICA
+    description = (
+        "Two interacting defects in different layers of the seed's deployment (its own "
+        "documented delivery-date rule); fix both (hidden-data grading against the deployed "
+        "definition)."
+    )
+    difficulty = "hard"
+    n_variants = 4
+
+    def make(self, ctx: BuildContext) -> Task:
+        root = Path(ctx.snapshot.dbt_project)
+        picks = draw(_DEPLOYED, ctx.seed)
+        rules = deployed_files(root, picks)
+        mart, up, down, patch, restore, reference = choose_deployed(ctx, rules)
+        instruction = (
+            f"Incident INC-{4000 + 97 * ctx.seed + ctx.variant}: since last night's deploy "
+            f"{OWNERS[mart]} reports two problems with {mart}: {up.symptom}; and {down.symptom}. "
+            f"Find every defect behind these symptoms in the dbt project (the cause may sit in "
+            f"any layer upstream of {mart}) and fix it, so that {mart} again matches its "
+            "documented definition (its YAML, the docs pages and the models it builds on). This "
+            "company's business rules are the ones its project documents, which may differ "
+            "from other deployments of this project. Keep "
+            f"its columns, contract and grain. {mart} is missing from the warehouse until you "
+            "build it with the dbt tool. Your project is graded by rebuilding it on this data "
+            "and on hidden datasets of the same schema. When done, submit a one-sentence "
+            "summary of the fixes."
+        )
+        oracle = [write_file(path, text) for path, text in sorted(restore.items())]
+        metadata: dict[str, Any] = {
+            "mart": mart,
+            "defects": [up.name, down.name],
+            "files": sorted(set(patch) & set(restore)),
+            "rules": {knob.name: choice.label for knob, choice in picks},
+            "partial_fix_fails": True,
+            **definitions_metadata(
+                (
+                    Definition(f"{mart} definition", "file", *MART_DOCS[mart]),
+                    Definition(
+                        "revenue recognition and FX policy",
+                        "file",
+                        "models/docs/fx_policy.md",
+                        "as of",
+                    ),
+                    Definition(
+                        "the delivery-date rule",
+                        "file",
+                        "models/intermediate/commerce/_commerce__models.yml",
+                        "belongs to the previous day",
+                    ),
+                )
+            ),
+        }
+        task = ctx.task(
+            instruction=instruction,
+            answer_kind="dbt",
+            verifier=VerifierConfig(
+                dbt_models=(mart,),
+                key_columns=("order_id",),
+                abs_tol=0.005,
+                hidden_data=True,
+                reference_sql={mart: reference},
+            ),
+            sandbox_patch=patch,
+            oracle=(
+                *oracle,
+                dbt(f"run --select +{mart}"),
+                submit(f"Fixed {up.name} in {up.model} and {down.name} in {down.model}."),
+            ),
+            metadata=metadata,
+        )
         return as_family(task, self.name, grading_wall_s=GRADING_WALL_S)
