@@ -58,6 +58,7 @@ from replicas.verifiers.compliance.findings import (
     Finding,
 )
 from replicas.verifiers.compliance.mentions import NameMention
+from replicas.verifiers.compliance.names import NameIndex
 from replicas.verifiers.compliance.rules import evaluate
 from replicas.verifiers.compliance.ruleset import (
     DEFAULT_RULESET,
@@ -75,6 +76,7 @@ from replicas.verifiers.compliance.ruleset11 import (
     worked_examples,
     worked_fee_findings,
 )
+from replicas.verifiers.compliance.ruleset12 import names_12, revise_12, rewrite_12
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -172,15 +174,18 @@ def _reading_text(norm: NormalizedText, rules: Ruleset) -> str:
     return fold_synonyms(norm.lower) if rules.term_synonyms else norm.lower
 
 
-def _normalize(text: str, rules: Ruleset) -> NormalizedText:
-    return _normalize_11(text, rules)[0]
+def _normalize(text: str, rules: Ruleset, catalog: Catalog | None = None) -> NormalizedText:
+    return _normalize_11(text, rules, catalog)[0]
 
 
-def _normalize_11(text: str, rules: Ruleset) -> tuple[NormalizedText, tuple[int, ...]]:
+def _normalize_11(
+    text: str, rules: Ruleset, catalog: Catalog | None = None
+) -> tuple[NormalizedText, tuple[int, ...]]:
     """The normalised text (with ruleset 5's rewrites of abbreviations and paraphrases, and
     ruleset 7's after them; ruleset 9 reads no dash or "n/a" as "none"; ruleset 10 writes
     durations in words that hold "a year" in months and "$25.00" as "$25"; ruleset 11's
-    rewrites last), and the positions of letters read through a look-alike or an underscore."""
+    rewrites last; ruleset 12 reads a name wrapped inside a list item as one line before them),
+    and the positions of letters read through a look-alike or an underscore."""
     norm = normalize(text)
     if rules.expansions:
         norm = expand(norm, rules.transfer_paraphrases_6, rules.rewrites_7)
@@ -190,18 +195,27 @@ def _normalize_11(text: str, rules: Ruleset) -> tuple[NormalizedText, tuple[int,
         norm = blank_unstated(norm)
     if rules.word_durations_10 or rules.waivers_10:
         norm = rewrite_10(norm, rules)
+    if rules.wraps_12 and catalog is not None:
+        norm = rewrite_12(norm, _name_index(catalog, rules))
     if rules.rewrites_11:
         return rewrite_11(norm, rules)
     return norm, ()
 
 
+def _name_index(catalog: Catalog, rules: Ruleset) -> NameIndex:
+    return catalog.names_for(rules.brand_before_issuer, rules.service_names, rules.names_10)
+
+
 def _mentions(
     catalog: Catalog, norm: NormalizedText, rules: Ruleset, tricks: tuple[int, ...]
 ) -> list[NameMention]:
-    mentions = catalog.names_for(
-        rules.brand_before_issuer, rules.service_names, rules.names_10
-    ).find(norm.text, norm.lower)
-    return tricky_names(mentions, tricks, catalog) if tricks else mentions
+    index = _name_index(catalog, rules)
+    mentions = index.find(norm.text, norm.lower)
+    if tricks:
+        mentions = tricky_names(mentions, tricks, catalog)
+    if rules.names_12:
+        mentions = names_12(index, norm.text, norm.lower, mentions)
+    return mentions
 
 
 def _extract(
@@ -218,6 +232,8 @@ def _extract(
     extraction = revise_claims(raw, norm.text, rules)
     if rules.claims_11:
         extraction = revise_11(extraction, norm.text, rules, myths_too)
+    if rules.generic_cards_12:
+        extraction = revise_12(extraction)
     return extraction, examples
 
 
@@ -226,7 +242,7 @@ def extract_claims(
 ) -> tuple[Claim, ...]:
     """The typed, attributed claims the verifier reads in ``text`` (normalised positions)."""
     rules = get_ruleset(ruleset)
-    norm, tricks = _normalize_11(text, rules)
+    norm, tricks = _normalize_11(text, rules, catalog)
     mentions = _mentions(catalog, norm, rules, tricks)
     return _extract(norm, _reading_text(norm, rules), mentions, rules)[0].claims
 
@@ -248,7 +264,7 @@ def verify_response(
         raise ValueError(f"catalog must be a Catalog, got {type(catalog).__name__}")
     rules = get_ruleset(ruleset)
     customer = _customer_key(catalog, customer_id)
-    norm, tricks = _normalize_11(text, rules)
+    norm, tricks = _normalize_11(text, rules, catalog)
     if not norm.text.strip():
         return Verdict(
             score=1.0,

@@ -91,6 +91,15 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   checked; a double negative or a conditional aimed at another card rules nothing out;
   look-alike letters and underscores in a name make it a misspelling, a tier word in markup
   names the tier's card; a corrected myth, a waiver in months and "lacks" read as meant.
+* ``12`` - ruleset 11 plus (opt-in) fixes for the classes session 12's blind evalset showed on
+  its tuning split (``ruleset12``; README "Ruleset 12"), precision first: a name wrapped onto the
+  next line of a list item ("- Gray\\n  Rock Cash") reads as one name; a name within two edits of
+  exactly one catalog name as a whole is a misspelling of it (the nearer of two near-twins);
+  misspelt names opened by a brand typo or a run-on brand ("willaw buld", "compassplatinum
+  one") in any case, and invented names in lower case (an issuer's name before product words, a
+  brand on another brand's product line, an unfamiliar word before a product line used as a
+  card twice) are read; a figure describing an indefinite card ("keep one card with no annual
+  fee open") is unverified.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -209,6 +218,15 @@ class Ruleset:
     worked_arithmetic_11: bool = False
     # ruleset 11: a double negative or a conditional aimed at another card rules nothing out
     recommend_11: bool = False
+    # ruleset 12: a name wrapped onto the next line of a list item ("- Gray\n  Rock Cash") reads
+    # as one name
+    wraps_12: bool = False
+    # ruleset 12: a name within two edits of one catalog name as a whole is a misspelling; misspelt
+    # and invented names in lower case opened by a brand typo, an issuer or an unfamiliar word
+    names_12: bool = False
+    # ruleset 12: a figure describing an indefinite card ("keep one card with no annual fee open")
+    # is unverified
+    generic_cards_12: bool = False
 
 
 FROZEN_RULESET = 3
@@ -292,6 +310,16 @@ RULESETS[11] = replace(
     claims_11=True,
     worked_arithmetic_11=True,
     recommend_11=True,
+)
+
+#: Ruleset 12 (opt-in) is ruleset 11 plus the fixes of the classes session 12's blind tuning
+#: split showed (issue 13; ``ruleset12``).
+RULESETS[12] = replace(
+    RULESETS[11],
+    version=12,
+    wraps_12=True,
+    names_12=True,
+    generic_cards_12=True,
 )
 
 
