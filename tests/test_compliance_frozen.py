@@ -20,6 +20,9 @@
 * Ruleset 11 against the revision that published it opt-in (``RULESET_11_PUBLISHED``,
   ``c2e8940``, session 11: the last change to ``verifiers/`` of its author), run there with
   ``ruleset=11``; it became the default later in the same stop with no change to its code.
+* Ruleset 12 against the revision that published it opt-in (``RULESET_12_PUBLISHED``,
+  ``0801913``, session 12: the last change to ``verifiers/`` of its author), run there with
+  ``ruleset=12``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -51,6 +54,7 @@ RULESET_8_PUBLISHED = "91b528823b3019686dcad5cb13dc7ce5e6b461c9"
 RULESET_9_PUBLISHED = "0c3618161d36aed4c04e4fbd996e38a0dd86cd2d"
 RULESET_10_PUBLISHED = "0a8e5330105c507d6ca61ada9286edd18c30d88c"
 RULESET_11_PUBLISHED = "c2e8940e1a617d29763d277a92d46c1bb31e9e34"
+RULESET_12_PUBLISHED = "080191384fca5f6bb64e0e43918e1de3f964eafa"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -72,7 +76,8 @@ def case_texts():
                  "test_compliance_v3", "test_compliance_ruleset", "test_compliance_ruleset5",
                  "test_compliance_ruleset6", "test_compliance_ruleset7",
                  "test_compliance_ruleset8", "test_compliance_ruleset9",
-                 "test_compliance_ruleset10"):
+                 "test_compliance_ruleset10", "test_compliance_ruleset11",
+                 "test_compliance_ruleset12"):
         try:
             source = open(f"{sys.argv[1]}/tests/{name}.py", encoding="utf-8").read()
         except FileNotFoundError:
@@ -179,6 +184,7 @@ PUBLISHED = {
     9: RULESET_9_PUBLISHED,
     10: RULESET_10_PUBLISHED,
     11: RULESET_11_PUBLISHED,
+    12: RULESET_12_PUBLISHED,
 }
 
 

@@ -35,6 +35,8 @@ _CASE_MODULES = (
     "test_compliance_ruleset8",
     "test_compliance_ruleset9",
     "test_compliance_ruleset10",
+    "test_compliance_ruleset11",
+    "test_compliance_ruleset12",
 )
 
 
