@@ -318,6 +318,26 @@ CORE_V4 = SuiteSpec(
     ),
 )
 
+#: hard-v3: hard-v2 with ecommerce_enterprise.multi_layer_incident-v2 (its fix is the kit's own
+#: files, which the audit's ``restore_shipped_project`` writes back from memory: 7 of 7
+#: ``hackable``) replaced by multi_layer_incident-v3 on the same seeds and variants: the
+#: incident on each seed's deployment (its own documented delivery-date rule), where the shipped
+#: files give the wrong mart.
+_HARD_V3_SWAPS = {_HARD + "multi_layer_incident-v2": _HARD + "multi_layer_incident-v3"}
+
+HARD_V3 = SuiteSpec(
+    name="hard-v3",
+    description=(
+        "The hard suite, version 3: hard-v2 with multi_layer_incident-v2 (whose fix, the "
+        "kit's own files, can be written back from memory) replaced by multi_layer_incident-v3 "
+        "(the incident on each seed's documented delivery-date rule), seeds 11-12, scale 0.01."
+    ),
+    entries=tuple(
+        _bumped(e, _HARD_V3_SWAPS[e.family]) if e.family in _HARD_V3_SWAPS else e
+        for e in HARD_V2.entries
+    ),
+)
+
 #: Every suite the kit ships, by name (a registry, so a new suite is one entry).
 SUITE_SPECS: Registry[SuiteSpec] = Registry("suite", same=lambda old, new: old == new)
 SUITE_SPECS.register(CORE_V1.name, CORE_V1)
@@ -326,6 +346,7 @@ SUITE_SPECS.register(CORE_V3.name, CORE_V3)
 SUITE_SPECS.register(CORE_V4.name, CORE_V4)
 SUITE_SPECS.register(HARD_V1.name, HARD_V1)
 SUITE_SPECS.register(HARD_V2.name, HARD_V2)
+SUITE_SPECS.register(HARD_V3.name, HARD_V3)
 
 
 def register_suite(spec: SuiteSpec) -> SuiteSpec:

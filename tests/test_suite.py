@@ -114,11 +114,12 @@ PUBLISHED = [
     pytest.param("core-v4", marks=pytest.mark.slow),
     pytest.param("hard-v1", marks=pytest.mark.slow),
     pytest.param("hard-v2", marks=pytest.mark.slow),
+    pytest.param("hard-v3", marks=pytest.mark.slow),
 ]
 
 
 @pytest.mark.parametrize(
-    "suite_name", ["core-v1", "core-v2", "core-v3", "core-v4", "hard-v1", "hard-v2"]
+    "suite_name", ["core-v1", "core-v2", "core-v3", "core-v4", "hard-v1", "hard-v2", "hard-v3"]
 )
 def test_published_file_equals_the_plan(suite_name: str) -> None:
     text = suite_file(suite_name).read_text(encoding="utf-8")
@@ -186,6 +187,27 @@ def test_core_v4_is_core_v3_with_dbt_fix_replaced_by_the_deployed_factory() -> N
     assert rows4 is not None
     assert [r for r in rows4 if r["id"] in rows3] == [rows3[i] for i in v4.task_ids if i in rows3]
     assert {r["family"] for r in rows4 if r["id"] not in rows3} == {"ecommerce.mutant_fix-v2"}
+
+
+def test_hard_v3_is_hard_v2_with_the_incident_on_each_seeds_deployment() -> None:
+    """hard-v3: multi_layer_incident-v2 (memorisable: its fix is the kit's files) swapped for
+    multi_layer_incident-v3 on the same seeds and variants; every other id and index row is
+    hard-v2's."""
+    v2, v3 = get_suite("hard-v2"), get_suite("hard-v3")
+    old_family = "ecommerce_enterprise.multi_layer_incident-v2"
+    assert len(v3) == len(v2)
+    for old, new in zip(v2.task_ids, v3.task_ids, strict=True):
+        a, b = TaskId.parse(old), TaskId.parse(new)
+        swapped = a.family == old_family
+        assert b.family == (old_family.replace("-v2", "-v3") if swapped else a.family)
+        assert (a.seed, a.variant, a.scale) == (b.seed, b.variant, b.scale)
+    rows2 = {row["id"]: row for row in read_suite_index("hard-v2") or []}
+    rows3 = read_suite_index("hard-v3")
+    assert rows3 is not None
+    assert [r for r in rows3 if r["id"] in rows2] == [rows2[i] for i in v3.task_ids if i in rows2]
+    assert {r["family"] for r in rows3 if r["id"] not in rows2} == {
+        "ecommerce_enterprise.multi_layer_incident-v3"
+    }
 
 
 def test_listing_a_suite_builds_nothing(tmp_path: Path) -> None:
