@@ -295,7 +295,7 @@ def test_the_factory_combines_an_imported_projects_survivors(
     """``--combine`` works on an imported project: v1 combinations, and at v2 the ones that
     pass the deployment screen, listed after the single tasks."""
     out = tmp_path / "factory"
-    args = ["factory", "byo_shop", "--seeds", str(SEED), "--combine", "2"]
+    args = ["factory", "byo_shop", "--seeds", str(SEED), "--max-candidates", "12", "--combine", "2"]
     args += ["--family-version", str(version), "--out", str(out)]
     with home_for_imports():
         result = CliRunner().invoke(build_app(("factory",)), args)
