@@ -148,7 +148,9 @@ _NAME_LIMIT = 2  # edits between a misspelt name and its card (whole name)
 _SHORT_NAME = 10  # names shorter than this allow one edit
 _LOWER_RUN = re.compile(r"[a-z0-9][a-z0-9'-]*")
 _NEXT_CAPITAL = re.compile(r"[ \t]([A-Z][A-Za-z'-]{1,20})(?![\w-])")
-_GAP = re.compile(r"[ \t]{1,2}")
+# the next word of ``_LOWER_RUN`` after a word's end, one or two blanks away
+_NEXT_WORD = re.compile(r"[ \t]{1,2}([a-z0-9][a-z0-9'-]*)")
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789'-")
 _MAX_WORDS = 5
 # words a card-like use of an unfamiliar phrase is followed by ("the apex student has ...")
 _TERM_VERBS = word_set(
@@ -217,7 +219,8 @@ class Names12:
                 ) | frozenset(words[1:])
         self._near_cache: dict[str, tuple[str | None, tuple[str, ...]] | None] = {}
         self._anchor_cache: dict[str, bool] = {}
-        self._gate_cache: dict[str, bool] = {}
+        self._gate_yes: set[str] = set()
+        self._gate_no: set[str] = set()
         self._line_candidate = re.compile(
             r"(?<![\w'-])(?P<w>[a-z]{3,20})[ \t](?P<n>(?:"
             + trie_pattern(sorted(self.line_first))
@@ -302,48 +305,54 @@ class Names12:
             self._anchor_cache[word] = out
         return out
 
+    def _gated(self, tokens: set[str]) -> set[str]:
+        """The words of ``tokens`` that may open a loose name (see ``loose``)."""
+        yes, no = self._gate_yes, self._gate_no
+        hits = tokens & yes
+        for word in tokens.difference(yes, no):
+            bare = _strip_possessive(word)
+            gate = bare not in FUNCTION_WORDS and (self._anchor(bare) or bare in self.stem_first)
+            if gate:
+                hits.add(word)
+            if len(yes) + len(no) < 50_000:
+                (yes if gate else no).add(word)
+        return hits
+
     def loose(self, text: str, lower: str, mentions: Sequence[NameMention]) -> list[NameMention]:
         """Misspelt names in any case, invented ones written in lower case, outside
-        ``mentions``."""
+        ``mentions``.
+
+        A name opens with a word that passes the gate (a brand, a typo or run-on of one, an
+        issuer's first word): the words of the text are gated as a set (the verdict of each
+        distinct word cached), and only the gated words' places are visited - the words of
+        ``_LOWER_RUN.finditer`` that pass, in order, as if every word were visited."""
+        hits = self._gated(set(_LOWER_RUN.findall(lower)))
+        if not hits:
+            return []
+        places = sorted(span for word in hits for span in _word_spans(lower, word))
         taken = sorted((m.start, m.end) for m in mentions)
-        words = [m.span() for m in _LOWER_RUN.finditer(lower)]
         out: list[NameMention] = []
         reach = -1
-        k = 0
-        n = len(words)
         j = 0
-        gates = self._gate_cache
-        for i in range(n):
-            start, end = words[i]
+        for start, end in places:
             if start < reach:
-                continue
-            word = lower[start:end]
-            gate = gates.get(word)
-            if gate is None:
-                bare = _strip_possessive(word)
-                gate = bare not in FUNCTION_WORDS and (
-                    self._anchor(bare) or bare in self.stem_first
-                )
-                if len(gates) < 50_000:
-                    gates[word] = gate
-            if not gate:
                 continue
             while j < len(taken) and taken[j][1] <= start:
                 j += 1
             if j < len(taken) and taken[j][0] < end:
                 continue  # inside a mention already read
             # the run of words after it on the line, joined by one or two blanks
-            run = [i]
-            k = i
-            while len(run) < _MAX_WORDS and k + 1 < n:
-                gap = lower[words[k][1] : words[k + 1][0]]
-                if not _GAP.fullmatch(gap):
+            spans = [(start, end)]
+            stop = end
+            while len(spans) < _MAX_WORDS:
+                more = _NEXT_WORD.match(lower, stop)
+                if more is None:
                     break
-                k += 1
-                run.append(k)
+                stop = more.end(1)
+                spans.append((more.start(1), stop))
             limit_end = taken[j][0] if j < len(taken) else len(lower)
-            run = [r for r in run if words[r][1] <= limit_end]
-            found = self._lower_name(text, lower, words, run)
+            spans = [sp for sp in spans if sp[1] <= limit_end]
+            found = self._lower_name(text, lower, spans)
             if found is not None:
                 a, b, hit = found
                 out.append(self._mention(a, b, text[a:b], hit))
@@ -351,11 +360,11 @@ class Names12:
         return out
 
     def _lower_name(
-        self, text: str, lower: str, words: list[tuple[int, int]], run: list[int]
+        self, text: str, lower: str, spans: list[tuple[int, int]]
     ) -> tuple[int, int, tuple[str | None, tuple[str, ...]]] | None:
-        raw = [lower[words[r][0] : words[r][1]] for r in run]
+        raw = [lower[a:b] for a, b in spans]
         # invented names are read here only in lower case (capitalised ones by the name index)
-        lower_case = text[words[run[0]][0] : words[run[-1]][1]].islower()
+        lower_case = text[spans[0][0] : spans[-1][1]].islower()
         clean = [_strip_possessive(w) for w in raw]
         first = clean[0]
         cut = len(clean)
@@ -387,17 +396,17 @@ class Names12:
                     second = self.index.words_by_card[hit[0]][1:2]
                     if second and len(second[0]) < 6:
                         continue  # "summit cast": a short word one edit away is often prose
-                return words[run[0]][0], words[run[m - 1]][1] - _cut(raw[m - 1]), hit
+                return spans[0][0], spans[m - 1][1] - _cut(raw[m - 1]), hit
         if not lower_case:
             return None
         # 2. an issuer's name with product words after it
         if first in self.stem_first:
-            found = self._issuer_product(lower, words, run, clean)
+            found = self._issuer_product(lower, spans, clean)
             if found is not None:
                 return found
         # 3. a brand on another product line
         if first in self.brands and len(clean) >= 2:
-            found = self._brand_on_line(words, run, clean, raw)
+            found = self._brand_on_line(spans, clean, raw)
             if found is not None:
                 return found
         return None
@@ -409,7 +418,7 @@ class Names12:
         return names
 
     def _issuer_product(
-        self, lower: str, words: list[tuple[int, int]], run: list[int], clean: list[str]
+        self, lower: str, spans: list[tuple[int, int]], clean: list[str]
     ) -> tuple[int, int, tuple[str | None, tuple[str, ...]]] | None:
         stem = next(
             (s for s in self.stems if tuple(clean[: len(s)]) == s and len(clean) > len(s)),
@@ -439,13 +448,12 @@ class Names12:
         if " ".join(name) in self._exact_names():
             return None
         expected = self.phrases.near_names(tuple(name))
-        end = words[run[n - 1]][1] - _cut(lower[words[run[n - 1]][0] : words[run[n - 1]][1]])
-        return words[run[0]][0], end, (None, expected)
+        end = spans[n - 1][1] - _cut(lower[spans[n - 1][0] : spans[n - 1][1]])
+        return spans[0][0], end, (None, expected)
 
     def _brand_on_line(
         self,
-        words: list[tuple[int, int]],
-        run: list[int],
+        spans: list[tuple[int, int]],
         clean: list[str],
         raw: list[str],
     ) -> tuple[int, int, tuple[str | None, tuple[str, ...]]] | None:
@@ -461,7 +469,7 @@ class Names12:
         if " ".join(clean[:n]) in self._exact_names():
             return None
         expected = self.phrases.near_names(tuple(clean[:n]))
-        return words[run[0]][0], words[run[n - 1]][1] - _cut(raw[n - 1]), (None, expected)
+        return spans[0][0], spans[n - 1][1] - _cut(raw[n - 1]), (None, expected)
 
     # -- invented brand before a product line ------------------------------------------------------
 
@@ -528,6 +536,25 @@ def _word_end(lower: str, pos: int) -> int:
     while pos < len(lower) and (lower[pos].isalnum() or lower[pos] == "'"):
         pos += 1
     return pos
+
+
+def _word_spans(lower: str, word: str) -> list[tuple[int, int]]:
+    """The spans where ``word`` (a match of ``_LOWER_RUN``) occurs in ``lower`` as one of
+    ``_LOWER_RUN.finditer(lower)``'s words: not run on to more word characters, and where a
+    word starts (only apostrophes and hyphens, if anything, back to a non-word character)."""
+    out = []
+    size = len(word)
+    at = lower.find(word)
+    while at >= 0:
+        stop = at + size
+        if stop == len(lower) or lower[stop] not in _WORD_CHARS:
+            back = at - 1
+            while back >= 0 and lower[back] in "'-":
+                back -= 1
+            if back < 0 or lower[back] not in _WORD_CHARS:
+                out.append((at, stop))
+        at = lower.find(word, at + 1)
+    return out
 
 
 def _cut(word: str) -> int:
