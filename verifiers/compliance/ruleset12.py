@@ -46,7 +46,7 @@ Claims (``revise_12``):
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from itertools import pairwise
 from typing import TYPE_CHECKING
@@ -225,6 +225,20 @@ class Names12:
             r"(?<![\w'-])(?P<w>[a-z]{3,20})[ \t](?P<n>(?:"
             + trie_pattern(sorted(self.line_first))
             + r")(?:'s?)?(?:[ \t][a-z0-9]+(?:'s?)?){0,2})(?![\w-])"
+        )
+        # where a product line's first word starts after a blank: every match of
+        # ``_line_candidate`` has one right after its first word
+        self._line_start = re.compile(r"[ \t](?:" + trie_pattern(sorted(self.line_first)) + ")")
+        # words that never open an invented name before a product line
+        self._familiar = (
+            self.vocabulary
+            | GENERIC_WORDS
+            | FUNCTION_WORDS
+            | LEADING_NOISE
+            | NOT_NAME_WORDS
+            | PRODUCT_WORDS
+            | _PROSE_MODIFIERS
+            | self.stem_first
         )
 
     # -- whole-name distance ---------------------------------------------------------------------
@@ -473,6 +487,25 @@ class Names12:
 
     # -- invented brand before a product line ------------------------------------------------------
 
+    def _line_candidates(self, lower: str) -> Iterator[re.Match[str]]:
+        """``self._line_candidate.finditer(lower)``, tried only where a match can start: at the
+        word of three to twenty letters before a blank that a product line's first word follows
+        (the pattern's first group is such a word, and the match starts nowhere else)."""
+        after = 0  # finditer resumes where its last match ended
+        pattern = self._line_candidate
+        for blank in self._line_start.finditer(lower):
+            stop = blank.start()
+            letters = _LETTERS_BEFORE.search(lower, max(0, stop - 21), stop)
+            if letters is None:
+                continue
+            start = letters.start()
+            if start < after or stop - start > 20:
+                continue
+            m = pattern.match(lower, start)
+            if m is not None:
+                after = m.end()
+                yield m
+
     def invented_lines(
         self, text: str, lower: str, mentions: Sequence[NameMention]
     ) -> list[NameMention]:
@@ -480,23 +513,12 @@ class Names12:
         line, used as a card at least twice."""
         uses: dict[tuple[str, ...], list[tuple[int, int]]] = {}
         taken = [(m.start, m.end) for m in mentions]
-        for m in self._line_candidate.finditer(lower):
+        for m in self._line_candidates(lower):
+            word = m.group("w")
+            if word in self._familiar or len(word) < 3 or not word.isalpha():
+                continue
             start, end = m.start("w"), m.end("n")
             if not text[start:end].islower():
-                continue
-            word = m.group("w")
-            if (
-                len(word) < 3
-                or not word.isalpha()
-                or word in self.vocabulary
-                or word in GENERIC_WORDS
-                or word in FUNCTION_WORDS
-                or word in LEADING_NOISE
-                or word in NOT_NAME_WORDS
-                or word in PRODUCT_WORDS
-                or word in _PROSE_MODIFIERS
-                or word in self.stem_first
-            ):
                 continue
             line = tuple(_strip_possessive(w) for w in m.group("n").split())
             tail = next((line[:k] for k in range(len(line), 0, -1) if line[:k] in self.lines), None)
@@ -529,6 +551,8 @@ class Names12:
 
 
 _NEXT = re.compile(r"[ \t]+([a-z']+)")
+# the letters (three to 21, the window's start if more) that end where a search's window ends
+_LETTERS_BEFORE = re.compile(r"[a-z]{3,21}\Z")
 _PHRASE_END = re.compile(r"[ \t]*(?:[.,;:!?)]|\n|$)")
 
 
