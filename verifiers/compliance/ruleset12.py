@@ -90,8 +90,8 @@ def _bigrams(index: NameIndex) -> frozenset[tuple[str, str]]:
 def rewrite_12(norm: NormalizedText, index: NameIndex) -> NormalizedText:
     """``norm`` with each soft wrap of a name inside a list item read as one space."""
     text = norm.text
-    if "\n" not in text:
-        return norm
+    if "\n " not in text and "\n\t" not in text:
+        return norm  # a soft wrap is a line break before indentation
     found: list[tuple[int, int, str]] = []
     bigrams: frozenset[tuple[str, str]] | None = None
     in_item = False
@@ -618,6 +618,13 @@ _GENERIC_CARD = re.compile(
     r"|comes[ \t]+with|offers?)|which[ \t]+(?:has|have|charges?)|charging|carrying|offering"
     r"|without)[ \t]+(?:an?[ \t]+|zero[ \t]+)?$"
 )
+# the words ``_GENERIC_CARD`` can end with (then blanks, and at most a line break)
+_GENERIC_LAST = frozenset(
+    (
+        *("with", "has", "have", "charge", "charges", "carries", "offer", "offers"),
+        *("charging", "carrying", "offering", "without", "a", "an", "zero"),
+    )
+)
 _PREDICATED = re.compile(
     r"(?:\b(?:is|are|was|be|been|as|it'?s|that'?s|'s|'re)|[:,(—–]|[ \t]-)[ \t]*$"
 )
@@ -635,6 +642,9 @@ def revise_12(extraction: Extraction) -> Extraction:
         if not claim.cards:
             continue
         window = masked[max(0, claim.start - 80) : claim.start]
+        last = window.rsplit(None, 1)
+        if not last or last[-1] not in _GENERIC_LAST:
+            continue  # the pattern ends with one of these words before blanks
         m = _GENERIC_CARD.search(window)
         if m is None:
             continue
