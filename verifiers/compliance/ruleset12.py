@@ -59,7 +59,7 @@ from replicas.verifiers.compliance.expansions import apply_replacements
 from replicas.verifiers.compliance.matchers import trie_pattern, word_set
 from replicas.verifiers.compliance.mentions import MISSPELLED, UNKNOWN, NameMention
 from replicas.verifiers.compliance.names10 import STRONG_PRODUCT_WORDS
-from replicas.verifiers.compliance.phrases import FUNCTION_WORDS
+from replicas.verifiers.compliance.phrases import FUNCTION_WORDS, PHRASE_CACHE_LIMIT
 from replicas.verifiers.compliance.text import NormalizedText
 from replicas.verifiers.compliance.vocab import (
     GENERIC_WORDS,
@@ -220,6 +220,14 @@ class Names12:
         self._near_cache: dict[str, tuple[str | None, tuple[str, ...]] | None] = {}
         self._anchor_cache: dict[str, bool] = {}
         self._gate_yes: set[str] = set()
+        self._line_cache: dict[
+            tuple[str, str, tuple[tuple[int, int, str, str | None, str, tuple[str, ...]], ...]],
+            tuple[
+                tuple[tuple[int, NameMention], ...],
+                tuple[NameMention, ...],
+                tuple[tuple[tuple[str, ...], int, int], ...],
+            ],
+        ] = {}
         self._gate_no: set[str] = set()
         self._line_candidate = re.compile(
             r"(?<![\w'-])(?P<w>[a-z]{3,20})[ \t](?P<n>(?:"
@@ -323,7 +331,7 @@ class Names12:
         """The words of ``tokens`` that may open a loose name (see ``loose``)."""
         yes, no = self._gate_yes, self._gate_no
         hits = tokens & yes
-        for word in tokens.difference(yes, no):
+        for word in (tokens - yes) - no:  # (difference(yes, no) walks all of ``no``)
             bare = _strip_possessive(word)
             gate = bare not in FUNCTION_WORDS and (self._anchor(bare) or bare in self.stem_first)
             if gate:
@@ -485,6 +493,102 @@ class Names12:
         expected = self.phrases.near_names(tuple(clean[:n]))
         return spans[0][0], spans[n - 1][1] - _cut(raw[n - 1]), (None, expected)
 
+    # -- line by line, kept per line ---------------------------------------------------------------
+
+    def by_line(
+        self, text: str, lower: str, mentions: Sequence[NameMention]
+    ) -> list[NameMention] | None:
+        """``names_12``'s mentions, read line by line and kept per line across responses (as
+        the name index keeps its own; answers repeat their lines), or None where a mention
+        spans a line break or the mentions are out of order (then the whole text is read).
+
+        Every reading is the line's own: a respelling extends a name along its line only, a
+        loose name's run of words is joined by blanks, an invented name's pattern matches no
+        line break, and the mentions a reading skips overlap it. So a line's text, lower-case
+        text and mentions (positions in the line) decide its respellings, loose names and
+        invented-name uses; only the count of uses (two or more) is taken over the response.
+        """
+        size = len(text)
+        cache = self._line_cache
+        out: list[NameMention] = []
+        found: list[NameMention] = []
+        uses: list[tuple[tuple[str, ...], int, int]] = []
+        count = len(mentions)
+        k = 0
+        pos = 0
+        while pos < size:
+            stop = text.find("\n", pos)
+            stop = size if stop < 0 else stop + 1
+            first = k
+            while k < count and mentions[k].start < stop:
+                m = mentions[k]
+                if m.start < pos or m.end > stop:
+                    return None
+                k += 1
+            if stop - pos == 1 and first == k:
+                pos = stop  # an empty line
+                continue
+            line = mentions[first:k]
+            key = (
+                text[pos:stop],
+                lower[pos:stop],
+                tuple(
+                    (m.start - pos, m.end - pos, m.kind, m.card_id, m.surface, m.expected)
+                    for m in line
+                ),
+            )
+            reading = cache.get(key)
+            if reading is None:
+                reading = self._read_line(*key)
+                if stop - pos <= 2_000:
+                    if len(cache) >= PHRASE_CACHE_LIMIT:
+                        cache.clear()
+                    cache[key] = reading
+            changed, loose, used = reading
+            if changed:
+                line = list(line)
+                for i, m in changed:
+                    line[i] = _shifted(m, pos)
+            out.extend(line)
+            if loose:
+                found.extend(_shifted(m, pos) for m in loose)
+            if used:
+                uses.extend((words, a + pos, b + pos) for words, a, b in used)
+            pos = stop
+        if k != count:
+            return None
+        if found:
+            out = sorted([*out, *found], key=lambda m: m.start)
+        if uses:
+            invented = self._invented(text, lower, uses)
+            if invented:
+                out = sorted([*out, *invented], key=lambda m: m.start)
+        return out
+
+    def _read_line(
+        self,
+        text: str,
+        lower: str,
+        given: tuple[tuple[int, int, str, str | None, str, tuple[str, ...]], ...],
+    ) -> tuple[
+        tuple[tuple[int, NameMention], ...],
+        tuple[NameMention, ...],
+        tuple[tuple[tuple[str, ...], int, int], ...],
+    ]:
+        """One line's respellings (index in the line's mentions, new mention), loose names and
+        invented-name uses, positions in the line (see ``by_line``)."""
+        mentions = [NameMention(*m) for m in given]
+        out = [self.respell(m, text) if m.kind == UNKNOWN else m for m in mentions]
+        changed = tuple(
+            (i, new)
+            for i, (old, new) in enumerate(zip(mentions, out, strict=True))
+            if new is not old
+        )
+        loose = self.loose(text, lower, out)
+        if loose:
+            out = sorted([*out, *loose], key=lambda m: m.start)
+        return changed, tuple(loose), tuple(self._invented_uses(text, lower, out))
+
     # -- invented brand before a product line ------------------------------------------------------
 
     def _line_candidates(self, lower: str) -> Iterator[re.Match[str]]:
@@ -511,7 +615,14 @@ class Names12:
     ) -> list[NameMention]:
         """ "the apex student has ...": an unfamiliar lower-case word before a catalog product
         line, used as a card at least twice."""
-        uses: dict[tuple[str, ...], list[tuple[int, int]]] = {}
+        return self._invented(text, lower, self._invented_uses(text, lower, mentions))
+
+    def _invented_uses(
+        self, text: str, lower: str, mentions: Sequence[NameMention]
+    ) -> list[tuple[tuple[str, ...], int, int]]:
+        """Each card-like use of an unfamiliar word before a product line, in order: the words
+        and the span (none spans a line)."""
+        uses: list[tuple[tuple[str, ...], int, int]] = []
         taken = [(m.start, m.end) for m in mentions]
         for m in self._line_candidates(lower):
             word = m.group("w")
@@ -538,7 +649,16 @@ class Names12:
                 or (lower.endswith("the ", 0, start) and _PHRASE_END.match(after) is not None)
             ):
                 continue  # a card is the subject of a term or "the <name>" ends its phrase
-            uses.setdefault((word, *tail), []).append((start, stop))
+            uses.append(((word, *tail), start, stop))
+        return uses
+
+    def _invented(
+        self, text: str, lower: str, found: Sequence[tuple[tuple[str, ...], int, int]]
+    ) -> list[NameMention]:
+        """The invented names of ``found`` (``_invented_uses``) used at least twice."""
+        uses: dict[tuple[str, ...], list[tuple[int, int]]] = {}
+        for key, start, stop in found:
+            uses.setdefault(key, []).append((start, stop))
         out = []
         for key, spans in uses.items():
             if len(spans) < 2:
@@ -581,6 +701,10 @@ def _word_spans(lower: str, word: str) -> list[tuple[int, int]]:
     return out
 
 
+def _shifted(m: NameMention, by: int) -> NameMention:
+    return NameMention(m.start + by, m.end + by, m.kind, m.card_id, m.surface, m.expected)
+
+
 def _cut(word: str) -> int:
     if word.endswith("'s"):
         return 2
@@ -600,6 +724,10 @@ def names_12(
     extra = _NAMES12.get(index)
     if extra is None:
         extra = _NAMES12[index] = Names12(index)
+    if len(lower) == len(text):
+        by_line = extra.by_line(text, lower, mentions)
+        if by_line is not None:
+            return by_line
     out = [extra.respell(m, text) if m.kind == UNKNOWN else m for m in mentions]
     found = extra.loose(text, lower, out)
     if found:
