@@ -46,6 +46,7 @@ Claims (``revise_12``):
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from itertools import pairwise
@@ -221,7 +222,7 @@ class Names12:
         self._anchor_cache: dict[str, bool] = {}
         self._gate_yes: set[str] = set()
         self._line_cache: dict[
-            tuple[str, str, tuple[tuple[int, int, str, str | None, str, tuple[str, ...]], ...]],
+            tuple[str, str, tuple[tuple[int, int] | tuple[int, int, str], ...]],
             tuple[
                 tuple[tuple[int, NameMention], ...],
                 tuple[NameMention, ...],
@@ -348,11 +349,14 @@ class Names12:
         issuer's first word): the words of the text are gated as a set (the verdict of each
         distinct word cached), and only the gated words' places are visited - the words of
         ``_LOWER_RUN.finditer`` that pass, in order, as if every word were visited."""
+        return self._loose(text, lower, sorted((m.start, m.end) for m in mentions))
+
+    def _loose(self, text: str, lower: str, taken: list[tuple[int, int]]) -> list[NameMention]:
+        """``loose`` outside the sorted spans ``taken``."""
         hits = self._gated(set(_LOWER_RUN.findall(lower)))
         if not hits:
             return []
         places = sorted(span for word in hits for span in _word_spans(lower, word))
-        taken = sorted((m.start, m.end) for m in mentions)
         out: list[NameMention] = []
         reach = -1
         j = 0
@@ -533,7 +537,9 @@ class Names12:
                 text[pos:stop],
                 lower[pos:stop],
                 tuple(
-                    (m.start - pos, m.end - pos, m.kind, m.card_id, m.surface, m.expected)
+                    (m.start - pos, m.end - pos, m.surface)
+                    if m.kind == UNKNOWN
+                    else (m.start - pos, m.end - pos)
                     for m in line
                 ),
             )
@@ -566,28 +572,29 @@ class Names12:
         return out
 
     def _read_line(
-        self,
-        text: str,
-        lower: str,
-        given: tuple[tuple[int, int, str, str | None, str, tuple[str, ...]], ...],
+        self, text: str, lower: str, given: tuple[tuple[int, int] | tuple[int, int, str], ...]
     ) -> tuple[
         tuple[tuple[int, NameMention], ...],
         tuple[NameMention, ...],
         tuple[tuple[tuple[str, ...], int, int], ...],
     ]:
         """One line's respellings (index in the line's mentions, new mention), loose names and
-        invented-name uses, positions in the line (see ``by_line``)."""
-        mentions = [NameMention(*m) for m in given]
-        out = [self.respell(m, text) if m.kind == UNKNOWN else m for m in mentions]
-        changed = tuple(
-            (i, new)
-            for i, (old, new) in enumerate(zip(mentions, out, strict=True))
-            if new is not old
-        )
-        loose = self.loose(text, lower, out)
-        if loose:
-            out = sorted([*out, *loose], key=lambda m: m.start)
-        return changed, tuple(loose), tuple(self._invented_uses(text, lower, out))
+        invented-name uses, positions in the line (see ``by_line``). ``given`` holds each
+        mention's span, and an unknown one's surface: all that ``respell`` reads of a mention
+        (it keeps the mention or makes a new one), and the loose and invented readings read
+        only spans."""
+        spans = [(g[0], g[1]) for g in given]
+        changed = []
+        for i, g in enumerate(given):
+            if len(g) == 3:
+                mention = NameMention(g[0], g[1], UNKNOWN, None, g[2])
+                new = self.respell(mention, text)
+                if new is not mention:
+                    changed.append((i, new))
+                    spans[i] = (new.start, new.end)
+        loose = self._loose(text, lower, sorted(spans))
+        taken = [*spans, *((m.start, m.end) for m in loose)]
+        return tuple(changed), tuple(loose), tuple(self._invented_spans(text, lower, taken))
 
     # -- invented brand before a product line ------------------------------------------------------
 
@@ -622,8 +629,13 @@ class Names12:
     ) -> list[tuple[tuple[str, ...], int, int]]:
         """Each card-like use of an unfamiliar word before a product line, in order: the words
         and the span (none spans a line)."""
+        return self._invented_spans(text, lower, [(m.start, m.end) for m in mentions])
+
+    def _invented_spans(
+        self, text: str, lower: str, taken: list[tuple[int, int]]
+    ) -> list[tuple[tuple[str, ...], int, int]]:
+        """``_invented_uses`` outside the spans ``taken``."""
         uses: list[tuple[tuple[str, ...], int, int]] = []
-        taken = [(m.start, m.end) for m in mentions]
         for m in self._line_candidates(lower):
             word = m.group("w")
             if word in self._familiar or len(word) < 3 or not word.isalpha():
@@ -746,6 +758,7 @@ _GENERIC_CARD = re.compile(
     r"|comes[ \t]+with|offers?)|which[ \t]+(?:has|have|charges?)|charging|carrying|offering"
     r"|without)[ \t]+(?:an?[ \t]+|zero[ \t]+)?$"
 )
+_CARD_TAIL = re.compile(r"cards?[ \t]+(?:with|that|which|charging|carrying|offering|without)")
 # the words ``_GENERIC_CARD`` can end with (then blanks, and at most a line break)
 _GENERIC_LAST = frozenset(
     (
@@ -764,12 +777,20 @@ def revise_12(extraction: Extraction) -> Extraction:
     masked = extraction.masked
     if " card" not in masked:
         return extraction
+    # where "card(s) with/that/..." occurs: every match of _GENERIC_CARD holds one
+    tails = [m.start() for m in _CARD_TAIL.finditer(masked)]
+    if not tails:
+        return extraction
     out = list(extraction.claims)
     changed = False
     for i, claim in enumerate(out):
         if not claim.cards:
             continue
-        window = masked[max(0, claim.start - 80) : claim.start]
+        lo = max(0, claim.start - 80)
+        at = bisect_left(tails, lo)
+        if at == len(tails) or tails[at] >= claim.start:
+            continue  # no "card with ..." in the window
+        window = masked[lo : claim.start]
         last = window.rsplit(None, 1)
         if not last or last[-1] not in _GENERIC_LAST:
             continue  # the pattern ends with one of these words before blanks
