@@ -46,8 +46,8 @@ Claims (``revise_12``):
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
-from collections.abc import Iterator, Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from itertools import pairwise
 from typing import TYPE_CHECKING
@@ -541,7 +541,9 @@ class Names12:
                     if m.kind == UNKNOWN
                     else (m.start - pos, m.end - pos)
                     for m in line
-                ),
+                )
+                if line
+                else (),
             )
             reading = cache.get(key)
             if reading is None:
@@ -782,8 +784,19 @@ def revise_12(extraction: Extraction) -> Extraction:
     if not tails:
         return extraction
     out = list(extraction.claims)
+    # the claims whose window (the 80 characters before them) holds a tail: where the claims
+    # are in order of start, found by bisection, else every claim, each window tested
+    starts = [c.start for c in out]
+    near: Iterable[int]
+    if starts == sorted(starts):
+        near = sorted(
+            {i for t in tails for i in range(bisect_right(starts, t), bisect_right(starts, t + 80))}
+        )
+    else:
+        near = range(len(out))
     changed = False
-    for i, claim in enumerate(out):
+    for i in near:
+        claim = out[i]
         if not claim.cards:
             continue
         lo = max(0, claim.start - 80)
