@@ -233,3 +233,180 @@ def test_name_automaton_finds_what_the_name_regex_finds(texts: list[str], catalo
         regex = catalog.names.exact_regex()
         expected = [(m.start(), m.end(), m.group(0)) for m in regex.finditer(lower)]
         assert list(catalog.names.exact_matches(lower)) == expected, text
+
+
+# -- ruleset 12's name scan and generic cards (issue 13) -----------------------------------
+
+
+@pytest.fixture(scope="module")
+def r12_texts(catalog: Catalog, texts: list[str]) -> list[str]:
+    """Realistic responses and ruleset 12's cases, with seeded edits where its readings act:
+    card names typed in lower case with typos, run-on brands, hyphens, apostrophes, wraps."""
+    from tests import test_compliance_ruleset12 as cases12
+
+    rng = random.Random(1312)
+    names = sorted(catalog.names.names.values())
+    pieces = [
+        *[" keep one card with no annual fee ", " a card that has  ", " any card without\n"],
+        *[" x-ray ", " -summit ", " 'vista ", " summitcash plus ", " harborline sky elite "],
+        *[" summit journey ", "\n- Summit\n  Cash Plus", "\n   ", "\n\t", "  ", "'s "],
+    ]
+
+    def typo(name: str) -> str:
+        chars = list(name.lower() if rng.random() < 0.6 else name)
+        for _ in range(rng.randint(0, 2)):
+            at = rng.randrange(len(chars))
+            edit = rng.random()
+            if edit < 0.3:
+                chars.insert(at, rng.choice("abcdefghijklmnopqrstuvwxyz"))
+            elif edit < 0.6:
+                del chars[at]
+            elif edit < 0.8:
+                chars[at] = rng.choice("abcdefghijklmnopqrstuvwxyz")
+            else:
+                chars.insert(at, rng.choice("-' "))
+        return "".join(chars)
+
+    base = [
+        *texts[:400],
+        *[
+            case[0]
+            for group in (cases12.LOWER_CASE, cases12.TYPOS, cases12.PRECISION)
+            for case in group
+        ],
+    ]
+    out = list(base)
+    for _ in range(1500):
+        chars = list(rng.choice(base))
+        for _ in range(rng.randint(1, 5)):
+            at = rng.randrange(len(chars) + 1)
+            if rng.random() < 0.6:
+                piece = rng.choice(["the ", " ", "\n- ", "my "]) + typo(rng.choice(names))
+                piece += rng.choice(
+                    [" has no annual fee. ", "'s apr is 20%. ", " charges $95 ", "\n  "]
+                )
+            else:
+                piece = rng.choice(pieces)
+            chars[at:at] = list(piece)
+        text = "".join(chars)
+        out.append(text.lower() if rng.random() < 0.3 else text)
+    return out
+
+
+def _r12_inputs(
+    catalog: Catalog, r12_texts: list[str]
+) -> Iterator[tuple[object, str, str, list[NameMention]]]:
+    from replicas.verifiers.compliance import _mentions, _name_index, _normalize_11
+    from replicas.verifiers.compliance.ruleset import RULESETS
+
+    rules = RULESETS[11]
+    index = _name_index(catalog, RULESETS[12])
+    for text in r12_texts:
+        norm, tricks = _normalize_11(text, rules, catalog)
+        yield index, norm.text, norm.lower, _mentions(catalog, norm, rules, tricks)
+
+
+def test_ruleset12_loose_names_equal_a_word_by_word_scan(
+    catalog: Catalog, r12_texts: list[str]
+) -> None:
+    """``Names12.loose`` gates the text's distinct words and visits the gated ones' places; a
+    scan of every word of ``_LOWER_RUN`` (the form it replaced) finds the same names."""
+    from replicas.verifiers.compliance import ruleset12 as r12
+    from replicas.verifiers.compliance.phrases import FUNCTION_WORDS
+
+    found = 0
+    for index, text, lower, mentions in _r12_inputs(catalog, r12_texts):
+        extra = r12.Names12(index)  # type: ignore[arg-type]
+
+        def gate(word: str, extra: r12.Names12 = extra) -> bool:
+            bare = r12._strip_possessive(word)
+            return bare not in FUNCTION_WORDS and (extra._anchor(bare) or bare in extra.stem_first)
+
+        words = [m.span() for m in r12._LOWER_RUN.finditer(lower)]
+        taken = sorted((m.start, m.end) for m in mentions)
+        expected: list[NameMention] = []
+        reach, j = -1, 0
+        for i, (start, end) in enumerate(words):
+            if start < reach or not gate(lower[start:end]):
+                continue
+            while j < len(taken) and taken[j][1] <= start:
+                j += 1
+            if j < len(taken) and taken[j][0] < end:
+                continue
+            run = [words[i]]
+            k = i
+            while len(run) < r12._MAX_WORDS and k + 1 < len(words):
+                if not re.fullmatch(r"[ \t]{1,2}", lower[words[k][1] : words[k + 1][0]]):
+                    break
+                k += 1
+                run.append(words[k])
+            limit = taken[j][0] if j < len(taken) else len(lower)
+            hit = extra._lower_name(text, lower, [s for s in run if s[1] <= limit])
+            if hit is not None:
+                a, b, near = hit
+                expected.append(extra._mention(a, b, text[a:b], near))
+                reach = b
+        got = extra.loose(text, lower, mentions)
+        assert got == expected, text
+        found += len(got)
+    assert found > 50  # the edits do produce loose names
+
+
+def test_ruleset12_line_candidates_equal_finditer(catalog: Catalog, r12_texts: list[str]) -> None:
+    from replicas.verifiers.compliance import ruleset12 as r12
+
+    for index, _text, lower, _mentions in _r12_inputs(catalog, r12_texts):
+        extra = r12.Names12(index)  # type: ignore[arg-type]
+        assert _spans(extra._line_candidates(lower)) == _spans(
+            extra._line_candidate.finditer(lower)
+        ), lower
+
+
+def test_ruleset12_names_by_line_equal_the_whole_text_reading(
+    catalog: Catalog, r12_texts: list[str]
+) -> None:
+    """Reading line by line - first filling the per-line cache, then from it - gives the
+    mentions of reading the whole text at once."""
+    from replicas.verifiers.compliance import ruleset12 as r12
+
+    changed = 0
+    for index, text, lower, mentions in _r12_inputs(catalog, r12_texts):
+        extra = r12.Names12(index)  # type: ignore[arg-type]
+        whole = [extra.respell(m, text) if m.kind == r12.UNKNOWN else m for m in mentions]
+        loose = extra.loose(text, lower, whole)
+        if loose:
+            whole = sorted([*whole, *loose], key=lambda m: m.start)
+        invented = extra.invented_lines(text, lower, whole)
+        if invented:
+            whole = sorted([*whole, *invented], key=lambda m: m.start)
+        for _ in range(2):  # the second pass reads every line from the cache
+            assert extra.by_line(text, lower, mentions) == whole, text
+        changed += whole != mentions
+    assert changed > 50
+
+
+def test_ruleset12_generic_cards_equal_a_search_of_every_window(
+    catalog: Catalog, r12_texts: list[str]
+) -> None:
+    """``revise_12`` searches only the windows a "card with ..." can be in; searching every
+    claim's window (the form it replaced) unbinds the same claims."""
+    from replicas.verifiers.compliance import _extract
+    from replicas.verifiers.compliance import ruleset12 as r12
+    from replicas.verifiers.compliance.ruleset import RULESETS
+    from replicas.verifiers.compliance.text import NormalizedText
+
+    rules = dataclasses.replace(RULESETS[12], generic_cards_12=False)
+    unbound = 0
+    for _index, text, lower, mentions in _r12_inputs(catalog, r12_texts):
+        norm = NormalizedText(text, text, lower)
+        extraction = _extract(norm, lower, mentions, rules)[0]
+        expected = []
+        for claim in extraction.claims:
+            window = extraction.masked[max(0, claim.start - 80) : claim.start]
+            m = r12._GENERIC_CARD.search(window) if claim.cards else None
+            if m is not None and r12._PREDICATED.search(window, 0, m.start()) is None:
+                claim = dataclasses.replace(claim, cards=(), binding="")
+                unbound += 1
+            expected.append(claim)
+        assert r12.revise_12(extraction).claims == tuple(expected), text
+    assert unbound > 20
