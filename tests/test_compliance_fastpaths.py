@@ -21,6 +21,7 @@ import pytest
 from replicas.verifiers.compliance import Catalog, Claim, cue_words, extract_claims, matchers
 from replicas.verifiers.compliance import lexicon as lex
 from replicas.verifiers.compliance.mentions import NameMention
+from replicas.verifiers.compliance.names import NameIndex
 from replicas.verifiers.compliance.references import REFERENCE as _REFERENCE
 from replicas.verifiers.compliance.text import _SPECIAL, _special_matches, normalize
 from replicas.verifiers.compliance.units import (
@@ -295,7 +296,7 @@ def r12_texts(catalog: Catalog, texts: list[str]) -> list[str]:
 
 def _r12_inputs(
     catalog: Catalog, r12_texts: list[str]
-) -> Iterator[tuple[object, str, str, list[NameMention]]]:
+) -> Iterator[tuple[NameIndex, str, str, list[NameMention]]]:
     from replicas.verifiers.compliance import _mentions, _name_index, _normalize_11
     from replicas.verifiers.compliance.ruleset import RULESETS
 
@@ -316,7 +317,7 @@ def test_ruleset12_loose_names_equal_a_word_by_word_scan(
 
     found = 0
     for index, text, lower, mentions in _r12_inputs(catalog, r12_texts):
-        extra = r12.Names12(index)  # type: ignore[arg-type]
+        extra = r12.Names12(index)
 
         def gate(word: str, extra: r12.Names12 = extra) -> bool:
             bare = r12._strip_possessive(word)
@@ -356,7 +357,7 @@ def test_ruleset12_line_candidates_equal_finditer(catalog: Catalog, r12_texts: l
     from replicas.verifiers.compliance import ruleset12 as r12
 
     for index, _text, lower, _mentions in _r12_inputs(catalog, r12_texts):
-        extra = r12.Names12(index)  # type: ignore[arg-type]
+        extra = r12.Names12(index)
         assert _spans(extra._line_candidates(lower)) == _spans(
             extra._line_candidate.finditer(lower)
         ), lower
@@ -371,7 +372,7 @@ def test_ruleset12_names_by_line_equal_the_whole_text_reading(
 
     changed = 0
     for index, text, lower, mentions in _r12_inputs(catalog, r12_texts):
-        extra = r12.Names12(index)  # type: ignore[arg-type]
+        extra = r12.Names12(index)
         whole = [extra.respell(m, text) if m.kind == r12.UNKNOWN else m for m in mentions]
         loose = extra.loose(text, lower, whole)
         if loose:
