@@ -6,11 +6,7 @@ The transform step has two engines that must give identical tables:
   in DuckDB from the cached compiled project (:mod:`replicas.build.compiled`). The first build of
   a code fingerprint, projects replay cannot reproduce, and replays that hit any DuckDB error run
   real ``dbt build`` instead; ``build.json`` says which engine ran and why.
-- ``dbt``: real dbt in a subprocess (:mod:`replicas.build.dbtrun`), started before generation so
-  that it parses the project while the data is made; it builds everything but the data tests
-  (``dbt build --exclude test_type:data``) and compiles them, and the tests then run in-process
-  on one DuckDB connection with dbt's semantics (or through ``dbt test`` when they need dbt).
-  Meanwhile the raw tables are hashed from a copy of the loaded warehouse.
+- ``dbt``: run ``dbt build`` in a subprocess (:func:`replicas.dbt.run_dbt`).
 
 A snapshot is keyed by (replica, seed, scale, kit version, code fingerprint) — never by engine —
 and built at most once per cache: the build happens in a private temporary directory and is renamed
