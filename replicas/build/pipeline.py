@@ -27,11 +27,9 @@ import json
 import os
 import platform
 import shutil
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,14 +44,6 @@ from replicas.build.compiled import (
     copy_tree_bytes,
     load_compiled,
     publish_compiled,
-)
-from replicas.build.dbtrun import (
-    DATA_TESTS,
-    DataTestsNeedDbt,
-    DbtProcess,
-    as_dbt_build,
-    raw_written_by,
-    run_data_tests,
 )
 from replicas.build.fingerprint import PROJECT_IGNORE, code_fingerprint, data_versions
 from replicas.build.integrity import make_read_only, write_integrity
@@ -70,7 +60,7 @@ from replicas.build.snapshot import (
     Snapshot,
 )
 from replicas.build.tables import fingerprint_schemas
-from replicas.dbt import DbtResult, run_dbt, summarise
+from replicas.dbt import DbtResult, run_dbt
 from replicas.osbox import ProcessLimits
 from replicas.paths import snapshots_dir
 from replicas.replica import ReplicaSpec, get_replica
@@ -100,10 +90,6 @@ _BUILD_LIMITS = ProcessLimits(
     file_size_bytes=256 << 30,
     cpu_seconds=4 * _DBT_TIMEOUT_S,
 )
-#: Hash the raw tables while dbt builds (benchmarks turn it off to measure what it gains).
-OVERLAP_RAW_FINGERPRINT = True
-#: The copy of the loaded warehouse whose raw tables are hashed while dbt builds (deleted after).
-_RAW_COPY = ".raw-fingerprint.duckdb"
 FIRST_BUILD_REASON = (
     "first build of this code fingerprint: dbt build compiles the project for later replays"
 )
@@ -150,9 +136,9 @@ def _check_engine(engine: str) -> None:
         raise ValueError(f"unknown build engine {engine!r}; choose one of {', '.join(ENGINES)}")
 
 
-def _start_dbt(spec: ReplicaSpec, work: Path, compiled: CompiledProject | None) -> DbtProcess:
-    """Copy the project into ``work/dbt`` and start its dbt process (:mod:`replicas.build.dbtrun`):
-    it parses at once and builds once released (:meth:`~DbtProcess.release`).
+def _dbt_build(spec: ReplicaSpec, work: Path, compiled: CompiledProject | None = None) -> DbtResult:
+    """Copy the project into ``work/dbt`` and run real ``dbt build``; keep only its manifest
+    (and its parse, as ``work/PARSE_STATE``, for the compiled cache).
 
     With ``compiled`` (this code's cache entry) dbt starts from the compiling build's parse:
     dbt's own partial parsing, which checks every file's hash, the profile, vars and versions
@@ -167,58 +153,17 @@ def _start_dbt(spec: ReplicaSpec, work: Path, compiled: CompiledProject | None) 
     if compiled is not None and compiled.parse_state is not None:
         (project / "target").mkdir(exist_ok=True)
         shutil.copyfile(compiled.parse_state, project / "target" / PARSE_STATE)
-    return DbtProcess(
+    result = run_dbt(
         project,
         work / WAREHOUSE,
-        threads=_DBT_THREADS,
+        ["build"],
         timeout_s=_DBT_TIMEOUT_S,
+        threads=_DBT_THREADS,
+        trusted=True,
         limits=_BUILD_LIMITS,
-    ).start()
-
-
-def _finish_dbt(
-    process: DbtProcess, work: Path, info: dict[str, Any], stack: contextlib.ExitStack
-) -> tuple[DbtResult, duckdb.DuckDBPyConnection | None]:
-    """Wait for ``process`` (released), run the data tests it compiled on one connection (or
-    through ``dbt test`` when they need dbt), keep only the project's manifest (and its parse, as
-    ``work/PARSE_STATE``, for the compiled cache). Returns the results of every node and the
-    open connection (closed by ``stack``) when the tests ran in-process.
-    """
-    project = work / DBT_DIR
-    outcome = process.finish()
-    info["dbt"] = {k: round(v, 3) for k, v in outcome.timings.items()}
-    built = outcome.result
-    if not built.ok:
-        raise BuildError("dbt", built.summary)
-    t0 = time.perf_counter()
-    con: duckdb.DuckDBPyConnection | None = replay_connection(work / WAREHOUSE)
-    assert con is not None
-    stack.callback(con.close)
-    try:
-        tested, queries = run_data_tests(con, project)
-        manifest = json.loads((project / "target" / "manifest.json").read_text())
-        results = as_dbt_build(manifest, built.results, tested)
-        info["data_tests"] = {"run": "in-process", "tests": len(tested), "queries": queries}
-    except DataTestsNeedDbt as exc:
-        con.close()
-        con = None
-        ran = run_dbt(
-            project,
-            work / WAREHOUSE,
-            ["test", "--select", DATA_TESTS],
-            timeout_s=_DBT_TIMEOUT_S,
-            threads=_DBT_THREADS,
-            trusted=True,
-            limits=_BUILD_LIMITS,
-        )
-        if not ran.results and not ran.ok:
-            raise BuildError("dbt", ran.summary) from exc
-        results = [*built.results, *ran.results]
-        info["data_tests"] = {"run": "dbt test", "tests": len(ran.results), "reason": str(exc)}
-    info["data_tests"]["s"] = round(time.perf_counter() - t0, 3)
-    ok = not any(r["status"] in {"error", "fail", "runtime error"} for r in results)
-    if not ok:
-        raise BuildError("dbt", summarise(results, "", 1))
+    )
+    if not result.ok:
+        raise BuildError("dbt", result.summary)
     shutil.rmtree(project / "logs", ignore_errors=True)
     target = project / "target"
     if target.is_dir():
@@ -227,31 +172,7 @@ def _finish_dbt(
                 os.replace(child, work / PARSE_STATE)
             elif child.name != "manifest.json":
                 shutil.rmtree(child) if child.is_dir() else child.unlink()
-    result = DbtResult(
-        ok=True,
-        returncode=0,
-        summary=summarise(results, "", 0),
-        log=built.log,
-        results=results,
-        isolation=built.isolation,
-        wall_s=built.wall_s,
-    )
-    return result, con
-
-
-def _dbt_build(
-    spec: ReplicaSpec,
-    work: Path,
-    compiled: CompiledProject | None,
-    info: dict[str, Any],
-    stack: contextlib.ExitStack,
-    process: DbtProcess | None = None,
-) -> tuple[DbtResult, duckdb.DuckDBPyConnection | None]:
-    """Build the project with dbt (``process`` if one was started early, else a new one)."""
-    if process is None:
-        process = stack.enter_context(_start_dbt(spec, work, compiled))
-    process.release()
-    return _finish_dbt(process, work, info, stack)
+    return result
 
 
 def _seed_compiled_cache(key: BuildKey, work: Path, info: dict[str, Any]) -> None:
@@ -274,109 +195,43 @@ def _source(key: BuildKey) -> str:
     return f"dbt build of {key.replica} seed={key.seed} scale={key.scale:g}"
 
 
-@dataclass
-class _EarlyDbt:
-    """A dbt process started before generation (it parses while the data is made), and why."""
-
-    process: DbtProcess
-    role: str  # "dbt" (engine dbt), "compile" (first build of the code), "unsupported"
-    compiled: CompiledProject | None
-    lock: contextlib.ExitStack  # holds the compile lock while role == "compile"
-
-
-def _start_early(
-    key: BuildKey, work: Path, engine: str, stack: contextlib.ExitStack
-) -> _EarlyDbt | None:
-    """Start dbt now when this build will certainly run it: the dbt engine, a project replay
-    cannot reproduce, or the first build of this code (this process then holds the compile lock
-    until it has published the compiled project). ``None``: replay, or another process is
-    compiling — decided after the load, as before."""
-    spec = key.spec
-    lock = contextlib.ExitStack()
-    stack.callback(lock.close)
-    compiled = load_compiled(spec)
-    if engine == "dbt":
-        role = "dbt"
-    elif compiled is not None:
-        if compiled.plan is not None:
-            return None
-        role = "unsupported"
-    else:
-        if not lock.enter_context(compile_lock(spec, blocking=False)):
-            lock.close()
-            return None
-        compiled = load_compiled(spec)
-        if compiled is not None:  # published while we looked
-            lock.close()
-            return None
-        role = "compile"
-    process = stack.enter_context(_start_dbt(spec, work, compiled))
-    return _EarlyDbt(process, role, compiled, lock)
-
-
-def _publish_first(key: BuildKey, work: Path, info: dict[str, Any]) -> CompiledProject | None:
-    """After the first dbt build of this code (compile lock held): cache its project."""
-    info.update(engine="dbt", fallback_reason=FIRST_BUILD_REASON)
-    try:
-        compiled = publish_compiled(
-            key.spec, work / DBT_DIR, source=_source(key), parse_state=work / PARSE_STATE
-        )
-    except (OSError, ValueError) as exc:  # dbt built the snapshot all the same
-        info["compiled"] = f"not cached: {type(exc).__name__}: {exc}"
-        return None
-    info["compiled"] = "created"
-    if compiled.unsupported:
-        info["replay_unsupported"] = compiled.unsupported
-    return compiled
-
-
 def _transform(
-    key: BuildKey,
-    work: Path,
-    engine: str,
-    info: dict[str, Any],
-    stack: contextlib.ExitStack,
-    early: _EarlyDbt | None = None,
+    key: BuildKey, work: Path, engine: str, info: dict[str, Any], stack: contextlib.ExitStack
 ) -> tuple[DbtResult, duckdb.DuckDBPyConnection | None]:
     """Build the project's models and run its tests in ``work``; fill ``info`` (build.json).
 
-    Returns dbt's (or replay's) results and the still open connection to the warehouse the
-    tests ran on (closed by ``stack``), so fingerprinting need not reopen the file.
+    Returns dbt's (or replay's) results and, after a replay, its still open connection to the
+    warehouse (closed by ``stack``), so fingerprinting need not reopen the file.
     """
     spec = key.spec
-    if early is not None:
-        result, con = _dbt_build(spec, work, early.compiled, info, stack, early.process)
-        info["engine"] = "dbt"
-        if early.role == "dbt":
-            _seed_compiled_cache(key, work, info)
-        elif early.role == "compile":
-            _publish_first(key, work, info)
-            early.lock.close()
-        else:
-            info.update(
-                compiled="cached",
-                fallback_reason=f"replay unsupported: "
-                f"{early.compiled.unsupported if early.compiled else None}",
-            )
-        return result, con
     if engine == "dbt":
-        result, con = _dbt_build(spec, work, load_compiled(spec), info, stack)
+        result = _dbt_build(spec, work, load_compiled(spec))
         info["engine"] = "dbt"
         _seed_compiled_cache(key, work, info)
-        return result, con
+        return result, None
     compiled = load_compiled(spec)
     if compiled is None:
         # One process compiles (by building its seed with dbt); the others wait, then replay.
         with compile_lock(spec):
             compiled = load_compiled(spec)
             if compiled is None:
-                result, con = _dbt_build(spec, work, None, info, stack)
-                _publish_first(key, work, info)
-                return result, con
+                result = _dbt_build(spec, work)
+                info.update(engine="dbt", fallback_reason=FIRST_BUILD_REASON)
+                try:
+                    compiled = publish_compiled(
+                        spec, work / DBT_DIR, source=_source(key), parse_state=work / PARSE_STATE
+                    )
+                except (OSError, ValueError) as exc:  # dbt built the snapshot all the same
+                    info["compiled"] = f"not cached: {type(exc).__name__}: {exc}"
+                    return result, None
+                info["compiled"] = "created"
+                if compiled.unsupported:
+                    info["replay_unsupported"] = compiled.unsupported
+                return result, None
     info["compiled"] = "cached"
     if compiled.plan is None:
         info.update(engine="dbt", fallback_reason=f"replay unsupported: {compiled.unsupported}")
-        return _dbt_build(spec, work, compiled, info, stack)
+        return _dbt_build(spec, work, compiled), None
     copy_tree_bytes(compiled.project, work / DBT_DIR)
     con = replay_connection(work / WAREHOUSE)
     try:
@@ -385,7 +240,7 @@ def _transform(
         # Nothing of the replay was committed: dbt, the source of truth, decides.
         con.close()
         info.update(engine="dbt", fallback_reason=f"replay abandoned ({exc}); dbt build decided")
-        return _dbt_build(spec, work, compiled, info, stack)
+        return _dbt_build(spec, work, compiled), None
     except BaseException:
         con.close()
         raise
@@ -426,51 +281,6 @@ def _dbt_summary(result: DbtResult) -> dict[str, Any]:
     return {"ok": result.ok, "status_counts": counts, "node_counts": kinds}
 
 
-class _RawPrints:
-    """The raw schema's fingerprints, computed in a thread from a copy of the just loaded
-    warehouse while dbt builds the original (the manifest's values: the same function on the
-    same tables). :meth:`result` gives them only when dbt cannot have changed the raw tables
-    (:func:`~replicas.build.dbtrun.raw_written_by`); else the caller hashes the built file."""
-
-    def __init__(self, work: Path, stack: contextlib.ExitStack) -> None:
-        self.copy = work / _RAW_COPY
-        shutil.copyfile(work / WAREHOUSE, self.copy)
-        self._prints: dict[str, dict[str, object]] | None = None
-        self._error: BaseException | None = None
-        self.seconds = 0.0
-        self._thread = threading.Thread(target=self._run, name="replicas-raw-hash", daemon=True)
-        self._thread.start()
-        stack.callback(self._close)
-
-    def _run(self) -> None:
-        t0 = time.perf_counter()
-        try:
-            self._prints = fingerprint_schemas(self.copy, {RAW_SCHEMA: None})[RAW_SCHEMA]
-        except BaseException as exc:  # reported by result()
-            self._error = exc
-        self.seconds = time.perf_counter() - t0
-
-    def _close(self) -> None:
-        self._thread.join()
-        self.copy.unlink(missing_ok=True)
-
-    def result(self, project: Path, info: dict[str, Any]) -> dict[str, dict[str, object]] | None:
-        self._close()
-        info["raw_fingerprint"] = {"overlapped_s": round(self.seconds, 3)}
-        if self._error is not None:
-            raise self._error
-        try:
-            manifest = json.loads((project / "target" / "manifest.json").read_text())
-        except (OSError, ValueError) as exc:
-            why: str | None = f"no dbt manifest ({type(exc).__name__})"
-        else:
-            why = raw_written_by(manifest, RAW_SCHEMA)
-        if why is not None:
-            info["raw_fingerprint"]["rehashed_because"] = why
-            return None
-        return self._prints
-
-
 def _build_into(
     key: BuildKey,
     work: Path,
@@ -491,46 +301,36 @@ def _build_into(
     if rebuilt_because:
         info["rebuilt_because"] = rebuilt_because
 
+    t0 = time.perf_counter()
+    with step("generate"):
+        try:
+            tables = dict(spec.load_generator()(key.seed, key.scale))
+        except Exception as exc:  # a generator bug must still name the step
+            raise BuildError("generate", f"{type(exc).__name__}: {exc}") from exc
+    timings["generate_s"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    with step("load"):
+        try:
+            load_raw_tables(work / WAREHOUSE, tables)
+        except Exception as exc:
+            raise BuildError("load", f"{type(exc).__name__}: {exc}") from exc
+    del tables
+    timings["load_s"] = time.perf_counter() - t0
+
     with contextlib.ExitStack() as stack:
-        # dbt parses the project while the data is generated and loaded (it waits for the load)
-        early = _start_early(key, work, engine, stack)
-        t0 = time.perf_counter()
-        with step("generate"):
-            try:
-                tables = dict(spec.load_generator()(key.seed, key.scale))
-            except Exception as exc:  # a generator bug must still name the step
-                raise BuildError("generate", f"{type(exc).__name__}: {exc}") from exc
-        timings["generate_s"] = time.perf_counter() - t0
-
-        t0 = time.perf_counter()
-        with step("load"):
-            try:
-                load_raw_tables(work / WAREHOUSE, tables)
-            except Exception as exc:
-                raise BuildError("load", f"{type(exc).__name__}: {exc}") from exc
-        del tables
-        timings["load_s"] = time.perf_counter() - t0
-
-        # the raw tables are hashed from a copy while dbt builds (dbt's process locks the file)
-        raw_prints = _RawPrints(work, stack) if early and OVERLAP_RAW_FINGERPRINT else None
-
         t0 = time.perf_counter()
         with step("dbt build" if engine == "dbt" else "dbt build (compiled replay)"):
             try:
-                result, con = _transform(key, work, engine, info, stack, early)
+                result, con = _transform(key, work, engine, info, stack)
             finally:
                 (work / PARSE_STATE).unlink(missing_ok=True)  # the compiled cache's, not ours
         timings["replay_s" if info["engine"] == "replay" else "dbt_s"] = time.perf_counter() - t0
 
         t0 = time.perf_counter()
         with step("fingerprint"):
-            schemas: dict[str, str | None] = {RAW_SCHEMA: None, MART_SCHEMA: "BASE TABLE"}
-            raw = raw_prints.result(work / DBT_DIR, info) if raw_prints is not None else None
-            if raw is not None:
-                del schemas[RAW_SCHEMA]
+            schemas = {RAW_SCHEMA: None, MART_SCHEMA: "BASE TABLE"}
             prints = fingerprint_schemas(work / WAREHOUSE, schemas, con)
-            if raw is not None:
-                prints[RAW_SCHEMA] = raw
         timings["fingerprint_s"] = time.perf_counter() - t0
 
     manifest = {
