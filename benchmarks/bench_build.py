@@ -165,11 +165,6 @@ import replicas.dbt
 def _no_bwrap():
     return "benchmark: dbt unsandboxed so that its CPU time is counted"
 replicas.dbt.probe = _no_bwrap
-try:
-    import replicas.build.dbtrun
-    replicas.build.dbtrun.probe = _no_bwrap
-except ImportError:  # a baseline before the module existed
-    pass
 from replicas.build import build_info, ensure_snapshot
 replica, seed, scale = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 load = os.getloadavg()
