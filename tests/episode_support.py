@@ -3,9 +3,11 @@ submission (shared by the factory, import and red-team tests)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from replicas.env import Env
+from replicas.tasks import Task, ToolCall
 
 
 def step(env: Env, name: str, **arguments: Any) -> str:
@@ -21,3 +23,24 @@ def submit_done(env: Env) -> tuple[float, dict[str, Any]]:
     _, reward, terminated, _, info = env.step({"name": "submit", "arguments": {"answer": "done"}})
     assert terminated
     return float(reward), info["verdict"]
+
+
+def play(task: Task, calls: Sequence[ToolCall]) -> float:
+    """The reward of ``calls`` (then a submission) in a fresh episode of ``task``."""
+    with Env.from_task(task) as env:
+        env.reset()
+        for call in calls:
+            env.step(call.to_action())
+        return submit_done(env)[0]
+
+
+def assert_every_defect_needs_its_fix(task: Task) -> None:
+    """A combined fix task: its oracle scores 1, the untouched sandbox 0, and restoring any one
+    broken file (then building) still scores 0."""
+    restores = [c for c in task.oracle if c.name == "write_file"]
+    build = next(c for c in task.oracle if c.name == "dbt")
+    assert len(restores) == len(task.metadata["candidates"]) >= 2
+    assert play(task, list(task.oracle[:-1])) == 1.0
+    assert play(task, []) == 0.0
+    for restore in restores:  # one defect fixed, the others left: still wrong
+        assert play(task, [restore, build]) == 0.0, restore.arguments["path"]

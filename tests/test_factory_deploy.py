@@ -33,6 +33,7 @@ from replicas.factory.funnel import SeedFunnel
 from replicas.factory.validate import Evaluator
 from replicas.replica import get_replica
 from replicas.tasks import Task, build_task, submit
+from tests.episode_support import assert_every_defect_needs_its_fix
 from tests.episode_support import step as _step
 from tests.episode_support import submit_done as _submit
 
@@ -268,21 +269,7 @@ def test_cli_combines_under_the_deployment(tmp_path: Path) -> None:
 def test_multi_v2_oracle_one_each_fix_alone_zero_and_the_shipped_project_zero() -> None:
     task = build_task("ecommerce.mutant_fix_multi-v2.s1.0")
     (mart,) = task.verifier.dbt_models
-    restores = [c for c in task.oracle if c.name == "write_file"]
-    build = next(c for c in task.oracle if c.name == "dbt")
-    assert len(restores) == len(task.metadata["candidates"]) >= 2
-
-    def play(calls: list[Any]) -> float:
-        with Env.from_task(task) as env:
-            env.reset()
-            for call in calls:
-                env.step(call.to_action())
-            return _submit(env)[0]
-
-    assert play(list(task.oracle[:-1])) == 1.0
-    assert play([]) == 0.0
-    for restore in restores:  # one defect fixed, the others left: still wrong
-        assert play([restore, build]) == 0.0, restore.arguments["path"]
+    assert_every_defect_needs_its_fix(task)
     with Env.from_task(replace(task, limits=replace(task.limits, max_steps=100))) as env:
         env.reset()
         for path in sorted(SHIPPED.glob("models/**/*.sql")):

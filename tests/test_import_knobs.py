@@ -27,6 +27,7 @@ from replicas.factory.validate import Evaluator
 from replicas.importer.knobs import KNOBS_FILE, KnobsError, check_files, load_knobs, parse_knobs
 from replicas.tasks import Task, build_task, get_family
 from tests.byo_support import PROJECTS, home_for_imports
+from tests.episode_support import assert_every_defect_needs_its_fix
 from tests.episode_support import step as _step
 from tests.episode_support import submit_done as _submit
 
@@ -315,20 +316,7 @@ def test_imported_multi_v2_oracle_one_and_each_fix_alone_zero(imported: dict[str
     with home_for_imports():
         task = build_task(f"byo_shop.mutant_fix_multi-v2.s{SEED}.0")
         restores = [c for c in task.oracle if c.name == "write_file"]
-        build = next(c for c in task.oracle if c.name == "dbt")
-        assert len(restores) == len(task.metadata["candidates"]) >= 2
         assert "replicas" not in task.instruction and all(
             r.arguments["path"] not in task.instruction for r in restores
         )
-
-        def play(calls: list[Any]) -> float:
-            with Env.from_task(task) as env:
-                env.reset()
-                for call in calls:
-                    env.step(call.to_action())
-                return _submit(env)[0]
-
-        assert play(list(task.oracle[:-1])) == 1.0
-        assert play([]) == 0.0
-        for restore in restores:  # one defect fixed, the others left: still wrong
-            assert play([restore, build]) == 0.0, restore.arguments["path"]
+        assert_every_defect_needs_its_fix(task)

@@ -191,6 +191,19 @@ MART_DOCS = {
 }
 
 
+def _definitions(mart: str, *extra: Definition) -> dict[str, Any]:
+    """Where the incident's definitions live: the mart's YAML, the FX policy, and ``extra``."""
+    return definitions_metadata(
+        (
+            Definition(f"{mart} definition", "file", *MART_DOCS[mart]),
+            Definition(
+                "revenue recognition and FX policy", "file", "models/docs/fx_policy.md", "as of"
+            ),
+            *extra,
+        )
+    )
+
+
 def choose(ctx: BuildContext) -> tuple[str, Defect, Defect, dict[str, str], dict[str, str]]:
     """(mart, upstream defect, mart defect, patched files, pristine files) for this task."""
     files = model_files(Path(ctx.snapshot.dbt_project))
@@ -255,17 +268,7 @@ class MultiLayerIncident(TaskFamily):
                 "defects": [up.name, down.name],
                 "files": sorted(patch),
                 "partial_fix_fails": True,
-                **definitions_metadata(
-                    (
-                        Definition(f"{mart} definition", "file", *MART_DOCS[mart]),
-                        Definition(
-                            "revenue recognition and FX policy",
-                            "file",
-                            "models/docs/fx_policy.md",
-                            "as of",
-                        ),
-                    )
-                ),
+                **_definitions(mart),
             },
         )
 
@@ -382,22 +385,14 @@ class MultiLayerIncidentV3(TaskFamily):
             "files": sorted(set(patch) & set(restore)),
             "rules": {knob.name: choice.label for knob, choice in picks},
             "partial_fix_fails": True,
-            **definitions_metadata(
-                (
-                    Definition(f"{mart} definition", "file", *MART_DOCS[mart]),
-                    Definition(
-                        "revenue recognition and FX policy",
-                        "file",
-                        "models/docs/fx_policy.md",
-                        "as of",
-                    ),
-                    Definition(
-                        "the delivery-date rule",
-                        "file",
-                        "models/intermediate/commerce/_commerce__models.yml",
-                        "belongs to the previous day",
-                    ),
-                )
+            **_definitions(
+                mart,
+                Definition(
+                    "the delivery-date rule",
+                    "file",
+                    "models/intermediate/commerce/_commerce__models.yml",
+                    "belongs to the previous day",
+                ),
             ),
         }
         task = ctx.task(
