@@ -221,6 +221,17 @@ class Names12:
         self._near_cache: dict[str, tuple[str | None, tuple[str, ...]] | None] = {}
         self._anchor_cache: dict[str, bool] = {}
         self._gate_yes: set[str] = set()
+        self._plain_cache: dict[
+            str,
+            tuple[
+                str,
+                tuple[
+                    tuple[tuple[int, NameMention], ...],
+                    tuple[NameMention, ...],
+                    tuple[tuple[tuple[str, ...], int, int], ...],
+                ],
+            ],
+        ] = {}
         self._line_cache: dict[
             tuple[str, str, tuple[tuple[int, int] | tuple[int, int, str], ...]],
             tuple[
@@ -514,7 +525,8 @@ class Names12:
         """
         size = len(text)
         cache = self._line_cache
-        out: list[NameMention] = []
+        plain = self._plain_cache
+        changes: list[tuple[int, NameMention]] = []
         found: list[NameMention] = []
         uses: list[tuple[tuple[str, ...], int, int]] = []
         count = len(mentions)
@@ -529,35 +541,44 @@ class Names12:
                 if m.start < pos or m.end > stop:
                     return None
                 k += 1
-            if stop - pos == 1 and first == k:
-                pos = stop  # an empty line
-                continue
-            line = mentions[first:k]
-            key = (
-                text[pos:stop],
-                lower[pos:stop],
-                tuple(
-                    (m.start - pos, m.end - pos, m.surface)
-                    if m.kind == UNKNOWN
-                    else (m.start - pos, m.end - pos)
-                    for m in line
+            if first == k:
+                if stop - pos == 1:
+                    pos = stop  # an empty line
+                    continue
+                # a line without mentions, kept by its text (and its lower-case text)
+                line_text = text[pos:stop]
+                line_lower = lower[pos:stop]
+                kept = plain.get(line_text)
+                if kept is not None and kept[0] == line_lower:
+                    reading = kept[1]
+                else:
+                    reading = self._read_line(line_text, line_lower, ())
+                    if stop - pos <= 2_000:
+                        if len(plain) >= PHRASE_CACHE_LIMIT:
+                            plain.clear()
+                        plain[line_text] = (line_lower, reading)
+            else:
+                key = (
+                    text[pos:stop],
+                    lower[pos:stop],
+                    tuple(
+                        (m.start - pos, m.end - pos, m.surface)
+                        if m.kind == UNKNOWN
+                        else (m.start - pos, m.end - pos)
+                        for m in mentions[first:k]
+                    ),
                 )
-                if line
-                else (),
-            )
-            reading = cache.get(key)
-            if reading is None:
-                reading = self._read_line(*key)
-                if stop - pos <= 2_000:
-                    if len(cache) >= PHRASE_CACHE_LIMIT:
-                        cache.clear()
-                    cache[key] = reading
+                hit = cache.get(key)
+                if hit is None:
+                    hit = self._read_line(*key)
+                    if stop - pos <= 2_000:
+                        if len(cache) >= PHRASE_CACHE_LIMIT:
+                            cache.clear()
+                        cache[key] = hit
+                reading = hit
             changed, loose, used = reading
             if changed:
-                line = list(line)
-                for i, m in changed:
-                    line[i] = _shifted(m, pos)
-            out.extend(line)
+                changes.extend((first + i, _shifted(m, pos)) for i, m in changed)
             if loose:
                 found.extend(_shifted(m, pos) for m in loose)
             if used:
@@ -565,6 +586,9 @@ class Names12:
             pos = stop
         if k != count:
             return None
+        out = list(mentions)
+        for i, m in changes:
+            out[i] = m
         if found:
             out = sorted([*out, *found], key=lambda m: m.start)
         if uses:
