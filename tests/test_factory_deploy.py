@@ -33,6 +33,7 @@ from replicas.factory.funnel import SeedFunnel
 from replicas.factory.validate import Evaluator
 from replicas.replica import get_replica
 from replicas.tasks import Task, build_task, submit
+from tests.deploy_support import assert_every_alternative_tests_clean_and_moves_a_mart
 from tests.episode_support import assert_every_defect_needs_its_fix
 from tests.episode_support import step as _step
 from tests.episode_support import submit_done as _submit
@@ -88,19 +89,7 @@ def test_every_alternative_keeps_the_project_tests_passing_and_moves_a_mart() ->
     """On the visible data and on every hidden dataset, each alternative alone rebuilds
     everything downstream of it with every project data test passing (a rule that broke a
     test would look like a second bug); on the visible data it changes at least one mart."""
-    with Evaluator(REPLICA, SEED) as ev:
-        for knob, choice in _choices():
-            deployed = deployed_with(REPLICA, SEED, [(knob, choice)])
-            full = sorted({m for model in deployed.models for m in ev.chain(model)})
-            chain = [s.unique_id.rsplit(".", 1)[-1] for s in ev.project.plan.models]
-            full = [m for m in chain if m in full]
-            for name, _ in ev.datasets:
-                con = ev.connection(name)
-                ev.rebuild_with(con, deployed.models, full)
-                assert ev.failing_tests(con, full) == [], (knob.name, choice.label, name)
-                if name == "visible":
-                    moved = [m for m in full if m in ev.project.marts and ev.differs(con, m)]
-                    assert moved, (knob.name, choice.label)
+    assert_every_alternative_tests_clean_and_moves_a_mart(REPLICA, SEED)
 
 
 def test_deployments_are_drawn_per_seed_and_the_same_in_another_process() -> None:

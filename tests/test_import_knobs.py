@@ -21,12 +21,12 @@ from typer.testing import CliRunner
 
 from replicas.cli import build_app
 from replicas.env import Env
-from replicas.factory.deploy import deployed_with, deployment, knobs_for
+from replicas.factory.deploy import deployment, knobs_for
 from replicas.factory.deployed import DEPLOYED_STAGES
-from replicas.factory.validate import Evaluator
 from replicas.importer.knobs import KNOBS_FILE, KnobsError, check_files, load_knobs, parse_knobs
 from replicas.tasks import Task, build_task, get_family
 from tests.byo_support import PROJECTS, home_for_imports
+from tests.deploy_support import assert_every_alternative_tests_clean_and_moves_a_mart
 from tests.episode_support import assert_every_defect_needs_its_fix
 from tests.episode_support import step as _step
 from tests.episode_support import submit_done as _submit
@@ -162,20 +162,8 @@ def test_every_alternative_keeps_the_tests_passing_and_moves_a_mart(
     alone passes the project's data tests downstream of it; on the visible data it changes a
     mart, also against the project's own model files under the seed's dbt_project.yml when the
     knob edits a model file."""
-    with home_for_imports(), Evaluator(replica, SEED) as ev:
-        order = [s.unique_id.rsplit(".", 1)[-1] for s in ev.project.plan.models]
-        for knob in knobs_for(replica):
-            for choice in knob.choices:
-                deployed = deployed_with(replica, SEED, [(knob, choice)])
-                chain = {m for model in deployed.models for m in ev.chain(model)}
-                full = [m for m in order if m in chain]
-                for name, _ in ev.datasets:
-                    con = ev.connection(name)
-                    ev.rebuild_with(con, deployed.models, full)
-                    assert ev.failing_tests(con, full) == [], (knob.name, choice.label, name)
-                    if name == "visible":
-                        moved = [m for m in full if m in ev.project.marts and ev.differs(con, m)]
-                        assert moved, (knob.name, choice.label)
+    with home_for_imports():
+        assert_every_alternative_tests_clean_and_moves_a_mart(replica, SEED)
 
 
 @pytest.mark.parametrize("replica", sorted(PROJECTS))
