@@ -27,7 +27,7 @@ from replicas.importer.knobs import KNOBS_FILE, KnobsError, check_files, load_kn
 from replicas.tasks import Task, build_task, get_family
 from tests.byo_support import PROJECTS, home_for_imports
 from tests.deploy_support import assert_every_alternative_tests_clean_and_moves_a_mart
-from tests.episode_support import assert_every_defect_needs_its_fix
+from tests.episode_support import assert_every_defect_needs_its_fix, play
 from tests.episode_support import step as _step
 from tests.episode_support import submit_done as _submit
 
@@ -228,15 +228,8 @@ def test_v2_oracle_one_null_zero_and_the_projects_own_files_zero(
     (mart,) = task.verifier.dbt_models
     own = PROJECTS[replica]
     with home_for_imports():
-        with Env.from_task(task) as env:
-            env.reset()
-            for call in task.oracle[:-1]:
-                env.step(call.to_action())
-            reward, verdict = _submit(env)
-        assert reward == 1.0, verdict
-        with Env.from_task(task) as env:
-            env.reset()
-            assert _submit(env)[0] == 0.0
+        assert play(task, task.oracle[:-1]) == 1.0
+        assert play(task, []) == 0.0
         for extra in ((), ("dbt_project.yml",)):
             with Env.from_task(replace(task, limits=replace(task.limits, max_steps=100))) as env:
                 env.reset()

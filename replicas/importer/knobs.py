@@ -195,6 +195,7 @@ def check_files(project: Path, knobs: tuple[Knob, ...], models: set[str]) -> Non
     originals: dict[str, str] = {}
     for picks in combinations(knobs):
         texts: dict[str, str] = {}
+        editors: dict[str, list[str]] = {}  # path -> the knobs that edited it before
         for knob, choice in picks:
             for edit in choice.edits:
                 if edit.path not in texts:
@@ -209,13 +210,15 @@ def check_files(project: Path, knobs: tuple[Knob, ...], models: set[str]) -> Non
                     texts[edit.path] = originals[edit.path]
                 found = texts[edit.path].count(edit.old)
                 if found != edit.count:
-                    others = [k.name for k, _ in picks if k is not knob]
-                    context = f" after the edits of {', '.join(others)}" if others else ""
+                    before = [k for k in editors.get(edit.path, []) if k != knob.name]
+                    context = f" after the edits of {', '.join(before)}" if before else ""
                     raise KnobsError(
                         f"{KNOBS_FILE}: knob {knob.name} ({choice.label}): {edit.path} holds "
                         f"{edit.old!r} {found} time(s){context}, the edit expects {edit.count}"
                     )
                 texts[edit.path] = texts[edit.path].replace(edit.old, edit.new)
+                if knob.name not in editors.setdefault(edit.path, []):
+                    editors[edit.path].append(knob.name)
         for path, text in texts.items():
             if path.endswith((".yml", ".yaml")):
                 try:
