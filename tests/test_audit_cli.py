@@ -49,6 +49,7 @@ def test_json_output_and_exit_1_when_not_usable(runner: CliRunner) -> None:
     assert task["task_id"] == BROKEN and task["status"] == "broken"
     assert task["failed_checks"] == ["oracle"]
     assert list(task["checks"]) == ["oracle", "null", "discrimination"]
+    assert f"audited 1/1 {BROKEN}: broken (" in result.stderr  # stdout stays pure JSON
 
 
 def test_table_out_dir_and_exit_0_when_usable(runner: CliRunner, tmp_path: Path) -> None:
@@ -56,6 +57,9 @@ def test_table_out_dir_and_exit_0_when_usable(runner: CliRunner, tmp_path: Path)
     result = runner.invoke(audit_app, ["--tasks", SOUND, "--checks", CHEAP, "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "all 1 tasks are usable" in result.stdout
+    # not a terminal: one progress line per task on stderr, none on stdout
+    assert f"audited 1/1 {SOUND}: usable (" in result.stderr
+    assert "audited 1/1" not in result.stdout
     data = json.loads((out / "audit.json").read_text())
     assert data["tasks"][0]["status"] == "usable"
     assert data["config"]["tasks"] == SOUND

@@ -251,6 +251,20 @@ def audit_command(
             )
 
         stop = bar.stop
+    else:
+        # Not a terminal (a log, CI, a pipe): one line per audited task on stderr, so a run of
+        # hours shows how far it is; stdout (the table or --json) is unchanged.
+        done = [0]
+
+        def progress_cb(audit: TaskAudit) -> None:
+            done[0] += 1
+            err_console.print(
+                f"audited {done[0]}/{len(task_ids)} {audit.task_id}: {audit.status} "
+                f"({audit.wall_s:.0f} s)",
+                highlight=False,
+                soft_wrap=True,
+            )
+
     try:
         with sigterm_as_interrupt():
             report = audit_tasks(
