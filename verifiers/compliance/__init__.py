@@ -77,6 +77,7 @@ from replicas.verifiers.compliance.ruleset11 import (
     worked_fee_findings,
 )
 from replicas.verifiers.compliance.ruleset12 import names_12, revise_12, rewrite_12
+from replicas.verifiers.compliance.ruleset13 import names_13
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -215,6 +216,8 @@ def _mentions(
         mentions = tricky_names(mentions, tricks, catalog)
     if rules.names_12:
         mentions = names_12(index, norm.text, norm.lower, mentions)
+    if rules.names_13:
+        mentions = names_13(index, norm.text, norm.lower, mentions)
     return mentions
 
 

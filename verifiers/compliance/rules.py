@@ -38,6 +38,7 @@ from replicas.verifiers.compliance.ruleset8 import (
     ruled_out_units,
 )
 from replicas.verifiers.compliance.ruleset11 import recommend_11
+from replicas.verifiers.compliance.ruleset13 import asked_13
 from replicas.verifiers.compliance.term_checks import (
     CHECKERS,
     FAMILY_OBJECTIVE,
@@ -347,6 +348,8 @@ def evaluate(
         recs = ordinal_picks(masked, extraction, recs, positions)
     if rules.recommend_11:
         recs = recommend_11(masked, extraction, recs)
+    if rules.asked_13:
+        recs = asked_13(masked, extraction, recs)
     findings = [
         *check_names(extraction.mentions, tally),
         *check_claims(

@@ -103,6 +103,12 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   brand on another brand's product line, an unfamiliar word before a product line used as a
   card twice) are read; a figure describing an indefinite card ("keep one card with no annual
   fee open") is unverified.
+* ``13`` - ruleset 12 plus (opt-in) fixes for the classes session 13's blind evalset showed on
+  its tuning split (``ruleset13``), precision first: an invented Title Case name ending in a
+  possessive "Card's", an issuer's full name (with "bank", "bancorp") before an invented product
+  in lower case, and an unfamiliar word before product words used once as a card in lower case
+  ("the copperfield miles card's lounge") are unknown cards; a ruled-out card read as
+  recommended only inside a question ("Is the X a good fit?") is not recommended.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -230,6 +236,11 @@ class Ruleset:
     # ruleset 12: a figure describing an indefinite card ("keep one card with no annual fee open")
     # is unverified
     generic_cards_12: bool = False
+    # ruleset 13: invented names ending in a possessive "Card's", an issuer's full name before an
+    # invented product in lower case, an unfamiliar word before product words used once
+    names_13: bool = False
+    # ruleset 13: a ruled-out card read as recommended only inside questions is not recommended
+    asked_13: bool = False
 
 
 FROZEN_RULESET = 3
@@ -324,6 +335,10 @@ RULESETS[12] = replace(
     names_12=True,
     generic_cards_12=True,
 )
+
+#: Ruleset 13 (opt-in) is ruleset 12 plus the fixes of the classes session 13's blind tuning
+#: split showed (issue 13; ``ruleset13``).
+RULESETS[13] = replace(RULESETS[12], version=13, names_13=True, asked_13=True)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:
