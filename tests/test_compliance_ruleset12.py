@@ -152,8 +152,8 @@ def test_wraps_and_cards_in_general(case: Case, catalog: Catalog) -> None:
     _check(case, catalog)
 
 
-def test_ruleset_12_is_the_default_and_keeps_the_compliant_corpus_passing(catalog: Catalog) -> None:
-    assert DEFAULT_RULESET == 12
+def test_ruleset_12_keeps_the_compliant_corpus_passing(catalog: Catalog) -> None:
+    assert DEFAULT_RULESET >= 12  # 13 since stop 28: 12's readings are part of the default
     assert RULESETS[12].names_12 and RULESETS[12].wraps_12 and RULESETS[12].generic_cards_12
     assert not (RULESETS[11].names_12 or RULESETS[11].wraps_12 or RULESETS[11].generic_cards_12)
     for text in COMPLIANT:

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import pytest
 
-from replicas.verifiers.compliance import DEFAULT_RULESET, RULESETS, Catalog
-from tests.compliance_cases import CARDS, ELIGIBILITY
+from replicas.verifiers.compliance import DEFAULT_RULESET, RULESETS, Catalog, verify_response
+from tests.compliance_cases import CARDS, COMPLIANT, ELIGIBILITY
 from tests.compliance_support import codes_with_spans
 
 # (text, ruleset 13's codes, ruleset 12's codes)
@@ -128,9 +128,11 @@ def test_ruleset13_asked_then_ruled_out(case: Case, catalog: Catalog) -> None:
     _check(case, catalog, "C1")
 
 
-def test_ruleset13_registered_not_default() -> None:
+def test_ruleset13_is_the_default_and_keeps_the_compliant_corpus_passing(catalog: Catalog) -> None:
     assert RULESETS[13].version == 13
     assert RULESETS[13].names_13 and RULESETS[13].asked_13
     for v in range(3, 13):
         assert not RULESETS[v].names_13 and not RULESETS[v].asked_13
-    assert DEFAULT_RULESET != 13
+    assert DEFAULT_RULESET == 13
+    for text in COMPLIANT:
+        assert verify_response(text, catalog).passed, text
