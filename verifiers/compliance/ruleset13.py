@@ -121,7 +121,7 @@ class Names13:
     # -- capitalised, "Card's" ---------------------------------------------------------------
 
     def possessive_card(self, text: str, taken: list[tuple[int, int]]) -> list[NameMention]:
-        out = []
+        out: list[NameMention] = []
         if "Card's" not in text and "CARD's" not in text:
             return out
         for m in _CAP_POSSESSIVE.finditer(text):
@@ -191,14 +191,18 @@ class Names13:
             if not text[start:stop].islower():
                 continue
             words = tuple([*m.group("stem").split(), *m.group("inst").split(), *product])
-            if " ".join(words) in self.base._exact_names():
-                continue
-            out.append(
-                NameMention(
-                    start, stop, UNKNOWN, None, text[start:stop], self.phrases.near_names(words)
-                )
-            )
+            out.extend(self._invented(text, start, stop, words))
         return out
+
+    def _invented(
+        self, text: str, start: int, stop: int, words: tuple[str, ...]
+    ) -> list[NameMention]:
+        """The unknown-card mention of ``text[start:stop]`` (read as ``words``), or none when
+        those words are a catalog name."""
+        if " ".join(words) in self.base._exact_names():
+            return []
+        near = self.phrases.near_names(words)
+        return [NameMention(start, stop, UNKNOWN, None, text[start:stop], near)]
 
     def _unfamiliar(self, word: str) -> bool:
         return (
@@ -214,7 +218,7 @@ class Names13:
     def coined_names(
         self, text: str, lower: str, taken: list[tuple[int, int]]
     ) -> list[NameMention]:
-        out = []
+        out: list[NameMention] = []
         if "the " not in lower:
             return out
         for m in _THE_RUN.finditer(lower):
@@ -249,14 +253,7 @@ class Names13:
                 continue
             if not text[start:stop].islower():
                 continue
-            words = (word, *clean)
-            if " ".join(words) in self.base._exact_names():
-                continue
-            out.append(
-                NameMention(
-                    start, stop, UNKNOWN, None, text[start:stop], self.phrases.near_names(words)
-                )
-            )
+            out.extend(self._invented(text, start, stop, (word, *clean)))
         return out
 
 
