@@ -23,6 +23,9 @@
 * Ruleset 12 against the revision that published it opt-in (``RULESET_12_PUBLISHED``,
   ``0801913``, session 12: the last change to ``verifiers/`` of its author), run there with
   ``ruleset=12``.
+* Ruleset 13 against the revision that published it (``RULESET_13_PUBLISHED``, ``2ea99ce``,
+  session 13: the last change to ``verifiers/`` of its author; the default since ``9759932``,
+  which changed no verifier code), run there with ``ruleset=13``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -55,6 +58,7 @@ RULESET_9_PUBLISHED = "0c3618161d36aed4c04e4fbd996e38a0dd86cd2d"
 RULESET_10_PUBLISHED = "0a8e5330105c507d6ca61ada9286edd18c30d88c"
 RULESET_11_PUBLISHED = "c2e8940e1a617d29763d277a92d46c1bb31e9e34"
 RULESET_12_PUBLISHED = "080191384fca5f6bb64e0e43918e1de3f964eafa"
+RULESET_13_PUBLISHED = "2ea99cecc3fa505f5b9dc4c687d8a90e12f56610"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -77,7 +81,8 @@ def case_texts():
                  "test_compliance_ruleset6", "test_compliance_ruleset7",
                  "test_compliance_ruleset8", "test_compliance_ruleset9",
                  "test_compliance_ruleset10", "test_compliance_ruleset11",
-                 "test_compliance_ruleset12"):
+                 "test_compliance_ruleset12", "test_compliance_ruleset13",
+                 "test_compliance_ruleset14"):
         try:
             source = open(f"{sys.argv[1]}/tests/{name}.py", encoding="utf-8").read()
         except FileNotFoundError:
@@ -185,6 +190,7 @@ PUBLISHED = {
     10: RULESET_10_PUBLISHED,
     11: RULESET_11_PUBLISHED,
     12: RULESET_12_PUBLISHED,
+    13: RULESET_13_PUBLISHED,
 }
 
 

@@ -78,6 +78,7 @@ from replicas.verifiers.compliance.ruleset11 import (
 )
 from replicas.verifiers.compliance.ruleset12 import names_12, revise_12, rewrite_12
 from replicas.verifiers.compliance.ruleset13 import names_13
+from replicas.verifiers.compliance.ruleset14 import drop_myths_14, names_14, revise_14, rewrite_14
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -198,6 +199,8 @@ def _normalize_11(
         norm = rewrite_10(norm, rules)
     if rules.wraps_12 and catalog is not None:
         norm = rewrite_12(norm, _name_index(catalog, rules))
+    if rules.rewrites_14:
+        norm = rewrite_14(norm)
     if rules.rewrites_11:
         return rewrite_11(norm, rules)
     return norm, ()
@@ -218,6 +221,8 @@ def _mentions(
         mentions = names_12(index, norm.text, norm.lower, mentions)
     if rules.names_13:
         mentions = names_13(index, norm.text, norm.lower, mentions)
+    if rules.names_14:
+        mentions = names_14(index, norm.text, norm.lower, mentions)
     return mentions
 
 
@@ -237,6 +242,8 @@ def _extract(
         extraction = revise_11(extraction, norm.text, rules, myths_too)
     if rules.generic_cards_12:
         extraction = revise_12(extraction)
+    if rules.claims_14:
+        extraction = revise_14(extraction)
     return extraction, examples
 
 
@@ -282,6 +289,12 @@ def verify_response(
     if rules.claims_11 and findings:
         # ruleset 11: a corrected myth's claims are not held against the response
         revised = drop_myths(extraction)
+        if revised is not extraction:
+            extraction = revised
+            findings, tally = evaluate(catalog, lower, extraction, customer, rules)
+    if rules.myths_14 and findings:
+        # ruleset 14: a myth introduced as an assumption and corrected is not claimed either
+        revised = drop_myths_14(extraction)
         if revised is not extraction:
             extraction = revised
             findings, tally = evaluate(catalog, lower, extraction, customer, rules)

@@ -112,6 +112,13 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   in lower case, and an unfamiliar word before product words used once as a card in lower case
   ("the copperfield miles card's lounge") are unknown cards; a ruled-out card read as
   recommended only inside a question ("Is the X a good fit?") is not recommended.
+* ``14`` - ruleset 13 plus (opt-in) fixes for the classes session 13's whole blind set showed
+  once retired as tuning data (``ruleset14``), precision first: a reward rate ("1% cash back"),
+  "no balance transfer promotion" and a fee's "$5 minimum" are no fee or APR claims; a myth
+  introduced as an assumption and corrected is not claimed; "zero <fee> and 0% intro ...",
+  "fee-free cash advances" and "0% ..., reverting to 20%" are read as written; invented names
+  with a possessive on a product or tier word, a brand before two invented words in lower
+  case, and an unfamiliar word before product words after a recommending verb are unknown cards.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -244,6 +251,19 @@ class Ruleset:
     names_13: bool = False
     # ruleset 13: a ruled-out card read as recommended only inside questions is not recommended
     asked_13: bool = False
+    # ruleset 14: "zero <fee> and 0% ...", "fee-free cash advances", "0% ..., reverting to 20%"
+    # rewritten before ruleset 11's rewrites
+    rewrites_14: bool = False
+    # ruleset 14: a reward rate ("1% cash back"), "no <kind> promotion" and a fee's "$5 minimum"
+    # are no fee or APR claims (unverified)
+    claims_14: bool = False
+    # ruleset 14: a myth introduced as an assumption ("it is often assumed that", "people
+    # assume") and corrected is not the response's claim
+    myths_14: bool = False
+    # ruleset 14: invented names with a possessive on a product or tier word, a brand before two
+    # invented words in lower case, an unfamiliar word before product words after a
+    # recommending verb
+    names_14: bool = False
 
 
 FROZEN_RULESET = 3
@@ -342,6 +362,17 @@ RULESETS[12] = replace(
 #: Ruleset 13 (the default since stop 28) is ruleset 12 plus the fixes of the classes session 13's blind tuning
 #: split showed (issue 13; ``ruleset13``).
 RULESETS[13] = replace(RULESETS[12], version=13, names_13=True, asked_13=True)
+
+#: Ruleset 14 (opt-in) is ruleset 13 plus the fixes of the classes session 13's retired blind set
+#: showed as tuning data (issue 13; ``ruleset14``).
+RULESETS[14] = replace(
+    RULESETS[13],
+    version=14,
+    rewrites_14=True,
+    claims_14=True,
+    myths_14=True,
+    names_14=True,
+)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:
