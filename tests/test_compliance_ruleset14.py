@@ -1,6 +1,9 @@
 """Compliance ruleset 14: the classes session 13's retired blind set showed as tuning data (issue
 13; ``verifiers/compliance/ruleset14.py``), one group per class, in our own wording on the hand
-catalog (``tests/compliance_cases``).
+catalog (``tests/compliance_cases``). The second part (``ruleset14b.py``) holds the classes of
+session 14's blind tuning split (seed 61): fee totals over several years, a customer's belief
+quoted and corrected, footnote markers, short labels, two cards' figures in one sentence, and a
+lower-case invented name in a recommendation's slot.
 
 Each case is (text, ruleset 14's codes, ruleset 13's codes): a defect ruleset 14 must catch or a
 compliant answer it must pass, each with a hard negative beside it, and ruleset 13's reading of
@@ -272,6 +275,186 @@ RECOMMENDED_COINED: list[Case] = [
 ]
 
 
+# == second part (``ruleset14b``): the classes of session 14's blind tuning split =================
+
+# -- fee totals over several years -----------------------------------------------------------------
+FEE_TOTALS: list[Case] = [
+    (
+        "The Summit Cash Preferred costs $150 a year. Over three years you would pay "
+        "$150 + $150 + $150 = $450 in annual fees.",
+        _OK,
+        _FEE,
+    ),
+    (
+        "The Summit Cash Preferred costs $150 a year. Across 2 years, the annual fees total $300.",
+        _OK,
+        _FEE,
+    ),
+    (
+        "Total annual fees for two years of holding the Summit Cash Preferred: $300 ($150 in year "
+        "one, $150 in year two).",
+        _OK,
+        _FEE,
+    ),
+    # hard negatives: a sum that does not add up; wrong addends; a yearly fee beside a span
+    (
+        "The Summit Cash Preferred costs $150 a year. Over three years you would pay "
+        "$150 + $150 + $150 = $480 in annual fees.",
+        _FEE,
+        _FEE,
+    ),
+    (
+        "The Summit Cash Preferred costs $120 a year. Over two years that adds up to $120 + $120 = $240.",
+        _FEE,
+        _FEE,
+    ),
+    (
+        "Total annual fees for two years of holding the Summit Cash Preferred: $300 ($95 in year "
+        "one, $95 in year two).",
+        _FEE,
+        _FEE,
+    ),
+    (
+        "The Summit Cash Preferred has a late fee of $40 and, over 5 years, an annual fee of $120.",
+        _FEE,
+        _FEE,
+    ),
+]
+
+# -- a customer's belief quoted and corrected --------------------------------------------------------
+BELIEFS: list[Case] = [
+    (
+        "You thought the Summit Cash would charge no foreign transaction fee - actually it does, 3% "
+        "on purchases abroad.",
+        _OK,
+        _FEE,
+    ),
+    (
+        "You were told the Summit Cash has a $95 annual fee; good news: it has no annual fee.",
+        _OK,
+        _FEE,
+    ),
+    (
+        "Your understanding was that the Harbor Sky Miles has a $95 annual fee, but it has no annual fee.",
+        _OK,
+        _FEE,
+    ),
+    # hard negatives: a "correction" that is itself wrong; a condition; a mention, not a belief
+    (
+        "You thought the Harbor Sky Miles would add a 3% fee abroad. It adds a 2% fee abroad.",
+        _FEE,
+        _FEE,
+    ),
+    (
+        "If you think the Summit Cash has a 2% foreign fee, note the Harbor Sky Miles charges no "
+        "foreign fee.",
+        _FEE,
+        _FEE,
+    ),
+    (
+        "You mentioned the Summit Cash has a 2% foreign fee; the Harbor Sky Miles has no foreign "
+        "transaction fee.",
+        _FEE,
+        _FEE,
+    ),
+]
+
+# -- footnote markers ------------------------------------------------------------------------------
+FOOTNOTES: list[Case] = [
+    (
+        "The Summit Cash\u00b9 has no annual fee and a 19.99%-29.99% variable APR.",
+        _OK,
+        ["misspelled_card"],
+    ),
+    (
+        "The Summit Cash\u00b2\u00b3 is worth a look.\n\n---\n\u00b2 The Summit Cash charges a 3% foreign "
+        "transaction fee.\n\u00b3 Late payments on the Summit Cash cost up to $40.",
+        _OK,
+        _OK,
+    ),
+    # hard negatives: the footnoted card's figure wrong; a real misspelling before the marker
+    ("The Summit Cash\u00b9 has a $95 annual fee.", _FEE, ["misspelled_card", "wrong_fee"]),
+    ("The Sumit Cash\u00b9 has no annual fee.", ["misspelled_card"], ["misspelled_card"]),
+]
+
+# -- short labels defined for a card -----------------------------------------------------------------
+LABELS: list[Case] = [
+    (
+        "Comparing the Summit Cash Plus (the \u201cEveryday\u201d) with the Harbor Sky Miles Elite (the "
+        "\u201cTraveler\u201d). Everyday: $95 annual fee. Traveler: $495 annual fee.",
+        _OK,
+        _OK,
+    ),
+    # hard negatives: labels swapped; one label's fee wrong (ruleset 13 binds neither)
+    (
+        "Comparing the Summit Cash Plus (the \u201cEveryday\u201d) with the Harbor Sky Miles Elite (the "
+        "\u201cTraveler\u201d). Everyday: $495 annual fee. Traveler: $95 annual fee.",
+        _FEE,
+        _OK,
+    ),
+    (
+        "Comparing the Summit Cash Plus (the \u201cEveryday\u201d) with the Harbor Sky Miles Elite (the "
+        "\u201cTraveler\u201d). Everyday: $95 annual fee. Traveler: $95 annual fee.",
+        _FEE,
+        _OK,
+    ),
+]
+
+# -- two cards' figures in one sentence --------------------------------------------------------------
+PARENTHESES: list[Case] = [
+    (
+        "Between the Summit Cash Preferred (a $150 annual fee; 17.99%\u201325.99% variable) and the "
+        "Harbor Sky Miles (no annual fee; 14.99% (fixed)), the second is cheaper to carry a balance on.",
+        _OK,
+        _APR,
+    ),
+    (
+        "If cost is the question, the Summit Cash Plus ($95 a year; 18.24%-27.24% variable) beats "
+        "the Harbor Sky Miles Elite ($495 a year; 19.99%-29.99% variable) easily.",
+        _OK,
+        _APR,
+    ),
+    # hard negatives: the two cards' APRs swapped; a fee in the wrong parenthesis
+    (
+        "Between the Summit Cash Preferred (a $150 annual fee; 14.99% variable) and the Harbor Sky "
+        "Miles (no annual fee; 17.99%\u201325.99% (fixed)), the second is cheaper.",
+        _APR,
+        _APR,
+    ),
+    (
+        "If cost is the question, the Summit Cash Plus ($495 a year; 18.24%-27.24% variable) beats "
+        "the Harbor Sky Miles Elite ($95 a year; 19.99%-29.99% variable) easily.",
+        _FEE,
+        ["wrong_apr", "wrong_fee"],
+    ),
+]
+
+# -- a lower-case invented name in a recommendation's slot -------------------------------------------
+SLOT_NAMES: list[Case] = [
+    (
+        "top recommendation: the thornbury voyage miles. its annual fee is $0. go-to apr for the "
+        "thornbury voyage miles: 14.99% fixed.",
+        _UNK,
+        _OK,
+    ),
+    (
+        "the card i would point you to is the ostrander apex meteor. the ostrander apex meteor has no "
+        "annual fee.",
+        _UNK,
+        _OK,
+    ),
+    # hard negatives: a catalog card in the slot; common words; a name said once
+    (
+        "top recommendation: the harbor sky miles. its annual fee is $0. go-to apr for the harbor "
+        "sky miles: 14.99% fixed.",
+        _OK,
+        _OK,
+    ),
+    ("my pick is the airline miles card. the airline miles card type suits travel.", _OK, _OK),
+    ("top recommendation: the thornbury voyage miles. its annual fee is $0.", _OK, _OK),
+]
+
+
 @pytest.mark.parametrize(
     "case", REWARD_RATES + PROMOTION_NOT_FEE + MINIMUM_NOT_FEE + ASSUMED_MYTHS + REWRITES
 )
@@ -284,8 +467,28 @@ def test_ruleset14_names(case: Case, catalog: Catalog) -> None:
     _check(case, catalog)
 
 
+@pytest.mark.parametrize("case", FEE_TOTALS + BELIEFS + PARENTHESES)
+def test_ruleset14b_claims(case: Case, catalog: Catalog) -> None:
+    _check(case, catalog)
+
+
+@pytest.mark.parametrize("case", FOOTNOTES + LABELS + SLOT_NAMES)
+def test_ruleset14b_names(case: Case, catalog: Catalog) -> None:
+    _check(case, catalog)
+
+
 def test_ruleset14_is_opt_in_and_keeps_the_compliant_corpus_passing(catalog: Catalog) -> None:
-    flags = ("rewrites_14", "claims_14", "myths_14", "names_14")
+    flags = (
+        "rewrites_14",
+        "claims_14",
+        "myths_14",
+        "names_14",
+        "footnotes_14",
+        "labels_14",
+        "names_14b",
+        "claims_14b",
+        "beliefs_14",
+    )
     assert RULESETS[14].version == 14
     assert all(getattr(RULESETS[14], f) for f in flags)
     for v in range(3, 14):

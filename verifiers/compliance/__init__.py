@@ -79,6 +79,13 @@ from replicas.verifiers.compliance.ruleset11 import (
 from replicas.verifiers.compliance.ruleset12 import names_12, revise_12, rewrite_12
 from replicas.verifiers.compliance.ruleset13 import names_13
 from replicas.verifiers.compliance.ruleset14 import drop_myths_14, names_14, revise_14, rewrite_14
+from replicas.verifiers.compliance.ruleset14b import (
+    drop_beliefs_14,
+    labels_14,
+    revise_14b,
+    slot_names_14,
+    strip_footnotes_14,
+)
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -189,6 +196,8 @@ def _normalize_11(
     rewrites last; ruleset 12 reads a name wrapped inside a list item as one line before them),
     and the positions of letters read through a look-alike or an underscore."""
     norm = normalize(text)
+    if rules.footnotes_14:
+        norm = strip_footnotes_14(norm)
     if rules.expansions:
         norm = expand(norm, rules.transfer_paraphrases_6, rules.rewrites_7)
     if rules.rewrites_7:
@@ -223,6 +232,10 @@ def _mentions(
         mentions = names_13(index, norm.text, norm.lower, mentions)
     if rules.names_14:
         mentions = names_14(index, norm.text, norm.lower, mentions)
+    if rules.names_14b:
+        mentions = slot_names_14(index, norm.text, norm.lower, mentions)
+    if rules.labels_14:
+        mentions = labels_14(norm.text, mentions)
     return mentions
 
 
@@ -244,6 +257,8 @@ def _extract(
         extraction = revise_12(extraction)
     if rules.claims_14:
         extraction = revise_14(extraction)
+    if rules.claims_14b:
+        extraction = revise_14b(extraction)
     return extraction, examples
 
 
@@ -295,6 +310,12 @@ def verify_response(
     if rules.myths_14 and findings:
         # ruleset 14: a myth introduced as an assumption and corrected is not claimed either
         revised = drop_myths_14(extraction)
+        if revised is not extraction:
+            extraction = revised
+            findings, tally = evaluate(catalog, lower, extraction, customer, rules)
+    if rules.beliefs_14 and findings:
+        # ruleset 14: a customer's belief quoted and corrected is not claimed
+        revised = drop_beliefs_14(extraction)
         if revised is not extraction:
             extraction = revised
             findings, tally = evaluate(catalog, lower, extraction, customer, rules)

@@ -119,6 +119,12 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   "fee-free cash advances" and "0% ..., reverting to 20%" are read as written; invented names
   with a possessive on a product or tier word, a brand before two invented words in lower
   case, and an unfamiliar word before product words after a recommending verb are unknown cards.
+  Its second part (``ruleset14b``, session 14's blind tuning split): footnote markers
+  ("Atlas Cash¹") are dropped; a lower-case invented name filling a recommendation's slot and
+  named again is an unknown card; a short label defined for a card ("(\"Scholar\")") names it; a
+  fee total over several years is unverified; a figure in a parenthesis right after a card's
+  name is that card's; a customer's belief quoted ("you thought ...") and corrected is not
+  claimed.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -264,6 +270,18 @@ class Ruleset:
     # invented words in lower case, an unfamiliar word before product words after a
     # recommending verb
     names_14: bool = False
+    # ruleset 14 (second part, ``ruleset14b``): superscript footnote markers ("Atlas Cash¹")
+    # dropped before any other rewrite
+    footnotes_14: bool = False
+    # ruleset 14: a short label defined for a card ("the X (\"Scholar\")") names it later
+    labels_14: bool = False
+    # ruleset 14: a lower-case invented name filling a recommendation's slot, named again later
+    names_14b: bool = False
+    # ruleset 14: a fee total over several years is unverified; a figure in a parenthesis right
+    # after a card's name is that card's
+    claims_14b: bool = False
+    # ruleset 14: a customer's belief quoted ("you thought ...") and corrected is not claimed
+    beliefs_14: bool = False
 
 
 FROZEN_RULESET = 3
@@ -372,6 +390,11 @@ RULESETS[14] = replace(
     claims_14=True,
     myths_14=True,
     names_14=True,
+    footnotes_14=True,
+    labels_14=True,
+    names_14b=True,
+    claims_14b=True,
+    beliefs_14=True,
 )
 
 
