@@ -32,7 +32,7 @@ Recommendations (``asked_13``):
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
@@ -260,29 +260,54 @@ class Names13:
 _NAMES13: WeakKeyDictionary[NameIndex, Names13] = WeakKeyDictionary()
 
 
-def names_13(
-    index: NameIndex, text: str, lower: str, mentions: Sequence[NameMention]
-) -> list[NameMention]:
-    """The mentions with ruleset 13's invented names added (see the module docstring)."""
+def names13_for(index: NameIndex) -> Names13:
+    """Ruleset 13's name readers for ``index``, built once (over ruleset 12's)."""
     extra = _NAMES13.get(index)
     if extra is None:
         base = _NAMES12.get(index)
         if base is None:
             base = _NAMES12[index] = Names12(index)
         extra = _NAMES13[index] = Names13(index, base)
+    return extra
+
+
+def add_mentions(
+    text: str,
+    lower: str,
+    mentions: Sequence[NameMention],
+    passes: Sequence[Callable[[list[tuple[int, int]]], list[NameMention]]],
+) -> list[NameMention]:
+    """``mentions`` plus what each pass finds, in order, each pass given the spans already taken
+    (by the mentions and the passes before it); none when ``lower`` is not ``text``'s length."""
     out = list(mentions)
     if len(lower) != len(text):
         return out
     taken = [(m.start, m.end) for m in out]
-    found = extra.possessive_card(text, taken)
-    taken += [(m.start, m.end) for m in found]
-    more = extra.issuer_products(text, lower, taken)
-    found += more
-    taken += [(m.start, m.end) for m in more]
-    found += extra.coined_names(text, lower, taken)
+    found: list[NameMention] = []
+    for find in passes:
+        more = find(taken)
+        found += more
+        taken += [(m.start, m.end) for m in more]
     if not found:
         return out
     return sorted([*out, *found], key=lambda m: m.start)
+
+
+def names_13(
+    index: NameIndex, text: str, lower: str, mentions: Sequence[NameMention]
+) -> list[NameMention]:
+    """The mentions with ruleset 13's invented names added (see the module docstring)."""
+    extra = names13_for(index)
+    return add_mentions(
+        text,
+        lower,
+        mentions,
+        (
+            lambda taken: extra.possessive_card(text, taken),
+            lambda taken: extra.issuer_products(text, lower, taken),
+            lambda taken: extra.coined_names(text, lower, taken),
+        ),
+    )
 
 
 # -- a card asked about, then ruled out -----------------------------------------------------------

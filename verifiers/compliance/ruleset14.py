@@ -61,8 +61,14 @@ from replicas.verifiers.compliance.mentions import UNKNOWN, NameMention
 from replicas.verifiers.compliance.names10 import STRONG_PRODUCT_WORDS
 from replicas.verifiers.compliance.phrases import FUNCTION_WORDS
 from replicas.verifiers.compliance.ruleset11 import _FEE_TERMS, _corrected
-from replicas.verifiers.compliance.ruleset12 import _NAMES12, Names12
-from replicas.verifiers.compliance.ruleset13 import _NAMES13, _USE_AFTER, Names13, _bare
+from replicas.verifiers.compliance.ruleset12 import Names12
+from replicas.verifiers.compliance.ruleset13 import (
+    _USE_AFTER,
+    Names13,
+    _bare,
+    add_mentions,
+    names13_for,
+)
 from replicas.verifiers.compliance.vocab import PRODUCT_WORDS
 
 if TYPE_CHECKING:
@@ -243,9 +249,16 @@ def drop_myths_14(extraction: Extraction) -> Extraction:
     claims = extraction.claims
     if not claims or not any(w in masked for w in _MYTH_GATE):
         return extraction
-    spans = _myth_spans_14(masked)
+    return drop_corrected(extraction, _myth_spans_14(masked))
+
+
+def drop_corrected(extraction: Extraction, spans: list[tuple[int, int]]) -> Extraction:
+    """The extraction without the claims inside ``spans`` (myths, beliefs) that a figure of the
+    same family after them corrects (ruleset 11's test)."""
     if not spans:
         return extraction
+    claims = extraction.claims
+    masked = extraction.masked
     kept = [
         c
         for i, c in enumerate(claims)
@@ -417,26 +430,18 @@ def names_14(
     """The mentions with ruleset 14's invented names added (see the module docstring)."""
     extra = _NAMES14.get(index)
     if extra is None:
-        base = _NAMES12.get(index)
-        if base is None:
-            base = _NAMES12[index] = Names12(index)
-        r13 = _NAMES13.get(index)
-        if r13 is None:
-            r13 = _NAMES13[index] = Names13(index, base)
-        extra = _NAMES14[index] = Names14(index, base, r13)
-    out = list(mentions)
-    if len(lower) != len(text):
-        return out
-    taken = [(m.start, m.end) for m in out]
-    found = extra.possessives(text, taken)
-    taken += [(m.start, m.end) for m in found]
-    more = extra.brand_two_coined(text, lower, taken)
-    found += more
-    taken += [(m.start, m.end) for m in more]
-    found += extra.recommended_coined(text, lower, taken)
-    if not found:
-        return out
-    return sorted([*out, *found], key=lambda m: m.start)
+        r13 = names13_for(index)
+        extra = _NAMES14[index] = Names14(index, r13.base, r13)
+    return add_mentions(
+        text,
+        lower,
+        mentions,
+        (
+            lambda taken: extra.possessives(text, taken),
+            lambda taken: extra.brand_two_coined(text, lower, taken),
+            lambda taken: extra.recommended_coined(text, lower, taken),
+        ),
+    )
 
 
-__all__ = ["Names14", "drop_myths_14", "names_14", "revise_14", "rewrite_14"]
+__all__ = ["Names14", "drop_corrected", "drop_myths_14", "names_14", "revise_14", "rewrite_14"]

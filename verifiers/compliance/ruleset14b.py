@@ -50,8 +50,7 @@ from typing import TYPE_CHECKING
 from replicas.verifiers.compliance.expansions import apply_replacements
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, UNKNOWN, NameMention
 from replicas.verifiers.compliance.phrases import FUNCTION_WORDS
-from replicas.verifiers.compliance.ruleset11 import _corrected
-from replicas.verifiers.compliance.ruleset14 import _MYTH_END_14, _NAMES14
+from replicas.verifiers.compliance.ruleset14 import _MYTH_END_14, _NAMES14, drop_corrected
 
 if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Claim, Extraction
@@ -372,19 +371,7 @@ def drop_beliefs_14(extraction: Extraction) -> Extraction:
     for m in _BELIEF.finditer(masked):
         end = _MYTH_END_14.search(masked, m.end())
         spans.append((m.start(), end.start() if end is not None else len(masked)))
-    if not spans:
-        return extraction
-    kept = [
-        c
-        for i, c in enumerate(claims)
-        if not (
-            any(a <= c.start < b for a, b in spans)
-            and _corrected(c, claims[i + 1 :], masked, spans)
-        )
-    ]
-    if len(kept) == len(claims):
-        return extraction
-    return replace(extraction, claims=tuple(kept))
+    return drop_corrected(extraction, spans)
 
 
 __all__ = ["drop_beliefs_14", "labels_14", "revise_14b", "slot_names_14", "strip_footnotes_14"]
