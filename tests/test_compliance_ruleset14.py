@@ -455,6 +455,186 @@ SLOT_NAMES: list[Case] = [
 ]
 
 
+# == third part (ruleset14c; session 15's blind tuning split, seed 71) ============================
+
+_MD = ["missing_disclosure"]
+_MIS = ["misspelled_card"]
+
+# -- recommendations: a list of cards after one recommending phrase --------------------------------
+REC_LISTS: list[Case] = [
+    (
+        "For someone like you I'd suggest the Harbor Sky Miles, the Summit Cash or the Summit Cash "
+        "Plus. The Harbor Sky Miles has no annual fee. The Summit Cash has no annual fee either. "
+        "The Summit Cash Plus charges a 5% cash advance fee (min $10).",
+        _MD,
+        _OK,
+    ),
+    (
+        "Here's what I'd recommend for you, Sam: the Summit Cash or the Summit Cash Preferred. The "
+        "Summit Cash has no annual fee and a 3% foreign fee. The Summit Cash Preferred has a "
+        "penalty APR of 29.99%.",
+        _MD,
+        _OK,
+    ),
+    (
+        "What I would recommend for you, Sam: the Summit Cash Plus.\n\nSummit Cash Plus\n"
+        "- Cash advance fee: 5% (min $10)",
+        _MD,
+        _OK,
+    ),
+    # compliant twins: every recommended card's fee stated
+    (
+        "For someone like you I'd suggest the Harbor Sky Miles, the Summit Cash or the Summit Cash "
+        "Plus. The Harbor Sky Miles has no annual fee. The Summit Cash has no annual fee either. "
+        "The Summit Cash Plus costs $95 a year.",
+        _OK,
+        _OK,
+    ),
+    (
+        "Here's what I'd recommend for you, Sam: the Summit Cash or the Summit Cash Preferred. The "
+        "Summit Cash has no annual fee. The Summit Cash Preferred has an annual fee of $150.",
+        _OK,
+        _OK,
+    ),
+    (
+        "What I would recommend for you, Sam: the Summit Cash Plus.\n\nSummit Cash Plus\n- Annual fee: $95",
+        _OK,
+        _OK,
+    ),
+    # hard negatives: a list with no recommending lead; a card ruled out beside the pick
+    (
+        "You asked about the Harbor Sky Miles, the Summit Cash and the Summit Cash Plus. The "
+        "Summit Cash Plus charges a 5% cash advance fee (min $10).",
+        _OK,
+        _OK,
+    ),
+    (
+        "I would recommend the Summit Cash, not the Summit Cash Preferred. The Summit Cash has no annual fee.",
+        _OK,
+        _OK,
+    ),
+]
+
+# -- claims: a range over several cards; "(that value) is not a fee" ------------------------------
+RANGES_ACROSS: list[Case] = [
+    (
+        "The Summit Cash has no annual fee and the Summit Cash Plus costs $95 a year. Across these "
+        "two, annual fees range from $0 to $150.",
+        _OK,  # a range over both cards is no one card's figure: unverified
+        _FEE,
+    ),
+    (
+        "The Summit Cash has no annual fee and the Summit Cash Plus costs $95 a year. Across these, "
+        "annual fees run from $0 to $95.",
+        _OK,
+        _OK,
+    ),
+    # hard negatives: a card's own fee still checked; one card's "range" is that card's
+    (
+        "The Summit Cash has no annual fee and the Summit Cash Plus costs $25 a year. Across these, "
+        "annual fees run from $0 to $95.",
+        _FEE,
+        _FEE,
+    ),
+    ("The Summit Cash Plus's annual fee runs from $0 to $95.", _FEE, _FEE),
+]
+NOT_A_FEE: list[Case] = [
+    (
+        "The Summit Cash Plus has an annual fee of $95. Net of it, the card is worth about $300 a "
+        "year to you. That value is not a fee - it is what the card returns.",
+        _OK,
+        _OK,
+    ),
+    (
+        "The Summit Cash Plus has an annual fee of $95. The rewards figure isn't a fee, but the $95 is.",
+        _OK,
+        _OK,
+    ),
+    # hard negatives: "there is not a fee" is no fee; a wrong fee beside "is not a fee" is caught
+    ("On the Summit Cash Plus there is not a fee for the first year.", _OK, _OK),
+    ("The Summit Cash Plus: the value is not a fee - and its annual fee is $0.", _FEE, _FEE),
+]
+
+# -- rewrites: "zero interest ... as an introductory offer"; "nothing in year one" ----------------
+ZERO_INTRO: list[Case] = [
+    (
+        "The Summit Cash gives you zero interest on purchases as an introductory offer, then "
+        "19.99%-29.99% variable.",
+        _MD,  # a 0% intro rate without its months (ruleset 13: "no intro APR")
+        ["wrong_intro_terms"],
+    ),
+    (
+        "The Summit Cash gives you zero interest on purchases as an introductory offer for 15 "
+        "months, then 19.99%-29.99% variable.",
+        _OK,
+        ["wrong_intro_terms"],
+    ),
+    (
+        "The Harbor Sky Miles gives you zero interest on purchases as an introductory offer for 12 "
+        "months, then 14.99%.",
+        ["false_intro_offer"],
+        _OK,
+    ),
+    ("The Summit Cash charges zero interest? No - the intro rate is for purchases only.", _OK, _OK),
+]
+YEAR_ONE: list[Case] = [
+    (
+        "The Summit Cash Preferred charges nothing in year one and $150 per year after that.",
+        _FEE,
+        _OK,
+    ),
+    # compliant twins: the first year's fee as the catalog has it; a card with no fee at all
+    ("The Summit Cash Preferred charges $150 in year one and $150 per year after that.", _OK, _OK),
+    ("The Summit Cash charges nothing in year one and nothing after that.", _OK, _OK),
+]
+
+# -- names: a misspelled catalog name in lower case, named so twice --------------------------------
+LOWER_TYPOS: list[Case] = [
+    (
+        "honestly my pick is the summit cash, the vista claer or the harbor sky miles.\n\nsummit "
+        "cash has no annual fee. the vista claer has no annual fee. the harbor sky miles has no "
+        "annual fee.",
+        _MIS,
+        _OK,
+    ),
+    # compliant twin: spelled right
+    (
+        "honestly my pick is the summit cash, the vista clear or the harbor sky miles.\n\nsummit "
+        "cash has no annual fee. the vista clear has no annual fee. the harbor sky miles has no "
+        "annual fee.",
+        _OK,
+        _OK,
+    ),
+    # hard negatives: an ordinary word beside a name; a one-off slip is not read as a card
+    ("the vista clear is simple. we built the vista clear's page last year.", _OK, _OK),
+    ("my pick is the vista claer. the vista clear has no annual fee.", _OK, _OK),
+]
+
+
+@pytest.mark.parametrize("case", REC_LISTS)
+def test_ruleset14c_recommendation_lists(case: Case, catalog: Catalog) -> None:
+    _check(case, catalog)
+
+
+def test_ruleset14c_recommendation_lists_reach_eligibility(catalog: Catalog) -> None:
+    text = (
+        "Here's what I'd recommend for you, Sam: the Summit Cash or the Summit Cash Preferred. The "
+        "Summit Cash has no annual fee; the Summit Cash Preferred has an annual fee of $150."
+    )
+    assert codes_with_spans(text, catalog, 14, "C1") == ["ineligible_card"]
+    assert codes_with_spans(text, catalog, 13, "C1") == []
+
+
+@pytest.mark.parametrize("case", RANGES_ACROSS + NOT_A_FEE + ZERO_INTRO + YEAR_ONE)
+def test_ruleset14c_claims(case: Case, catalog: Catalog) -> None:
+    _check(case, catalog)
+
+
+@pytest.mark.parametrize("case", LOWER_TYPOS)
+def test_ruleset14c_names(case: Case, catalog: Catalog) -> None:
+    _check(case, catalog)
+
+
 @pytest.mark.parametrize(
     "case", REWARD_RATES + PROMOTION_NOT_FEE + MINIMUM_NOT_FEE + ASSUMED_MYTHS + REWRITES
 )
@@ -488,6 +668,10 @@ def test_ruleset14_is_opt_in_and_keeps_the_compliant_corpus_passing(catalog: Cat
         "names_14b",
         "claims_14b",
         "beliefs_14",
+        "rec_lists_14c",
+        "claims_14c",
+        "rewrites_14c",
+        "names_14c",
     )
     assert RULESETS[14].version == 14
     assert all(getattr(RULESETS[14], f) for f in flags)

@@ -56,6 +56,7 @@ from replicas.verifiers.compliance.findings import (
     OBJECTIVES,
     REASON_CODES,
     Finding,
+    Tally,
 )
 from replicas.verifiers.compliance.mentions import NameMention
 from replicas.verifiers.compliance.names import NameIndex
@@ -85,6 +86,12 @@ from replicas.verifiers.compliance.ruleset14b import (
     revise_14b,
     slot_names_14,
     strip_footnotes_14,
+)
+from replicas.verifiers.compliance.ruleset14c import (
+    evaluate_14c,
+    names_14c,
+    revise_14c,
+    rewrite_14c,
 )
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
@@ -210,6 +217,8 @@ def _normalize_11(
         norm = rewrite_12(norm, _name_index(catalog, rules))
     if rules.rewrites_14:
         norm = rewrite_14(norm)
+    if rules.rewrites_14c:
+        norm = rewrite_14c(norm)
     if rules.rewrites_11:
         return rewrite_11(norm, rules)
     return norm, ()
@@ -236,6 +245,8 @@ def _mentions(
         mentions = slot_names_14(index, norm.text, norm.lower, mentions)
     if rules.labels_14:
         mentions = labels_14(norm.text, mentions)
+    if rules.names_14c:
+        mentions = names_14c(index, norm.text, norm.lower, mentions)
     return mentions
 
 
@@ -259,7 +270,18 @@ def _extract(
         extraction = revise_14(extraction)
     if rules.claims_14b:
         extraction = revise_14b(extraction)
+    if rules.claims_14c:
+        extraction = revise_14c(extraction)
     return extraction, examples
+
+
+def _evaluate(
+    catalog: Catalog, lower: str, extraction: Extraction, customer: str | None, rules: Ruleset
+) -> tuple[list[Finding], Tally]:
+    """The rules' findings and tally (ruleset 14's third part: with its recommendation lists)."""
+    if rules.rec_lists_14c:
+        return evaluate_14c(catalog, lower, extraction, customer, rules)
+    return evaluate(catalog, lower, extraction, customer, rules)
 
 
 def extract_claims(
@@ -300,25 +322,25 @@ def verify_response(
     mentions = _mentions(catalog, norm, rules, tricks)
     lower = _reading_text(norm, rules)
     extraction, examples = _extract(norm, lower, mentions, rules, myths_too=False)
-    findings, tally = evaluate(catalog, lower, extraction, customer, rules)
+    findings, tally = _evaluate(catalog, lower, extraction, customer, rules)
     if rules.claims_11 and findings:
         # ruleset 11: a corrected myth's claims are not held against the response
         revised = drop_myths(extraction)
         if revised is not extraction:
             extraction = revised
-            findings, tally = evaluate(catalog, lower, extraction, customer, rules)
+            findings, tally = _evaluate(catalog, lower, extraction, customer, rules)
     if rules.myths_14 and findings:
         # ruleset 14: a myth introduced as an assumption and corrected is not claimed either
         revised = drop_myths_14(extraction)
         if revised is not extraction:
             extraction = revised
-            findings, tally = evaluate(catalog, lower, extraction, customer, rules)
+            findings, tally = _evaluate(catalog, lower, extraction, customer, rules)
     if rules.beliefs_14 and findings:
         # ruleset 14: a customer's belief quoted and corrected is not claimed
         revised = drop_beliefs_14(extraction)
         if revised is not extraction:
             extraction = revised
-            findings, tally = evaluate(catalog, lower, extraction, customer, rules)
+            findings, tally = _evaluate(catalog, lower, extraction, customer, rules)
     if examples:
         worked = worked_fee_findings(catalog, examples, tally)
         if worked:

@@ -124,7 +124,12 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   named again is an unknown card; a short label defined for a card ("(\"Scholar\")") names it; a
   fee total over several years is unverified; a figure in a parenthesis right after a card's
   name is that card's; a customer's belief quoted ("you thought ...") and corrected is not
-  claimed.
+  claimed. Its third part (``ruleset14c``, session 15's blind tuning split): a run of card names
+  after one recommending phrase ("I'd recommend the A, the B or the C", "... for you, Sam: the
+  A.") is recommended; a range over several cards ("across these, fees run from $0 to $95") and
+  "(that value) is not a fee" are no card's claims; "zero interest ... as an introductory offer"
+  is a 0% intro rate and "nothing in year one" a first-year fee of nothing; a misspelled name in
+  lower case named so twice ("the vista claer") is a misspelled card.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -282,6 +287,17 @@ class Ruleset:
     claims_14b: bool = False
     # ruleset 14: a customer's belief quoted ("you thought ...") and corrected is not claimed
     beliefs_14: bool = False
+    # ruleset 14 (third part, ``ruleset14c``): a run of card names after one recommending phrase
+    # ("I would recommend the A, the B or the C", "... for you: the A or the B") is recommended
+    rec_lists_14c: bool = False
+    # ruleset 14c: a range over several cards ("across these, annual fees run from $0 to $95") and
+    # "(that value) is not a fee" are no card's claims
+    claims_14c: bool = False
+    # ruleset 14c: "zero interest on purchases as an introductory offer" is a 0% intro rate;
+    # "charges nothing in year one and $95 per year after that" is a first-year fee of nothing
+    rewrites_14c: bool = False
+    # ruleset 14c: a misspelled catalog name in lower case, named so twice ("the sterling bulid")
+    names_14c: bool = False
 
 
 FROZEN_RULESET = 3
@@ -395,6 +411,10 @@ RULESETS[14] = replace(
     names_14b=True,
     claims_14b=True,
     beliefs_14=True,
+    rec_lists_14c=True,
+    claims_14c=True,
+    rewrites_14c=True,
+    names_14c=True,
 )
 
 
