@@ -88,8 +88,8 @@ from replicas.verifiers.compliance.ruleset14b import (
     strip_footnotes_14,
 )
 from replicas.verifiers.compliance.ruleset14c import (
-    evaluate_14c,
     names_14c,
+    rec_lists_14c,
     revise_14c,
     rewrite_14c,
 )
@@ -280,7 +280,7 @@ def _evaluate(
 ) -> tuple[list[Finding], Tally]:
     """The rules' findings and tally (ruleset 14's third part: with its recommendation lists)."""
     if rules.rec_lists_14c:
-        return evaluate_14c(catalog, lower, extraction, customer, rules)
+        return evaluate(catalog, lower, extraction, customer, rules, rec_lists_14c)
     return evaluate(catalog, lower, extraction, customer, rules)
 
 

@@ -10,7 +10,7 @@ the tally are in ``findings``.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from replicas.verifiers.compliance.catalog import CardTerms, Catalog
 from replicas.verifiers.compliance.claim_types import APR_CLAIM, FEE_CLAIM, INTRO_CLAIM
@@ -320,9 +320,12 @@ def evaluate(
     extraction: Extraction,
     customer_id: str | None,
     rules: Ruleset = RULESETS[3],
+    more_recommendations: Callable[[str, Extraction, Recommendations], Recommendations]
+    | None = None,
 ) -> tuple[list[Finding], Tally]:
     """All findings for one response, de-duplicated, in text order (``rules``: the ruleset;
-    the default is the frozen ruleset 3)."""
+    the default is the frozen ruleset 3; ``more_recommendations``: a later ruleset's reading of
+    recommendations, applied after the others)."""
     tally = Tally.empty()
     level = (
         3
@@ -350,6 +353,8 @@ def evaluate(
         recs = recommend_11(masked, extraction, recs)
     if rules.asked_13:
         recs = asked_13(masked, extraction, recs)
+    if more_recommendations is not None:
+        recs = more_recommendations(masked, extraction, recs)
     findings = [
         *check_names(extraction.mentions, tally),
         *check_claims(

@@ -39,8 +39,8 @@ Claims (``claims_14c``, after ruleset 14's revisions):
   returns": a copula's "not a fee" (not "there is not a fee", not "not an annual fee") says what
   some amount is not; it is no card's "no fee" claim.
 
-The rules (``evaluate_14c``) are ``rules.evaluate`` with the recommendation lists added after the
-other recommendation rules; ``verify_response`` calls it when ``rec_lists_14c`` is on.
+``verify_response`` passes ``rec_lists_14c`` to ``rules.evaluate`` as its last reading of
+recommendations (after every other one) when the flag is on.
 """
 
 from __future__ import annotations
@@ -52,22 +52,11 @@ from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance import lexicon as lex
 from replicas.verifiers.compliance.expansions import apply_replacements
-from replicas.verifiers.compliance.findings import Finding, Tally
 from replicas.verifiers.compliance.matchers import trie_pattern, word_set
 from replicas.verifiers.compliance.mentions import MISSPELLED, NameMention
 from replicas.verifiers.compliance.phrases import FUNCTION_WORDS, typo_distance
-from replicas.verifiers.compliance.recommend import Recommendations, find_recommendations
-from replicas.verifiers.compliance.recommend5 import column_picks
-from replicas.verifiers.compliance.rules import (
-    _both_offers,
-    check_claims,
-    check_disclosures,
-    check_eligibility,
-    check_names,
-)
-from replicas.verifiers.compliance.ruleset8 import ordinal_picks, position_phrases, ruled_out_units
-from replicas.verifiers.compliance.ruleset11 import recommend_11
-from replicas.verifiers.compliance.ruleset13 import _COMMON, asked_13
+from replicas.verifiers.compliance.recommend import Recommendations
+from replicas.verifiers.compliance.ruleset13 import _COMMON
 from replicas.verifiers.compliance.vocab import (
     GENERIC_WORDS,
     LEADING_NOISE,
@@ -77,10 +66,8 @@ from replicas.verifiers.compliance.vocab import (
 )
 
 if TYPE_CHECKING:
-    from replicas.verifiers.compliance.catalog import Catalog
     from replicas.verifiers.compliance.claims import Claim, Extraction
     from replicas.verifiers.compliance.names import NameIndex
-    from replicas.verifiers.compliance.ruleset import Ruleset
     from replicas.verifiers.compliance.text import NormalizedText
 
 # -- a list of cards after one recommending phrase ---------------------------------------------
@@ -412,69 +399,4 @@ def revise_14c(extraction: Extraction) -> Extraction:
     return replace(extraction, claims=tuple(out))
 
 
-# -- the rules with ruleset 14c's recommendations -----------------------------------------------
-
-
-def evaluate_14c(
-    catalog: Catalog,
-    lower: str,
-    extraction: Extraction,
-    customer_id: str | None,
-    rules: Ruleset,
-) -> tuple[list[Finding], Tally]:
-    """``rules.evaluate`` with ``rec_lists_14c`` after the other recommendation rules (the same
-    steps in the same order; only ruleset 14 and later come here)."""
-    tally = Tally.empty()
-    level = (
-        3
-        if rules.more_recommendations_7
-        else 2
-        if rules.more_recommendations_5
-        else rules.more_recommendations
-    )
-    recs = find_recommendations(lower, extraction, level)
-    if rules.recommended_column:
-        picks = column_picks(lower, extraction.mentions)
-        if picks:
-            positive = dict(recs.positive)
-            for card_id, mention in picks.items():
-                if card_id not in recs.negated:
-                    positive.setdefault(card_id, mention)
-            recs = Recommendations(positive, recs.negated)
-    masked = extraction.masked or lower
-    positions = position_phrases(masked) if rules.ordinal_picks_8 else []
-    if rules.ruled_out_8:
-        recs = ruled_out_units(masked, extraction, recs, positions)
-    if rules.ordinal_picks_8:
-        recs = ordinal_picks(masked, extraction, recs, positions)
-    if rules.recommend_11:
-        recs = recommend_11(masked, extraction, recs)
-    if rules.asked_13:
-        recs = asked_13(masked, extraction, recs)
-    if rules.rec_lists_14c:
-        recs = rec_lists_14c(masked, extraction, recs)
-    findings = [
-        *check_names(extraction.mentions, tally),
-        *check_claims(
-            catalog,
-            extraction.claims,
-            tally,
-            masked if rules.approximate_figures_8 else None,
-            _both_offers(extraction) if rules.own_months_8 else frozenset(),
-        ),
-        *check_eligibility(catalog, customer_id, extraction, recs, tally),
-        *check_disclosures(
-            catalog, extraction, recs, tally, rules.goto_rates_8, not rules.waivers_10
-        ),
-    ]
-    seen: set[tuple[str, int, int, str]] = set()
-    unique = []
-    for finding in sorted(findings, key=lambda f: (f.start, f.end, f.code)):
-        key = (finding.code, finding.start, finding.end, finding.message)
-        if key not in seen:
-            seen.add(key)
-            unique.append(finding)
-    return unique, tally
-
-
-__all__ = ["evaluate_14c", "names_14c", "rec_lists_14c", "revise_14c", "rewrite_14c"]
+__all__ = ["names_14c", "rec_lists_14c", "revise_14c", "rewrite_14c"]
