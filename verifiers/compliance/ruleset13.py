@@ -130,18 +130,20 @@ class Names13:
                 continue
             raw = m.group("run").split()
             words = (*(w.lower() for w in raw), "card")
-            offsets = []
-            pos = start
-            for w in raw:
-                at = text.index(w, pos)
-                offsets.append((at, at + len(w)))
-                pos = at + len(w)
-            offsets.append((m.start("last"), end))
-            for v in self.phrases.verdicts(tuple(words)):
-                if v.kind != UNKNOWN:
-                    continue
-                a, b = offsets[v.first][0], offsets[v.last][1]
-                out.append(NameMention(a, b, UNKNOWN, None, text[a:b], v.expected))
+            offsets = [*word_offsets(text, start, raw), (m.start("last"), end)]
+            out.extend(self.unknowns(text, words, offsets))
+        return out
+
+    def unknowns(
+        self, text: str, words: tuple[str, ...], offsets: Sequence[tuple[int, int]]
+    ) -> list[NameMention]:
+        """The invented names among ``words`` (at ``offsets`` in ``text``), as mentions."""
+        out = []
+        for v in self.phrases.verdicts(words):
+            if v.kind != UNKNOWN:
+                continue
+            a, b = offsets[v.first][0], offsets[v.last][1]
+            out.append(NameMention(a, b, UNKNOWN, None, text[a:b], v.expected))
         return out
 
     # -- lower case: issuer + institution + invented product -----------------------------------
@@ -255,6 +257,17 @@ class Names13:
                 continue
             out.extend(self._invented(text, start, stop, (word, *clean)))
         return out
+
+
+def word_offsets(text: str, start: int, words: Sequence[str]) -> list[tuple[int, int]]:
+    """Where each of ``words`` stands in ``text``, in order, from ``start`` on."""
+    offsets = []
+    pos = start
+    for w in words:
+        at = text.index(w, pos)
+        offsets.append((at, at + len(w)))
+        pos = at + len(w)
+    return offsets
 
 
 _NAMES13: WeakKeyDictionary[NameIndex, Names13] = WeakKeyDictionary()

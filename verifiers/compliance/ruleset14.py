@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from replicas.verifiers.compliance.expansions import apply_replacements
-from replicas.verifiers.compliance.mentions import UNKNOWN, NameMention
+from replicas.verifiers.compliance.mentions import NameMention
 from replicas.verifiers.compliance.names10 import STRONG_PRODUCT_WORDS
 from replicas.verifiers.compliance.phrases import FUNCTION_WORDS
 from replicas.verifiers.compliance.ruleset11 import _FEE_TERMS, _corrected
@@ -68,6 +68,7 @@ from replicas.verifiers.compliance.ruleset13 import (
     _bare,
     add_mentions,
     names13_for,
+    word_offsets,
 )
 from replicas.verifiers.compliance.vocab import PRODUCT_WORDS
 
@@ -321,17 +322,8 @@ class Names14:
             if any(a < end and start < b for a, b in taken):
                 continue
             raw = [*m.group("run").split(), last]
-            offsets = []
-            pos = start
-            for w in raw:
-                at = text.index(w, pos)
-                offsets.append((at, at + len(w)))
-                pos = at + len(w)
-            for v in self.phrases.verdicts(tuple(w.lower() for w in raw)):
-                if v.kind != UNKNOWN:
-                    continue
-                a, b = offsets[v.first][0], offsets[v.last][1]
-                out.append(NameMention(a, b, UNKNOWN, None, text[a:b], v.expected))
+            words = tuple(w.lower() for w in raw)
+            out.extend(self.r13.unknowns(text, words, word_offsets(text, start, raw)))
         return out
 
     def brand_two_coined(
