@@ -51,12 +51,13 @@ Names (``names_14``, after ruleset 13's):
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from replicas.verifiers.compliance.expansions import apply_replacements
+from replicas.verifiers.compliance.matchers import at_word_start
 from replicas.verifiers.compliance.mentions import NameMention
 from replicas.verifiers.compliance.names10 import STRONG_PRODUCT_WORDS
 from replicas.verifiers.compliance.phrases import FUNCTION_WORDS
@@ -282,11 +283,44 @@ _CAP_POSSESSIVE_ANY = re.compile(
 
 # -- an unfamiliar word before product words, after a recommending verb ----------------------------
 _REC_THE_RUN = re.compile(
-    r"(?:\bput|\bconsider|\btry|\blook[ \t]+at|\bgo[ \t]+with|\bpick|\bchoose|\bget"
-    r"|\bapply[ \t]+for|\bcheck[ \t]+out|\badd|\brecommend|\bsuggest|\bstart[ \t]+with)"
-    r"[ \t]+(?:also[ \t]+)?the[ \t]+(?P<w>[a-z][a-z-]{3,19})(?P<t>(?:[ \t][a-z0-9']+){1,3})"
+    "(?:"
+    + at_word_start(
+        [
+            "put",
+            "consider",
+            "try",
+            r"look[ \t]+at",
+            r"go[ \t]+with",
+            "pick",
+            "choose",
+            "get",
+            r"apply[ \t]+for",
+            r"check[ \t]+out",
+            "add",
+            "recommend",
+            "suggest",
+            r"start[ \t]+with",
+        ]
+    )
+    + r")[ \t]+(?:also[ \t]+)?the[ \t]+(?P<w>[a-z][a-z-]{3,19})(?P<t>(?:[ \t][a-z0-9']+){1,3})"
 )
-_POSSESSIVE_WORD = re.compile(r"([A-Za-z-]+|\d{3})'s(?![\w])")
+_WORD_CHAR = re.compile(r"\w")
+_RUN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-")
+
+
+def _possessive_words(text: str) -> Iterator[str]:
+    r"""The words of ``([A-Za-z-]+)'s(?!\w)`` in ``text``, found from each "'s" backwards (a word
+    that would start where an earlier match ended starts with that match's "s" here, with "-" in
+    the pattern's reading: neither is capitalised, which is all the callers ask)."""
+    at = text.find("'s")
+    while at >= 0:
+        if _WORD_CHAR.match(text, at + 2) is None:
+            start = at
+            while start > 0 and text[start - 1] in _RUN_CHARS:
+                start -= 1
+            if start < at:
+                yield text[start:at]
+        at = text.find("'s", at + 2)
 
 
 class Names14:
@@ -300,7 +334,7 @@ class Names14:
         self.product = r13.product
         self.brands = frozenset(base.brands)
         self.brand_run = re.compile(
-            r"(?<![\w'-])the[ \t]+(?:\*\*|__)?(?P<b>"
+            r"t(?<![\w'-]t)he[ \t]+(?:\*\*|__)?(?P<b>"
             + "|".join(sorted((re.escape(b) for b in self.brands if " " not in b), reverse=True))
             + r")(?P<t>(?:[ \t][a-z0-9']+){2,4})"
             if self.brands
@@ -310,8 +344,7 @@ class Names14:
     def possessives(self, text: str, taken: list[tuple[int, int]]) -> list[NameMention]:
         out: list[NameMention] = []
         if "'s" not in text or not any(
-            w.group(1).lower() in self.product and w.group(1)[:1].isupper()
-            for w in _POSSESSIVE_WORD.finditer(text)
+            w[:1].isupper() and w.lower() in self.product for w in _possessive_words(text)
         ):
             return out
         for m in _CAP_POSSESSIVE_ANY.finditer(text):

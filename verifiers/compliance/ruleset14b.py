@@ -48,6 +48,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.expansions import apply_replacements
+from replicas.verifiers.compliance.matchers import at_word_start
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, UNKNOWN, NameMention
 from replicas.verifiers.compliance.phrases import FUNCTION_WORDS
 from replicas.verifiers.compliance.ruleset14 import _MYTH_END_14, _NAMES14, drop_corrected
@@ -162,9 +163,22 @@ def labels_14(text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
 # -- a lower-case invented name in a recommendation's slot, used again --------------------------
 
 _SLOT = re.compile(
-    r"(?:\brecommendation|\bpick|\bchoice|\bpoint[ \t]+you[ \t]+to[ \t]+is"
-    r"|\bpointing[ \t]+you[ \t]+to|\bgo[ \t]+with|\bbest[ \t]+bet|\bbest[ \t]+fit|\bwinner"
-    r"|\bsuggestion)"
+    "(?:"
+    + at_word_start(
+        [
+            "recommendation",
+            "pick",
+            "choice",
+            r"point[ \t]+you[ \t]+to[ \t]+is",
+            r"pointing[ \t]+you[ \t]+to",
+            r"go[ \t]+with",
+            r"best[ \t]+bet",
+            r"best[ \t]+fit",
+            "winner",
+            "suggestion",
+        ]
+    )
+    + ")"
     r"(?:[ \t]+for[ \t]+you)?[ \t]*(?:is|would[ \t]+be|:|-)?[ \t]*(?:\*\*|__)?the[ \t]+"
     r"(?P<name>[a-z][a-z-]{2,19}(?:[ \t][a-z][a-z-]{1,19}){1,3})"
     r"(?=(?:\*\*|__)?[ \t]*(?:[.,;:!?\n]|$))"
