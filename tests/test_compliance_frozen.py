@@ -26,6 +26,9 @@
 * Ruleset 13 against the revision that published it (``RULESET_13_PUBLISHED``, ``2ea99ce``,
   session 13: the last change to ``verifiers/`` of its author; the default since ``9759932``,
   which changed no verifier code), run there with ``ruleset=13``.
+* Ruleset 14 against the revision that published it (``RULESET_14_PUBLISHED``, ``584441f``,
+  session 14: the last change to ``verifiers/`` before it became the default, which changed no
+  verifier code), run there with ``ruleset=14``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -59,6 +62,7 @@ RULESET_10_PUBLISHED = "0a8e5330105c507d6ca61ada9286edd18c30d88c"
 RULESET_11_PUBLISHED = "c2e8940e1a617d29763d277a92d46c1bb31e9e34"
 RULESET_12_PUBLISHED = "080191384fca5f6bb64e0e43918e1de3f964eafa"
 RULESET_13_PUBLISHED = "2ea99cecc3fa505f5b9dc4c687d8a90e12f56610"
+RULESET_14_PUBLISHED = "584441f42edcc400f9b8259997217f5744bba9c4"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -191,6 +195,7 @@ PUBLISHED = {
     11: RULESET_11_PUBLISHED,
     12: RULESET_12_PUBLISHED,
     13: RULESET_13_PUBLISHED,
+    14: RULESET_14_PUBLISHED,
 }
 
 
