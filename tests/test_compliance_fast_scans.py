@@ -127,20 +127,21 @@ def test_fast_scan_matches_the_plain_pattern(fast: re.Pattern[str], plain: re.Pa
 def test_brand_run_moves_its_look_behind_after_the_t() -> None:
     catalog = Catalog.from_records(CARDS, ELIGIBILITY)
     verify_response("the Atlas Cash card", catalog, ruleset=14)  # builds ruleset 14's readers
-    (names,) = [n for n in list(ruleset14._NAMES14.values()) if n.brands]
-    fast = names.brand_run
-    assert fast.pattern.startswith("t(?<![\\w'-]t)he")
-    plain = re.compile(r"(?<![\w'-])the" + fast.pattern[len("t(?<![\\w'-]t)he") :])
-    brands = sorted(names.brands)
-    pieces = [*PIECES, *(b + " " for b in brands), "quartz ", "select "]
-    rng = random.Random(7)
-    hits = 0
-    for _ in range(3000):
-        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 40))).lower()
-        want = _spans(plain.finditer(text))
-        assert _spans(fast.finditer(text)) == want, text
-        hits += bool(want)
-    assert hits > 20
+    readers = [n for n in list(ruleset14._NAMES14.values()) if n.brands]
+    assert readers
+    for names in readers:  # one per catalog read so far in this process
+        fast = names.brand_run
+        assert fast.pattern.startswith("t(?<![\\w'-]t)he")
+        plain = re.compile(r"(?<![\w'-])the" + fast.pattern[len("t(?<![\\w'-]t)he") :])
+        pieces = [*PIECES, *(b + " " for b in sorted(names.brands)), "quartz ", "select "]
+        rng = random.Random(7)
+        hits = 0
+        for _ in range(1500):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 40))).lower()
+            want = _spans(plain.finditer(text))
+            assert _spans(fast.finditer(text)) == want, text
+            hits += bool(want)
+        assert hits > 10
 
 
 def test_possessive_words_answer_what_the_pattern_answered() -> None:
