@@ -251,12 +251,18 @@ _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 _LAST_DOLLAR = re.compile(r"\$[ \t]?(\d{1,3}(?:,\d{3})+|\d{1,7}(?:\.\d{1,2})?)$")
 
 
+_REACH = 400  # how far a sentence is read on either side of a figure
+
+
 def _sentence(masked: str, pos: int) -> tuple[int, int]:
-    start = 0
-    for m in _SENTENCE_END.finditer(masked, max(0, pos - 400), pos):
+    """The sentence around ``pos``, at most ``_REACH`` characters on either side (so a text
+    without sentence ends is not read whole for each of its figures)."""
+    start = max(0, pos - _REACH)
+    for m in _SENTENCE_END.finditer(masked, start, pos):
         start = m.end()
-    end = _SENTENCE_END.search(masked, pos)
-    return start, end.start() if end is not None else len(masked)
+    stop = min(len(masked), pos + _REACH)
+    end = _SENTENCE_END.search(masked, pos, stop)
+    return start, end.start() if end is not None else stop
 
 
 def _chain_sum(masked: str, lo: int, eq: int) -> float | None:
