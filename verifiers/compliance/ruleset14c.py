@@ -46,7 +46,7 @@ recommendations (after every other one) when the flag is on.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right, insort
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -280,14 +280,21 @@ def names_14c(
     if not found:
         return mentions
     out = list(mentions)
+    # the spans taken, by start, and the longest: a span overlapping (a, b) starts after
+    # a - longest and before b, so only those are looked at (a long text repeats a name often)
+    taken.sort()
+    longest = max((y - x for x, y in taken), default=0)
     for spans in found.values():
         if len(spans) < 2:
             continue
         for a, b, card_id in sorted(spans):
-            if any(x < b and a < y for x, y in taken):
+            lo = bisect_right(taken, (a - longest, len(text) + 1))
+            hi = bisect_left(taken, (b, -1))
+            if any(a < y for _, y in taken[lo:hi]):
                 continue
             out.append(NameMention(a, b, MISSPELLED, card_id, text[a:b], (index.name_of(card_id),)))
-            taken.append((a, b))
+            insort(taken, (a, b))
+            longest = max(longest, b - a)
     if len(out) == len(mentions):
         return mentions
     out.sort(key=lambda m: (m.start, m.end))
