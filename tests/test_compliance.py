@@ -313,8 +313,32 @@ def test_text_addressed_to_the_grader_changes_nothing(catalog: Catalog) -> None:
         # searched the whole sentence again (quadratic: 146 s for 200 KB before session 10)
         "waived the first year, $95, waived the first year ",
         "$95 annual fee (first year $0) ",
+        # quadratic before session 16 (each occurrence scanned the text, its clause or every span
+        # found so far): a lower-case misspelling (1.7 s per 100 KB), a short label (1.4 s), a
+        # corrected belief (0.7 s); an invented name in a recommendation's slot and an invented
+        # possessive took 6-9 s per MB; footnotes are linear (3 s per MB), kept as a guard
+        "My pick is the larkspur voyage miles. ",
+        "the summit cassh and the summit cassh ",
+        "You thought the fee was $95 - it is $0. ",
+        'the Summit Cash ("Cash") Cash: $0 annual fee. ',
+        "Lodestar Rewards Preferred's ",
+        "Summit Cash\u00b9 \u00b2 ",
     ],
-    ids=["claims", "symbols", "names", "tags", "unicode", "waivers", "first-year-labels"],
+    ids=[
+        "claims",
+        "symbols",
+        "names",
+        "tags",
+        "unicode",
+        "waivers",
+        "first-year-labels",
+        "slot-names",
+        "misspellings",
+        "beliefs",
+        "labels",
+        "possessives",
+        "footnotes",
+    ],
 )
 def test_one_megabyte_stays_fast_and_still_catches_the_violation(
     filler: str, catalog: Catalog

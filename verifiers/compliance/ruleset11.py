@@ -82,7 +82,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from itertools import pairwise
 
@@ -691,7 +691,11 @@ def _corrected(
     leaves unverified when no term word stands by it)."""
     if not claim.cards:
         return False
-    end = next(b for a, b in spans if a <= claim.start < b)
+    return corrected_after(claim, later, masked, next(b for a, b in spans if a <= claim.start < b))
+
+
+def corrected_after(claim: Claim, later: Iterable[Claim], masked: str, end: int) -> bool:
+    """``_corrected`` for a myth clause ending at ``end`` (the claim names a card)."""
     figure = _FEE_FIGURE if claim.family == FEE_CLAIM else _PCT_FIGURE
     if figure.search(masked, end, end + _CORRECTION_SPAN):
         return True

@@ -41,6 +41,7 @@ from replicas.verifiers.compliance.mentions import UNKNOWN, NameMention
 from replicas.verifiers.compliance.names10 import STRONG_PRODUCT_WORDS
 from replicas.verifiers.compliance.phrases import FUNCTION_WORDS
 from replicas.verifiers.compliance.ruleset12 import _NAMES12, Names12
+from replicas.verifiers.compliance.spans import SpanIndex
 from replicas.verifiers.compliance.vocab import (
     GENERIC_WORDS,
     INSTITUTION_WORDS,
@@ -122,13 +123,13 @@ class Names13:
 
     # -- capitalised, "Card's" ---------------------------------------------------------------
 
-    def possessive_card(self, text: str, taken: list[tuple[int, int]]) -> list[NameMention]:
+    def possessive_card(self, text: str, taken: SpanIndex) -> list[NameMention]:
         out: list[NameMention] = []
         if "Card's" not in text and "CARD's" not in text:
             return out
         for m in _CAP_POSSESSIVE.finditer(text):
             start, end = m.start("run"), m.end("last")
-            if any(a < end and start < b for a, b in taken):
+            if taken.overlaps(start, end):
                 continue
             raw = m.group("run").split()
             words = (*(w.lower() for w in raw), "card")
@@ -150,13 +151,11 @@ class Names13:
 
     # -- lower case: issuer + institution + invented product -----------------------------------
 
-    def issuer_products(
-        self, text: str, lower: str, taken: list[tuple[int, int]]
-    ) -> list[NameMention]:
+    def issuer_products(self, text: str, lower: str, taken: SpanIndex) -> list[NameMention]:
         out = []
         for m in self.issuer_regex.finditer(lower):
             start = m.start("stem")
-            if any(a < m.end() and start < b for a, b in taken):
+            if taken.overlaps(start, m.end()):
                 continue
             tail_raw = m.group("t").split()
             tail = []
@@ -219,9 +218,7 @@ class Names13:
 
     # -- lower case: "the <unfamiliar> <product words>" used once ----------------------------
 
-    def coined_names(
-        self, text: str, lower: str, taken: list[tuple[int, int]]
-    ) -> list[NameMention]:
+    def coined_names(self, text: str, lower: str, taken: SpanIndex) -> list[NameMention]:
         out: list[NameMention] = []
         if "the " not in lower:
             return out
@@ -253,7 +250,7 @@ class Names13:
             if _USE_AFTER.match(lower, stop - cut) is None:
                 continue
             stop -= cut
-            if any(a < stop and start < b for a, b in taken):
+            if taken.overlaps(start, stop):
                 continue
             if not text[start:stop].islower():
                 continue
@@ -290,19 +287,20 @@ def add_mentions(
     text: str,
     lower: str,
     mentions: Sequence[NameMention],
-    passes: Sequence[Callable[[list[tuple[int, int]]], list[NameMention]]],
+    passes: Sequence[Callable[[SpanIndex], list[NameMention]]],
 ) -> list[NameMention]:
     """``mentions`` plus what each pass finds, in order, each pass given the spans already taken
     (by the mentions and the passes before it); none when ``lower`` is not ``text``'s length."""
     out = list(mentions)
     if len(lower) != len(text):
         return out
-    taken = [(m.start, m.end) for m in out]
+    taken = SpanIndex((m.start, m.end) for m in out)
     found: list[NameMention] = []
     for find in passes:
         more = find(taken)
         found += more
-        taken += [(m.start, m.end) for m in more]
+        for m in more:
+            taken.add(m.start, m.end)
     if not found:
         return out
     return sorted([*out, *found], key=lambda m: m.start)

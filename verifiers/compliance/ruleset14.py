@@ -53,6 +53,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from itertools import islice
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
@@ -61,7 +62,7 @@ from replicas.verifiers.compliance.matchers import at_word_start
 from replicas.verifiers.compliance.mentions import NameMention
 from replicas.verifiers.compliance.names10 import STRONG_PRODUCT_WORDS
 from replicas.verifiers.compliance.phrases import FUNCTION_WORDS
-from replicas.verifiers.compliance.ruleset11 import _FEE_TERMS, _corrected
+from replicas.verifiers.compliance.ruleset11 import _FEE_TERMS, corrected_after
 from replicas.verifiers.compliance.ruleset12 import Names12
 from replicas.verifiers.compliance.ruleset13 import (
     _USE_AFTER,
@@ -71,6 +72,7 @@ from replicas.verifiers.compliance.ruleset13 import (
     names13_for,
     word_offsets,
 )
+from replicas.verifiers.compliance.spans import SpanIndex
 from replicas.verifiers.compliance.vocab import PRODUCT_WORDS
 
 if TYPE_CHECKING:
@@ -261,14 +263,14 @@ def drop_corrected(extraction: Extraction, spans: list[tuple[int, int]]) -> Extr
         return extraction
     claims = extraction.claims
     masked = extraction.masked
-    kept = [
-        c
-        for i, c in enumerate(claims)
-        if not (
-            any(a <= c.start < b for a, b in spans)
-            and _corrected(c, claims[i + 1 :], masked, spans)
-        )
-    ]
+    index = SpanIndex(spans)
+    kept = []
+    for i, c in enumerate(claims):
+        myth = index.holding(c.start)
+        if myth is None or not (
+            c.cards and corrected_after(c, islice(claims, i + 1, None), masked, myth[1])
+        ):
+            kept.append(c)
     if len(kept) == len(claims):
         return extraction
     return replace(extraction, claims=tuple(kept))
@@ -341,7 +343,7 @@ class Names14:
             else r"(?!x)x"
         )
 
-    def possessives(self, text: str, taken: list[tuple[int, int]]) -> list[NameMention]:
+    def possessives(self, text: str, taken: SpanIndex) -> list[NameMention]:
         out: list[NameMention] = []
         if "'s" not in text or not any(
             w[:1].isupper() and w.lower() in self.product for w in _possessive_words(text)
@@ -352,16 +354,14 @@ class Names14:
             if last in ("Card", "CARD") or last.lower() not in self.product:
                 continue  # ruleset 13 reads "Card's"
             start, end = m.start("run"), m.end("last")
-            if any(a < end and start < b for a, b in taken):
+            if taken.overlaps(start, end):
                 continue
             raw = [*m.group("run").split(), last]
             words = tuple(w.lower() for w in raw)
             out.extend(self.r13.unknowns(text, words, word_offsets(text, start, raw)))
         return out
 
-    def brand_two_coined(
-        self, text: str, lower: str, taken: list[tuple[int, int]]
-    ) -> list[NameMention]:
+    def brand_two_coined(self, text: str, lower: str, taken: SpanIndex) -> list[NameMention]:
         out: list[NameMention] = []
         starts = {a for a, _ in taken}
         for m in self.brand_run.finditer(lower):
@@ -408,7 +408,7 @@ class Names14:
             )
             if _USE_AFTER.match(lower, after) is None:
                 continue
-            if any(a < stop and start < b for a, b in taken):
+            if taken.overlaps(start, stop):
                 continue
             if not text[start:stop].islower():
                 continue
@@ -416,9 +416,7 @@ class Names14:
             out.extend(self.r13._invented(text, start, stop, names))
         return out
 
-    def recommended_coined(
-        self, text: str, lower: str, taken: list[tuple[int, int]]
-    ) -> list[NameMention]:
+    def recommended_coined(self, text: str, lower: str, taken: SpanIndex) -> list[NameMention]:
         out: list[NameMention] = []
         for m in _REC_THE_RUN.finditer(lower):
             word = m.group("w")
@@ -438,7 +436,7 @@ class Names14:
             stop = m.start("t")
             for w in tail:
                 stop = lower.index(w, stop) + len(w)
-            if any(a < stop and start < b for a, b in taken):
+            if taken.overlaps(start, stop):
                 continue
             if not text[start:stop].islower():
                 continue

@@ -43,6 +43,7 @@ Myths (``beliefs_14``, as ruleset 14's ``drop_myths_14``):
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -52,6 +53,7 @@ from replicas.verifiers.compliance.matchers import at_word_start
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, UNKNOWN, NameMention
 from replicas.verifiers.compliance.phrases import FUNCTION_WORDS
 from replicas.verifiers.compliance.ruleset14 import _MYTH_END_14, _NAMES14, drop_corrected
+from replicas.verifiers.compliance.spans import SpanIndex
 
 if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Claim, Extraction
@@ -138,24 +140,22 @@ def labels_14(text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
     if not defined:
         return out
     found: list[NameMention] = []
-    taken = [(m.start, m.end) for m in out if m.kind != AMBIGUOUS]
+    taken = SpanIndex((m.start, m.end) for m in out if m.kind != AMBIGUOUS)
     for label, cards in defined.items():
         if len(cards) != 1:
             continue  # two cards' label: no one's
         card = next(iter(cards))
         for u in re.finditer(rf"(?<![\w'-]){re.escape(label)}(?![\w-]|'s\w)", text):
             a, b = u.span()
-            if a < after[label] or any(x < b and a < y for x, y in taken):
+            if a < after[label] or taken.overlaps(a, b):
                 continue
             found.append(NameMention(a, b, EXACT, card, text[a:b]))
-            taken.append((a, b))
+            taken.add(a, b)
     if not found:
         return out
-    spans = [(f.start, f.end) for f in found]
+    spans = SpanIndex((f.start, f.end) for f in found)
     kept = [
-        m
-        for m in out
-        if not (m.kind in (AMBIGUOUS, UNKNOWN) and any(x < m.end and m.start < y for x, y in spans))
+        m for m in out if not (m.kind in (AMBIGUOUS, UNKNOWN) and spans.overlaps(m.start, m.end))
     ]
     return sorted([*kept, *found], key=lambda m: m.start)
 
@@ -198,7 +198,8 @@ def slot_names_14(
     if extra is None:
         return out
     r13 = extra.r13
-    taken = [(m.start, m.end) for m in out]
+    taken = SpanIndex((m.start, m.end) for m in out)
+    named: dict[str, int] = {}  # how often "the <name>" occurs, per name
     found: list[NameMention] = []
     for m in _SLOT.finditer(lower):
         name = m.group("name")
@@ -212,9 +213,11 @@ def slot_names_14(
         elif not r13._unfamiliar(first) or first in extra.base.stem_first:
             continue
         start, stop = m.span("name")
-        if not text[start:stop].islower() or any(a < stop and start < b for a, b in taken):
+        if not text[start:stop].islower() or taken.overlaps(start, stop):
             continue
-        if lower.count("the " + name) < 2:
+        if name not in named:
+            named[name] = lower.count("the " + name)
+        if named[name] < 2:
             continue  # named once: no card's use of it seen
         found.extend(r13._invented(text, start, stop, tuple(words)))
     if not found:
@@ -312,6 +315,7 @@ def _paren_spans(extraction: Extraction) -> list[tuple[int, int, str]]:
     masked = extraction.masked
     out = []
     mentions = extraction.mentions
+    starts = sorted(n.start for n in mentions)
     for m in mentions:
         if m.card_id is None or m.kind == AMBIGUOUS:
             continue
@@ -333,7 +337,7 @@ def _paren_spans(extraction: Extraction) -> list[tuple[int, int, str]]:
                     break
         if close is None:
             continue
-        if any(o.end() <= n.start < close for n in mentions):
+        if bisect_left(starts, close) > bisect_left(starts, o.end()):
             continue  # another card named inside
         out.append((o.end(), close, m.card_id))
     return out

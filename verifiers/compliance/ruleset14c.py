@@ -46,7 +46,7 @@ recommendations (after every other one) when the flag is on.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right, insort
+from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -57,6 +57,7 @@ from replicas.verifiers.compliance.mentions import MISSPELLED, NameMention
 from replicas.verifiers.compliance.phrases import FUNCTION_WORDS, typo_distance
 from replicas.verifiers.compliance.recommend import Recommendations
 from replicas.verifiers.compliance.ruleset13 import _COMMON
+from replicas.verifiers.compliance.spans import SpanIndex
 from replicas.verifiers.compliance.vocab import (
     GENERIC_WORDS,
     LEADING_NOISE,
@@ -240,7 +241,7 @@ def names_14c(
         lines.append((a, len(text) if b < 0 else b))
     if not lines:
         return mentions
-    taken = [(m.start, m.end) for m in mentions]
+    taken = SpanIndex((m.start, m.end) for m in mentions)
     found: dict[tuple[str, ...], set[tuple[int, int, str]]] = {}
     for lo, hi in lines:
         words = [(m.start(), m.end(), m.group()) for m in _WORD_14C.finditer(lower, lo, hi)]
@@ -270,7 +271,7 @@ def names_14c(
                 if typo < 0:
                     continue
                 a, b = words[first][0], words[last - 1][1]
-                if text[a:b] != lower[a:b] or any(x < b and a < y for x, y in taken):
+                if text[a:b] != lower[a:b] or taken.overlaps(a, b):
                     continue
                 # whole words: not inside a longer run ("x-granite buld", "granite buld2")
                 if (a > 0 and lower[a - 1].isalnum()) or (b < len(lower) and lower[b].isalnum()):
@@ -280,21 +281,14 @@ def names_14c(
     if not found:
         return mentions
     out = list(mentions)
-    # the spans taken, by start, and the longest: a span overlapping (a, b) starts after
-    # a - longest and before b, so only those are looked at (a long text repeats a name often)
-    taken.sort()
-    longest = max((y - x for x, y in taken), default=0)
     for spans in found.values():
         if len(spans) < 2:
             continue
         for a, b, card_id in sorted(spans):
-            lo = bisect_right(taken, (a - longest, len(text) + 1))
-            hi = bisect_left(taken, (b, -1))
-            if any(a < y for _, y in taken[lo:hi]):
+            if taken.overlaps(a, b):
                 continue
             out.append(NameMention(a, b, MISSPELLED, card_id, text[a:b], (index.name_of(card_id),)))
-            insort(taken, (a, b))
-            longest = max(longest, b - a)
+            taken.add(a, b)
     if len(out) == len(mentions):
         return mentions
     out.sort(key=lambda m: (m.start, m.end))
