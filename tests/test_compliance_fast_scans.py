@@ -10,6 +10,7 @@ import re
 import pytest
 
 from replicas.verifiers.compliance import Catalog, ruleset13, ruleset14, ruleset14b, verify_response
+from replicas.verifiers.compliance.spans import SpanIndex
 from tests.compliance_cases import CARDS, ELIGIBILITY
 
 # the patterns as they were written before the fast forms (rulesets 13 and 14 as published)
@@ -155,3 +156,28 @@ def test_possessive_words_answer_what_the_pattern_answered() -> None:
             w[:1].isupper() and w.lower() in product for w in ruleset14._possessive_words(text)
         )
         assert got == want, text
+
+
+def test_span_index_answers_as_a_scan_of_its_spans_would() -> None:
+    """``SpanIndex.overlaps`` and ``holding`` (which replaced a scan of every span per mention)
+    agree with the scan on random spans, nested and zero-length ones included, while spans are
+    added."""
+    rng = random.Random(16)
+    for _ in range(200):
+        spans = []
+        for _ in range(rng.randrange(0, 12)):
+            a = rng.randrange(0, 60)
+            spans.append((a, a + rng.choice([0, 1, 2, 5, 30])))
+        index = SpanIndex(spans)
+        for _ in range(20):
+            if rng.random() < 0.3:
+                a = rng.randrange(0, 60)
+                b = a + rng.randrange(0, 8)
+                index.add(a, b)
+                spans.append((a, b))
+            a = rng.randrange(-5, 70)
+            b = a + rng.randrange(0, 10)
+            assert index.overlaps(a, b) == any(x < b and a < y for x, y in spans)
+            first = next(((x, y) for x, y in spans if x <= a < y), None)
+            assert index.holding(a) == first
+        assert len(index) == len(spans) and sorted(index) == sorted(spans)
