@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 #: Published lists live in ``replicas/suites/`` as package data of ``replicas`` (glob
 #: ``suites/*.txt``), not as a subpackage, so no ``__init__.py`` is needed.
 SUITES_DIR = "suites"
-DEFAULT_SUITE = "core-v4"
+DEFAULT_SUITE = "core-v5"
 _COMMENT = "#"
 
 
@@ -318,6 +318,28 @@ CORE_V4 = SuiteSpec(
     ),
 )
 
+#: The core-v4 families core-v5 bumps: the three credit_cards families that run the compliance
+#: verifier, from ruleset 10 to ruleset 14 (see each -v4 family's docstring).
+_CORE_V5_BUMPS = frozenset(
+    f"credit_cards.{f}-v3" for f in ("card_terms_qa", "recommend_card", "offer_audit")
+)
+
+#: core-v5: core-v4 with card_terms_qa, recommend_card and offer_audit at -v4 (compliance
+#: ruleset 14; issue 13), same seeds, variants and sizes. The other eleven families keep their
+#: core-v4 ids.
+CORE_V5 = SuiteSpec(
+    name="core-v5",
+    description=(
+        "The core suite, version 5: core-v4 with card_terms_qa, recommend_card and offer_audit "
+        "at -v4 (free-text answers graded, and audit drafts validated, with compliance ruleset "
+        "14 instead of ruleset 10), seeds 1-3, scale 0.01."
+    ),
+    entries=tuple(
+        _bumped(e, e.family.replace("-v3", "-v4")) if e.family in _CORE_V5_BUMPS else e
+        for e in CORE_V4.entries
+    ),
+)
+
 #: hard-v3: hard-v2 with ecommerce_enterprise.multi_layer_incident-v2 (its fix is the kit's own
 #: files, which the audit's ``restore_shipped_project`` writes back from memory: 7 of 7
 #: ``hackable``) replaced by multi_layer_incident-v3 on the same seeds and variants: the
@@ -344,6 +366,7 @@ SUITE_SPECS.register(CORE_V1.name, CORE_V1)
 SUITE_SPECS.register(CORE_V2.name, CORE_V2)
 SUITE_SPECS.register(CORE_V3.name, CORE_V3)
 SUITE_SPECS.register(CORE_V4.name, CORE_V4)
+SUITE_SPECS.register(CORE_V5.name, CORE_V5)
 SUITE_SPECS.register(HARD_V1.name, HARD_V1)
 SUITE_SPECS.register(HARD_V2.name, HARD_V2)
 SUITE_SPECS.register(HARD_V3.name, HARD_V3)
@@ -489,6 +512,8 @@ __all__ = [
     "CORE_V1",
     "CORE_V2",
     "CORE_V3",
+    "CORE_V4",
+    "CORE_V5",
     "DEFAULT_SUITE",
     "HARD_V1",
     "HARD_V2",

@@ -1,4 +1,8 @@
-"""The -v3 credit_cards families (suite core-v3): the compliance verifier under ruleset 10.
+"""The -v3 and -v4 credit_cards families (suites core-v3, core-v5): the compliance verifier
+under rulesets 10 and 14.
+
+-v4 (core-v5) is -v3 with ruleset 14; the tests of -v3's build and episodes run for both, and
+the same text is graded by -v3 as ruleset 10 reads it and by -v4 as ruleset 14 does.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
 compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
@@ -29,6 +33,7 @@ from replicas.verifiers.verdict import Verdict
 
 SEED = 1
 V3_RULESET = 10
+V4_RULESET = 14
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -155,6 +160,52 @@ def test_recommend_card_v3_grades_with_ruleset_10(snapshot: Any, catalog: Catalo
     assert flips == {True, False}
 
 
+def _lines_v4(card: Any, other: str) -> list[str]:
+    """Lines about ``card`` (true, in wordings ruleset 10 misreads) and false ones (an invented
+    name in the catalog's own words, which only later rulesets read)."""
+    fee = float(card.annual_fee_usd)
+    lines = [
+        f"You may have read that the {card.card_name} charges no late fee - it does charge "
+        f"one, up to ${float(card.late_fee_usd):.0f}.",
+        f"Over three years the {card.card_name}'s fees add up to ${3 * fee:.0f}.",
+        f"Another option is the {other} Obsidian Infinite Reserve.",
+        f"If you travel, the {other.lower()} quartz select rewards is worth a look.",
+    ]
+    if fee:
+        lines.append(
+            f"A common myth is that the {card.card_name} has no annual fee; in fact it is "
+            f"${fee:.0f}."
+        )
+    return lines
+
+
+@pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
+def test_v4_grades_with_ruleset_14(base: str, snapshot: Any, catalog: Catalog) -> None:
+    """On the same task, -v3 grades a text as ruleset 10 reads it and -v4 as ruleset 14 does;
+    the texts on which the two disagree (computed here) go both ways: honest ones -v3 fails and
+    false ones -v3 passes."""
+    v3, v4 = f"credit_cards.{base}-v3", f"credit_cards.{base}-v4"
+    flips: set[bool] = set()
+    for variant in range(4):
+        task = _task(base, "v4", variant)
+        customer = task.metadata.get("customer_id")
+        customer_id = None if customer is None else int(customer)
+        oracle = task.oracle[-1].arguments["answer"]
+        assert _grade(v4, task, oracle, snapshot).passed
+        card = _subject(task, catalog)
+        brand = card.card_name.split()[0]
+        for line in _lines_v4(card, brand):
+            text = f"{oracle}\n{line}"
+            old = verify_response(text, catalog, customer_id=customer_id, ruleset=V3_RULESET)
+            new = verify_response(text, catalog, customer_id=customer_id, ruleset=V4_RULESET)
+            if old.passed == new.passed:
+                continue
+            _assert_graded_like(_grade(v3, task, text, snapshot), old)
+            _assert_graded_like(_grade(v4, task, text, snapshot), new)
+            flips.add(new.passed)
+    assert flips == {True, False}, flips  # cases in both directions
+
+
 def test_v2_tasks_keep_ruleset_3(snapshot: Any, catalog: Catalog) -> None:
     """A published -v2 task: a false "no AF" (caught only by later rulesets) still passes."""
     for base in ("card_terms_qa", "recommend_card"):
@@ -191,12 +242,12 @@ def test_build_runs_the_verifier_with_the_family_ruleset(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(module, "verify_response", spy)
-    for version, ruleset in (("v2", FROZEN_RULESET), ("v3", V3_RULESET)):
+    for version, ruleset in (("v2", FROZEN_RULESET), ("v3", V3_RULESET), ("v4", V4_RULESET)):
         seen.clear()
         task = get_family(f"credit_cards.{base}-{version}").build(snapshot, SEED, 0)
         assert seen and set(seen) == {ruleset}, (task.id, set(seen))
-        if version == "v3":  # the cached task (what the suite serves) is this build
-            assert task.to_dict() == _task(base, "v3").to_dict()
+        if version != "v2":  # the cached task (what the suite serves) is this build
+            assert task.to_dict() == _task(base, version).to_dict()
 
 
 def test_card_terms_v3_skips_answers_a_project_file_shows(snapshot: Any) -> None:
@@ -236,11 +287,12 @@ def _episode(task: Task, snapshot: Any, calls: list[dict[str, Any]]) -> float:
         env.close()
 
 
+@pytest.mark.parametrize("version", ["v3", "v4"])
 @pytest.mark.parametrize("base", BUMPED)
-def test_v3_oracle_scores_one_null_zero_and_wrong_readings_fail(
-    base: str, snapshot: Any, catalog: Catalog
+def test_v3_v4_oracle_scores_one_null_zero_and_wrong_readings_fail(
+    base: str, version: str, snapshot: Any, catalog: Catalog
 ) -> None:
-    task = _task(base, "v3")
+    task = _task(base, version)
     family = task.family
     assert _episode(task, snapshot, [c.to_action() for c in task.oracle]) == 1.0
     empty = {"name": "submit", "arguments": {"answer": ""}}
@@ -255,10 +307,11 @@ def test_v3_oracle_scores_one_null_zero_and_wrong_readings_fail(
         else:
             answer = json.dumps(value)
         assert not _grade(family, task, answer, snapshot).passed, (task.id, reading)
-    if base == "offer_audit":  # the expected codes are what ruleset 10 finds in the draft
+    if base == "offer_audit":  # the expected codes are what the family's ruleset finds
         draft = re.search(
             r"-----BEGIN DRAFT-----\n(.*)\n-----END DRAFT-----", task.instruction, re.S
         )
         assert draft is not None
-        found = verify_response(draft.group(1), catalog, ruleset=V3_RULESET).codes
+        ruleset = V3_RULESET if version == "v3" else V4_RULESET
+        found = verify_response(draft.group(1), catalog, ruleset=ruleset).codes
         assert sorted(set(found)) == sorted(task.expected)

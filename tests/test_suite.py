@@ -112,6 +112,7 @@ PUBLISHED = [
     "core-v2",
     pytest.param("core-v3", marks=pytest.mark.slow),
     pytest.param("core-v4", marks=pytest.mark.slow),
+    pytest.param("core-v5", marks=pytest.mark.slow),
     pytest.param("hard-v1", marks=pytest.mark.slow),
     pytest.param("hard-v2", marks=pytest.mark.slow),
     pytest.param("hard-v3", marks=pytest.mark.slow),
@@ -119,7 +120,8 @@ PUBLISHED = [
 
 
 @pytest.mark.parametrize(
-    "suite_name", ["core-v1", "core-v2", "core-v3", "core-v4", "hard-v1", "hard-v2", "hard-v3"]
+    "suite_name",
+    ["core-v1", "core-v2", "core-v3", "core-v4", "core-v5", "hard-v1", "hard-v2", "hard-v3"],
 )
 def test_published_file_equals_the_plan(suite_name: str) -> None:
     text = suite_file(suite_name).read_text(encoding="utf-8")
@@ -172,11 +174,9 @@ def test_core_v3_is_core_v2_with_the_compliance_families_bumped() -> None:
 def test_core_v4_is_core_v3_with_dbt_fix_replaced_by_the_deployed_factory() -> None:
     """core-v4: ecommerce.dbt_fix-v2 (memorisable: its fix is a shipped file) swapped for
     ecommerce.mutant_fix-v2 on the same seeds and variants; every other id and index row is
-    core-v3's; the default suite is core-v4."""
-    from replicas.suite import DEFAULT_SUITE
-
+    core-v3's."""
     v3, v4 = get_suite("core-v3"), get_suite("core-v4")
-    assert DEFAULT_SUITE == "core-v4" and len(v4) == len(v3)
+    assert len(v4) == len(v3)
     for old, new in zip(v3.task_ids, v4.task_ids, strict=True):
         a, b = TaskId.parse(old), TaskId.parse(new)
         swapped = a.family == "ecommerce.dbt_fix-v2"
@@ -187,6 +187,32 @@ def test_core_v4_is_core_v3_with_dbt_fix_replaced_by_the_deployed_factory() -> N
     assert rows4 is not None
     assert [r for r in rows4 if r["id"] in rows3] == [rows3[i] for i in v4.task_ids if i in rows3]
     assert {r["family"] for r in rows4 if r["id"] not in rows3} == {"ecommerce.mutant_fix-v2"}
+
+
+def test_core_v5_is_core_v4_with_the_compliance_families_at_v4() -> None:
+    """core-v5: the three credit_cards families that run the compliance verifier at -v4
+    (ruleset 14) on the same seeds and variants; every other id and index row is core-v4's; the
+    default suite is core-v5."""
+    from replicas.suite import DEFAULT_SUITE
+
+    v4, v5 = get_suite("core-v4"), get_suite("core-v5")
+    assert DEFAULT_SUITE == "core-v5" and len(v5) == len(v4)
+    bumped = {f"credit_cards.{f}" for f in ("card_terms_qa", "recommend_card", "offer_audit")}
+    for old, new in zip(v4.task_ids, v5.task_ids, strict=True):
+        a, b = TaskId.parse(old), TaskId.parse(new)
+        base = a.family.rsplit("-", 1)[0]
+        assert b.family == (f"{base}-v4" if base in bumped else a.family)
+        assert (a.seed, a.variant, a.scale) == (b.seed, b.variant, b.scale)
+    rows4 = {row["id"]: row for row in read_suite_index("core-v4") or []}
+    rows5 = read_suite_index("core-v5")
+    assert rows5 is not None
+    assert [r for r in rows5 if r["id"] in rows4] == [rows4[i] for i in v5.task_ids if i in rows4]
+    fresh = [r for r in rows5 if r["id"] not in rows4]
+    assert {r["family"] for r in fresh} == {f"{base}-v4" for base in bumped}
+    for row in fresh[:: len(fresh) // 3]:  # one task of each -v4 family, rebuilt
+        assert [row] == [
+            json.loads(line) for line in render_index([task_from_id(row["id"])]).splitlines()
+        ]
 
 
 def test_hard_v3_is_hard_v2_with_the_incident_on_each_seeds_deployment() -> None:

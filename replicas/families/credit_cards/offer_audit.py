@@ -6,6 +6,9 @@ grader's words. Both versions' oracles look the cards up by the names the draft 
 ``-v3`` (core-v3): ``-v2`` with the drafts selected and validated under compliance ruleset 10
 (the verifier's current detections) instead of the frozen ruleset 3; see ``OfferAuditV3``.
 
+``-v4`` (core-v5): ``-v3`` with its drafts validated under compliance ruleset 14; see
+``OfferAuditV4``.
+
 The family writes a short marketing draft about one card (sometimes with its near-collision
 sibling as an alternative), grounded in the catalog, then injects 1-3 violations of different
 kinds: a wrong purchase APR, a 0 % intro offer the card does not have, wrong intro months, a
@@ -29,6 +32,7 @@ import numpy as np
 from replicas.families.credit_cards.common import (
     NEAR_COLLISION_RATIO,
     V3_COMPLIANCE_RULESET,
+    V4_COMPLIANCE_RULESET,
     apr_range,
     catalog_for,
     fmt_pct,
@@ -454,3 +458,27 @@ class OfferAuditV3(OfferAuditV2):
         "grading stated in the grader's words."
     )
     compliance_ruleset = V3_COMPLIANCE_RULESET
+
+
+@register_family
+class OfferAuditV4(OfferAuditV3):
+    """-v3 with each draft selected and validated under compliance ruleset 14, not ruleset 10.
+
+    What changed: the build keeps a draft only if its untouched version passes
+    ``verify_response(..., ruleset=14)`` and its injected version gets exactly the injected codes
+    from it. Everything else is -v3's; the drafts are drawn anew (a family's seeded streams are
+    keyed by its name).
+
+    Why: issue 13 asks that the families use the current verifier, and the expected codes are
+    what the verifier reports on the draft: a draft whose codes agree only under ruleset 10
+    would teach ruleset 10's reading. -v3's ids must keep their drafts, so the change ships as
+    this version in suite core-v5.
+    """
+
+    name = "credit_cards.offer_audit-v4"
+    description = (
+        "Review a generated marketing draft against the card catalog and list its compliance "
+        "violations by reason code (drafts validated with compliance ruleset 14); exact-set "
+        "grading stated in the grader's words."
+    )
+    compliance_ruleset = V4_COMPLIANCE_RULESET
