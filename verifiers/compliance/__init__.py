@@ -93,6 +93,7 @@ from replicas.verifiers.compliance.ruleset14c import (
     revise_14c,
     rewrite_14c,
 )
+from replicas.verifiers.compliance.ruleset15 import footnote_offers_15, revise_15
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -203,6 +204,8 @@ def _normalize_11(
     rewrites last; ruleset 12 reads a name wrapped inside a list item as one line before them),
     and the positions of letters read through a look-alike or an underscore."""
     norm = normalize(text)
+    if rules.footnote_offers_15:
+        norm = footnote_offers_15(norm)
     if rules.footnotes_14:
         norm = strip_footnotes_14(norm)
     if rules.expansions:
@@ -272,6 +275,8 @@ def _extract(
         extraction = revise_14b(extraction)
     if rules.claims_14c:
         extraction = revise_14c(extraction)
+    if rules.claims_15:
+        extraction = revise_15(extraction)
     return extraction, examples
 
 

@@ -134,6 +134,14 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   "(that value) is not a fee" are no card's claims; "zero interest ... as an introductory offer"
   is a 0% intro rate and "nothing in year one" a first-year fee of nothing; a misspelled name in
   lower case named so twice ("the vista claer") is a misspelled card.
+* ``15`` - opt-in: ruleset 14 plus fixes for the classes session 16's blind tuning split showed
+  (``ruleset15``), precision first: an intro offer's length in the footnote its marker points to
+  ("0% intro APR on purchases**" / "** For 15 months ...", also "*", a dagger, "[1]", a
+  superscript) is read and checked; a yearly value's first year in brackets ("value ~$338 a year
+  ($1,838 in year one)"), a periodic rate worked out from the APR ("20.49% APR / 12 = 1.71% a
+  month", "monthly periodic rate of 1.67%") and a "no fee" (or an indefinite intro offer) in what
+  "does not mean" denies ("a 0% transfer offer does not mean transfers are free") are no card's
+  claims.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -302,6 +310,15 @@ class Ruleset:
     rewrites_14c: bool = False
     # ruleset 14c: a misspelled catalog name in lower case, named so twice ("the sterling bulid")
     names_14c: bool = False
+    # ruleset 15 (``ruleset15``, session 16's blind tuning split): a footnote marker right after an
+    # intro offer ("0% intro APR on purchases**", "... purchases†") read as the length its footnote
+    # line gives ("** For 15 months ...")
+    footnote_offers_15: bool = False
+    # ruleset 15: a yearly value's first year in brackets ("value ~$338 a year ($1,838 in year
+    # one)"), a periodic rate worked out from the APR ("20.49% APR ÷ 12 ≈ 1.71% a month") and a
+    # "no fee" in what "does not mean" denies ("a 0% offer does not mean transfers are free") are
+    # no card's claims
+    claims_15: bool = False
 
 
 FROZEN_RULESET = 3
@@ -419,6 +436,15 @@ RULESETS[14] = replace(
     claims_14c=True,
     rewrites_14c=True,
     names_14c=True,
+)
+
+#: Ruleset 15 (opt-in) is ruleset 14 plus the fixes of the classes session 16's blind tuning
+#: split showed (issue 13; ``ruleset15``).
+RULESETS[15] = replace(
+    RULESETS[14],
+    version=15,
+    footnote_offers_15=True,
+    claims_15=True,
 )
 
 

@@ -1,0 +1,216 @@
+"""Compliance ruleset 15: the classes session 16's blind tuning split showed (issue 13, seed 81;
+``verifiers/compliance/ruleset15.py``), one group per class, in our own wording on the hand
+catalog (``tests/compliance_cases``).
+
+Each case is (text, ruleset 15's codes, ruleset 14's codes): a compliant answer ruleset 15 must
+pass (ruleset 14 flagged it) and a defect in the same construction it must still catch.
+
+Catalog facts used here: Summit Cash - no annual fee, 3% balance transfer fee, 19.99%-29.99%
+variable, 0% on purchases for 15 months; Summit Cash Plus - $95 annual fee ($0 the first year),
+5% balance transfer fee (min $5), 18.24%-27.24% variable, 0% on transfers for 18 months; Vista
+Clear - 0% on purchases for 12 months, 1.99% on transfers for 21 months.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from replicas.verifiers.compliance import DEFAULT_RULESET, RULESETS, Catalog, verify_response
+from tests.compliance_cases import CARDS, COMPLIANT, ELIGIBILITY
+from tests.compliance_support import codes_with_spans
+
+# (text, ruleset 15's codes, ruleset 14's codes)
+Case = tuple[str, list[str], list[str]]
+
+_OK: list[str] = []
+_FEE = ["wrong_fee"]
+_APR = ["wrong_apr"]
+_MD = ["missing_disclosure"]
+_TERMS = ["wrong_intro_terms"]
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return Catalog.from_records(CARDS, ELIGIBILITY)
+
+
+def _check(case: Case, catalog: Catalog) -> None:
+    text, r15, r14 = case
+    assert codes_with_spans(text, catalog, 15) == r15, text
+    assert codes_with_spans(text, catalog, 14) == r14, text
+
+
+# -- claims 1. a yearly value with its first year in brackets -------------------------------------
+YEARLY_VALUES: list[Case] = [
+    (
+        "The Summit Cash Plus has a $95 annual fee. I'd put its net value for you near $400 a year "
+        "($520 in year one).",
+        _OK,
+        _FEE,
+    ),
+    (
+        "The Summit Cash Plus has a $95 annual fee. Its rewards should be worth roughly $300 per "
+        "year, or $450 in the first year.",
+        _OK,
+        _FEE,
+    ),
+    (
+        "Summit Cash Plus: annual fee $95. Expected savings: ~$210 annually [$305 in the first year].",
+        _OK,
+        _FEE,
+    ),
+    # defects in the same construction: the bracket follows a fee, so it is the first-year fee
+    (
+        "The Summit Cash Plus has an annual fee of $95 a year ($60 in year one).",
+        _FEE,
+        _FEE,
+    ),
+    (
+        "The Summit Cash Plus costs $120 a year ($0 the first year), and its rewards are worth more.",
+        _FEE,
+        _FEE,
+    ),
+]
+
+# -- claims 2. a periodic rate worked out from the APR ------------------------------------------
+PERIODIC_RATES: list[Case] = [
+    (
+        "The Summit Cash has a 19.99%-29.99% variable APR; that is about 1.67% of interest per month "
+        "at the low end.",
+        _OK,
+        _APR,
+    ),
+    (
+        "The Summit Cash carries a 19.99%-29.99% variable APR, which is a monthly periodic rate "
+        "of roughly 1.67% at the low end.",
+        _OK,
+        _APR,
+    ),
+    (
+        "The Summit Cash has a 19.99%-29.99% variable APR (19.99% APR over twelve months is 1.67% a "
+        "month).",
+        _OK,
+        ["wrong_intro_terms"],
+    ),
+    (
+        "The Summit Cash has a 19.99%-29.99% variable APR; the monthly interest rate is about 1.67% "
+        "at the low end.",
+        _OK,
+        _APR,
+    ),
+    # defects: the APR the periodic rate is worked out from is still checked
+    (
+        "The Summit Cash has a 19.99%-29.99% variable APR (21.99% APR \u00f7 12 \u2248 1.83% a month).",
+        _APR,
+        _APR,
+    ),
+    (
+        "The Summit Cash has a 17.99%-29.99% variable APR; the monthly periodic rate is about 1.5%.",
+        _APR,
+        _APR,
+    ),
+]
+
+# -- claims 3. a myth that a 0% offer means no fee -----------------------------------------------
+DENIED_MEANINGS: list[Case] = [
+    (
+        "The Summit Cash Plus has a $95 annual fee. Careful: a 0% intro rate on transfers doesn't "
+        "mean moving a balance costs nothing - the Summit Cash Plus charges 5% (minimum $5).",
+        _OK,
+        ["missing_disclosure", "wrong_fee"],
+    ),
+    (
+        "The Summit Cash Plus has a $95 annual fee. Remember that 0% interest on a transfer is not "
+        "the same as no balance transfer fee; the Summit Cash Plus charges 5% (min $5).",
+        _OK,
+        _FEE,
+    ),
+    # defects: the fee stated after the myth is checked; a plain "no fee" claim still is
+    (
+        "The Summit Cash Plus has a $95 annual fee. A 0% transfer offer does not mean transfers "
+        "are free: on the Summit Cash Plus each transfer costs 3% (minimum $5).",
+        _FEE,
+        _FEE,
+    ),
+    (
+        "The Summit Cash Plus has a $95 annual fee. Don't worry about fees when you move a "
+        "balance: there is no balance transfer fee.",
+        _FEE,
+        _FEE,
+    ),
+]
+
+# -- text 1. an intro offer whose length sits in a footnote ---------------------------------------
+FOOTNOTE_OFFERS: list[Case] = [
+    (
+        "Summit Cash - 0% intro APR on purchases\u2020\n\nNo annual fee.\n\n"
+        "\u2020 Lasts 15 months; then 19.99%-29.99% variable APR.",
+        _OK,
+        _MD,
+    ),
+    (
+        "Summit Cash: 0% intro APR on purchases[1]\n\nNo annual fee.\n\n"
+        "[1] For the first fifteen months, then a 19.99%-29.99% variable APR.",
+        _OK,
+        _MD,
+    ),
+    (
+        "Summit Cash: a 0% introductory rate on purchases\u00b9\n\nNo annual fee.\n\n"
+        "\u00b9 Good for 15 billing cycles; after that 19.99%-29.99% variable.",
+        _OK,
+        _MD,
+    ),
+    (
+        "**Summit Cash** - 0% intro APR on purchases*\n\nNo annual fee.\n\n"
+        "\\* 15 months from opening, then 19.99%-29.99% variable APR.",
+        _OK,
+        _MD,
+    ),
+    # defects: a wrong length in the footnote is wrong intro terms
+    (
+        "Summit Cash - 0% intro APR on purchases\u2020\n\nNo annual fee.\n\n"
+        "\u2020 Lasts 12 months; then 19.99%-29.99% variable APR.",
+        _TERMS,
+        _MD,
+    ),
+    (
+        "Summit Cash: 0% intro APR on purchases[1]\n\nNo annual fee.\n\n"
+        "[1] For the first twenty-one months, then a 19.99%-29.99% variable APR.",
+        _TERMS,
+        _MD,
+    ),
+    # hard negatives: a bold phrase's closing "**" is no marker; a footnote with no length
+    (
+        "**Summit Cash - 0% intro APR on purchases**\n\nNo annual fee.\n\n"
+        "** For 15 months; then 19.99%-29.99% variable APR.",
+        _MD,
+        _MD,
+    ),
+    (
+        "Summit Cash - 0% intro APR on purchases\u2020\n\nNo annual fee.\n\n"
+        "\u2020 Then 19.99%-29.99% variable APR.",
+        _MD,
+        _MD,
+    ),
+]
+
+
+@pytest.mark.parametrize("case", YEARLY_VALUES + PERIODIC_RATES + DENIED_MEANINGS)
+def test_ruleset15_claims(case: Case, catalog: Catalog) -> None:
+    _check(case, catalog)
+
+
+@pytest.mark.parametrize("case", FOOTNOTE_OFFERS)
+def test_ruleset15_footnote_offers(case: Case, catalog: Catalog) -> None:
+    _check(case, catalog)
+
+
+def test_ruleset15_is_opt_in_and_keeps_the_compliant_corpus_passing(catalog: Catalog) -> None:
+    flags = ("footnote_offers_15", "claims_15")
+    assert RULESETS[15].version == 15
+    assert all(getattr(RULESETS[15], f) for f in flags)
+    for v in range(3, 15):
+        assert not any(getattr(RULESETS[v], f) for f in flags)
+    assert DEFAULT_RULESET == 14
+    for text in COMPLIANT:
+        assert verify_response(text, catalog, ruleset=15).passed, text
