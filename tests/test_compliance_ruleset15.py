@@ -195,6 +195,62 @@ FOOTNOTE_OFFERS: list[Case] = [
 ]
 
 
+# -- names 1. an issuer's first word before an invented product, in lower case --------------------
+# (on the hand catalog with the Vista Clear issued by "Willow Creek Bank")
+ISSUER_FIRST_WORDS: list[Case] = [
+    (
+        "quick answer: the summit cash has no annual fee. willow ascent cash offers a $95 annual "
+        "fee and a 19.99%-29.99% variable apr.",
+        ["unknown_card"],
+        _FEE,
+    ),
+    (
+        "the summit cash has no annual fee and 0% intro apr on purchases for 15 months, then "
+        "19.99%-29.99% variable. willow ascent cash's annual fee is $95.",
+        ["unknown_card"],
+        _FEE,
+    ),
+    (
+        "for travel, willow ascent miles could work. i'd still pick the summit cash (no annual "
+        "fee) over willow ascent miles.",
+        ["unknown_card"],
+        _OK,
+    ),
+    # compliant twins: the issuer's whole name; an invented name used once, not as a card; no
+    # unfamiliar word (a programme, not a product)
+    (
+        "quick answer: the summit cash has no annual fee. willow creek bank also issues the vista "
+        "clear, which has no annual fee.",
+        _OK,
+        _OK,
+    ),
+    (
+        "quick answer: the summit cash has no annual fee. the willow ascent cash card from your "
+        "local bank may also suit you.",
+        _OK,
+        _OK,
+    ),
+    (
+        "quick answer: the summit cash has no annual fee. willow rewards cash offers points on groceries.",
+        _OK,
+        _OK,
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def willow_catalog() -> Catalog:
+    cards = [
+        dict(c, issuer="Willow Creek Bank") if c["card_name"] == "Vista Clear" else c for c in CARDS
+    ]
+    return Catalog.from_records(cards, ELIGIBILITY)
+
+
+@pytest.mark.parametrize("case", ISSUER_FIRST_WORDS)
+def test_ruleset15_issuer_first_words(case: Case, willow_catalog: Catalog) -> None:
+    _check(case, willow_catalog)
+
+
 @pytest.mark.parametrize("case", YEARLY_VALUES + PERIODIC_RATES + DENIED_MEANINGS)
 def test_ruleset15_claims(case: Case, catalog: Catalog) -> None:
     _check(case, catalog)
@@ -206,7 +262,7 @@ def test_ruleset15_footnote_offers(case: Case, catalog: Catalog) -> None:
 
 
 def test_ruleset15_is_opt_in_and_keeps_the_compliant_corpus_passing(catalog: Catalog) -> None:
-    flags = ("footnote_offers_15", "claims_15")
+    flags = ("footnote_offers_15", "claims_15", "names_15")
     assert RULESETS[15].version == 15
     assert all(getattr(RULESETS[15], f) for f in flags)
     for v in range(3, 15):

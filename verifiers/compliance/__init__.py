@@ -93,7 +93,7 @@ from replicas.verifiers.compliance.ruleset14c import (
     revise_14c,
     rewrite_14c,
 )
-from replicas.verifiers.compliance.ruleset15 import footnote_offers_15, revise_15
+from replicas.verifiers.compliance.ruleset15 import footnote_offers_15, names_15, revise_15
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -250,6 +250,8 @@ def _mentions(
         mentions = labels_14(norm.text, mentions)
     if rules.names_14c:
         mentions = names_14c(index, norm.text, norm.lower, mentions)
+    if rules.names_15:
+        mentions = names_15(index, norm.text, norm.lower, mentions)
     return mentions
 
 

@@ -141,7 +141,8 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   ($1,838 in year one)"), a periodic rate worked out from the APR ("20.49% APR / 12 = 1.71% a
   month", "monthly periodic rate of 1.67%") and a "no fee" (or an indefinite intro offer) in what
   "does not mean" denies ("a 0% transfer offer does not mean transfers are free") are no card's
-  claims.
+  claims; an issuer's first word before an invented product in lower case, used as a card
+  ("hollow elevate cash offers ...") is an unknown card.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -319,6 +320,9 @@ class Ruleset:
     # "no fee" in what "does not mean" denies ("a 0% offer does not mean transfers are free") are
     # no card's claims
     claims_15: bool = False
+    # ruleset 15: an issuer's first word before one unfamiliar word and product words, in lower
+    # case, used as a card ("hollow elevate cash offers ...", named twice) is an invented card
+    names_15: bool = False
 
 
 FROZEN_RULESET = 3
@@ -445,6 +449,7 @@ RULESETS[15] = replace(
     version=15,
     footnote_offers_15=True,
     claims_15=True,
+    names_15=True,
 )
 
 

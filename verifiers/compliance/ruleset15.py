@@ -13,6 +13,16 @@ markers are dropped):
   length is wrong intro terms) and discloses it. A bold "**" that closes an opening one is no
   marker.
 
+Names (``names_15``, after every other name rule):
+
+* **an issuer's first word before an invented product, in lower case** - "hollow elevate cash
+  offers a $95 annual fee ... i'd recommend hollow elevate cash", "prairie elevate cash offers
+  ...": the first word of an issuer's name of two or more words ("Hollow Creek Bank", "Prairie
+  Plains Bank") without the rest of it, then one unfamiliar word and product words ending in a
+  strong one, is an invented card - as its Title Case form already reads - when the phrase is
+  written in lower case and used as a card: named so twice, or followed by a term verb ("offers",
+  "has", "charges", ...) or a possessive. Claims then attach to it, not to the card named before.
+
 Claims (``claims_15``, after ruleset 14's revisions):
 
 * **a yearly value with its first year in brackets** - "I estimate its value to you at around
@@ -39,10 +49,23 @@ from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claim_types import APR_CLAIM, FEE_CLAIM, INTRO_CLAIM
 from replicas.verifiers.compliance.expansions import apply_replacements
+from replicas.verifiers.compliance.matchers import trie_pattern
+from replicas.verifiers.compliance.mentions import NameMention
+from replicas.verifiers.compliance.names10 import STRONG_PRODUCT_WORDS
 from replicas.verifiers.compliance.numwords import NUMBER_WORDS, parse_number_words
+from replicas.verifiers.compliance.phrases import FUNCTION_WORDS
+from replicas.verifiers.compliance.ruleset13 import Names13, names13_for
+from replicas.verifiers.compliance.spans import SpanIndex
+from replicas.verifiers.compliance.vocab import (
+    GENERIC_WORDS,
+    INSTITUTION_WORDS,
+    PRODUCT_WORDS,
+    SERVICE_WORDS,
+)
 
 if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Claim, Extraction
+    from replicas.verifiers.compliance.names import NameIndex
     from replicas.verifiers.compliance.text import NormalizedText
 
 
@@ -161,6 +184,115 @@ def footnote_offers_15(norm: NormalizedText) -> NormalizedText:
             continue
         kept.append(item)
     return apply_replacements(norm, kept)
+
+
+# == names =======================================================================================
+
+# -- an issuer's first word before an invented product, in lower case ---------------------------
+# a card's use after the phrase: a term verb or a possessive
+_CARD_USE_15 = re.compile(
+    r"(?:'s\b|[ \t]+(?:offers|has|comes|charges|carries|gives|provides|features|includes|costs"
+    r"|lets|earns|pays|is[ \t]+(?:a|an|the|my|our|worth)\b))"
+)
+_WORD_15 = re.compile(r"[a-z0-9']+")
+_ISSUER_FIRST_15: dict[int, tuple[object, re.Pattern[str] | None, dict[str, tuple[str, ...]]]] = {}
+
+
+def _issuer_firsts(
+    index: NameIndex, extra: Names13
+) -> tuple[re.Pattern[str] | None, dict[str, tuple[str, ...]]]:
+    """The first words of the issuers' names of two or more words (a regex, and each word's
+    stems), per index."""
+    hit = _ISSUER_FIRST_15.get(id(index))
+    if hit is not None and hit[0] is index:
+        return hit[1], hit[2]
+    seconds: dict[str, set[str]] = {}
+    for stem in extra.base.stems:
+        if len(stem) >= 2 and stem[0].isalpha() and len(stem[0]) >= 4:
+            seconds.setdefault(stem[0], set()).add(stem[1])
+    # a first word that is also a card brand opens catalog names: left to the other rules
+    firsts = {w: tuple(sorted(v)) for w, v in seconds.items() if w not in extra.base.brands}
+    pattern = (
+        re.compile(
+            r"(?<![\w'-])(?:" + trie_pattern(sorted(firsts)) + r")(?P<t>(?:[ \t][a-z0-9']+){2,3})"
+        )
+        if firsts
+        else None
+    )
+    if len(_ISSUER_FIRST_15) > 64:
+        _ISSUER_FIRST_15.clear()
+    _ISSUER_FIRST_15[id(index)] = (index, pattern, firsts)
+    return pattern, firsts
+
+
+def names_15(
+    index: NameIndex, text: str, lower: str, mentions: list[NameMention]
+) -> list[NameMention]:
+    """``mentions`` with invented names in lower case that open with an issuer's first word
+    ("hollow elevate cash"; module docstring)."""
+    if len(lower) != len(text):
+        return mentions
+    extra = names13_for(index)
+    pattern, firsts = _issuer_firsts(index, extra)
+    if pattern is None:
+        return mentions
+    taken = SpanIndex((m.start, m.end) for m in mentions)
+    found: dict[tuple[str, ...], list[tuple[int, int, bool]]] = {}
+    for m in pattern.finditer(lower):
+        start = m.start()
+        first = lower[start : m.start("t")]
+        words = [
+            (w.start(), w.end(), w.group()) for w in _WORD_15.finditer(lower, m.start("t"), m.end())
+        ]
+        if words[0][2] in firsts.get(first, ()):
+            continue  # the issuer's whole name (rulesets 12-13 read it)
+        tail: list[str] = []
+        last = -1
+        coined = 0
+        for x, (_, _, raw) in enumerate(words):
+            w = raw[:-2] if raw.endswith("'s") else raw.rstrip("'")
+            if w in FUNCTION_WORDS or w in SERVICE_WORDS or w in INSTITUTION_WORDS:
+                break
+            if w in STRONG_PRODUCT_WORDS or (w in PRODUCT_WORDS and w in index.tiers):
+                tail.append(w)
+                last = x
+            elif w in PRODUCT_WORDS or w in index.tiers:
+                tail.append(w)
+            elif x == 0 and w.isalpha() and w not in GENERIC_WORDS and extra._unfamiliar(w):
+                tail.append(w)
+                coined += 1
+            else:
+                break
+            if raw != w:
+                break  # a possessive ends the name
+        if coined != 1 or last < 1:
+            continue
+        stop = words[last][1]
+        if words[last][2].endswith("'s"):
+            stop -= 2
+        if text[start:stop] != lower[start:stop] or taken.overlaps(start, stop):
+            continue
+        name = (first, *tail[: last + 1])
+        used = _CARD_USE_15.match(lower, stop) is not None
+        found.setdefault(name, []).append((start, stop, used))
+    if not found:
+        return mentions
+    out = list(mentions)
+    for name, spans in found.items():
+        if len(spans) < 2 and not any(used for _, _, used in spans):
+            continue
+        for a, b, _ in spans:
+            if taken.overlaps(a, b):
+                continue
+            invented = extra._invented(text, a, b, name)
+            if not invented:
+                break  # a catalog name
+            out.extend(invented)
+            taken.add(a, b)
+    if len(out) == len(mentions):
+        return mentions
+    out.sort(key=lambda m: (m.start, m.end))
+    return out
 
 
 # == claims =======================================================================================
@@ -313,4 +445,4 @@ def revise_15(extraction: Extraction) -> Extraction:
     return replace(extraction, claims=tuple(out))
 
 
-__all__ = ["footnote_offers_15", "revise_15"]
+__all__ = ["footnote_offers_15", "names_15", "revise_15"]
