@@ -140,6 +140,43 @@ DENIED_MEANINGS: list[Case] = [
     ),
 ]
 
+# -- claims 4. the other card's fee in a comparison ------------------------------------------------
+COMPARED_FEES: list[Case] = [
+    # defects: the compared card's fee is wrong (Summit Cash Plus: $95)
+    (
+        "The Summit Cash Preferred runs $150 a year, which is $41 more than the Summit Cash Plus's $109.",
+        _FEE,
+        _OK,
+    ),
+    (
+        "The Summit Cash Preferred has a $150 annual fee, versus the Summit Cash Plus's $109.",
+        _FEE,
+        _OK,
+    ),
+    (
+        "The Summit Cash Preferred has a $150 annual fee, $41 more than the $109 of the Summit Cash Plus.",
+        _FEE,
+        _OK,
+    ),
+    # compliant twins: the right fee in the same constructions
+    (
+        "The Summit Cash Preferred runs $150 a year, which is $55 more than the Summit Cash Plus's $95.",
+        _OK,
+        _OK,
+    ),
+    (
+        "The Summit Cash Preferred has a $150 annual fee, $55 more than the $95 on the Summit Cash Plus.",
+        _OK,
+        _OK,
+    ),
+    # hard negative: the difference alone binds nothing
+    (
+        "The Summit Cash Preferred has a $150 annual fee, $20 more than you may expect.",
+        _OK,
+        _OK,
+    ),
+]
+
 # -- text 1. an intro offer whose length sits in a footnote ---------------------------------------
 FOOTNOTE_OFFERS: list[Case] = [
     (
@@ -251,7 +288,7 @@ def test_ruleset15_issuer_first_words(case: Case, willow_catalog: Catalog) -> No
     _check(case, willow_catalog)
 
 
-@pytest.mark.parametrize("case", YEARLY_VALUES + PERIODIC_RATES + DENIED_MEANINGS)
+@pytest.mark.parametrize("case", YEARLY_VALUES + PERIODIC_RATES + DENIED_MEANINGS + COMPARED_FEES)
 def test_ruleset15_claims(case: Case, catalog: Catalog) -> None:
     _check(case, catalog)
 

@@ -141,8 +141,9 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   ($1,838 in year one)"), a periodic rate worked out from the APR ("20.49% APR / 12 = 1.71% a
   month", "monthly periodic rate of 1.67%") and a "no fee" (or an indefinite intro offer) in what
   "does not mean" denies ("a 0% transfer offer does not mean transfers are free") are no card's
-  claims; an issuer's first word before an invented product in lower case, used as a card
-  ("hollow elevate cash offers ...") is an unknown card.
+  claims, and the figure after the possessive of the card a fee is compared with ("$146 more
+  than the B's $49") is that card's fee, checked; an issuer's first word before an invented
+  product in lower case, used as a card ("hollow elevate cash offers ...") is an unknown card.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -318,7 +319,8 @@ class Ruleset:
     # ruleset 15: a yearly value's first year in brackets ("value ~$338 a year ($1,838 in year
     # one)"), a periodic rate worked out from the APR ("20.49% APR ÷ 12 ≈ 1.71% a month") and a
     # "no fee" in what "does not mean" denies ("a 0% offer does not mean transfers are free") are
-    # no card's claims
+    # no card's claims; a figure after the possessive of the card a fee is compared with ("$146
+    # more than the B's $49") is that card's fee of the same kind
     claims_15: bool = False
     # ruleset 15: an issuer's first word before one unfamiliar word and product words, in lower
     # case, used as a card ("hollow elevate cash offers ...", named twice) is an invented card

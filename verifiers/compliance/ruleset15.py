@@ -34,6 +34,11 @@ Claims (``claims_15``, after ruleset 14's revisions):
   1.67% per month", "a monthly periodic rate of about 1.67%", "divided by twelve, roughly 1.67%
   monthly", "about 0.055% a day": a rate per month or per day (or the result of dividing by 12
   or 365) is no APR: unverified. The APR it is worked out from is still checked.
+* **the other card's fee in a comparison** - "The A costs $195 a year, which is $146 more than
+  the B's $49", "..., versus the B's $49", "... than the $49 of the B": a dollar figure right
+  after the possessive of the card a fee is compared with (or "the $N of/on the B") is read as
+  that card's fee of the same kind as the fee it is compared with (the A's, stated before it in
+  the sentence) and checked. The difference itself stays unverified.
 * **a myth that a 0% offer means no fee** - "a 0% transfer offer does not mean transfers are
   free", "an intro rate of 0% doesn't mean balance transfers cost nothing", "0% interest is not
   the same as no fee": a "no fee" (or $0) claim in what "does not mean" / "is not the same as" /
@@ -48,6 +53,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claim_types import APR_CLAIM, FEE_CLAIM, INTRO_CLAIM
+from replicas.verifiers.compliance.claims import Claim
 from replicas.verifiers.compliance.expansions import apply_replacements
 from replicas.verifiers.compliance.matchers import trie_pattern
 from replicas.verifiers.compliance.mentions import NameMention
@@ -56,6 +62,7 @@ from replicas.verifiers.compliance.numwords import NUMBER_WORDS, parse_number_wo
 from replicas.verifiers.compliance.phrases import FUNCTION_WORDS
 from replicas.verifiers.compliance.ruleset13 import Names13, names13_for
 from replicas.verifiers.compliance.spans import SpanIndex
+from replicas.verifiers.compliance.values import USD
 from replicas.verifiers.compliance.vocab import (
     GENERIC_WORDS,
     INSTITUTION_WORDS,
@@ -64,7 +71,7 @@ from replicas.verifiers.compliance.vocab import (
 )
 
 if TYPE_CHECKING:
-    from replicas.verifiers.compliance.claims import Claim, Extraction
+    from replicas.verifiers.compliance.claims import Extraction
     from replicas.verifiers.compliance.names import NameIndex
     from replicas.verifiers.compliance.text import NormalizedText
 
@@ -234,7 +241,7 @@ def names_15(
         return mentions
     extra = names13_for(index)
     pattern, firsts = _issuer_firsts(index, extra)
-    if pattern is None:
+    if pattern is None or not any(first in lower for first in firsts):
         return mentions
     taken = SpanIndex((m.start, m.end) for m in mentions)
     found: dict[tuple[str, ...], list[tuple[int, int, bool]]] = {}
@@ -419,6 +426,98 @@ _DENIED_HINTS_15 = (
 )  # fmt: skip
 
 
+# -- the other card's fee in a comparison ---------------------------------------------------------
+# before the compared card's name: "than (the)", "versus (the)", "compared with (the)"; after it
+# its possessive and the figure ("'s $49"); or the figure before it ("than the $49 of the")
+_COMPARE_WORD_15 = r"\b(?:than|compared[ \t]+(?:with|to)|versus|vs\.?|against)[ \t]+(?:the[ \t]+)?"
+_FIGURE_15 = r"\$[ \t]*\d[\d,]*(?:\.\d\d)?(?![\d,]*(?:\.\d|[ \t]*%))"
+_COMPARED_BEFORE_15 = re.compile(_COMPARE_WORD_15 + r"$")
+_POSSESSIVE_FIGURE_15 = re.compile(r"(?:'s|')[ \t]+(?P<fig>" + _FIGURE_15 + r")")
+_FIGURE_OF_15 = re.compile(
+    _COMPARE_WORD_15 + r"(?P<fig>" + _FIGURE_15 + r")[ \t]+(?:of|on|for)[ \t]+(?:the[ \t]+)?$"
+)
+_SENTENCE_BREAK_15 = re.compile(r"[.!?\n](?!\d)")
+
+
+def _compared_figure(masked: str, mention: NameMention) -> tuple[int, int] | None:
+    """The span of the figure compared as ``mention``'s card's ("than the B's $49", "than the
+    $49 of the B"), if any."""
+    before = masked[max(0, mention.start - 60) : mention.start]
+    if _COMPARED_BEFORE_15.search(before) is not None:
+        m = _POSSESSIVE_FIGURE_15.match(masked, mention.end)
+        if m is not None:
+            return m.start("fig"), m.end("fig")
+    m = _FIGURE_OF_15.search(before)
+    if m is not None:
+        shift = mention.start - len(before)
+        return m.start("fig") + shift, m.end("fig") + shift
+    return None
+
+
+def compared_fees(extraction: Extraction) -> Extraction:
+    """The extraction with the compared card's figure read as its fee of the compared kind
+    (module docstring)."""
+    masked = extraction.masked
+    if "$" not in masked or not (
+        "than" in masked
+        or "vers" in masked
+        or "vs" in masked
+        or "compared" in masked
+        or "against" in masked
+    ):
+        return extraction
+    claims = list(extraction.claims)
+    added: list[Claim] = []
+    for mention in extraction.mentions:
+        if mention.card_id is None:
+            continue
+        span = _compared_figure(masked, mention)
+        if span is None:
+            continue
+        a, b = span
+        if any(c.start < b and a < c.end for c in claims):
+            continue  # already read as a claim
+        # the fee it is compared with: the sentence's last fee claim before it, another card's
+        lo = 0
+        for br in _SENTENCE_BREAK_15.finditer(masked, max(0, a - 300), a):
+            lo = br.end()
+        base = None
+        for c in claims:
+            if lo <= c.start < min(a, mention.start) and c.family == FEE_CLAIM and c.certain:
+                base = c
+        if (
+            base is None
+            or base.unit != USD
+            or base.is_none
+            or mention.card_id in base.cards
+            or base.kind not in ("annual", "late", "annual_first_year")
+        ):
+            continue
+        try:
+            value = float(masked[a:b].replace("$", "").replace(",", "").strip())
+        except ValueError:
+            continue
+        added.append(
+            Claim(
+                family=FEE_CLAIM,
+                kind=base.kind,
+                start=a,
+                end=b,
+                unit=USD,
+                low=value,
+                high=value,
+                cards=(mention.card_id,),
+                text=masked[a:b],
+                binding="clause",
+            )
+        )
+    if not added:
+        return extraction
+    return replace(
+        extraction, claims=tuple(sorted([*claims, *added], key=lambda c: (c.start, c.end)))
+    )
+
+
 def revise_15(extraction: Extraction) -> Extraction:
     """The extraction with yearly values' first years, periodic rates and denied meanings unbound
     (module docstring)."""
@@ -426,6 +525,7 @@ def revise_15(extraction: Extraction) -> Extraction:
     yearly = "year" in masked and any(w in masked for w in _YEARLY_HINTS_15)
     periodic = any(w in masked for w in _PERIODIC_HINTS_15)
     denied = any(w in masked for w in _DENIED_HINTS_15)
+    extraction = compared_fees(extraction)
     if not (yearly or periodic or denied):
         return extraction
     out = list(extraction.claims)
