@@ -657,7 +657,7 @@ def test_ruleset14b_names(case: Case, catalog: Catalog) -> None:
     _check(case, catalog)
 
 
-def test_ruleset14_is_the_default_and_keeps_the_compliant_corpus_passing(catalog: Catalog) -> None:
+def test_ruleset14_keeps_the_compliant_corpus_passing(catalog: Catalog) -> None:
     flags = (
         "rewrites_14",
         "claims_14",
@@ -677,6 +677,6 @@ def test_ruleset14_is_the_default_and_keeps_the_compliant_corpus_passing(catalog
     assert all(getattr(RULESETS[14], f) for f in flags)
     for v in range(3, 14):
         assert not any(getattr(RULESETS[v], f) for f in flags)
-    assert DEFAULT_RULESET == 14
+    assert DEFAULT_RULESET >= 14  # 15 since stop 30: 14's readings are part of the default
     for text in COMPLIANT:
         assert verify_response(text, catalog).passed, text

@@ -328,7 +328,7 @@ class Ruleset:
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 14
+DEFAULT_RULESET = 15
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(
