@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any
 
@@ -60,7 +60,7 @@ from replicas.verifiers.compliance.ruleset8 import positional_subject
 from replicas.verifiers.compliance.units import CueIndex, MentionIndex, Unit, ranked, unit_spans
 from replicas.verifiers.compliance.values import Durations
 
-__all__ = ["Claim", "Extraction", "extract"]
+__all__ = ["Claim", "Extraction", "extract", "unbind_claims"]
 
 
 @dataclass(frozen=True)
@@ -372,3 +372,23 @@ def _respectively(
         for position, card_id in zip(positions, cards, strict=True):
             out[position] = replace(claims[position], cards=(card_id,), binding="respectively")
     return out
+
+
+def unbind_claims(
+    extraction: Extraction, readings: Sequence[Callable[[Claim, str], bool]]
+) -> Extraction:
+    """The extraction with every bound claim that one of ``readings`` (tried in order, each
+    given the claim and the masked text) says is no card's claim unbound: unverified, as a
+    figure the grammar cannot tie to a card."""
+    if not readings:
+        return extraction
+    masked = extraction.masked
+    out = list(extraction.claims)
+    changed = False
+    for i, claim in enumerate(out):
+        if claim.cards and any(reading(claim, masked) for reading in readings):
+            out[i] = replace(claim, cards=())
+            changed = True
+    if not changed:
+        return extraction
+    return replace(extraction, claims=tuple(out))

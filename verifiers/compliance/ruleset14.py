@@ -57,6 +57,7 @@ from itertools import islice
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
+from replicas.verifiers.compliance.claims import unbind_claims
 from replicas.verifiers.compliance.expansions import apply_replacements
 from replicas.verifiers.compliance.matchers import at_word_start
 from replicas.verifiers.compliance.mentions import NameMention
@@ -183,26 +184,16 @@ def revise_14(extraction: Extraction) -> Extraction:
     """The extraction with ruleset 14's misread figures unbound (module docstring): unverified,
     as a figure the grammar cannot tie to a card."""
     masked = extraction.masked
-    rewards = any(w in masked for w in _REWARD_GATE)
-    promos = any(w in masked for w in _PROMO_GATE)
-    minimums = any(w in masked for w in _MINIMUM_GATE)
-    if not (rewards or promos or minimums):
-        return extraction
-    out = list(extraction.claims)
-    changed = False
-    for i, claim in enumerate(out):
-        if not claim.cards:
-            continue
-        if (
-            (rewards and _reward_rate(claim, masked))
-            or (promos and _promotion_not_fee(claim, masked))
-            or (minimums and _minimum_not_fee(claim, masked))
-        ):
-            out[i] = replace(claim, cards=())
-            changed = True
-    if not changed:
-        return extraction
-    return replace(extraction, claims=tuple(out))
+    readings = [
+        reading
+        for gate, reading in (
+            (_REWARD_GATE, _reward_rate),
+            (_PROMO_GATE, _promotion_not_fee),
+            (_MINIMUM_GATE, _minimum_not_fee),
+        )
+        if any(w in masked for w in gate)
+    ]
+    return unbind_claims(extraction, readings)
 
 
 _REWARD_GATE = ("back", "reward", "points", "miles")

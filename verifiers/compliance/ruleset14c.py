@@ -47,10 +47,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance import lexicon as lex
+from replicas.verifiers.compliance.claims import unbind_claims
 from replicas.verifiers.compliance.expansions import apply_replacements
 from replicas.verifiers.compliance.matchers import trie_pattern, word_set
 from replicas.verifiers.compliance.mentions import MISSPELLED, NameMention
@@ -385,19 +385,8 @@ def revise_14c(extraction: Extraction) -> Extraction:
     masked = extraction.masked
     ranges = _RANGE_14C.search(masked) is not None
     not_fee = "not a fee" in masked or "not fees" in masked or "n't a fee" in masked
-    if not (ranges or not_fee):
-        return extraction
-    out = list(extraction.claims)
-    changed = False
-    for i, claim in enumerate(out):
-        if not claim.cards:
-            continue
-        if (ranges and _range_across(claim, masked)) or (not_fee and _not_a_fee(claim, masked)):
-            out[i] = replace(claim, cards=())
-            changed = True
-    if not changed:
-        return extraction
-    return replace(extraction, claims=tuple(out))
+    readings = [r for on, r in ((ranges, _range_across), (not_fee, _not_a_fee)) if on]
+    return unbind_claims(extraction, readings)
 
 
 __all__ = ["names_14c", "rec_lists_14c", "revise_14c", "rewrite_14c"]

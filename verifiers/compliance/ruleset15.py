@@ -53,7 +53,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claim_types import APR_CLAIM, FEE_CLAIM, INTRO_CLAIM
-from replicas.verifiers.compliance.claims import Claim
+from replicas.verifiers.compliance.claims import Claim, unbind_claims
 from replicas.verifiers.compliance.expansions import apply_replacements
 from replicas.verifiers.compliance.matchers import trie_pattern
 from replicas.verifiers.compliance.mentions import NameMention
@@ -526,23 +526,16 @@ def revise_15(extraction: Extraction) -> Extraction:
     periodic = any(w in masked for w in _PERIODIC_HINTS_15)
     denied = any(w in masked for w in _DENIED_HINTS_15)
     extraction = compared_fees(extraction)
-    if not (yearly or periodic or denied):
-        return extraction
-    out = list(extraction.claims)
-    changed = False
-    for i, claim in enumerate(out):
-        if not claim.cards:
-            continue
-        if (
-            (yearly and _yearly_value(claim, masked))
-            or (periodic and _periodic_rate(claim, masked))
-            or (denied and _denied_meaning(claim, masked))
-        ):
-            out[i] = replace(claim, cards=())
-            changed = True
-    if not changed:
-        return extraction
-    return replace(extraction, claims=tuple(out))
+    readings = [
+        r
+        for on, r in (
+            (yearly, _yearly_value),
+            (periodic, _periodic_rate),
+            (denied, _denied_meaning),
+        )
+        if on
+    ]
+    return unbind_claims(extraction, readings)
 
 
 __all__ = ["footnote_offers_15", "names_15", "revise_15"]
