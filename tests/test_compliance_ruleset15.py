@@ -298,12 +298,12 @@ def test_ruleset15_footnote_offers(case: Case, catalog: Catalog) -> None:
     _check(case, catalog)
 
 
-def test_ruleset15_is_the_default_and_keeps_the_compliant_corpus_passing(catalog: Catalog) -> None:
+def test_ruleset15_keeps_the_compliant_corpus_passing(catalog: Catalog) -> None:
     flags = ("footnote_offers_15", "claims_15", "names_15")
     assert RULESETS[15].version == 15
     assert all(getattr(RULESETS[15], f) for f in flags)
     for v in range(3, 15):
         assert not any(getattr(RULESETS[v], f) for f in flags)
-    assert DEFAULT_RULESET == 15
+    assert DEFAULT_RULESET >= 15  # 16 since stop 30: 15's readings are part of the default
     for text in COMPLIANT:
         assert verify_response(text, catalog, ruleset=15).passed, text

@@ -94,6 +94,7 @@ from replicas.verifiers.compliance.ruleset14c import (
     rewrite_14c,
 )
 from replicas.verifiers.compliance.ruleset15 import footnote_offers_15, names_15, revise_15
+from replicas.verifiers.compliance.ruleset16 import names_16, revise_16
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -252,6 +253,8 @@ def _mentions(
         mentions = names_14c(index, norm.text, norm.lower, mentions)
     if rules.names_15:
         mentions = names_15(index, norm.text, norm.lower, mentions)
+    if rules.rates_16:
+        mentions = names_16(mentions)
     return mentions
 
 
@@ -279,6 +282,8 @@ def _extract(
         extraction = revise_14c(extraction)
     if rules.claims_15:
         extraction = revise_15(extraction)
+    if rules.rates_16:
+        extraction = revise_16(extraction)
     return extraction, examples
 
 

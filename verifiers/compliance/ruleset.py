@@ -325,10 +325,13 @@ class Ruleset:
     # ruleset 15: an issuer's first word before one unfamiliar word and product words, in lower
     # case, used as a card ("hollow elevate cash offers ...", named twice) is an invented card
     names_15: bool = False
+    # ruleset 16: "the <word> rewards rate" is no invented card and a rewards rate ("the base
+    # cash back rate is 1.5%") no APR
+    rates_16: bool = False
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 15
+DEFAULT_RULESET = 16
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(
@@ -444,7 +447,7 @@ RULESETS[14] = replace(
     names_14c=True,
 )
 
-#: Ruleset 15 (opt-in) is ruleset 14 plus the fixes of the classes session 16's blind tuning
+#: Ruleset 15 is ruleset 14 plus the fixes of the classes session 16's blind tuning
 #: split showed (issue 13; ``ruleset15``).
 RULESETS[15] = replace(
     RULESETS[14],
@@ -453,6 +456,10 @@ RULESETS[15] = replace(
     claims_15=True,
     names_15=True,
 )
+
+#: Ruleset 16 (the default since stop 30) is ruleset 15 plus the fix of the class session 17's blind tuning split
+#: showed (issue 13; ``ruleset16``).
+RULESETS[16] = replace(RULESETS[15], version=16, rates_16=True)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:

@@ -892,6 +892,9 @@ def _recommends(text: str) -> bool:
     )
 
 
+_CLAUSE_REACH = 2_000
+
+
 def recommend_11(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
     """Cards ruled out only by a double negative or by a ruling-out aimed at another card, whose
     own clause recommends them, are recommended."""
@@ -918,8 +921,11 @@ def recommend_11(masked: str, extraction: Extraction, recs: Recommendations) -> 
             for m in _CLAUSE_CUT.finditer(masked, max(0, mention.start - 200), mention.start)
         ]
         lo = cuts[-1] if cuts else max(0, mention.start - 200)
-        end = _CLAUSE_CUT.search(masked, mention.end)
-        hi = end.start() if end is not None else len(masked)
+        # the clause runs to the next cut, read at most _CLAUSE_REACH characters on (real
+        # clauses are far shorter; a text with no cut was read to its end per mention)
+        reach = min(len(masked), mention.end + _CLAUSE_REACH)
+        end = _CLAUSE_CUT.search(masked, mention.end, reach)
+        hi = end.start() if end is not None else reach
         if masked.startswith("?", hi):
             continue  # "Is the X right for you?" asks
         clause = masked[lo:hi]

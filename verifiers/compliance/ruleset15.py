@@ -49,6 +49,7 @@ Claims (``claims_15``, after ruleset 14's revisions):
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -467,6 +468,10 @@ def compared_fees(extraction: Extraction) -> Extraction:
     ):
         return extraction
     claims = list(extraction.claims)
+    taken = SpanIndex((c.start, c.end) for c in claims)
+    # the claims by start (with their place in ``claims``), so the fee claims of a window are
+    # looked up, not scanned for (a long text compares many times)
+    by_start = sorted((c.start, i) for i, c in enumerate(claims))
     added: list[Claim] = []
     for mention in extraction.mentions:
         if mention.card_id is None:
@@ -475,15 +480,19 @@ def compared_fees(extraction: Extraction) -> Extraction:
         if span is None:
             continue
         a, b = span
-        if any(c.start < b and a < c.end for c in claims):
+        if taken.overlaps(a, b):
             continue  # already read as a claim
         # the fee it is compared with: the sentence's last fee claim before it, another card's
         lo = 0
         for br in _SENTENCE_BREAK_15.finditer(masked, max(0, a - 300), a):
             lo = br.end()
+        window = by_start[
+            bisect_left(by_start, (lo, -1)) : bisect_left(by_start, (min(a, mention.start), -1))
+        ]
         base = None
-        for c in claims:
-            if lo <= c.start < min(a, mention.start) and c.family == FEE_CLAIM and c.certain:
+        for _, i in sorted(window, key=lambda w: w[1]):
+            c = claims[i]
+            if c.family == FEE_CLAIM and c.certain:
                 base = c
         if (
             base is None
