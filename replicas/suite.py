@@ -319,20 +319,20 @@ CORE_V4 = SuiteSpec(
 )
 
 #: The core-v4 families core-v5 bumps: the three credit_cards families that run the compliance
-#: verifier, from ruleset 10 to ruleset 15 (see each -v4 family's docstring).
+#: verifier, from ruleset 10 to ruleset 16 (see each -v4 family's docstring).
 _CORE_V5_BUMPS = frozenset(
     f"credit_cards.{f}-v3" for f in ("card_terms_qa", "recommend_card", "offer_audit")
 )
 
 #: core-v5: core-v4 with card_terms_qa, recommend_card and offer_audit at -v4 (compliance
-#: ruleset 15; issue 13), same seeds, variants and sizes. The other eleven families keep their
+#: ruleset 16; issue 13), same seeds, variants and sizes. The other eleven families keep their
 #: core-v4 ids.
 CORE_V5 = SuiteSpec(
     name="core-v5",
     description=(
         "The core suite, version 5: core-v4 with card_terms_qa, recommend_card and offer_audit "
         "at -v4 (free-text answers graded, and audit drafts validated, with compliance ruleset "
-        "15 instead of ruleset 10), seeds 1-3, scale 0.01."
+        "16 instead of ruleset 10), seeds 1-3, scale 0.01."
     ),
     entries=tuple(
         _bumped(e, e.family.replace("-v3", "-v4")) if e.family in _CORE_V5_BUMPS else e

@@ -30,9 +30,9 @@
   session 14: the last change to ``verifiers/`` before it became the default, which changed no
   verifier code), run there with ``ruleset=14``.
 * Ruleset 15 against the revision that published it (``RULESET_15_PUBLISHED``, ``29d30ec``,
-  session 16: the last change to ``verifiers/`` of its author; the default since the next
-  commit, which changed no verifier code but ``DEFAULT_RULESET``), run there with
-  ``ruleset=15``.
+  session 16: the last change to ``verifiers/`` of its author), run there with ``ruleset=15``.
+* Ruleset 16 against the revision that published it as the default (``RULESET_16_PUBLISHED``,
+  ``4a03771``, session 17), run there with ``ruleset=16``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -68,6 +68,7 @@ RULESET_12_PUBLISHED = "080191384fca5f6bb64e0e43918e1de3f964eafa"
 RULESET_13_PUBLISHED = "2ea99cecc3fa505f5b9dc4c687d8a90e12f56610"
 RULESET_14_PUBLISHED = "584441f42edcc400f9b8259997217f5744bba9c4"
 RULESET_15_PUBLISHED = "29d30ec2c19ae5b92df149efb05924274fc035f0"
+RULESET_16_PUBLISHED = "4a03771ff314e5a5d6fb1b1b17725958a15e4bfd"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -91,7 +92,8 @@ def case_texts():
                  "test_compliance_ruleset8", "test_compliance_ruleset9",
                  "test_compliance_ruleset10", "test_compliance_ruleset11",
                  "test_compliance_ruleset12", "test_compliance_ruleset13",
-                 "test_compliance_ruleset14", "test_compliance_ruleset15"):
+                 "test_compliance_ruleset14", "test_compliance_ruleset15",
+                 "test_compliance_ruleset16"):
         try:
             source = open(f"{sys.argv[1]}/tests/{name}.py", encoding="utf-8").read()
         except FileNotFoundError:
@@ -202,6 +204,7 @@ PUBLISHED = {
     13: RULESET_13_PUBLISHED,
     14: RULESET_14_PUBLISHED,
     15: RULESET_15_PUBLISHED,
+    16: RULESET_16_PUBLISHED,
 }
 
 

@@ -1,8 +1,8 @@
 """The -v3 and -v4 credit_cards families (suites core-v3, core-v5): the compliance verifier
-under rulesets 10 and 15.
+under rulesets 10 and 16.
 
--v4 (core-v5) is -v3 with ruleset 15; the tests of -v3's build and episodes run for both, and
-the same text is graded by -v3 as ruleset 10 reads it and by -v4 as ruleset 15 does.
+-v4 (core-v5) is -v3 with ruleset 16; the tests of -v3's build and episodes run for both, and
+the same text is graded by -v3 as ruleset 10 reads it and by -v4 as ruleset 16 does.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
 compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
@@ -33,7 +33,7 @@ from replicas.verifiers.verdict import Verdict
 
 SEED = 1
 V3_RULESET = 10
-V4_RULESET = 15
+V4_RULESET = 16
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -180,8 +180,8 @@ def _lines_v4(card: Any, other: str) -> list[str]:
 
 
 @pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
-def test_v4_grades_with_ruleset_15(base: str, snapshot: Any, catalog: Catalog) -> None:
-    """On the same task, -v3 grades a text as ruleset 10 reads it and -v4 as ruleset 15 does;
+def test_v4_grades_with_ruleset_16(base: str, snapshot: Any, catalog: Catalog) -> None:
+    """On the same task, -v3 grades a text as ruleset 10 reads it and -v4 as ruleset 16 does;
     the texts on which the two disagree (computed here) go both ways: honest ones -v3 fails and
     false ones -v3 passes."""
     v3, v4 = f"credit_cards.{base}-v3", f"credit_cards.{base}-v4"

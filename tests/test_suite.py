@@ -191,7 +191,7 @@ def test_core_v4_is_core_v3_with_dbt_fix_replaced_by_the_deployed_factory() -> N
 
 def test_core_v5_is_core_v4_with_the_compliance_families_at_v4() -> None:
     """core-v5: the three credit_cards families that run the compliance verifier at -v4
-    (ruleset 15) on the same seeds and variants; every other id and index row is core-v4's; the
+    (ruleset 16) on the same seeds and variants; every other id and index row is core-v4's; the
     default suite is core-v5."""
     from replicas.suite import DEFAULT_SUITE
 

@@ -7,7 +7,7 @@ in the grader's words. Both versions' oracles find the card by the name the ques
 ``-v3`` (core-v3): ``-v2`` with part (b) below run under compliance ruleset 10 (the verifier's
 current detections) instead of the frozen ruleset 3; see ``CardTermsQAV3``.
 
-``-v4`` (core-v5): ``-v3`` with part (b) under compliance ruleset 15; see ``CardTermsQAV4``.
+``-v4`` (core-v5): ``-v3`` with part (b) under compliance ruleset 16; see ``CardTermsQAV4``.
 
 The question names a card exactly — usually one with a near-collision sibling ("Atlas Cash" /
 "Atlas Cash Back", "Compass Traveler One" / "Compass Traveller One") — and asks for one
@@ -512,17 +512,17 @@ class CardTermsQAV3(CardTermsQAV2):
 
 @register_family
 class CardTermsQAV4(CardTermsQAV3):
-    """-v3 with the compliance part graded under ruleset 15 instead of ruleset 10.
+    """-v3 with the compliance part graded under ruleset 16 instead of ruleset 10.
 
     What changed: part (b) - and the build's check that the oracle text passes - runs
-    ``verify_response(..., ruleset=15)``. Everything else is -v3's (the value check, the
+    ``verify_response(..., ruleset=16)``. Everything else is -v3's (the value check, the
     instruction's wording, the oracle, the wrong readings, the project-file screen); the
     questions are drawn anew (a family's seeded streams are keyed by its name).
 
     Why: issue 13 asks that the families grade with the current verifier. Measured on blind
     held-out sets written by others (kept outside the repository, scored in aggregate): ruleset 10
-    flags 7.0 % (s15) and 13.7 % (s16) of correct, compliant answers; ruleset 15 0.3 % and
-    4.7 % - the yearly value of a card read as its fee, a true myth correction read as the myth,
+    flags 7.0 % (s15), 13.7 % (s16) and 11.3 % (s17) of correct, compliant answers; ruleset 16
+    0.3 %, 4.7 % and 8.0 % - the yearly value of a card read as its fee, a true myth correction read as the myth,
     a short label bound to the wrong card. A reward that fails honest answers teaches a model to
     drop careful explanations. -v3's ids must keep ruleset 10's grades, so the change ships as
     this version in suite core-v5.
@@ -531,6 +531,6 @@ class CardTermsQAV4(CardTermsQAV3):
     name = "credit_cards.card_terms_qa-v4"
     description = (
         "Answer one disclosed term (APR, intro offer, fee) of one exactly named card in free "
-        "text; the value (tolerance stated) and every claim are checked (compliance ruleset 15)."
+        "text; the value (tolerance stated) and every claim are checked (compliance ruleset 16)."
     )
     compliance_ruleset = V4_COMPLIANCE_RULESET

@@ -6,7 +6,7 @@ grader's words. Both versions' oracles look the cards up by the names the draft 
 ``-v3`` (core-v3): ``-v2`` with the drafts selected and validated under compliance ruleset 10
 (the verifier's current detections) instead of the frozen ruleset 3; see ``OfferAuditV3``.
 
-``-v4`` (core-v5): ``-v3`` with its drafts validated under compliance ruleset 15; see
+``-v4`` (core-v5): ``-v3`` with its drafts validated under compliance ruleset 16; see
 ``OfferAuditV4``.
 
 The family writes a short marketing draft about one card (sometimes with its near-collision
@@ -462,10 +462,10 @@ class OfferAuditV3(OfferAuditV2):
 
 @register_family
 class OfferAuditV4(OfferAuditV3):
-    """-v3 with each draft selected and validated under compliance ruleset 15, not ruleset 10.
+    """-v3 with each draft selected and validated under compliance ruleset 16, not ruleset 10.
 
     What changed: the build keeps a draft only if its untouched version passes
-    ``verify_response(..., ruleset=15)`` and its injected version gets exactly the injected codes
+    ``verify_response(..., ruleset=16)`` and its injected version gets exactly the injected codes
     from it. Everything else is -v3's; the drafts are drawn anew (a family's seeded streams are
     keyed by its name).
 
@@ -478,7 +478,7 @@ class OfferAuditV4(OfferAuditV3):
     name = "credit_cards.offer_audit-v4"
     description = (
         "Review a generated marketing draft against the card catalog and list its compliance "
-        "violations by reason code (drafts validated with compliance ruleset 15); exact-set "
+        "violations by reason code (drafts validated with compliance ruleset 16); exact-set "
         "grading stated in the grader's words."
     )
     compliance_ruleset = V4_COMPLIANCE_RULESET

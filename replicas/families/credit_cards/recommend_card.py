@@ -9,7 +9,7 @@ holding tables; the oracle does exactly that, and the value tolerance is the tas
 ``-v3`` (core-v3): ``-v2`` with check 2 below run under compliance ruleset 10 (the verifier's
 current detections) instead of the frozen ruleset 3; see ``RecommendCardV3``.
 
-``-v4`` (core-v5): ``-v3`` with check 2 under compliance ruleset 15; see ``RecommendCardV4``.
+``-v4`` (core-v5): ``-v3`` with check 2 under compliance ruleset 16; see ``RecommendCardV4``.
 
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
@@ -571,16 +571,16 @@ class RecommendCardV3(RecommendCardV2):
 
 @register_family
 class RecommendCardV4(RecommendCardV3):
-    """-v3 with the compliance check graded under ruleset 15 instead of ruleset 10.
+    """-v3 with the compliance check graded under ruleset 16 instead of ruleset 10.
 
     What changed: check 2 - and the build's check that the oracle text passes - runs
-    ``verify_response(..., customer_id=..., ruleset=15)``. Everything else is -v3's; the
+    ``verify_response(..., customer_id=..., ruleset=16)``. Everything else is -v3's; the
     customers are drawn anew (a family's seeded streams are keyed by its name).
 
     Why: issue 13 asks that the families grade with the current verifier. Measured on blind
     held-out sets written by others (kept outside the repository, scored in aggregate): ruleset 10
-    flags 7.0 % (s15) and 13.7 % (s16) of correct, compliant answers; ruleset 15 0.3 % and
-    4.7 % - the yearly value of a card read as its fee, a true myth correction read as the myth,
+    flags 7.0 % (s15), 13.7 % (s16) and 11.3 % (s17) of correct, compliant answers; ruleset 16
+    0.3 %, 4.7 % and 8.0 % - the yearly value of a card read as its fee, a true myth correction read as the myth,
     a short label bound to the wrong card. A reward that fails honest answers teaches a model to
     drop careful explanations. -v3's ids must keep ruleset 10's grades, so the change ships as
     this version in suite core-v5.
@@ -590,7 +590,7 @@ class RecommendCardV4(RecommendCardV3):
     description = (
         "Recommend the best eligible card for a customer by applying the stated value formula and "
         "eligibility rule (no precomputed marts), with compliant, grounded claims (compliance "
-        "ruleset 15) and the required disclosures."
+        "ruleset 16) and the required disclosures."
     )
     compliance_ruleset = V4_COMPLIANCE_RULESET
 
