@@ -313,7 +313,7 @@ def test_text_addressed_to_the_grader_changes_nothing(catalog: Catalog) -> None:
         # searched the whole sentence again (quadratic: 146 s for 200 KB before session 10)
         "waived the first year, $95, waived the first year ",
         "$95 annual fee (first year $0) ",
-        # quadratic before session 16 (each occurrence scanned the text, its clause or every span
+        # quadratic before stop 30 (each occurrence scanned the text, its clause or every span
         # found so far): a lower-case misspelling (1.7 s per 100 KB), a short label (1.4 s), a
         # corrected belief (0.7 s); an invented name in a recommendation's slot and an invented
         # possessive took 6-9 s per MB; footnotes are linear (3 s per MB), kept as a guard

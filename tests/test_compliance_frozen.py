@@ -30,9 +30,9 @@
   session 14: the last change to ``verifiers/`` before it became the default, which changed no
   verifier code), run there with ``ruleset=14``.
 * Ruleset 15 against the revision that published it (``RULESET_15_PUBLISHED``, ``29d30ec``,
-  session 16: the last change to ``verifiers/`` of its author), run there with ``ruleset=15``.
+  stop 30: the last change to ``verifiers/`` of its author), run there with ``ruleset=15``.
 * Ruleset 16 against the revision that published it as the default (``RULESET_16_PUBLISHED``,
-  ``4a03771``, session 17), run there with ``ruleset=16``.
+  ``4a03771``, stop 30), run there with ``ruleset=16``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess

@@ -1,4 +1,4 @@
-"""Compliance ruleset 15: the classes session 16's blind tuning split showed (issue 13, seed 81;
+"""Compliance ruleset 15: the classes the s16 blind set's tuning split showed (issue 13, seed 81;
 ``verifiers/compliance/ruleset15.py``), one group per class, in our own wording on the hand
 catalog (``tests/compliance_cases``).
 

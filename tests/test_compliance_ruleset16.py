@@ -1,5 +1,5 @@
 """Compliance ruleset 16: a card's rewards rate is neither a card name nor an APR (issue 13;
-session 17's blind tuning split, seed 91; ``verifiers/compliance/ruleset16.py``), in our own
+the s17 blind set's tuning split, seed 91; ``verifiers/compliance/ruleset16.py``), in our own
 wording on the hand catalog (``tests/compliance_cases``).
 
 Each case is (text, ruleset 16's codes, ruleset 15's codes): a compliant answer ruleset 16 must

@@ -134,7 +134,7 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   "(that value) is not a fee" are no card's claims; "zero interest ... as an introductory offer"
   is a 0% intro rate and "nothing in year one" a first-year fee of nothing; a misspelled name in
   lower case named so twice ("the vista claer") is a misspelled card.
-* ``15`` - opt-in: ruleset 14 plus fixes for the classes session 16's blind tuning split showed
+* ``15`` - opt-in: ruleset 14 plus fixes for the classes the s16 blind set's tuning split showed
   (``ruleset15``), precision first: an intro offer's length in the footnote its marker points to
   ("0% intro APR on purchases**" / "** For 15 months ...", also "*", a dagger, "[1]", a
   superscript) is read and checked; a yearly value's first year in brackets ("value ~$338 a year
@@ -312,7 +312,7 @@ class Ruleset:
     rewrites_14c: bool = False
     # ruleset 14c: a misspelled catalog name in lower case, named so twice ("the sterling bulid")
     names_14c: bool = False
-    # ruleset 15 (``ruleset15``, session 16's blind tuning split): a footnote marker right after an
+    # ruleset 15 (``ruleset15``, the s16 blind set's tuning split): a footnote marker right after an
     # intro offer ("0% intro APR on purchases**", "... purchases†") read as the length its footnote
     # line gives ("** For 15 months ...")
     footnote_offers_15: bool = False
@@ -447,7 +447,7 @@ RULESETS[14] = replace(
     names_14c=True,
 )
 
-#: Ruleset 15 is ruleset 14 plus the fixes of the classes session 16's blind tuning
+#: Ruleset 15 is ruleset 14 plus the fixes of the classes the s16 blind set's tuning
 #: split showed (issue 13; ``ruleset15``).
 RULESETS[15] = replace(
     RULESETS[14],
@@ -457,7 +457,7 @@ RULESETS[15] = replace(
     names_15=True,
 )
 
-#: Ruleset 16 (the default since stop 30) is ruleset 15 plus the fix of the class session 17's blind tuning split
+#: Ruleset 16 (the default since stop 30) is ruleset 15 plus the fix of the class the s17 blind set's tuning split
 #: showed (issue 13; ``ruleset16``).
 RULESETS[16] = replace(RULESETS[15], version=16, rates_16=True)
 

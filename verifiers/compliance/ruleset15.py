@@ -1,4 +1,4 @@
-"""Ruleset 15: the classes session 16's blind tuning split showed (issue 13; seed 81), each fixed
+"""Ruleset 15: the classes the s16 blind set's tuning split showed (issue 13; seed 81), each fixed
 as a class, precision first. One section per class, grouped by where they act.
 
 Text rewrites (``footnote_offers_15``, first of all rewrites, before ruleset 14's footnote

@@ -1,6 +1,6 @@
 """Ruleset 16: a card's rewards rate is neither a card name nor an APR (issue 13).
 
-Session 17's blind set (a fifth writer, seeds 91-94) showed, on its tuning part (seed 91), one
+The s17 blind set (a fifth writer, seeds 91-94) showed, on its tuning part (seed 91), one
 class that every ruleset misread, and rulesets 13-15 misread twice:
 
 * **"the <word> rewards rate" read as an invented card.** "rate" is a product word of the
