@@ -323,6 +323,13 @@ def test_text_addressed_to_the_grader_changes_nothing(catalog: Catalog) -> None:
         'the Summit Cash ("Cash") Cash: $0 annual fee. ',
         "Lodestar Rewards Preferred's ",
         "Summit Cash\u00b9 \u00b2 ",
+        # rulesets 15-16's readings, and a sentence of intro offers that compared every intro
+        # claim with every other (quadratic before stop 30)
+        "Summit Cash: 0% intro APR on purchases** and more** ",
+        "A 0% transfer offer does not mean transfers are free; it doesn't imply no fee ",
+        "the summit elevate cash offers the summit elevate cash's ",
+        "The base rewards rate is 1.5% and 0% intro APR on purchases for 15 months, but 0% on "
+        "transfers for 12 months. ",
     ],
     ids=[
         "claims",
@@ -338,6 +345,10 @@ def test_text_addressed_to_the_grader_changes_nothing(catalog: Catalog) -> None:
         "labels",
         "possessives",
         "footnotes",
+        "footnote-markers",
+        "denied-meanings",
+        "issuer-coined",
+        "rates-and-offers",
     ],
 )
 def test_one_megabyte_stays_fast_and_still_catches_the_violation(

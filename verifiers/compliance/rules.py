@@ -10,6 +10,7 @@ the tally are in ``findings``.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 
 from replicas.verifiers.compliance.catalog import CardTerms, Catalog
@@ -286,17 +287,16 @@ def _both_offers(extraction: Extraction) -> frozenset[int]:
         for i, c in enumerate(extraction.claims)
         if c.family == INTRO_CLAIM and not c.is_none and len(c.scopes) == 1 and len(c.cards) == 1
     ]
-    out: set[int] = set()
+    # a claim qualifies when its (unit, card) group holds a claim of other scopes: counted per
+    # group, not by comparing every pair (a long text holds thousands of intro claims)
+    groups: dict[tuple[int, tuple[str, ...]], Counter[frozenset[str]]] = {}
+    for _, claim, unit in intros:
+        groups.setdefault((unit, claim.cards), Counter())[claim.scopes] += 1
+    out = set()
     for i, claim, unit in intros:
-        for j, other, other_unit in intros:
-            if (
-                j != i
-                and other_unit == unit
-                and other.cards == claim.cards
-                and other.scopes != claim.scopes
-            ):
-                out.add(i)
-                break
+        group = groups[(unit, claim.cards)]
+        if sum(group.values()) > group[claim.scopes]:
+            out.add(i)
     return frozenset(out)
 
 

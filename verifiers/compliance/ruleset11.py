@@ -892,7 +892,7 @@ def _recommends(text: str) -> bool:
     )
 
 
-_CLAUSE_REACH = 2_000
+_CLAUSE_REACH = 600
 
 
 def recommend_11(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:

@@ -61,6 +61,7 @@ from replicas.verifiers.compliance.matchers import trie_pattern, word_set
 from replicas.verifiers.compliance.mentions import MISSPELLED, UNKNOWN, NameMention
 from replicas.verifiers.compliance.names10 import STRONG_PRODUCT_WORDS
 from replicas.verifiers.compliance.phrases import FUNCTION_WORDS, PHRASE_CACHE_LIMIT
+from replicas.verifiers.compliance.spans import SpanIndex
 from replicas.verifiers.compliance.text import NormalizedText
 from replicas.verifiers.compliance.vocab import (
     GENERIC_WORDS,
@@ -662,6 +663,7 @@ class Names12:
     ) -> list[tuple[tuple[str, ...], int, int]]:
         """``_invented_uses`` outside the spans ``taken``."""
         uses: list[tuple[tuple[str, ...], int, int]] = []
+        spans = SpanIndex(taken)
         for m in self._line_candidates(lower):
             word = m.group("w")
             if word in self._familiar or len(word) < 3 or not word.isalpha():
@@ -675,7 +677,7 @@ class Names12:
                 continue
             stop = start + len(word) + 1 + len(" ".join(tail))
             stop = _word_end(lower, stop)
-            if any(a < stop and start < b for a, b in taken):
+            if spans.overlaps(start, stop):
                 continue
             if all(t in GENERIC_WORDS for t in tail):
                 continue  # "the headline rewards": a line of generic words names nothing

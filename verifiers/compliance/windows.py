@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -175,17 +175,24 @@ def windows_of(
     # A figure's words never cross a contrast ("..., but it's waived the first year"; "...; the
     # other card has no intro offer"), even when no other figure stands beyond it.
     contrasts = [m.span() for m in lex.CONTRAST_CUT.finditer(lower, unit.start, unit.end)]
+    # the matches do not overlap, so their starts and ends both ascend: the last contrast ending
+    # before a figure and the first starting after it are found by bisection (a long unit holds
+    # many of both)
+    c_starts = [a for a, _ in contrasts]
+    c_ends = [b for _, b in contrasts]
     windows = []
     for index, value in enumerate(values):
         start, end = cuts[index], cuts[index + 1]
         wide_start = values[index - 1].end if index else unit.start
         wide_end = values[index + 1].start if index + 1 < len(values) else unit.end
-        for c_start, c_end in contrasts:
-            if c_end <= value.start:
-                start, wide_start = max(start, c_end), max(wide_start, c_end)
-            elif c_start >= value.end:
-                end, wide_end = min(end, c_start), min(wide_end, c_start)
-                break
+        before = bisect_right(c_ends, value.start)
+        if before:
+            c_end = c_ends[before - 1]
+            start, wide_start = max(start, c_end), max(wide_start, c_end)
+        after = bisect_left(c_starts, value.end)
+        if after < len(c_starts):
+            c_start = c_starts[after]
+            end, wide_end = min(end, c_start), min(wide_end, c_start)
         if index == 0 or index == len(values) - 1:
             start, end = _own_clause(lower, shared, value, start, end, index, len(values))
         windows.append(
