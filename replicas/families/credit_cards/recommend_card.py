@@ -580,8 +580,8 @@ class RecommendCardV4(RecommendCardV3):
     Why: issue 13 asks that the families grade with the current verifier. Measured on blind
     held-out sets written by others (kept outside the repository, scored in aggregate): ruleset 10
     flags 7.0 % (s15), 13.7 % (s16) and 11.3 % (s17) of correct, compliant answers; ruleset 16
-    0.3 %, 4.7 % and 8.0 % - the yearly value of a card read as its fee, a true myth correction read as the myth,
-    a short label bound to the wrong card. A reward that fails honest answers teaches a model to
+    0.3 %, 4.7 % and 8.0 % - the yearly value of a card read as its fee, a true myth correction
+    read as the myth, a short label bound to the wrong card. A reward that fails honest answers teaches a model to
     drop careful explanations. -v3's ids must keep ruleset 10's grades, so the change ships as
     this version in suite core-v5.
     """
