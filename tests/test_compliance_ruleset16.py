@@ -41,7 +41,9 @@ RATE_NAMES: list[Case] = [
     ("The Summit Cash has no annual fee. The base rewards rate is 1.5%.", _OK, _UNKNOWN),
     ("The Summit Cash has no annual fee. The headline rewards rate is 1.5% cash back.", _OK, _UNKNOWN),
     ("With the Summit Cash (no annual fee), the advertised cashback rate is 2% at grocers.", _OK, _UNKNOWN),
-    # an invented card is still one
+    # an invented card is still one, a capitalised "... Rewards Rate" too
+    ("The Summit Cash has no annual fee. The Zenith Rewards Rate is another card to consider.", _UNKNOWN, _UNKNOWN),
+    ("Consider the Zenith Cashback Rate: it has no annual fee.", _UNKNOWN, _UNKNOWN),
     ("The Summit Cash has no annual fee. The Summit Quartz Select Rewards is another option.", _UNKNOWN, _UNKNOWN),
     ("the summit quartz select rewards is worth a look.", _UNKNOWN, _UNKNOWN),
 ]  # fmt: skip

@@ -7,8 +7,9 @@ class that every ruleset misread, and rulesets 13-15 misread twice:
   catalog ("Aspen Low Rate"), so "the headline rewards rate", "the base rewards rate" and "the
   effective cashback rate" were lower-case invented names (``unknown_card``, rulesets 13-15; a
   quarter of that writer's compliant answers on the held-out seeds). A run of words whose last two
-  are a reward word and "rate" ("rewards rate", "cash back rate", "points rate", "earn rate") names
-  a rate, not a product: ``names_16`` drops such invented (``UNKNOWN``) mentions.
+  are a reward word and "rate" ("rewards rate", "cash back rate", "points rate", "earn rate"),
+  written in lower case, names a rate, not a product: ``names_16`` drops such invented
+  (``UNKNOWN``) mentions. A capitalised one ("the Zenith Rewards Rate") is still an invented card.
 * **A rewards rate read as an APR.** "The base cash back rate is 1.5%", "its rewards rate: 2%",
   "an effective cashback rate of 1.5%" made a purchase APR claim of 1.5 % (``wrong_apr``, every
   ruleset since 3). ``revise_16`` unbinds a percentage claim whose clause, just before the
@@ -49,7 +50,11 @@ _RATE_BEFORE_16 = re.compile(
 def names_16(mentions: Sequence[NameMention]) -> list[NameMention]:
     """The mentions without the invented names that are a rewards rate (module docstring)."""
     return [
-        m for m in mentions if not (m.kind == UNKNOWN and _RATE_NAME_16.search(m.surface.strip()))
+        m
+        for m in mentions
+        if not (
+            m.kind == UNKNOWN and m.surface.islower() and _RATE_NAME_16.search(m.surface.strip())
+        )
     ]
 
 
