@@ -32,7 +32,7 @@
 * Ruleset 15 against the revision that published it (``RULESET_15_PUBLISHED``, ``29d30ec``,
   stop 30: the last change to ``verifiers/`` of its author), run there with ``ruleset=15``.
 * Ruleset 16 against the revision that published it as the default (``RULESET_16_PUBLISHED``,
-  ``4a03771``, stop 30), run there with ``ruleset=16``.
+  ``89ed2ff``, stop 30), run there with ``ruleset=16``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -68,7 +68,7 @@ RULESET_12_PUBLISHED = "080191384fca5f6bb64e0e43918e1de3f964eafa"
 RULESET_13_PUBLISHED = "2ea99cecc3fa505f5b9dc4c687d8a90e12f56610"
 RULESET_14_PUBLISHED = "584441f42edcc400f9b8259997217f5744bba9c4"
 RULESET_15_PUBLISHED = "29d30ec2c19ae5b92df149efb05924274fc035f0"
-RULESET_16_PUBLISHED = "4a03771ff314e5a5d6fb1b1b17725958a15e4bfd"
+RULESET_16_PUBLISHED = "89ed2ff4bb96b1045d86ee439637b3cb421784ba"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
