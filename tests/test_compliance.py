@@ -330,6 +330,16 @@ def test_text_addressed_to_the_grader_changes_nothing(catalog: Catalog) -> None:
         "the summit elevate cash offers the summit elevate cash's ",
         "The base rewards rate is 1.5% and 0% intro APR on purchases for 15 months, but 0% on "
         "transfers for 12 months. ",
+        # ruleset 17's readings: inline labels, corrected beliefs, yearly values, an offer scoped
+        # to one kind (each reads a bounded reach around what it reads). Inline labels made one
+        # long unit name cards thousands of times, which bound every figure by scanning the
+        # unit (230 s per MB before stop 31; 5 s now). Left alone: one sentence of thousands of
+        # double-quoted figures (ruleset 11's reported quotes read the rest of the text for each
+        # quote: ~70 s per MB, 0.8 s at the families' 100,000-character answer cap)
+        "In short - Elite: 19.99% APR; Plus: $95 fee; Summit: 0% for 15 months; ",
+        "you said the Summit Cash Plus fee was $59, which is incorrect: it is $95 ",
+        "Estimated value to you: $612 in year one, $317 a year after that, ",
+        "The Vista Clear gives purchases 1.99% for 21 months ",
     ],
     ids=[
         "claims",
@@ -349,6 +359,10 @@ def test_text_addressed_to_the_grader_changes_nothing(catalog: Catalog) -> None:
         "denied-meanings",
         "issuer-coined",
         "rates-and-offers",
+        "inline-labels",
+        "quoted-corrections",
+        "yearly-values",
+        "one-scope-offers",
     ],
 )
 def test_one_megabyte_stays_fast_and_still_catches_the_violation(

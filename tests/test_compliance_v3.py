@@ -122,8 +122,10 @@ def test_an_unnamed_fee_may_be_any_fee_and_a_named_one_only_that_one(catalog: Ca
 # -- 3. intro offers ---------------------------------------------------------------------------
 
 INTROS: list[Case] = [
-    # exactly the card's other offer: which offer a sentence means is easy to misread
-    ("The Vista Clear gives purchases 1.99% for 21 months, then 19.99%-29.99%.", []),
+    # exactly the card's other offer: which offer a sentence means is easy to misread (until
+    # ruleset 17, which checks an offer whose unit names one kind against that offer alone:
+    # tests/test_compliance_ruleset17.py)
+    ("The Vista Clear gives 1.99% for 21 months on its intro offer, then 19.99%-29.99%.", []),
     (
         "The Vista Clear gives purchases 1.99% for 18 months, then 19.99%-29.99%.",
         ["wrong_intro_terms"],

@@ -95,6 +95,13 @@ from replicas.verifiers.compliance.ruleset14c import (
 )
 from replicas.verifiers.compliance.ruleset15 import footnote_offers_15, names_15, revise_15
 from replicas.verifiers.compliance.ruleset16 import names_16, revise_16
+from replicas.verifiers.compliance.ruleset17 import (
+    drop_beliefs_17,
+    labels_17,
+    ordinals_17,
+    revise_17,
+    rewrite_17,
+)
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -223,6 +230,8 @@ def _normalize_11(
         norm = rewrite_14(norm)
     if rules.rewrites_14c:
         norm = rewrite_14c(norm)
+    if rules.currency_17:
+        norm = rewrite_17(norm)
     if rules.rewrites_11:
         return rewrite_11(norm, rules)
     return norm, ()
@@ -255,6 +264,9 @@ def _mentions(
         mentions = names_15(index, norm.text, norm.lower, mentions)
     if rules.rates_16:
         mentions = names_16(mentions)
+    if rules.labels_17:
+        mentions = labels_17(index, norm.text, mentions)
+        mentions = ordinals_17(norm.text, mentions)
     return mentions
 
 
@@ -284,6 +296,8 @@ def _extract(
         extraction = revise_15(extraction)
     if rules.rates_16:
         extraction = revise_16(extraction)
+    if rules.values_17:
+        extraction = revise_17(extraction)
     return extraction, examples
 
 
@@ -350,6 +364,12 @@ def verify_response(
     if rules.beliefs_14 and findings:
         # ruleset 14: a customer's belief quoted and corrected is not claimed
         revised = drop_beliefs_14(extraction)
+        if revised is not extraction:
+            extraction = revised
+            findings, tally = _evaluate(catalog, lower, extraction, customer, rules)
+    if rules.beliefs_17 and findings:
+        # ruleset 17: a figure "mentioned" or quoted, declared wrong and corrected is not claimed
+        revised = drop_beliefs_17(extraction)
         if revised is not extraction:
             extraction = revised
             findings, tally = _evaluate(catalog, lower, extraction, customer, rules)

@@ -105,6 +105,7 @@ class Binder:
     __slots__ = (
         "_clauses",
         "_context",
+        "_ends",
         "_index",
         "_joint",
         "_masked",
@@ -112,7 +113,9 @@ class Binder:
         "_neither",
         "_only",
         "_plain",
+        "_starts",
         "_unit",
+        "_unit_cards",
     )
 
     def __init__(
@@ -137,15 +140,39 @@ class Binder:
         self._context = context
         self._only = only
         self._clauses: list[int] | None = None
+        self._ends: list[int] | None = None
+        self._starts: list[int] = []
+        self._unit_cards: tuple[str, ...] | None = None
         # the binding of every figure of a unit naming no card (the same for all of them)
         self._plain: tuple[tuple[str, ...], str] | None = None
 
-    def _clause(self, pos: int) -> tuple[int, int]:
+    def _cut_ends(self) -> list[int]:
         if self._clauses is None:
             unit = self._unit
             self._clauses = [
                 m.end() for m in lex.CONTRAST_CUT.finditer(self._masked, unit.start, unit.end)
             ]
+        return self._clauses
+
+    def _cuts_before(self, pos: int) -> int | None:
+        """The end of the last contrast cut of the unit's text up to ``pos``: what the last
+        match of ``CONTRAST_CUT.finditer(masked, unit.start, pos)`` gives, without scanning the
+        unit from its start for every figure. The unit's cuts ending before ``pos`` are the same
+        in both scans (no alternative of the pattern holds another at a later word of it); one
+        ending at ``pos`` exactly (its word boundary read at the end of the shortened text) is
+        found by scanning the last few characters, a cut being at most 20 long."""
+        cuts = self._cut_ends()
+        k = bisect_left(cuts, pos)
+        last = cuts[k - 1] if k else None
+        tail = max(self._unit.start, last if last is not None else 0, pos - _LONGEST_CUT)
+        for m in lex.CONTRAST_CUT.finditer(self._masked, tail, pos):
+            if m.end() == pos:
+                return pos
+        return last
+
+    def _clause(self, pos: int) -> tuple[int, int]:
+        self._cut_ends()
+        assert self._clauses is not None
         i = bisect_right(self._clauses, pos)
         lo = self._clauses[i - 1] if i else self._unit.start
         hi = self._clauses[i] if i < len(self._clauses) else self._unit.end
@@ -167,12 +194,13 @@ class Binder:
             hit = self._index.within(attached.end() - 1, attached.end())
             if hit and hit[0].card_id is not None:
                 return (hit[0].card_id,), "clause"
-        last = -1
-        for i, m in enumerate(mentions):
-            if m.end > start:
-                break
-            if lo <= m.start:
-                last = i
+        # the last mention before the figure in its clause, among those before the first one
+        # that ends past it (bisected: a long unit names cards thousands of times)
+        if self._ends is None:
+            self._ends = list(itertools.accumulate((m.end for m in mentions), max))
+            self._starts = [m.start for m in mentions]
+        cut = bisect_right(self._ends, start)
+        last = cut - 1 if cut and lo <= mentions[cut - 1].start else -1
         if last >= 0:
             group = _group_of(masked, mentions, last)
             cards = cards_of(group)
@@ -182,7 +210,8 @@ class Binder:
             if both is None and self._joint and _JOINT.search(masked, lo, start):
                 both = 0
             return cards, "collective" if both is not None else UNION
-        in_clause = [m for m in mentions if lo <= m.start < hi]
+        starts = self._starts
+        in_clause = mentions[bisect_left(starts, lo) : bisect_left(starts, hi)]
         if in_clause:
             cards = cards_of(in_clause)
             if len(cards) > 1 and self._neither and _neither_nor(masked, start, in_clause):
@@ -190,10 +219,14 @@ class Binder:
             return cards, "clause" if len(cards) == 1 else UNION
         if _generic(masked[lo:hi]):
             return (), ""
-        subject = _clause_collective(masked, start, unit, mentions, self._index)
+        subject = _clause_collective(
+            masked, start, unit, mentions, self._index, self._cuts_before(start), starts
+        )
         if subject is not None:
             return subject, "collective"
-        cards = cards_of(mentions)
+        if self._unit_cards is None:
+            self._unit_cards = cards_of(mentions)
+        cards = self._unit_cards
         return cards, "unit" if len(cards) <= 1 else UNION
 
     def _bind_plain(self, start: int) -> tuple[tuple[str, ...], str]:
@@ -245,6 +278,9 @@ def _generic(text: str) -> bool:
 # (ruleset 4).
 _JOINT = re.compile(r"\b(?:both|neither|each)\b")
 
+# the longest text CONTRAST_CUT matches ("as   opposed   to")
+_LONGEST_CUT = 24
+
 # "both" opening a clause is its subject ("...; both then go to 19.99%").
 _BOTH_FIRST = re.compile(r"[ \t]{0,3}(?:and[ \t]{1,3})?both\b")
 
@@ -255,23 +291,24 @@ def _clause_collective(
     unit: Unit,
     unit_mentions: Sequence[NameMention],
     mentions: MentionIndex,
+    clause_start: int | None,
+    unit_starts: Sequence[int],
 ) -> tuple[str, ...] | None:
     """ "...; both then go to 19.99%": a collective subject in the figure's own clause (after the
-    last contrast before it) that names no card covers the cards named before it."""
+    last contrast before it, ending at ``clause_start``; ``unit_starts``: the unit mentions'
+    starts) that names no card covers the cards named before it."""
     if not unit_mentions:
         return None  # the unit-level rule covers a unit naming no card
-    cuts = [m.end() for m in lex.CONTRAST_CUT.finditer(lower, unit.start, pos)]
-    if not cuts:
+    if clause_start is None:
         return None
-    clause_start = cuts[-1]
-    if any(clause_start <= m.start < pos for m in unit_mentions):
-        return None
+    if bisect_left(unit_starts, clause_start) < bisect_left(unit_starts, pos):
+        return None  # a card named in the clause before the figure
     clause = lower[clause_start:pos]
     count = 2 if _BOTH_FIRST.match(clause) else _collective(clause)
     if count is None:
         return None
-    upto = bisect_right(mentions.starts, pos)
-    named = cards_of([m for m in reversed(mentions.all[:upto]) if m.kind != UNKNOWN])
+    # an unknown product names no card, so it adds nothing here
+    named = mentions.recent_cards(bisect_right(mentions.starts, pos))
     return named[:count] if count else named
 
 

@@ -291,11 +291,16 @@ def _topic_scopes(
     its sentence named none before it, the question right before the sentence ("Got a balance to
     move? You'd pay 0% on it for 18 months"). Both kinds named scope nothing."""
     out = []
+    # where each kind of balance is first named: the kinds named before a figure, in time
+    # bounded by the kinds (a long unit holds thousands of cues and figures)
+    first: dict[str, int] = {}
+    for c, pos in cues:
+        if c in _TOPIC_SCOPES:
+            kind = _TOPIC_SCOPES[c]
+            first[kind] = min(pos, first.get(kind, pos))
     for claim in claims:
         if claim.family == INTRO_CLAIM and claim.kind == "any" and not claim.is_none:
-            kinds = {
-                _TOPIC_SCOPES[c] for c, pos in cues if pos < claim.start and c in _TOPIC_SCOPES
-            }
+            kinds = {kind for kind, pos in first.items() if pos < claim.start}
             if not kinds:
                 kinds = {_TOPIC_SCOPES[c] for c, _ in asked if c in _TOPIC_SCOPES}
             if len(kinds) == 1:

@@ -40,6 +40,7 @@ from replicas.verifiers.compliance.ruleset8 import (
 )
 from replicas.verifiers.compliance.ruleset11 import recommend_11
 from replicas.verifiers.compliance.ruleset13 import asked_13
+from replicas.verifiers.compliance.ruleset17 import sole_scope_17
 from replicas.verifiers.compliance.term_checks import (
     CHECKERS,
     FAMILY_OBJECTIVE,
@@ -362,7 +363,8 @@ def evaluate(
             extraction.claims,
             tally,
             masked if rules.approximate_figures_8 else None,
-            _both_offers(extraction) if rules.own_months_8 else frozenset(),
+            (_both_offers(extraction) if rules.own_months_8 else frozenset())
+            | (sole_scope_17(extraction) if rules.sole_scope_17 else frozenset()),
         ),
         *check_eligibility(catalog, customer_id, extraction, recs, tally),
         *check_disclosures(

@@ -144,6 +144,17 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   claims, and the figure after the possessive of the card a fee is compared with ("$146 more
   than the B's $49") is that card's fee, checked; an issuer's first word before an invented
   product in lower case, used as a card ("hollow elevate cash offers ...") is an unknown card.
+* ``16`` - the default in stop 30: ruleset 15 plus ``ruleset16``: a lower-case "<word> rewards
+  rate" is no invented card, and a figure called a rewards rate is no APR.
+* ``17`` - the default since stop 31 (``ruleset17``): ruleset 16 plus fixes for the classes the
+  s17 and s18 blind sets' tuning splits showed, precision first: a short label inside a line
+  ("In short — One: ...; Platinum: ...") names the one card the response names that it begins
+  or ends; a figure "mentioned" or quoted and declared wrong, or stated in the customer's turn
+  of a transcript, is not claimed once a figure of the same family corrects it; a yearly value
+  priced by year, figures ordered by a comparison sign and a fee paid over several years are no
+  card's claims; an intro figure whose unit names one kind of balance only is checked against
+  that offer alone; "USD 95" reads as "$95"; "the first one's" / "the second's" name the cards
+  just named in that order.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -328,10 +339,24 @@ class Ruleset:
     # ruleset 16: "the <word> rewards rate" is no invented card and a rewards rate ("the base
     # cash back rate is 1.5%") no APR
     rates_16: bool = False
+    # ruleset 17 (``ruleset17``, the s17 blind set's tuning split): a short label inside a line
+    # ("In short — One: ...; Platinum: ...") names the one card the response names that it
+    # begins or ends
+    labels_17: bool = False
+    # ruleset 17: a figure "mentioned" or quoted and declared wrong, then corrected, is not claimed
+    beliefs_17: bool = False
+    # ruleset 17: a dollar figure priced by year in a sentence about value with no fee or cost
+    # word is no fee
+    values_17: bool = False
+    # ruleset 17: an intro figure whose unit names one kind of balance only is checked against
+    # that offer alone
+    sole_scope_17: bool = False
+    # ruleset 17 (the s18 blind set's tuning split): "USD 95" and "95 USD" read as "$95"
+    currency_17: bool = False
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 16
+DEFAULT_RULESET = 17
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(
@@ -460,6 +485,18 @@ RULESETS[15] = replace(
 #: Ruleset 16 (the default since stop 30) is ruleset 15 plus the fix of the class the s17 blind set's tuning split
 #: showed (issue 13; ``ruleset16``).
 RULESETS[16] = replace(RULESETS[15], version=16, rates_16=True)
+
+#: Ruleset 17 is ruleset 16 plus the fixes of the classes the s17 blind set's tuning split still
+#: showed under ruleset 16 (issue 13; ``ruleset17``).
+RULESETS[17] = replace(
+    RULESETS[16],
+    version=17,
+    labels_17=True,
+    beliefs_17=True,
+    values_17=True,
+    sole_scope_17=True,
+    currency_17=True,
+)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:

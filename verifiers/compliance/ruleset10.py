@@ -222,12 +222,19 @@ def _amount(text: str) -> float:
     return float(text.replace(",", ""))
 
 
+def _two_dollars(masked: str, lo: int, hi: int) -> bool:
+    """``masked.count("$", lo, hi) >= 2``, reading only up to the second sign (a long unit holds
+    thousands of figures)."""
+    first = masked.find("$", lo, hi)
+    return first >= 0 and masked.find("$", first + 1, hi) >= 0
+
+
 def _worked_result(masked: str, lo: int, hi: int, claim: Claim) -> bool:
     """A dollar figure that is the result of a worked example in its unit ``[lo, hi)``: after a
     result verb, with a larger amount in the unit it is computed on - an amount a transfer or
     an advance moves ("on a $3,000 transfer", "move $2,000"), or any in a hypothetical ("if",
     "say", "would")."""
-    if claim.low is None or claim.kind not in _EXAMPLE_KINDS or masked.count("$", lo, hi) < 2:
+    if claim.low is None or claim.kind not in _EXAMPLE_KINDS or not _two_dollars(masked, lo, hi):
         return False  # an example has its base amount and its result
     if _RESULT_BEFORE.search(masked, max(lo, claim.start - 40), claim.start) is None:
         return False

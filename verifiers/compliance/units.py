@@ -327,9 +327,27 @@ class MentionIndex:
     def __init__(self, mentions: Sequence[NameMention]) -> None:
         self.all = list(mentions)
         self.starts = [m.start for m in self.all]
+        self._by_card: dict[str, list[int]] | None = None
 
     def within(self, start: int, end: int) -> list[NameMention]:
         return self.all[bisect_left(self.starts, start) : bisect_left(self.starts, end)]
+
+    def recent_cards(self, upto: int) -> tuple[str, ...]:
+        """The cards named by ``all[:upto]``, the one named last first: what
+        ``cards_of(reversed(all[:upto]))`` gives, in time bounded by the number of cards rather
+        than of mentions (a long text names a few cards thousands of times)."""
+        if self._by_card is None:
+            self._by_card = {}
+            for i, m in enumerate(self.all):
+                if m.card_id is not None:
+                    self._by_card.setdefault(m.card_id, []).append(i)
+        last = []
+        for card, where in self._by_card.items():
+            k = bisect_left(where, upto)
+            if k:
+                last.append((where[k - 1], card))
+        last.sort(reverse=True)
+        return tuple(card for _, card in last)
 
 
 def _table_units(

@@ -1,0 +1,368 @@
+"""Ruleset 17: inline short labels, quoted-and-corrected figures, yearly values, one-scope
+intro offers, currency codes, transcripts, orderings, multi-year totals and ordinal references
+(issue 13).
+
+The s17 blind set's tuning part (seed 91) left four classes that ruleset 16 misreads:
+
+* **A short label inside a line** (``labels_17``). "In short — One: 19.74–29.74 pct APR, no
+  annual fee; Platinum: 19.74% to 27.74% APR" and "Build: 28.99 percent APR, $35 annual fee;
+  Cash: 21.24–29.24 pct APR": a capitalised word or two right after a dash, a semicolon, a
+  colon or a pipe and followed by a colon is a label. Ruleset 10 reads labels only at the start
+  of a line and only as the tail of a card named *before* them, so these figures went to the card
+  named last (``wrong_apr``/``wrong_fee`` on a true summary). A label that is the first or last
+  word(s) of exactly one card the response names (anywhere: "Elite:" before "the Frontier
+  Business Rewards Elite" is named) names that card; the words of several is ambiguous and its
+  figures stay unverified; the words of none is no label.
+* **A figure quoted and declared wrong** (``beliefs_17``). 'You mentioned "3.99% for 12 months" —
+  that is not right for the X; the offer is 3.99% for 18 months': ruleset 14 reads "you thought",
+  "you heard" as a belief, not "you mentioned", "you said", "you quoted". Such a belief counts
+  only when a correction word ("not right", "incorrect", "actually", ...) follows it, and, as for
+  every corrected myth, only when a figure of the same family corrects it.
+* **A yearly value priced by year** (``values_17``). "Estimated value to you: $652.72 in year one,
+  $352.72 a year after that" read as an annual fee of $352.72. A dollar figure read as an annual
+  fee (or a first-year fee) in a sentence that calls it a value ("value", "worth", "net",
+  "earn", "save", ...) before it and has no fee or cost word at all is unverified.
+* **An intro offer scoped to one kind** (``sole_scope_17``). "zero percent introductory APR for
+  18 months on purchases" on a card whose purchase offer is 0.99 % and whose balance-transfer
+  offer is 0 % for 18 months passed: ruleset 3 gives an intro figure that is exactly the card's
+  *other* offer the benefit of the doubt, because which offer a sentence means is easy to
+  misread. When the figure's own unit names one kind of balance only (purchases, and no word of
+  transfers; or transfers and no word of purchases), there is no doubt to give: the claim is
+  checked against that offer alone (``wrong_intro_terms``), as ruleset 8 does when a unit states
+  both offers.
+
+The s18 blind set (a sixth writer, seeds 101-104) was scored with the classes above in place
+(held out: 34 false positives in 300 compliant answers, 11.3 %), then its tuning part (seed 101)
+gave five more classes, folded into this ruleset before it was published:
+
+* **Dollars with the currency code** (``currency_17``): "annual fee USD 95 (first year: USD 0)",
+  "95 usd" are read as "$95" and "$0" (``rewrite_17``); the first-year "USD 0" went unread, so
+  the $95 was taken for the first-year fee.
+* **The customer's figure in a transcript** (``beliefs_17``): in "User: ... the X's APR is 19.24%
+  - true?" / "Assistant: That figure isn't right: its purchase APR is 23.24%", the customer's
+  turn (a line opening "User:", "Customer:", "Client:", "Human:", "Me:", "Q:") up to the
+  assistant's turn that answers it holds the customer's words; its figures are dropped when a
+  figure of the same family corrects them, as a quoted belief's are. A "User:" turn that no
+  assistant's turn follows is none (an answer that opens with "User:" is still read whole).
+* **Figures ordered by a comparison sign** (``revise_17``): "23.24% < 23.49% < 26.74%" ranks
+  several cards' figures; bound to the card named last they were three wrong APRs.
+* **A fee paid over several years** (``revise_17``): "Across three years you'd pay $285 in
+  annual fees" is a total; ruleset 14 unbinds a total only with a word that says so ("in
+  total", "adds up to", "="). A dollar fee in a sentence about several years that no "a year",
+  "per year" follows is unverified.
+* **"the first one's", "the second's"** (``ordinals_17``): "The first one's late fee is $30, the
+  second's $41" after two cards are named: the first (second, third) card named in the 400
+  characters before it.
+
+Precision first, as everywhere: a figure unbound is unverified, not passed as true.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from typing import TYPE_CHECKING
+
+from replicas.verifiers.compliance.claim_types import FEE_CLAIM, INTRO_CLAIM
+from replicas.verifiers.compliance.claims import unbind_claims
+from replicas.verifiers.compliance.expansions import apply_replacements
+from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, NameMention, tokens_of
+from replicas.verifiers.compliance.ruleset14 import _MYTH_END_14, drop_corrected
+from replicas.verifiers.compliance.ruleset14b import _PER_YEAR_AFTER, _YEARS_SPAN
+from replicas.verifiers.compliance.spans import SpanIndex
+from replicas.verifiers.compliance.values import USD
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from replicas.verifiers.compliance.claims import Claim, Extraction
+    from replicas.verifiers.compliance.names import NameIndex
+    from replicas.verifiers.compliance.text import NormalizedText
+
+# == rewrites =====================================================================================
+
+# "USD 95", "95 USD", "US$95", "usd 0": dollars written with the currency code
+_CODE_BEFORE_17 = re.compile(
+    r"(?<![\w$])(?:usd|us[ \t]?\$)[ \t]?(?P<n>\d[\d,]*(?:\.\d{1,2})?)(?![\d%])"
+)
+_CODE_AFTER_17 = re.compile(r"(?<![\w$.,])(?P<n>\d[\d,]*(?:\.\d{1,2})?)[ \t]?usd\b")
+
+
+def rewrite_17(norm: NormalizedText) -> NormalizedText:
+    """``norm`` with dollar amounts written with the currency code ("USD 95", "95 USD") as
+    "$95" (module docstring)."""
+    lower = norm.lower
+    if "usd" not in lower and "us$" not in lower and "us $" not in lower:
+        return norm
+    found = [(m.start(), m.end(), "$" + m.group("n")) for m in _CODE_BEFORE_17.finditer(lower)]
+    found += [(m.start(), m.end(), "$" + m.group("n")) for m in _CODE_AFTER_17.finditer(lower)]
+    if not found:
+        return norm
+    found.sort()
+    kept: list[tuple[int, int, str]] = []
+    for a, b, rep in found:
+        if not kept or a >= kept[-1][1]:
+            kept.append((a, b, rep))
+    return apply_replacements(norm, kept)
+
+
+# == names ========================================================================================
+
+# after a dash, a semicolon, a colon or a pipe (or at a line's start): one to three capitalised
+# words, maybe in bold, then a colon and a space
+_INLINE_LABEL_17 = re.compile(
+    r"(?:^|(?<=[—–;:|])|(?<=[ \t][-—–])|(?<=[;:|][ \t])|(?<=[—–][ \t])|(?<=[ \t][-—–][ \t]))"
+    r"[ \t]{0,3}(?:\*\*|__)?"
+    r"(?P<label>[A-Z0-9][A-Za-z0-9'-]{0,20}(?:[ \t][A-Z0-9][A-Za-z0-9'-]{0,20}){0,2})"
+    r"(?:\*\*|__)?[ \t]?:(?=[ \t])",
+    re.MULTILINE,
+)
+
+
+def labels_17(index: NameIndex, text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
+    """The mentions with inline short labels added (module docstring)."""
+    out = list(mentions)
+    if ":" not in text:
+        return out
+    named = sorted({m.card_id for m in out if m.card_id is not None})
+    if not named:
+        return out
+    taken = SpanIndex((m.start, m.end) for m in out)
+    words = {c: index.words_by_card[c] for c in named}
+    found = []
+    for match in _INLINE_LABEL_17.finditer(text):
+        start, end = match.span("label")
+        if taken.overlaps(start, end):
+            continue
+        label = tokens_of(match.group("label"))
+        n = len(label)
+        if not n:
+            continue
+        fits = [c for c in named if len(words[c]) > n and label in (words[c][:n], words[c][-n:])]
+        if len(fits) == 1:
+            found.append(NameMention(start, end, EXACT, fits[0], text[start:end]))
+        elif fits:
+            found.append(NameMention(start, end, AMBIGUOUS, None, text[start:end]))
+    if not found:
+        return out
+    return sorted([*out, *found], key=lambda m: m.start)
+
+
+# -- "the first one's", "the second's": the cards just named, in order ---------------------------
+_ORDINAL_17 = re.compile(
+    r"\b[Tt]he[ \t]+(?P<n>first|second|third)(?:[ \t]+(?:one|card|pick|option))?(?:'s|’s)(?!\w)"
+)
+_ORDINALS = {"first": 0, "second": 1, "third": 2}
+
+
+def ordinals_17(text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
+    """The mentions with "the first one's" / "the second's" added: the first (second, third)
+    card named in the 400 characters before it, when it names two or more."""
+    out = list(mentions)
+    if "'s" not in text and "’s" not in text:
+        return out
+    starts = [m.start for m in out]
+    taken = SpanIndex((m.start, m.end) for m in out)
+    found = []
+    for match in _ORDINAL_17.finditer(text):
+        a, b = match.span()
+        if taken.overlaps(a, b):
+            continue
+        named: list[str] = []
+        for m in out[bisect_right(starts, a - 400) : bisect_right(starts, a)]:
+            if m.card_id is not None and m.end <= a and m.card_id not in named:
+                named.append(m.card_id)
+        k = _ORDINALS[match.group("n")]
+        if len(named) >= 2 and k < len(named):
+            found.append(NameMention(a, b, EXACT, named[k], text[a:b]))
+    if not found:
+        return out
+    return sorted([*out, *found], key=lambda m: m.start)
+
+
+# == claims =======================================================================================
+
+# -- a yearly value priced by year ----------------------------------------------------------------
+_VALUE_WORDS_17 = re.compile(
+    r"\b(?:value|values|valued|worth|net|earn|earns|earned|earning|earnings|save|saves|saving"
+    r"|savings|return|returns|payback|gain|gains|profit|benefit|benefits|comes[ \t]+out[ \t]+ahead)\b"
+)
+_COST_WORDS_17 = re.compile(
+    r"\b(?:fee|fees|af|charge|charges|charged|charging|cost|costs|costing|price|priced|pay|pays"
+    r"|paying|bill|billed|due|membership)\b"
+)
+_SENTENCE_END_17 = re.compile(r"[.!?](?!\d)|\n")
+
+
+def _sentence(masked: str, pos: int) -> tuple[int, int]:
+    """The sentence (or line) around ``pos``, read at most 300 characters each way."""
+    lo = max(0, pos - 300)
+    start = lo
+    for m in _SENTENCE_END_17.finditer(masked, lo, pos):
+        start = m.end()
+    end = _SENTENCE_END_17.search(masked, pos, pos + 300)
+    return start, (end.start() if end is not None else min(len(masked), pos + 300))
+
+
+def _yearly_value_17(claim: Claim, masked: str) -> bool:
+    if claim.family != FEE_CLAIM or claim.kind not in ("annual", "annual_first_year"):
+        return False
+    if claim.is_none or not claim.low:
+        return False
+    a, b = _sentence(masked, claim.start)
+    if _VALUE_WORDS_17.search(masked, a, claim.start) is None:
+        return False
+    return _COST_WORDS_17.search(masked, a, b) is None
+
+
+# -- a fee paid over several years ----------------------------------------------------------------
+def _over_years_17(claim: Claim, masked: str) -> bool:
+    """A dollar fee in a sentence about several years ("Across three years you'd pay $285 in
+    annual fees") that the words do not price per year: a total, not a fee."""
+    if claim.family != FEE_CLAIM or claim.unit != USD or claim.is_none or claim.low is None:
+        return False
+    a, _ = _sentence(masked, claim.start)
+    if _YEARS_SPAN.search(masked, a, claim.start) is None:
+        return False
+    return _PER_YEAR_AFTER.match(masked, claim.end) is None
+
+
+# -- figures ordered by a comparison sign ---------------------------------------------------------
+_FIGURE_17 = r"(?:\$[ \t]?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?[ \t]?%)"
+_CHAIN_17 = re.compile(rf"{_FIGURE_17}(?:[ \t]*(?:<=?|>=?|≤|≥|≦|≧|<<|>>)[ \t]*{_FIGURE_17})+")
+
+
+def _chains(masked: str) -> SpanIndex:
+    return SpanIndex(m.span() for m in _CHAIN_17.finditer(masked))
+
+
+def revise_17(extraction: Extraction) -> Extraction:
+    """The extraction with yearly values priced by year, and figures ordered by a comparison
+    sign ("23.24% < 23.49% < 26.74%"), unbound (module docstring)."""
+    masked = extraction.masked
+    readings: list[Callable[[Claim, str], bool]] = []
+    if "$" in masked and any(h in masked for h in _VALUE_HINTS_17):
+        readings.append(_yearly_value_17)
+    if "$" in masked and "years" in masked:
+        readings.append(_over_years_17)
+    if any(sign in masked for sign in "<>≤≥≦≧"):
+        chains = _chains(masked)
+        if chains:
+
+            def _in_chain(claim: Claim, _masked: str) -> bool:
+                return chains.holding(claim.start) is not None
+
+            readings.append(_in_chain)
+    return unbind_claims(extraction, readings)
+
+
+_VALUE_HINTS_17 = ("valu", "worth", "net", "earn", "sav", "return", "payback", "gain", "profit")
+
+
+# -- one kind of balance named ------------------------------------------------------------------
+_REACH_17 = 400
+_TRANSFER_WORDS_17 = re.compile(r"transfer|\bbts?\b|\bb/t\b|balance")
+_PURCHASE_WORDS_17 = re.compile(r"purchas|\bspend|\bbuy|\bshopping")
+
+
+def sole_scope_17(extraction: Extraction) -> frozenset[int]:
+    """The intro claims (indices) whose unit names only the kind of balance they are about: they
+    are checked against that offer alone (module docstring)."""
+    masked = extraction.masked
+    starts = [u[0] for u in extraction.units]
+    out = set()
+    for i, claim in enumerate(extraction.claims):
+        if (
+            claim.family != INTRO_CLAIM
+            or claim.is_none
+            or len(claim.scopes) != 1
+            or len(claim.cards) != 1
+        ):
+            continue
+        k = bisect_right(starts, claim.start) - 1
+        if k < 0:
+            continue
+        a, b = extraction.units[k]
+        # the unit, read at most 400 characters each way (a unit with no break can be long)
+        a, b = max(a, claim.start - _REACH_17), min(b, claim.end + _REACH_17)
+        other = _PURCHASE_WORDS_17 if "bt" in claim.scopes else _TRANSFER_WORDS_17
+        if other.search(masked, a, b) is None:
+            out.add(i)
+    return frozenset(out)
+
+
+# == beliefs =======================================================================================
+
+_BELIEF_17 = re.compile(
+    r"\byou(?:[ \t]+(?:may|might|probably|also))?[ \t]+(?:have[ \t]+)?"
+    r"(?:mentioned|said|wrote|quoted|cited|saw|noted|stated|were[ \t]+quoted|were[ \t]+given"
+    r"|got[ \t]+quoted|came[ \t]+across|found|brought[ \t]+up|asked[ \t]+about|asked[ \t]+whether"
+    r"|asked[ \t]+if|'ve[ \t]+seen|have[ \t]+seen|'re[ \t]+quoting|are[ \t]+quoting)\b"
+    r"|[\"“][^\"”\n]{1,80}[\"”](?=[ \t]*(?:[-—–,:][ \t]*)?(?:(?:that|this|which|it)[ \t]+)?"
+    r"(?:is|'s|was|isn't|wasn't)[ \t]+(?:not[ \t]+(?:right|correct|accurate|quite[ \t]+right)"
+    r"|incorrect|inaccurate|wrong|outdated|out[ \t]+of[ \t]+date|a[ \t]+myth|mistaken)\b)"
+)
+_CORRECTION_17 = re.compile(
+    r"\b(?:not[ \t]+(?:right|correct|accurate|quite|the[ \t]+case|what)|incorrect|inaccurate"
+    r"|wrong|outdated|out[ \t]+of[ \t]+date|mistaken|actually|in[ \t]+fact|really|correction"
+    r"|mix[ \t-]?up|mixed[ \t]+up|confus|myth|isn't|is[ \t]+not|wasn't|was[ \t]+not|doesn't"
+    r"|does[ \t]+not)"
+)
+
+
+# a transcript's turns: the customer's, and the assistant's that answers it
+_USER_TURN_17 = re.compile(
+    r"(?m)^[ \t>]{0,4}(?:\*\*|__)?(?:user|customer|client|human|member|cardholder|me|q)"
+    r"(?:\*\*|__)?[ \t]?:(?:\*\*|__)?"
+)
+_ASSISTANT_TURN_17 = re.compile(
+    r"(?m)^[ \t>]{0,4}(?:\*\*|__)?(?:assistant|agent|bot|ai|advisor|adviser|support|rep"
+    r"|representative|a)(?:\*\*|__)?[ \t]?:"
+)
+
+
+def _user_turns(masked: str) -> list[tuple[int, int]]:
+    """The customer's turns of a transcript ("User: ... is the APR 19%?"), each up to the
+    assistant's turn that answers it; a turn no assistant's turn follows is none (the whole
+    answer is not unread because it opens with "User:")."""
+    replies = [m.start() for m in _ASSISTANT_TURN_17.finditer(masked)]
+    out = []
+    for m in _USER_TURN_17.finditer(masked):
+        k = bisect_right(replies, m.end())
+        if k < len(replies):
+            out.append((m.start(), replies[k]))
+    return out
+
+
+def drop_beliefs_17(extraction: Extraction) -> Extraction:
+    """The extraction without the claims of a figure quoted (or "mentioned") and declared wrong,
+    or stated in the customer's turn of a transcript, when a figure of the same family corrects
+    it (module docstring)."""
+    masked = extraction.masked
+    if not extraction.claims:
+        return extraction
+    spans = _user_turns(masked) if ":" in masked else []
+    if not ("you" in masked or '"' in masked or "“" in masked):
+        return drop_corrected(extraction, spans)
+    for m in _BELIEF_17.finditer(masked):
+        if m.group(0).startswith(('"', "“")):
+            spans.append((m.start(), m.end()))
+            continue
+        end = _MYTH_END_14.search(masked, m.end(), m.end() + _REACH_17)
+        stop = end.start() if end is not None else min(len(masked), m.end() + _REACH_17)
+        cue = _CORRECTION_17.search(masked, m.end(), min(len(masked), stop + 80))
+        if cue is None:
+            continue
+        # the belief ends where it is declared wrong ("..., which is incorrect: it is $95")
+        spans.append((m.start(), min(stop, cue.start())))
+    return drop_corrected(extraction, spans)
+
+
+__all__ = [
+    "drop_beliefs_17",
+    "labels_17",
+    "ordinals_17",
+    "revise_17",
+    "rewrite_17",
+    "sole_scope_17",
+]
