@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 #: Published lists live in ``replicas/suites/`` as package data of ``replicas`` (glob
 #: ``suites/*.txt``), not as a subpackage, so no ``__init__.py`` is needed.
 SUITES_DIR = "suites"
-DEFAULT_SUITE = "core-v5"
+DEFAULT_SUITE = "core-v6"
 _COMMENT = "#"
 
 
@@ -340,6 +340,28 @@ CORE_V5 = SuiteSpec(
     ),
 )
 
+#: The core-v5 families core-v6 bumps: the same three, from ruleset 16 to ruleset 17 (see each
+#: -v5 family's docstring).
+_CORE_V6_BUMPS = frozenset(
+    f"credit_cards.{f}-v4" for f in ("card_terms_qa", "recommend_card", "offer_audit")
+)
+
+#: core-v6: core-v5 with card_terms_qa, recommend_card and offer_audit at -v5 (compliance
+#: ruleset 17; issue 13), same seeds, variants and sizes. The other eleven families keep their
+#: core-v5 ids.
+CORE_V6 = SuiteSpec(
+    name="core-v6",
+    description=(
+        "The core suite, version 6: core-v5 with card_terms_qa, recommend_card and offer_audit "
+        "at -v5 (free-text answers graded, and audit drafts validated, with compliance ruleset "
+        "17 instead of ruleset 16), seeds 1-3, scale 0.01."
+    ),
+    entries=tuple(
+        _bumped(e, e.family.replace("-v4", "-v5")) if e.family in _CORE_V6_BUMPS else e
+        for e in CORE_V5.entries
+    ),
+)
+
 #: hard-v3: hard-v2 with ecommerce_enterprise.multi_layer_incident-v2 (its fix is the kit's own
 #: files, which the audit's ``restore_shipped_project`` writes back from memory: 7 of 7
 #: ``hackable``) replaced by multi_layer_incident-v3 on the same seeds and variants: the
@@ -367,6 +389,7 @@ SUITE_SPECS.register(CORE_V2.name, CORE_V2)
 SUITE_SPECS.register(CORE_V3.name, CORE_V3)
 SUITE_SPECS.register(CORE_V4.name, CORE_V4)
 SUITE_SPECS.register(CORE_V5.name, CORE_V5)
+SUITE_SPECS.register(CORE_V6.name, CORE_V6)
 SUITE_SPECS.register(HARD_V1.name, HARD_V1)
 SUITE_SPECS.register(HARD_V2.name, HARD_V2)
 SUITE_SPECS.register(HARD_V3.name, HARD_V3)
@@ -514,6 +537,7 @@ __all__ = [
     "CORE_V3",
     "CORE_V4",
     "CORE_V5",
+    "CORE_V6",
     "DEFAULT_SUITE",
     "HARD_V1",
     "HARD_V2",

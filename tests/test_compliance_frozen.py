@@ -33,6 +33,8 @@
   stop 30: the last change to ``verifiers/`` of its author), run there with ``ruleset=15``.
 * Ruleset 16 against the revision that published it as the default (``RULESET_16_PUBLISHED``,
   ``89ed2ff``, stop 30), run there with ``ruleset=16``.
+* Ruleset 17 against the revision that published it as the default (``RULESET_17_PUBLISHED``,
+  ``5e18ad1``, stop 31), run there with ``ruleset=17``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -69,6 +71,7 @@ RULESET_13_PUBLISHED = "2ea99cecc3fa505f5b9dc4c687d8a90e12f56610"
 RULESET_14_PUBLISHED = "584441f42edcc400f9b8259997217f5744bba9c4"
 RULESET_15_PUBLISHED = "29d30ec2c19ae5b92df149efb05924274fc035f0"
 RULESET_16_PUBLISHED = "89ed2ff4bb96b1045d86ee439637b3cb421784ba"
+RULESET_17_PUBLISHED = "5e18ad1404618b2cc11714ec441107f6002ed9b7"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -93,7 +96,7 @@ def case_texts():
                  "test_compliance_ruleset10", "test_compliance_ruleset11",
                  "test_compliance_ruleset12", "test_compliance_ruleset13",
                  "test_compliance_ruleset14", "test_compliance_ruleset15",
-                 "test_compliance_ruleset16"):
+                 "test_compliance_ruleset16", "test_compliance_ruleset17"):
         try:
             source = open(f"{sys.argv[1]}/tests/{name}.py", encoding="utf-8").read()
         except FileNotFoundError:
@@ -205,6 +208,7 @@ PUBLISHED = {
     14: RULESET_14_PUBLISHED,
     15: RULESET_15_PUBLISHED,
     16: RULESET_16_PUBLISHED,
+    17: RULESET_17_PUBLISHED,
 }
 
 

@@ -1,8 +1,9 @@
-"""The -v3 and -v4 credit_cards families (suites core-v3, core-v5): the compliance verifier
-under rulesets 10 and 16.
+"""The -v3, -v4 and -v5 credit_cards families (suites core-v3, core-v5, core-v6): the compliance
+verifier under rulesets 10, 16 and 17.
 
--v4 (core-v5) is -v3 with ruleset 16; the tests of -v3's build and episodes run for both, and
-the same text is graded by -v3 as ruleset 10 reads it and by -v4 as ruleset 16 does.
+-v4 (core-v5) is -v3 with ruleset 16 and -v5 (core-v6) -v4 with ruleset 17; the tests of -v3's
+build and episodes run for all three, and the same text is graded by -v3 as ruleset 10 reads it,
+by -v4 as ruleset 16 does and by -v5 as ruleset 17 does.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
 compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
@@ -34,6 +35,7 @@ from replicas.verifiers.verdict import Verdict
 SEED = 1
 V3_RULESET = 10
 V4_RULESET = 16
+V5_RULESET = 17
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -206,6 +208,43 @@ def test_v4_grades_with_ruleset_16(base: str, snapshot: Any, catalog: Catalog) -
     assert flips == {True, False}, flips  # cases in both directions
 
 
+def _lines_v5(card: Any) -> list[str]:
+    """Lines about ``card``: true ones ruleset 16 misreads (a customer's figure corrected in the
+    reply, a fee total over three years) and a false one only ruleset 17 reads (a fee in USD)."""
+    fee, late = float(card.annual_fee_usd), float(card.late_fee_usd)
+    return [
+        f"User: is the {card.card_name}'s late fee ${late + 10:.0f}?\n"
+        f"Assistant: No - the {card.card_name}'s late fee is up to ${late:.0f}.",
+        f"Across three years you'd pay ${3 * fee + 30:.0f} in fees on the {card.card_name}, "
+        "counting one late payment.",
+        f"The {card.card_name}'s late fee is {late + 7:.0f} USD.",
+    ]
+
+
+@pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
+def test_v5_grades_with_ruleset_17(base: str, snapshot: Any, catalog: Catalog) -> None:
+    """On the same task, -v4 grades a text as ruleset 16 reads it and -v5 as ruleset 17 does;
+    the texts on which the two disagree (computed here) go both ways."""
+    v4, v5 = f"credit_cards.{base}-v4", f"credit_cards.{base}-v5"
+    flips: set[bool] = set()
+    for variant in range(4):
+        task = _task(base, "v5", variant)
+        customer = task.metadata.get("customer_id")
+        customer_id = None if customer is None else int(customer)
+        oracle = task.oracle[-1].arguments["answer"]
+        assert _grade(v5, task, oracle, snapshot).passed
+        for line in _lines_v5(_subject(task, catalog)):
+            text = f"{oracle}\n{line}"
+            old = verify_response(text, catalog, customer_id=customer_id, ruleset=V4_RULESET)
+            new = verify_response(text, catalog, customer_id=customer_id, ruleset=V5_RULESET)
+            if old.passed == new.passed:
+                continue
+            _assert_graded_like(_grade(v4, task, text, snapshot), old)
+            _assert_graded_like(_grade(v5, task, text, snapshot), new)
+            flips.add(new.passed)
+    assert flips == {True, False}, flips  # cases in both directions
+
+
 def test_v2_tasks_keep_ruleset_3(snapshot: Any, catalog: Catalog) -> None:
     """A published -v2 task: a false "no AF" (caught only by later rulesets) still passes."""
     for base in ("card_terms_qa", "recommend_card"):
@@ -242,7 +281,12 @@ def test_build_runs_the_verifier_with_the_family_ruleset(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(module, "verify_response", spy)
-    for version, ruleset in (("v2", FROZEN_RULESET), ("v3", V3_RULESET), ("v4", V4_RULESET)):
+    for version, ruleset in (
+        ("v2", FROZEN_RULESET),
+        ("v3", V3_RULESET),
+        ("v4", V4_RULESET),
+        ("v5", V5_RULESET),
+    ):
         seen.clear()
         task = get_family(f"credit_cards.{base}-{version}").build(snapshot, SEED, 0)
         assert seen and set(seen) == {ruleset}, (task.id, set(seen))
@@ -287,9 +331,9 @@ def _episode(task: Task, snapshot: Any, calls: list[dict[str, Any]]) -> float:
         env.close()
 
 
-@pytest.mark.parametrize("version", ["v3", "v4"])
+@pytest.mark.parametrize("version", ["v3", "v4", "v5"])
 @pytest.mark.parametrize("base", BUMPED)
-def test_v3_v4_oracle_scores_one_null_zero_and_wrong_readings_fail(
+def test_v3_v4_v5_oracle_scores_one_null_zero_and_wrong_readings_fail(
     base: str, version: str, snapshot: Any, catalog: Catalog
 ) -> None:
     task = _task(base, version)
@@ -312,6 +356,6 @@ def test_v3_v4_oracle_scores_one_null_zero_and_wrong_readings_fail(
             r"-----BEGIN DRAFT-----\n(.*)\n-----END DRAFT-----", task.instruction, re.S
         )
         assert draft is not None
-        ruleset = V3_RULESET if version == "v3" else V4_RULESET
+        ruleset = {"v3": V3_RULESET, "v4": V4_RULESET, "v5": V5_RULESET}[version]
         found = verify_response(draft.group(1), catalog, ruleset=ruleset).codes
         assert sorted(set(found)) == sorted(task.expected)

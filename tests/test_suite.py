@@ -113,6 +113,7 @@ PUBLISHED = [
     pytest.param("core-v3", marks=pytest.mark.slow),
     pytest.param("core-v4", marks=pytest.mark.slow),
     pytest.param("core-v5", marks=pytest.mark.slow),
+    pytest.param("core-v6", marks=pytest.mark.slow),
     pytest.param("hard-v1", marks=pytest.mark.slow),
     pytest.param("hard-v2", marks=pytest.mark.slow),
     pytest.param("hard-v3", marks=pytest.mark.slow),
@@ -121,7 +122,17 @@ PUBLISHED = [
 
 @pytest.mark.parametrize(
     "suite_name",
-    ["core-v1", "core-v2", "core-v3", "core-v4", "core-v5", "hard-v1", "hard-v2", "hard-v3"],
+    [
+        "core-v1",
+        "core-v2",
+        "core-v3",
+        "core-v4",
+        "core-v5",
+        "core-v6",
+        "hard-v1",
+        "hard-v2",
+        "hard-v3",
+    ],
 )
 def test_published_file_equals_the_plan(suite_name: str) -> None:
     text = suite_file(suite_name).read_text(encoding="utf-8")
@@ -189,30 +200,39 @@ def test_core_v4_is_core_v3_with_dbt_fix_replaced_by_the_deployed_factory() -> N
     assert {r["family"] for r in rows4 if r["id"] not in rows3} == {"ecommerce.mutant_fix-v2"}
 
 
-def test_core_v5_is_core_v4_with_the_compliance_families_at_v4() -> None:
-    """core-v5: the three credit_cards families that run the compliance verifier at -v4
-    (ruleset 16) on the same seeds and variants; every other id and index row is core-v4's; the
-    default suite is core-v5."""
-    from replicas.suite import DEFAULT_SUITE
-
-    v4, v5 = get_suite("core-v4"), get_suite("core-v5")
-    assert DEFAULT_SUITE == "core-v5" and len(v5) == len(v4)
+@pytest.mark.parametrize(
+    ("before", "after", "version"), [("core-v4", "core-v5", "-v4"), ("core-v5", "core-v6", "-v5")]
+)
+def test_core_bumps_the_compliance_families_only(before: str, after: str, version: str) -> None:
+    """core-v5 (core-v6): the three credit_cards families that run the compliance verifier at
+    -v4 (-v5: rulesets 16, 17) on the same seeds and variants; every other id and index row is
+    the suite's before it."""
+    old_suite, new_suite = get_suite(before), get_suite(after)
+    assert len(new_suite) == len(old_suite)
     bumped = {f"credit_cards.{f}" for f in ("card_terms_qa", "recommend_card", "offer_audit")}
-    for old, new in zip(v4.task_ids, v5.task_ids, strict=True):
+    for old, new in zip(old_suite.task_ids, new_suite.task_ids, strict=True):
         a, b = TaskId.parse(old), TaskId.parse(new)
         base = a.family.rsplit("-", 1)[0]
-        assert b.family == (f"{base}-v4" if base in bumped else a.family)
+        assert b.family == (f"{base}{version}" if base in bumped else a.family)
         assert (a.seed, a.variant, a.scale) == (b.seed, b.variant, b.scale)
-    rows4 = {row["id"]: row for row in read_suite_index("core-v4") or []}
-    rows5 = read_suite_index("core-v5")
-    assert rows5 is not None
-    assert [r for r in rows5 if r["id"] in rows4] == [rows4[i] for i in v5.task_ids if i in rows4]
-    fresh = [r for r in rows5 if r["id"] not in rows4]
-    assert {r["family"] for r in fresh} == {f"{base}-v4" for base in bumped}
-    for row in fresh[:: len(fresh) // 3]:  # one task of each -v4 family, rebuilt
+    rows_old = {row["id"]: row for row in read_suite_index(before) or []}
+    rows_new = read_suite_index(after)
+    assert rows_new is not None
+    assert [r for r in rows_new if r["id"] in rows_old] == [
+        rows_old[i] for i in new_suite.task_ids if i in rows_old
+    ]
+    fresh = [r for r in rows_new if r["id"] not in rows_old]
+    assert {r["family"] for r in fresh} == {f"{base}{version}" for base in bumped}
+    for row in fresh[:: len(fresh) // 3]:  # one task of each bumped family, rebuilt
         assert [row] == [
             json.loads(line) for line in render_index([task_from_id(row["id"])]).splitlines()
         ]
+
+
+def test_the_default_suite_is_core_v6() -> None:
+    from replicas.suite import DEFAULT_SUITE
+
+    assert DEFAULT_SUITE == "core-v6"
 
 
 def test_hard_v3_is_hard_v2_with_the_incident_on_each_seeds_deployment() -> None:

@@ -9,6 +9,8 @@ current detections) instead of the frozen ruleset 3; see ``CardTermsQAV3``.
 
 ``-v4`` (core-v5): ``-v3`` with part (b) under compliance ruleset 16; see ``CardTermsQAV4``.
 
+``-v5`` (core-v6): ``-v4`` with part (b) under compliance ruleset 17; see ``CardTermsQAV5``.
+
 The question names a card exactly — usually one with a near-collision sibling ("Atlas Cash" /
 "Atlas Cash Back", "Compass Traveler One" / "Compass Traveller One") — and asks for one
 Schumer-box term. The answer is free text whose FIRST line is ``Answer: <value>`` (or
@@ -37,6 +39,7 @@ from replicas.families.credit_cards.common import (
     PASS,
     V3_COMPLIANCE_RULESET,
     V4_COMPLIANCE_RULESET,
+    V5_COMPLIANCE_RULESET,
     apr_range,
     catalog_for,
     combine,
@@ -534,3 +537,29 @@ class CardTermsQAV4(CardTermsQAV3):
         "text; the value (tolerance stated) and every claim are checked (compliance ruleset 16)."
     )
     compliance_ruleset = V4_COMPLIANCE_RULESET
+
+
+@register_family
+class CardTermsQAV5(CardTermsQAV4):
+    """-v4 with the compliance part graded under ruleset 17 instead of ruleset 16.
+
+    What changed: part (b) - and the build's check that the oracle text passes - runs
+    ``verify_response(..., ruleset=17)``. Everything else is -v4's; the questions are drawn anew
+    (a family's seeded streams are keyed by its name).
+
+    Why: issue 13 asks that the families grade with the current verifier. Measured on blind
+    held-out sets written by others (kept outside the repository, scored in aggregate): ruleset 16
+    flags 8.0 % (s17) and 11.7 % (s18) of correct, compliant answers, ruleset 17 0.0 % and 2.7 % -
+    a summary's inline short labels ("In short - Elite: ...; Plus: ...") bound to the card named
+    last, a customer's figure quoted in a transcript and corrected, a fee total over several
+    years, "USD 95". s18's tuning part (one of its four seeds) was among ruleset 17's tuning data;
+    before it was, ruleset 17 flagged 11.3 % of s18's held-out answers. -v4's ids must keep
+    ruleset 16's grades, so the change ships as this version in suite core-v6.
+    """
+
+    name = "credit_cards.card_terms_qa-v5"
+    description = (
+        "Answer one disclosed term (APR, intro offer, fee) of one exactly named card in free "
+        "text; the value (tolerance stated) and every claim are checked (compliance ruleset 17)."
+    )
+    compliance_ruleset = V5_COMPLIANCE_RULESET

@@ -79,6 +79,10 @@ V3_COMPLIANCE_RULESET = 10
 #: verifier's default since stop 30; a literal for the same reason).
 V4_COMPLIANCE_RULESET = 16
 
+#: The compliance ruleset the ``-v5`` families (suite core-v6) grade and build with (the
+#: verifier's default since stop 31; a literal for the same reason).
+V5_COMPLIANCE_RULESET = 17
+
 #: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
 #: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).
 RULES_SQL = f"""

@@ -8,6 +8,8 @@ grader's words. Both versions' oracles look the cards up by the names the draft 
 
 ``-v4`` (core-v5): ``-v3`` with its drafts validated under compliance ruleset 16; see
 ``OfferAuditV4``.
+``-v5`` (core-v6): ``-v4`` with its drafts validated under compliance ruleset 17; see
+``OfferAuditV5``.
 
 The family writes a short marketing draft about one card (sometimes with its near-collision
 sibling as an alternative), grounded in the catalog, then injects 1-3 violations of different
@@ -33,6 +35,7 @@ from replicas.families.credit_cards.common import (
     NEAR_COLLISION_RATIO,
     V3_COMPLIANCE_RULESET,
     V4_COMPLIANCE_RULESET,
+    V5_COMPLIANCE_RULESET,
     apr_range,
     catalog_for,
     fmt_pct,
@@ -482,3 +485,27 @@ class OfferAuditV4(OfferAuditV3):
         "grading stated in the grader's words."
     )
     compliance_ruleset = V4_COMPLIANCE_RULESET
+
+
+@register_family
+class OfferAuditV5(OfferAuditV4):
+    """-v4 with each draft selected and validated under compliance ruleset 17, not ruleset 16.
+
+    What changed: the build keeps a draft only if its untouched version passes
+    ``verify_response(..., ruleset=17)`` and its injected version gets exactly the injected codes
+    from it. Everything else is -v4's; the drafts are drawn anew (a family's seeded streams are
+    keyed by its name).
+
+    Why: issue 13 asks that the families use the current verifier, and the expected codes are
+    what the verifier reports on the draft: a draft whose codes agree only under ruleset 16
+    would teach ruleset 16's reading. -v4's ids must keep their drafts, so the change ships as
+    this version in suite core-v6.
+    """
+
+    name = "credit_cards.offer_audit-v5"
+    description = (
+        "Review a generated marketing draft against the card catalog and list its compliance "
+        "violations by reason code (drafts validated with compliance ruleset 17); exact-set "
+        "grading stated in the grader's words."
+    )
+    compliance_ruleset = V5_COMPLIANCE_RULESET

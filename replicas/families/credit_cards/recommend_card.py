@@ -10,6 +10,7 @@ holding tables; the oracle does exactly that, and the value tolerance is the tas
 current detections) instead of the frozen ruleset 3; see ``RecommendCardV3``.
 
 ``-v4`` (core-v5): ``-v3`` with check 2 under compliance ruleset 16; see ``RecommendCardV4``.
+``-v5`` (core-v6): ``-v4`` with check 2 under compliance ruleset 17; see ``RecommendCardV5``.
 
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
@@ -46,6 +47,7 @@ from replicas.families.credit_cards.common import (
     RULES_SQL,
     V3_COMPLIANCE_RULESET,
     V4_COMPLIANCE_RULESET,
+    V5_COMPLIANCE_RULESET,
     apr_range,
     catalog_for,
     combine,
@@ -595,12 +597,40 @@ class RecommendCardV4(RecommendCardV3):
     compliance_ruleset = V4_COMPLIANCE_RULESET
 
 
+@register_family
+class RecommendCardV5(RecommendCardV4):
+    """-v4 with the compliance check graded under ruleset 17 instead of ruleset 16.
+
+    What changed: check 2 - and the build's check that the oracle text passes - runs
+    ``verify_response(..., customer_id=..., ruleset=17)``. Everything else is -v4's; the
+    customers are drawn anew (a family's seeded streams are keyed by its name).
+
+    Why: issue 13 asks that the families grade with the current verifier. Measured on blind
+    held-out sets written by others (kept outside the repository, scored in aggregate): ruleset 16
+    flags 8.0 % (s17) and 11.7 % (s18) of correct, compliant answers, ruleset 17 0.0 % and 2.7 % -
+    a summary's inline short labels ("In short - Elite: ...; Plus: ...") bound to the card named
+    last, a customer's figure quoted in a transcript and corrected, a fee total over several
+    years, "USD 95". s18's tuning part (one of its four seeds) was among ruleset 17's tuning data;
+    before it was, ruleset 17 flagged 11.3 % of s18's held-out answers. -v4's ids must keep
+    ruleset 16's grades, so the change ships as this version in suite core-v6.
+    """
+
+    name = "credit_cards.recommend_card-v5"
+    description = (
+        "Recommend the best eligible card for a customer by applying the stated value formula and "
+        "eligibility rule (no precomputed marts), with compliant, grounded claims (compliance "
+        "ruleset 17) and the required disclosures."
+    )
+    compliance_ruleset = V5_COMPLIANCE_RULESET
+
+
 __all__ = [
     "VALUE_SQL",
     "RecommendCard",
     "RecommendCardV2",
     "RecommendCardV3",
     "RecommendCardV4",
+    "RecommendCardV5",
     "accepted_cards",
     "customer_values",
     "oracle_text",
