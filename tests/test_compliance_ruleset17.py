@@ -235,6 +235,80 @@ ORDERS_TOTALS_ORDINALS: list[Case] = [
 ]
 
 
+# a recommended card's fee is disclosed by a claim about it, not by any equal dollar figure
+DISCLOSED_FEES: list[Case] = [
+    (
+        "I'd recommend the Summit Cash Plus for you: its rewards come to about $95 in a typical "
+        "year at your spending.",
+        ["missing_disclosure"],
+        _OK,
+    ),
+    (
+        "My pick is the Summit Cash Plus. Spend $95 on groceries and you earn 3% back; it has an "
+        "18.24%-27.24% APR.",
+        ["missing_disclosure"],
+        _OK,
+    ),
+    (
+        "I'd recommend the Summit Cash Plus for you ($95 annual fee, $0 the first year); its "
+        "rewards come to about $95 in a typical year at your spending.",
+        _OK,
+        _OK,
+    ),
+    (
+        "My pick is the Summit Cash Plus. Its annual fee is $95 ($0 the first year); spend $95 "
+        "on groceries and you earn 3% back.",
+        _OK,
+        _OK,
+    ),
+]
+
+
+# the s19 blind set's tuning split: what others say, corrected; what the customer spends
+SAID_AND_SPENT: list[Case] = [
+    (
+        "People often say the Summit Cash Plus costs $125 a year. It doesn't; the annual fee is "
+        "$95, and $0 the first year.",
+        _OK,
+        _FEE,
+    ),
+    # confirmed, not corrected: the figure stands
+    (
+        "People often say the Summit Cash Plus costs $125 a year. That is about right, and it has "
+        "an 18.24%-27.24% APR.",
+        _FEE,
+        _FEE,
+    ),
+    (
+        "My pick is the Summit Cash Plus ($95 annual fee, $0 the first year). You put about "
+        "$2,206 a month on cards, so $26,472 a year.",
+        _OK,
+        _FEE,
+    ),
+    # a fee word makes it a fee
+    (
+        "My pick is the Summit Cash Plus ($95 annual fee, $0 the first year). You put about "
+        "$2,206 a month on cards, so its fee is $125 a year.",
+        _FEE,
+        _FEE,
+    ),
+]
+
+
+@pytest.mark.parametrize("case", SAID_AND_SPENT)
+def test_ruleset17_what_others_say_corrected_and_what_the_customer_spends(
+    case: Case, catalog: Catalog
+) -> None:
+    _check(case, catalog)
+
+
+@pytest.mark.parametrize("case", DISCLOSED_FEES)
+def test_ruleset17_a_fee_is_disclosed_by_a_claim_about_the_card(
+    case: Case, catalog: Catalog
+) -> None:
+    _check(case, catalog)
+
+
 @pytest.mark.parametrize("case", CURRENCY)
 def test_ruleset17_dollars_with_the_currency_code(case: Case, catalog: Catalog) -> None:
     _check(case, catalog)
@@ -277,7 +351,14 @@ def test_ruleset17_an_offer_scoped_to_one_kind_is_checked_against_that_offer(
 
 
 def test_ruleset17_is_the_default_and_keeps_the_compliant_corpus_passing(catalog: Catalog) -> None:
-    flags = ("labels_17", "beliefs_17", "values_17", "sole_scope_17", "currency_17")
+    flags = (
+        "labels_17",
+        "beliefs_17",
+        "values_17",
+        "sole_scope_17",
+        "currency_17",
+        "fee_disclosed_17",
+    )
     assert RULESETS[17].version == 17 and all(getattr(RULESETS[17], f) for f in flags)
     for v in range(3, 17):
         assert not any(getattr(RULESETS[v], f) for f in flags)

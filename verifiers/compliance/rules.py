@@ -142,6 +142,7 @@ def check_disclosures(
     tally: Tally,
     goto_rates_8: bool = False,
     first_year_discloses: bool = True,
+    any_amount_discloses: bool = True,
 ) -> Iterator[Finding]:
     """An intro offer needs its length and the APR after it; a recommended card its annual fee.
 
@@ -208,8 +209,11 @@ def check_disclosures(
         card = catalog.card(card_id)
         if not card.annual_fee_usd:
             continue
-        ok = card_id in fee_stated or any(
-            same(amount, card.annual_fee_usd) for amount in extraction.amounts
+        # until ruleset 17, any dollar figure of the response equal to the fee disclosed it -
+        # another card's "$95 annual fee" too
+        ok = card_id in fee_stated or (
+            any_amount_discloses
+            and any(same(amount, card.annual_fee_usd) for amount in extraction.amounts)
         )
         tally.count("disclosures", ok)
         if not ok:
@@ -368,7 +372,13 @@ def evaluate(
         ),
         *check_eligibility(catalog, customer_id, extraction, recs, tally),
         *check_disclosures(
-            catalog, extraction, recs, tally, rules.goto_rates_8, not rules.waivers_10
+            catalog,
+            extraction,
+            recs,
+            tally,
+            rules.goto_rates_8,
+            not rules.waivers_10,
+            not rules.fee_disclosed_17,
         ),
     ]
     seen: set[tuple[str, int, int, str]] = set()

@@ -154,7 +154,9 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   priced by year, figures ordered by a comparison sign and a fee paid over several years are no
   card's claims; an intro figure whose unit names one kind of balance only is checked against
   that offer alone; "USD 95" reads as "$95"; "the first one's" / "the second's" name the cards
-  just named in that order.
+  just named in that order; "people often say ..." corrected is not claimed; what the customer
+  spends is no fee; a recommended card's annual fee is disclosed only by a fee claim bound to
+  that card, not by another card's equal figure.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -353,6 +355,9 @@ class Ruleset:
     sole_scope_17: bool = False
     # ruleset 17 (the s18 blind set's tuning split): "USD 95" and "95 USD" read as "$95"
     currency_17: bool = False
+    # ruleset 17: a recommended card's annual fee is disclosed by a fee claim bound to it, not by
+    # any dollar figure of the response that equals it (another card's "$95 annual fee")
+    fee_disclosed_17: bool = False
 
 
 FROZEN_RULESET = 3
@@ -496,6 +501,7 @@ RULESETS[17] = replace(
     values_17=True,
     sole_scope_17=True,
     currency_17=True,
+    fee_disclosed_17=True,
 )
 
 

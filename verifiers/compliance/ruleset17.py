@@ -54,6 +54,24 @@ gave five more classes, folded into this ruleset before it was published:
   second's $41" after two cards are named: the first (second, third) card named in the 400
   characters before it.
 
+Scored before any rule saw it, this ruleset (with the classes above) flagged 24 of the 300
+held-out compliant answers of a seventh writer, s19 (seeds 111-114; 8.0 %). Its tuning part
+(seed 111) then gave two more classes, and a recall fix came from the missing-disclosure misses of
+the s14 and s18 tuning parts; all three were folded in before publishing:
+
+* **What others say, corrected** (``beliefs_17``): "People often say the X costs $125 a year. It
+  doesn't; the annual fee is $95." - "people/some sites/reviewers say, claim, list ..." and "it
+  is often said ..." open a belief, held to the same test as "you mentioned": a correction word
+  after it and a figure of the same family that corrects it.
+* **What the customer spends** (``values_17``): "You put about $2,206 a month on cards, so
+  $26,469 a year" read as an annual fee; spending words ("spend", "put", "budget", "income")
+  join the value words.
+* **A fee disclosed by another figure** (``fee_disclosed_17``): a recommended card's annual fee
+  counted as stated when any dollar figure of the response equalled it (another card's "$95
+  annual fee", "spend $95 on groceries"); now only a fee claim bound to that card states it. On
+  the six blind sets' held-out parts this raised ``missing_disclosure`` recall (s15 28 -> 30/30,
+  s16 26 -> 30/30, s14 26 -> 27/30, s18 23 -> 24/30) and flagged no compliant answer.
+
 Precision first, as everywhere: a figure unbound is unverified, not passed as true.
 """
 
@@ -185,7 +203,9 @@ def ordinals_17(text: str, mentions: Sequence[NameMention]) -> list[NameMention]
 # -- a yearly value priced by year ----------------------------------------------------------------
 _VALUE_WORDS_17 = re.compile(
     r"\b(?:value|values|valued|worth|net|earn|earns|earned|earning|earnings|save|saves|saving"
-    r"|savings|return|returns|payback|gain|gains|profit|benefit|benefits|comes[ \t]+out[ \t]+ahead)\b"
+    r"|savings|return|returns|payback|gain|gains|profit|benefit|benefits|comes[ \t]+out[ \t]+ahead"
+    # what the customer spends ("You put about $2,206 a month on cards, so $26,469 a year")
+    r"|spend|spends|spent|spending|put|puts|putting|budget|income|salary)\b"
 )
 _COST_WORDS_17 = re.compile(
     r"\b(?:fee|fees|af|charge|charges|charged|charging|cost|costs|costing|price|priced|pay|pays"
@@ -256,7 +276,10 @@ def revise_17(extraction: Extraction) -> Extraction:
     return unbind_claims(extraction, readings)
 
 
-_VALUE_HINTS_17 = ("valu", "worth", "net", "earn", "sav", "return", "payback", "gain", "profit")
+_VALUE_HINTS_17 = (
+    "valu", "worth", "net", "earn", "sav", "return", "payback", "gain", "profit", "benefit",
+    "ahead", "spen", "put", "budget", "income", "salary",
+)  # fmt: skip
 
 
 # -- one kind of balance named ------------------------------------------------------------------
@@ -294,7 +317,14 @@ def sole_scope_17(extraction: Extraction) -> frozenset[int]:
 # == beliefs =======================================================================================
 
 _BELIEF_17 = re.compile(
-    r"\byou(?:[ \t]+(?:may|might|probably|also))?[ \t]+(?:have[ \t]+)?"
+    # what others say ("People often say the X costs $125 a year. It doesn't; ...")
+    r"\b(?:people|folks|many|some|others|forums?|blogs?|sites?|websites?|reviewers?|articles?)"
+    r"(?:[ \t]+(?:often|usually|sometimes|commonly|still|online))?[ \t]+(?:say|said|claim|claimed"
+    r"|think|thought|believe|believed|assume|assumed|quote|quoted|list|listed|report|reported"
+    r"|repeat|mention|mentioned)\b"
+    r"|\b(?:it[ \t]+is|it's|it[ \t]+was)[ \t]+(?:often|commonly|widely|sometimes|frequently)[ \t]+"
+    r"(?:said|claimed|believed|thought|reported|repeated|quoted)\b"
+    r"|\byou(?:[ \t]+(?:may|might|probably|also))?[ \t]+(?:have[ \t]+)?"
     r"(?:mentioned|said|wrote|quoted|cited|saw|noted|stated|were[ \t]+quoted|were[ \t]+given"
     r"|got[ \t]+quoted|came[ \t]+across|found|brought[ \t]+up|asked[ \t]+about|asked[ \t]+whether"
     r"|asked[ \t]+if|'ve[ \t]+seen|have[ \t]+seen|'re[ \t]+quoting|are[ \t]+quoting)\b"
@@ -342,8 +372,6 @@ def drop_beliefs_17(extraction: Extraction) -> Extraction:
     if not extraction.claims:
         return extraction
     spans = _user_turns(masked) if ":" in masked else []
-    if not ("you" in masked or '"' in masked or "“" in masked):
-        return drop_corrected(extraction, spans)
     for m in _BELIEF_17.finditer(masked):
         if m.group(0).startswith(('"', "“")):
             spans.append((m.start(), m.end()))

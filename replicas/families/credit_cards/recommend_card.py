@@ -607,12 +607,13 @@ class RecommendCardV5(RecommendCardV4):
 
     Why: issue 13 asks that the families grade with the current verifier. Measured on blind
     held-out sets written by others (kept outside the repository, scored in aggregate): ruleset 16
-    flags 8.0 % (s17) and 11.7 % (s18) of correct, compliant answers, ruleset 17 0.0 % and 2.7 % -
-    a summary's inline short labels ("In short - Elite: ...; Plus: ...") bound to the card named
-    last, a customer's figure quoted in a transcript and corrected, a fee total over several
-    years, "USD 95". s18's tuning part (one of its four seeds) was among ruleset 17's tuning data;
-    before it was, ruleset 17 flagged 11.3 % of s18's held-out answers. -v4's ids must keep
-    ruleset 16's grades, so the change ships as this version in suite core-v6.
+    flags 8.0 % (s17), 11.7 % (s18) and 8.7 % (s19) of correct, compliant answers, ruleset 17
+    0.0 %, 2.7 % and 2.3 % - a summary's inline short labels ("In short - Elite: ...; Plus: ...")
+    bound to the card named last, a customer's figure quoted in a transcript and corrected, a fee
+    total over several years, what the customer spends, "USD 95". The tuning parts of s18 and s19
+    (one of their four seeds each) were among ruleset 17's tuning data; before they were, ruleset
+    17 flagged 11.3 % and 8.0 % of their held-out answers. -v4's ids must keep ruleset 16's
+    grades, so the change ships as this version in suite core-v6.
     """
 
     name = "credit_cards.recommend_card-v5"
