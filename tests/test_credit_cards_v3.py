@@ -181,33 +181,6 @@ def _lines_v4(card: Any, other: str) -> list[str]:
     return lines
 
 
-@pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
-def test_v4_grades_with_ruleset_16(base: str, snapshot: Any, catalog: Catalog) -> None:
-    """On the same task, -v3 grades a text as ruleset 10 reads it and -v4 as ruleset 16 does;
-    the texts on which the two disagree (computed here) go both ways: honest ones -v3 fails and
-    false ones -v3 passes."""
-    v3, v4 = f"credit_cards.{base}-v3", f"credit_cards.{base}-v4"
-    flips: set[bool] = set()
-    for variant in range(4):
-        task = _task(base, "v4", variant)
-        customer = task.metadata.get("customer_id")
-        customer_id = None if customer is None else int(customer)
-        oracle = task.oracle[-1].arguments["answer"]
-        assert _grade(v4, task, oracle, snapshot).passed
-        card = _subject(task, catalog)
-        brand = card.card_name.split()[0]
-        for line in _lines_v4(card, brand):
-            text = f"{oracle}\n{line}"
-            old = verify_response(text, catalog, customer_id=customer_id, ruleset=V3_RULESET)
-            new = verify_response(text, catalog, customer_id=customer_id, ruleset=V4_RULESET)
-            if old.passed == new.passed:
-                continue
-            _assert_graded_like(_grade(v3, task, text, snapshot), old)
-            _assert_graded_like(_grade(v4, task, text, snapshot), new)
-            flips.add(new.passed)
-    assert flips == {True, False}, flips  # cases in both directions
-
-
 def _lines_v5(card: Any) -> list[str]:
     """Lines about ``card``: true ones ruleset 16 misreads (a customer's figure corrected in the
     reply, a fee total over three years) and a false one only ruleset 17 reads (a fee in USD)."""
@@ -221,26 +194,43 @@ def _lines_v5(card: Any) -> list[str]:
     ]
 
 
+def _lines_after(version: str, card: Any) -> list[str]:
+    return _lines_v4(card, card.card_name.split()[0]) if version == "v4" else _lines_v5(card)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "old_ruleset", "new_ruleset"),
+    [("v3", "v4", V3_RULESET, V4_RULESET), ("v4", "v5", V4_RULESET, V5_RULESET)],
+)
 @pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
-def test_v5_grades_with_ruleset_17(base: str, snapshot: Any, catalog: Catalog) -> None:
-    """On the same task, -v4 grades a text as ruleset 16 reads it and -v5 as ruleset 17 does;
-    the texts on which the two disagree (computed here) go both ways."""
-    v4, v5 = f"credit_cards.{base}-v4", f"credit_cards.{base}-v5"
+def test_a_bump_grades_with_its_ruleset(
+    base: str,
+    before: str,
+    after: str,
+    old_ruleset: int,
+    new_ruleset: int,
+    snapshot: Any,
+    catalog: Catalog,
+) -> None:
+    """On the same task, -v3 grades a text as ruleset 10 reads it and -v4 as ruleset 16 does
+    (-v4 and -v5: rulesets 16 and 17); the texts on which the two disagree (computed here) go
+    both ways: honest ones the older version fails and false ones it passes."""
+    old_family, new_family = f"credit_cards.{base}-{before}", f"credit_cards.{base}-{after}"
     flips: set[bool] = set()
     for variant in range(4):
-        task = _task(base, "v5", variant)
+        task = _task(base, after, variant)
         customer = task.metadata.get("customer_id")
         customer_id = None if customer is None else int(customer)
         oracle = task.oracle[-1].arguments["answer"]
-        assert _grade(v5, task, oracle, snapshot).passed
-        for line in _lines_v5(_subject(task, catalog)):
+        assert _grade(new_family, task, oracle, snapshot).passed
+        for line in _lines_after(after, _subject(task, catalog)):
             text = f"{oracle}\n{line}"
-            old = verify_response(text, catalog, customer_id=customer_id, ruleset=V4_RULESET)
-            new = verify_response(text, catalog, customer_id=customer_id, ruleset=V5_RULESET)
+            old = verify_response(text, catalog, customer_id=customer_id, ruleset=old_ruleset)
+            new = verify_response(text, catalog, customer_id=customer_id, ruleset=new_ruleset)
             if old.passed == new.passed:
                 continue
-            _assert_graded_like(_grade(v4, task, text, snapshot), old)
-            _assert_graded_like(_grade(v5, task, text, snapshot), new)
+            _assert_graded_like(_grade(old_family, task, text, snapshot), old)
+            _assert_graded_like(_grade(new_family, task, text, snapshot), new)
             flips.add(new.passed)
     assert flips == {True, False}, flips  # cases in both directions
 
