@@ -71,7 +71,9 @@ def test_ruleset16_a_rewards_rate_is_no_apr(case: Case, catalog: Catalog) -> Non
     _check(case, catalog)
 
 
-def test_ruleset16_is_on_by_default_and_keeps_the_compliant_corpus_passing(catalog: Catalog) -> None:
+def test_ruleset16_is_on_by_default_and_keeps_the_compliant_corpus_passing(
+    catalog: Catalog,
+) -> None:
     assert RULESETS[16].version == 16 and RULESETS[16].rates_16
     for v in range(3, 16):
         assert not RULESETS[v].rates_16
