@@ -279,6 +279,18 @@ SAID_AND_SPENT: list[Case] = [
         _FEE,
         _FEE,
     ),
+    # a correction word alone is not a correction: another figure of the same kind must follow
+    (
+        "You mentioned the Summit Cash Plus costs $125 a year - not a mistake; its late fee is $39.",
+        _FEE,
+        _FEE,
+    ),
+    (
+        "User: the Summit Cash Plus costs $125 a year, right?\nAssistant: Not a problem - and its "
+        "late fee is $39.",
+        _FEE,
+        _FEE,
+    ),
     (
         "My pick is the Summit Cash Plus ($95 annual fee, $0 the first year). You put about "
         "$2,206 a month on cards, so $26,472 a year.",

@@ -42,7 +42,10 @@ gave five more classes, folded into this ruleset before it was published:
   - true?" / "Assistant: That figure isn't right: its purchase APR is 23.24%", the customer's
   turn (a line opening "User:", "Customer:", "Client:", "Human:", "Me:", "Q:") up to the
   assistant's turn that answers it holds the customer's words; its figures are dropped when a
-  figure of the same family corrects them, as a quoted belief's are. A "User:" turn that no
+  later claim corrects them, as a quoted belief's are: the same family and card, another value.
+  (Ruleset 11's test for a corrected myth takes any figure of the family after it; ruleset 17's
+  beliefs need a claim about the same card that differs, so "- not a mistake; its late fee is
+  $39" corrects nothing.) A "User:" turn that no
   assistant's turn follows is none (an answer that opens with "User:" is still read whole).
 * **Figures ordered by a comparison sign** (``revise_17``): "23.24% < 23.49% < 26.74%" ranks
   several cards' figures; bound to the card named last they were three wrong APRs.
@@ -79,13 +82,14 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claim_types import FEE_CLAIM, INTRO_CLAIM
 from replicas.verifiers.compliance.claims import unbind_claims
 from replicas.verifiers.compliance.expansions import apply_replacements
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, NameMention, tokens_of
-from replicas.verifiers.compliance.ruleset14 import _MYTH_END_14, drop_corrected
+from replicas.verifiers.compliance.ruleset14 import _MYTH_END_14
 from replicas.verifiers.compliance.ruleset14b import _PER_YEAR_AFTER, _YEARS_SPAN
 from replicas.verifiers.compliance.spans import SpanIndex
 from replicas.verifiers.compliance.values import USD
@@ -383,7 +387,63 @@ def drop_beliefs_17(extraction: Extraction) -> Extraction:
             continue
         # the belief ends where it is declared wrong ("..., which is incorrect: it is $95")
         spans.append((m.start(), min(stop, cue.start())))
-    return drop_corrected(extraction, spans)
+    return _drop_corrected_17(extraction, spans)
+
+
+# a yearly fee and its first year's: "$59 a year, which is incorrect: it is $95, waived the first
+# year" corrects the one with the other
+_ANNUAL_KINDS_17 = frozenset({"annual", "annual_first_year"})
+
+# how far after a belief its correction may come (ruleset 11's reach)
+_CORRECTION_REACH_17 = 300
+
+
+def _drop_corrected_17(extraction: Extraction, spans: list[tuple[int, int]]) -> Extraction:
+    """The extraction without the claims inside ``spans`` that a later claim corrects: the same
+    family, the same card(s), a kind either admits, and another value, length or "none"-ness,
+    within 300 characters. Stricter than ruleset 11's test, which any figure of the
+    family after the belief satisfies: "People say the X costs $125 a year; that isn't wrong,
+    and its late fee is $40" must not drop the $125."""
+    claims = extraction.claims
+    if not spans or not claims:
+        return extraction
+    index = SpanIndex(spans)
+    kept = []
+    for i, claim in enumerate(claims):
+        if claim.cards and index.holding(claim.start) is not None:
+            corrected = False
+            for other in claims[i + 1 :]:
+                if other.start > claim.end + _CORRECTION_REACH_17:
+                    break
+                if index.holding(other.start) is not None:
+                    continue  # another belief's figure corrects nothing
+                if (
+                    other.family == claim.family
+                    and other.cards == claim.cards
+                    and (
+                        claim.kind in other.admissible
+                        or other.kind in claim.admissible
+                        or "any" in (claim.kind, other.kind)  # an offer with no scope named
+                        or {claim.kind, other.kind} <= _ANNUAL_KINDS_17
+                    )
+                    and (
+                        other.is_none != claim.is_none
+                        or other.low != claim.low
+                        or other.high != claim.high
+                        or (
+                            None not in (other.months, claim.months)
+                            and other.months != claim.months
+                        )
+                    )
+                ):
+                    corrected = True
+                    break
+            if corrected:
+                continue
+        kept.append(claim)
+    if len(kept) == len(claims):
+        return extraction
+    return replace(extraction, claims=tuple(kept))
 
 
 __all__ = [
