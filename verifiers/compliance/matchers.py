@@ -69,6 +69,22 @@ def find_starting_with(
             cursor = max(match.end(), pos + 1)
 
 
+def find_after(pattern: re.Pattern[str], text: str, mark: str) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)`` for a pattern whose every match starts right after ``mark``
+    (it opens with a look-behind for it): tried only there, resuming after each match as
+    ``finditer`` does, so the matches are the same."""
+    cursor = 0
+    pos = text.find(mark)
+    while pos >= 0:
+        start = pos + len(mark)
+        if start >= cursor:
+            match = pattern.match(text, start)
+            if match is not None:
+                yield match
+                cursor = max(match.end(), start + 1)
+        pos = text.find(mark, pos + 1)
+
+
 def trie_pattern(words: list[str]) -> str:
     """A prefix-factored alternation ("a(?:pr|nnual)..."): the regex engine then rejects most
     positions after one character instead of trying every word in turn."""

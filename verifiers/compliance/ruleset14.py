@@ -59,7 +59,7 @@ from weakref import WeakKeyDictionary
 
 from replicas.verifiers.compliance.claims import unbind_claims
 from replicas.verifiers.compliance.expansions import apply_replacements
-from replicas.verifiers.compliance.matchers import at_word_start
+from replicas.verifiers.compliance.matchers import at_word_start, find_after, find_starting_with
 from replicas.verifiers.compliance.mentions import NameMention
 from replicas.verifiers.compliance.names10 import STRONG_PRODUCT_WORDS
 from replicas.verifiers.compliance.phrases import FUNCTION_WORDS
@@ -88,6 +88,7 @@ _ZERO_FEE_AND_PCT = re.compile(
     rf"\b(?:zero|\$[ \t]?0(?!\.?\d))[ \t]+{_FEE_TERMS}[ \t]+(?P<and>and|plus|with)[ \t]+"
     r"(?=\d{1,2}(?:\.\d{1,2})?[ \t]?%)"
 )
+_ZERO_FEE_AND_PCT_STARTS = ("zero", "$0", "$ 0", "$\t0")  # what every match opens with
 
 # -- "fee-free" before a kind of transaction -------------------------------------------------------
 _FEE_FREE_KIND = re.compile(
@@ -95,6 +96,7 @@ _FEE_FREE_KIND = re.compile(
     r"|(?P<fx>foreign[ \t](?:transactions|purchases|spending)))\b"
 )
 _KIND_FEE = {"ca": "no cash advance fee", "bt": "no balance transfer fee", "fx": "no foreign fee"}
+_FEE_FREE_KIND_STARTS = ("fee-free", "fee free", "no-fee", "no fee")
 
 # -- a promotional rate that "reverts" to the ongoing one ------------------------------------------
 _REVERTING = re.compile(
@@ -108,14 +110,14 @@ def rewrite_14(norm: NormalizedText) -> NormalizedText:
     lower = norm.lower
     found: list[tuple[int, int, str]] = []
     if "%" in lower and ("zero" in lower or "$0" in lower or "$ 0" in lower):
-        for m in _ZERO_FEE_AND_PCT.finditer(lower):
+        for m in find_starting_with(_ZERO_FEE_AND_PCT, lower, _ZERO_FEE_AND_PCT_STARTS):
             found.append((m.end("and"), m.end("and"), " a"))
     if "free" in lower or "no-fee" in lower or "no fee" in lower:
-        for m in _FEE_FREE_KIND.finditer(lower):
+        for m in find_starting_with(_FEE_FREE_KIND, lower, _FEE_FREE_KIND_STARTS):
             kind = next(k for k in ("ca", "bt", "fx") if m.group(k))
             found.append((m.start(), m.end(), _KIND_FEE[kind]))
     if "%" in lower and (" to " in lower):
-        for m in _REVERTING.finditer(lower):
+        for m in find_after(_REVERTING, lower, "%"):
             # a low rate (below 10%) before it: a promotional one
             before = lower[max(0, m.start() - 7) : m.start()]
             rate = re.search(r"(\d{1,2}(?:\.\d{1,2})?)[ \t]?%$", before)
