@@ -299,6 +299,11 @@ _REC_THE_RUN = re.compile(
     )
     + r")[ \t]+(?:also[ \t]+)?the[ \t]+(?P<w>[a-z][a-z-]{3,19})(?P<t>(?:[ \t][a-z0-9']+){1,3})"
 )
+# the first word of each of its verbs: every match opens with one of them
+_REC_THE_RUN_STARTS = (
+    "put", "consider", "try", "look", "go", "pick", "choose", "get", "apply", "check", "add",
+    "recommend", "suggest", "start",
+)  # fmt: skip
 _WORD_CHAR = re.compile(r"\w")
 _RUN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-")
 
@@ -411,7 +416,7 @@ class Names14:
 
     def recommended_coined(self, text: str, lower: str, taken: SpanIndex) -> list[NameMention]:
         out: list[NameMention] = []
-        for m in _REC_THE_RUN.finditer(lower):
+        for m in find_starting_with(_REC_THE_RUN, lower, _REC_THE_RUN_STARTS):
             word = m.group("w")
             if not word.replace("-", "").isalpha() or not self.r13._unfamiliar(word):
                 continue

@@ -49,7 +49,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.expansions import apply_replacements
-from replicas.verifiers.compliance.matchers import at_word_start
+from replicas.verifiers.compliance.matchers import at_word_start, find_starting_with
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, UNKNOWN, NameMention
 from replicas.verifiers.compliance.phrases import FUNCTION_WORDS
 from replicas.verifiers.compliance.ruleset14 import _MYTH_END_14, _NAMES14, drop_corrected
@@ -184,6 +184,9 @@ _SLOT = re.compile(
     r"(?=(?:\*\*|__)?[ \t]*(?:[.,;:!?\n]|$))"
 )
 
+# the first word of each lead: every match of ``_SLOT`` opens with one of them
+_SLOT_STARTS = ("recommendation", "pick", "choice", "point", "go", "best", "winner", "suggestion")
+
 
 def slot_names_14(
     index: NameIndex, text: str, lower: str, mentions: Sequence[NameMention]
@@ -201,7 +204,7 @@ def slot_names_14(
     taken = SpanIndex((m.start, m.end) for m in out)
     named: dict[str, int] = {}  # how often "the <name>" occurs, per name
     found: list[NameMention] = []
-    for m in _SLOT.finditer(lower):
+    for m in find_starting_with(_SLOT, lower, _SLOT_STARTS):
         name = m.group("name")
         words = name.split()
         if any(w in FUNCTION_WORDS or not w.replace("-", "").isalpha() for w in words):

@@ -49,6 +49,8 @@ import re
 from bisect import bisect_right
 from typing import TYPE_CHECKING
 
+from ahocorasick_rs import AhoCorasick, MatchKind
+
 from replicas.verifiers.compliance import lexicon as lex
 from replicas.verifiers.compliance.claims import unbind_claims
 from replicas.verifiers.compliance.expansions import apply_replacements
@@ -235,13 +237,16 @@ def names_14c(
     if anchors is None:
         return mentions
     # a distinctive name word written in lower case: only its lines are read
+    # (the lines ``anchors.finditer(text)`` finds a match on: every place one of the words stands
+    # whole is a match start, found with one Aho-Corasick pass; no word holds a line break)
     lines: list[tuple[int, int]] = []
-    for m in anchors.finditer(text):
-        if lines and m.start() < lines[-1][1]:
+    size = len(text)
+    for start in _anchor_starts_14c(index, distinctive, text):
+        if lines and start < lines[-1][1]:
             continue
-        a = text.rfind("\n", 0, m.start()) + 1
-        b = text.find("\n", m.end())
-        lines.append((a, len(text) if b < 0 else b))
+        a = text.rfind("\n", 0, start) + 1
+        b = text.find("\n", start)
+        lines.append((a, size if b < 0 else b))
     if not lines:
         return mentions
     taken = SpanIndex((m.start, m.end) for m in mentions)
@@ -328,6 +333,30 @@ def _name_words_14c(index: NameIndex) -> _NameWords14c:
         _WORDS_CACHE_14C.clear()
     _WORDS_CACHE_14C[id(index)] = (index, (by_word, distinctive, anchors))
     return by_word, distinctive, anchors
+
+
+_ALNUM_14C = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_AUTOMATA_14C: dict[int, tuple[object, AhoCorasick]] = {}
+
+
+def _anchor_starts_14c(index: NameIndex, distinctive: frozenset[str], text: str) -> list[int]:
+    """Where ``_name_words_14c``'s ``anchors`` pattern matches in ``text``, in order: where one of
+    the ``distinctive`` words occurs with no ASCII letter or digit on either side."""
+    hit = _AUTOMATA_14C.get(id(index))
+    if hit is not None and hit[0] is index:
+        automaton = hit[1]
+    else:
+        automaton = AhoCorasick(sorted(distinctive), matchkind=MatchKind.Standard)
+        if len(_AUTOMATA_14C) > 64:
+            _AUTOMATA_14C.clear()
+        _AUTOMATA_14C[id(index)] = (index, automaton)
+    size = len(text)
+    starts = {
+        a
+        for _, a, b in automaton.find_matches_as_indexes(text, overlapping=True)
+        if (a == 0 or text[a - 1] not in _ALNUM_14C) and (b == size or text[b] not in _ALNUM_14C)
+    }
+    return sorted(starts)
 
 
 # == claims =======================================================================================
