@@ -289,9 +289,27 @@ def _chain_sum(masked: str, lo: int, eq: int) -> float | None:
     return total if n >= 2 else None
 
 
-def _multi_year_total(claim: Claim, masked: str) -> bool:
+def _years_marks(masked: str) -> list[int]:
+    """Where "years" or "-year" occurs in ``masked``, in order: every match of ``_YEARS_SPAN``
+    holds one of them."""
+    out = []
+    for word in ("years", "-year"):
+        pos = masked.find(word)
+        while pos >= 0:
+            out.append(pos)
+            pos = masked.find(word, pos + 1)
+    out.sort()
+    return out
+
+
+def _multi_year_total(claim: Claim, masked: str, marks: list[int] | None = None) -> bool:
     if claim.family != "fee" or claim.unit != "usd" or claim.is_none or claim.low is None:
         return False
+    if marks is not None:
+        # the sentence read lies within _REACH of the figure: no "years" there, no span of years
+        k = bisect_left(marks, claim.start - _REACH)
+        if k == len(marks) or marks[k] >= claim.start + _REACH:
+            return False
     lo, hi = _sentence(masked, claim.start)
     if _YEARS_SPAN.search(masked, lo, hi) is None:
         return False
@@ -355,12 +373,13 @@ def revise_14b(extraction: Extraction) -> Extraction:
     if not (totals or parens):
         return extraction
     spans = _paren_spans(extraction) if parens else []
+    marks = _years_marks(masked) if totals else None
     out = list(extraction.claims)
     changed = False
     for i, claim in enumerate(out):
         if not claim.cards:
             continue
-        if totals and _multi_year_total(claim, masked):
+        if totals and _multi_year_total(claim, masked, marks):
             out[i] = replace(claim, cards=())
             changed = True
             continue
