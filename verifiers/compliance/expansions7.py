@@ -716,6 +716,8 @@ def _near(
     for anchor in anchors:
         found = positions.get(anchor)
         if found is None:
+            if anchor in _ANCHOR_SET:
+                continue
             found = positions[anchor] = _find_all(lower, anchor)
         if found:
             reach = len(anchor) + after
@@ -758,6 +760,7 @@ _ANCHORS = (
     "owning", "previous", "purchase", "skip", "slip", "statement", "transferred", "transferring",
     "waived", "xfer", "year", "yearly", "|",
 )  # fmt: skip
+_ANCHOR_SET = frozenset(_ANCHORS)
 _ANCHOR_AUTOMATON = AhoCorasick(list(_ANCHORS), matchkind=MatchKind.Standard)
 
 
@@ -768,11 +771,16 @@ def _anchor_positions(lower: str) -> dict[str, list[int]]:
     last = _LAST_POSITIONS
     if last[0] is lower:
         return last[1]
-    positions: dict[str, list[int]] = {anchor: [] for anchor in _ANCHORS}
+    # (only the anchors that occur get an entry; ``_near`` reads a missing one of ``_ANCHORS`` as
+    # absent; the order of the positions does not matter, ``_near`` sorts the spans)
+    positions: dict[str, list[int]] = {}
     for index, start, _ in _ANCHOR_AUTOMATON.find_matches_as_indexes(lower, overlapping=True):
-        positions[_ANCHORS[index]].append(start)
-    for found in positions.values():
-        found.sort()
+        anchor = _ANCHORS[index]
+        found = positions.get(anchor)
+        if found is None:
+            positions[anchor] = [start]
+        else:
+            found.append(start)
     _LAST_POSITIONS = (lower, positions)
     return positions
 
