@@ -720,8 +720,15 @@ def _near(
                 continue
             found = positions[anchor] = _find_all(lower, anchor)
         if found:
+            # (max(0, pos - before), min(size, pos + reach)) for each position
             reach = len(anchor) + after
-            spans += [(max(0, pos - before), min(size, pos + reach)) for pos in found]
+            spans += [
+                (
+                    pos - before if pos > before else 0,
+                    pos + reach if pos + reach < size else size,
+                )
+                for pos in found
+            ]
     if not spans:
         return []
     # (what ``_windows(lower, anchors, before, after)`` returns, from the positions kept)
