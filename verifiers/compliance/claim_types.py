@@ -93,11 +93,15 @@ class _Nearest:
 
     def __init__(self, cues: Sequence[tuple[str, int]], pos: int) -> None:
         best: dict[str, tuple[int, int, tuple[str, int]]] = {}
+        get = best.get
         for index, cue in enumerate(cues):
-            distance = abs(cue[1] - pos)
-            held = best.get(cue[0])
+            distance = cue[1] - pos
+            if distance < 0:
+                distance = -distance
+            kind = cue[0]
+            held = get(kind)
             if held is None or distance < held[0]:
-                best[cue[0]] = (distance, index, cue)
+                best[kind] = (distance, index, cue)
         self._best = best
         self.kinds = best.keys()
 

@@ -391,9 +391,13 @@ def unbind_claims(
     out = list(extraction.claims)
     changed = False
     for i, claim in enumerate(out):
-        if claim.cards and any(reading(claim, masked) for reading in readings):
-            out[i] = replace(claim, cards=())
-            changed = True
+        if not claim.cards:
+            continue
+        for reading in readings:
+            if reading(claim, masked):
+                out[i] = replace(claim, cards=())
+                changed = True
+                break
     if not changed:
         return extraction
     return replace(extraction, claims=tuple(out))

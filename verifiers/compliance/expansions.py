@@ -193,7 +193,7 @@ def _in_windows(
     found: list[re.Match[str]] = []
     cursor = 0
     for lo, hi in windows:
-        for match in pattern.finditer(lower, max(lo, cursor), hi):
+        for match in pattern.finditer(lower, lo if lo > cursor else cursor, hi):
             found.append(match)
             cursor = match.end()
     return found

@@ -42,7 +42,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from replicas.verifiers.compliance.expansions import _in_windows, _windows, apply_replacements
+from ahocorasick_rs import AhoCorasick, MatchKind
+
+from replicas.verifiers.compliance.expansions import _in_windows, apply_replacements
 from replicas.verifiers.compliance.numwords import NUMBER_WORDS, parse_number_words
 from replicas.verifiers.compliance.text import NormalizedText
 
@@ -708,9 +710,86 @@ def _near(
 ) -> list[re.Match[str]]:
     """``pattern``'s matches in the stretches around its anchor words (found with ``str.find``):
     each pattern holds one of its anchors, so the regex engine runs only where a match can be."""
-    if not any(a in lower for a in anchors):
+    positions = _anchor_positions(lower)
+    spans: list[tuple[int, int]] = []
+    size = len(lower)
+    for anchor in anchors:
+        found = positions.get(anchor)
+        if found is None:
+            if anchor in _ANCHOR_SET:
+                continue
+            found = positions[anchor] = _find_all(lower, anchor)
+        if found:
+            # (max(0, pos - before), min(size, pos + reach)) for each position
+            reach = len(anchor) + after
+            spans += [
+                (
+                    pos - before if pos > before else 0,
+                    pos + reach if pos + reach < size else size,
+                )
+                for pos in found
+            ]
+    if not spans:
         return []
-    return _in_windows(pattern, lower, _windows(lower, anchors, before, after))
+    # (what ``_windows(lower, anchors, before, after)`` returns, from the positions kept)
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for lo, hi in spans:
+        if merged and lo <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
+        else:
+            merged.append((lo, hi))
+    return _in_windows(pattern, lower, merged)
+
+
+def _find_all(lower: str, anchor: str) -> list[int]:
+    """Every position of ``anchor`` in ``lower``, overlapping ones included (as ``_windows``)."""
+    out = []
+    pos = lower.find(anchor)
+    while pos >= 0:
+        out.append(pos)
+        pos = lower.find(anchor, pos + 1)
+    return out
+
+
+# The anchors' positions in the one text being read (``_word_replacements`` looks for the same
+# anchor words - "year", "month", "fee", "late" - in one paragraph many times): kept for the last
+# text only (one tuple, read and replaced whole), so the memory is bounded and the positions of
+# one text are never used for another.
+_LAST_POSITIONS: tuple[str, dict[str, list[int]]] = ("", {})
+# every anchor word the patterns of this module are run around
+_ANCHORS = (
+    " -", " charge", " fee", "--", "-fee", "?", "annual", "another", "balance", "before",
+    "carrying", "cash-", "charge", "consolidat", "consolidating", "cost", "countr", "currenc",
+    "current", "cycle", "debt", "different", "due", "elsewhere", "existing", "fee", "foreign-",
+    "forg", "free", "free to use", "having", "holding", "interest", "intro", "late", "late-",
+    "miss", "month", "monthly", "months", "no-fee", "nothing", "old", "other", "outside", "owe",
+    "owning", "previous", "purchase", "skip", "slip", "statement", "transferred", "transferring",
+    "waived", "xfer", "year", "yearly", "|",
+)  # fmt: skip
+_ANCHOR_SET = frozenset(_ANCHORS)
+_ANCHOR_AUTOMATON = AhoCorasick(list(_ANCHORS), matchkind=MatchKind.Standard)
+
+
+def _anchor_positions(lower: str) -> dict[str, list[int]]:
+    """Every anchor's positions in ``lower`` (overlapping ones too, as ``_find_all``), all found
+    in one Aho-Corasick pass; an anchor missing from ``_ANCHORS`` is found by ``_near``."""
+    global _LAST_POSITIONS
+    last = _LAST_POSITIONS
+    if last[0] is lower:
+        return last[1]
+    # (only the anchors that occur get an entry; ``_near`` reads a missing one of ``_ANCHORS`` as
+    # absent; the order of the positions does not matter, ``_near`` sorts the spans)
+    positions: dict[str, list[int]] = {}
+    for index, start, _ in _ANCHOR_AUTOMATON.find_matches_as_indexes(lower, overlapping=True):
+        anchor = _ANCHORS[index]
+        found = positions.get(anchor)
+        if found is None:
+            positions[anchor] = [start]
+        else:
+            found.append(start)
+    _LAST_POSITIONS = (lower, positions)
+    return positions
 
 
 def _label_replacements(text: str, lower: str) -> list[tuple[int, int, str]]:

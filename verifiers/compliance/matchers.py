@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from ahocorasick_rs import AhoCorasick, MatchKind
+
 _QUANTIFIERS = frozenset("?*+{")
 
 
@@ -54,11 +56,16 @@ def find_starting_with(
     with a group or a word boundary).
     """
     starts: set[int] = set()
-    for word in words:
-        pos = text.find(word)
-        while pos >= 0:
-            starts.add(pos)
-            pos = text.find(word, pos + 1)
+    if len(words) > 1:
+        # every occurrence of every word (overlapping ones too) in one Aho-Corasick pass
+        found = _starts_automaton(words).find_matches_as_indexes(text, overlapping=True)
+        starts = {start for _, start, _ in found}
+    else:
+        for word in words:
+            pos = text.find(word)
+            while pos >= 0:
+                starts.add(pos)
+                pos = text.find(word, pos + 1)
     cursor = 0
     for pos in sorted(starts):
         if pos < cursor:
@@ -67,6 +74,35 @@ def find_starting_with(
         if match is not None:
             yield match
             cursor = max(match.end(), pos + 1)
+
+
+_AUTOMATA: dict[tuple[str, ...], AhoCorasick] = {}
+
+
+def _starts_automaton(words: tuple[str, ...]) -> AhoCorasick:
+    """An automaton finding each of ``words`` (kept per tuple of words; a few dozen at most)."""
+    automaton = _AUTOMATA.get(words)
+    if automaton is None:
+        if len(_AUTOMATA) >= 256:
+            _AUTOMATA.clear()
+        automaton = _AUTOMATA[words] = AhoCorasick(list(words), matchkind=MatchKind.Standard)
+    return automaton
+
+
+def find_after(pattern: re.Pattern[str], text: str, mark: str) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)`` for a pattern whose every match starts right after ``mark``
+    (it opens with a look-behind for it): tried only there, resuming after each match as
+    ``finditer`` does, so the matches are the same."""
+    cursor = 0
+    pos = text.find(mark)
+    while pos >= 0:
+        start = pos + len(mark)
+        if start >= cursor:
+            match = pattern.match(text, start)
+            if match is not None:
+                yield match
+                cursor = max(match.end(), start + 1)
+        pos = text.find(mark, pos + 1)
 
 
 def trie_pattern(words: list[str]) -> str:

@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
-from replicas.verifiers.compliance.matchers import word_set
+from replicas.verifiers.compliance.matchers import find_starting_with, word_set
 from replicas.verifiers.compliance.mentions import UNKNOWN, NameMention
 from replicas.verifiers.compliance.names10 import STRONG_PRODUCT_WORDS
 from replicas.verifiers.compliance.phrases import FUNCTION_WORDS
@@ -120,6 +120,8 @@ class Names13:
             if self.stems
             else r"(?!x)x"
         )
+        # what every match of it opens with (the stems as written)
+        self.issuer_starts = tuple(dict.fromkeys(" ".join(s) for s in self.stems))
 
     # -- capitalised, "Card's" ---------------------------------------------------------------
 
@@ -153,7 +155,7 @@ class Names13:
 
     def issuer_products(self, text: str, lower: str, taken: SpanIndex) -> list[NameMention]:
         out = []
-        for m in self.issuer_regex.finditer(lower):
+        for m in find_starting_with(self.issuer_regex, lower, self.issuer_starts):
             start = m.start("stem")
             if taken.overlaps(start, m.end()):
                 continue

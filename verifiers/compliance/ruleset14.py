@@ -59,7 +59,7 @@ from weakref import WeakKeyDictionary
 
 from replicas.verifiers.compliance.claims import unbind_claims
 from replicas.verifiers.compliance.expansions import apply_replacements
-from replicas.verifiers.compliance.matchers import at_word_start
+from replicas.verifiers.compliance.matchers import at_word_start, find_after, find_starting_with
 from replicas.verifiers.compliance.mentions import NameMention
 from replicas.verifiers.compliance.names10 import STRONG_PRODUCT_WORDS
 from replicas.verifiers.compliance.phrases import FUNCTION_WORDS
@@ -88,6 +88,7 @@ _ZERO_FEE_AND_PCT = re.compile(
     rf"\b(?:zero|\$[ \t]?0(?!\.?\d))[ \t]+{_FEE_TERMS}[ \t]+(?P<and>and|plus|with)[ \t]+"
     r"(?=\d{1,2}(?:\.\d{1,2})?[ \t]?%)"
 )
+_ZERO_FEE_AND_PCT_STARTS = ("zero", "$0", "$ 0", "$\t0")  # what every match opens with
 
 # -- "fee-free" before a kind of transaction -------------------------------------------------------
 _FEE_FREE_KIND = re.compile(
@@ -95,6 +96,7 @@ _FEE_FREE_KIND = re.compile(
     r"|(?P<fx>foreign[ \t](?:transactions|purchases|spending)))\b"
 )
 _KIND_FEE = {"ca": "no cash advance fee", "bt": "no balance transfer fee", "fx": "no foreign fee"}
+_FEE_FREE_KIND_STARTS = ("fee-free", "fee free", "no-fee", "no fee")
 
 # -- a promotional rate that "reverts" to the ongoing one ------------------------------------------
 _REVERTING = re.compile(
@@ -108,14 +110,14 @@ def rewrite_14(norm: NormalizedText) -> NormalizedText:
     lower = norm.lower
     found: list[tuple[int, int, str]] = []
     if "%" in lower and ("zero" in lower or "$0" in lower or "$ 0" in lower):
-        for m in _ZERO_FEE_AND_PCT.finditer(lower):
+        for m in find_starting_with(_ZERO_FEE_AND_PCT, lower, _ZERO_FEE_AND_PCT_STARTS):
             found.append((m.end("and"), m.end("and"), " a"))
     if "free" in lower or "no-fee" in lower or "no fee" in lower:
-        for m in _FEE_FREE_KIND.finditer(lower):
+        for m in find_starting_with(_FEE_FREE_KIND, lower, _FEE_FREE_KIND_STARTS):
             kind = next(k for k in ("ca", "bt", "fx") if m.group(k))
             found.append((m.start(), m.end(), _KIND_FEE[kind]))
     if "%" in lower and (" to " in lower):
-        for m in _REVERTING.finditer(lower):
+        for m in find_after(_REVERTING, lower, "%"):
             # a low rate (below 10%) before it: a promotional one
             before = lower[max(0, m.start() - 7) : m.start()]
             rate = re.search(r"(\d{1,2}(?:\.\d{1,2})?)[ \t]?%$", before)
@@ -297,6 +299,11 @@ _REC_THE_RUN = re.compile(
     )
     + r")[ \t]+(?:also[ \t]+)?the[ \t]+(?P<w>[a-z][a-z-]{3,19})(?P<t>(?:[ \t][a-z0-9']+){1,3})"
 )
+# the first word of each of its verbs: every match opens with one of them
+_REC_THE_RUN_STARTS = (
+    "put", "consider", "try", "look", "go", "pick", "choose", "get", "apply", "check", "add",
+    "recommend", "suggest", "start",
+)  # fmt: skip
 _WORD_CHAR = re.compile(r"\w")
 _RUN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-")
 
@@ -409,7 +416,7 @@ class Names14:
 
     def recommended_coined(self, text: str, lower: str, taken: SpanIndex) -> list[NameMention]:
         out: list[NameMention] = []
-        for m in _REC_THE_RUN.finditer(lower):
+        for m in find_starting_with(_REC_THE_RUN, lower, _REC_THE_RUN_STARTS):
             word = m.group("w")
             if not word.replace("-", "").isalpha() or not self.r13._unfamiliar(word):
                 continue

@@ -49,7 +49,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.expansions import apply_replacements
-from replicas.verifiers.compliance.matchers import at_word_start
+from replicas.verifiers.compliance.matchers import at_word_start, find_starting_with
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, UNKNOWN, NameMention
 from replicas.verifiers.compliance.phrases import FUNCTION_WORDS
 from replicas.verifiers.compliance.ruleset14 import _MYTH_END_14, _NAMES14, drop_corrected
@@ -184,6 +184,9 @@ _SLOT = re.compile(
     r"(?=(?:\*\*|__)?[ \t]*(?:[.,;:!?\n]|$))"
 )
 
+# the first word of each lead: every match of ``_SLOT`` opens with one of them
+_SLOT_STARTS = ("recommendation", "pick", "choice", "point", "go", "best", "winner", "suggestion")
+
 
 def slot_names_14(
     index: NameIndex, text: str, lower: str, mentions: Sequence[NameMention]
@@ -201,7 +204,7 @@ def slot_names_14(
     taken = SpanIndex((m.start, m.end) for m in out)
     named: dict[str, int] = {}  # how often "the <name>" occurs, per name
     found: list[NameMention] = []
-    for m in _SLOT.finditer(lower):
+    for m in find_starting_with(_SLOT, lower, _SLOT_STARTS):
         name = m.group("name")
         words = name.split()
         if any(w in FUNCTION_WORDS or not w.replace("-", "").isalpha() for w in words):
@@ -286,9 +289,27 @@ def _chain_sum(masked: str, lo: int, eq: int) -> float | None:
     return total if n >= 2 else None
 
 
-def _multi_year_total(claim: Claim, masked: str) -> bool:
+def _years_marks(masked: str) -> list[int]:
+    """Where "years" or "-year" occurs in ``masked``, in order: every match of ``_YEARS_SPAN``
+    holds one of them."""
+    out = []
+    for word in ("years", "-year"):
+        pos = masked.find(word)
+        while pos >= 0:
+            out.append(pos)
+            pos = masked.find(word, pos + 1)
+    out.sort()
+    return out
+
+
+def _multi_year_total(claim: Claim, masked: str, marks: list[int] | None = None) -> bool:
     if claim.family != "fee" or claim.unit != "usd" or claim.is_none or claim.low is None:
         return False
+    if marks is not None:
+        # the sentence read lies within _REACH of the figure: no "years" there, no span of years
+        k = bisect_left(marks, claim.start - _REACH)
+        if k == len(marks) or marks[k] >= claim.start + _REACH:
+            return False
     lo, hi = _sentence(masked, claim.start)
     if _YEARS_SPAN.search(masked, lo, hi) is None:
         return False
@@ -352,12 +373,13 @@ def revise_14b(extraction: Extraction) -> Extraction:
     if not (totals or parens):
         return extraction
     spans = _paren_spans(extraction) if parens else []
+    marks = _years_marks(masked) if totals else None
     out = list(extraction.claims)
     changed = False
     for i, claim in enumerate(out):
         if not claim.cards:
             continue
-        if totals and _multi_year_total(claim, masked):
+        if totals and _multi_year_total(claim, masked, marks):
             out[i] = replace(claim, cards=())
             changed = True
             continue

@@ -49,10 +49,12 @@ import re
 from bisect import bisect_right
 from typing import TYPE_CHECKING
 
+from ahocorasick_rs import AhoCorasick, MatchKind
+
 from replicas.verifiers.compliance import lexicon as lex
 from replicas.verifiers.compliance.claims import unbind_claims
 from replicas.verifiers.compliance.expansions import apply_replacements
-from replicas.verifiers.compliance.matchers import trie_pattern, word_set
+from replicas.verifiers.compliance.matchers import find_starting_with, trie_pattern, word_set
 from replicas.verifiers.compliance.mentions import MISSPELLED, NameMention
 from replicas.verifiers.compliance.phrases import FUNCTION_WORDS, typo_distance
 from replicas.verifiers.compliance.recommend import Recommendations
@@ -175,11 +177,14 @@ def rewrite_14c(norm: NormalizedText) -> NormalizedText:
     lower = norm.lower
     found: list[tuple[int, int, str]] = []
     if "zero" in lower and ("intro" in lower or "promo" in lower):
-        found += [(m.start(), m.end(), "0% ") for m in _ZERO_INTEREST_INTRO_14C.finditer(lower)]
+        found += [
+            (m.start(), m.end(), "0% ")
+            for m in find_starting_with(_ZERO_INTEREST_INTRO_14C, lower, ("zero",))
+        ]
     if "year" in lower and ("nothing" in lower or "$0" in lower):
         found += [
             (m.start("span"), m.end("span"), "the first year")
-            for m in _NOTHING_IN_YEAR_ONE_14C.finditer(lower)
+            for m in find_starting_with(_NOTHING_IN_YEAR_ONE_14C, lower, ("nothing", "$0"))
         ]
     if not found:
         return norm
@@ -232,13 +237,16 @@ def names_14c(
     if anchors is None:
         return mentions
     # a distinctive name word written in lower case: only its lines are read
+    # (the lines ``anchors.finditer(text)`` finds a match on: every place one of the words stands
+    # whole is a match start, found with one Aho-Corasick pass; no word holds a line break)
     lines: list[tuple[int, int]] = []
-    for m in anchors.finditer(text):
-        if lines and m.start() < lines[-1][1]:
+    size = len(text)
+    for start in _anchor_starts_14c(index, distinctive, text):
+        if lines and start < lines[-1][1]:
             continue
-        a = text.rfind("\n", 0, m.start()) + 1
-        b = text.find("\n", m.end())
-        lines.append((a, len(text) if b < 0 else b))
+        a = text.rfind("\n", 0, start) + 1
+        b = text.find("\n", start)
+        lines.append((a, size if b < 0 else b))
     if not lines:
         return mentions
     taken = SpanIndex((m.start, m.end) for m in mentions)
@@ -327,6 +335,30 @@ def _name_words_14c(index: NameIndex) -> _NameWords14c:
     return by_word, distinctive, anchors
 
 
+_ALNUM_14C = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_AUTOMATA_14C: dict[int, tuple[object, AhoCorasick]] = {}
+
+
+def _anchor_starts_14c(index: NameIndex, distinctive: frozenset[str], text: str) -> list[int]:
+    """Where ``_name_words_14c``'s ``anchors`` pattern matches in ``text``, in order: where one of
+    the ``distinctive`` words occurs with no ASCII letter or digit on either side."""
+    hit = _AUTOMATA_14C.get(id(index))
+    if hit is not None and hit[0] is index:
+        automaton = hit[1]
+    else:
+        automaton = AhoCorasick(sorted(distinctive), matchkind=MatchKind.Standard)
+        if len(_AUTOMATA_14C) > 64:
+            _AUTOMATA_14C.clear()
+        _AUTOMATA_14C[id(index)] = (index, automaton)
+    size = len(text)
+    starts = {
+        a
+        for _, a, b in automaton.find_matches_as_indexes(text, overlapping=True)
+        if (a == 0 or text[a - 1] not in _ALNUM_14C) and (b == size or text[b] not in _ALNUM_14C)
+    }
+    return sorted(starts)
+
+
 # == claims =======================================================================================
 
 # -- a range over several cards --------------------------------------------------------------------
@@ -379,11 +411,32 @@ def _not_a_fee(claim: Claim, masked: str) -> bool:
     return _NOT_A_FEE_14C.search(masked, lo, min(len(masked), claim.end + 3)) is not None
 
 
+# ``_RANGE_14C.search(text) is not None``, found from the rarer end: each "from" or "between"
+# after a space or tab, then the verb right before that run of spaces (a verb is at most 8 letters;
+# the leading ``\b`` sees the character before the search's start, ``\Z`` is the run's start).
+_FROM_14C = re.compile(r"[ \t](?:from|between)\b")
+_RANGE_VERB_14C = re.compile(
+    r"\b(?:run|runs|ran|range|ranges|ranging|vary|varies|varying|go|goes|span|spans|spanning)\Z"
+)
+
+
+def _has_range_14c(masked: str) -> bool:
+    if "from" not in masked and "between" not in masked:
+        return False
+    for m in _FROM_14C.finditer(masked):
+        run = m.start()
+        while run > 0 and masked[run - 1] in " \t":
+            run -= 1
+        if _RANGE_VERB_14C.search(masked, max(0, run - 8), run) is not None:
+            return True
+    return False
+
+
 def revise_14c(extraction: Extraction) -> Extraction:
     """The extraction with a range over several cards and "X is not a fee" unbound (module
     docstring)."""
     masked = extraction.masked
-    ranges = _RANGE_14C.search(masked) is not None
+    ranges = _has_range_14c(masked)
     not_fee = "not a fee" in masked or "not fees" in masked or "n't a fee" in masked
     readings = [r for on, r in ((ranges, _range_across), (not_fee, _not_a_fee)) if on]
     return unbind_claims(extraction, readings)

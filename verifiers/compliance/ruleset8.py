@@ -26,6 +26,8 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ahocorasick_rs import AhoCorasick, MatchKind
+
 from replicas.verifiers.compliance import lexicon as lex
 from replicas.verifiers.compliance.mentions import EXACT, NameMention
 
@@ -312,6 +314,7 @@ _ORDINAL_BASES = (
     "left",
     "right",
 )
+_ORDINAL_AUTOMATON = AhoCorasick(list(_ORDINAL_BASES), matchkind=MatchKind.Standard)
 _IN_THE_BEFORE = re.compile(r"(?:card|one)[ \t]{1,3}in[ \t]{1,3}the[ \t]{1,3}$")
 
 
@@ -319,25 +322,28 @@ def position_phrases(masked: str) -> list[tuple[int, int, str]]:
     """Every phrase of ``ORDINAL_PICK`` in ``masked`` as (start, end, ordinal word), found from
     the ordinal words with ``str.find`` (a regular expression without a literal prefix would try
     every position of the text)."""
+    # (every occurrence of every base word, in one Aho-Corasick pass: the phrase found from an
+    # occurrence depends on its position only, so the order they are visited in is immaterial)
     found: dict[int, tuple[int, int, str]] = {}
-    for base in _ORDINAL_BASES:
-        pos = masked.find(base)
-        while pos >= 0:
-            if pos == 0 or not masked[pos - 1].isalnum():
-                before = _IN_THE_BEFORE.search(masked, max(0, pos - 24), pos)
-                if before is not None:
-                    candidates = [before.start(), pos]
-                elif masked.endswith("the ", 0, pos):
-                    candidates = [pos - 4, pos]
-                else:
-                    candidates = [pos]
-                for at in candidates:
-                    match = ORDINAL_PICK.match(masked, at)
-                    if match is not None:
-                        word = _ordinal_of(match.group())
-                        found.setdefault(match.start(), (match.start(), match.end(), word))
-                        break
-            pos = masked.find(base, pos + 1)
+    seen: set[int] = set()
+    for _, pos, _ in _ORDINAL_AUTOMATON.find_matches_as_indexes(masked, overlapping=True):
+        if pos in seen:
+            continue  # (what an occurrence finds depends on its position only)
+        seen.add(pos)
+        if pos == 0 or not masked[pos - 1].isalnum():
+            before = _IN_THE_BEFORE.search(masked, max(0, pos - 24), pos)
+            if before is not None:
+                candidates = [before.start(), pos]
+            elif masked.endswith("the ", 0, pos):
+                candidates = [pos - 4, pos]
+            else:
+                candidates = [pos]
+            for at in candidates:
+                match = ORDINAL_PICK.match(masked, at)
+                if match is not None:
+                    word = _ordinal_of(match.group())
+                    found.setdefault(match.start(), (match.start(), match.end(), word))
+                    break
     return [found[k] for k in sorted(found)]
 
 

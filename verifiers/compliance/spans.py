@@ -20,9 +20,11 @@ class SpanIndex:
     __slots__ = ("_longest", "_n", "_spans")
 
     def __init__(self, spans: Iterable[tuple[int, int]] = ()) -> None:
-        self._spans = sorted((a, b, i) for i, (a, b) in enumerate(spans))
-        self._n = len(self._spans)
-        self._longest = max((b - a for a, b, _ in self._spans), default=0)
+        items = [(a, b, i) for i, (a, b) in enumerate(spans)]
+        items.sort()
+        self._spans = items
+        self._n = len(items)
+        self._longest = max([b - a for a, b, _ in items], default=0)
 
     def __len__(self) -> int:
         return self._n
@@ -42,7 +44,12 @@ class SpanIndex:
 
     def overlaps(self, start: int, end: int) -> bool:
         """Whether a span ``(x, y)`` has ``x < end and start < y``."""
-        return any(start < y for _, y, _ in self._starting_in(start - self._longest, end))
+        spans = self._spans
+        hi = bisect_left(spans, (end,))
+        for k in range(bisect_left(spans, (start - self._longest,)), hi):
+            if start < spans[k][1]:
+                return True
+        return False
 
     def holding(self, pos: int) -> tuple[int, int] | None:
         """The first span added that holds ``pos`` (``x <= pos < y``), or None."""
