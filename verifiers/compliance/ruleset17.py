@@ -95,7 +95,7 @@ from replicas.verifiers.compliance.spans import SpanIndex
 from replicas.verifiers.compliance.values import USD
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterator, Sequence
 
     from replicas.verifiers.compliance.claims import Claim, Extraction
     from replicas.verifiers.compliance.names import NameIndex
@@ -141,6 +141,25 @@ _INLINE_LABEL_17 = re.compile(
 )
 
 
+_COLON_SPACE_17 = re.compile(r":[ \t]")
+
+
+def _inline_labels(text: str) -> Iterator[re.Match[str]]:
+    """``_INLINE_LABEL_17.finditer(text)``, run only on the lines holding a colon and a space (a
+    match never crosses a line and ends at one): the pattern opens with look-behinds, so the
+    regex engine would try it at every character of the text."""
+    pos = 0
+    for colon in _COLON_SPACE_17.finditer(text):
+        if colon.start() < pos:
+            continue
+        line_start = text.rfind("\n", 0, colon.start()) + 1
+        line_end = text.find("\n", colon.start())
+        if line_end < 0:
+            line_end = len(text)
+        yield from _INLINE_LABEL_17.finditer(text, line_start, line_end)
+        pos = line_end
+
+
 def labels_17(index: NameIndex, text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
     """The mentions with inline short labels added (module docstring)."""
     out = list(mentions)
@@ -152,7 +171,7 @@ def labels_17(index: NameIndex, text: str, mentions: Sequence[NameMention]) -> l
     taken = SpanIndex((m.start, m.end) for m in out)
     words = {c: index.words_by_card[c] for c in named}
     found = []
-    for match in _INLINE_LABEL_17.finditer(text):
+    for match in _inline_labels(text):
         start, end = match.span("label")
         if taken.overlaps(start, end):
             continue
@@ -172,7 +191,9 @@ def labels_17(index: NameIndex, text: str, mentions: Sequence[NameMention]) -> l
 
 # -- "the first one's", "the second's": the cards just named, in order ---------------------------
 _ORDINAL_17 = re.compile(
-    r"\b[Tt]he[ \t]+(?P<n>first|second|third)(?:[ \t]+(?:one|card|pick|option))?(?:'s|’s)(?!\w)"
+    # "[Tt](?<!\w[Tt])he": "\bthe" written to open with a literal, so the engine skips to it
+    r"[Tt](?<!\w[Tt])he[ \t]+(?P<n>first|second|third)(?:[ \t]+(?:one|card|pick|option))?"
+    r"(?:'s|’s)(?!\w)"
 )
 _ORDINALS = {"first": 0, "second": 1, "third": 2}
 
@@ -181,7 +202,9 @@ def ordinals_17(text: str, mentions: Sequence[NameMention]) -> list[NameMention]
     """The mentions with "the first one's" / "the second's" added: the first (second, third)
     card named in the 400 characters before it, when it names two or more."""
     out = list(mentions)
-    if "'s" not in text and "’s" not in text:
+    if ("'s" not in text and "’s" not in text) or not any(
+        n in text for n in ("first", "second", "third")
+    ):
         return out
     starts = [m.start for m in out]
     taken = SpanIndex((m.start, m.end) for m in out)
