@@ -177,6 +177,11 @@ def _windows(
         while pos >= 0:
             spans.append((max(0, pos - before), min(size, pos + len(anchor) + after)))
             pos = lower.find(anchor, pos + 1)
+    return merge_spans(spans)
+
+
+def merge_spans(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` sorted, with overlapping or touching ones merged."""
     spans.sort()
     merged: list[tuple[int, int]] = []
     for lo, hi in spans:

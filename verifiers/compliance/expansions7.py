@@ -44,7 +44,7 @@ from collections.abc import Callable
 
 from ahocorasick_rs import AhoCorasick, MatchKind
 
-from replicas.verifiers.compliance.expansions import _in_windows, apply_replacements
+from replicas.verifiers.compliance.expansions import _in_windows, apply_replacements, merge_spans
 from replicas.verifiers.compliance.numwords import NUMBER_WORDS, parse_number_words
 from replicas.verifiers.compliance.text import NormalizedText
 
@@ -732,14 +732,7 @@ def _near(
     if not spans:
         return []
     # (what ``_windows(lower, anchors, before, after)`` returns, from the positions kept)
-    spans.sort()
-    merged: list[tuple[int, int]] = []
-    for lo, hi in spans:
-        if merged and lo <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
-        else:
-            merged.append((lo, hi))
-    return _in_windows(pattern, lower, merged)
+    return _in_windows(pattern, lower, merge_spans(spans))
 
 
 def _find_all(lower: str, anchor: str) -> list[int]:
