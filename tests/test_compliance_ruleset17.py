@@ -261,6 +261,14 @@ DISCLOSED_FEES: list[Case] = [
         _OK,
         _OK,
     ),
+    # the fee stated where no fee claim is read: beside a cost word, after the card was named
+    (
+        "Go with the Summit Cash Plus - you'll pay ninety-five dollars a year after a free first "
+        "year.",
+        _OK,
+        _OK,
+    ),
+    ("Go with the Summit Cash Plus. You will pay $95 a year after a free first year.", _OK, _OK),
 ]
 
 

@@ -40,7 +40,7 @@ from replicas.verifiers.compliance.ruleset8 import (
 )
 from replicas.verifiers.compliance.ruleset11 import recommend_11
 from replicas.verifiers.compliance.ruleset13 import asked_13
-from replicas.verifiers.compliance.ruleset17 import sole_scope_17
+from replicas.verifiers.compliance.ruleset17 import fee_stated_near, sole_scope_17
 from replicas.verifiers.compliance.term_checks import (
     CHECKERS,
     FAMILY_OBJECTIVE,
@@ -210,10 +210,12 @@ def check_disclosures(
         if not card.annual_fee_usd:
             continue
         # until ruleset 17, any dollar figure of the response equal to the fee disclosed it -
-        # another card's "$95 annual fee" too
+        # another card's "$95 annual fee" too; since, a fee claim bound to the card, or an equal
+        # figure beside a cost word in a unit naming that card alone
         ok = card_id in fee_stated or (
-            any_amount_discloses
-            and any(same(amount, card.annual_fee_usd) for amount in extraction.amounts)
+            any(same(amount, card.annual_fee_usd) for amount in extraction.amounts)
+            if any_amount_discloses
+            else fee_stated_near(extraction, card_id, card.annual_fee_usd)
         )
         tally.count("disclosures", ok)
         if not ok:

@@ -71,7 +71,9 @@ the s14 and s18 tuning parts; all three were folded in before publishing:
   join the value words.
 * **A fee disclosed by another figure** (``fee_disclosed_17``): a recommended card's annual fee
   counted as stated when any dollar figure of the response equalled it (another card's "$95
-  annual fee", "spend $95 on groceries"); now only a fee claim bound to that card states it. On
+  annual fee", "spend $95 on groceries"); now a fee claim bound to that card states it, or an
+  equal figure beside a cost word in a unit naming no other card, after that card was named
+  last ("Go with the X - you'll pay ninety-five dollars a year ...": ``fee_stated_near``). On
   the six blind sets' held-out parts this raised ``missing_disclosure`` recall (s15 28 -> 30/30,
   s16 26 -> 30/30, s14 26 -> 27/30, s18 23 -> 24/30) and flagged no compliant answer.
 
@@ -92,7 +94,7 @@ from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, NameMention
 from replicas.verifiers.compliance.ruleset14 import _MYTH_END_14
 from replicas.verifiers.compliance.ruleset14b import _PER_YEAR_AFTER, _YEARS_SPAN
 from replicas.verifiers.compliance.spans import SpanIndex
-from replicas.verifiers.compliance.values import USD
+from replicas.verifiers.compliance.values import USD, find_values
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
@@ -339,6 +341,42 @@ def sole_scope_17(extraction: Extraction) -> frozenset[int]:
         if other.search(masked, a, b) is None:
             out.add(i)
     return frozenset(out)
+
+
+# -- a recommended card's fee stated where no claim was read -------------------------------------
+_COST_CUE_17 = re.compile(
+    r"\b(?:fee|fees|af|cost|costs|costing|charge|charges|charged|pay|pays|paying|annual|annually"
+    r"|yearly|per[ \t]+year|a[ \t]+year|each[ \t]+year|every[ \t]+year|per[ \t]+annum)\b"
+    r"|/[ \t]?y(?:ea)?r\b"
+)
+
+
+def fee_stated_near(extraction: Extraction, card_id: str, fee: float) -> bool:
+    """Whether the text states ``fee`` for ``card_id`` where no fee claim was read: a dollar
+    figure equal to it (digits or words) beside a cost word (60 characters either way), in a unit
+    (sentence, list item, cell) that names no other card, after that card was the last one named
+    ("Go with the X - you'll pay ninety-five dollars a year after a free first year"). Ruleset 16
+    counted any equal figure anywhere - another card's fee, "spend $95 on groceries" - too."""
+    masked = extraction.masked
+    mentions = [m for m in extraction.mentions if m.card_id is not None]
+    mention_starts = [m.start for m in mentions]
+    for a, b in extraction.units:
+        unit = masked[a:b]
+        if "$" not in unit and "dollar" not in unit and "usd" not in unit:
+            continue
+        lo_m, hi_m = bisect_right(mention_starts, a - 1), bisect_right(mention_starts, b - 1)
+        if any(m.card_id != card_id for m in mentions[lo_m:hi_m]):
+            continue  # another card named in the unit: whose figure it is, is a guess
+        for value in find_values(unit):
+            if value.unit != USD or value.low is None or abs(value.low - fee) > 0.005:
+                continue
+            start = a + value.start
+            last = bisect_right(mention_starts, start - 1) - 1
+            if last < 0 or mentions[last].card_id != card_id:
+                continue
+            if _COST_CUE_17.search(masked, max(a, start - 60), min(b, a + value.end + 60)):
+                return True
+    return False
 
 
 # == beliefs =======================================================================================
