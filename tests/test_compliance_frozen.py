@@ -34,7 +34,7 @@
 * Ruleset 16 against the revision that published it as the default (``RULESET_16_PUBLISHED``,
   ``89ed2ff``, stop 30), run there with ``ruleset=16``.
 * Ruleset 17 against the revision that published it as the default (``RULESET_17_PUBLISHED``,
-  ``686665d``, stop 31), run there with ``ruleset=17``.
+  ``556cfa7``, stop 31), run there with ``ruleset=17``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -71,7 +71,7 @@ RULESET_13_PUBLISHED = "2ea99cecc3fa505f5b9dc4c687d8a90e12f56610"
 RULESET_14_PUBLISHED = "584441f42edcc400f9b8259997217f5744bba9c4"
 RULESET_15_PUBLISHED = "29d30ec2c19ae5b92df149efb05924274fc035f0"
 RULESET_16_PUBLISHED = "89ed2ff4bb96b1045d86ee439637b3cb421784ba"
-RULESET_17_PUBLISHED = "686665d46cdc8e523aef01c2b68cf48ed8ca09d2"
+RULESET_17_PUBLISHED = "556cfa770124c40fc1826ffbc41fa7fc48ba2081"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
