@@ -171,11 +171,10 @@ class Binder:
         return last
 
     def _clause(self, pos: int) -> tuple[int, int]:
-        self._cut_ends()
-        assert self._clauses is not None
-        i = bisect_right(self._clauses, pos)
-        lo = self._clauses[i - 1] if i else self._unit.start
-        hi = self._clauses[i] if i < len(self._clauses) else self._unit.end
+        cuts = self._cut_ends()
+        i = bisect_right(cuts, pos)
+        lo = cuts[i - 1] if i else self._unit.start
+        hi = cuts[i] if i < len(cuts) else self._unit.end
         return lo, hi
 
     def bind(self, start: int, end: int) -> tuple[tuple[str, ...], str]:
