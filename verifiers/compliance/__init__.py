@@ -102,6 +102,13 @@ from replicas.verifiers.compliance.ruleset17 import (
     revise_17,
     rewrite_17,
 )
+from replicas.verifiers.compliance.ruleset18 import (
+    drop_beliefs_18,
+    penalty_rate_18,
+    revise_18,
+    rewrite_18,
+    tails_18,
+)
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -216,6 +223,8 @@ def _normalize_11(
         norm = footnote_offers_15(norm)
     if rules.footnotes_14:
         norm = strip_footnotes_14(norm)
+    if rules.spoken_18:
+        norm = penalty_rate_18(norm)
     if rules.expansions:
         norm = expand(norm, rules.transfer_paraphrases_6, rules.rewrites_7)
     if rules.rewrites_7:
@@ -232,6 +241,8 @@ def _normalize_11(
         norm = rewrite_14c(norm)
     if rules.currency_17:
         norm = rewrite_17(norm)
+    if rules.spoken_18:
+        norm = rewrite_18(norm)
     if rules.rewrites_11:
         return rewrite_11(norm, rules)
     return norm, ()
@@ -267,6 +278,8 @@ def _mentions(
     if rules.labels_17:
         mentions = labels_17(index, norm.text, mentions)
         mentions = ordinals_17(norm.text, mentions)
+    if rules.tails_18:
+        mentions = tails_18(index, norm.text, mentions)
     return mentions
 
 
@@ -298,6 +311,8 @@ def _extract(
         extraction = revise_16(extraction)
     if rules.values_17:
         extraction = revise_17(extraction)
+    if rules.questions_18 or rules.arithmetic_18:
+        extraction = revise_18(extraction, rules)
     return extraction, examples
 
 
@@ -369,7 +384,7 @@ def verify_response(
             findings, tally = _evaluate(catalog, lower, extraction, customer, rules)
     if rules.beliefs_17 and findings:
         # ruleset 17: a figure "mentioned" or quoted, declared wrong and corrected is not claimed
-        revised = drop_beliefs_17(extraction)
+        revised = drop_beliefs_18(extraction) if rules.turns_18 else drop_beliefs_17(extraction)
         if revised is not extraction:
             extraction = revised
             findings, tally = _evaluate(catalog, lower, extraction, customer, rules)

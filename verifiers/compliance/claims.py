@@ -264,7 +264,9 @@ def extract(
             if sum(c.family == INTRO_CLAIM and c.months is not None for c in unit_claims) > 1:
                 unit_claims = _own_months(unit_claims, unit_text, unit_start, rules.own_months_8)
         if unit_claims and "respectively" in unit_text and lex.RESPECTIVELY.search(unit_text):
-            unit_claims = _respectively(unit_claims, unit_mentions, index, unit_start)
+            unit_claims = _respectively(
+                unit_claims, unit_mentions, index, unit_start, rules.respectively_18
+            )
         claims.extend(unit_claims)
         if reading.months and len(cards_of(unit_mentions)) <= 1:
             months_of[unit_start] = reading.months
@@ -355,10 +357,16 @@ _ANSWER = re.compile(r"[ \t>*-]{0,4}(?:yes|yep|yeah|sure|absolutely|indeed|no|no
 
 
 def _respectively(
-    claims: list[Claim], unit_mentions: Sequence[NameMention], index: MentionIndex, start: int
+    claims: list[Claim],
+    unit_mentions: Sequence[NameMention],
+    index: MentionIndex,
+    start: int,
+    after_18: bool = False,
 ) -> list[Claim]:
     """ "... APRs are 19.99% and 14.24%, respectively": the n-th figure of a kind goes to the n-th
-    card named (in the sentence, else the last cards named before it, in text order)."""
+    card named (in the sentence, else the last cards named before it, in text order).
+    ``after_18`` (ruleset 18): with no card named before the first figure, the cards named after
+    the last one ("24.74% and 24.24% for the A and B respectively"), when there are n."""
     by_kind: dict[tuple[str, str], list[int]] = {}
     for i, claim in enumerate(claims):
         by_kind.setdefault((claim.family, claim.kind), []).append(i)
@@ -368,6 +376,9 @@ def _respectively(
         if n < 2:
             continue
         cards = list(cards_of([m for m in unit_mentions if m.end <= claims[positions[0]].start]))
+        if after_18 and not cards:
+            last = claims[positions[-1]].end
+            cards = list(cards_of([m for m in unit_mentions if m.start >= last]))
         if len(cards) != n:
             before = index.all[: bisect_left(index.starts, start)]
             recent = list(cards_of([m for m in reversed(before) if m.kind != UNKNOWN]))[:n]

@@ -358,10 +358,28 @@ class Ruleset:
     # ruleset 17: a recommended card's annual fee is disclosed by a fee claim bound to it, not by
     # any dollar figure of the response that equals it (another card's "$95 annual fee")
     fee_disclosed_17: bool = False
+    # ruleset 18 (``ruleset18``, the s20 blind set's tuning split): spoken decimals ("twenty-two
+    # point nine nine"), "a year and nine months", "$0 → $95" and "no penalty APR" after paying
+    # late read as what they say (``rewrite_18``)
+    spoken_18: bool = False
+    # ruleset 18: a forum post's quoted ("> ...") lines and a caller's transcript turn are
+    # somebody's belief, dropped when a later claim about the same card corrects it
+    turns_18: bool = False
+    # ruleset 18: "X and Y for the A and B respectively" pairs the figures with the cards named
+    # after them
+    respectively_18: bool = False
+    # ruleset 18: "the <first or last words of one card named>" names that card
+    tails_18: bool = False
+    # ruleset 18: a question's figures, and those of a sentence about cards in general, are
+    # unverified
+    questions_18: bool = False
+    # ruleset 18 (the s21 blind set's tuning split): a dollar fee that is a percentage of another
+    # dollar figure of its paragraph (or whose percentage is one) is arithmetic, unverified
+    arithmetic_18: bool = False
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 17
+DEFAULT_RULESET = 18
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(
@@ -502,6 +520,20 @@ RULESETS[17] = replace(
     sole_scope_17=True,
     currency_17=True,
     fee_disclosed_17=True,
+)
+
+
+#: Ruleset 18 is ruleset 17 plus the fixes of the classes the s20 blind set's tuning split
+#: showed (issue 13; ``ruleset18``).
+RULESETS[18] = replace(
+    RULESETS[17],
+    version=18,
+    spoken_18=True,
+    turns_18=True,
+    respectively_18=True,
+    tails_18=True,
+    questions_18=True,
+    arithmetic_18=True,
 )
 
 

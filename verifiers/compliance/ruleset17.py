@@ -433,9 +433,14 @@ def drop_beliefs_17(extraction: Extraction) -> Extraction:
     """The extraction without the claims of a figure quoted (or "mentioned") and declared wrong,
     or stated in the customer's turn of a transcript, when a figure of the same family corrects
     it (module docstring)."""
-    masked = extraction.masked
     if not extraction.claims:
         return extraction
+    return drop_corrected_17(extraction, belief_spans_17(extraction.masked))
+
+
+def belief_spans_17(masked: str) -> list[tuple[int, int]]:
+    """Where ruleset 17 reads somebody's belief: a customer's transcript turn, a figure quoted or
+    "mentioned" and declared wrong, up to where it is declared wrong."""
     spans = _user_turns(masked) if ":" in masked else []
     for m in _BELIEF_17.finditer(masked):
         if m.group(0).startswith(('"', "“")):
@@ -448,7 +453,7 @@ def drop_beliefs_17(extraction: Extraction) -> Extraction:
             continue
         # the belief ends where it is declared wrong ("..., which is incorrect: it is $95")
         spans.append((m.start(), min(stop, cue.start())))
-    return _drop_corrected_17(extraction, spans)
+    return spans
 
 
 # a yearly fee and its first year's: "$59 a year, which is incorrect: it is $95, waived the first
@@ -459,7 +464,7 @@ _ANNUAL_KINDS_17 = frozenset({"annual", "annual_first_year"})
 _CORRECTION_REACH_17 = 300
 
 
-def _drop_corrected_17(extraction: Extraction, spans: list[tuple[int, int]]) -> Extraction:
+def drop_corrected_17(extraction: Extraction, spans: list[tuple[int, int]]) -> Extraction:
     """The extraction without the claims inside ``spans`` that a later claim corrects: the same
     family, the same card(s), a kind either admits, and another value, length or "none"-ness,
     within 300 characters. Stricter than ruleset 11's test, which any figure of the
@@ -508,7 +513,9 @@ def _drop_corrected_17(extraction: Extraction, spans: list[tuple[int, int]]) -> 
 
 
 __all__ = [
+    "belief_spans_17",
     "drop_beliefs_17",
+    "drop_corrected_17",
     "labels_17",
     "ordinals_17",
     "revise_17",
