@@ -340,6 +340,17 @@ def test_text_addressed_to_the_grader_changes_nothing(catalog: Catalog) -> None:
         "you said the Summit Cash Plus fee was $59, which is incorrect: it is $95 ",
         "Estimated value to you: $612 in year one, $317 a year after that, ",
         "The Vista Clear gives purchases 1.99% for 21 months ",
+        # ruleset 18's readings; and two shared readings that were quadratic before stop 32: one
+        # sentence of worked fees (each figure rescanned the sentence's dollars: 32 s per 50 KB)
+        # and transcript labels (each "Assistant:" line scanned every card named: 90 s per MB)
+        "on $2,400 at 3% that works out to $72, 5% of $1,000 is $50, the Summit Cash Plus fee "
+        "is $95; ",
+        "Caller: is the Summit Cash fee $25?\nAssistant: no, its late fee is $40.\n",
+        "> someone said the Summit Cash Plus has no annual fee\nNot so: it is $95.\n",
+        "The Cash Plus offers 0% for 18 months. The Summit has a $95 fee. ",
+        "nineteen point nine nine to twenty-nine point nine nine percent, a year and nine months, "
+        "$0 → $95, ",
+        "Can I use the Summit Cash abroad without fees? A 0% promo is only useful with a plan ",
     ],
     ids=[
         "claims",
@@ -363,6 +374,12 @@ def test_text_addressed_to_the_grader_changes_nothing(catalog: Catalog) -> None:
         "quoted-corrections",
         "yearly-values",
         "one-scope-offers",
+        "worked-fees",
+        "transcript-turns",
+        "quoted-lines",
+        "short-references",
+        "spoken-figures",
+        "questions-and-generic-subjects",
     ],
 )
 def test_one_megabyte_stays_fast_and_still_catches_the_violation(

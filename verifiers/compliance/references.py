@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, NameMention, tokens_of
+from replicas.verifiers.compliance.spans import SpanIndex
 from replicas.verifiers.compliance.vocab import GENERIC_WORDS, PRODUCT_WORDS
 
 if TYPE_CHECKING:  # the index calls these functions; they only read it
@@ -126,14 +127,27 @@ def with_labels(index: NameIndex, text: str, mentions: list[NameMention]) -> lis
     tail of several is ambiguous."""
     out = list(mentions)
     labels = (LABEL.match(text, pos) for pos in _label_lines(text))
+    # read in one pass over the mentions (each label scanned all of them: quadratic on an
+    # answer of thousands of "Assistant:" lines, 90 s per MB)
+    taken = SpanIndex((m.start, m.end) for m in mentions)
+    by_end = sorted((m.end, m.card_id) for m in mentions if m.card_id is not None)
+    named: set[str] = set()
+    k = 0
+    last = -1
     for match in (m for m in labels if m is not None):
         start, end = match.span(1)
-        if any(m.start < end and start < m.end for m in mentions):
+        if taken.overlaps(start, end):
             continue
         label = tokens_of(match.group(1))
         if not label or (all(w in GENERIC_WORDS for w in label) and not set(label) <= BASE_WORDS):
             continue
-        named = {m.card_id for m in mentions if m.end <= start and m.card_id is not None}
+        if start < last:  # labels come in text order; should one not, start over
+            named, k = set(), 0
+        last = start
+        # the cards named (ending) before the label
+        while k < len(by_end) and by_end[k][0] <= start:
+            named.add(by_end[k][1])
+            k += 1
         if len(label) == 1 and label[0] in BASE_WORDS:
             # "Standard:" next to "Plus:": the named card the others extend
             fits = sorted(

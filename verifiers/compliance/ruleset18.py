@@ -72,7 +72,7 @@ Precision first, as everywhere: a figure unbound is unverified, not passed as tr
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claim_types import FEE_CLAIM
@@ -279,17 +279,19 @@ def tails_18(index: NameIndex, text: str, mentions: Sequence[NameMention]) -> li
     if not named or "he " not in text:
         return out
     taken = SpanIndex((m.start, m.end) for m in out)
-    words = {c: index.words_by_card[c] for c in named}
+    # the first and last words (all but one) of each named card -> the cards they begin or end
+    ends: dict[tuple[str, ...], set[str]] = {}
+    for c in named:
+        words = tuple(index.words_by_card[c])
+        for n in range(1, len(words)):
+            ends.setdefault(words[:n], set()).add(c)
+            ends.setdefault(words[-n:], set()).add(c)
     found = []
     for match in _THE_TAIL_18.finditer(text):
         start, end = match.span("label")
         if taken.overlaps(start, end):
             continue
-        label = tokens_of(match.group("label"))
-        n = len(label)
-        if not n:
-            continue
-        fits = [c for c in named if len(words[c]) > n and label in (words[c][:n], words[c][-n:])]
+        fits = sorted(ends.get(tuple(tokens_of(match.group("label"))), ()))
         if len(fits) == 1:
             found.append(NameMention(start, end, EXACT, fits[0], text[start:end]))
         elif fits:
@@ -325,53 +327,58 @@ def revise_18(extraction: Extraction, rules: Ruleset) -> Extraction:
     starts = [u[0] for u in units]
     masked = extraction.masked
     named = [m.start for m in extraction.mentions]
+    # each unit read once, however many figures it holds (an agent's one-sentence megabyte)
+    unit_reading: dict[int, tuple[bool, bool]] = {}
 
-    def unit_of(claim: Claim) -> tuple[int, int] | None:
+    def reading_of(claim: Claim) -> tuple[bool, bool]:
+        """Whether the claim's unit is a question, and whether it is about cards in general."""
         k = bisect_right(starts, claim.start) - 1
-        return units[k] if k >= 0 and claim.start < units[k][1] else None
+        if k < 0 or claim.start >= units[k][1]:
+            return False, False
+        a, b = units[k]
+        if a not in unit_reading:
+            body = masked[a:b].strip(_MARKUP_18)
+            question = body.endswith("?") and _QUESTION_18.match(body) is not None
+            j = bisect_right(named, a - 1)
+            subject = None if j < len(named) and named[j] < b else _GENERIC_SUBJECT_18.match(body)
+            # "a card like this", "such a card": the card just named
+            generic = subject is not None and not _DEICTIC_18.search(body, 0, subject.end() + 16)
+            unit_reading[a] = (question, generic)
+        return unit_reading[a]
 
     def in_question(claim: Claim, _masked: str) -> bool:
-        unit = unit_of(claim)
-        if unit is None:
-            return False
-        body = masked[unit[0] : unit[1]].strip(_MARKUP_18)
-        return body.endswith("?") and _QUESTION_18.match(body) is not None
+        return reading_of(claim)[0]
 
     def about_any_card(claim: Claim, _masked: str) -> bool:
-        if claim.binding not in _LOOSE_BINDINGS_18:
-            return False
-        unit = unit_of(claim)
-        if unit is None:
-            return False
-        k = bisect_right(named, unit[0] - 1)
-        if k < len(named) and named[k] < unit[1]:
-            return False  # the sentence names a card
-        body = masked[unit[0] : unit[1]].lstrip(_MARKUP_18)
-        subject = _GENERIC_SUBJECT_18.match(body)
-        # "a card like this", "such a card": the card just named
-        return subject is not None and _DEICTIC_18.search(body, 0, subject.end() + 16) is None
+        return claim.binding in _LOOSE_BINDINGS_18 and reading_of(claim)[1]
 
+    breaks = [m.start() for m in _BLANK_LINE_18.finditer(masked)]
     paragraphs: dict[int, tuple[list[float], list[float], list[float]]] = {}
 
     def figures_of(pos: int) -> tuple[list[float], list[float], list[float]]:
-        """The fee-sized percentages, the dollar amounts and the principals (dollar amounts
-        after "on", "move", "a balance of", ...) of the paragraph holding ``pos``."""
-        start = masked.rfind("\n\n", 0, pos) + 1
+        """The fee-sized percentages (distinct; none when a paragraph holds more than a worked
+        example could), the dollar amounts and the principals (dollar amounts after "on",
+        "move", "a balance of", ...) of the paragraph holding ``pos``, sorted."""
+        k = bisect_left(breaks, pos - 1)  # the blank lines that end before ``pos``
+        start = breaks[k - 1] + 1 if k else 0
         if start not in paragraphs:
-            stop = masked.find("\n\n", pos)
-            text = masked[start : stop if stop >= 0 else len(masked)]
+            stop = breaks[k] if k < len(breaks) else len(masked)
+            text = masked[start:stop]
             values = find_values(text)
+            pcts = sorted(
+                {v.low for v in values if v.unit == PCT and v.low and v.low <= _FEE_PCT_18}
+            )
             paragraphs[start] = (
-                [v.low for v in values if v.unit == PCT and v.low and v.low <= _FEE_PCT_18],
-                [v.low for v in values if v.unit == USD and v.low],
-                [
+                pcts if len(pcts) <= _MAX_PCTS_18 else [],
+                sorted(v.low for v in values if v.unit == USD and v.low),
+                sorted(
                     v.low
                     for v in values
                     if v.unit == USD
                     and v.low
                     and v.low >= _PRINCIPAL_18
                     and _PRINCIPAL_CUE_18.search(text, max(0, v.start - 24), v.start)
-                ],
+                ),
             )
         return paragraphs[start]
 
@@ -384,24 +391,35 @@ def revise_18(extraction: Extraction, rules: Ruleset) -> Extraction:
         amounts = [x for x in (claim.low if claim.unit == USD else None, claim.min_usd) if x]
         # the fee worked out on a principal ("on $2,400 that works out to $72") ...
         if any(
-            abs(p * y / 100 - x) <= _CENTS_18 for x in amounts for p in pcts for y in principals
+            _any_within(principals, (x - _CENTS_18) * 100 / p, (x + _CENTS_18) * 100 / p)
+            for x in amounts
+            for p in pcts
         ):
             return True
         # ... or the principal itself ("Say you move $2,400 ...")
         return _PRINCIPAL_CUE_18.search(
             masked, max(0, claim.start - 24), claim.start
         ) is not None and any(
-            abs(p * x / 100 - z) <= _CENTS_18
+            _any_within(dollars, p * x / 100 - _CENTS_18, p * x / 100 + _CENTS_18)
             for x in amounts
             for p in pcts
-            for z in dollars
-            if z != x
         )
 
     readings = [in_question, about_any_card] if rules.questions_18 else []
     if rules.arithmetic_18 and "$" in masked and "%" in masked:
         readings.append(arithmetic)
     return unbind_claims(extraction, readings)
+
+
+_BLANK_LINE_18 = re.compile(r"(?=\n\n)")
+# a paragraph with more distinct fee-sized percentages than this is no worked example
+_MAX_PCTS_18 = 12
+
+
+def _any_within(ordered: list[float], low: float, high: float) -> bool:
+    """Whether the sorted ``ordered`` holds a value in ``[low, high]``."""
+    k = bisect_left(ordered, low)
+    return k < len(ordered) and ordered[k] <= high
 
 
 # how far a worked fee may be from the exact product (rounded to the dollar); a fee's percentage
