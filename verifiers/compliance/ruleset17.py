@@ -273,6 +273,9 @@ def _over_years_17(claim: Claim, masked: str) -> bool:
     annual fees") that the words do not price per year: a total, not a fee."""
     if claim.family != FEE_CLAIM or claim.unit != USD or claim.is_none or claim.low is None:
         return False
+    lo = max(0, claim.start - 300)
+    if masked.find("years", lo, claim.start) < 0 and masked.find("-year", lo, claim.start) < 0:
+        return False  # every match of _YEARS_SPAN holds one (the sentence starts after ``lo``)
     a, _ = _sentence(masked, claim.start)
     if _YEARS_SPAN.search(masked, a, claim.start) is None:
         return False
