@@ -411,8 +411,11 @@ def _denied_meaning(claim: Claim, masked: str) -> bool:
     if claim.family != FEE_CLAIM or not (claim.is_none or claim.low == 0):
         return False
     lo = max(0, claim.start - 90)
+    hi = min(len(masked), claim.end + 20)
+    if not any(masked.find(w, lo, hi) >= 0 for w in _DENIED_HINTS_15):
+        return False  # every match of _DOES_NOT_MEAN_15 holds one
     last = None
-    for m in _DOES_NOT_MEAN_15.finditer(masked, lo, min(len(masked), claim.end + 20)):
+    for m in _DOES_NOT_MEAN_15.finditer(masked, lo, hi):
         if m.start() < claim.end:
             last = m
     if last is None:
