@@ -257,10 +257,12 @@ def extract(
                     )
                 )
         if rules.topic_scopes_7 and cell is None and unit_claims:
-            asked: Sequence[tuple[str, int]] = ()
-            if k and masked[spans[k - 1][0] : spans[k - 1][1]].rstrip().endswith("?"):
-                asked = cue_index.within(*spans[k - 1])
-            unit_claims = _topic_scopes(unit_claims, cue_index.within(unit_start, unit_end), asked)
+            if any(_unscoped_intro(c) for c in unit_claims):
+                asked: Sequence[tuple[str, int]] = ()
+                if k and masked[spans[k - 1][0] : spans[k - 1][1]].rstrip().endswith("?"):
+                    asked = cue_index.within(*spans[k - 1])
+                cues = cue_index.within(unit_start, unit_end)
+                unit_claims = _topic_scopes(unit_claims, cues, asked)
             if sum(c.family == INTRO_CLAIM and c.months is not None for c in unit_claims) > 1:
                 unit_claims = _own_months(unit_claims, unit_text, unit_start, rules.own_months_8)
         if unit_claims and "respectively" in unit_text and lex.RESPECTIVELY.search(unit_text):
@@ -284,6 +286,12 @@ def extract(
 _TOPIC_SCOPES = {cue_words.BT: "bt", cue_words.PURCHASE: "purchase"}
 
 
+def _unscoped_intro(claim: Claim) -> bool:
+    """An intro rate its own clause does not scope: the only claim ``_topic_scopes`` changes
+    (a unit without one needs no cue words read)."""
+    return claim.family == INTRO_CLAIM and claim.kind == "any" and not claim.is_none
+
+
 def _topic_scopes(
     claims: list[Claim], cues: Sequence[tuple[str, int]], asked: Sequence[tuple[str, int]] = ()
 ) -> list[Claim]:
@@ -301,7 +309,7 @@ def _topic_scopes(
             kind = _TOPIC_SCOPES[c]
             first[kind] = min(pos, first.get(kind, pos))
     for claim in claims:
-        if claim.family == INTRO_CLAIM and claim.kind == "any" and not claim.is_none:
+        if _unscoped_intro(claim):
             kinds = {kind for kind, pos in first.items() if pos < claim.start}
             if not kinds:
                 kinds = {_TOPIC_SCOPES[c] for c, _ in asked if c in _TOPIC_SCOPES}

@@ -105,6 +105,24 @@ def find_after(pattern: re.Pattern[str], text: str, mark: str) -> Iterator[re.Ma
         pos = text.find(mark, pos + 1)
 
 
+def at_line_starts(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)`` for a pattern whose every match is non-empty and starts at a
+    line start (it opens with ``^`` under ``re.MULTILINE``): tried only at the text's start and
+    after each line break, resuming after each match as ``finditer`` does, so the matches are the
+    same - the regex engine would otherwise test every character for a line start."""
+    cursor = 0
+    start = 0
+    while start >= 0:
+        if start >= cursor:
+            match = pattern.match(text, start)
+            if match is not None:
+                yield match
+                cursor = match.end()
+        start = text.find("\n", start)
+        if start >= 0:
+            start += 1
+
+
 def trie_pattern(words: list[str]) -> str:
     """A prefix-factored alternation ("a(?:pr|nnual)..."): the regex engine then rejects most
     positions after one character instead of trying every word in turn."""

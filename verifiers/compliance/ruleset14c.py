@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ahocorasick_rs import AhoCorasick, MatchKind
@@ -414,21 +415,31 @@ def _not_a_fee(claim: Claim, masked: str) -> bool:
 # ``_RANGE_14C.search(text) is not None``, found from the rarer end: each "from" or "between"
 # after a space or tab, then the verb right before that run of spaces (a verb is at most 8 letters;
 # the leading ``\b`` sees the character before the search's start, ``\Z`` is the run's start).
-_FROM_14C = re.compile(r"[ \t](?:from|between)\b")
 _RANGE_VERB_14C = re.compile(
     r"\b(?:run|runs|ran|range|ranges|ranging|vary|varies|varying|go|goes|span|spans|spanning)\Z"
 )
 
 
+def _spaced_words(text: str, word: str) -> Iterator[int]:
+    """Where ``[ \t]<word>\b`` matches in ``text`` (the blank's position): found with
+    ``str.find``, as a pattern opening with a blank is tried at every blank of the text."""
+    pos = text.find(word, 1)
+    while pos >= 0:
+        end = pos + len(word)
+        if text[pos - 1] in " \t" and not (
+            end < len(text) and (text[end].isalnum() or text[end] == "_")
+        ):
+            yield pos - 1
+        pos = text.find(word, pos + 1)
+
+
 def _has_range_14c(masked: str) -> bool:
-    if "from" not in masked and "between" not in masked:
-        return False
-    for m in _FROM_14C.finditer(masked):
-        run = m.start()
-        while run > 0 and masked[run - 1] in " \t":
-            run -= 1
-        if _RANGE_VERB_14C.search(masked, max(0, run - 8), run) is not None:
-            return True
+    for word in ("from", "between"):
+        for run in _spaced_words(masked, word):
+            while run > 0 and masked[run - 1] in " \t":
+                run -= 1
+            if _RANGE_VERB_14C.search(masked, max(0, run - 8), run) is not None:
+                return True
     return False
 
 

@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING
 from replicas.verifiers.compliance.claim_types import APR_CLAIM, FEE_CLAIM, INTRO_CLAIM
 from replicas.verifiers.compliance.claims import Claim, unbind_claims
 from replicas.verifiers.compliance.expansions import apply_replacements
-from replicas.verifiers.compliance.matchers import trie_pattern
+from replicas.verifiers.compliance.matchers import at_line_starts, trie_pattern
 from replicas.verifiers.compliance.mentions import NameMention
 from replicas.verifiers.compliance.names10 import STRONG_PRODUCT_WORDS
 from replicas.verifiers.compliance.numwords import NUMBER_WORDS, parse_number_words
@@ -139,7 +139,7 @@ def footnote_offers_15(norm: NormalizedText) -> NormalizedText:
     if "month" not in norm.lower and "cycle" not in norm.lower:
         return norm
     notes: dict[str, tuple[int, int]] = {}  # marker -> (months, footnote line start)
-    for m in _NOTE_LINE_15.finditer(text):
+    for m in at_line_starts(_NOTE_LINE_15, text):
         marker = m.group("marker").replace("\\", "")
         if marker.isdigit():
             # NFKC made a superscript a digit: a marker only if the original was one
@@ -363,6 +363,9 @@ _PER_PERIOD_BEFORE_15 = re.compile(
     r"[ \t]*(?:12|twelve|365|360)\b(?:[ \t]+months|[ \t]+days)?)"
     r"[^.;\n%$]{0,30}$"
 )
+# every match of _PER_PERIOD_BEFORE_15 holds one of these (a cheap test before the pattern, which
+# the regex engine tries at every character of its window)
+_PER_PERIOD_HINTS_15 = ("rate", "/", "\u00f7", "divided")
 
 
 def _periodic_rate(claim: Claim, masked: str) -> bool:
@@ -376,7 +379,10 @@ def _periodic_rate(claim: Claim, masked: str) -> bool:
         return False
     if _PER_PERIOD_AFTER_15.match(masked, claim.end) is not None:
         return True
-    return _PER_PERIOD_BEFORE_15.search(masked, max(0, claim.start - 70), claim.start) is not None
+    lo = max(0, claim.start - 70)
+    if not any(masked.find(h, lo, claim.start) >= 0 for h in _PER_PERIOD_HINTS_15):
+        return False
+    return _PER_PERIOD_BEFORE_15.search(masked, lo, claim.start) is not None
 
 
 # -- a myth that a 0% offer means no fee ---------------------------------------------------------
@@ -405,8 +411,11 @@ def _denied_meaning(claim: Claim, masked: str) -> bool:
     if claim.family != FEE_CLAIM or not (claim.is_none or claim.low == 0):
         return False
     lo = max(0, claim.start - 90)
+    hi = min(len(masked), claim.end + 20)
+    if not any(masked.find(w, lo, hi) >= 0 for w in _DENIED_HINTS_15):
+        return False  # every match of _DOES_NOT_MEAN_15 holds one
     last = None
-    for m in _DOES_NOT_MEAN_15.finditer(masked, lo, min(len(masked), claim.end + 20)):
+    for m in _DOES_NOT_MEAN_15.finditer(masked, lo, hi):
         if m.start() < claim.end:
             last = m
     if last is None:
@@ -438,12 +447,16 @@ _FIGURE_OF_15 = re.compile(
     _COMPARE_WORD_15 + r"(?P<fig>" + _FIGURE_15 + r")[ \t]+(?:of|on|for)[ \t]+(?:the[ \t]+)?$"
 )
 _SENTENCE_BREAK_15 = re.compile(r"[.!?\n](?!\d)")
+# every match of _COMPARE_WORD_15 holds one of these
+_COMPARE_HINTS_15 = ("than", "compared", "versus", "vs", "against")
 
 
 def _compared_figure(masked: str, mention: NameMention) -> tuple[int, int] | None:
     """The span of the figure compared as ``mention``'s card's ("than the B's $49", "than the
     $49 of the B"), if any."""
     before = masked[max(0, mention.start - 60) : mention.start]
+    if not any(w in before for w in _COMPARE_HINTS_15):
+        return None
     if _COMPARED_BEFORE_15.search(before) is not None:
         m = _POSSESSIVE_FIGURE_15.match(masked, mention.end)
         if m is not None:

@@ -61,7 +61,10 @@ def names_16(mentions: Sequence[NameMention]) -> list[NameMention]:
 def _reward_rate_16(claim: Claim, masked: str) -> bool:
     if claim.unit != "pct" or claim.family not in ("apr", "fee"):
         return False
-    return _RATE_BEFORE_16.search(masked, max(0, claim.start - 40), claim.start) is not None
+    lo = max(0, claim.start - 40)
+    if masked.find("rate", lo, claim.start) < 0:
+        return False  # every match holds "rate" (a cheap test before the pattern)
+    return _RATE_BEFORE_16.search(masked, lo, claim.start) is not None
 
 
 def revise_16(extraction: Extraction) -> Extraction:

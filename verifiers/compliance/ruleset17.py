@@ -145,21 +145,24 @@ _INLINE_LABEL_17 = re.compile(
 
 _COLON_SPACE_17 = re.compile(r":[ \t]")
 
+# how far a match reaches before its colon: three spaces, "**", three words of 21 characters and
+# the two spaces between them, "**" and a space
+_LABEL_REACH_17 = 3 + 2 + 3 * 21 + 2 + 2 + 1
+
 
 def _inline_labels(text: str) -> Iterator[re.Match[str]]:
-    """``_INLINE_LABEL_17.finditer(text)``, run only on the lines holding a colon and a space (a
-    match never crosses a line and ends at one): the pattern opens with look-behinds, so the
-    regex engine would try it at every character of the text."""
-    pos = 0
+    """``_INLINE_LABEL_17.finditer(text)``, tried only in the few characters before each colon
+    and space: a match holds no colon and ends at the first one after its start, so each colon
+    has at most one match, starting after the colon before it and at most ``_LABEL_REACH_17``
+    characters back (the pattern opens with look-behinds, so the regex engine would otherwise try
+    it at every character of a long line)."""
     for colon in _COLON_SPACE_17.finditer(text):
-        if colon.start() < pos:
-            continue
-        line_start = text.rfind("\n", 0, colon.start()) + 1
-        line_end = text.find("\n", colon.start())
-        if line_end < 0:
-            line_end = len(text)
-        yield from _INLINE_LABEL_17.finditer(text, line_start, line_end)
-        pos = line_end
+        end = colon.start()
+        start = max(0, end - _LABEL_REACH_17)
+        start = max(start, text.rfind(":", start, end) + 1)
+        match = _INLINE_LABEL_17.search(text, start, end + 2)
+        if match is not None:
+            yield match
 
 
 def labels_17(index: NameIndex, text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
@@ -270,6 +273,9 @@ def _over_years_17(claim: Claim, masked: str) -> bool:
     annual fees") that the words do not price per year: a total, not a fee."""
     if claim.family != FEE_CLAIM or claim.unit != USD or claim.is_none or claim.low is None:
         return False
+    lo = max(0, claim.start - 300)
+    if masked.find("years", lo, claim.start) < 0 and masked.find("-year", lo, claim.start) < 0:
+        return False  # every match of _YEARS_SPAN holds one (the sentence starts after ``lo``)
     a, _ = _sentence(masked, claim.start)
     if _YEARS_SPAN.search(masked, a, claim.start) is None:
         return False

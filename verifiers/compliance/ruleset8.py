@@ -52,15 +52,20 @@ _APPROX_AFTER = re.compile(
     r"(?:[ \t]{1,3}(?:numbers|figures|terms))?\b|[(,]?[ \t]*approx(?:imately|\.)?)"
 )
 _LOOK_BACK = 48
+# every match of _APPROX_BEFORE holds one of these (a cheap test before the pattern, which the
+# regex engine tries at every character of its window)
+_APPROX_HINTS = (
+    "about", "round", "roughly", "approx", "circa", "nearly", "almost", "close", "under", "over",
+    "below", "above", "region", "neighbo", "ballpark", "like", "~", "\u2248",
+)  # fmt: skip
 
 
 def is_approximate(masked: str, claim: Claim) -> bool:
     """The figure is marked as approximate by the words right before or after it."""
     before = masked[max(0, claim.start - _LOOK_BACK) : claim.start]
     return (
-        _APPROX_BEFORE.search(before) is not None
-        or _APPROX_AFTER.match(masked, claim.end) is not None
-    )
+        any(w in before for w in _APPROX_HINTS) and _APPROX_BEFORE.search(before) is not None
+    ) or _APPROX_AFTER.match(masked, claim.end) is not None
 
 
 def close_enough(
