@@ -82,7 +82,7 @@ from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, NameMention
 from replicas.verifiers.compliance.numwords import NUMBER_WORDS, parse_number_words
 from replicas.verifiers.compliance.ruleset17 import belief_spans_17, drop_corrected_17
 from replicas.verifiers.compliance.spans import SpanIndex
-from replicas.verifiers.compliance.values import PCT, USD, find_values
+from replicas.verifiers.compliance.values import USD
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -358,32 +358,48 @@ def revise_18(extraction: Extraction, rules: Ruleset) -> Extraction:
     def figures_of(pos: int) -> tuple[list[float], list[float], list[float]]:
         """The fee-sized percentages (distinct; none when a paragraph holds more than a worked
         example could), the dollar amounts and the principals (dollar amounts after "on",
-        "move", "a balance of", ...) of the paragraph holding ``pos``, sorted."""
+        "move", "a balance of", ...) of the paragraph holding ``pos``, sorted (digits only)."""
         k = bisect_left(breaks, pos - 1)  # the blank lines that end before ``pos``
         start = breaks[k - 1] + 1 if k else 0
         if start not in paragraphs:
             stop = breaks[k] if k < len(breaks) else len(masked)
             text = masked[start:stop]
-            values = find_values(text)
-            pcts = sorted(
-                {v.low for v in values if v.unit == PCT and v.low and v.low <= _FEE_PCT_18}
-            )
+            pcts = {
+                float(m.group(1))
+                for m in _PCT_18.finditer(text)
+                if 0 < float(m.group(1)) <= _FEE_PCT_18
+            }
+            dollars = [
+                (float(m.group(1).replace(",", "")), m.start()) for m in _USD_18.finditer(text)
+            ]
             paragraphs[start] = (
-                pcts if len(pcts) <= _MAX_PCTS_18 else [],
-                sorted(v.low for v in values if v.unit == USD and v.low),
+                sorted(pcts) if len(pcts) <= _MAX_PCTS_18 else [],
+                sorted(x for x, _ in dollars if x),
                 sorted(
-                    v.low
-                    for v in values
-                    if v.unit == USD
-                    and v.low
-                    and v.low >= _PRINCIPAL_18
-                    and _PRINCIPAL_CUE_18.search(text, max(0, v.start - 24), v.start)
+                    x
+                    for x, at in dollars
+                    if x >= _PRINCIPAL_18 and _PRINCIPAL_CUE_18.search(text, max(0, at - 24), at)
                 ),
             )
         return paragraphs[start]
 
+    near: dict[int, bool] = {}
+
+    def principal_near(pos: int) -> bool:
+        """Whether the paragraph holding ``pos`` has an amount after a principal's cue - what
+        a worked example needs, and much cheaper to look for than reading its figures."""
+        k = bisect_left(breaks, pos - 1)
+        start = breaks[k - 1] + 1 if k else 0
+        if start not in near:
+            stop = breaks[k] if k < len(breaks) else len(masked)
+            near[start] = _PRINCIPAL_NEAR_18.search(masked, start, stop) is not None
+        return near[start]
+
     def arithmetic(claim: Claim, _masked: str) -> bool:
         if claim.family != FEE_CLAIM or "$" not in claim.text:
+            return False
+        cue_before = _PRINCIPAL_CUE_18.search(masked, max(0, claim.start - 24), claim.start)
+        if cue_before is None and not principal_near(claim.start):
             return False
         pcts, dollars, principals = figures_of(claim.start)
         if not pcts:
@@ -397,9 +413,7 @@ def revise_18(extraction: Extraction, rules: Ruleset) -> Extraction:
         ):
             return True
         # ... or the principal itself ("Say you move $2,400 ...")
-        return _PRINCIPAL_CUE_18.search(
-            masked, max(0, claim.start - 24), claim.start
-        ) is not None and any(
+        return cue_before is not None and any(
             _any_within(dollars, p * x / 100 - _CENTS_18, p * x / 100 + _CENTS_18)
             for x in amounts
             for p in pcts
@@ -412,6 +426,9 @@ def revise_18(extraction: Extraction, rules: Ruleset) -> Extraction:
 
 
 _BLANK_LINE_18 = re.compile(r"(?=\n\n)")
+# the figures of a worked example, in digits (spoken decimals are digits by now)
+_PCT_18 = re.compile(r"(?<![\d.])(\d{1,2}(?:\.\d{1,2})?)[ \t]?(?:%|percent\b|per[ \t]cent\b)")
+_USD_18 = re.compile(r"\$[ \t]?(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,7}(?:\.\d{1,2})?)(?![\d,])")
 # a paragraph with more distinct fee-sized percentages than this is no worked example
 _MAX_PCTS_18 = 12
 
@@ -429,11 +446,14 @@ _CENTS_18 = 0.5
 _FEE_PCT_18 = 10.0
 _PRINCIPAL_18 = 100.0
 # what introduces the amount a worked example takes a fee of
-_PRINCIPAL_CUE_18 = re.compile(
+_CUE_WORDS_18 = (
     r"\b(?:on|of|move|moves|moving|moved|transfer|transfers|transferring|transferred|withdraw"
     r"|withdrawing|withdrew|borrow|borrowing|carry|carrying|shift|shifting|bring|bringing|put"
-    r"|putting|balance|advance)[ \t]+(?:(?:a|an|the|about|around|roughly|over|over[ \t]+to)[ \t]+)?$"
+    r"|putting|balance|advance)[ \t]+(?:(?:a|an|the|about|around|roughly|over|over[ \t]+to)[ \t]+)?"
 )
+_PRINCIPAL_CUE_18 = re.compile(_CUE_WORDS_18 + "$")
+# ... with the amount after it (a dollar sign or a digit)
+_PRINCIPAL_NEAR_18 = re.compile(_CUE_WORDS_18 + r"(?=[$\d])")
 
 
 __all__ = [
