@@ -386,6 +386,19 @@ def expand(
     return apply_replacements(norm, found)
 
 
+def apply_first_replacements(
+    norm: NormalizedText, found: list[tuple[int, int, str]]
+) -> NormalizedText:
+    """``apply_replacements`` of ``found`` sorted, each replacement that overlaps an earlier one
+    dropped (rewrites found by several patterns)."""
+    found.sort()
+    kept: list[tuple[int, int, str]] = []
+    for a, b, rep in found:
+        if not kept or a >= kept[-1][1]:
+            kept.append((a, b, rep))
+    return apply_replacements(norm, kept)
+
+
 def apply_replacements(
     norm: NormalizedText, found: Sequence[tuple[int, int, str]]
 ) -> NormalizedText:

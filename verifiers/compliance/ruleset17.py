@@ -89,7 +89,7 @@ from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claim_types import FEE_CLAIM, INTRO_CLAIM
 from replicas.verifiers.compliance.claims import unbind_claims
-from replicas.verifiers.compliance.expansions import apply_replacements
+from replicas.verifiers.compliance.expansions import apply_first_replacements
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, NameMention, tokens_of
 from replicas.verifiers.compliance.ruleset14 import _MYTH_END_14
 from replicas.verifiers.compliance.ruleset14b import _PER_YEAR_AFTER, _YEARS_SPAN
@@ -122,12 +122,7 @@ def rewrite_17(norm: NormalizedText) -> NormalizedText:
     found += [(m.start(), m.end(), "$" + m.group("n")) for m in _CODE_AFTER_17.finditer(lower)]
     if not found:
         return norm
-    found.sort()
-    kept: list[tuple[int, int, str]] = []
-    for a, b, rep in found:
-        if not kept or a >= kept[-1][1]:
-            kept.append((a, b, rep))
-    return apply_replacements(norm, kept)
+    return apply_first_replacements(norm, found)
 
 
 # == names ========================================================================================

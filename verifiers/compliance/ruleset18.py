@@ -77,7 +77,7 @@ from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claim_types import FEE_CLAIM
 from replicas.verifiers.compliance.claims import unbind_claims
-from replicas.verifiers.compliance.expansions import apply_replacements
+from replicas.verifiers.compliance.expansions import apply_first_replacements, apply_replacements
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, NameMention, tokens_of
 from replicas.verifiers.compliance.numwords import NUMBER_WORDS, parse_number_words
 from replicas.verifiers.compliance.ruleset17 import belief_spans_17, drop_corrected_17
@@ -186,12 +186,7 @@ def rewrite_18(norm: NormalizedText) -> NormalizedText:
         ]
     if not found:
         return norm
-    found.sort()
-    kept: list[tuple[int, int, str]] = []
-    for a, b, rep in found:
-        if not kept or a >= kept[-1][1]:
-            kept.append((a, b, rep))
-    return apply_replacements(norm, kept)
+    return apply_first_replacements(norm, found)
 
 
 # == turns ========================================================================================
