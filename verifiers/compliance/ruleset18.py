@@ -134,7 +134,7 @@ _NO_PENALTY_RATE_18 = re.compile(r"\bno(?P<gap>[ \t]+)penalty(?=[ \t]+(?:apr|rat
 
 
 def _spoken_decimals(lower: str) -> list[tuple[int, int, str]]:
-    out = []
+    out: list[tuple[int, int, str]] = []
     if "point" not in lower:
         return out
     for m in _SPOKEN_DECIMAL_18.finditer(lower):
@@ -144,7 +144,7 @@ def _spoken_decimals(lower: str) -> list[tuple[int, int, str]]:
 
 
 def _year_and_months(lower: str) -> list[tuple[int, int, str]]:
-    out = []
+    out: list[tuple[int, int, str]] = []
     if "year and" not in lower:
         return out
     for m in _YEAR_AND_18.finditer(lower):
