@@ -208,6 +208,12 @@ ARITHMETIC: list[Case] = [
     (_MOVE, _OK, _FEE),
     # a fee stated beside the arithmetic is still checked
     (_MOVE + " Its late fee is $72.", _FEE, _FEE),
+    # "an annual fee of $102" is no principal, though 5% of it is the transfer fee's $5 minimum
+    (
+        "The Summit Cash Plus has an annual fee of $102 and a 5% transfer fee (minimum $5).",
+        _FEE,
+        _FEE,
+    ),
     # no principal's cue: "$250" is 5% of the bonus's "$5,000" by chance, and read as the fee
     (
         "The Summit Cash Plus charges a 5% transfer fee (min $250). Its annual fee is $95, waived "

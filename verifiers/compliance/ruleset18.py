@@ -57,7 +57,8 @@ tuning part (seed 131) gave these, folded in before publication:
   transfer or $5, whichever is greater - on $2,400 that works out to $72" read $2,400 and $72
   as the card's fees. A dollar figure read as a fee that is a fee-sized percentage (10 % or
   less) of a principal of its paragraph - $100 or more after "on", "move", "transfer", "a
-  balance of", "an advance of", ... - is arithmetic, not a term, and so is such a principal
+  balance of", "an advance of", ... (never a bare "of": "an annual fee of $102" is no
+  principal) - is arithmetic, not a term, and so is such a principal
   when a percentage of it is another dollar figure of the paragraph: unverified. (Without the
   principal's cue, "$250 annual fee" and "after $5,000 in 6 months" made the 5 % transfer fee's
   "$250" arithmetic by chance.)
@@ -441,10 +442,12 @@ _CENTS_18 = 0.5
 _FEE_PCT_18 = 10.0
 _PRINCIPAL_18 = 100.0
 # what introduces the amount a worked example takes a fee of
+# ("of" only after what is moved: "a balance of $2,000", never "an annual fee of $95")
 _CUE_WORDS_18 = (
-    r"\b(?:on|of|move|moves|moving|moved|transfer|transfers|transferring|transferred|withdraw"
-    r"|withdrawing|withdrew|borrow|borrowing|carry|carrying|shift|shifting|bring|bringing|put"
-    r"|putting|balance|advance)[ \t]+(?:(?:a|an|the|about|around|roughly|over|over[ \t]+to)[ \t]+)?"
+    r"\b(?:on|move|moves|moving|moved|transfer|transferring|transferred|withdraw|withdrawing"
+    r"|withdrew|borrow|borrowing|carry|carrying|shift|shifting|bring|bringing|put|putting"
+    r"|(?:balance|advance|transfer|purchase|withdrawal|loan|debt)s?[ \t]+of)[ \t]+"
+    r"(?:(?:a|an|the|about|around|roughly|over|over[ \t]+to)[ \t]+)?"
 )
 _PRINCIPAL_CUE_18 = re.compile(_CUE_WORDS_18 + "$")
 # ... with the amount after it (a dollar sign or a digit)
