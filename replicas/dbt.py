@@ -80,6 +80,9 @@ class DbtResult:
     timed_out: bool = False
     isolation: str = "bubblewrap"
     wall_s: float = 0.0
+    # CPU-seconds the persistent worker's process had used when the call returned (its whole
+    # life, as RLIMIT_CPU counts it); 0.0 where no worker ran
+    cpu_s: float = 0.0
 
     @property
     def failed_nodes(self) -> list[dict[str, Any]]:

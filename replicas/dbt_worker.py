@@ -288,6 +288,7 @@ class DbtWorker:
                 results=results,
                 isolation=self._mode,
                 wall_s=wall,
+                cpu_s=cpu_s,
             )
 
     def _read_line(
