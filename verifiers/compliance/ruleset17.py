@@ -417,13 +417,18 @@ _ASSISTANT_TURN_17 = re.compile(
 )
 
 
-def _user_turns(masked: str) -> list[tuple[int, int]]:
+def user_turns(
+    masked: str,
+    user: re.Pattern[str] = _USER_TURN_17,
+    answer: re.Pattern[str] = _ASSISTANT_TURN_17,
+) -> list[tuple[int, int]]:
     """The customer's turns of a transcript ("User: ... is the APR 19%?"), each up to the
     assistant's turn that answers it; a turn no assistant's turn follows is none (the whole
-    answer is not unread because it opens with "User:")."""
-    replies = [m.start() for m in _ASSISTANT_TURN_17.finditer(masked)]
+    answer is not unread because it opens with "User:"). ``user`` / ``answer``: the turn
+    openings (ruleset 18 reads callers' too)."""
+    replies = [m.start() for m in answer.finditer(masked)]
     out = []
-    for m in _USER_TURN_17.finditer(masked):
+    for m in user.finditer(masked):
         k = bisect_right(replies, m.end())
         if k < len(replies):
             out.append((m.start(), replies[k]))
@@ -442,7 +447,7 @@ def drop_beliefs_17(extraction: Extraction) -> Extraction:
 def belief_spans_17(masked: str) -> list[tuple[int, int]]:
     """Where ruleset 17 reads somebody's belief: a customer's transcript turn, a figure quoted or
     "mentioned" and declared wrong, up to where it is declared wrong."""
-    spans = _user_turns(masked) if ":" in masked else []
+    spans = user_turns(masked) if ":" in masked else []
     for m in _BELIEF_17.finditer(masked):
         if m.group(0).startswith(('"', "“")):
             spans.append((m.start(), m.end()))
@@ -522,4 +527,5 @@ __all__ = [
     "revise_17",
     "rewrite_17",
     "sole_scope_17",
+    "user_turns",
 ]

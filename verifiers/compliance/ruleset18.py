@@ -81,7 +81,11 @@ from replicas.verifiers.compliance.claims import unbind_claims
 from replicas.verifiers.compliance.expansions import apply_first_replacements, apply_replacements
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, NameMention, tokens_of
 from replicas.verifiers.compliance.numwords import NUMBER_WORDS, parse_number_words
-from replicas.verifiers.compliance.ruleset17 import belief_spans_17, drop_corrected_17
+from replicas.verifiers.compliance.ruleset17 import (
+    belief_spans_17,
+    drop_corrected_17,
+    user_turns,
+)
 from replicas.verifiers.compliance.spans import SpanIndex
 from replicas.verifiers.compliance.values import USD
 
@@ -241,11 +245,7 @@ def turn_spans_18(masked: str) -> list[tuple[int, int]]:
     if "you" in masked:
         spans += _belief_spans(masked)
     if ":" in masked:
-        replies = [m.start() for m in _ANSWER_TURN_18.finditer(masked)]
-        for m in _CALLER_TURN_18.finditer(masked):
-            k = bisect_right(replies, m.end())
-            if k < len(replies):
-                spans.append((m.start(), replies[k]))
+        spans += user_turns(masked, _CALLER_TURN_18, _ANSWER_TURN_18)
     return spans
 
 
