@@ -35,6 +35,8 @@
   ``89ed2ff``, stop 30), run there with ``ruleset=16``.
 * Ruleset 17 against the revision that published it as the default (``RULESET_17_PUBLISHED``,
   ``556cfa7``, stop 31), run there with ``ruleset=17``.
+* Ruleset 18 against the revision that published it as the default (``RULESET_18_PUBLISHED``,
+  ``a52aab1``, stop 32: its last change to ``verifiers/``), run there with ``ruleset=18``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -72,6 +74,7 @@ RULESET_14_PUBLISHED = "584441f42edcc400f9b8259997217f5744bba9c4"
 RULESET_15_PUBLISHED = "29d30ec2c19ae5b92df149efb05924274fc035f0"
 RULESET_16_PUBLISHED = "89ed2ff4bb96b1045d86ee439637b3cb421784ba"
 RULESET_17_PUBLISHED = "556cfa770124c40fc1826ffbc41fa7fc48ba2081"
+RULESET_18_PUBLISHED = "a52aab1f46942324ead6467dc73d88296ff9a4d4"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -209,6 +212,7 @@ PUBLISHED = {
     15: RULESET_15_PUBLISHED,
     16: RULESET_16_PUBLISHED,
     17: RULESET_17_PUBLISHED,
+    18: RULESET_18_PUBLISHED,
 }
 
 
