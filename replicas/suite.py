@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 #: Published lists live in ``replicas/suites/`` as package data of ``replicas`` (glob
 #: ``suites/*.txt``), not as a subpackage, so no ``__init__.py`` is needed.
 SUITES_DIR = "suites"
-DEFAULT_SUITE = "core-v6"
+DEFAULT_SUITE = "core-v7"
 _COMMENT = "#"
 
 
@@ -362,6 +362,28 @@ CORE_V6 = SuiteSpec(
     ),
 )
 
+#: The core-v6 families core-v7 bumps: the same three, from ruleset 17 to ruleset 18 (see each
+#: -v6 family's docstring).
+_CORE_V7_BUMPS = frozenset(
+    f"credit_cards.{f}-v5" for f in ("card_terms_qa", "recommend_card", "offer_audit")
+)
+
+#: core-v7: core-v6 with card_terms_qa, recommend_card and offer_audit at -v6 (compliance
+#: ruleset 18; issue 13), same seeds, variants and sizes. The other eleven families keep their
+#: core-v6 ids.
+CORE_V7 = SuiteSpec(
+    name="core-v7",
+    description=(
+        "The core suite, version 7: core-v6 with card_terms_qa, recommend_card and offer_audit "
+        "at -v6 (free-text answers graded, and audit drafts validated, with compliance ruleset "
+        "18 instead of ruleset 17), seeds 1-3, scale 0.01."
+    ),
+    entries=tuple(
+        _bumped(e, e.family.replace("-v5", "-v6")) if e.family in _CORE_V7_BUMPS else e
+        for e in CORE_V6.entries
+    ),
+)
+
 #: hard-v3: hard-v2 with ecommerce_enterprise.multi_layer_incident-v2 (its fix is the kit's own
 #: files, which the audit's ``restore_shipped_project`` writes back from memory: 7 of 7
 #: ``hackable``) replaced by multi_layer_incident-v3 on the same seeds and variants: the
@@ -390,6 +412,7 @@ SUITE_SPECS.register(CORE_V3.name, CORE_V3)
 SUITE_SPECS.register(CORE_V4.name, CORE_V4)
 SUITE_SPECS.register(CORE_V5.name, CORE_V5)
 SUITE_SPECS.register(CORE_V6.name, CORE_V6)
+SUITE_SPECS.register(CORE_V7.name, CORE_V7)
 SUITE_SPECS.register(HARD_V1.name, HARD_V1)
 SUITE_SPECS.register(HARD_V2.name, HARD_V2)
 SUITE_SPECS.register(HARD_V3.name, HARD_V3)
@@ -538,6 +561,7 @@ __all__ = [
     "CORE_V4",
     "CORE_V5",
     "CORE_V6",
+    "CORE_V7",
     "DEFAULT_SUITE",
     "HARD_V1",
     "HARD_V2",

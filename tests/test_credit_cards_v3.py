@@ -1,9 +1,10 @@
-"""The -v3, -v4 and -v5 credit_cards families (suites core-v3, core-v5, core-v6): the compliance
-verifier under rulesets 10, 16 and 17.
+"""The -v3 to -v6 credit_cards families (suites core-v3, core-v5, core-v6, core-v7): the
+compliance verifier under rulesets 10, 16, 17 and 18.
 
--v4 (core-v5) is -v3 with ruleset 16 and -v5 (core-v6) -v4 with ruleset 17; the tests of -v3's
-build and episodes run for all three, and the same text is graded by -v3 as ruleset 10 reads it,
-by -v4 as ruleset 16 does and by -v5 as ruleset 17 does.
+-v4 (core-v5) is -v3 with ruleset 16, -v5 (core-v6) -v4 with ruleset 17 and -v6 (core-v7) -v5
+with ruleset 18; the tests of -v3's build and episodes run for all four, and the same text is
+graded by -v3 as ruleset 10 reads it, by -v4 as ruleset 16 does, by -v5 as ruleset 17 does and by
+-v6 as ruleset 18 does.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
 compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
@@ -36,6 +37,7 @@ SEED = 1
 V3_RULESET = 10
 V4_RULESET = 16
 V5_RULESET = 17
+V6_RULESET = 18
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -194,13 +196,35 @@ def _lines_v5(card: Any) -> list[str]:
     ]
 
 
-def _lines_after(version: str, card: Any) -> list[str]:
-    return _lines_v4(card, card.card_name.split()[0]) if version == "v4" else _lines_v5(card)
+def _lines_v6(card: Any, catalog: Catalog) -> list[str]:
+    """Lines about ``card``: true ones ruleset 17 misreads (a caller's figure the assistant
+    corrects, a forum's quoted line the reply corrects) and a false one only ruleset 18 reads
+    (two cards' late fees swapped, the cards named after the figures with "respectively")."""
+    late = float(card.late_fee_usd)
+    other = next(c for c in catalog.cards if float(c.late_fee_usd) != late)
+    return [
+        f"Caller: is the {card.card_name}'s late fee ${late + 10:.0f}?\n"
+        f"Assistant: No, its late fee is ${late:.0f}.",
+        f"> someone said the {card.card_name} charges a ${late + 10:.0f} late fee\n\n"
+        f"Not so: its late fee is ${late:.0f}.",
+        f"Late fees: ${float(other.late_fee_usd):.0f} and ${late:.0f} for the {card.card_name} "
+        f"and the {other.card_name} respectively.",
+    ]
+
+
+def _lines_after(version: str, card: Any, catalog: Catalog) -> list[str]:
+    if version == "v4":
+        return _lines_v4(card, card.card_name.split()[0])
+    return _lines_v5(card) if version == "v5" else _lines_v6(card, catalog)
 
 
 @pytest.mark.parametrize(
     ("before", "after", "old_ruleset", "new_ruleset"),
-    [("v3", "v4", V3_RULESET, V4_RULESET), ("v4", "v5", V4_RULESET, V5_RULESET)],
+    [
+        ("v3", "v4", V3_RULESET, V4_RULESET),
+        ("v4", "v5", V4_RULESET, V5_RULESET),
+        ("v5", "v6", V5_RULESET, V6_RULESET),
+    ],
 )
 @pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
 def test_a_bump_grades_with_its_ruleset(
@@ -213,7 +237,7 @@ def test_a_bump_grades_with_its_ruleset(
     catalog: Catalog,
 ) -> None:
     """On the same task, -v3 grades a text as ruleset 10 reads it and -v4 as ruleset 16 does
-    (-v4 and -v5: rulesets 16 and 17); the texts on which the two disagree (computed here) go
+    (-v4 and -v5, -v5 and -v6: rulesets 16 and 17, 17 and 18); the texts on which the two disagree (computed here) go
     both ways: honest ones the older version fails and false ones it passes."""
     old_family, new_family = f"credit_cards.{base}-{before}", f"credit_cards.{base}-{after}"
     flips: set[bool] = set()
@@ -223,7 +247,7 @@ def test_a_bump_grades_with_its_ruleset(
         customer_id = None if customer is None else int(customer)
         oracle = task.oracle[-1].arguments["answer"]
         assert _grade(new_family, task, oracle, snapshot).passed
-        for line in _lines_after(after, _subject(task, catalog)):
+        for line in _lines_after(after, _subject(task, catalog), catalog):
             text = f"{oracle}\n{line}"
             old = verify_response(text, catalog, customer_id=customer_id, ruleset=old_ruleset)
             new = verify_response(text, catalog, customer_id=customer_id, ruleset=new_ruleset)
@@ -276,6 +300,7 @@ def test_build_runs_the_verifier_with_the_family_ruleset(
         ("v3", V3_RULESET),
         ("v4", V4_RULESET),
         ("v5", V5_RULESET),
+        ("v6", V6_RULESET),
     ):
         seen.clear()
         task = get_family(f"credit_cards.{base}-{version}").build(snapshot, SEED, 0)
@@ -321,9 +346,9 @@ def _episode(task: Task, snapshot: Any, calls: list[dict[str, Any]]) -> float:
         env.close()
 
 
-@pytest.mark.parametrize("version", ["v3", "v4", "v5"])
+@pytest.mark.parametrize("version", ["v3", "v4", "v5", "v6"])
 @pytest.mark.parametrize("base", BUMPED)
-def test_v3_v4_v5_oracle_scores_one_null_zero_and_wrong_readings_fail(
+def test_v3_to_v6_oracle_scores_one_null_zero_and_wrong_readings_fail(
     base: str, version: str, snapshot: Any, catalog: Catalog
 ) -> None:
     task = _task(base, version)
@@ -346,6 +371,8 @@ def test_v3_v4_v5_oracle_scores_one_null_zero_and_wrong_readings_fail(
             r"-----BEGIN DRAFT-----\n(.*)\n-----END DRAFT-----", task.instruction, re.S
         )
         assert draft is not None
-        ruleset = {"v3": V3_RULESET, "v4": V4_RULESET, "v5": V5_RULESET}[version]
+        ruleset = {"v3": V3_RULESET, "v4": V4_RULESET, "v5": V5_RULESET, "v6": V6_RULESET}[
+            version
+        ]
         found = verify_response(draft.group(1), catalog, ruleset=ruleset).codes
         assert sorted(set(found)) == sorted(task.expected)

@@ -114,6 +114,7 @@ PUBLISHED = [
     pytest.param("core-v4", marks=pytest.mark.slow),
     pytest.param("core-v5", marks=pytest.mark.slow),
     pytest.param("core-v6", marks=pytest.mark.slow),
+    pytest.param("core-v7", marks=pytest.mark.slow),
     pytest.param("hard-v1", marks=pytest.mark.slow),
     pytest.param("hard-v2", marks=pytest.mark.slow),
     pytest.param("hard-v3", marks=pytest.mark.slow),
@@ -129,6 +130,7 @@ PUBLISHED = [
         "core-v4",
         "core-v5",
         "core-v6",
+        "core-v7",
         "hard-v1",
         "hard-v2",
         "hard-v3",
@@ -201,12 +203,16 @@ def test_core_v4_is_core_v3_with_dbt_fix_replaced_by_the_deployed_factory() -> N
 
 
 @pytest.mark.parametrize(
-    ("before", "after", "version"), [("core-v4", "core-v5", "-v4"), ("core-v5", "core-v6", "-v5")]
+    ("before", "after", "version"), [
+        ("core-v4", "core-v5", "-v4"),
+        ("core-v5", "core-v6", "-v5"),
+        ("core-v6", "core-v7", "-v6"),
+    ],
 )
 def test_core_bumps_the_compliance_families_only(before: str, after: str, version: str) -> None:
-    """core-v5 (core-v6): the three credit_cards families that run the compliance verifier at
-    -v4 (-v5: rulesets 16, 17) on the same seeds and variants; every other id and index row is
-    the suite's before it."""
+    """core-v5 (core-v6, core-v7): the three credit_cards families that run the compliance
+    verifier at -v4 (-v5, -v6: rulesets 16, 17, 18) on the same seeds and variants; every other
+    id and index row is the suite's before it."""
     old_suite, new_suite = get_suite(before), get_suite(after)
     assert len(new_suite) == len(old_suite)
     bumped = {f"credit_cards.{f}" for f in ("card_terms_qa", "recommend_card", "offer_audit")}
@@ -229,10 +235,10 @@ def test_core_bumps_the_compliance_families_only(before: str, after: str, versio
         ]
 
 
-def test_the_default_suite_is_core_v6() -> None:
+def test_the_default_suite_is_core_v7() -> None:
     from replicas.suite import DEFAULT_SUITE
 
-    assert DEFAULT_SUITE == "core-v6"
+    assert DEFAULT_SUITE == "core-v7"
 
 
 def test_hard_v3_is_hard_v2_with_the_incident_on_each_seeds_deployment() -> None:

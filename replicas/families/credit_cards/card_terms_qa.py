@@ -11,6 +11,8 @@ current detections) instead of the frozen ruleset 3; see ``CardTermsQAV3``.
 
 ``-v5`` (core-v6): ``-v4`` with part (b) under compliance ruleset 17; see ``CardTermsQAV5``.
 
+``-v6`` (core-v7): ``-v5`` with part (b) under compliance ruleset 18; see ``CardTermsQAV6``.
+
 The question names a card exactly — usually one with a near-collision sibling ("Atlas Cash" /
 "Atlas Cash Back", "Compass Traveler One" / "Compass Traveller One") — and asks for one
 Schumer-box term. The answer is free text whose FIRST line is ``Answer: <value>`` (or
@@ -40,6 +42,7 @@ from replicas.families.credit_cards.common import (
     V3_COMPLIANCE_RULESET,
     V4_COMPLIANCE_RULESET,
     V5_COMPLIANCE_RULESET,
+    V6_COMPLIANCE_RULESET,
     apr_range,
     catalog_for,
     combine,
@@ -564,3 +567,31 @@ class CardTermsQAV5(CardTermsQAV4):
         "text; the value (tolerance stated) and every claim are checked (compliance ruleset 17)."
     )
     compliance_ruleset = V5_COMPLIANCE_RULESET
+
+
+@register_family
+class CardTermsQAV6(CardTermsQAV5):
+    """-v5 with the compliance part graded under ruleset 18 instead of ruleset 17.
+
+    What changed: part (b) - and the build's check that the oracle text passes - runs
+    ``verify_response(..., ruleset=18)``. Everything else is -v5's; the questions are drawn anew
+    (a family's seeded streams are keyed by its name).
+
+    Why: issue 13 asks that the families grade with the current verifier. Measured on blind
+    held-out sets written by others (kept outside the repository, scored in aggregate): ruleset 17
+    flags 21.3 % (s20) and 15.3 % (s21) of correct, compliant answers, ruleset 18 7.7 % and 7.3 %
+    - decimals and durations spoken out ("twenty-two point nine nine percent", "a year and nine
+    months"), a forum's quoted line or a caller's turn corrected by the answer, "$95 and $0 for the
+    A and B respectively", "the <last words of a named card>", an FAQ's question, a worked
+    transfer-fee sum. The tuning parts of s20 and s21 (one of their four seeds each) were ruleset
+    18's tuning data; before s21's was, ruleset 18 flagged 14.3 % of s21's held-out answers.
+    Recall is at least ruleset 17's on every code of both sets. -v5's ids must keep ruleset 17's
+    grades, so the change ships as this version in suite core-v7.
+    """
+
+    name = "credit_cards.card_terms_qa-v6"
+    description = (
+        "Answer one disclosed term (APR, intro offer, fee) of one exactly named card in free "
+        "text; the value (tolerance stated) and every claim are checked (compliance ruleset 18)."
+    )
+    compliance_ruleset = V6_COMPLIANCE_RULESET

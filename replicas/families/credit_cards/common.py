@@ -83,6 +83,10 @@ V4_COMPLIANCE_RULESET = 16
 #: verifier's default since stop 31; a literal for the same reason).
 V5_COMPLIANCE_RULESET = 17
 
+#: The compliance ruleset the ``-v6`` families (suite core-v7) grade and build with (the
+#: verifier's default since stop 32; a literal for the same reason).
+V6_COMPLIANCE_RULESET = 18
+
 #: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
 #: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).
 RULES_SQL = f"""

@@ -10,6 +10,8 @@ grader's words. Both versions' oracles look the cards up by the names the draft 
 ``OfferAuditV4``.
 ``-v5`` (core-v6): ``-v4`` with its drafts validated under compliance ruleset 17; see
 ``OfferAuditV5``.
+``-v6`` (core-v7): ``-v5`` with its drafts validated under compliance ruleset 18; see
+``OfferAuditV6``.
 
 The family writes a short marketing draft about one card (sometimes with its near-collision
 sibling as an alternative), grounded in the catalog, then injects 1-3 violations of different
@@ -36,6 +38,7 @@ from replicas.families.credit_cards.common import (
     V3_COMPLIANCE_RULESET,
     V4_COMPLIANCE_RULESET,
     V5_COMPLIANCE_RULESET,
+    V6_COMPLIANCE_RULESET,
     apr_range,
     catalog_for,
     fmt_pct,
@@ -509,3 +512,27 @@ class OfferAuditV5(OfferAuditV4):
         "grading stated in the grader's words."
     )
     compliance_ruleset = V5_COMPLIANCE_RULESET
+
+
+@register_family
+class OfferAuditV6(OfferAuditV5):
+    """-v5 with each draft selected and validated under compliance ruleset 18, not ruleset 17.
+
+    What changed: the build keeps a draft only if its untouched version passes
+    ``verify_response(..., ruleset=18)`` and its injected version gets exactly the injected codes
+    from it. Everything else is -v5's; the drafts are drawn anew (a family's seeded streams are
+    keyed by its name).
+
+    Why: issue 13 asks that the families use the current verifier, and the expected codes are
+    what the verifier reports on the draft: a draft whose codes agree only under ruleset 17
+    would teach ruleset 17's reading. -v5's ids must keep their drafts, so the change ships as
+    this version in suite core-v7.
+    """
+
+    name = "credit_cards.offer_audit-v6"
+    description = (
+        "Review a generated marketing draft against the card catalog and list its compliance "
+        "violations by reason code (drafts validated with compliance ruleset 18); exact-set "
+        "grading stated in the grader's words."
+    )
+    compliance_ruleset = V6_COMPLIANCE_RULESET

@@ -11,6 +11,7 @@ current detections) instead of the frozen ruleset 3; see ``RecommendCardV3``.
 
 ``-v4`` (core-v5): ``-v3`` with check 2 under compliance ruleset 16; see ``RecommendCardV4``.
 ``-v5`` (core-v6): ``-v4`` with check 2 under compliance ruleset 17; see ``RecommendCardV5``.
+``-v6`` (core-v7): ``-v5`` with check 2 under compliance ruleset 18; see ``RecommendCardV6``.
 
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
@@ -48,6 +49,7 @@ from replicas.families.credit_cards.common import (
     V3_COMPLIANCE_RULESET,
     V4_COMPLIANCE_RULESET,
     V5_COMPLIANCE_RULESET,
+    V6_COMPLIANCE_RULESET,
     apr_range,
     catalog_for,
     combine,
@@ -625,6 +627,35 @@ class RecommendCardV5(RecommendCardV4):
     compliance_ruleset = V5_COMPLIANCE_RULESET
 
 
+@register_family
+class RecommendCardV6(RecommendCardV5):
+    """-v5 with the compliance check graded under ruleset 18 instead of ruleset 17.
+
+    What changed: check 2 - and the build's check that the oracle text passes - runs
+    ``verify_response(..., customer_id=..., ruleset=18)``. Everything else is -v5's; the
+    customers are drawn anew (a family's seeded streams are keyed by its name).
+
+    Why: issue 13 asks that the families grade with the current verifier. Measured on blind
+    held-out sets written by others (kept outside the repository, scored in aggregate): ruleset 17
+    flags 21.3 % (s20) and 15.3 % (s21) of correct, compliant answers, ruleset 18 7.7 % and 7.3 %
+    - decimals and durations spoken out ("twenty-two point nine nine percent", "a year and nine
+    months"), a forum's quoted line or a caller's turn corrected by the answer, "$95 and $0 for the
+    A and B respectively", "the <last words of a named card>", an FAQ's question, a worked
+    transfer-fee sum. The tuning parts of s20 and s21 (one of their four seeds each) were ruleset
+    18's tuning data; before s21's was, ruleset 18 flagged 14.3 % of s21's held-out answers.
+    Recall is at least ruleset 17's on every code of both sets. -v5's ids must keep ruleset 17's
+    grades, so the change ships as this version in suite core-v7.
+    """
+
+    name = "credit_cards.recommend_card-v6"
+    description = (
+        "Recommend the best eligible card for a customer by applying the stated value formula and "
+        "eligibility rule (no precomputed marts), with compliant, grounded claims (compliance "
+        "ruleset 18) and the required disclosures."
+    )
+    compliance_ruleset = V6_COMPLIANCE_RULESET
+
+
 __all__ = [
     "VALUE_SQL",
     "RecommendCard",
@@ -632,6 +663,7 @@ __all__ = [
     "RecommendCardV3",
     "RecommendCardV4",
     "RecommendCardV5",
+    "RecommendCardV6",
     "accepted_cards",
     "customer_values",
     "oracle_text",
