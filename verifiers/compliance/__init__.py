@@ -118,6 +118,7 @@ from replicas.verifiers.compliance.ruleset19 import (
     picks_19,
     revise_19,
     rewrite_19,
+    slot_names_19,
 )
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
@@ -296,6 +297,8 @@ def _mentions(
         mentions = tails_18(index, norm.text, mentions)
     if rules.others_19:
         mentions = others_19(norm.text, mentions)
+    if rules.slots_19:
+        mentions = slot_names_19(index, norm.text, mentions)
     return mentions
 
 

@@ -167,7 +167,8 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   unverified; "Why not X?" answered by a requirement rules X out, and parallel "Take the X."
   examples recommend nothing; a card offered to the customer as an option (a table row, a
   record's name, a list item or a heading of its own) counts for the eligibility rule unless
-  the response rules it out, and a record's "Status: recommended" or "<card> imo" recommends.
+  the response rules it out, and a record's "Status: recommended" or "<card> imo" recommends;
+  capitalised words no catalog card holds in a recommendation's slot are an invented card.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -401,6 +402,9 @@ class Ruleset:
     # ruleset 19: a card offered to the customer as an option (a table row, a record's name, a
     # list item, a heading of its own) counts for the eligibility rule unless ruled out
     options_19: bool = False
+    # ruleset 19: capitalised words no catalog card holds in a recommendation's slot ("My
+    # recommendation is the Bramblewood Globetrotter") are an invented card
+    slots_19: bool = False
 
 
 FROZEN_RULESET = 3
@@ -572,6 +576,7 @@ RULESETS[19] = replace(
     generic_19=True,
     why_not_19=True,
     options_19=True,
+    slots_19=True,
 )
 
 

@@ -62,14 +62,30 @@ from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claims import unbind_claims
 from replicas.verifiers.compliance.expansions import apply_first_replacements
-from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, NameMention
+from replicas.verifiers.compliance.mentions import (
+    AMBIGUOUS,
+    EXACT,
+    UNKNOWN,
+    NameMention,
+    tokens_of,
+)
 from replicas.verifiers.compliance.ruleset8 import RULED_OUT_8
 from replicas.verifiers.compliance.spans import SpanIndex
+from replicas.verifiers.compliance.vocab import (
+    GENERIC_WORDS,
+    INSTITUTION_WORDS,
+    LEADING_NOISE,
+    NOT_NAME_WORDS,
+    PRODUCT_WORDS,
+    SERVICE_WORDS,
+    TIER_WORDS,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from replicas.verifiers.compliance.claims import Claim, Extraction
+    from replicas.verifiers.compliance.names import NameIndex
     from replicas.verifiers.compliance.recommend import Recommendations
     from replicas.verifiers.compliance.text import NormalizedText
 
@@ -139,51 +155,112 @@ def examples_19(norm: NormalizedText) -> NormalizedText:
 
 # == names ========================================================================================
 
+# "the former", "the latter" anywhere; "the other one" as a sentence's first words only ("X is
+# the other pick with a $35 fee" keeps its figure X's)
 _OTHER_19 = re.compile(
-    r"\b[Tt]he[ \t]+(?:(?P<k>former|latter)|other(?:[ \t]+(?:one|card|option|pick))?"
-    r"(?P<o>)(?![ \t]+(?:cards|ones|options|fees?|rates?|apr|terms|perks|hand|way|day)\b))"
-    r"(?![\w-])"
+    r"\b[Tt]he[ \t]+(?P<k>former|latter)(?![\w-])"
+    r"|(?:^|(?<=[.!?;:][ \t])|(?<=[.!?;:][ \t]{2})|(?<=\n))[ \t>*_#-]*"
+    r"[Tt]he[ \t]+other(?:[ \t]+(?:one|card|option|pick))?(?P<o>)(?![\w-])(?![ \t]+(?:cards|ones"
+    r"|options|fees?|rates?|apr|terms|perks|hand|way|day)\b)",
+    re.MULTILINE,
 )
 # how far back the two cards of "the latter" may be named
 _OTHER_REACH_19 = 1500
 
 
 def others_19(text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
-    """The mentions with "the former", "the latter" and "the other one" added (module
-    docstring): a card when exactly two are named in the text before it, else ambiguous."""
+    """The mentions with "the other one" added and "the former" / "the latter" revised (module
+    docstring): a card when exactly two are named before it (and, for "the former" / "the
+    latter", the order they were first named agrees with the order they were last named), else
+    ambiguous."""
     out = list(mentions)
-    lowered = ("former", "latter", "other")
-    if not out or not any(w in text for w in lowered):
+    if not out or not any(w in text for w in ("former", "latter", "other")):
         return out
     starts = [m.start for m in out]
-    taken = SpanIndex((m.start, m.end) for m in out)
-    found = []
+    named = SpanIndex((m.start, m.end) for m in out)
+    found: dict[tuple[int, int], NameMention] = {}
     for match in _OTHER_19.finditer(text):
         a, b = match.span()
-        if taken.overlaps(a, b):
+        which = match.group("k")
+        if which is None and (match.group("o") is None or named.overlaps(a, b)):
             continue
-        named: list[str] = []
-        last: str | None = None
+        first: list[str] = []  # distinct cards in the order first named
+        last: list[str] = []  # consecutive runs of one card, in order
         for m in out[bisect_right(starts, a - _OTHER_REACH_19) : bisect_right(starts, a)]:
             if m.card_id is None or m.end > a:
                 continue
-            if m.card_id not in named:
-                named.append(m.card_id)
-            last = m.card_id
-        if match.group("k") is None and match.group("o") is None:
-            continue
-        if len(named) != 2:
-            if named:
-                found.append(NameMention(a, b, AMBIGUOUS, None, text[a:b]))
-            continue
-        if match.group("k") is not None:
-            card = named[0] if match.group("k") == "former" else named[1]
+            if m.card_id not in first:
+                first.append(m.card_id)
+            if not last or last[-1] != m.card_id:
+                last.append(m.card_id)
+        if len(first) != 2:
+            if first and which is None:
+                found[(a, b)] = NameMention(a, b, AMBIGUOUS, None, text[a:b])
+            continue  # "the former" of three cards: ruleset 3's last-two reading stays
+        if which is not None:
+            k = 0 if which.lower() == "former" else 1
+            card: str | None = first[k] if first[k] == last[-2 + k] else None
         else:
-            card = named[1] if last == named[0] else named[0]
-        found.append(NameMention(a, b, EXACT, card, text[a:b]))
+            card = first[1] if last[-1] == first[0] else first[0]
+        found[(a, b)] = (
+            NameMention(a, b, EXACT, card, text[a:b])
+            if card is not None
+            else NameMention(a, b, AMBIGUOUS, None, text[a:b])
+        )
+    if not found:
+        return out
+    taken = SpanIndex(found)
+    kept = [m for m in out if not taken.overlaps(m.start, m.end)]
+    return sorted([*kept, *found.values()], key=lambda m: m.start)
+
+
+# "My recommendation is the Bramblewood Globetrotter.", "Also suggested: The Stonegate Secured
+# Start has ...": a recommendation's slot filled by capitalised words
+_SLOT_19 = re.compile(
+    r"(?i:\b(?:my[ \t]+(?:top[ \t]+|main[ \t]+|first[ \t]+)?(?:recommendation|pick|choice"
+    r"|suggestion)[ \t]+(?:is|would[ \t]+be)|i(?:'d|[ \t]+would)?[ \t]+(?:recommend|suggest"
+    r"|go[ \t]+with)|(?:best|safest)[ \t]+bet[ \t]+is|(?:also[ \t]+)?(?:suggested|recommended)"
+    r"[ \t]*:)[ \t]+(?:the[ \t]+)?)"
+    r"(?:\*\*|__)?(?P<name>[A-Z][a-z][\w'-]*(?:[ \t]+[A-Z][\w'-]*){1,3})(?:\*\*|__)?"
+    r"(?=[ \t]*(?:[.,;:!?(\u2014\u2013]|$)|[ \t]+(?:has|is|comes|carries|offers|for|because"
+    r"|since|with)\b)",
+    re.MULTILINE,
+)
+
+
+def slot_names_19(
+    index: NameIndex, text: str, mentions: Sequence[NameMention]
+) -> list[NameMention]:
+    """The mentions with an invented card in a recommendation's slot added (module docstring):
+    two to four capitalised words, no catalog card, none an issuer's or a generic word first,
+    at least one word no catalog name holds."""
+    out = list(mentions)
+    if not any(w in text for w in ("ecommend", "uggest", "pick", "choice", "bet ", "go with")):
+        return out
+    taken = SpanIndex((m.start, m.end) for m in out)
+    issuers = {w for stem in index.issuer_stems for w in stem}
+    found = []
+    for match in _SLOT_19.finditer(text):
+        a, b = match.span("name")
+        if taken.overlaps(a, b):
+            continue
+        words = tokens_of(match.group("name"))
+        first = words[0]
+        if (
+            first in _NOT_FIRST_19
+            or first in index.name_words
+            or first in issuers
+            or any(w in INSTITUTION_WORDS or w in SERVICE_WORDS or w in issuers for w in words)
+            or all(w in index.name_words or w in GENERIC_WORDS for w in words)
+        ):
+            continue
+        found.append(NameMention(a, b, UNKNOWN, None, text[a:b]))
     if not found:
         return out
     return sorted([*out, *found], key=lambda m: m.start)
+
+
+_NOT_FIRST_19 = GENERIC_WORDS | TIER_WORDS | NOT_NAME_WORDS | LEADING_NOISE | PRODUCT_WORDS
 
 
 # == claims =======================================================================================
