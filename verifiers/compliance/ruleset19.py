@@ -57,7 +57,7 @@ true and not a violation.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claims import unbind_claims
@@ -351,7 +351,9 @@ _LINE_19 = re.compile(r"[^\n]*")
 _ROW_HEAD_19 = re.compile(r"[ \t]*\|[ \t]*(?:\*\*|__)?[ \t]*$")
 _ITEM_HEAD_19 = re.compile(r"[ \t]*(?:[-*•+]|\d{1,2}[.)])[ \t]+(?:\*\*|__)?(?:the[ \t]+)?$")
 _ITEM_START_19 = re.compile(r"(?:[-*•+]|\d{1,2}[.)])\s")
-_FIELD_HEAD_19 = re.compile(r"[ \t{,]*\"?(?:name|card|card_name|product)\"?[ \t]*[:=][ \t]*\"?$")
+_FIELD_HEAD_19 = re.compile(
+    r"(?:^|[{,\[ \t])\"?(?:name|card|card_name|product)\"?[ \t]*[:=][ \t]*\"?$"
+)
 _BARE_HEAD_19 = re.compile(r"[ \t]*(?:#{1,6}[ \t]+)?(?:\*\*|__)?[ \t]*$")
 _BARE_TAIL_19 = re.compile(r"[ \t]*(?:\*\*|__)?[ \t]*:?[ \t]*$")
 _RULED_OUT_19 = re.compile(
@@ -371,10 +373,23 @@ _CARD_FIELD_19 = re.compile(r"(?m)^[ \t\-*]*\"?card\"?[ \t]*[:=][ \t]*\"?$")
 _IMO_19 = re.compile(r"[ \t]*(?:[,—–-][ \t]*)?\(?(?:imo|imho|tbh)\)?[ \t]*[.!]?[ \t]*$")
 
 
-def _line_of(text: str, pos: int) -> tuple[int, int]:
-    a = text.rfind("\n", 0, pos) + 1
-    b = text.find("\n", pos)
-    return a, len(text) if b < 0 else b
+class _Lines:
+    """The line of a position, by bisection over the text's newlines (found once)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.breaks = [m.start() for m in re.finditer("\n", text)]
+
+    def of(self, pos: int) -> tuple[int, int]:
+        k = bisect_right(self.breaks, pos - 1)  # newlines before ``pos``
+        a = self.breaks[k - 1] + 1 if k else 0
+        b = self.breaks[k] if k < len(self.breaks) else len(self.text)
+        return a, b
+
+
+# how far from its line's start a name may be to open a row, an item or a heading, and how much
+# of the line before it a record's field is read in
+_HEAD_REACH_19 = 40
 
 
 def _entry_end(text: str, line_end: int, limit: int = 600) -> int:
@@ -382,13 +397,13 @@ def _entry_end(text: str, line_end: int, limit: int = 600) -> int:
     stop = min(len(text), line_end + limit)
     pos = line_end
     while pos < stop:
-        nxt = text.find("\n", pos + 1)
-        nxt = stop if nxt < 0 or nxt > stop else nxt
+        nxt = text.find("\n", pos + 1, stop)
+        nxt = stop if nxt < 0 else nxt
         line = text[pos + 1 : nxt]
         stripped = line.strip()
         if not stripped or (
             not line[:1].isspace()
-            and (stripped[:1] in "-*•+#|" or stripped[:2].rstrip(".)").isdigit())
+            and (stripped[:1] in "-*•+#|" or _ITEM_START_19.match(stripped) is not None)
         ):
             return pos
         pos = nxt
@@ -396,12 +411,14 @@ def _entry_end(text: str, line_end: int, limit: int = 600) -> int:
 
 
 def _lead_of(text: str, line_start: int) -> str:
-    """The nearest non-empty line before ``line_start`` that is no list item (a list's lead)."""
+    """The nearest non-empty line before ``line_start`` that is no list item or table row (a
+    list's lead), within 40 lines and 4,000 characters."""
     pos = line_start - 1
+    floor = max(0, line_start - 4000)
     for _ in range(40):
-        if pos <= 0:
+        if pos <= floor:
             return ""
-        a = text.rfind("\n", 0, pos) + 1
+        a = text.rfind("\n", floor, pos) + 1
         line = text[a:pos].strip()
         pos = a - 1
         if line and not line.startswith("|") and _ITEM_START_19.match(line) is None:
@@ -409,20 +426,31 @@ def _lead_of(text: str, line_start: int) -> str:
     return ""
 
 
-def _offer_kind(text: str, mention: NameMention) -> str | None:
-    """How the mention is put forward as an option, if it is: "row", "field", "item", "bare"."""
-    a, b = _line_of(text, mention.start)
-    before = text[a : mention.start]
-    after = text[mention.end : b]
-    if _ROW_HEAD_19.fullmatch(before):
+def _offer_kind(text: str, mention: NameMention, a: int, b: int) -> str | None:
+    """How the mention (on the line ``[a, b)``) is put forward as an option, if it is: "row",
+    "field", "item" or "bare" (module docstring)."""
+    near = mention.start - a <= _HEAD_REACH_19
+    before = text[max(a, mention.start - _HEAD_REACH_19) : mention.start]
+    if near and _ROW_HEAD_19.fullmatch(before):
         return "row"
-    if _FIELD_HEAD_19.fullmatch(before):
+    if _FIELD_HEAD_19.search(before):
         return "field"
-    if _ITEM_HEAD_19.fullmatch(before):
+    if near and _ITEM_HEAD_19.fullmatch(before):
         return "item"
-    if _BARE_HEAD_19.fullmatch(before) and _BARE_TAIL_19.fullmatch(after):
+    if (
+        near
+        and b - mention.end <= _HEAD_REACH_19
+        and _BARE_HEAD_19.fullmatch(before)
+        and _BARE_TAIL_19.fullmatch(text, mention.end, b)
+    ):
         return "bare"
     return None
+
+
+def _rules_out_19(text: str, a: int, b: int) -> bool:
+    return (
+        _RULED_OUT_19.search(text, a, b) is not None or RULED_OUT_8.search(text, a, b) is not None
+    )
 
 
 def options_19(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
@@ -433,40 +461,41 @@ def options_19(masked: str, extraction: Extraction, recs: Recommendations) -> Re
     mentions = [m for m in extraction.mentions if m.card_id is not None and m.kind != AMBIGUOUS]
     if not mentions:
         return recs
-    positive = dict(recs.positive)
+    lines = _Lines(masked)
+    by_line: dict[tuple[int, int], list[NameMention]] = {}
+    for m in mentions:
+        by_line.setdefault(lines.of(m.start), []).append(m)
+    # a card ruled out anywhere in the response is never offered (a line rules out a card only
+    # when it names that card alone)
     ruled = set(recs.negated)
-    # a card ruled out anywhere in the response is never offered
-    for m in mentions:
-        a, b = _line_of(masked, m.start)
-        # a line that rules out a card rules it out only when it names that card alone
-        if (_RULED_OUT_19.search(masked, a, b) or RULED_OUT_8.search(masked, a, b)) and len(
-            {x.card_id for x in mentions if a <= x.start < b}
-        ) == 1:
-            ruled.add(m.card_id)  # type: ignore[arg-type]
+    for (a, b), named in by_line.items():
+        if len({m.card_id for m in named}) == 1 and _rules_out_19(masked, a, b):
+            ruled.add(named[0].card_id)  # type: ignore[arg-type]
+    positive = dict(recs.positive)
     changed = False
-    for m in mentions:
-        card_id = m.card_id
-        assert card_id is not None
-        if card_id in positive or card_id in ruled:
-            continue
-        kind = _offer_kind(masked, m)
-        if kind is None:
-            continue
-        a, b = _line_of(masked, m.start)
-        if kind == "row":
-            entry = masked[a:b]
-        elif kind == "field":
-            close = masked.find("}", m.end, m.end + 800)
-            entry = masked[m.end : close if close >= 0 else min(len(masked), m.end + 400)]
-        else:
-            entry = masked[a : _entry_end(masked, b)]
-        if _RULED_OUT_19.search(entry) or RULED_OUT_8.search(entry):
-            continue
-        lead = _lead_of(masked, a) if kind in ("item", "row") else ""
-        if lead and (_RULED_OUT_19.search(lead) or RULED_OUT_8.search(lead)):
-            continue
-        positive[card_id] = m
-        changed = True
+    for (a, b), named in by_line.items():
+        for m in named:
+            card_id = m.card_id
+            assert card_id is not None
+            if card_id in positive or card_id in ruled:
+                continue
+            kind = _offer_kind(masked, m, a, b)
+            if kind is None:
+                continue
+            if kind == "row":
+                entry = (a, b)
+            elif kind == "field":
+                close = masked.find("}", m.end, m.end + 800)
+                entry = (m.end, close if close >= 0 else min(len(masked), m.end + 400))
+            else:
+                entry = (a, _entry_end(masked, b))
+            if _rules_out_19(masked, *entry):
+                continue
+            lead = _lead_of(masked, a) if kind in ("item", "row") else ""
+            if lead and _rules_out_19(lead, 0, len(lead)):
+                continue
+            positive[card_id] = m
+            changed = True
     return Recommendations(positive, recs.negated) if changed else recs
 
 
@@ -481,22 +510,31 @@ def picks_19(masked: str, extraction: Extraction, recs: Recommendations) -> Reco
         return recs
     positive = dict(recs.positive)
     changed = False
+    lines = _Lines(masked)
     if "status" in masked and "recommended" in masked:
+        starts = [m.start for m in mentions]
         for status in _STATUS_19.finditer(masked):
-            # the record: the lines since the blank line before the status line
-            start = masked.rfind("\n\n", max(0, status.start() - 600), status.start()) + 1
-            for m in mentions:
-                if start <= m.start < status.start() and m.card_id not in recs.negated:
-                    a, _ = _line_of(masked, m.start)
-                    if _CARD_FIELD_19.fullmatch(masked, a, m.start):
-                        positive.setdefault(m.card_id, m)  # type: ignore[arg-type]
-                        changed = True
-    if "im" in masked or "tbh" in masked:
+            # the record: the lines since the blank line before the status line (600 at most)
+            floor = max(0, status.start() - 600)
+            start = masked.rfind("\n\n", floor, status.start()) + 1 or floor
+            for m in mentions[bisect_left(starts, start) : bisect_left(starts, status.start())]:
+                if m.card_id in recs.negated:
+                    continue
+                a, _ = lines.of(m.start)
+                if m.start - a <= _HEAD_REACH_19 and _CARD_FIELD_19.fullmatch(masked, a, m.start):
+                    positive.setdefault(m.card_id, m)  # type: ignore[arg-type]
+                    changed = True
+    if "imo" in masked or "imho" in masked or "tbh" in masked:
         for m in mentions:
             if m.card_id in positive or m.card_id in recs.negated:
                 continue
-            a, b = _line_of(masked, m.start)
-            if _BARE_HEAD_19.fullmatch(masked, a, m.start) and _IMO_19.fullmatch(masked, m.end, b):
+            a, b = lines.of(m.start)
+            if (
+                m.start - a <= _HEAD_REACH_19
+                and b - m.end <= _HEAD_REACH_19
+                and _BARE_HEAD_19.fullmatch(masked, a, m.start)
+                and _IMO_19.fullmatch(masked, m.end, b)
+            ):
                 positive[m.card_id] = m  # type: ignore[index]
                 changed = True
     return Recommendations(positive, recs.negated) if changed else recs
