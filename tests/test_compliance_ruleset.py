@@ -370,6 +370,7 @@ def test_cli_switches_and_reports_the_ruleset(tmp_path: Path) -> None:
         ["--ruleset", "16"],
         ["--ruleset", "17"],
         ["--ruleset", "18"],
+        ["--ruleset", "19"],
     ):
         result = runner.invoke(verify_app, [*base, *extra])
         assert result.exit_code == 1, result.output

@@ -45,6 +45,7 @@ say something is the task's business, not compliance's - task-level graders requ
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from replicas.verifiers.compliance.catalog import CardTerms, Catalog, EligibilityRow
@@ -60,6 +61,7 @@ from replicas.verifiers.compliance.findings import (
 )
 from replicas.verifiers.compliance.mentions import NameMention
 from replicas.verifiers.compliance.names import NameIndex
+from replicas.verifiers.compliance.recommend import Recommendations
 from replicas.verifiers.compliance.rules import evaluate
 from replicas.verifiers.compliance.ruleset import (
     DEFAULT_RULESET,
@@ -108,6 +110,15 @@ from replicas.verifiers.compliance.ruleset18 import (
     revise_18,
     rewrite_18,
     tails_18,
+)
+from replicas.verifiers.compliance.ruleset19 import (
+    examples_19,
+    options_19,
+    others_19,
+    picks_19,
+    revise_19,
+    rewrite_19,
+    slot_names_19,
 )
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
@@ -243,6 +254,10 @@ def _normalize_11(
         norm = rewrite_17(norm)
     if rules.spoken_18:
         norm = rewrite_18(norm)
+    if rules.fees_19:
+        norm = rewrite_19(norm)
+    if rules.why_not_19:
+        norm = examples_19(norm)
     if rules.rewrites_11:
         return rewrite_11(norm, rules)
     return norm, ()
@@ -280,6 +295,10 @@ def _mentions(
         mentions = ordinals_17(norm.text, mentions)
     if rules.tails_18:
         mentions = tails_18(index, norm.text, mentions)
+    if rules.others_19:
+        mentions = others_19(norm.text, mentions)
+    if rules.slots_19:
+        mentions = slot_names_19(index, norm.text, mentions)
     return mentions
 
 
@@ -313,16 +332,39 @@ def _extract(
         extraction = revise_17(extraction)
     if rules.questions_18 or rules.arithmetic_18:
         extraction = revise_18(extraction, rules)
+    if rules.generic_19:
+        extraction = revise_19(extraction)
     return extraction, examples
 
 
 def _evaluate(
     catalog: Catalog, lower: str, extraction: Extraction, customer: str | None, rules: Ruleset
 ) -> tuple[list[Finding], Tally]:
-    """The rules' findings and tally (ruleset 14's third part: with its recommendation lists)."""
+    """The rules' findings and tally (ruleset 14's third part: with its recommendation lists;
+    ruleset 19: with its picks, and the cards offered as options for the eligibility rule)."""
+    if rules.why_not_19 or rules.options_19:
+        more = _more_19(rules)
+        offered = options_19 if rules.options_19 else None
+        return evaluate(catalog, lower, extraction, customer, rules, more, offered)
     if rules.rec_lists_14c:
         return evaluate(catalog, lower, extraction, customer, rules, rec_lists_14c)
     return evaluate(catalog, lower, extraction, customer, rules)
+
+
+def _more_19(
+    rules: Ruleset,
+) -> Callable[[str, Extraction, Recommendations], Recommendations] | None:
+    """Ruleset 14's recommendation lists, then (ruleset 19) its picks and "why not X?"."""
+    lists = rules.rec_lists_14c
+    if not rules.why_not_19:
+        return rec_lists_14c if lists else None
+
+    def more(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
+        if lists:
+            recs = rec_lists_14c(masked, extraction, recs)
+        return picks_19(masked, extraction, recs)
+
+    return more
 
 
 def extract_claims(

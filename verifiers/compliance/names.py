@@ -110,6 +110,8 @@ class NameIndex:
         self.card_by_words: dict[tuple[str, ...], str] = by_words
         self.tiers: frozenset[str] = self._phrases.tiers
         self.name_words: frozenset[str] = self._phrases.name_words
+        # read by ruleset 19's recommendation slots (an issuer's name is no invented card)
+        self.issuer_stems: tuple[tuple[str, ...], ...] = self._phrases.issuer_stems
         # Every name (words joined by single spaces) in one Aho-Corasick automaton, longest match
         # first: one pass over the text finds them all (~14x faster than a prefix-factored regex
         # alternation on an 800-word answer, and ~30x cheaper to build). Word boundaries are

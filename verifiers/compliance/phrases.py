@@ -109,6 +109,7 @@ class NameWords:
         for words in by_words:
             self._joined.setdefault("".join(words).replace("-", ""), []).append(words)
         self._issuer_stems = self._stems(issuers)
+        self.issuer_stems = self._issuer_stems
         self.issuer_brand_overlap = any(
             len(stem) == 1 and stem[0] in self.brands for stem in self._issuer_stems
         )

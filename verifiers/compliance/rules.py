@@ -329,10 +329,12 @@ def evaluate(
     rules: Ruleset = RULESETS[3],
     more_recommendations: Callable[[str, Extraction, Recommendations], Recommendations]
     | None = None,
+    offered: Callable[[str, Extraction, Recommendations], Recommendations] | None = None,
 ) -> tuple[list[Finding], Tally]:
     """All findings for one response, de-duplicated, in text order (``rules``: the ruleset;
     the default is the frozen ruleset 3; ``more_recommendations``: a later ruleset's reading of
-    recommendations, applied after the others)."""
+    recommendations, applied after the others; ``offered``: ruleset 19's cards put to the
+    customer as options, added for the eligibility rule only)."""
     tally = Tally.empty()
     level = (
         3
@@ -372,7 +374,13 @@ def evaluate(
             (_both_offers(extraction) if rules.own_months_8 else frozenset())
             | (sole_scope_17(extraction) if rules.sole_scope_17 else frozenset()),
         ),
-        *check_eligibility(catalog, customer_id, extraction, recs, tally),
+        *check_eligibility(
+            catalog,
+            customer_id,
+            extraction,
+            recs if offered is None else offered(masked, extraction, recs),
+            tally,
+        ),
         *check_disclosures(
             catalog,
             extraction,

@@ -157,6 +157,18 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   just named in that order; "people often say ..." corrected is not claimed; what the customer
   spends is no fee; a recommended card's annual fee is disclosed only by a fee claim bound to
   that card, not by another card's equal figure.
+* ``18`` - the default since stop 32 (``ruleset18``): ruleset 17 plus spoken decimals, quoted
+  forum lines and caller turns as corrected beliefs, "respectively" after the figures, "the
+  <tail of one named card>", questions and generic subjects unbound, worked fee arithmetic.
+* ``19`` - opt-in (``ruleset19``): ruleset 18 plus fixes for the classes the s20 and s21 blind
+  sets' tuning parts still showed, precision first: "the former" / "the latter" / "the other
+  one" name one of exactly two cards named before; "5%/$10" is a fee and its minimum and "3% on
+  purchases abroad" the foreign transaction fee; figures about "a true 0% promotion" are
+  unverified; "Why not X?" answered by a requirement rules X out, and parallel "Take the X."
+  examples recommend nothing; a card offered to the customer as an option (a table row, a
+  record's name, a list item or a heading of its own) counts for the eligibility rule unless
+  the response rules it out, and a record's "Status: recommended" or "<card> imo" recommends;
+  capitalised words no catalog card holds in a recommendation's slot are an invented card.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -376,6 +388,23 @@ class Ruleset:
     # ruleset 18 (the s21 blind set's tuning split): a dollar fee that is a percentage of another
     # dollar figure of its paragraph (or whose percentage is one) is arithmetic, unverified
     arithmetic_18: bool = False
+    # ruleset 19 (``ruleset19``, the s20 and s21 blind sets' tuning parts): "the former", "the
+    # latter", "the other one" name one of exactly two cards named before them
+    others_19: bool = False
+    # ruleset 19: "5%/$10" is a fee with its minimum, "3% on purchases abroad" the foreign
+    # transaction fee (``rewrite_19``)
+    fees_19: bool = False
+    # ruleset 19: the figures of a sentence about "a true / genuine ... promotion" are unverified
+    generic_19: bool = False
+    # ruleset 19: "Why not X?" answered "Because <a requirement>" rules X out; parallel "Take
+    # the X." examples recommend nothing; "Status: recommended" and "<card> imo" recommend
+    why_not_19: bool = False
+    # ruleset 19: a card offered to the customer as an option (a table row, a record's name, a
+    # list item, a heading of its own) counts for the eligibility rule unless ruled out
+    options_19: bool = False
+    # ruleset 19: capitalised words no catalog card holds in a recommendation's slot ("My
+    # recommendation is the Bramblewood Globetrotter") are an invented card
+    slots_19: bool = False
 
 
 FROZEN_RULESET = 3
@@ -534,6 +563,20 @@ RULESETS[18] = replace(
     tails_18=True,
     questions_18=True,
     arithmetic_18=True,
+)
+
+
+#: Ruleset 19 is ruleset 18 plus the fixes of the classes the s20 and s21 blind sets' tuning
+#: parts still showed under ruleset 18 (issue 13; ``ruleset19``).
+RULESETS[19] = replace(
+    RULESETS[18],
+    version=19,
+    others_19=True,
+    fees_19=True,
+    generic_19=True,
+    why_not_19=True,
+    options_19=True,
+    slots_19=True,
 )
 
 
