@@ -362,21 +362,21 @@ CORE_V6 = SuiteSpec(
     ),
 )
 
-#: The core-v6 families core-v7 bumps: the same three, from ruleset 17 to ruleset 18 (see each
+#: The core-v6 families core-v7 bumps: the same three, from ruleset 17 to ruleset 19 (see each
 #: -v6 family's docstring).
 _CORE_V7_BUMPS = frozenset(
     f"credit_cards.{f}-v5" for f in ("card_terms_qa", "recommend_card", "offer_audit")
 )
 
 #: core-v7: core-v6 with card_terms_qa, recommend_card and offer_audit at -v6 (compliance
-#: ruleset 18; issue 13), same seeds, variants and sizes. The other eleven families keep their
+#: ruleset 19; issue 13), same seeds, variants and sizes. The other eleven families keep their
 #: core-v6 ids.
 CORE_V7 = SuiteSpec(
     name="core-v7",
     description=(
         "The core suite, version 7: core-v6 with card_terms_qa, recommend_card and offer_audit "
         "at -v6 (free-text answers graded, and audit drafts validated, with compliance ruleset "
-        "18 instead of ruleset 17), seeds 1-3, scale 0.01."
+        "19 instead of ruleset 17), seeds 1-3, scale 0.01."
     ),
     entries=tuple(
         _bumped(e, e.family.replace("-v5", "-v6")) if e.family in _CORE_V7_BUMPS else e

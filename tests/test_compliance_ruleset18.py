@@ -285,7 +285,7 @@ def test_ruleset18_questions_and_generic_subjects_claim_nothing(
     _check(case, catalog)
 
 
-def test_ruleset18_is_the_default_and_keeps_the_compliant_corpus_passing(catalog: Catalog) -> None:
+def test_ruleset18_was_the_default_and_keeps_the_compliant_corpus_passing(catalog: Catalog) -> None:
     flags = (
         "spoken_18",
         "turns_18",
@@ -297,6 +297,6 @@ def test_ruleset18_is_the_default_and_keeps_the_compliant_corpus_passing(catalog
     assert RULESETS[18].version == 18 and all(getattr(RULESETS[18], f) for f in flags)
     for v in range(3, 18):
         assert not any(getattr(RULESETS[v], f) for f in flags)
-    assert DEFAULT_RULESET == 18
+    assert DEFAULT_RULESET >= 18  # 19 since stop 33: 18's readings are part of the default
     for text in COMPLIANT:
         assert verify_response(text, catalog).passed, text

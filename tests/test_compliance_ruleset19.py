@@ -85,6 +85,27 @@ OTHERS: list[Case] = [
         _FEE,
         _FEE,
     ),
+    # "The other one I like: the X ..." introduces the X: the figures after it are the X's, not
+    # those of the card "the other one" would name (Summit Cash Plus, recommended, $95 a year and
+    # never stated: without this reading the Preferred's $150 hid that, and a false $95 both)
+    (
+        "Summit Cash Plus\n\nSummit Cash Plus is worth it. Harbor Sky Miles carries no foreign "
+        "transaction fees. The other one I like: Summit Cash Preferred starts with 2x points on "
+        "dining. Beyond that, you'd see $150 a year in fees.\n\nOverall, Summit Cash Plus is the "
+        "one I'd apply for.",
+        None,
+        _UNDISCLOSED,
+        _UNDISCLOSED,
+    ),
+    (
+        "Summit Cash Plus\n\nSummit Cash Plus is worth it. Harbor Sky Miles carries no foreign "
+        "transaction fees. The other one I like: Summit Cash Preferred starts with 2x points on "
+        "dining. Beyond that, you'd see $95 a year in fees.\n\nOverall, Summit Cash Plus is the "
+        "one I'd apply for.",
+        None,
+        _UNDISCLOSED + _FEE,
+        _UNDISCLOSED + _FEE,
+    ),
     # not as the words after a card: "X is the other pick, with ..." keeps its figure X's
     (
         "Summit Cash has no annual fee. Summit Cash Preferred is the other pick, with a $105 fee.",
@@ -356,11 +377,11 @@ def test_ruleset19_invented_names_in_a_recommendations_slot(case: Case, catalog:
 _FLAGS = ("others_19", "fees_19", "generic_19", "why_not_19", "options_19", "slots_19")
 
 
-def test_ruleset19_is_opt_in_and_keeps_ruleset_18_the_default() -> None:
+def test_ruleset19_is_the_default() -> None:
     assert RULESETS[19].version == 19 and all(getattr(RULESETS[19], f) for f in _FLAGS)
     for v in range(3, 19):
         assert not any(getattr(RULESETS[v], f) for f in _FLAGS)
-    assert DEFAULT_RULESET == 18
+    assert DEFAULT_RULESET == 19
 
 
 # One megabyte of each new reading's trigger, then one real violation: every reading stays

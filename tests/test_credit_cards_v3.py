@@ -1,10 +1,10 @@
 """The -v3 to -v6 credit_cards families (suites core-v3, core-v5, core-v6, core-v7): the
-compliance verifier under rulesets 10, 16, 17 and 18.
+compliance verifier under rulesets 10, 16, 17 and 19.
 
 -v4 (core-v5) is -v3 with ruleset 16, -v5 (core-v6) -v4 with ruleset 17 and -v6 (core-v7) -v5
-with ruleset 18; the tests of -v3's build and episodes run for all four, and the same text is
+with ruleset 19; the tests of -v3's build and episodes run for all four, and the same text is
 graded by -v3 as ruleset 10 reads it, by -v4 as ruleset 16 does, by -v5 as ruleset 17 does and by
--v6 as ruleset 18 does.
+-v6 as ruleset 19 does.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
 compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
@@ -37,7 +37,7 @@ SEED = 1
 V3_RULESET = 10
 V4_RULESET = 16
 V5_RULESET = 17
-V6_RULESET = 18
+V6_RULESET = 19
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -198,7 +198,8 @@ def _lines_v5(card: Any) -> list[str]:
 
 def _lines_v6(card: Any, catalog: Catalog) -> list[str]:
     """Lines about ``card``: true ones ruleset 17 misreads (a caller's figure the assistant
-    corrects, a forum's quoted line the reply corrects) and a false one only ruleset 18 reads
+    corrects, a forum's quoted line the reply corrects) and a false one only ruleset 18 (and so
+    19) reads
     (two cards' late fees swapped, the cards named after the figures with "respectively")."""
     late = float(card.late_fee_usd)
     other = next(c for c in catalog.cards if float(c.late_fee_usd) != late)
@@ -237,7 +238,7 @@ def test_a_bump_grades_with_its_ruleset(
     catalog: Catalog,
 ) -> None:
     """On the same task, -v3 grades a text as ruleset 10 reads it and -v4 as ruleset 16 does
-    (-v4 and -v5, -v5 and -v6: rulesets 16 and 17, 17 and 18); the texts on which the two disagree (computed here) go
+    (-v4 and -v5, -v5 and -v6: rulesets 16 and 17, 17 and 19); the texts on which the two disagree (computed here) go
     both ways: honest ones the older version fails and false ones it passes."""
     old_family, new_family = f"credit_cards.{base}-{before}", f"credit_cards.{base}-{after}"
     flips: set[bool] = set()

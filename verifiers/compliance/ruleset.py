@@ -157,12 +157,13 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   just named in that order; "people often say ..." corrected is not claimed; what the customer
   spends is no fee; a recommended card's annual fee is disclosed only by a fee claim bound to
   that card, not by another card's equal figure.
-* ``18`` - the default since stop 32 (``ruleset18``): ruleset 17 plus spoken decimals, quoted
+* ``18`` - the default in stop 32 (``ruleset18``): ruleset 17 plus spoken decimals, quoted
   forum lines and caller turns as corrected beliefs, "respectively" after the figures, "the
   <tail of one named card>", questions and generic subjects unbound, worked fee arithmetic.
-* ``19`` - opt-in (``ruleset19``): ruleset 18 plus fixes for the classes the s20 and s21 blind
+* ``19`` - the default since stop 33 (``ruleset19``): ruleset 18 plus fixes for the classes the s20 and s21 blind
   sets' tuning parts still showed, precision first: "the former" / "the latter" / "the other
-  one" name one of exactly two cards named before; "5%/$10" is a fee and its minimum and "3% on
+  one" name one of exactly two cards named before ("The other one I like: the X" names the X);
+  "5%/$10" is a fee and its minimum and "3% on
   purchases abroad" the foreign transaction fee; figures about "a true 0% promotion" are
   unverified; "Why not X?" answered by a requirement rules X out, and parallel "Take the X."
   examples recommend nothing; a card offered to the customer as an option (a table row, a
@@ -408,7 +409,7 @@ class Ruleset:
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 18
+DEFAULT_RULESET = 19
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(

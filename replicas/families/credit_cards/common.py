@@ -84,8 +84,8 @@ V4_COMPLIANCE_RULESET = 16
 V5_COMPLIANCE_RULESET = 17
 
 #: The compliance ruleset the ``-v6`` families (suite core-v7) grade and build with (the
-#: verifier's default since stop 32; a literal for the same reason).
-V6_COMPLIANCE_RULESET = 18
+#: verifier's default since stop 33; a literal for the same reason).
+V6_COMPLIANCE_RULESET = 19
 
 #: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
 #: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).

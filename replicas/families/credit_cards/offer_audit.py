@@ -10,7 +10,7 @@ grader's words. Both versions' oracles look the cards up by the names the draft 
 ``OfferAuditV4``.
 ``-v5`` (core-v6): ``-v4`` with its drafts validated under compliance ruleset 17; see
 ``OfferAuditV5``.
-``-v6`` (core-v7): ``-v5`` with its drafts validated under compliance ruleset 18; see
+``-v6`` (core-v7): ``-v5`` with its drafts validated under compliance ruleset 19; see
 ``OfferAuditV6``.
 
 The family writes a short marketing draft about one card (sometimes with its near-collision
@@ -516,10 +516,10 @@ class OfferAuditV5(OfferAuditV4):
 
 @register_family
 class OfferAuditV6(OfferAuditV5):
-    """-v5 with each draft selected and validated under compliance ruleset 18, not ruleset 17.
+    """-v5 with each draft selected and validated under compliance ruleset 19, not ruleset 17.
 
     What changed: the build keeps a draft only if its untouched version passes
-    ``verify_response(..., ruleset=18)`` and its injected version gets exactly the injected codes
+    ``verify_response(..., ruleset=19)`` and its injected version gets exactly the injected codes
     from it. Everything else is -v5's; the drafts are drawn anew (a family's seeded streams are
     keyed by its name).
 
@@ -532,7 +532,7 @@ class OfferAuditV6(OfferAuditV5):
     name = "credit_cards.offer_audit-v6"
     description = (
         "Review a generated marketing draft against the card catalog and list its compliance "
-        "violations by reason code (drafts validated with compliance ruleset 18); exact-set "
+        "violations by reason code (drafts validated with compliance ruleset 19); exact-set "
         "grading stated in the grader's words."
     )
     compliance_ruleset = V6_COMPLIANCE_RULESET

@@ -11,7 +11,7 @@ current detections) instead of the frozen ruleset 3; see ``RecommendCardV3``.
 
 ``-v4`` (core-v5): ``-v3`` with check 2 under compliance ruleset 16; see ``RecommendCardV4``.
 ``-v5`` (core-v6): ``-v4`` with check 2 under compliance ruleset 17; see ``RecommendCardV5``.
-``-v6`` (core-v7): ``-v5`` with check 2 under compliance ruleset 18; see ``RecommendCardV6``.
+``-v6`` (core-v7): ``-v5`` with check 2 under compliance ruleset 19; see ``RecommendCardV6``.
 
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
@@ -629,29 +629,31 @@ class RecommendCardV5(RecommendCardV4):
 
 @register_family
 class RecommendCardV6(RecommendCardV5):
-    """-v5 with the compliance check graded under ruleset 18 instead of ruleset 17.
+    """-v5 with the compliance check graded under ruleset 19 instead of ruleset 17.
 
     What changed: check 2 - and the build's check that the oracle text passes - runs
-    ``verify_response(..., customer_id=..., ruleset=18)``. Everything else is -v5's; the
+    ``verify_response(..., customer_id=..., ruleset=19)``. Everything else is -v5's; the
     customers are drawn anew (a family's seeded streams are keyed by its name).
 
     Why: issue 13 asks that the families grade with the current verifier. Measured on blind
     held-out sets written by others (kept outside the repository, scored in aggregate): ruleset 17
-    flags 21.3 % (s20) and 15.3 % (s21) of correct, compliant answers, ruleset 18 7.7 % and 7.3 %
-    - decimals and durations spoken out ("twenty-two point nine nine percent", "a year and nine
-    months"), a forum's quoted line or a caller's turn corrected by the answer, "$95 and $0 for the
-    A and B respectively", "the <last words of a named card>", an FAQ's question, a worked
-    transfer-fee sum. The tuning parts of s20 and s21 (one of their four seeds each) were ruleset
-    18's tuning data; before s21's was, ruleset 18 flagged 14.3 % of s21's held-out answers.
-    Recall is at least ruleset 17's on every code of both sets. -v5's ids must keep ruleset 17's
-    grades, so the change ships as this version in suite core-v7.
+    flags 21.3 % (s20), 15.3 % (s21) and 24.0 % (s22) of correct, compliant answers, ruleset 19
+    6.3 %, 6.7 % and 14.3 % - decimals and durations spoken out, a forum's quoted line or a
+    caller's turn corrected by the answer, "$95 and $0 for the A and B respectively", "the <last
+    words of a named card>", an FAQ's question, a worked transfer-fee sum (ruleset 18), "the
+    latter", "5%/$10", "3% on purchases abroad" (ruleset 19). Its recall is at least ruleset 17's
+    on every code of the three sets, and it reads a card offered to a named customer as an
+    option (a table row, a list item) for the eligibility rule. The tuning parts of s20 and s21
+    were ruleset 18's and 19's tuning data; s22 was written after both (one reading was fixed
+    on its tuning part). -v5's ids must keep ruleset 17's grades, so the change ships as this
+    version in suite core-v7.
     """
 
     name = "credit_cards.recommend_card-v6"
     description = (
         "Recommend the best eligible card for a customer by applying the stated value formula and "
         "eligibility rule (no precomputed marts), with compliant, grounded claims (compliance "
-        "ruleset 18) and the required disclosures."
+        "ruleset 19) and the required disclosures."
     )
     compliance_ruleset = V6_COMPLIANCE_RULESET
 
