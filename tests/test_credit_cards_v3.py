@@ -372,8 +372,6 @@ def test_v3_to_v6_oracle_scores_one_null_zero_and_wrong_readings_fail(
             r"-----BEGIN DRAFT-----\n(.*)\n-----END DRAFT-----", task.instruction, re.S
         )
         assert draft is not None
-        ruleset = {"v3": V3_RULESET, "v4": V4_RULESET, "v5": V5_RULESET, "v6": V6_RULESET}[
-            version
-        ]
+        ruleset = {"v3": V3_RULESET, "v4": V4_RULESET, "v5": V5_RULESET, "v6": V6_RULESET}[version]
         found = verify_response(draft.group(1), catalog, ruleset=ruleset).codes
         assert sorted(set(found)) == sorted(task.expected)

@@ -203,7 +203,8 @@ def test_core_v4_is_core_v3_with_dbt_fix_replaced_by_the_deployed_factory() -> N
 
 
 @pytest.mark.parametrize(
-    ("before", "after", "version"), [
+    ("before", "after", "version"),
+    [
         ("core-v4", "core-v5", "-v4"),
         ("core-v5", "core-v6", "-v5"),
         ("core-v6", "core-v7", "-v6"),

@@ -498,7 +498,7 @@ def options_19(masked: str, extraction: Extraction, recs: Recommendations) -> Re
     ruled = set(recs.negated)
     for (a, b), named in by_line.items():
         if len({m.card_id for m in named}) == 1 and _rules_out_19(masked, a, b):
-            ruled.add(named[0].card_id)  # type: ignore[arg-type]
+            ruled.add(named[0].card_id)
     positive = dict(recs.positive)
     changed = False
     for (a, b), named in by_line.items():
@@ -550,7 +550,7 @@ def picks_19(masked: str, extraction: Extraction, recs: Recommendations) -> Reco
                     continue
                 a, _ = lines.of(m.start)
                 if m.start - a <= _HEAD_REACH_19 and _CARD_FIELD_19.fullmatch(masked, a, m.start):
-                    positive.setdefault(m.card_id, m)  # type: ignore[arg-type]
+                    positive.setdefault(m.card_id, m)
                     changed = True
     if "imo" in masked or "imho" in masked or "tbh" in masked:
         for m in mentions:
@@ -563,7 +563,7 @@ def picks_19(masked: str, extraction: Extraction, recs: Recommendations) -> Reco
                 and _BARE_HEAD_19.fullmatch(masked, a, m.start)
                 and _IMO_19.fullmatch(masked, m.end, b)
             ):
-                positive[m.card_id] = m  # type: ignore[index]
+                positive[m.card_id] = m
                 changed = True
     return Recommendations(positive, recs.negated) if changed else recs
 
