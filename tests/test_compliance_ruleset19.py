@@ -417,8 +417,8 @@ def test_ruleset19_one_megabyte_stays_fast_and_still_catches_the_violation(
     filler: str, catalog: Catalog
 ) -> None:
     text = filler * (1_000_000 // len(filler)) + "\n\nThe Summit Cash Plus has a $89 annual fee."
-    start = time.perf_counter()
+    start = time.process_time()  # CPU seconds: other jobs on the machine do not count
     verdict = verify_response(text, catalog, customer_id="C1", ruleset=19)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert "wrong_fee" in verdict.codes and not verdict.passed
     assert elapsed < 30.0, f"1 MB took {elapsed:.1f}s"
