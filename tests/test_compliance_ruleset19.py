@@ -229,6 +229,30 @@ PICKS: list[Case] = [
 
 # -- cards offered as options (eligibility) -------------------------------------------------------
 OPTIONS: list[Case] = [
+    # a reason about the customer's standing in the option's own entry rules it out, however
+    # worded ("unavailable to you given your credit score", "your score is too low")
+    (
+        "I recommend the Summit Cash: no annual fee.\n\nCards I considered:\n- Summit Cash ($0)\n"
+        "- Summit Cash Preferred ($150) - unavailable to you given your credit score",
+        "C1",
+        _OK,
+        _OK,
+    ),
+    (
+        "I recommend the Summit Cash: no annual fee.\n\n| Card | Fee | |\n|---|---|---|\n"
+        "| Summit Cash | $0 | pick |\n| Summit Cash Preferred | $150 | your score is too low |",
+        "C1",
+        _OK,
+        _OK,
+    ),
+    # the same list with a selling point instead: the option stands, and the customer cannot get it
+    (
+        "I recommend the Summit Cash: no annual fee.\n\nCards I considered:\n- Summit Cash ($0)\n"
+        "- Summit Cash Preferred ($150) - a strong premium option",
+        "C1",
+        _INELIGIBLE,
+        _OK,
+    ),
     (
         "Side by side for you:\n\n| Card | Annual fee | APR |\n|---|---|---|\n"
         "| Summit Cash | $0 | 19.99%-29.99% |\n| Summit Cash Preferred | $150 | 17.99%-25.99% |",

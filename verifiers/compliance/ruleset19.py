@@ -392,7 +392,15 @@ _RULED_OUT_19 = re.compile(
     r"|below[ \t]+(?:its|the)|minimum[ \t]+(?:credit[ \t]+)?score|score[ \t]+(?:minimum|floor"
     r"|requirement|cutoff)|out[ \t]+of[ \t]+reach|excluded|skip(?:ped)?|not[ \t]+(?:an[ \t]+)?"
     r"option|disqualif\w*|not[ \t]+recommended|won't[ \t]+(?:qualify|be[ \t]+approved)"
-    r"|wouldn't[ \t]+(?:qualify|be[ \t]+approved)|don't[ \t]+qualify|do[ \t]+not[ \t]+qualify)\b"
+    r"|wouldn't[ \t]+(?:qualify|be[ \t]+approved)|don't[ \t]+qualify|do[ \t]+not[ \t]+qualify"
+    # a reason about the customer's standing, however worded ("unavailable to you given your
+    # credit score", "your score is too low for it", "you won't get approved")
+    r"|unavailable|not[ \t]+(?:currently[ \t]+)?available|(?:doesn't|does[ \t]+not|won't"
+    r"|can't|cannot)[ \t]+(?:qualify|apply)|(?:not|won't[ \t]+(?:be|get))[ \t]+approved"
+    r"|not[ \t]+(?:open|accessible)[ \t]+to[ \t]+you|(?:given|because[ \t]+of|due[ \t]+to)"
+    r"[ \t]+your[ \t]+(?:current[ \t]+)?(?:credit|score|fico|bankruptcy|student)"
+    r"|(?:score|credit)[ \t]+(?:is[ \t]+|'s[ \t]+)?(?:too[ \t]+low|short|not[ \t]+high)"
+    r"|recent[ \t]+bankruptcy)\b"
 )
 # "Status: recommended for Alfred" in a record that names the card ("Card: X")
 _STATUS_19 = re.compile(r"(?m)^[ \t\-*]*\"?status\"?[ \t]*[:=][ \t]*\"?recommended\b")
