@@ -37,6 +37,8 @@
   ``556cfa7``, stop 31), run there with ``ruleset=17``.
 * Ruleset 18 against the revision that published it as the default (``RULESET_18_PUBLISHED``,
   ``a52aab1``, stop 32: its last change to ``verifiers/``), run there with ``ruleset=18``.
+* Ruleset 19 against the revision that published it as the default (``RULESET_19_PUBLISHED``,
+  ``d446b9d``, stop 33: its last change to ``verifiers/``), run there with ``ruleset=19``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -75,6 +77,7 @@ RULESET_15_PUBLISHED = "29d30ec2c19ae5b92df149efb05924274fc035f0"
 RULESET_16_PUBLISHED = "89ed2ff4bb96b1045d86ee439637b3cb421784ba"
 RULESET_17_PUBLISHED = "556cfa770124c40fc1826ffbc41fa7fc48ba2081"
 RULESET_18_PUBLISHED = "a52aab1f46942324ead6467dc73d88296ff9a4d4"
+RULESET_19_PUBLISHED = "d446b9d19dd389b08cc7d71d9010dff00dcd6bfd"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -213,6 +216,7 @@ PUBLISHED = {
     16: RULESET_16_PUBLISHED,
     17: RULESET_17_PUBLISHED,
     18: RULESET_18_PUBLISHED,
+    19: RULESET_19_PUBLISHED,
 }
 
 
