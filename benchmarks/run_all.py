@@ -22,6 +22,7 @@ BENCHMARKS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("bench_compliance.py", ()),
     ("bench_runner.py", ()),
     ("bench_export.py", ()),
+    ("bench_factory.py", ()),
 )
 
 
