@@ -106,6 +106,13 @@ FEES: list[Case] = [
     ("- Summit Cash | AF $0 | no intro purch APR | 19.99%-29.99% var", None, _TERMS, _TERMS),
 ]
 
+SHORTHAND: list[Case] = [
+    # "SUB $200" is a sign-up bonus, not the annual fee the label before it named
+    ("- Summit Cash | AF $0 | 19.99%-29.99% var | SUB $200 after $1k spend", None, _OK, _FEE),
+    # twin: the annual fee in the same shorthand is still checked
+    ("- Summit Cash | AF $200 | 19.99%-29.99% var | SUB $200 after $1k spend", None, _FEE, _FEE),
+]
+
 INTROS: list[Case] = [
     # a bare rate on transferred balances with a length, after a fee: an intro rate (ruleset 19: a transfer fee)
     (
@@ -231,6 +238,11 @@ OPTIONS: list[Case] = [
 def test_ruleset20_fees_per_transfer_percent_words_and_shorthand(
     case: Case, catalog: Catalog
 ) -> None:
+    _check(case, catalog)
+
+
+@pytest.mark.parametrize("case", SHORTHAND)
+def test_ruleset20_a_sign_up_bonus_in_shorthand(case: Case, catalog: Catalog) -> None:
     _check(case, catalog)
 
 

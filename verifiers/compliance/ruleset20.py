@@ -25,7 +25,8 @@ reading fixes without reading honest text as a violation or hiding a real one:
   purchases for 21 months" read "no ... APR on purchases" (no intro offer); the negation of a
   fee ends at the "and" before a percentage: it is read as "no annual fee whatsoever, and 0% ...".
 * **Shorthand** (``fees_20``): "no intro purch APR", "0% intro purch 12 mo" ("purch" is
-  purchases), "for a year and a quarter" (15 months), "for a year and three quarters" (21).
+  purchases), "SUB $200 after $1k/3 mo" (a sign-up bonus, no annual fee), "for a year and a
+  quarter" (15 months), "for a year and three quarters" (21).
 * **A first-year footnote** (``fees_20``): a table cell "$0*" with the footnote "* first year;
   $250 after (Card)" is the first year's fee of a card charging $250 after it; ruleset 19
   checked "$0" as the annual fee. The cell is read as "$0 the first year, then $250" when a
@@ -43,8 +44,8 @@ reading fixes without reading honest text as a violation or hiding a real one:
   quite", "Small correction", "That figure is out of date", "Actually", "No, ..."), is
   unverified. A customer's figure the bot confirms ("Yes, that's right") still counts.
 * **Rated options** (``options_20``; the eligibility rule only): a review list puts each card as
-  a heading with its rating - "**Card** ★★★★☆ 4/5", "### 2. Card  ★★★★☆ (4/5)", "2) card — 4.5/5"
-  - to a named customer. Ruleset 19's options read a line holding only the name; a heading
+  a heading with its rating ("**Card** ★★★★☆ 4/5", "### 2. Card  ★★★★☆ (4/5)", "2) card -
+  4.5/5") to a named customer. Ruleset 19's options read a line holding only the name; a heading
   with a number before the name or a rating after it is an option too (ruled out as in ruleset
   19 by its own block, its lead, or anywhere in the response).
 
@@ -108,6 +109,8 @@ _NO_FEE_AND_RATE_20 = re.compile(
     r"\b(?:no|zero)[ \t]+(?:[a-z-]+[ \t]+){0,3}?fees?(?:[ \t]+(?:whatsoever|at[ \t]+all))?"
     rf"(?=[ \t]+and[ \t]+{_PCT_20}%)"
 )
+# "SUB $200 after $1k/3 mo": a sign-up bonus, abbreviated (no fee)
+_SUB_20 = re.compile(r"\bsub\b(?=[ \t]*:?[ \t]*\$)")
 # "no intro purch APR", "0% intro purch 12 mo": purchases, abbreviated
 _PURCH_20 = re.compile(r"\bpurchs?\b(?!\.?[ \t]*\w*@)")
 # "for a year and a quarter", "a year and three quarters": months (ruleset 10 reads "a year and
@@ -160,9 +163,10 @@ def percent_20(norm: NormalizedText) -> NormalizedText:
 
 def rewrite_20(norm: NormalizedText) -> NormalizedText:
     """``norm`` with "3% per balance transfer" as "3% balance transfer fee", a comma after a
-    negated fee followed by "and <rate>", a bare rate on a balance with a duration as an intro APR, "purch" as "purchases", a
-    year and a quarter in months and a "$0*" first-year footnote spelled out (module docstring);
-    the map back keeps spans quoting what was written."""
+    negated fee followed by "and <rate>", "SUB $200" as a sign-up bonus, a bare rate on a
+    balance with a duration as an intro APR, "purch" as "purchases", a year and a quarter in
+    months and a "$0*" first-year footnote spelled out (module docstring); the map back keeps
+    spans quoting what was written."""
     lower = norm.lower
     found: list[tuple[int, int, str]] = []
     if "per " in lower:
@@ -178,6 +182,8 @@ def rewrite_20(norm: NormalizedText) -> NormalizedText:
                 found.append((m.end("pct"), m.end("pct"), " intro APR"))
     if "fee" in lower and " and " in lower:
         found += [(m.end(), m.end(), ",") for m in _NO_FEE_AND_RATE_20.finditer(lower)]
+    if "sub" in lower:
+        found += [(m.start(), m.end(), "sign-up bonus") for m in _SUB_20.finditer(lower)]
     if "purch" in lower:
         found += [(m.start(), m.end(), "purchases") for m in _PURCH_20.finditer(lower)]
     if "quarter" in lower:
@@ -294,7 +300,8 @@ def revise_20(extraction: Extraction, generic: bool, turns: bool) -> Extraction:
 
 # a rated heading: "**card** ★★★★☆ 4/5", "### 2. card  ★★★★☆ (4/5)", "2) card — ★★★★½"
 _RATED_HEAD_20 = re.compile(
-    r"[ \t]*(?:#{1,6}[ \t]+)?(?:(?:\*\*|__)[ \t]*)?(?:\d{1,2}[.)][ \t]+)?(?:\*\*|__)?[ \t]*(?:the[ \t]+)?$"
+    r"[ \t]*(?:#{1,6}[ \t]+)?(?:(?:\*\*|__)[ \t]*)?(?:\d{1,2}[.)][ \t]+)?(?:\*\*|__)?[ \t]*"
+    r"(?:the[ \t]+)?$"
 )
 _RATED_TAIL_20 = re.compile(
     r"[ \t]*(?:\*\*|__)?[ \t]*(?:[-:|,\u2014\u2013][ \t]*)?\(?(?:[\u2605\u2606\u00bd]{3,6}"
@@ -329,7 +336,8 @@ def _block_end(masked: str, line_end: int) -> int:
 def options_20(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
     """Ruleset 19's options, plus the cards of rated headings (module docstring), ruled out as
     ruleset 19 rules out its options: anywhere in the response, in the heading's block or in
-    the list's lead; a heading's block runs to the next blank line. ``masked``: the lower-case text with card names as "#" runs."""
+    the list's lead; a heading's block runs to the next blank line. ``masked``: the lower-case
+    text with card names as "#" runs."""
     from replicas.verifiers.compliance.recommend import Recommendations
 
     recs = options_19(masked, extraction, recs)
