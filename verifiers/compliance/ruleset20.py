@@ -56,7 +56,7 @@ true and not a violation.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claims import unbind_claims
@@ -110,9 +110,9 @@ _NO_FEE_AND_RATE_20 = re.compile(
     rf"(?=[ \t]+and[ \t]+{_PCT_20}%)"
 )
 # "SUB $200 after $1k/3 mo": a sign-up bonus, abbreviated (no fee)
-_SUB_20 = re.compile(r"\bsub\b(?=[ \t]*:?[ \t]*\$)")
+_SUB_20 = re.compile(r"sub(?=[ \t]*:?[ \t]*\$)")
 # "no intro purch APR", "0% intro purch 12 mo": purchases, abbreviated
-_PURCH_20 = re.compile(r"\bpurchs?\b(?!\.?[ \t]*\w*@)")
+_PURCH_20 = re.compile(r"purchs?\b(?!\.?[ \t]*\w*@)")
 # "for a year and a quarter", "a year and three quarters": months (ruleset 10 reads "a year and
 # a half" so)
 _QUARTERS_20 = re.compile(
@@ -128,6 +128,19 @@ _FIRST_YEAR_20 = re.compile(
 _DOLLARS_20 = re.compile(r"\$[ \t]?(?P<n>\d{1,4}(?:,\d{3})?(?:\.\d\d)?)(?![\d,])")
 # "$0*", "$0**" in a cell or a sentence
 _MARKED_FEE_20 = re.compile(r"\$0(?:\.00)?(?P<marker>\*{1,3}|\u2020{1,2}|\u2021)(?![*\u2020])")
+
+
+# cheap necessary conditions, searched from a literal: a text without them has no match of the
+# pattern they guard ("%" and "per" for ``_PER_EVENT_20``, "and <rate>" for
+# ``_NO_FEE_AND_RATE_20``)
+_PER_GATE_20 = re.compile(r"%[ \t]+per[ \t]")
+_AND_RATE_GATE_20 = re.compile(rf"and[ \t]+{_PCT_20}%")
+
+
+def _word_starts(lower: str, pos: int) -> bool:
+    """Whether a word starts at ``pos`` (``\\b`` before a letter, checked after a literal
+    search: patterns that open with a literal are found by a fast scan)."""
+    return pos == 0 or not (lower[pos - 1].isalnum() or lower[pos - 1] == "_")
 
 
 def _first_year_notes(text: str) -> dict[str, str]:
@@ -169,7 +182,7 @@ def rewrite_20(norm: NormalizedText) -> NormalizedText:
     spans quoting what was written."""
     lower = norm.lower
     found: list[tuple[int, int, str]] = []
-    if "per " in lower:
+    if "per " in lower and _PER_GATE_20.search(lower) is not None:
         for m in _PER_EVENT_20.finditer(lower):
             kind = "balance transfer fee" if m.group("bt") else "cash advance fee"
             found.append((m.start(), m.end(), f"{m.group('pct')} {kind}"))
@@ -180,12 +193,20 @@ def rewrite_20(norm: NormalizedText) -> NormalizedText:
                     # the fee listed before it does not type it: a clause of its own
                     found.append((m.start() - 2, m.start() - 1, ";"))
                 found.append((m.end("pct"), m.end("pct"), " intro APR"))
-    if "fee" in lower and " and " in lower:
+    if "fee" in lower and " and " in lower and _AND_RATE_GATE_20.search(lower) is not None:
         found += [(m.end(), m.end(), ",") for m in _NO_FEE_AND_RATE_20.finditer(lower)]
     if "sub" in lower:
-        found += [(m.start(), m.end(), "sign-up bonus") for m in _SUB_20.finditer(lower)]
+        found += [
+            (m.start(), m.end(), "sign-up bonus")
+            for m in _SUB_20.finditer(lower)
+            if _word_starts(lower, m.start())
+        ]
     if "purch" in lower:
-        found += [(m.start(), m.end(), "purchases") for m in _PURCH_20.finditer(lower)]
+        found += [
+            (m.start(), m.end(), "purchases")
+            for m in _PURCH_20.finditer(lower)
+            if _word_starts(lower, m.start())
+        ]
     if "quarter" in lower:
         for m in _QUARTERS_20.finditer(lower):
             months = "15 months" if m.group("q").startswith("a") else "21 months"
@@ -218,12 +239,17 @@ _QUANTIFIED_20 = re.compile(
 _LOOSE_BINDINGS_20 = frozenset({"context", "only"})
 
 
-def _generic_reading(extraction: Extraction) -> list[tuple[int, int]]:
-    """The units that name no card and open with a quantified generic subject."""
+def _generic_reading(extraction: Extraction, loose: list[int]) -> list[tuple[int, int]]:
+    """The units that name no card and open with a quantified generic subject (only those
+    holding one of the ``loose`` claim starts, sorted, are read: no other unit's reading
+    matters)."""
     out = []
     named = [m.start for m in extraction.mentions]
     masked = extraction.masked
     for a, b in extraction.units:
+        i = bisect_left(loose, a)
+        if i == len(loose) or loose[i] >= b:
+            continue
         j = bisect_right(named, a - 1)
         if j < len(named) and named[j] < b:
             continue
@@ -281,9 +307,14 @@ def revise_20(extraction: Extraction, generic: bool, turns: bool) -> Extraction:
     docstring)."""
     if not extraction.claims or not extraction.units:
         return extraction
+    loose = sorted(
+        c.start for c in extraction.claims if c.cards and c.binding in _LOOSE_BINDINGS_20
+    )
+    if not loose:
+        return extraction  # nothing only context bound: nothing to unbind
     spans: list[tuple[int, int]] = []
     if generic:
-        spans += _generic_reading(extraction)
+        spans += _generic_reading(extraction, loose)
     if turns:
         spans += _corrected_turns(extraction.masked)
     if not spans:
