@@ -120,6 +120,12 @@ from replicas.verifiers.compliance.ruleset19 import (
     rewrite_19,
     slot_names_19,
 )
+from replicas.verifiers.compliance.ruleset20 import (
+    options_20,
+    percent_20,
+    revise_20,
+    rewrite_20,
+)
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -230,6 +236,8 @@ def _normalize_11(
     rewrites last; ruleset 12 reads a name wrapped inside a list item as one line before them),
     and the positions of letters read through a look-alike or an underscore."""
     norm = normalize(text)
+    if rules.fees_20:
+        norm = percent_20(norm)
     if rules.footnote_offers_15:
         norm = footnote_offers_15(norm)
     if rules.footnotes_14:
@@ -254,6 +262,8 @@ def _normalize_11(
         norm = rewrite_17(norm)
     if rules.spoken_18:
         norm = rewrite_18(norm)
+    if rules.fees_20:
+        norm = rewrite_20(norm)
     if rules.fees_19:
         norm = rewrite_19(norm)
     if rules.why_not_19:
@@ -334,6 +344,8 @@ def _extract(
         extraction = revise_18(extraction, rules)
     if rules.generic_19:
         extraction = revise_19(extraction)
+    if rules.generic_20 or rules.turns_20:
+        extraction = revise_20(extraction, rules.generic_20, rules.turns_20)
     return extraction, examples
 
 
@@ -344,7 +356,7 @@ def _evaluate(
     ruleset 19: with its picks, and the cards offered as options for the eligibility rule)."""
     if rules.why_not_19 or rules.options_19:
         more = _more_19(rules)
-        offered = options_19 if rules.options_19 else None
+        offered = options_20 if rules.options_20 else options_19 if rules.options_19 else None
         return evaluate(catalog, lower, extraction, customer, rules, more, offered)
     if rules.rec_lists_14c:
         return evaluate(catalog, lower, extraction, customer, rules, rec_lists_14c)

@@ -170,6 +170,13 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   record's name, a list item or a heading of its own) counts for the eligibility rule unless
   the response rules it out, and a record's "Status: recommended" or "<card> imo" recommends;
   capitalised words no catalog card holds in a recommendation's slot are an invented card.
+* ``20`` - opt-in (``ruleset20``): ruleset 19 plus fixes for the classes the s20, s21 and s22
+  blind sets' tuning parts still showed, precision first: "3% per balance transfer" is the
+  balance transfer fee and "N percent" reads as "N%"; "3.99% on transferred balances for 21
+  months" after a fee list is an intro rate, "purch" is purchases; a "$0*" cell whose footnote
+  gives the first year and the fee after it is the first year's fee; figures about "most
+  issuers" are unverified, and so are those of a customer's chat turn naming no card that the
+  answer corrects; a rated heading ("**X** 4/5") offers its card for the eligibility rule.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -406,6 +413,19 @@ class Ruleset:
     # ruleset 19: capitalised words no catalog card holds in a recommendation's slot ("My
     # recommendation is the Bramblewood Globetrotter") are an invented card
     slots_19: bool = False
+    # ruleset 20 (``ruleset20``, the s20-s22 blind sets' tuning parts): "3% per balance
+    # transfer" is the fee, "N percent" is "N%", "3.99% on transferred balances for 21 months"
+    # an intro rate, "purch" purchases, a "$0*" cell with a first-year footnote the first year's
+    # fee (``rewrite_20``)
+    fees_20: bool = False
+    # ruleset 20: figures of a sentence whose subject is "most issuers", "many cards", ... are
+    # unverified
+    generic_20: bool = False
+    # ruleset 20: a customer's chat turn that names no card, answered by a correction, is
+    # unverified
+    turns_20: bool = False
+    # ruleset 20: a rated heading ("**X** 4/5") offers its card for the eligibility rule
+    options_20: bool = False
 
 
 FROZEN_RULESET = 3
@@ -578,6 +598,17 @@ RULESETS[19] = replace(
     why_not_19=True,
     options_19=True,
     slots_19=True,
+)
+
+#: Ruleset 20 (opt-in) is ruleset 19 plus the fixes of the classes the s20, s21 and s22 blind
+#: sets' tuning parts still showed under ruleset 19 (issue 13; ``ruleset20``).
+RULESETS[20] = replace(
+    RULESETS[19],
+    version=20,
+    fees_20=True,
+    generic_20=True,
+    turns_20=True,
+    options_20=True,
 )
 
 

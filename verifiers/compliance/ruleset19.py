@@ -576,12 +576,20 @@ def picks_19(masked: str, extraction: Extraction, recs: Recommendations) -> Reco
     return Recommendations(positive, recs.negated) if changed else recs
 
 
+# the option readings' helpers, for ruleset 20's rated headings
+Lines19 = _Lines
+lead_of_19 = _lead_of
+rules_out_19 = _rules_out_19
+
 __all__ = [
+    "Lines19",
     "examples_19",
+    "lead_of_19",
     "options_19",
     "others_19",
     "picks_19",
     "revise_19",
     "rewrite_19",
+    "rules_out_19",
     "why_not_19",
 ]
