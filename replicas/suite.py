@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 #: Published lists live in ``replicas/suites/`` as package data of ``replicas`` (glob
 #: ``suites/*.txt``), not as a subpackage, so no ``__init__.py`` is needed.
 SUITES_DIR = "suites"
-DEFAULT_SUITE = "core-v7"
+DEFAULT_SUITE = "core-v8"
 _COMMENT = "#"
 
 
@@ -384,6 +384,28 @@ CORE_V7 = SuiteSpec(
     ),
 )
 
+#: The core-v7 families core-v8 bumps: the same three, from ruleset 19 to ruleset 20 (see each
+#: -v7 family's docstring).
+_CORE_V8_BUMPS = frozenset(
+    f"credit_cards.{f}-v6" for f in ("card_terms_qa", "recommend_card", "offer_audit")
+)
+
+#: core-v8: core-v7 with card_terms_qa, recommend_card and offer_audit at -v7 (compliance
+#: ruleset 20; issue 13), same seeds, variants and sizes. The other eleven families keep their
+#: core-v7 ids.
+CORE_V8 = SuiteSpec(
+    name="core-v8",
+    description=(
+        "The core suite, version 8: core-v7 with card_terms_qa, recommend_card and offer_audit "
+        "at -v7 (free-text answers graded, and audit drafts validated, with compliance ruleset "
+        "20 instead of ruleset 19), seeds 1-3, scale 0.01."
+    ),
+    entries=tuple(
+        _bumped(e, e.family.replace("-v6", "-v7")) if e.family in _CORE_V8_BUMPS else e
+        for e in CORE_V7.entries
+    ),
+)
+
 #: hard-v3: hard-v2 with ecommerce_enterprise.multi_layer_incident-v2 (its fix is the kit's own
 #: files, which the audit's ``restore_shipped_project`` writes back from memory: 7 of 7
 #: ``hackable``) replaced by multi_layer_incident-v3 on the same seeds and variants: the
@@ -413,6 +435,7 @@ SUITE_SPECS.register(CORE_V4.name, CORE_V4)
 SUITE_SPECS.register(CORE_V5.name, CORE_V5)
 SUITE_SPECS.register(CORE_V6.name, CORE_V6)
 SUITE_SPECS.register(CORE_V7.name, CORE_V7)
+SUITE_SPECS.register(CORE_V8.name, CORE_V8)
 SUITE_SPECS.register(HARD_V1.name, HARD_V1)
 SUITE_SPECS.register(HARD_V2.name, HARD_V2)
 SUITE_SPECS.register(HARD_V3.name, HARD_V3)
@@ -562,6 +585,7 @@ __all__ = [
     "CORE_V5",
     "CORE_V6",
     "CORE_V7",
+    "CORE_V8",
     "DEFAULT_SUITE",
     "HARD_V1",
     "HARD_V2",

@@ -1,10 +1,10 @@
-"""The -v3 to -v6 credit_cards families (suites core-v3, core-v5, core-v6, core-v7): the
-compliance verifier under rulesets 10, 16, 17 and 19.
+"""The -v3 to -v7 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8):
+the compliance verifier under rulesets 10, 16, 17, 19 and 20.
 
--v4 (core-v5) is -v3 with ruleset 16, -v5 (core-v6) -v4 with ruleset 17 and -v6 (core-v7) -v5
-with ruleset 19; the tests of -v3's build and episodes run for all four, and the same text is
-graded by -v3 as ruleset 10 reads it, by -v4 as ruleset 16 does, by -v5 as ruleset 17 does and by
--v6 as ruleset 19 does.
+-v4 (core-v5) is -v3 with ruleset 16, -v5 (core-v6) -v4 with ruleset 17, -v6 (core-v7) -v5
+with ruleset 19 and -v7 (core-v8) -v6 with ruleset 20; the tests of -v3's build and episodes run
+for all five, and the same text is graded by -v3 as ruleset 10 reads it, by -v4 as ruleset 16
+does, by -v5 as ruleset 17 does, by -v6 as ruleset 19 does and by -v7 as ruleset 20 does.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
 compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
@@ -38,6 +38,7 @@ V3_RULESET = 10
 V4_RULESET = 16
 V5_RULESET = 17
 V6_RULESET = 19
+V7_RULESET = 20
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -213,9 +214,25 @@ def _lines_v6(card: Any, catalog: Catalog) -> list[str]:
     ]
 
 
+def _lines_v7(card: Any) -> list[str]:
+    """Lines about ``card``: true ones ruleset 19 misreads (a tip about issuers in general after
+    the card is named, a figure someone else stated that the reply corrects) and a false one
+    only ruleset 20 reads (a balance-transfer fee "per transfer" that is not the card's)."""
+    late, bt = float(card.late_fee_usd), float(card.bt_fee_pct or 0)
+    wrong_bt = 5.0 if bt != 5.0 else 3.0
+    return [
+        f"The {card.card_name} is fine at home. A tip: most issuers charge about 3% on "
+        "purchases abroad.",
+        f"You said the {card.card_name}'s late fee was ${late + 10:.0f}; it's ${late:.0f}.",
+        f"The {card.card_name} takes {wrong_bt:g}% per transfer.",
+    ]
+
+
 def _lines_after(version: str, card: Any, catalog: Catalog) -> list[str]:
     if version == "v4":
         return _lines_v4(card, card.card_name.split()[0])
+    if version == "v7":
+        return _lines_v7(card)
     return _lines_v5(card) if version == "v5" else _lines_v6(card, catalog)
 
 
@@ -225,6 +242,7 @@ def _lines_after(version: str, card: Any, catalog: Catalog) -> list[str]:
         ("v3", "v4", V3_RULESET, V4_RULESET),
         ("v4", "v5", V4_RULESET, V5_RULESET),
         ("v5", "v6", V5_RULESET, V6_RULESET),
+        ("v6", "v7", V6_RULESET, V7_RULESET),
     ],
 )
 @pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
@@ -238,7 +256,7 @@ def test_a_bump_grades_with_its_ruleset(
     catalog: Catalog,
 ) -> None:
     """On the same task, -v3 grades a text as ruleset 10 reads it and -v4 as ruleset 16 does
-    (-v4 and -v5, -v5 and -v6: rulesets 16 and 17, 17 and 19); the texts on which the two disagree (computed here) go
+    (-v4 and -v5, -v5 and -v6, -v6 and -v7: rulesets 16 and 17, 17 and 19, 19 and 20); the texts on which the two disagree (computed here) go
     both ways: honest ones the older version fails and false ones it passes."""
     old_family, new_family = f"credit_cards.{base}-{before}", f"credit_cards.{base}-{after}"
     flips: set[bool] = set()
@@ -302,6 +320,7 @@ def test_build_runs_the_verifier_with_the_family_ruleset(
         ("v4", V4_RULESET),
         ("v5", V5_RULESET),
         ("v6", V6_RULESET),
+        ("v7", V7_RULESET),
     ):
         seen.clear()
         task = get_family(f"credit_cards.{base}-{version}").build(snapshot, SEED, 0)
@@ -347,9 +366,9 @@ def _episode(task: Task, snapshot: Any, calls: list[dict[str, Any]]) -> float:
         env.close()
 
 
-@pytest.mark.parametrize("version", ["v3", "v4", "v5", "v6"])
+@pytest.mark.parametrize("version", ["v3", "v4", "v5", "v6", "v7"])
 @pytest.mark.parametrize("base", BUMPED)
-def test_v3_to_v6_oracle_scores_one_null_zero_and_wrong_readings_fail(
+def test_v3_to_v7_oracle_scores_one_null_zero_and_wrong_readings_fail(
     base: str, version: str, snapshot: Any, catalog: Catalog
 ) -> None:
     task = _task(base, version)
@@ -372,6 +391,12 @@ def test_v3_to_v6_oracle_scores_one_null_zero_and_wrong_readings_fail(
             r"-----BEGIN DRAFT-----\n(.*)\n-----END DRAFT-----", task.instruction, re.S
         )
         assert draft is not None
-        ruleset = {"v3": V3_RULESET, "v4": V4_RULESET, "v5": V5_RULESET, "v6": V6_RULESET}[version]
+        ruleset = {
+            "v3": V3_RULESET,
+            "v4": V4_RULESET,
+            "v5": V5_RULESET,
+            "v6": V6_RULESET,
+            "v7": V7_RULESET,
+        }[version]
         found = verify_response(draft.group(1), catalog, ruleset=ruleset).codes
         assert sorted(set(found)) == sorted(task.expected)

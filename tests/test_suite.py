@@ -115,6 +115,7 @@ PUBLISHED = [
     pytest.param("core-v5", marks=pytest.mark.slow),
     pytest.param("core-v6", marks=pytest.mark.slow),
     pytest.param("core-v7", marks=pytest.mark.slow),
+    pytest.param("core-v8", marks=pytest.mark.slow),
     pytest.param("hard-v1", marks=pytest.mark.slow),
     pytest.param("hard-v2", marks=pytest.mark.slow),
     pytest.param("hard-v3", marks=pytest.mark.slow),
@@ -131,6 +132,7 @@ PUBLISHED = [
         "core-v5",
         "core-v6",
         "core-v7",
+        "core-v8",
         "hard-v1",
         "hard-v2",
         "hard-v3",
@@ -208,11 +210,12 @@ def test_core_v4_is_core_v3_with_dbt_fix_replaced_by_the_deployed_factory() -> N
         ("core-v4", "core-v5", "-v4"),
         ("core-v5", "core-v6", "-v5"),
         ("core-v6", "core-v7", "-v6"),
+        ("core-v7", "core-v8", "-v7"),
     ],
 )
 def test_core_bumps_the_compliance_families_only(before: str, after: str, version: str) -> None:
-    """core-v5 (core-v6, core-v7): the three credit_cards families that run the compliance
-    verifier at -v4 (-v5, -v6: rulesets 16, 17, 18) on the same seeds and variants; every other
+    """core-v5 (core-v6, core-v7, core-v8): the three credit_cards families that run the
+    compliance verifier at -v4 (-v5, -v6, -v7: rulesets 16, 17, 19, 20) on the same seeds and variants; every other
     id and index row is the suite's before it."""
     old_suite, new_suite = get_suite(before), get_suite(after)
     assert len(new_suite) == len(old_suite)
@@ -236,10 +239,10 @@ def test_core_bumps_the_compliance_families_only(before: str, after: str, versio
         ]
 
 
-def test_the_default_suite_is_core_v7() -> None:
+def test_the_default_suite_is_core_v8() -> None:
     from replicas.suite import DEFAULT_SUITE
 
-    assert DEFAULT_SUITE == "core-v7"
+    assert DEFAULT_SUITE == "core-v8"
 
 
 def test_hard_v3_is_hard_v2_with_the_incident_on_each_seeds_deployment() -> None:

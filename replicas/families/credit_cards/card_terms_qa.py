@@ -13,6 +13,8 @@ current detections) instead of the frozen ruleset 3; see ``CardTermsQAV3``.
 
 ``-v6`` (core-v7): ``-v5`` with part (b) under compliance ruleset 19; see ``CardTermsQAV6``.
 
+``-v7`` (core-v8): ``-v6`` with part (b) under compliance ruleset 20; see ``CardTermsQAV7``.
+
 The question names a card exactly — usually one with a near-collision sibling ("Atlas Cash" /
 "Atlas Cash Back", "Compass Traveler One" / "Compass Traveller One") — and asks for one
 Schumer-box term. The answer is free text whose FIRST line is ``Answer: <value>`` (or
@@ -43,6 +45,7 @@ from replicas.families.credit_cards.common import (
     V4_COMPLIANCE_RULESET,
     V5_COMPLIANCE_RULESET,
     V6_COMPLIANCE_RULESET,
+    V7_COMPLIANCE_RULESET,
     apr_range,
     catalog_for,
     combine,
@@ -597,3 +600,26 @@ class CardTermsQAV6(CardTermsQAV5):
         "text; the value (tolerance stated) and every claim are checked (compliance ruleset 19)."
     )
     compliance_ruleset = V6_COMPLIANCE_RULESET
+
+
+@register_family
+class CardTermsQAV7(CardTermsQAV6):
+    """-v6 with the compliance part graded under ruleset 20 instead of ruleset 19.
+
+    What changed: part (b) - and the build's check that the oracle text passes - runs
+    ``verify_response(..., ruleset=20)``. Everything else is -v6's; the questions are drawn anew
+    (a family's seeded streams are keyed by its name).
+
+    Why: issue 13 asks that the families grade with the current verifier. Measured on blind
+    held-out sets written by others (kept outside the repository, scored in aggregate), ruleset
+    20 flags fewer correct, compliant answers than ruleset 19 and catches at least as many
+    defects of every code: see the README's "Ruleset 20" for the figures per set. -v6's ids
+    must keep ruleset 19's grades, so the change ships as this version in suite core-v8.
+    """
+
+    name = "credit_cards.card_terms_qa-v7"
+    description = (
+        "Answer one disclosed term (APR, intro offer, fee) of one exactly named card in free "
+        "text; the value (tolerance stated) and every claim are checked (compliance ruleset 20)."
+    )
+    compliance_ruleset = V7_COMPLIANCE_RULESET

@@ -87,6 +87,10 @@ V5_COMPLIANCE_RULESET = 17
 #: verifier's default since stop 33; a literal for the same reason).
 V6_COMPLIANCE_RULESET = 19
 
+#: The compliance ruleset the ``-v7`` families (suite core-v8) grade and build with (the
+#: verifier's default since stop 34; a literal for the same reason).
+V7_COMPLIANCE_RULESET = 20
+
 #: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
 #: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).
 RULES_SQL = f"""

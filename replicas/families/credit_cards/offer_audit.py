@@ -12,6 +12,8 @@ grader's words. Both versions' oracles look the cards up by the names the draft 
 ``OfferAuditV5``.
 ``-v6`` (core-v7): ``-v5`` with its drafts validated under compliance ruleset 19; see
 ``OfferAuditV6``.
+``-v7`` (core-v8): ``-v6`` with its drafts validated under compliance ruleset 20; see
+``OfferAuditV7``.
 
 The family writes a short marketing draft about one card (sometimes with its near-collision
 sibling as an alternative), grounded in the catalog, then injects 1-3 violations of different
@@ -39,6 +41,7 @@ from replicas.families.credit_cards.common import (
     V4_COMPLIANCE_RULESET,
     V5_COMPLIANCE_RULESET,
     V6_COMPLIANCE_RULESET,
+    V7_COMPLIANCE_RULESET,
     apr_range,
     catalog_for,
     fmt_pct,
@@ -536,3 +539,27 @@ class OfferAuditV6(OfferAuditV5):
         "grading stated in the grader's words."
     )
     compliance_ruleset = V6_COMPLIANCE_RULESET
+
+
+@register_family
+class OfferAuditV7(OfferAuditV6):
+    """-v6 with each draft selected and validated under compliance ruleset 20, not ruleset 19.
+
+    What changed: the build keeps a draft only if its untouched version passes
+    ``verify_response(..., ruleset=20)`` and its injected version gets exactly the injected codes
+    from it. Everything else is -v6's; the drafts are drawn anew (a family's seeded streams are
+    keyed by its name).
+
+    Why: issue 13 asks that the families use the current verifier, and the expected codes are
+    what the verifier reports on the draft: a draft whose codes agree only under ruleset 19
+    would teach ruleset 19's reading. -v6's ids must keep their drafts, so the change ships as
+    this version in suite core-v8.
+    """
+
+    name = "credit_cards.offer_audit-v7"
+    description = (
+        "Review a generated marketing draft against the card catalog and list its compliance "
+        "violations by reason code (drafts validated with compliance ruleset 20); exact-set "
+        "grading stated in the grader's words."
+    )
+    compliance_ruleset = V7_COMPLIANCE_RULESET

@@ -12,6 +12,7 @@ current detections) instead of the frozen ruleset 3; see ``RecommendCardV3``.
 ``-v4`` (core-v5): ``-v3`` with check 2 under compliance ruleset 16; see ``RecommendCardV4``.
 ``-v5`` (core-v6): ``-v4`` with check 2 under compliance ruleset 17; see ``RecommendCardV5``.
 ``-v6`` (core-v7): ``-v5`` with check 2 under compliance ruleset 19; see ``RecommendCardV6``.
+``-v7`` (core-v8): ``-v6`` with check 2 under compliance ruleset 20; see ``RecommendCardV7``.
 
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
@@ -50,6 +51,7 @@ from replicas.families.credit_cards.common import (
     V4_COMPLIANCE_RULESET,
     V5_COMPLIANCE_RULESET,
     V6_COMPLIANCE_RULESET,
+    V7_COMPLIANCE_RULESET,
     apr_range,
     catalog_for,
     combine,
@@ -658,6 +660,30 @@ class RecommendCardV6(RecommendCardV5):
     compliance_ruleset = V6_COMPLIANCE_RULESET
 
 
+@register_family
+class RecommendCardV7(RecommendCardV6):
+    """-v6 with the compliance check graded under ruleset 20 instead of ruleset 19.
+
+    What changed: check 2 - and the build's check that the oracle text passes - runs
+    ``verify_response(..., customer_id=..., ruleset=20)``. Everything else is -v6's; the
+    customers are drawn anew (a family's seeded streams are keyed by its name).
+
+    Why: issue 13 asks that the families grade with the current verifier. Measured on blind
+    held-out sets written by others (kept outside the repository, scored in aggregate), ruleset
+    20 flags fewer correct, compliant answers than ruleset 19 and catches at least as many
+    defects of every code: see the README's "Ruleset 20" for the figures per set. -v6's ids
+    must keep ruleset 19's grades, so the change ships as this version in suite core-v8.
+    """
+
+    name = "credit_cards.recommend_card-v7"
+    description = (
+        "Recommend the best eligible card for a customer by applying the stated value formula and "
+        "eligibility rule (no precomputed marts), with compliant, grounded claims (compliance "
+        "ruleset 20) and the required disclosures."
+    )
+    compliance_ruleset = V7_COMPLIANCE_RULESET
+
+
 __all__ = [
     "VALUE_SQL",
     "RecommendCard",
@@ -666,6 +692,7 @@ __all__ = [
     "RecommendCardV4",
     "RecommendCardV5",
     "RecommendCardV6",
+    "RecommendCardV7",
     "accepted_cards",
     "customer_values",
     "oracle_text",
