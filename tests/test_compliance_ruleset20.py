@@ -234,6 +234,107 @@ OPTIONS: list[Case] = [
 ]
 
 
+# A figure someone else stated (or one the response denies), corrected by a figure of its kind in
+# its sentence or the next, is not the card's claim; the correcting figure is, and is checked.
+BELIEFS: list[Case] = [
+    # "you said ...; it's ..." (ruleset 19: the customer's figure was checked)
+    (
+        "Summit Cash Preferred suits you. You said its annual fee was $95; it's $150.",
+        None,
+        _OK,
+        _FEE,
+    ),
+    # twin: the correcting figure is itself wrong
+    (
+        "Summit Cash Preferred suits you. You said its annual fee was $95; it's $125.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+    # twin: the other person's wrong figure confirmed
+    (
+        "Summit Cash Preferred suits you. You said its annual fee was $95 - that's right.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+    # a bare correcting figure after a copula takes the term of the figure it corrects
+    (
+        "Summit Cash Preferred suits you. You mentioned $95 for the annual fee, but it's actually $150.",
+        None,
+        _OK,
+        _FEE,
+    ),
+    (
+        "Summit Cash Preferred suits you. You mentioned $95 for the annual fee, but it's actually $175.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+    # a belief of "no fee" corrected by a bare figure: the figure is checked
+    (
+        "Summit Cash Preferred suits you. You were told it has no annual fee, but it's actually $120.",
+        None,
+        _FEE,
+        ["missing_disclosure"],
+    ),
+    # a third person's figure
+    (
+        "Summit Cash is a good fit. A coworker told you $59 a year, but the annual fee is $0.",
+        None,
+        _OK,
+        _FEE,
+    ),
+    (
+        "Summit Cash is a good fit. A coworker told you $59 a year, but the annual fee is $29.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+    # a denied figure corrected in its sentence
+    ("Summit Cash is a good fit. Heads-up: its annual fee isn't $49, it's $0.", None, _OK, _FEE),
+    ("Summit Cash is a good fit. Heads-up: its annual fee isn't $49, it's $19.", None, _FEE, _FEE),
+    # twin: a denial with no correction is read as ruleset 19 reads it
+    ("Summit Cash is a good fit. Heads-up: its annual fee isn't $49.", None, _FEE, _FEE),
+    # an APR range "as you may have read", corrected after a dash
+    (
+        "Harbor Sky Miles is a fine pick. The APR isn't 19.99% to 29.99%, as you may have read - it's 14.99% fixed.",
+        None,
+        _OK,
+        _APR,
+    ),
+    (
+        "Harbor Sky Miles is a fine pick. The APR isn't 19.99% to 29.99%, as you may have read - it's 16.99% fixed.",
+        None,
+        _APR,
+        _APR,
+    ),
+    # "seen online", the correction in the next unit
+    (
+        "Harbor Sky Miles is a fine pick. Forget the 19.99% you saw online: its APR is 14.99% fixed.",
+        None,
+        _OK,
+        _APR,
+    ),
+    (
+        "Harbor Sky Miles is a fine pick. Forget the 19.99% you saw online: its APR is 15.99% fixed.",
+        None,
+        _APR,
+        _APR,
+    ),
+    # a percentage fee
+    ("Summit Cash suits you. You said the foreign fee was 5%; it's 3%.", None, _OK, _FEE),
+    ("Summit Cash suits you. You said the foreign fee was 5%; it's 4%.", None, _FEE, _FEE),
+    # twin: a fee of another kind after the customer's figure corrects nothing
+    (
+        "Summit Cash suits you. You said the late fee was $25, and the annual fee is $0.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+]
+
+
 @pytest.mark.parametrize("case", FEES)
 def test_ruleset20_fees_per_transfer_percent_words_and_shorthand(
     case: Case, catalog: Catalog
@@ -273,7 +374,12 @@ def test_ruleset20_rated_headings_are_options(case: Case, catalog: Catalog) -> N
     _check(case, catalog)
 
 
-_FLAGS = ("fees_20", "generic_20", "turns_20", "options_20")
+@pytest.mark.parametrize("case", BELIEFS)
+def test_ruleset20_someone_elses_figure_corrected(case: Case, catalog: Catalog) -> None:
+    _check(case, catalog)
+
+
+_FLAGS = ("fees_20", "generic_20", "turns_20", "options_20", "beliefs_20")
 
 
 def test_ruleset20_is_opt_in() -> None:
@@ -296,8 +402,21 @@ def test_ruleset20_is_opt_in() -> None:
         "Tip: most issuers charge about 3% on purchases abroad. ",
         "Customer: so it's $150 a year?\nBot: Not quite - no.\n",
         "**Summit Cash** ★★★★☆ 4/5\n- no annual fee\n",
+        "Summit Cash Plus: you mentioned $150 a year, but it's actually $95. ",
+        "Its annual fee isn't $49, it's $0. Not $59 as you were told - it's $0. ",
     ],
-    ids=["fees", "intros", "negations", "cells", "notes", "issuers", "turns", "rated"],
+    ids=[
+        "fees",
+        "intros",
+        "negations",
+        "cells",
+        "notes",
+        "issuers",
+        "turns",
+        "rated",
+        "beliefs",
+        "denials",
+    ],
 )
 def test_ruleset20_one_megabyte_stays_fast_and_still_catches_the_violation(
     filler: str, catalog: Catalog

@@ -121,6 +121,7 @@ from replicas.verifiers.compliance.ruleset19 import (
     slot_names_19,
 )
 from replicas.verifiers.compliance.ruleset20 import (
+    beliefs_20,
     options_20,
     percent_20,
     revise_20,
@@ -346,6 +347,8 @@ def _extract(
         extraction = revise_19(extraction)
     if rules.generic_20 or rules.turns_20:
         extraction = revise_20(extraction, rules.generic_20, rules.turns_20)
+    if rules.beliefs_20:
+        extraction = beliefs_20(extraction)
     return extraction, examples
 
 

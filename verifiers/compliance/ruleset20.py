@@ -49,6 +49,21 @@ reading fixes without reading honest text as a violation or hiding a real one:
   with a number before the name or a rating after it is an option too (ruled out as in ruleset
   19 by its own block, its lead, or anywhere in the response).
 
+Part 2 (the s23 blind set's tuning part, a tenth writer):
+
+* **Someone else's figure, corrected** (``beliefs_20``): "You said the late fee was $25; it's
+  $41", "You mentioned $195 for the annual fee, but it's actually $0", "Quick correction: the
+  fee isn't $695, it's $39", "The APR isn't 18.49% to 28.49%, as you thought - it's ...".
+  Rulesets 14 and 17 drop such a figure only after a correction word ("actually", "not right")
+  or in a transcript's turn. A figure the response attributes to someone else in its clause
+  (you said / mentioned / thought / were told / saw online, a friend told you, some sites list,
+  as you thought) or denies right before it ("isn't", "not", "rather than", "instead of"), and
+  that a figure of the same term (family, a kind either admits, the same card or none) and
+  another value corrects in its unit or the next (300 characters at most), is not the card's
+  claim; the correcting figure is, and is checked. A bare dollar figure after a copula ("but
+  it's actually $0", which no fee word types) is read as the corrected figure's term. A figure
+  confirmed ("that's right") or denied with no correction is read as ruleset 19 reads it.
+
 Precision first, as everywhere: a figure that cannot be attributed is unverified, not passed as
 true and not a violation.
 """
@@ -57,8 +72,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from replicas.verifiers.compliance.claim_types import FEE_CLAIM
 from replicas.verifiers.compliance.claims import unbind_claims
 from replicas.verifiers.compliance.expansions import apply_first_replacements
 from replicas.verifiers.compliance.matchers import at_line_starts
@@ -70,6 +87,7 @@ from replicas.verifiers.compliance.ruleset19 import (
     rules_out_19,
 )
 from replicas.verifiers.compliance.spans import SpanIndex
+from replicas.verifiers.compliance.values import NONE, USD
 
 if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Claim, Extraction
@@ -402,4 +420,186 @@ def options_20(masked: str, extraction: Extraction, recs: Recommendations) -> Re
     return Recommendations(positive, recs.negated) if changed else recs
 
 
-__all__ = ["options_20", "percent_20", "revise_20", "rewrite_20"]
+# == beliefs ======================================================================================
+
+# someone else's figure: "you said", "you mentioned", "as you thought", "you were told", "a
+# friend told you", "you may have seen online", "some sites list", "according to a forum"
+_ATTRIBUTED_20 = re.compile(
+    r"\b(?:(?:as[ \t]+)?you(?:[ \t]+(?:may|might|probably|also|possibly|originally|first))?"
+    r"(?:[ \t]+(?:have|'ve|had|\u2019ve))?[ \t]+(?:said|mentioned|thought|heard|read|saw|seen"
+    r"|quoted|wrote|noted|cited|assumed|believed|expected|figured|guessed|remembered|recalled"
+    r"|were[ \t]+(?:told|quoted|given|shown)|got[ \t]+quoted|been[ \t]+(?:told|quoted|given))"
+    r"|told[ \t]+you"
+    r"|(?:a|your|my|some)[ \t]+(?:friends?|colleagues?|co-?workers?|relatives?|neighbou?rs?"
+    r"|parents?|siblings?|brother|sister|mates?|partner|family)(?:[ \t]+[a-z]+)?[ \t]+(?:said"
+    r"|says|say|told|mentioned|thinks|think|thought|quoted|claimed|claims|swears|swore)"
+    r"|(?:a|some|another|other|one|the)[ \t]+(?:sites?|websites?|blogs?|forums?|reviews?"
+    r"|articles?|comparison[ \t]+sites?|ads?|adverts?|posts?)[ \t]+(?:said|says|say|lists?"
+    r"|listed|claims?|claimed|quotes?|quoted|shows?|showed|showing|had|has)"
+    r"|(?:seen|saw|read|found|listed|quoted|heard)[ \t]+(?:online|somewhere|elsewhere)"
+    r"|according[ \t]+to[ \t]+(?:a|some|your|the|one)[ \t]+(?:friend|site|website|blog|forum"
+    r"|article|review|post))\b"
+)
+# a figure denied right before it: "isn't $695", "not the 395 bucks", "rather than 18.49%"
+_DENIED_20 = re.compile(
+    r"\b(?:isn['\u2019]t|is[ \t]+not|wasn['\u2019]t|was[ \t]+not|not|rather[ \t]+than"
+    r"|instead[ \t]+of|no[ \t]+longer)[ \t]+(?:(?:the|a|an|about|around|quite|just|really"
+    r"|actually|some)[ \t]+)?$"
+)
+# where a clause ends: "...; it's $41", "..., but it's actually $0", "... - the fee is $0"
+_CLAUSE_BREAK_20 = re.compile(
+    r"[;:!?\n]|\.(?!\d)|[ \t][-\u2013\u2014][ \t]|\u2014|,[ \t]*(?=(?:but|it|its|it's|the|that"
+    r"|this|which|actually|in[ \t]+fact|however|though|whereas|yet|so|while)\b)"
+    r"|\b(?:but|however|whereas|though|although)\b"
+)
+# the other person's figure confirmed: "You said $25 - that's right"
+_CONFIRMED_20 = re.compile(
+    r"\b(?:that(?:'s|\u2019s|[ \t]+is|[ \t]+was)[ \t]+(?:right|correct|accurate|spot[ \t]+on"
+    r"|it|true)|(?:you(?:'re|\u2019re|[ \t]+are|[ \t]+were)|they(?:'re|[ \t]+are|[ \t]+were))"
+    r"[ \t]+(?:right|correct|spot[ \t]+on)|correct|exactly|yes|yep|indeed|confirmed)\b"
+)
+# a dollar figure no fee word types, after a copula: "but it's actually $0", "it's 41 dollars"
+_BARE_FEE_20 = re.compile(
+    r"\b(?:it['\u2019]s|it[ \t]+is|is|it[ \t]+was|was|costs?|runs?|charges?)(?:[ \t]+(?:actually"
+    r"|really|only|just|now|in[ \t]+fact|currently|simply|still|truly))?[ \t]+(?:\$[ \t]?(?P<d>\d"
+    r"{1,4}(?:,\d{3})?(?:\.\d\d)?)(?![\d,%])|(?P<w>\d{1,4})[ \t]+(?:dollars|bucks)\b)"
+)
+_CLAUSE_REACH_20 = 200
+# how far from a belief its correction may be (ruleset 17's reach), within the next unit
+_BELIEF_REACH_20 = 300
+
+
+def _clause_of(masked: str, start: int, end: int) -> tuple[int, int]:
+    """The clause holding ``[start, end)``: from the last clause break before it to the first
+    after it (200 characters either side at most)."""
+    a = max(0, start - _CLAUSE_REACH_20)
+    for m in _CLAUSE_BREAK_20.finditer(masked, a, start):
+        a = m.end()
+    after = _CLAUSE_BREAK_20.search(masked, end, min(len(masked), end + _CLAUSE_REACH_20))
+    return a, after.start() if after else min(len(masked), end + _CLAUSE_REACH_20)
+
+
+def _someone_elses(masked: str, claim: Claim) -> bool:
+    """Whether the response attributes the claim's figure to someone else in its clause, or
+    denies it right before it."""
+    if _DENIED_20.search(masked, max(0, claim.start - 40), claim.start) is not None:
+        return True
+    a, b = _clause_of(masked, claim.start, claim.end)
+    return _ATTRIBUTED_20.search(masked, a, b) is not None
+
+
+def _differs(claim: Claim, other: Claim) -> bool:
+    """Whether ``other`` states another value of the claim's term."""
+    return (
+        other.is_none != claim.is_none
+        or other.low != claim.low
+        or other.high != claim.high
+        or (None not in (other.months, claim.months) and other.months != claim.months)
+    )
+
+
+def _same_term(claim: Claim, other: Claim) -> bool:
+    """Whether ``other`` is about the claim's term: its family, a kind either admits, the same
+    cards (or none yet)."""
+    return (
+        other.family == claim.family
+        and (claim.kind == other.kind or not claim.admissible.isdisjoint(other.admissible))
+        and other.cards in (claim.cards, ())
+    )
+
+
+def beliefs_20(extraction: Extraction) -> Extraction:
+    """The extraction without the figures the response attributes to someone else or denies
+    when a figure of their kind corrects them in their unit (sentence, list item) or the next;
+    the correcting figure takes their card if it had none, and a bare dollar figure after a
+    copula ("but it's actually $0") is read as that term (module docstring). A figure confirmed
+    ("that's right") or left uncorrected stays the card's claim."""
+    claims = list(extraction.claims)
+    units = extraction.units
+    if not claims or not units:
+        return extraction
+    masked = extraction.masked
+    believed = [bool(c.cards) and _someone_elses(masked, c) for c in claims]
+    if not any(believed):
+        return extraction
+    starts = [c.start for c in claims]
+    dropped: set[int] = set()
+    changed: dict[int, Claim] = {}
+    added: list[Claim] = []
+    for i, claim in enumerate(claims):
+        if not believed[i]:
+            continue
+        k = bisect_right(units, (claim.start, 1 << 62)) - 1
+        if k < 0:
+            continue
+        lo = max(units[k][0], claim.start - _BELIEF_REACH_20)
+        hi = min(
+            units[k + 1][1] if k + 1 < len(units) else units[k][1],
+            claim.end + _BELIEF_REACH_20,
+        )
+        tail = masked[claim.end : min(hi, claim.end + 80)]
+        if _CONFIRMED_20.search(tail) is not None:
+            continue
+        best: int | None = None
+        for j in range(bisect_left(starts, lo), bisect_left(starts, hi)):
+            other = claims[j]
+            if j == i or believed[j] or j in dropped:
+                continue
+            if not (_same_term(claim, other) and _differs(claim, other)):
+                continue
+            gap = masked[min(claim.end, other.end) : max(claim.start, other.start)]
+            if _CONFIRMED_20.search(gap) is not None:
+                continue
+            if best is None or (j > i and best < i):
+                best = j
+        if best is not None:
+            dropped.add(i)
+            other = changed.get(best, claims[best])
+            if not other.cards:
+                changed[best] = replace(other, cards=claim.cards, binding=claim.binding)
+            continue
+        if claim.family != FEE_CLAIM or claim.unit not in (USD, NONE):
+            continue
+        bare = _bare_fee(masked, claim.end, hi, starts, claims)
+        if bare is not None:
+            start, end, value = bare
+            dropped.add(i)
+            added.append(
+                replace(
+                    claim,
+                    start=start,
+                    end=end,
+                    unit=USD,
+                    low=value,
+                    high=value,
+                    min_usd=None,
+                    months=None,
+                    is_none=False,
+                    text=extraction.masked[start:end],
+                )
+            )
+    if not dropped:
+        return extraction
+    kept = [changed.get(i, c) for i, c in enumerate(claims) if i not in dropped]
+    out = sorted([*kept, *added], key=lambda c: (c.start, c.end))
+    return replace(extraction, claims=tuple(out))
+
+
+def _bare_fee(
+    masked: str, a: int, b: int, starts: list[int], claims: list[Claim]
+) -> tuple[int, int, float] | None:
+    """The first dollar figure in ``[a, b)`` that follows a copula and is no claim's figure:
+    its span and value."""
+    for m in _BARE_FEE_20.finditer(masked, a, b):
+        group = "d" if m.group("d") is not None else "w"
+        start, end = m.start(group) - (1 if group == "d" else 0), m.end()
+        j = bisect_right(starts, end) - 1
+        if j >= 0 and claims[j].end > start:
+            continue  # a figure the reader typed already
+        if j + 1 < len(claims) and claims[j + 1].start < end:
+            continue
+        return start, end, float(m.group(group).replace(",", ""))
+    return None
+
+
+__all__ = ["beliefs_20", "options_20", "percent_20", "revise_20", "rewrite_20"]
