@@ -335,6 +335,54 @@ BELIEFS: list[Case] = [
 ]
 
 
+# A low rate the go-to rate follows ("N% on purchases, after which X applies", "N%, then the
+# standard X", "at N% before the rate becomes X") is an intro rate: stated without its months.
+THEN_RATES: list[Case] = [
+    (
+        "Summit Cash gives you 0% on purchases, after which 19.99%-29.99% applies.",
+        None,
+        ["missing_disclosure"],
+        _OK,
+    ),
+    # twin: with its months the same sentence is compliant
+    (
+        "Summit Cash gives you 0% on purchases for 15 months, after which 19.99%-29.99% applies.",
+        None,
+        _OK,
+        _OK,
+    ),
+    # twin: a card with no purchase offer
+    (
+        "Summit Cash Preferred gives you 0% on purchases, after which 17.99%-25.99% applies.",
+        None,
+        _OFFER,
+        _OK,
+    ),
+    # twin: the wrong intro rate
+    (
+        "Summit Cash gives you 2.99% on purchases, after which 19.99%-29.99% applies.",
+        None,
+        _TERMS,
+        _OK,
+    ),
+    (
+        "Vista Clear: move a balance over at 1.99% before the rate becomes 19.99% to 29.99%.",
+        None,
+        ["missing_disclosure"],
+        _OK,
+    ),
+    # ruleset 19 read the rate as the transfer fee
+    (
+        "Vista Clear: for transfers you'd pay 1.99 %, then the standard 19.99 %-29.99 %, plus a 3 % fee.",
+        None,
+        ["missing_disclosure"],
+        _FEE,
+    ),
+    # a reward rate followed by another is no intro rate
+    ("Summit Cash earns 3% on groceries, then 1% on everything else.", None, _OK, _OK),
+]
+
+
 @pytest.mark.parametrize("case", FEES)
 def test_ruleset20_fees_per_transfer_percent_words_and_shorthand(
     case: Case, catalog: Catalog
@@ -379,6 +427,13 @@ def test_ruleset20_someone_elses_figure_corrected(case: Case, catalog: Catalog) 
     _check(case, catalog)
 
 
+@pytest.mark.parametrize("case", THEN_RATES)
+def test_ruleset20_a_low_rate_the_goto_rate_follows_is_an_intro_rate(
+    case: Case, catalog: Catalog
+) -> None:
+    _check(case, catalog)
+
+
 _FLAGS = ("fees_20", "generic_20", "turns_20", "options_20", "beliefs_20")
 
 
@@ -404,6 +459,7 @@ def test_ruleset20_is_opt_in() -> None:
         "**Summit Cash** ★★★★☆ 4/5\n- no annual fee\n",
         "Summit Cash Plus: you mentioned $150 a year, but it's actually $95. ",
         "Its annual fee isn't $49, it's $0. Not $59 as you were told - it's $0. ",
+        "0% on purchases, after which 19.99% applies, then 29.99%, before it becomes 30% ",
     ],
     ids=[
         "fees",
@@ -416,6 +472,7 @@ def test_ruleset20_is_opt_in() -> None:
         "rated",
         "beliefs",
         "denials",
+        "then",
     ],
 )
 def test_ruleset20_one_megabyte_stays_fast_and_still_catches_the_violation(

@@ -64,6 +64,13 @@ Part 2 (the s23 blind set's tuning part, a tenth writer):
   it's actually $0", which no fee word types) is read as the corrected figure's term. A figure
   confirmed ("that's right") or denied with no correction is read as ruleset 19 reads it.
 
+* **A low rate the go-to rate follows** (``fees_20``): "gives you 0% on purchases, after which
+  25.99%-33.99% applies", "for transfers you'd pay 0.99 %, then the standard 22.24 %-28.24 %",
+  "at 0% before the rate becomes 20.49%": ruleset 19 read no intro offer (or a transfer fee), so
+  the missing months went unnoticed. A percentage followed (after an optional balance named)
+  by "after which", "then" or "before the rate becomes" and a higher rate of 10% or more is an
+  intro rate: it is read as "N% intro APR". Not after reward or fee words.
+
 Precision first, as everywhere: a figure that cannot be attributed is unverified, not passed as
 true and not a violation.
 """
@@ -118,6 +125,24 @@ _BARE_INTRO_20 = re.compile(
     r"(?:balance[ \t-]+transfers?|transferred[ \t]+balances?|transfers|purchases)[ \t]+)"
     + _DURATION_20
 )
+# "0% on purchases, after which 25.99%-33.99% applies", "0.99 %, then the standard 22.24 %",
+# "at 0% before the rate becomes 20.49%": a low rate the go-to rate follows is an intro rate
+_THEN_RATE_20 = re.compile(
+    rf"(?<![\d.])(?P<pct>{_PCT_20}[ \t]?%)(?:[ \t]+on[ \t]+(?:(?:new|all|eligible)[ \t]+)?"
+    r"(?:balance[ \t-]+transfers?|transferred[ \t]+balances?|transfers|purchases))?"
+    r"(?:[ \t]+(?:at[ \t]+first|initially|to[ \t]+start(?:[ \t]+with)?|up[ \t]+front))?"
+    r"[ \t]*,?[ \t]+(?:after[ \t]+which|and[ \t]+then|then|before[ \t]+(?:the[ \t]+rate|it"
+    r"|that|your[ \t]+rate|the[ \t]+apr)[ \t]+(?:becomes|goes[ \t]+(?:up[ \t]+)?to|jumps[ \t]+to"
+    r"|rises[ \t]+to|reverts[ \t]+to|climbs[ \t]+to|moves[ \t]+to|switches[ \t]+to|resets[ \t]+to"
+    r"|is))[ \t]+(?:(?:the|a|your|its)[ \t]+)?(?:(?:standard|regular|usual|ongoing|go-to|normal"
+    r"|variable|full)[ \t]+)?(?:(?:rate|apr)[ \t]+(?:of[ \t]+)?)?(?:(?:of|is|at)[ \t]+)?"
+    rf"(?P<next>{_PCT_20})[ \t]?%"
+)
+# reward words before it (not "rewards", "cash" or "miles": words of card names)
+_EARN_BEFORE_20 = re.compile(
+    r"\b(?:earn|earns|earning|back|points?|bonus|return|returns)\b[^.;:!?\n]{0,20}$"
+)
+_FEE_BEFORE_20 = re.compile(r"\b(?:fees?|charges?|costs?|minimum|min)\b[^.;:!?\n]{0,25}$")
 _REWARD_BEFORE_20 = re.compile(
     r"\b(?:earn|earns|earning|back|cash[ \t]?back|rewards?|points?|bonus|miles|return|returns"
     r"|x)\b[^.;:!?\n]{0,20}$"
@@ -210,6 +235,19 @@ def rewrite_20(norm: NormalizedText) -> NormalizedText:
                 if lower.startswith(", ", m.start() - 2):
                     # the fee listed before it does not type it: a clause of its own
                     found.append((m.start() - 2, m.start() - 1, ";"))
+                found.append((m.end("pct"), m.end("pct"), " intro APR"))
+    if "%" in lower and ("then" in lower or "after which" in lower or "before" in lower):
+        for m in _THEN_RATE_20.finditer(lower):
+            rate = float(m.group("pct").rstrip("% \t"))
+            if rate >= float(m.group("next")) or float(m.group("next")) < 10.0:
+                continue  # an intro rate is below the go-to rate that follows it
+            if lower.startswith(" intro", m.end("pct")) or lower.startswith(" apr", m.end("pct")):
+                continue
+            before = max(0, m.start() - 40)
+            if (
+                _EARN_BEFORE_20.search(lower, before, m.start()) is None
+                and _FEE_BEFORE_20.search(lower, before, m.start()) is None
+            ):
                 found.append((m.end("pct"), m.end("pct"), " intro APR"))
     if "fee" in lower and " and " in lower and _AND_RATE_GATE_20.search(lower) is not None:
         found += [(m.end(), m.end(), ",") for m in _NO_FEE_AND_RATE_20.finditer(lower)]
