@@ -383,6 +383,46 @@ THEN_RATES: list[Case] = [
 ]
 
 
+# "Number one for me: X" and "X ticks most of your boxes" recommend X (eligibility, disclosure)
+_BOTH = "Summit Cash has no annual fee. Vista Clear has no annual fee either. "
+PICKS: list[Case] = [
+    (
+        _BOTH + "Number one for me: Summit Cash Preferred. It earns 2% on everything.",
+        "C1",
+        ["ineligible_card", "missing_disclosure"],
+        _OK,
+    ),
+    # twin: an eligible card with no annual fee in the same words
+    (_BOTH + "Number one for me: Summit Cash. It earns 2% on everything.", "C1", _OK, _OK),
+    (
+        _BOTH + "Summit Cash Preferred ticks most of your boxes. It earns 2%.",
+        "C1",
+        ["ineligible_card", "missing_disclosure"],
+        _OK,
+    ),
+    # twin: ruled out in its own line
+    (
+        _BOTH + "Summit Cash Preferred ticks most of your boxes, but your score is too low for it.",
+        "C1",
+        _OK,
+        _OK,
+    ),
+    # the fee disclosure alone (no customer): stated, then not
+    (
+        "Summit Cash Plus ticks most of your boxes. Its annual fee is $95, waived the first year.",
+        None,
+        _OK,
+        _OK,
+    ),
+    (
+        "Vista Clear is fine. Summit Cash Plus ticks most of your boxes. It earns 2%.",
+        None,
+        ["missing_disclosure"],
+        _OK,
+    ),
+]
+
+
 @pytest.mark.parametrize("case", FEES)
 def test_ruleset20_fees_per_transfer_percent_words_and_shorthand(
     case: Case, catalog: Catalog
@@ -434,7 +474,12 @@ def test_ruleset20_a_low_rate_the_goto_rate_follows_is_an_intro_rate(
     _check(case, catalog)
 
 
-_FLAGS = ("fees_20", "generic_20", "turns_20", "options_20", "beliefs_20")
+@pytest.mark.parametrize("case", PICKS)
+def test_ruleset20_number_one_and_ticks_the_boxes_recommend(case: Case, catalog: Catalog) -> None:
+    _check(case, catalog)
+
+
+_FLAGS = ("fees_20", "generic_20", "turns_20", "options_20", "beliefs_20", "picks_20")
 
 
 def test_ruleset20_is_opt_in() -> None:
@@ -460,6 +505,7 @@ def test_ruleset20_is_opt_in() -> None:
         "Summit Cash Plus: you mentioned $150 a year, but it's actually $95. ",
         "Its annual fee isn't $49, it's $0. Not $59 as you were told - it's $0. ",
         "0% on purchases, after which 19.99% applies, then 29.99%, before it becomes 30% ",
+        "Number one for me: Vista Clear. Vista Clear ticks most of your boxes. ",
     ],
     ids=[
         "fees",
@@ -473,6 +519,7 @@ def test_ruleset20_is_opt_in() -> None:
         "beliefs",
         "denials",
         "then",
+        "picks",
     ],
 )
 def test_ruleset20_one_megabyte_stays_fast_and_still_catches_the_violation(

@@ -124,6 +124,7 @@ from replicas.verifiers.compliance.ruleset20 import (
     beliefs_20,
     options_20,
     percent_20,
+    picks_20,
     revise_20,
     rewrite_20,
 )
@@ -377,7 +378,8 @@ def _more_19(
     def more(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
         if lists:
             recs = rec_lists_14c(masked, extraction, recs)
-        return picks_19(masked, extraction, recs)
+        recs = picks_19(masked, extraction, recs)
+        return picks_20(masked, extraction, recs) if rules.picks_20 else recs
 
     return more
 

@@ -430,6 +430,8 @@ class Ruleset:
     # denied ("isn't $695") and corrected by a figure of its kind in its sentence or the next is
     # not the card's claim; the correcting figure is (``beliefs_20``)
     beliefs_20: bool = False
+    # ruleset 20: "Number one for me: X" and "X ticks most of your boxes" recommend X
+    picks_20: bool = False
 
 
 FROZEN_RULESET = 3
@@ -614,6 +616,7 @@ RULESETS[20] = replace(
     turns_20=True,
     options_20=True,
     beliefs_20=True,
+    picks_20=True,
 )
 
 

@@ -71,6 +71,10 @@ Part 2 (the s23 blind set's tuning part, a tenth writer):
   by "after which", "then" or "before the rate becomes" and a higher rate of 10% or more is an
   intro rate: it is read as "N% intro APR". Not after reward or fee words.
 
+* **More recommendation phrasings** (``picks_20``): "Number one for me: X" and "X ticks most
+  of your boxes" recommend X (for the eligibility and fee-disclosure rules) unless its line
+  rules it out or it is ruled out already.
+
 Precision first, as everywhere: a figure that cannot be attributed is unverified, not passed as
 true and not a violation.
 """
@@ -640,4 +644,50 @@ def _bare_fee(
     return None
 
 
-__all__ = ["beliefs_20", "options_20", "percent_20", "revise_20", "rewrite_20"]
+# == picks ========================================================================================
+
+# "Number one for me: X", "My number one: X", "Top of my list: X", "#1 for you - X"
+_PICK_BEFORE_20 = re.compile(
+    r"(?:\b(?:number[ \t]+one|no\.?[ \t]?1|top[ \t]+of[ \t]+(?:my|the)[ \t]+list|top[ \t]+spot"
+    r"|first[ \t]+place|first[ \t]+pick|my[ \t]+#?1)|#1)(?:[ \t]+(?:for|from)[ \t]+(?:me|you"
+    r"|your[ \t]+needs))?[ \t]*(?:[:\u2014\u2013]|[ \t]-|,)[ \t]*(?:the[ \t]+)?$"
+)
+# "X ticks most of your boxes", "X checks all the boxes for you", "X is my number one"
+_PICK_AFTER_20 = re.compile(
+    r"[ \t]+(?:(?:ticks|checks|hits)[ \t]+(?:most|all|nearly[ \t]+all|almost[ \t]+all|every"
+    r"|the[ \t]+most)[ \t]+(?:of[ \t]+)?(?:your|the|my)?[ \t]*boxes\b|is[ \t]+my[ \t]+(?:number"
+    r"[ \t]+one|no\.?[ \t]?1|#1)\b)"
+)
+_PICK_REACH_20 = 60
+
+
+def picks_20(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
+    """``recs`` with the card of "Number one for me: X" and "X ticks most of your boxes"
+    recommended, unless its line rules it out or it is ruled out already (``masked``: the
+    lower-case text with card names as "#" runs)."""
+    from replicas.verifiers.compliance.recommend import Recommendations
+
+    if "box" not in masked and "one" not in masked and "1" not in masked and "top" not in masked:
+        return recs
+    positive = dict(recs.positive)
+    changed = False
+    lines: Lines19 | None = None
+    for m in extraction.mentions:
+        card_id = m.card_id
+        if card_id is None or m.kind == AMBIGUOUS or card_id in positive:
+            continue
+        if card_id in recs.negated:
+            continue
+        before = _PICK_BEFORE_20.search(masked, max(0, m.start - _PICK_REACH_20), m.start)
+        if before is None and _PICK_AFTER_20.match(masked, m.end) is None:
+            continue
+        lines = lines or Lines19(masked)
+        a, b = lines.of(m.start)
+        if rules_out_19(masked, a, b):
+            continue
+        positive[card_id] = m
+        changed = True
+    return Recommendations(positive, recs.negated) if changed else recs
+
+
+__all__ = ["beliefs_20", "options_20", "percent_20", "picks_20", "revise_20", "rewrite_20"]
