@@ -423,6 +423,17 @@ PICKS: list[Case] = [
 ]
 
 
+# A rate its own words call the penalty APR is checked against the penalty APR alone (ruleset 19
+# passed any rate of the card)
+PENALTY: list[Case] = [
+    ("Vista Clear: a late payment can trigger a 19.99 percent penalty APR.", None, _APR, _OK),
+    # twin: the true penalty APR in the same words
+    ("Vista Clear: a late payment can trigger a 29.99 percent penalty APR.", None, _OK, _OK),
+    ("Vista Clear: the penalty APR is 19.99%.", None, _APR, _OK),
+    ("Vista Clear: the penalty APR is up to 29.99%.", None, _OK, _OK),
+]
+
+
 @pytest.mark.parametrize("case", FEES)
 def test_ruleset20_fees_per_transfer_percent_words_and_shorthand(
     case: Case, catalog: Catalog
@@ -479,7 +490,12 @@ def test_ruleset20_number_one_and_ticks_the_boxes_recommend(case: Case, catalog:
     _check(case, catalog)
 
 
-_FLAGS = ("fees_20", "generic_20", "turns_20", "options_20", "beliefs_20", "picks_20")
+@pytest.mark.parametrize("case", PENALTY)
+def test_ruleset20_a_penalty_apr_named_is_that_apr(case: Case, catalog: Catalog) -> None:
+    _check(case, catalog)
+
+
+_FLAGS = ("fees_20", "generic_20", "turns_20", "options_20", "beliefs_20", "picks_20", "penalty_20")
 
 
 def test_ruleset20_is_opt_in() -> None:
@@ -506,6 +522,7 @@ def test_ruleset20_is_opt_in() -> None:
         "Its annual fee isn't $49, it's $0. Not $59 as you were told - it's $0. ",
         "0% on purchases, after which 19.99% applies, then 29.99%, before it becomes 30% ",
         "Number one for me: Vista Clear. Vista Clear ticks most of your boxes. ",
+        "Vista Clear: the penalty APR is 29.99%, a 29.99 percent penalty APR. ",
     ],
     ids=[
         "fees",
@@ -520,6 +537,7 @@ def test_ruleset20_is_opt_in() -> None:
         "denials",
         "then",
         "picks",
+        "penalty",
     ],
 )
 def test_ruleset20_one_megabyte_stays_fast_and_still_catches_the_violation(

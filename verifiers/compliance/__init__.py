@@ -123,6 +123,7 @@ from replicas.verifiers.compliance.ruleset19 import (
 from replicas.verifiers.compliance.ruleset20 import (
     beliefs_20,
     options_20,
+    penalty_findings_20,
     percent_20,
     picks_20,
     revise_20,
@@ -361,7 +362,10 @@ def _evaluate(
     if rules.why_not_19 or rules.options_19:
         more = _more_19(rules)
         offered = options_20 if rules.options_20 else options_19 if rules.options_19 else None
-        return evaluate(catalog, lower, extraction, customer, rules, more, offered)
+        found = evaluate(catalog, lower, extraction, customer, rules, more, offered)
+        if rules.penalty_20:
+            return penalty_findings_20(catalog, extraction, *found), found[1]
+        return found
     if rules.rec_lists_14c:
         return evaluate(catalog, lower, extraction, customer, rules, rec_lists_14c)
     return evaluate(catalog, lower, extraction, customer, rules)

@@ -432,6 +432,8 @@ class Ruleset:
     beliefs_20: bool = False
     # ruleset 20: "Number one for me: X" and "X ticks most of your boxes" recommend X
     picks_20: bool = False
+    # ruleset 20: a rate its own words call the penalty APR is checked against that APR alone
+    penalty_20: bool = False
 
 
 FROZEN_RULESET = 3
@@ -617,6 +619,7 @@ RULESETS[20] = replace(
     options_20=True,
     beliefs_20=True,
     picks_20=True,
+    penalty_20=True,
 )
 
 

@@ -75,6 +75,12 @@ Part 2 (the s23 blind set's tuning part, a tenth writer):
   of your boxes" recommend X (for the eligibility and fee-disclosure rules) unless its line
   rules it out or it is ruled out already.
 
+* **A penalty APR named** (``penalty_20``): "can apply a 27.99 percent penalty APR" passed
+  under ruleset 19, which passes a single rate equal to any rate of the card (27.99% was its
+  cash advance APR), since which APR a sentence means is easy to misread. A single rate that
+  its own words call the penalty APR ("N% penalty APR", "penalty APR of / is N%") of one card
+  that has one is checked against that APR alone.
+
 Precision first, as everywhere: a figure that cannot be attributed is unverified, not passed as
 true and not a violation.
 """
@@ -86,9 +92,17 @@ from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from replicas.verifiers.compliance.claim_types import FEE_CLAIM
+from replicas.verifiers.compliance.claim_types import APR_CLAIM, FEE_CLAIM
 from replicas.verifiers.compliance.claims import unbind_claims
 from replicas.verifiers.compliance.expansions import apply_first_replacements
+from replicas.verifiers.compliance.findings import (
+    WRONG_APR,
+    Finding,
+    Tally,
+    claimed,
+    pct,
+    same,
+)
 from replicas.verifiers.compliance.matchers import at_line_starts
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, NameMention
 from replicas.verifiers.compliance.ruleset19 import (
@@ -98,9 +112,11 @@ from replicas.verifiers.compliance.ruleset19 import (
     rules_out_19,
 )
 from replicas.verifiers.compliance.spans import SpanIndex
+from replicas.verifiers.compliance.term_checks import FAMILY_OBJECTIVE
 from replicas.verifiers.compliance.values import NONE, USD
 
 if TYPE_CHECKING:
+    from replicas.verifiers.compliance.catalog import Catalog
     from replicas.verifiers.compliance.claims import Claim, Extraction
     from replicas.verifiers.compliance.recommend import Recommendations
     from replicas.verifiers.compliance.text import NormalizedText
@@ -690,4 +706,75 @@ def picks_20(masked: str, extraction: Extraction, recs: Recommendations) -> Reco
     return Recommendations(positive, recs.negated) if changed else recs
 
 
-__all__ = ["beliefs_20", "options_20", "percent_20", "picks_20", "revise_20", "rewrite_20"]
+# == penalty APRs =================================================================================
+
+# a rate its own words call the penalty APR: "27.99% penalty APR", "penalty APR of 27.99%",
+# "the penalty rate is 27.99%"
+_PENALTY_AFTER_20 = re.compile(r"[ \t]*(?:variable[ \t]+)?penalty[ \t]+(?:apr|rate)\b")
+_PENALTY_BEFORE_20 = re.compile(
+    r"\bpenalty[ \t]+(?:apr|rate|interest(?:[ \t]+rate)?)[ \t]*(?:of|is|at|:|=|-|runs|goes"
+    r"[ \t]+up[ \t]+to|jumps[ \t]+to|can[ \t]+(?:reach|hit|go[ \t]+to))?[ \t]*(?:up[ \t]+to"
+    r"[ \t]+)?$"
+)
+
+
+def penalty_findings_20(
+    catalog: Catalog, extraction: Extraction, findings: list[Finding], tally: Tally
+) -> list[Finding]:
+    """Findings for a single rate that its own words call the penalty APR ("27.99% penalty
+    APR") of one card that has a penalty APR, when it is not that APR: ruleset 19 passed any
+    rate of the card (27.99% was its cash advance APR). The rate is counted once more in the
+    APR objective."""
+    masked = extraction.masked
+    if "penalty" not in masked:
+        return findings
+    taken = {(f.start, f.end) for f in findings}
+    extra: list[Finding] = []
+    for claim in extraction.claims:
+        if (
+            claim.family != APR_CLAIM
+            or claim.kind != "penalty"
+            or claim.is_none
+            or len(claim.cards) != 1
+            or claim.low is None
+            or claim.low != claim.high
+            or (claim.start, claim.end) in taken
+        ):
+            continue
+        own = _PENALTY_AFTER_20.match(masked, claim.end) is not None or (
+            _PENALTY_BEFORE_20.search(masked, max(0, claim.start - 50), claim.start) is not None
+        )
+        if not own:
+            continue
+        card = catalog.card(claim.cards[0])
+        truth = card.penalty_apr_pct
+        if truth is None:
+            continue  # ruleset 19's check already says the card has none
+        wrong = not same(claim.low, truth)
+        tally.count(FAMILY_OBJECTIVE[APR_CLAIM], not wrong)
+        if wrong:
+            name = catalog.names.name_of(claim.cards[0])
+            extra.append(
+                Finding(
+                    WRONG_APR,
+                    f"the penalty APR of {name} is {pct(truth)}, not {claimed(claim)}",
+                    claim.start,
+                    claim.end,
+                    pct(truth),
+                    claimed(claim),
+                )
+            )
+    if not extra:
+        return findings
+    return sorted([*findings, *extra], key=lambda f: (f.start, f.end, f.code))
+
+
+__all__ = [
+    "beliefs_20",
+    "options_20",
+    "penalty_findings_20",
+    "percent_20",
+    "picks_20",
+    "revise_20",
+    "rewrite_20",
+]
