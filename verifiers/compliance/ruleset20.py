@@ -148,7 +148,7 @@ _BARE_INTRO_20 = re.compile(
 # "0% on purchases, after which 25.99%-33.99% applies", "0.99 %, then the standard 22.24 %",
 # "at 0% before the rate becomes 20.49%": a low rate the go-to rate follows is an intro rate
 _THEN_RATE_20 = re.compile(
-    rf"(?<![\d.])(?P<pct>{_PCT_20}[ \t]?%)(?:[ \t]+on[ \t]+(?:(?:new|all|eligible)[ \t]+)?"
+    r"%(?:[ \t]+on[ \t]+(?:(?:new|all|eligible)[ \t]+)?"
     r"(?:balance[ \t-]+transfers?|transferred[ \t]+balances?|transfers|purchases))?"
     r"(?:[ \t]+(?:at[ \t]+first|initially|to[ \t]+start(?:[ \t]+with)?|up[ \t]+front))?"
     r"[ \t]*,?[ \t]+(?:after[ \t]+which|and[ \t]+then|then|before[ \t]+(?:the[ \t]+rate|it"
@@ -159,6 +159,8 @@ _THEN_RATE_20 = re.compile(
     rf"(?P<next>{_PCT_20})[ \t]?%"
 )
 # reward words before it (not "rewards", "cash" or "miles": words of card names)
+# the rate a "%" closes: "0.99 %", "0%"
+_PCT_END_20 = re.compile(rf"(?<![\d.])(?P<n>{_PCT_20})[ \t]?$")
 _EARN_BEFORE_20 = re.compile(
     r"\b(?:earn|earns|earning|back|points?|bonus|return|returns)\b[^.;:!?\n]{0,20}$"
 )
@@ -257,18 +259,20 @@ def rewrite_20(norm: NormalizedText) -> NormalizedText:
                     found.append((m.start() - 2, m.start() - 1, ";"))
                 found.append((m.end("pct"), m.end("pct"), " intro APR"))
     if "%" in lower and ("then" in lower or "after which" in lower or "before" in lower):
+        # searched from the literal "%" the rate ends with, its number read before it
         for m in _THEN_RATE_20.finditer(lower):
-            rate = float(m.group("pct").rstrip("% \t"))
+            num = _PCT_END_20.search(lower, max(0, m.start() - 7), m.start())
+            if num is None:
+                continue
+            rate, start, end = float(num.group("n")), num.start(), m.start() + 1
             if rate >= float(m.group("next")) or float(m.group("next")) < 10.0:
                 continue  # an intro rate is below the go-to rate that follows it
-            if lower.startswith(" intro", m.end("pct")) or lower.startswith(" apr", m.end("pct")):
-                continue
-            before = max(0, m.start() - 40)
+            before = max(0, start - 40)
             if (
-                _EARN_BEFORE_20.search(lower, before, m.start()) is None
-                and _FEE_BEFORE_20.search(lower, before, m.start()) is None
+                _EARN_BEFORE_20.search(lower, before, start) is None
+                and _FEE_BEFORE_20.search(lower, before, start) is None
             ):
-                found.append((m.end("pct"), m.end("pct"), " intro APR"))
+                found.append((end, end, " intro APR"))
     if "fee" in lower and " and " in lower and _AND_RATE_GATE_20.search(lower) is not None:
         found += [(m.end(), m.end(), ",") for m in _NO_FEE_AND_RATE_20.finditer(lower)]
     if "sub" in lower:
@@ -482,28 +486,80 @@ def options_20(masked: str, extraction: Extraction, recs: Recommendations) -> Re
 
 # someone else's figure: "you said", "you mentioned", "as you thought", "you were told", "a
 # friend told you", "you may have seen online", "some sites list", "according to a forum"
-_ATTRIBUTED_20 = re.compile(
-    r"\b(?:(?:as[ \t]+)?you(?:[ \t]+(?:may|might|probably|also|possibly|originally|first))?"
-    r"(?:[ \t]+(?:have|'ve|had|\u2019ve))?[ \t]+(?:said|mentioned|thought|heard|read|saw|seen"
-    r"|quoted|wrote|noted|cited|assumed|believed|expected|figured|guessed|remembered|recalled"
-    r"|were[ \t]+(?:told|quoted|given|shown)|got[ \t]+quoted|been[ \t]+(?:told|quoted|given))"
-    r"|told[ \t]+you"
-    r"|(?:a|your|my|some)[ \t]+(?:friends?|colleagues?|co-?workers?|relatives?|neighbou?rs?"
-    r"|parents?|siblings?|brother|sister|mates?|partner|family)(?:[ \t]+[a-z]+)?[ \t]+(?:said"
-    r"|says|say|told|mentioned|thinks|think|thought|quoted|claimed|claims|swears|swore)"
-    r"|(?:a|some|another|other|one|the)[ \t]+(?:sites?|websites?|blogs?|forums?|reviews?"
-    r"|articles?|comparison[ \t]+sites?|ads?|adverts?|posts?)[ \t]+(?:said|says|say|lists?"
-    r"|listed|claims?|claimed|quotes?|quoted|shows?|showed|showing|had|has)"
-    r"|(?:seen|saw|read|found|listed|quoted|heard)[ \t]+(?:online|somewhere|elsewhere)"
-    r"|according[ \t]+to[ \t]+(?:a|some|your|the|one)[ \t]+(?:friend|site|website|blog|forum"
-    r"|article|review|post))\b"
+_ATTRIBUTED_YOU_20 = re.compile(
+    r"you(?:[ \t]+(?:may|might|probably|also|possibly|originally|first))?(?:[ \t]+(?:have|'ve"
+    r"|had|\u2019ve))?[ \t]+(?:said|mentioned|thought|heard|read|saw|seen|quoted|wrote|noted"
+    r"|cited|assumed|believed|expected|figured|guessed|remembered|recalled|were[ \t]+(?:told"
+    r"|quoted|given|shown)|got[ \t]+quoted|been[ \t]+(?:told|quoted|given))\b"
 )
-# a figure denied right before it: "isn't $695", "not the 395 bucks", "rather than 18.49%"
-_DENIED_20 = re.compile(
+_ATTRIBUTED_TOLD_20 = re.compile(r"told[ \t]+you\b")
+# someone else by a kind of person or source ("a friend told you", "some sites list"), each
+# pattern opening with its noun (a literal, searched fast, and only when the text holds it)
+_PERSON_VERB_20 = (
+    r"s?(?:[ \t]+[a-z]+)?[ \t]+(?:said|says|say|told|mentioned|thinks|think|thought|quoted"
+    r"|claimed|claims|swears|swore)\b"
+)
+_SOURCE_VERB_20 = (
+    r"s?[ \t]+(?:said|says|say|lists?|listed|claims?|claimed|quotes?|quoted|shows?|showed"
+    r"|showing|had|has)\b"
+)
+_OTHERS_20: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (noun, re.compile(re.escape(noun) + verbs))
+    for nouns, verbs in (
+        (
+            ("friend", "colleague", "coworker", "co-worker", "relative", "neighbor", "neighbour",
+             "parent", "sibling", "brother", "sister", "mate", "partner", "family"),
+            _PERSON_VERB_20,
+        ),
+        (("site", "blog", "forum", "review", "article", "ad", "advert", "post"), _SOURCE_VERB_20),
+    )
+    for noun in nouns
+)  # fmt: skip
+# "seen online", "read somewhere", "according to a forum"
+_PLACES_20 = ("online", "somewhere", "elsewhere")
+_SEEN_BEFORE_20 = re.compile(r"\b(?:seen|saw|read|found|listed|quoted|heard)[ \t]+$")
+_ACCORDING_20 = re.compile(
+    r"according[ \t]+to[ \t]+(?:a|some|your|the|one)[ \t]+(?:friend|site|website|blog|forum"
+    r"|article|review|post)\b"
+)
+
+
+def _attributions(masked: str) -> list[int]:
+    """Where the text attributes a figure to someone else ("you said", "told you", "a friend
+    told you", "some sites list", "seen online"), sorted; each pattern opens with a literal
+    (or runs behind a literal gate), and the word start is checked in code."""
+    cues = [
+        m.start()
+        for pattern in (_ATTRIBUTED_YOU_20, _ATTRIBUTED_TOLD_20)
+        for m in pattern.finditer(masked)
+        if _word_starts(masked, m.start())
+    ]
+    for noun, pattern in _OTHERS_20:
+        if noun in masked:
+            cues += [
+                m.start()
+                for m in pattern.finditer(masked)
+                if noun == "site" or _word_starts(masked, m.start())
+            ]
+    for place in _PLACES_20:
+        pos = masked.find(place)
+        while pos >= 0:
+            if _SEEN_BEFORE_20.search(masked, max(0, pos - 12), pos) is not None:
+                cues.append(pos)
+            pos = masked.find(place, pos + len(place))
+    if "according" in masked:
+        cues += [m.start() for m in _ACCORDING_20.finditer(masked)]
+    return sorted(cues)
+
+
+# a figure denied right before it: "isn't $695", "not the 395 bucks", "rather than 18.49%" (read
+# only where the 40 characters before the figure hold a denial's word)
+_DENIAL_20 = re.compile(
     r"\b(?:isn['\u2019]t|is[ \t]+not|wasn['\u2019]t|was[ \t]+not|not|rather[ \t]+than"
     r"|instead[ \t]+of|no[ \t]+longer)[ \t]+(?:(?:the|a|an|about|around|quite|just|really"
     r"|actually|some)[ \t]+)?$"
 )
+_DENIAL_WORDS_20 = ("not", "n't", "n\u2019t", "rather", "instead", "longer")
 # where a clause ends: "...; it's $41", "..., but it's actually $0", "... - the fee is $0"
 _CLAUSE_BREAK_20 = re.compile(
     r"[;:!?\n]|\.(?!\d)|[ \t][-\u2013\u2014][ \t]|\u2014|,[ \t]*(?=(?:but|it|its|it's|the|that"
@@ -537,13 +593,19 @@ def _clause_of(masked: str, start: int, end: int) -> tuple[int, int]:
     return a, after.start() if after else min(len(masked), end + _CLAUSE_REACH_20)
 
 
-def _someone_elses(masked: str, claim: Claim) -> bool:
-    """Whether the response attributes the claim's figure to someone else in its clause, or
-    denies it right before it."""
-    if _DENIED_20.search(masked, max(0, claim.start - 40), claim.start) is not None:
+def _someone_elses(masked: str, claim: Claim, cues: list[int]) -> bool:
+    """Whether the response denies the claim's figure right before it or attributes it to
+    someone else in its clause (``cues``: where attributions start, sorted; the clause is read
+    only when one is near)."""
+    before = masked[max(0, claim.start - 40) : claim.start]
+    if any(w in before for w in _DENIAL_WORDS_20) and _DENIAL_20.search(before) is not None:
         return True
+    k = bisect_left(cues, claim.start - _CLAUSE_REACH_20)
+    if k == len(cues) or cues[k] >= claim.end + _CLAUSE_REACH_20:
+        return False
     a, b = _clause_of(masked, claim.start, claim.end)
-    return _ATTRIBUTED_20.search(masked, a, b) is not None
+    k = bisect_left(cues, a)
+    return k < len(cues) and cues[k] < b
 
 
 def _differs(claim: Claim, other: Claim) -> bool:
@@ -577,7 +639,8 @@ def beliefs_20(extraction: Extraction) -> Extraction:
     if not claims or not units:
         return extraction
     masked = extraction.masked
-    believed = [bool(c.cards) and _someone_elses(masked, c) for c in claims]
+    cues = _attributions(masked)
+    believed = [bool(c.cards) and _someone_elses(masked, c, cues) for c in claims]
     if not any(believed):
         return extraction
     starts = [c.start for c in claims]
