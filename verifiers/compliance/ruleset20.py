@@ -553,7 +553,7 @@ def _attributions(masked: str) -> list[int]:
 
 
 # a figure denied right before it: "isn't $695", "not the 395 bucks", "rather than 18.49%" (read
-# only where the 40 characters before the figure hold a denial's word)
+# only where the 48 characters before the figure hold a denial's word)
 _DENIAL_20 = re.compile(
     r"\b(?:isn['\u2019]t|is[ \t]+not|wasn['\u2019]t|was[ \t]+not|not|rather[ \t]+than"
     r"|instead[ \t]+of|no[ \t]+longer)[ \t]+(?:(?:the|a|an|about|around|quite|just|really"
@@ -597,9 +597,13 @@ def _someone_elses(masked: str, claim: Claim, cues: list[int]) -> bool:
     """Whether the response denies the claim's figure right before it or attributes it to
     someone else in its clause (``cues``: where attributions start, sorted; the clause is read
     only when one is near)."""
-    before = masked[max(0, claim.start - 40) : claim.start]
-    if any(w in before for w in _DENIAL_WORDS_20) and _DENIAL_20.search(before) is not None:
-        return True
+    floor = max(0, claim.start - 48)
+    before = masked[floor : claim.start]
+    if any(w in before for w in _DENIAL_WORDS_20):
+        denial = _DENIAL_20.search(before)
+        # a match at the window's cut may be the tail of a word ("cannot"): not a denial
+        if denial is not None and (denial.start() > 0 or floor == 0):
+            return True
     k = bisect_left(cues, claim.start - _CLAUSE_REACH_20)
     if k == len(cues) or cues[k] >= claim.end + _CLAUSE_REACH_20:
         return False
