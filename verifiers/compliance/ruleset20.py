@@ -742,6 +742,8 @@ _PICK_AFTER_20 = re.compile(
     r"[ \t]+one|no\.?[ \t]?1|#1)\b)"
 )
 _PICK_REACH_20 = 60
+# literals one of which every "Number one for me:" lead holds
+_PICK_LEADS_20 = ("number", "no.", "no 1", "no\t1", "no1", "#1", "top", "first", "my 1", "my\t1")
 
 
 def picks_20(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
@@ -750,7 +752,9 @@ def picks_20(masked: str, extraction: Extraction, recs: Recommendations) -> Reco
     lower-case text with card names as "#" runs)."""
     from replicas.verifiers.compliance.recommend import Recommendations
 
-    if "box" not in masked and "one" not in masked and "1" not in masked and "top" not in masked:
+    lead = any(w in masked for w in _PICK_LEADS_20)
+    tail = "boxes" in masked or "is my" in masked
+    if not lead and not tail:
         return recs
     positive = dict(recs.positive)
     changed = False
@@ -761,8 +765,10 @@ def picks_20(masked: str, extraction: Extraction, recs: Recommendations) -> Reco
             continue
         if card_id in recs.negated:
             continue
-        before = _PICK_BEFORE_20.search(masked, max(0, m.start - _PICK_REACH_20), m.start)
-        if before is None and _PICK_AFTER_20.match(masked, m.end) is None:
+        before = lead and (
+            _PICK_BEFORE_20.search(masked, max(0, m.start - _PICK_REACH_20), m.start) is not None
+        )
+        if not before and not (tail and _PICK_AFTER_20.match(masked, m.end) is not None):
             continue
         lines = lines or Lines19(masked)
         a, b = lines.of(m.start)
