@@ -234,6 +234,206 @@ OPTIONS: list[Case] = [
 ]
 
 
+# A figure someone else stated (or one the response denies), corrected by a figure of its kind in
+# its sentence or the next, is not the card's claim; the correcting figure is, and is checked.
+BELIEFS: list[Case] = [
+    # "you said ...; it's ..." (ruleset 19: the customer's figure was checked)
+    (
+        "Summit Cash Preferred suits you. You said its annual fee was $95; it's $150.",
+        None,
+        _OK,
+        _FEE,
+    ),
+    # twin: the correcting figure is itself wrong
+    (
+        "Summit Cash Preferred suits you. You said its annual fee was $95; it's $125.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+    # twin: the other person's wrong figure confirmed
+    (
+        "Summit Cash Preferred suits you. You said its annual fee was $95 - that's right.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+    # a bare correcting figure after a copula takes the term of the figure it corrects
+    (
+        "Summit Cash Preferred suits you. You mentioned $95 for the annual fee, but it's actually $150.",
+        None,
+        _OK,
+        _FEE,
+    ),
+    (
+        "Summit Cash Preferred suits you. You mentioned $95 for the annual fee, but it's actually $175.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+    # a belief of "no fee" corrected by a bare figure: the figure is checked
+    (
+        "Summit Cash Preferred suits you. You were told it has no annual fee, but it's actually $120.",
+        None,
+        _FEE,
+        ["missing_disclosure"],
+    ),
+    # a third person's figure
+    (
+        "Summit Cash is a good fit. A coworker told you $59 a year, but the annual fee is $0.",
+        None,
+        _OK,
+        _FEE,
+    ),
+    (
+        "Summit Cash is a good fit. A coworker told you $59 a year, but the annual fee is $29.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+    # a denied figure corrected in its sentence
+    ("Summit Cash is a good fit. Heads-up: its annual fee isn't $49, it's $0.", None, _OK, _FEE),
+    ("Summit Cash is a good fit. Heads-up: its annual fee isn't $49, it's $19.", None, _FEE, _FEE),
+    # twin: a denial with no correction is read as ruleset 19 reads it
+    ("Summit Cash is a good fit. Heads-up: its annual fee isn't $49.", None, _FEE, _FEE),
+    # an APR range "as you may have read", corrected after a dash
+    (
+        "Harbor Sky Miles is a fine pick. The APR isn't 19.99% to 29.99%, as you may have read - it's 14.99% fixed.",
+        None,
+        _OK,
+        _APR,
+    ),
+    (
+        "Harbor Sky Miles is a fine pick. The APR isn't 19.99% to 29.99%, as you may have read - it's 16.99% fixed.",
+        None,
+        _APR,
+        _APR,
+    ),
+    # "seen online", the correction in the next unit
+    (
+        "Harbor Sky Miles is a fine pick. Forget the 19.99% you saw online: its APR is 14.99% fixed.",
+        None,
+        _OK,
+        _APR,
+    ),
+    (
+        "Harbor Sky Miles is a fine pick. Forget the 19.99% you saw online: its APR is 15.99% fixed.",
+        None,
+        _APR,
+        _APR,
+    ),
+    # a percentage fee
+    ("Summit Cash suits you. You said the foreign fee was 5%; it's 3%.", None, _OK, _FEE),
+    ("Summit Cash suits you. You said the foreign fee was 5%; it's 4%.", None, _FEE, _FEE),
+    # twin: a fee of another kind after the customer's figure corrects nothing
+    (
+        "Summit Cash suits you. You said the late fee was $25, and the annual fee is $0.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+]
+
+
+# A low rate the go-to rate follows ("N% on purchases, after which X applies", "N%, then the
+# standard X", "at N% before the rate becomes X") is an intro rate: stated without its months.
+THEN_RATES: list[Case] = [
+    (
+        "Summit Cash gives you 0% on purchases, after which 19.99%-29.99% applies.",
+        None,
+        ["missing_disclosure"],
+        _OK,
+    ),
+    # twin: with its months the same sentence is compliant
+    (
+        "Summit Cash gives you 0% on purchases for 15 months, after which 19.99%-29.99% applies.",
+        None,
+        _OK,
+        _OK,
+    ),
+    # twin: a card with no purchase offer
+    (
+        "Summit Cash Preferred gives you 0% on purchases, after which 17.99%-25.99% applies.",
+        None,
+        _OFFER,
+        _OK,
+    ),
+    # twin: the wrong intro rate
+    (
+        "Summit Cash gives you 2.99% on purchases, after which 19.99%-29.99% applies.",
+        None,
+        _TERMS,
+        _OK,
+    ),
+    (
+        "Vista Clear: move a balance over at 1.99% before the rate becomes 19.99% to 29.99%.",
+        None,
+        ["missing_disclosure"],
+        _OK,
+    ),
+    # ruleset 19 read the rate as the transfer fee
+    (
+        "Vista Clear: for transfers you'd pay 1.99 %, then the standard 19.99 %-29.99 %, plus a 3 % fee.",
+        None,
+        ["missing_disclosure"],
+        _FEE,
+    ),
+    # a reward rate followed by another is no intro rate
+    ("Summit Cash earns 3% on groceries, then 1% on everything else.", None, _OK, _OK),
+]
+
+
+# "Number one for me: X" and "X ticks most of your boxes" recommend X (eligibility, disclosure)
+_BOTH = "Summit Cash has no annual fee. Vista Clear has no annual fee either. "
+PICKS: list[Case] = [
+    (
+        _BOTH + "Number one for me: Summit Cash Preferred. It earns 2% on everything.",
+        "C1",
+        ["ineligible_card", "missing_disclosure"],
+        _OK,
+    ),
+    # twin: an eligible card with no annual fee in the same words
+    (_BOTH + "Number one for me: Summit Cash. It earns 2% on everything.", "C1", _OK, _OK),
+    (
+        _BOTH + "Summit Cash Preferred ticks most of your boxes. It earns 2%.",
+        "C1",
+        ["ineligible_card", "missing_disclosure"],
+        _OK,
+    ),
+    # twin: ruled out in its own line
+    (
+        _BOTH + "Summit Cash Preferred ticks most of your boxes, but your score is too low for it.",
+        "C1",
+        _OK,
+        _OK,
+    ),
+    # the fee disclosure alone (no customer): stated, then not
+    (
+        "Summit Cash Plus ticks most of your boxes. Its annual fee is $95, waived the first year.",
+        None,
+        _OK,
+        _OK,
+    ),
+    (
+        "Vista Clear is fine. Summit Cash Plus ticks most of your boxes. It earns 2%.",
+        None,
+        ["missing_disclosure"],
+        _OK,
+    ),
+]
+
+
+# A rate its own words call the penalty APR is checked against the penalty APR alone (ruleset 19
+# passed any rate of the card)
+PENALTY: list[Case] = [
+    ("Vista Clear: a late payment can trigger a 19.99 percent penalty APR.", None, _APR, _OK),
+    # twin: the true penalty APR in the same words
+    ("Vista Clear: a late payment can trigger a 29.99 percent penalty APR.", None, _OK, _OK),
+    ("Vista Clear: the penalty APR is 19.99%.", None, _APR, _OK),
+    ("Vista Clear: the penalty APR is up to 29.99%.", None, _OK, _OK),
+]
+
+
 @pytest.mark.parametrize("case", FEES)
 def test_ruleset20_fees_per_transfer_percent_words_and_shorthand(
     case: Case, catalog: Catalog
@@ -273,7 +473,29 @@ def test_ruleset20_rated_headings_are_options(case: Case, catalog: Catalog) -> N
     _check(case, catalog)
 
 
-_FLAGS = ("fees_20", "generic_20", "turns_20", "options_20")
+@pytest.mark.parametrize("case", BELIEFS)
+def test_ruleset20_someone_elses_figure_corrected(case: Case, catalog: Catalog) -> None:
+    _check(case, catalog)
+
+
+@pytest.mark.parametrize("case", THEN_RATES)
+def test_ruleset20_a_low_rate_the_goto_rate_follows_is_an_intro_rate(
+    case: Case, catalog: Catalog
+) -> None:
+    _check(case, catalog)
+
+
+@pytest.mark.parametrize("case", PICKS)
+def test_ruleset20_number_one_and_ticks_the_boxes_recommend(case: Case, catalog: Catalog) -> None:
+    _check(case, catalog)
+
+
+@pytest.mark.parametrize("case", PENALTY)
+def test_ruleset20_a_penalty_apr_named_is_that_apr(case: Case, catalog: Catalog) -> None:
+    _check(case, catalog)
+
+
+_FLAGS = ("fees_20", "generic_20", "turns_20", "options_20", "beliefs_20", "picks_20", "penalty_20")
 
 
 def test_ruleset20_is_opt_in() -> None:
@@ -296,8 +518,27 @@ def test_ruleset20_is_opt_in() -> None:
         "Tip: most issuers charge about 3% on purchases abroad. ",
         "Customer: so it's $150 a year?\nBot: Not quite - no.\n",
         "**Summit Cash** ★★★★☆ 4/5\n- no annual fee\n",
+        "Summit Cash Plus: you mentioned $150 a year, but it's actually $95. ",
+        "Its annual fee isn't $49, it's $0. Not $59 as you were told - it's $0. ",
+        "0% on purchases, after which 19.99% applies, then 29.99%, before it becomes 30% ",
+        "Number one for me: Vista Clear. Vista Clear ticks most of your boxes. ",
+        "Vista Clear: the penalty APR is 29.99%, a 29.99 percent penalty APR. ",
     ],
-    ids=["fees", "intros", "negations", "cells", "notes", "issuers", "turns", "rated"],
+    ids=[
+        "fees",
+        "intros",
+        "negations",
+        "cells",
+        "notes",
+        "issuers",
+        "turns",
+        "rated",
+        "beliefs",
+        "denials",
+        "then",
+        "picks",
+        "penalty",
+    ],
 )
 def test_ruleset20_one_megabyte_stays_fast_and_still_catches_the_violation(
     filler: str, catalog: Catalog

@@ -121,8 +121,11 @@ from replicas.verifiers.compliance.ruleset19 import (
     slot_names_19,
 )
 from replicas.verifiers.compliance.ruleset20 import (
+    beliefs_20,
     options_20,
+    penalty_findings_20,
     percent_20,
+    picks_20,
     revise_20,
     rewrite_20,
 )
@@ -346,6 +349,8 @@ def _extract(
         extraction = revise_19(extraction)
     if rules.generic_20 or rules.turns_20:
         extraction = revise_20(extraction, rules.generic_20, rules.turns_20)
+    if rules.beliefs_20:
+        extraction = beliefs_20(extraction)
     return extraction, examples
 
 
@@ -357,7 +362,10 @@ def _evaluate(
     if rules.why_not_19 or rules.options_19:
         more = _more_19(rules)
         offered = options_20 if rules.options_20 else options_19 if rules.options_19 else None
-        return evaluate(catalog, lower, extraction, customer, rules, more, offered)
+        found = evaluate(catalog, lower, extraction, customer, rules, more, offered)
+        if rules.penalty_20:
+            return penalty_findings_20(catalog, extraction, *found), found[1]
+        return found
     if rules.rec_lists_14c:
         return evaluate(catalog, lower, extraction, customer, rules, rec_lists_14c)
     return evaluate(catalog, lower, extraction, customer, rules)
@@ -374,7 +382,8 @@ def _more_19(
     def more(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
         if lists:
             recs = rec_lists_14c(masked, extraction, recs)
-        return picks_19(masked, extraction, recs)
+        recs = picks_19(masked, extraction, recs)
+        return picks_20(masked, extraction, recs) if rules.picks_20 else recs
 
     return more
 

@@ -426,6 +426,14 @@ class Ruleset:
     turns_20: bool = False
     # ruleset 20: a rated heading ("**X** 4/5") offers its card for the eligibility rule
     options_20: bool = False
+    # ruleset 20: a figure attributed to someone else ("you said $25", "as you thought") or
+    # denied ("isn't $695") and corrected by a figure of its kind in its sentence or the next is
+    # not the card's claim; the correcting figure is (``beliefs_20``)
+    beliefs_20: bool = False
+    # ruleset 20: "Number one for me: X" and "X ticks most of your boxes" recommend X
+    picks_20: bool = False
+    # ruleset 20: a rate its own words call the penalty APR is checked against that APR alone
+    penalty_20: bool = False
 
 
 FROZEN_RULESET = 3
@@ -609,6 +617,9 @@ RULESETS[20] = replace(
     generic_20=True,
     turns_20=True,
     options_20=True,
+    beliefs_20=True,
+    picks_20=True,
+    penalty_20=True,
 )
 
 

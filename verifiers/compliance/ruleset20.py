@@ -49,6 +49,38 @@ reading fixes without reading honest text as a violation or hiding a real one:
   with a number before the name or a rating after it is an option too (ruled out as in ruleset
   19 by its own block, its lead, or anywhere in the response).
 
+Part 2 (the s23 blind set's tuning part, a tenth writer):
+
+* **Someone else's figure, corrected** (``beliefs_20``): "You said the late fee was $25; it's
+  $41", "You mentioned $195 for the annual fee, but it's actually $0", "Quick correction: the
+  fee isn't $695, it's $39", "The APR isn't 18.49% to 28.49%, as you thought - it's ...".
+  Rulesets 14 and 17 drop such a figure only after a correction word ("actually", "not right")
+  or in a transcript's turn. A figure the response attributes to someone else in its clause
+  (you said / mentioned / thought / were told / saw online, a friend told you, some sites list,
+  as you thought) or denies right before it ("isn't", "not", "rather than", "instead of"), and
+  that a figure of the same term (family, a kind either admits, the same card or none) and
+  another value corrects in its unit or the next (300 characters at most), is not the card's
+  claim; the correcting figure is, and is checked. A bare dollar figure after a copula ("but
+  it's actually $0", which no fee word types) is read as the corrected figure's term. A figure
+  confirmed ("that's right") or denied with no correction is read as ruleset 19 reads it.
+
+* **A low rate the go-to rate follows** (``fees_20``): "gives you 0% on purchases, after which
+  25.99%-33.99% applies", "for transfers you'd pay 0.99 %, then the standard 22.24 %-28.24 %",
+  "at 0% before the rate becomes 20.49%": ruleset 19 read no intro offer (or a transfer fee), so
+  the missing months went unnoticed. A percentage followed (after an optional balance named)
+  by "after which", "then" or "before the rate becomes" and a higher rate of 10% or more is an
+  intro rate: it is read as "N% intro APR". Not after reward or fee words.
+
+* **More recommendation phrasings** (``picks_20``): "Number one for me: X" and "X ticks most
+  of your boxes" recommend X (for the eligibility and fee-disclosure rules) unless its line
+  rules it out or it is ruled out already.
+
+* **A penalty APR named** (``penalty_20``): "can apply a 27.99 percent penalty APR" passed
+  under ruleset 19, which passes a single rate equal to any rate of the card (27.99% was its
+  cash advance APR), since which APR a sentence means is easy to misread. A single rate that
+  its own words call the penalty APR ("N% penalty APR", "penalty APR of / is N%") of one card
+  that has one is checked against that APR alone.
+
 Precision first, as everywhere: a figure that cannot be attributed is unverified, not passed as
 true and not a violation.
 """
@@ -57,10 +89,20 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from replicas.verifiers.compliance.claim_types import APR_CLAIM, FEE_CLAIM
 from replicas.verifiers.compliance.claims import unbind_claims
 from replicas.verifiers.compliance.expansions import apply_first_replacements
+from replicas.verifiers.compliance.findings import (
+    WRONG_APR,
+    Finding,
+    Tally,
+    claimed,
+    pct,
+    same,
+)
 from replicas.verifiers.compliance.matchers import at_line_starts
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, NameMention
 from replicas.verifiers.compliance.ruleset19 import (
@@ -70,8 +112,11 @@ from replicas.verifiers.compliance.ruleset19 import (
     rules_out_19,
 )
 from replicas.verifiers.compliance.spans import SpanIndex
+from replicas.verifiers.compliance.term_checks import FAMILY_OBJECTIVE
+from replicas.verifiers.compliance.values import NONE, USD
 
 if TYPE_CHECKING:
+    from replicas.verifiers.compliance.catalog import Catalog
     from replicas.verifiers.compliance.claims import Claim, Extraction
     from replicas.verifiers.compliance.recommend import Recommendations
     from replicas.verifiers.compliance.text import NormalizedText
@@ -100,6 +145,26 @@ _BARE_INTRO_20 = re.compile(
     r"(?:balance[ \t-]+transfers?|transferred[ \t]+balances?|transfers|purchases)[ \t]+)"
     + _DURATION_20
 )
+# "0% on purchases, after which 25.99%-33.99% applies", "0.99 %, then the standard 22.24 %",
+# "at 0% before the rate becomes 20.49%": a low rate the go-to rate follows is an intro rate
+_THEN_RATE_20 = re.compile(
+    r"%(?:[ \t]+on[ \t]+(?:(?:new|all|eligible)[ \t]+)?"
+    r"(?:balance[ \t-]+transfers?|transferred[ \t]+balances?|transfers|purchases))?"
+    r"(?:[ \t]+(?:at[ \t]+first|initially|to[ \t]+start(?:[ \t]+with)?|up[ \t]+front))?"
+    r"[ \t]*,?[ \t]+(?:after[ \t]+which|and[ \t]+then|then|before[ \t]+(?:the[ \t]+rate|it"
+    r"|that|your[ \t]+rate|the[ \t]+apr)[ \t]+(?:becomes|goes[ \t]+(?:up[ \t]+)?to|jumps[ \t]+to"
+    r"|rises[ \t]+to|reverts[ \t]+to|climbs[ \t]+to|moves[ \t]+to|switches[ \t]+to|resets[ \t]+to"
+    r"|is))[ \t]+(?:(?:the|a|your|its)[ \t]+)?(?:(?:standard|regular|usual|ongoing|go-to|normal"
+    r"|variable|full)[ \t]+)?(?:(?:rate|apr)[ \t]+(?:of[ \t]+)?)?(?:(?:of|is|at)[ \t]+)?"
+    rf"(?P<next>{_PCT_20})[ \t]?%"
+)
+# reward words before it (not "rewards", "cash" or "miles": words of card names)
+# the rate a "%" closes: "0.99 %", "0%"
+_PCT_END_20 = re.compile(rf"(?<![\d.])(?P<n>{_PCT_20})[ \t]?$")
+_EARN_BEFORE_20 = re.compile(
+    r"\b(?:earn|earns|earning|back|points?|bonus|return|returns)\b[^.;:!?\n]{0,20}$"
+)
+_FEE_BEFORE_20 = re.compile(r"\b(?:fees?|charges?|costs?|minimum|min)\b[^.;:!?\n]{0,25}$")
 _REWARD_BEFORE_20 = re.compile(
     r"\b(?:earn|earns|earning|back|cash[ \t]?back|rewards?|points?|bonus|miles|return|returns"
     r"|x)\b[^.;:!?\n]{0,20}$"
@@ -193,6 +258,21 @@ def rewrite_20(norm: NormalizedText) -> NormalizedText:
                     # the fee listed before it does not type it: a clause of its own
                     found.append((m.start() - 2, m.start() - 1, ";"))
                 found.append((m.end("pct"), m.end("pct"), " intro APR"))
+    if "%" in lower and ("then" in lower or "after which" in lower or "before" in lower):
+        # searched from the literal "%" the rate ends with, its number read before it
+        for m in _THEN_RATE_20.finditer(lower):
+            num = _PCT_END_20.search(lower, max(0, m.start() - 7), m.start())
+            if num is None:
+                continue
+            rate, start, end = float(num.group("n")), num.start(), m.start() + 1
+            if rate >= float(m.group("next")) or float(m.group("next")) < 10.0:
+                continue  # an intro rate is below the go-to rate that follows it
+            before = max(0, start - 40)
+            if (
+                _EARN_BEFORE_20.search(lower, before, start) is None
+                and _FEE_BEFORE_20.search(lower, before, start) is None
+            ):
+                found.append((end, end, " intro APR"))
     if "fee" in lower and " and " in lower and _AND_RATE_GATE_20.search(lower) is not None:
         found += [(m.end(), m.end(), ",") for m in _NO_FEE_AND_RATE_20.finditer(lower)]
     if "sub" in lower:
@@ -402,4 +482,372 @@ def options_20(masked: str, extraction: Extraction, recs: Recommendations) -> Re
     return Recommendations(positive, recs.negated) if changed else recs
 
 
-__all__ = ["options_20", "percent_20", "revise_20", "rewrite_20"]
+# == beliefs ======================================================================================
+
+# someone else's figure: "you said", "you mentioned", "as you thought", "you were told", "a
+# friend told you", "you may have seen online", "some sites list", "according to a forum"
+_ATTRIBUTED_YOU_20 = re.compile(
+    r"you(?:[ \t]+(?:may|might|probably|also|possibly|originally|first))?(?:[ \t]+(?:have|'ve"
+    r"|had|\u2019ve))?[ \t]+(?:said|mentioned|thought|heard|read|saw|seen|quoted|wrote|noted"
+    r"|cited|assumed|believed|expected|figured|guessed|remembered|recalled|were[ \t]+(?:told"
+    r"|quoted|given|shown)|got[ \t]+quoted|been[ \t]+(?:told|quoted|given))\b"
+)
+_ATTRIBUTED_TOLD_20 = re.compile(r"told[ \t]+you\b")
+# someone else by a kind of person or source ("a friend told you", "some sites list"), each
+# pattern opening with its noun (a literal, searched fast, and only when the text holds it)
+_PERSON_VERB_20 = (
+    r"s?(?:[ \t]+[a-z]+)?[ \t]+(?:said|says|say|told|mentioned|thinks|think|thought|quoted"
+    r"|claimed|claims|swears|swore)\b"
+)
+_SOURCE_VERB_20 = (
+    r"s?[ \t]+(?:said|says|say|lists?|listed|claims?|claimed|quotes?|quoted|shows?|showed"
+    r"|showing|had|has)\b"
+)
+_OTHERS_20: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (noun, re.compile(re.escape(noun) + verbs))
+    for nouns, verbs in (
+        (
+            ("friend", "colleague", "coworker", "co-worker", "relative", "neighbor", "neighbour",
+             "parent", "sibling", "brother", "sister", "mate", "partner", "family"),
+            _PERSON_VERB_20,
+        ),
+        (("site", "blog", "forum", "review", "article", "ad", "advert", "post"), _SOURCE_VERB_20),
+    )
+    for noun in nouns
+)  # fmt: skip
+# "seen online", "read somewhere", "according to a forum"
+_PLACES_20 = ("online", "somewhere", "elsewhere")
+_SEEN_BEFORE_20 = re.compile(r"\b(?:seen|saw|read|found|listed|quoted|heard)[ \t]+$")
+_ACCORDING_20 = re.compile(
+    r"according[ \t]+to[ \t]+(?:a|some|your|the|one)[ \t]+(?:friend|site|website|blog|forum"
+    r"|article|review|post)\b"
+)
+
+
+def _attributions(masked: str) -> list[int]:
+    """Where the text attributes a figure to someone else ("you said", "told you", "a friend
+    told you", "some sites list", "seen online"), sorted; each pattern opens with a literal
+    (or runs behind a literal gate), and the word start is checked in code."""
+    cues = [
+        m.start()
+        for pattern in (_ATTRIBUTED_YOU_20, _ATTRIBUTED_TOLD_20)
+        for m in pattern.finditer(masked)
+        if _word_starts(masked, m.start())
+    ]
+    for noun, pattern in _OTHERS_20:
+        if noun in masked:
+            cues += [
+                m.start()
+                for m in pattern.finditer(masked)
+                if noun == "site" or _word_starts(masked, m.start())
+            ]
+    for place in _PLACES_20:
+        pos = masked.find(place)
+        while pos >= 0:
+            if _SEEN_BEFORE_20.search(masked, max(0, pos - 12), pos) is not None:
+                cues.append(pos)
+            pos = masked.find(place, pos + len(place))
+    if "according" in masked:
+        cues += [m.start() for m in _ACCORDING_20.finditer(masked)]
+    return sorted(cues)
+
+
+# a figure denied right before it: "isn't $695", "not the 395 bucks", "rather than 18.49%" (read
+# only where the 48 characters before the figure hold a denial's word)
+_DENIAL_20 = re.compile(
+    r"\b(?:isn['\u2019]t|is[ \t]+not|wasn['\u2019]t|was[ \t]+not|not|rather[ \t]+than"
+    r"|instead[ \t]+of|no[ \t]+longer)[ \t]+(?:(?:the|a|an|about|around|quite|just|really"
+    r"|actually|some)[ \t]+)?$"
+)
+_DENIAL_WORDS_20 = ("not", "n't", "n\u2019t", "rather", "instead", "longer")
+# where a clause ends: "...; it's $41", "..., but it's actually $0", "... - the fee is $0"
+_CLAUSE_BREAK_20 = re.compile(
+    r"[;:!?\n]|\.(?!\d)|[ \t][-\u2013\u2014][ \t]|\u2014|,[ \t]*(?=(?:but|it|its|it's|the|that"
+    r"|this|which|actually|in[ \t]+fact|however|though|whereas|yet|so|while)\b)"
+    r"|\b(?:but|however|whereas|though|although)\b"
+)
+# the other person's figure confirmed: "You said $25 - that's right"
+_CONFIRMED_20 = re.compile(
+    r"\b(?:that(?:'s|\u2019s|[ \t]+is|[ \t]+was)[ \t]+(?:right|correct|accurate|spot[ \t]+on"
+    r"|it|true)|(?:you(?:'re|\u2019re|[ \t]+are|[ \t]+were)|they(?:'re|[ \t]+are|[ \t]+were))"
+    r"[ \t]+(?:right|correct|spot[ \t]+on)|correct|exactly|yes|yep|indeed|confirmed)\b"
+)
+# a dollar figure no fee word types, after a copula: "but it's actually $0", "it's 41 dollars"
+_BARE_FEE_20 = re.compile(
+    r"\b(?:it['\u2019]s|it[ \t]+is|is|it[ \t]+was|was|costs?|runs?|charges?)(?:[ \t]+(?:actually"
+    r"|really|only|just|now|in[ \t]+fact|currently|simply|still|truly))?[ \t]+(?:\$[ \t]?(?P<d>\d"
+    r"{1,4}(?:,\d{3})?(?:\.\d\d)?)(?![\d,%])|(?P<w>\d{1,4})[ \t]+(?:dollars|bucks)\b)"
+)
+_CLAUSE_REACH_20 = 200
+# how far from a belief its correction may be (ruleset 17's reach), within the next unit
+_BELIEF_REACH_20 = 300
+
+
+def _clause_of(masked: str, start: int, end: int) -> tuple[int, int]:
+    """The clause holding ``[start, end)``: from the last clause break before it to the first
+    after it (200 characters either side at most)."""
+    a = max(0, start - _CLAUSE_REACH_20)
+    for m in _CLAUSE_BREAK_20.finditer(masked, a, start):
+        a = m.end()
+    after = _CLAUSE_BREAK_20.search(masked, end, min(len(masked), end + _CLAUSE_REACH_20))
+    return a, after.start() if after else min(len(masked), end + _CLAUSE_REACH_20)
+
+
+def _someone_elses(masked: str, claim: Claim, cues: list[int]) -> bool:
+    """Whether the response denies the claim's figure right before it or attributes it to
+    someone else in its clause (``cues``: where attributions start, sorted; the clause is read
+    only when one is near)."""
+    floor = max(0, claim.start - 48)
+    before = masked[floor : claim.start]
+    if any(w in before for w in _DENIAL_WORDS_20):
+        denial = _DENIAL_20.search(before)
+        # a match at the window's cut may be the tail of a word ("cannot"): not a denial
+        if denial is not None and (denial.start() > 0 or floor == 0):
+            return True
+    k = bisect_left(cues, claim.start - _CLAUSE_REACH_20)
+    if k == len(cues) or cues[k] >= claim.end + _CLAUSE_REACH_20:
+        return False
+    a, b = _clause_of(masked, claim.start, claim.end)
+    k = bisect_left(cues, a)
+    return k < len(cues) and cues[k] < b
+
+
+def _differs(claim: Claim, other: Claim) -> bool:
+    """Whether ``other`` states another value of the claim's term."""
+    return (
+        other.is_none != claim.is_none
+        or other.low != claim.low
+        or other.high != claim.high
+        or (None not in (other.months, claim.months) and other.months != claim.months)
+    )
+
+
+def _same_term(claim: Claim, other: Claim) -> bool:
+    """Whether ``other`` is about the claim's term: its family, a kind either admits, the same
+    cards (or none yet)."""
+    return (
+        other.family == claim.family
+        and (claim.kind == other.kind or not claim.admissible.isdisjoint(other.admissible))
+        and other.cards in (claim.cards, ())
+    )
+
+
+def beliefs_20(extraction: Extraction) -> Extraction:
+    """The extraction without the figures the response attributes to someone else or denies
+    when a figure of their kind corrects them in their unit (sentence, list item) or the next;
+    the correcting figure takes their card if it had none, and a bare dollar figure after a
+    copula ("but it's actually $0") is read as that term (module docstring). A figure confirmed
+    ("that's right") or left uncorrected stays the card's claim."""
+    claims = list(extraction.claims)
+    units = extraction.units
+    if not claims or not units:
+        return extraction
+    masked = extraction.masked
+    cues = _attributions(masked)
+    believed = [bool(c.cards) and _someone_elses(masked, c, cues) for c in claims]
+    if not any(believed):
+        return extraction
+    starts = [c.start for c in claims]
+    dropped: set[int] = set()
+    changed: dict[int, Claim] = {}
+    added: list[Claim] = []
+    for i, claim in enumerate(claims):
+        if not believed[i]:
+            continue
+        k = bisect_right(units, (claim.start, 1 << 62)) - 1
+        if k < 0:
+            continue
+        lo = max(units[k][0], claim.start - _BELIEF_REACH_20)
+        hi = min(
+            units[k + 1][1] if k + 1 < len(units) else units[k][1],
+            claim.end + _BELIEF_REACH_20,
+        )
+        tail = masked[claim.end : min(hi, claim.end + 80)]
+        if _CONFIRMED_20.search(tail) is not None:
+            continue
+        best: int | None = None
+        for j in range(bisect_left(starts, lo), bisect_left(starts, hi)):
+            other = claims[j]
+            if j == i or believed[j] or j in dropped:
+                continue
+            if not (_same_term(claim, other) and _differs(claim, other)):
+                continue
+            gap = masked[min(claim.end, other.end) : max(claim.start, other.start)]
+            if _CONFIRMED_20.search(gap) is not None:
+                continue
+            if best is None or (j > i and best < i):
+                best = j
+        if best is not None:
+            dropped.add(i)
+            other = changed.get(best, claims[best])
+            if not other.cards:
+                changed[best] = replace(other, cards=claim.cards, binding=claim.binding)
+            continue
+        if claim.family != FEE_CLAIM or claim.unit not in (USD, NONE):
+            continue
+        bare = _bare_fee(masked, claim.end, hi, starts, claims)
+        if bare is not None:
+            start, end, value = bare
+            dropped.add(i)
+            added.append(
+                replace(
+                    claim,
+                    start=start,
+                    end=end,
+                    unit=USD,
+                    low=value,
+                    high=value,
+                    min_usd=None,
+                    months=None,
+                    is_none=False,
+                    text=extraction.masked[start:end],
+                )
+            )
+    if not dropped:
+        return extraction
+    kept = [changed.get(i, c) for i, c in enumerate(claims) if i not in dropped]
+    out = sorted([*kept, *added], key=lambda c: (c.start, c.end))
+    return replace(extraction, claims=tuple(out))
+
+
+def _bare_fee(
+    masked: str, a: int, b: int, starts: list[int], claims: list[Claim]
+) -> tuple[int, int, float] | None:
+    """The first dollar figure in ``[a, b)`` that follows a copula and is no claim's figure:
+    its span and value."""
+    for m in _BARE_FEE_20.finditer(masked, a, b):
+        group = "d" if m.group("d") is not None else "w"
+        start, end = m.start(group) - (1 if group == "d" else 0), m.end()
+        j = bisect_right(starts, end) - 1
+        if j >= 0 and claims[j].end > start:
+            continue  # a figure the reader typed already
+        if j + 1 < len(claims) and claims[j + 1].start < end:
+            continue
+        return start, end, float(m.group(group).replace(",", ""))
+    return None
+
+
+# == picks ========================================================================================
+
+# "Number one for me: X", "My number one: X", "Top of my list: X", "#1 for you - X"
+_PICK_BEFORE_20 = re.compile(
+    r"(?:\b(?:number[ \t]+one|no\.?[ \t]?1|top[ \t]+of[ \t]+(?:my|the)[ \t]+list|top[ \t]+spot"
+    r"|first[ \t]+place|first[ \t]+pick|my[ \t]+#?1)|#1)(?:[ \t]+(?:for|from)[ \t]+(?:me|you"
+    r"|your[ \t]+needs))?[ \t]*(?:[:\u2014\u2013]|[ \t]-|,)[ \t]*(?:the[ \t]+)?$"
+)
+# "X ticks most of your boxes", "X checks all the boxes for you", "X is my number one"
+_PICK_AFTER_20 = re.compile(
+    r"[ \t]+(?:(?:ticks|checks|hits)[ \t]+(?:most|all|nearly[ \t]+all|almost[ \t]+all|every"
+    r"|the[ \t]+most)[ \t]+(?:of[ \t]+)?(?:your|the|my)?[ \t]*boxes\b|is[ \t]+my[ \t]+(?:number"
+    r"[ \t]+one|no\.?[ \t]?1|#1)\b)"
+)
+_PICK_REACH_20 = 60
+# literals one of which every "Number one for me:" lead holds
+_PICK_LEADS_20 = ("number", "no.", "no 1", "no\t1", "no1", "#1", "top", "first", "my 1", "my\t1")
+
+
+def picks_20(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
+    """``recs`` with the card of "Number one for me: X" and "X ticks most of your boxes"
+    recommended, unless its line rules it out or it is ruled out already (``masked``: the
+    lower-case text with card names as "#" runs)."""
+    from replicas.verifiers.compliance.recommend import Recommendations
+
+    lead = any(w in masked for w in _PICK_LEADS_20)
+    tail = "boxes" in masked or "is my" in masked
+    if not lead and not tail:
+        return recs
+    positive = dict(recs.positive)
+    changed = False
+    lines: Lines19 | None = None
+    for m in extraction.mentions:
+        card_id = m.card_id
+        if card_id is None or m.kind == AMBIGUOUS or card_id in positive:
+            continue
+        if card_id in recs.negated:
+            continue
+        before = lead and (
+            _PICK_BEFORE_20.search(masked, max(0, m.start - _PICK_REACH_20), m.start) is not None
+        )
+        if not before and not (tail and _PICK_AFTER_20.match(masked, m.end) is not None):
+            continue
+        lines = lines or Lines19(masked)
+        a, b = lines.of(m.start)
+        if rules_out_19(masked, a, b):
+            continue
+        positive[card_id] = m
+        changed = True
+    return Recommendations(positive, recs.negated) if changed else recs
+
+
+# == penalty APRs =================================================================================
+
+# a rate its own words call the penalty APR: "27.99% penalty APR", "penalty APR of 27.99%",
+# "the penalty rate is 27.99%"
+_PENALTY_AFTER_20 = re.compile(r"[ \t]*(?:variable[ \t]+)?penalty[ \t]+(?:apr|rate)\b")
+_PENALTY_BEFORE_20 = re.compile(
+    r"\bpenalty[ \t]+(?:apr|rate|interest(?:[ \t]+rate)?)[ \t]*(?:of|is|at|:|=|-|runs|goes"
+    r"[ \t]+up[ \t]+to|jumps[ \t]+to|can[ \t]+(?:reach|hit|go[ \t]+to))?[ \t]*(?:up[ \t]+to"
+    r"[ \t]+)?$"
+)
+
+
+def penalty_findings_20(
+    catalog: Catalog, extraction: Extraction, findings: list[Finding], tally: Tally
+) -> list[Finding]:
+    """Findings for a single rate that its own words call the penalty APR ("27.99% penalty
+    APR") of one card that has a penalty APR, when it is not that APR: ruleset 19 passed any
+    rate of the card (27.99% was its cash advance APR). The rate is counted once more in the
+    APR objective."""
+    masked = extraction.masked
+    if "penalty" not in masked:
+        return findings
+    taken = {(f.start, f.end) for f in findings}
+    extra: list[Finding] = []
+    for claim in extraction.claims:
+        if (
+            claim.family != APR_CLAIM
+            or claim.kind != "penalty"
+            or claim.is_none
+            or len(claim.cards) != 1
+            or claim.low is None
+            or claim.low != claim.high
+            or (claim.start, claim.end) in taken
+        ):
+            continue
+        own = _PENALTY_AFTER_20.match(masked, claim.end) is not None or (
+            _PENALTY_BEFORE_20.search(masked, max(0, claim.start - 50), claim.start) is not None
+        )
+        if not own:
+            continue
+        card = catalog.card(claim.cards[0])
+        truth = card.penalty_apr_pct
+        if truth is None:
+            continue  # ruleset 19's check already says the card has none
+        wrong = not same(claim.low, truth)
+        tally.count(FAMILY_OBJECTIVE[APR_CLAIM], not wrong)
+        if wrong:
+            name = catalog.names.name_of(claim.cards[0])
+            extra.append(
+                Finding(
+                    WRONG_APR,
+                    f"the penalty APR of {name} is {pct(truth)}, not {claimed(claim)}",
+                    claim.start,
+                    claim.end,
+                    pct(truth),
+                    claimed(claim),
+                )
+            )
+    if not extra:
+        return findings
+    return sorted([*findings, *extra], key=lambda f: (f.start, f.end, f.code))
+
+
+__all__ = [
+    "beliefs_20",
+    "options_20",
+    "penalty_findings_20",
+    "percent_20",
+    "picks_20",
+    "revise_20",
+    "rewrite_20",
+]
