@@ -160,7 +160,7 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
 * ``18`` - the default in stop 32 (``ruleset18``): ruleset 17 plus spoken decimals, quoted
   forum lines and caller turns as corrected beliefs, "respectively" after the figures, "the
   <tail of one named card>", questions and generic subjects unbound, worked fee arithmetic.
-* ``19`` - the default since stop 33 (``ruleset19``): ruleset 18 plus fixes for the classes the s20 and s21 blind
+* ``19`` - the default in stop 33 (``ruleset19``): ruleset 18 plus fixes for the classes the s20 and s21 blind
   sets' tuning parts still showed, precision first: "the former" / "the latter" / "the other
   one" name one of exactly two cards named before ("The other one I like: the X" names the X);
   "5%/$10" is a fee and its minimum and "3% on
@@ -170,13 +170,18 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   record's name, a list item or a heading of its own) counts for the eligibility rule unless
   the response rules it out, and a record's "Status: recommended" or "<card> imo" recommends;
   capitalised words no catalog card holds in a recommendation's slot are an invented card.
-* ``20`` - opt-in (``ruleset20``): ruleset 19 plus fixes for the classes the s20, s21 and s22
-  blind sets' tuning parts still showed, precision first: "3% per balance transfer" is the
+* ``20`` - the default since stop 34 (``ruleset20``): ruleset 19 plus fixes for the classes
+  the s20, s21, s22 and s23 blind sets' tuning parts still showed, precision first: "3% per balance transfer" is the
   balance transfer fee and "N percent" reads as "N%"; "3.99% on transferred balances for 21
   months" after a fee list is an intro rate, "purch" is purchases; a "$0*" cell whose footnote
   gives the first year and the fee after it is the first year's fee; figures about "most
   issuers" are unverified, and so are those of a customer's chat turn naming no card that the
-  answer corrects; a rated heading ("**X** 4/5") offers its card for the eligibility rule.
+  answer corrects; a rated heading ("**X** 4/5") offers its card for the eligibility rule; a
+  figure someone else stated ("you said $25", "as you thought", "a friend told you") or that the
+  answer denies ("isn't $695") is not the card's claim when a figure of its kind corrects it in
+  its sentence or the next (the correcting figure is checked); a low rate followed by "after
+  which" / "then" and the go-to rate is an intro rate; "Number one for me: X" and "X ticks most
+  of your boxes" recommend X; a rate its own words call the penalty APR is checked against it.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -437,7 +442,7 @@ class Ruleset:
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 19
+DEFAULT_RULESET = 20
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(
