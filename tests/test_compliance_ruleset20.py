@@ -523,6 +523,14 @@ def test_ruleset20_is_the_default() -> None:
         "0% on purchases, after which 19.99% applies, then 29.99%, before it becomes 30% ",
         "Number one for me: Vista Clear. Vista Clear ticks most of your boxes. ",
         "Vista Clear: the penalty APR is 29.99%, a 29.99 percent penalty APR. ",
+        # one unbroken unit of denied and corrected fees: ruleset 14's quoted-belief reading
+        # searched each belief's end from that belief to the end (637 s per MB before stop 34);
+        # now ~22 CPU-s, most of it in SpanIndex.holding over spans that all reach the text's
+        # end - near the 30 s limit, so in the slow tier
+        pytest.param(
+            "its annual fee isn't $49, it's $0, not $59 as you were told, ",
+            marks=pytest.mark.slow,
+        ),
     ],
     ids=[
         "fees",
@@ -538,6 +546,7 @@ def test_ruleset20_is_the_default() -> None:
         "then",
         "picks",
         "penalty",
+        "one-unit-denials",
     ],
 )
 def test_ruleset20_one_megabyte_stays_fast_and_still_catches_the_violation(

@@ -414,8 +414,15 @@ def drop_beliefs_14(extraction: Extraction) -> Extraction:
     if not claims or "you" not in masked:
         return extraction
     spans = []
+    # The first end at or after each belief: a search's leftmost match from an earlier start is
+    # also the leftmost from any later start it does not precede, so one match serves every
+    # belief before it (searching anew from each belief was quadratic on a long unit).
+    end: re.Match[str] | None = None
+    searched = False
     for m in _BELIEF.finditer(masked):
-        end = _MYTH_END_14.search(masked, m.end())
+        if not searched or (end is not None and end.start() < m.end()):
+            end = _MYTH_END_14.search(masked, m.end())
+            searched = True
         spans.append((m.start(), end.start() if end is not None else len(masked)))
     return drop_corrected(extraction, spans)
 
