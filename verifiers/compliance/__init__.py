@@ -121,7 +121,6 @@ from replicas.verifiers.compliance.ruleset19 import (
     slot_names_19,
 )
 from replicas.verifiers.compliance.ruleset20 import (
-    beliefs_20,
     options_20,
     penalty_findings_20,
     percent_20,
@@ -129,6 +128,7 @@ from replicas.verifiers.compliance.ruleset20 import (
     revise_20,
     rewrite_20,
 )
+from replicas.verifiers.compliance.ruleset20b import beliefs_20
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
