@@ -39,6 +39,8 @@
   ``a52aab1``, stop 32: its last change to ``verifiers/``), run there with ``ruleset=18``.
 * Ruleset 19 against the revision that published it as the default (``RULESET_19_PUBLISHED``,
   ``d446b9d``, stop 33: its last change to ``verifiers/``), run there with ``ruleset=19``.
+* Ruleset 20 against the revision that published it as the default (``RULESET_20_PUBLISHED``,
+  ``60695be``, stop 34: its last change to ``verifiers/``), run there with ``ruleset=20``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -78,6 +80,7 @@ RULESET_16_PUBLISHED = "89ed2ff4bb96b1045d86ee439637b3cb421784ba"
 RULESET_17_PUBLISHED = "556cfa770124c40fc1826ffbc41fa7fc48ba2081"
 RULESET_18_PUBLISHED = "a52aab1f46942324ead6467dc73d88296ff9a4d4"
 RULESET_19_PUBLISHED = "d446b9d19dd389b08cc7d71d9010dff00dcd6bfd"
+RULESET_20_PUBLISHED = "60695be1b33a1932b0beb65bdec7063d8baf50a2"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -217,6 +220,7 @@ PUBLISHED = {
     17: RULESET_17_PUBLISHED,
     18: RULESET_18_PUBLISHED,
     19: RULESET_19_PUBLISHED,
+    20: RULESET_20_PUBLISHED,
 }
 
 
