@@ -672,8 +672,9 @@ class RecommendCardV7(RecommendCardV6):
     held-out sets written by others (kept outside the repository, scored in aggregate), ruleset
     20 flags fewer correct, compliant answers than ruleset 19 (s21, s22, s23; as many on s20)
     and catches as many defects of every code on the four sets but one (s23 ``wrong_apr``, 18
-    -> 17 of 21): see the README's "Ruleset 20" for the figures per set. -v6's ids must keep
-    ruleset 19's grades, so the change ships as this version in suite core-v8.
+    -> 17 of 21): see "Ruleset 20" in verifiers/compliance/RULESETS.md for the figures per
+    set. -v6's ids must keep ruleset 19's grades, so the change ships as this version in suite
+    core-v8.
     """
 
     name = "credit_cards.recommend_card-v7"
