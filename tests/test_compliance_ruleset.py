@@ -372,6 +372,7 @@ def test_cli_switches_and_reports_the_ruleset(tmp_path: Path) -> None:
         ["--ruleset", "18"],
         ["--ruleset", "19"],
         ["--ruleset", "20"],
+        ["--ruleset", "21"],
     ):
         result = runner.invoke(verify_app, [*base, *extra])
         assert result.exit_code == 1, result.output

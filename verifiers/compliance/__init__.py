@@ -46,6 +46,7 @@ say something is the task's business, not compliance's - task-level graders requ
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from replicas.verifiers.compliance.catalog import CardTerms, Catalog, EligibilityRow
@@ -129,6 +130,13 @@ from replicas.verifiers.compliance.ruleset20 import (
     rewrite_20,
 )
 from replicas.verifiers.compliance.ruleset20b import beliefs_20
+from replicas.verifiers.compliance.ruleset21 import (
+    families_21,
+    headings_21,
+    options_21,
+    revise_21,
+    vague_intro_21,
+)
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -267,6 +275,10 @@ def _normalize_11(
         norm = rewrite_18(norm)
     if rules.fees_20:
         norm = rewrite_20(norm)
+    if rules.headings_21:
+        norm = headings_21(norm)
+    if rules.vague_21:
+        norm = vague_intro_21(norm)
     if rules.fees_19:
         norm = rewrite_19(norm)
     if rules.why_not_19:
@@ -312,6 +324,8 @@ def _mentions(
         mentions = others_19(norm.text, mentions)
     if rules.slots_19:
         mentions = slot_names_19(index, norm.text, mentions)
+    if rules.families_21:
+        mentions = families_21(norm.text, mentions)
     return mentions
 
 
@@ -351,6 +365,8 @@ def _extract(
         extraction = revise_20(extraction, rules.generic_20, rules.turns_20)
     if rules.beliefs_20:
         extraction = beliefs_20(extraction)
+    if rules.rewards_21 or rules.caps_21 or rules.worked_21:
+        extraction = revise_21(extraction, rules.rewards_21, rules.caps_21, rules.worked_21)
     return extraction, examples
 
 
@@ -362,6 +378,8 @@ def _evaluate(
     if rules.why_not_19 or rules.options_19:
         more = _more_19(rules)
         offered = options_20 if rules.options_20 else options_19 if rules.options_19 else None
+        if rules.options_21 and offered is not None:
+            offered = partial(options_21, offered=offered)
         found = evaluate(catalog, lower, extraction, customer, rules, more, offered)
         if rules.penalty_20:
             return penalty_findings_20(catalog, extraction, *found), found[1]

@@ -182,6 +182,13 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   its sentence or the next (the correcting figure is checked); a low rate followed by "after
   which" / "then" and the go-to rate is an intro rate; "Number one for me: X" and "X ticks most
   of your boxes" recommend X; a rate its own words call the penalty APR is checked against it.
+* ``21`` - opt-in (``ruleset21``): ruleset 20 plus fixes for the classes the s24 blind set's
+  first writer showed, precision first: terse reward notation ("3% gas", "1.5% base", "it pays
+  5%") is no APR or fee, and a reward's spend cap ("(first $1,500 a year)", "up to $6k") or a
+  value after "~" no fee; "the two Crest travel cards" names a category, not an invented card;
+  "$90 up front (3%)" and "under 2%" are unverified; a list under a heading naming one term
+  ("Penalty APR check:" / "- Card: 28.99%") is checked as that term; "0% on purchases for a
+  while" is an intro rate of no stated length; "your options are the A and the B" offers both.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -439,6 +446,27 @@ class Ruleset:
     picks_20: bool = False
     # ruleset 20: a rate its own words call the penalty APR is checked against that APR alone
     penalty_20: bool = False
+    # ruleset 21 (``ruleset21``, the s24 blind set's first writer): a percentage whose own words
+    # are a spend category ("3% gas", "1.5% base") or that a card "pays" / "earns" is a reward
+    # rate, unverified
+    rewards_21: bool = False
+    # ruleset 21: a dollar figure capping a reward rate's spend ("(first $1,500 a year)", "up to
+    # $6k") or after an approximation sign ("total ~ $2,000 a year") is no fee
+    caps_21: bool = False
+    # ruleset 21: "<issuer> <generic words> cards" ("the two Crest travel cards") names a
+    # category, not an invented card
+    families_21: bool = False
+    # ruleset 21: a percentage alone in a parenthesis after a dollar amount ("$90 up front
+    # (3%)") and a bound ("under 2%") are unverified
+    worked_21: bool = False
+    # ruleset 21: a list under a heading that names one term ("Penalty APR check:") gives that
+    # term to each "Card: 28.99%" item
+    headings_21: bool = False
+    # ruleset 21: "0% on purchases for a while" is an intro rate whose length is not stated
+    vague_21: bool = False
+    # ruleset 21: the cards of "your options are the A and the B" are offered to the customer
+    # (the eligibility rule)
+    options_21: bool = False
 
 
 FROZEN_RULESET = 3
@@ -625,6 +653,20 @@ RULESETS[20] = replace(
     beliefs_20=True,
     picks_20=True,
     penalty_20=True,
+)
+
+#: Ruleset 21 (opt-in) is ruleset 20 plus the fixes of the classes the s24 blind set's first
+#: writer showed under ruleset 20 (issue 13; ``ruleset21``).
+RULESETS[21] = replace(
+    RULESETS[20],
+    version=21,
+    rewards_21=True,
+    caps_21=True,
+    families_21=True,
+    worked_21=True,
+    headings_21=True,
+    vague_21=True,
+    options_21=True,
 )
 
 
