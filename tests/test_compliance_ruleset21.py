@@ -172,6 +172,19 @@ WORKED: list[Case] = [
         _OK,
         _TERMS,
     ),
+    # "N%+" is a bound too; twin: the figure alone is still an APR
+    (
+        "Summit Cash: 19.99%-29.99% variable, so the 20%+ APR matters if you carry a balance.",
+        None,
+        _OK,
+        _APR,
+    ),
+    (
+        "Summit Cash: 19.99%-29.99% variable, so the 20% APR matters if you carry a balance.",
+        None,
+        _APR,
+        _APR,
+    ),
     # twin: an exact figure in the same words is still an intro claim
     (
         "Vista Clear: 1.99% on transfers for 21 months, then 19.99%-29.99% variable - almost two "

@@ -37,8 +37,9 @@ without reading honest text as a violation or hiding a real one:
   after a dollar amount (and at most three words: "up front", "in fees") is that amount's rate:
   unbound (unverified).
 * **A bound** (``worked_21``): "nearly two years at under 2%" read "2% for 24 months" as an
-  intro offer. A percentage right after "under", "below", "less than" or "sub-" is a bound, not
-  a figure: unbound.
+  intro offer, "the 24%+ APR never touches you" 24% as an APR. A percentage right after
+  "under", "below", "less than", "over", "above", "more than" or "sub-", or written "N%+", is a
+  bound, not a figure: unbound.
 * **A list under a heading that names its term** (``headings_21``): "Penalty APR check:" /
   "- Card: 28.99%", "Cash advance APRs, business lineup:" / "Card 28.99%", "Foreign transaction
   fees on our travel cards:" / "Card - 3%" stated no term (nothing was checked). A heading line
@@ -229,8 +230,11 @@ _DOLLARS_THEN_PAREN_21 = re.compile(
 )
 _PAREN_CLOSE_21 = re.compile(r"[ \t]*\)")
 _BOUND_BEFORE_21 = re.compile(
-    r"(?:\b(?:under|below|beneath|less[ \t]+than)[ \t]+|\bsub-)(?:just[ \t]+)?$"
+    r"(?:\b(?:under|below|beneath|less[ \t]+than|over|above|more[ \t]+than)[ \t]+|\bsub-)"
+    r"(?:just[ \t]+)?$"
 )
+# "the 24%+ APR": at least the figure
+_PLUS_AFTER_21 = re.compile(r"\+(?![\d])")
 
 
 def _fee_rate_in_example(claim: Claim, masked: str) -> bool:
@@ -243,6 +247,8 @@ def _fee_rate_in_example(claim: Claim, masked: str) -> bool:
 def _bound(claim: Claim, masked: str) -> bool:
     if claim.unit != "pct":
         return False
+    if claim.low is not None and claim.low == claim.high and masked.startswith("%+", claim.end - 1):
+        return _PLUS_AFTER_21.match(masked, claim.end) is not None
     return _BOUND_BEFORE_21.search(masked, max(0, claim.start - 20), claim.start) is not None
 
 
