@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 #: Published lists live in ``replicas/suites/`` as package data of ``replicas`` (glob
 #: ``suites/*.txt``), not as a subpackage, so no ``__init__.py`` is needed.
 SUITES_DIR = "suites"
-DEFAULT_SUITE = "core-v8"
+DEFAULT_SUITE = "core-v9"
 _COMMENT = "#"
 
 
@@ -406,6 +406,28 @@ CORE_V8 = SuiteSpec(
     ),
 )
 
+#: The core-v8 families core-v9 bumps: the same three, from ruleset 20 to ruleset 21 (see
+#: ``replicas.families.credit_cards.v8_families``).
+_CORE_V9_BUMPS = frozenset(
+    f"credit_cards.{f}-v7" for f in ("card_terms_qa", "recommend_card", "offer_audit")
+)
+
+#: core-v9: core-v8 with card_terms_qa, recommend_card and offer_audit at -v8 (compliance
+#: ruleset 21; issue 13), same seeds, variants and sizes. The other eleven families keep their
+#: core-v8 ids.
+CORE_V9 = SuiteSpec(
+    name="core-v9",
+    description=(
+        "The core suite, version 9: core-v8 with card_terms_qa, recommend_card and offer_audit "
+        "at -v8 (free-text answers graded, and audit drafts validated, with compliance ruleset "
+        "21 instead of ruleset 20), seeds 1-3, scale 0.01."
+    ),
+    entries=tuple(
+        _bumped(e, e.family.replace("-v7", "-v8")) if e.family in _CORE_V9_BUMPS else e
+        for e in CORE_V8.entries
+    ),
+)
+
 #: hard-v3: hard-v2 with ecommerce_enterprise.multi_layer_incident-v2 (its fix is the kit's own
 #: files, which the audit's ``restore_shipped_project`` writes back from memory: 7 of 7
 #: ``hackable``) replaced by multi_layer_incident-v3 on the same seeds and variants: the
@@ -436,6 +458,7 @@ SUITE_SPECS.register(CORE_V5.name, CORE_V5)
 SUITE_SPECS.register(CORE_V6.name, CORE_V6)
 SUITE_SPECS.register(CORE_V7.name, CORE_V7)
 SUITE_SPECS.register(CORE_V8.name, CORE_V8)
+SUITE_SPECS.register(CORE_V9.name, CORE_V9)
 SUITE_SPECS.register(HARD_V1.name, HARD_V1)
 SUITE_SPECS.register(HARD_V2.name, HARD_V2)
 SUITE_SPECS.register(HARD_V3.name, HARD_V3)
@@ -586,6 +609,7 @@ __all__ = [
     "CORE_V6",
     "CORE_V7",
     "CORE_V8",
+    "CORE_V9",
     "DEFAULT_SUITE",
     "HARD_V1",
     "HARD_V2",

@@ -1,10 +1,11 @@
-"""The -v3 to -v7 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8):
-the compliance verifier under rulesets 10, 16, 17, 19 and 20.
+"""The -v3 to -v8 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
+core-v9): the compliance verifier under rulesets 10, 16, 17, 19, 20 and 21.
 
 -v4 (core-v5) is -v3 with ruleset 16, -v5 (core-v6) -v4 with ruleset 17, -v6 (core-v7) -v5
-with ruleset 19 and -v7 (core-v8) -v6 with ruleset 20; the tests of -v3's build and episodes run
-for all five, and the same text is graded by -v3 as ruleset 10 reads it, by -v4 as ruleset 16
-does, by -v5 as ruleset 17 does, by -v6 as ruleset 19 does and by -v7 as ruleset 20 does.
+with ruleset 19, -v7 (core-v8) -v6 with ruleset 20 and -v8 (core-v9) -v7 with ruleset 21; the
+tests of -v3's build and episodes run for all six, and the same text is graded by -v3 as ruleset
+10 reads it, by -v4 as ruleset 16 does, by -v5 as ruleset 17 does, by -v6 as ruleset 19 does, by
+-v7 as ruleset 20 does and by -v8 as ruleset 21 does.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
 compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
@@ -39,6 +40,7 @@ V4_RULESET = 16
 V5_RULESET = 17
 V6_RULESET = 19
 V7_RULESET = 20
+V8_RULESET = 21
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -228,7 +230,21 @@ def _lines_v7(card: Any) -> list[str]:
     ]
 
 
+def _lines_v8(card: Any) -> list[str]:
+    """Lines about ``card``: a true one ruleset 20 misreads (a reward's spend cap read as the
+    annual fee) and a false one only ruleset 21 reads (a figure in a list under a heading that
+    names the term: the card's cash-advance APR given as its penalty APR, which ruleset 20 accepts
+    because it is one of the card's APRs)."""
+    lines = [f"{card.card_name} - 2% dining (first $1,500 a year)."]
+    cash, penalty = card.cash_advance_apr_pct, card.penalty_apr_pct
+    if cash is not None and (penalty is None or float(cash) != float(penalty)):
+        lines.append(f"Penalty APR check:\n- {card.card_name}: {float(cash):.2f}%")
+    return lines
+
+
 def _lines_after(version: str, card: Any, catalog: Catalog) -> list[str]:
+    if version == "v8":
+        return _lines_v8(card)
     if version == "v4":
         return _lines_v4(card, card.card_name.split()[0])
     if version == "v7":
@@ -243,6 +259,7 @@ def _lines_after(version: str, card: Any, catalog: Catalog) -> list[str]:
         ("v4", "v5", V4_RULESET, V5_RULESET),
         ("v5", "v6", V5_RULESET, V6_RULESET),
         ("v6", "v7", V6_RULESET, V7_RULESET),
+        ("v7", "v8", V7_RULESET, V8_RULESET),
     ],
 )
 @pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
@@ -256,8 +273,9 @@ def test_a_bump_grades_with_its_ruleset(
     catalog: Catalog,
 ) -> None:
     """On the same task, -v3 grades a text as ruleset 10 reads it and -v4 as ruleset 16 does
-    (-v4 and -v5, -v5 and -v6, -v6 and -v7: rulesets 16 and 17, 17 and 19, 19 and 20); the texts on which the two disagree (computed here) go
-    both ways: honest ones the older version fails and false ones it passes."""
+    (-v4 and -v5, -v5 and -v6, -v6 and -v7, -v7 and -v8: rulesets 16 and 17, 17 and 19, 19 and
+    20, 20 and 21); the texts on which the two disagree (computed here) go both ways: honest ones
+    the older version fails and false ones it passes."""
     old_family, new_family = f"credit_cards.{base}-{before}", f"credit_cards.{base}-{after}"
     flips: set[bool] = set()
     for variant in range(4):
@@ -321,6 +339,7 @@ def test_build_runs_the_verifier_with_the_family_ruleset(
         ("v5", V5_RULESET),
         ("v6", V6_RULESET),
         ("v7", V7_RULESET),
+        ("v8", V8_RULESET),
     ):
         seen.clear()
         task = get_family(f"credit_cards.{base}-{version}").build(snapshot, SEED, 0)
@@ -366,9 +385,9 @@ def _episode(task: Task, snapshot: Any, calls: list[dict[str, Any]]) -> float:
         env.close()
 
 
-@pytest.mark.parametrize("version", ["v3", "v4", "v5", "v6", "v7"])
+@pytest.mark.parametrize("version", ["v3", "v4", "v5", "v6", "v7", "v8"])
 @pytest.mark.parametrize("base", BUMPED)
-def test_v3_to_v7_oracle_scores_one_null_zero_and_wrong_readings_fail(
+def test_v3_to_v8_oracle_scores_one_null_zero_and_wrong_readings_fail(
     base: str, version: str, snapshot: Any, catalog: Catalog
 ) -> None:
     task = _task(base, version)
@@ -397,6 +416,7 @@ def test_v3_to_v7_oracle_scores_one_null_zero_and_wrong_readings_fail(
             "v5": V5_RULESET,
             "v6": V6_RULESET,
             "v7": V7_RULESET,
+            "v8": V8_RULESET,
         }[version]
         found = verify_response(draft.group(1), catalog, ruleset=ruleset).codes
         assert sorted(set(found)) == sorted(task.expected)

@@ -15,6 +15,9 @@ current detections) instead of the frozen ruleset 3; see ``CardTermsQAV3``.
 
 ``-v7`` (core-v8): ``-v6`` with part (b) under compliance ruleset 20; see ``CardTermsQAV7``.
 
+``-v8`` (core-v9): ``-v7`` with part (b) under compliance ruleset 21; see ``CardTermsQAV8`` in
+``replicas.families.credit_cards.v8_families``.
+
 The question names a card exactly — usually one with a near-collision sibling ("Atlas Cash" /
 "Atlas Cash Back", "Compass Traveler One" / "Compass Traveller One") — and asks for one
 Schumer-box term. The answer is free text whose FIRST line is ``Answer: <value>`` (or

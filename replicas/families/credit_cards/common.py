@@ -91,6 +91,10 @@ V6_COMPLIANCE_RULESET = 19
 #: verifier's default since stop 34; a literal for the same reason).
 V7_COMPLIANCE_RULESET = 20
 
+#: The compliance ruleset the ``-v8`` families (suite core-v9, ``v8_families``) grade and build
+#: with (the verifier's default since stop 35; a literal for the same reason).
+V8_COMPLIANCE_RULESET = 21
+
 #: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
 #: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).
 RULES_SQL = f"""

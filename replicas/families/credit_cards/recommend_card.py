@@ -13,6 +13,8 @@ current detections) instead of the frozen ruleset 3; see ``RecommendCardV3``.
 ``-v5`` (core-v6): ``-v4`` with check 2 under compliance ruleset 17; see ``RecommendCardV5``.
 ``-v6`` (core-v7): ``-v5`` with check 2 under compliance ruleset 19; see ``RecommendCardV6``.
 ``-v7`` (core-v8): ``-v6`` with check 2 under compliance ruleset 20; see ``RecommendCardV7``.
+``-v8`` (core-v9): ``-v7`` with check 2 under compliance ruleset 21; see ``RecommendCardV8`` in
+``replicas.families.credit_cards.v8_families``.
 
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
