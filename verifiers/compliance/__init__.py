@@ -137,6 +137,12 @@ from replicas.verifiers.compliance.ruleset21 import (
     revise_21,
     vague_intro_21,
 )
+from replicas.verifiers.compliance.ruleset21b import (
+    revise_21b,
+    ruled_21,
+    shared_months_21,
+    spelling_21,
+)
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -279,6 +285,8 @@ def _normalize_11(
         norm = headings_21(norm)
     if rules.vague_21:
         norm = vague_intro_21(norm)
+    if rules.shared_21:
+        norm = shared_months_21(norm)
     if rules.fees_19:
         norm = rewrite_19(norm)
     if rules.why_not_19:
@@ -326,6 +334,8 @@ def _mentions(
         mentions = slot_names_19(index, norm.text, mentions)
     if rules.families_21:
         mentions = families_21(norm.text, mentions)
+    if rules.spelling_21:
+        mentions = spelling_21(norm.text, mentions)
     return mentions
 
 
@@ -367,7 +377,22 @@ def _extract(
         extraction = beliefs_20(extraction)
     if rules.rewards_21 or rules.caps_21 or rules.worked_21:
         extraction = revise_21(extraction, rules.rewards_21, rules.caps_21, rules.worked_21)
+    if rules.rewards2_21 or rules.sums_21 or rules.denials_21 or rules.warnings_21:
+        extraction = revise_21b(
+            extraction, rules.rewards2_21, rules.sums_21, rules.denials_21, rules.warnings_21
+        )
     return extraction, examples
+
+
+def _then_ruled_21(
+    offered: Callable[[str, Any, Any], Any],
+) -> Callable[[str, Any, Any], Any]:
+    """``offered`` followed by ruleset 21's cards ruled out in their own sentence."""
+
+    def both(masked: str, extraction: Any, recs: Any) -> Any:
+        return ruled_21(masked, extraction, offered(masked, extraction, recs))
+
+    return both
 
 
 def _evaluate(
@@ -380,6 +405,8 @@ def _evaluate(
         offered = options_20 if rules.options_20 else options_19 if rules.options_19 else None
         if rules.options_21 and offered is not None:
             offered = partial(options_21, offered=offered)
+        if rules.ruled_21 and offered is not None:
+            offered = _then_ruled_21(offered)
         found = evaluate(catalog, lower, extraction, customer, rules, more, offered)
         if rules.penalty_20:
             return penalty_findings_20(catalog, extraction, *found), found[1]

@@ -189,6 +189,11 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   "$90 up front (3%)" and "under 2%" are unverified; a list under a heading naming one term
   ("Penalty APR check:" / "- Card: 28.99%") is checked as that term; "0% on purchases for a
   while" is an intro rate of no stated length; "your options are the A and the B" offers both.
+  Part 2 (``ruleset21b``, the s24 third and fourth writers): "then 1%" after a reward cap and a
+  "flat 2%" are reward rates; sums on "a $N transfer" and "the extra $6" are arithmetic; "it is
+  not 0% intro" and "no introductory waiver" claim no intro APR; a figure in a warning is
+  unverified; "A% on purchases and B% on transfers for N months" shares the months; a name in
+  a spelling note is no card; a card ruled out in its own sentence is not recommended.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -467,6 +472,25 @@ class Ruleset:
     # ruleset 21: the cards of "your options are the A and the B" are offered to the customer
     # (the eligibility rule)
     options_21: bool = False
+    # ruleset 21, part 2 (``ruleset21b``, the s24 blind sets' third and fourth writers): "then 1%"
+    # after a reward's spend cap and a "flat 2%" are reward rates, unverified
+    rewards2_21: bool = False
+    # ruleset 21: "$300 in fees" on "a $10,000 transfer" at a stated percentage, and "the extra
+    # $6" that is the difference of two stated figures, are arithmetic, unverified
+    sums_21: bool = False
+    # ruleset 21: "it is not 0% intro" denies an intro rate; "no introductory waiver" is about a
+    # fee waiver, not an intro APR
+    denials_21: bool = False
+    # ruleset 21: a figure in a warning ("Common mistake: quoting $0 for the X. Don't.") is
+    # unverified
+    warnings_21: bool = False
+    # ruleset 21: "A% on purchases and B% on transfers for N months" gives both offers N months
+    shared_21: bool = False
+    # ruleset 21: an invented name in a spelling note ("(two words, North Star)") is dropped
+    spelling_21: bool = False
+    # ruleset 21: a card its own sentence rules out ("X sounds right, but you wouldn't qualify")
+    # is not recommended (the eligibility rule)
+    ruled_21: bool = False
 
 
 FROZEN_RULESET = 3
@@ -667,6 +691,13 @@ RULESETS[21] = replace(
     headings_21=True,
     vague_21=True,
     options_21=True,
+    rewards2_21=True,
+    sums_21=True,
+    denials_21=True,
+    warnings_21=True,
+    shared_21=True,
+    spelling_21=True,
+    ruled_21=True,
 )
 
 
