@@ -310,7 +310,7 @@ def test_recommended_card_fee_disclosure(text: str, expected: list[str], catalog
 
 
 def test_ruleset_lookup() -> None:
-    assert FROZEN_RULESET == 3 and DEFAULT_RULESET == 20
+    assert FROZEN_RULESET == 3 and DEFAULT_RULESET == 21
     assert get_ruleset(None) is RULESETS[DEFAULT_RULESET]
     assert get_ruleset(3) == RULESETS[3] and get_ruleset(RULESETS[4]) is RULESETS[4]
     frozen = RULESETS[3]

@@ -405,7 +405,7 @@ def test_ruleset19_is_published_and_20_the_default() -> None:
     assert RULESETS[19].version == 19 and all(getattr(RULESETS[19], f) for f in _FLAGS)
     for v in range(3, 19):
         assert not any(getattr(RULESETS[v], f) for f in _FLAGS)
-    assert DEFAULT_RULESET == 20
+    assert DEFAULT_RULESET == 21
 
 
 # One megabyte of each new reading's trigger, then one real violation: every reading stays

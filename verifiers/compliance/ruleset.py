@@ -170,7 +170,7 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   record's name, a list item or a heading of its own) counts for the eligibility rule unless
   the response rules it out, and a record's "Status: recommended" or "<card> imo" recommends;
   capitalised words no catalog card holds in a recommendation's slot are an invented card.
-* ``20`` - the default since stop 34 (``ruleset20``): ruleset 19 plus fixes for the classes
+* ``20`` - the default in stop 34 (``ruleset20``): ruleset 19 plus fixes for the classes
   the s20, s21, s22 and s23 blind sets' tuning parts still showed, precision first: "3% per balance transfer" is the
   balance transfer fee and "N percent" reads as "N%"; "3.99% on transferred balances for 21
   months" after a fee list is an intro rate, "purch" is purchases; a "$0*" cell whose footnote
@@ -182,7 +182,7 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   its sentence or the next (the correcting figure is checked); a low rate followed by "after
   which" / "then" and the go-to rate is an intro rate; "Number one for me: X" and "X ticks most
   of your boxes" recommend X; a rate its own words call the penalty APR is checked against it.
-* ``21`` - opt-in (``ruleset21``): ruleset 20 plus fixes for the classes the s24 blind set's
+* ``21`` - the default since stop 35 (``ruleset21``): ruleset 20 plus fixes for the classes the s24 blind set's
   first writer showed, precision first: terse reward notation ("3% gas", "1.5% base", "it pays
   5%") is no APR or fee, and a reward's spend cap ("(first $1,500 a year)", "up to $6k") or a
   value after "~" no fee; "the two Crest travel cards" names a category, not an invented card;
@@ -494,7 +494,7 @@ class Ruleset:
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 20
+DEFAULT_RULESET = 21
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(
