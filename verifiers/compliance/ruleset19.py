@@ -79,7 +79,14 @@ from replicas.verifiers.compliance.mentions import (
     NameMention,
     tokens_of,
 )
-from replicas.verifiers.compliance.ruleset8 import RULED_OUT_8
+from replicas.verifiers.compliance.prefilter import (
+    finditer_from,
+    finditer_lines,
+    hint_starts,
+    search_at_hints,
+    word_prefixes,
+)
+from replicas.verifiers.compliance.ruleset8 import RULED_OUT_8, RULED_OUT_STARTS_8
 from replicas.verifiers.compliance.spans import SpanIndex
 from replicas.verifiers.compliance.vocab import (
     GENERIC_WORDS,
@@ -176,6 +183,10 @@ _OTHER_19 = re.compile(
 )
 # how far back the two cards of "the latter" may be named
 _OTHER_REACH_19 = 1500
+# every match of _OTHER_19 holds one of these, after at most a run of the characters of
+# _OTHER_LEAD_19 from the match's start (``prefilter.hint_starts``)
+_OTHER_HINT_19 = re.compile(r"[Tt]he[ \t]+(?:former|latter|other)")
+_OTHER_LEAD_19 = " \t>*_#-"
 
 
 # how far after "the other one" its sentence is searched for a card named in it
@@ -205,7 +216,8 @@ def others_19(text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
     starts = [m.start for m in out]
     named = SpanIndex((m.start, m.end) for m in out)
     found: dict[tuple[int, int], NameMention] = {}
-    for match in _OTHER_19.finditer(text):
+    candidates = hint_starts(_OTHER_HINT_19, text, _OTHER_LEAD_19)
+    for match in finditer_from(_OTHER_19, text, candidates):
         a, b = match.span()
         which = match.group("k")
         if which is None and (match.group("o") is None or named.overlaps(a, b)):
@@ -255,6 +267,9 @@ _SLOT_19 = re.compile(
     re.MULTILINE,
 )
 
+# every match of _SLOT_19 lies on one line and holds one of these (case aside)
+_SLOT_HINT_19 = re.compile(r"recommend|suggest|pick|choice|go[ \t]+with|bet")
+
 
 def slot_names_19(
     index: NameIndex, text: str, mentions: Sequence[NameMention]
@@ -268,7 +283,7 @@ def slot_names_19(
     taken = SpanIndex((m.start, m.end) for m in out)
     issuers = {w for stem in index.issuer_stems for w in stem}
     found = []
-    for match in _SLOT_19.finditer(text):
+    for match in finditer_lines(_SLOT_19, _SLOT_HINT_19, text):
         a, b = match.span("name")
         if taken.overlaps(a, b):
             continue
@@ -483,10 +498,21 @@ def _offer_kind(text: str, mention: NameMention, a: int, b: int) -> str | None:
     return None
 
 
+# every match of _RULED_OUT_19 and RULED_OUT_8 opens with one of these words' starts
+# the words _RULED_OUT_19's alternatives open with (their literal starts)
+_RULED_OUT_STARTS_19 = (
+    "rule", "not", "ineligible", "can't", "cannot", "student", "only", "already", "you",
+    "under", "below", "minimum", "score", "out", "excluded", "skip", "disqualif", "won't",
+    "wouldn't", "don't", "do", "unavailable", "doesn't", "does", "given", "because", "due",
+    "credit", "recent",
+)  # fmt: skip
+_RULED_OUT_HINT_19 = word_prefixes(RULED_OUT_STARTS_8 + _RULED_OUT_STARTS_19)
+
+
 def _rules_out_19(text: str, a: int, b: int) -> bool:
-    return (
-        _RULED_OUT_19.search(text, a, b) is not None or RULED_OUT_8.search(text, a, b) is not None
-    )
+    """Whether ``_RULED_OUT_19`` or ``RULED_OUT_8`` finds a match in ``text[a:b]`` (searched
+    from ``a`` to ``b``): tried where a word they open with starts (``prefilter``)."""
+    return search_at_hints((_RULED_OUT_19, RULED_OUT_8), _RULED_OUT_HINT_19, text, a, b)
 
 
 def options_19(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:

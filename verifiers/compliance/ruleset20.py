@@ -104,6 +104,7 @@ from replicas.verifiers.compliance.findings import (
 )
 from replicas.verifiers.compliance.matchers import at_line_starts
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, NameMention
+from replicas.verifiers.compliance.prefilter import finditer_from, line_starts_holding
 from replicas.verifiers.compliance.ruleset19 import (
     Lines19,
     lead_of_19,
@@ -364,10 +365,12 @@ def _corrected_turns(masked: str) -> list[tuple[int, int]]:
     answer opens with a correction."""
     if ":" not in masked:
         return []
-    replies = [(m.start(), m.end()) for m in _BOT_TURN_20.finditer(masked)]
+    # every turn's label ends in a colon on its line
+    turns = list(line_starts_holding(masked, ":"))
+    replies = [(m.start(), m.end()) for m in finditer_from(_BOT_TURN_20, masked, turns)]
     starts = [a for a, _ in replies]
     out = []
-    for m in _CUSTOMER_TURN_20.finditer(masked):
+    for m in finditer_from(_CUSTOMER_TURN_20, masked, turns):
         k = bisect_right(starts, m.end())
         if k >= len(replies):
             continue
