@@ -106,7 +106,7 @@ def _spans(matches: Iterator[re.Match[str]]) -> list[tuple[tuple[int, int], tupl
 
 
 def _other(text: str) -> Iterator[re.Match[str]]:
-    starts = prefilter.hint_starts(r19._OTHER_HINT_19, text, r19._OTHER_LEAD_19)
+    starts = prefilter.lead_runs(r19._other_hints(text), text, r19._OTHER_LEAD_19)
     return prefilter.finditer_from(r19._OTHER_19, text, starts)
 
 
@@ -127,15 +127,15 @@ _SCANS = {
     "other_19": (r19._OTHER_19, _other),
     "slot_19": (
         r19._SLOT_19,
-        lambda t: prefilter.finditer_lines(r19._SLOT_19, r19._SLOT_HINT_19, t),
+        lambda t: prefilter.finditer_lines(r19._SLOT_19, r19._SLOT_WORDS_19, t),
     ),
     "spoken_decimal_18": (
         r18._SPOKEN_DECIMAL_18,
-        lambda t: prefilter.finditer_lines(r18._SPOKEN_DECIMAL_18, r18._POINT_HINT_18, t),
+        lambda t: prefilter.finditer_lines(r18._SPOKEN_DECIMAL_18, r18._POINT_WORDS_18, t),
     ),
     "year_and_18": (
         r18._YEAR_AND_18,
-        lambda t: prefilter.finditer_lines(r18._YEAR_AND_18, r18._YEAR_AND_HINT_18, t),
+        lambda t: prefilter.finditer_lines(r18._YEAR_AND_18, r18._YEAR_WORDS_18, t),
     ),
     "the_tail_18": (r18._THE_TAIL_18, _tail),
     "bot_turn_20": (r20._BOT_TURN_20, _turns(r20._BOT_TURN_20)),
@@ -155,7 +155,7 @@ def test_hinted_scan_finds_what_finditer_finds(name: str, texts: list[str]) -> N
     assert hits > 100  # the texts do reach the pattern
 
 
-def test_ruled_out_search_at_hints_answers_as_both_searches(texts: list[str]) -> None:
+def test_ruled_out_search_at_words_answers_as_both_searches(texts: list[str]) -> None:
     rng = random.Random(8)
     generated = _generated(r19._RULED_OUT_19, 2500, 1) + _generated(RULED_OUT_8, 2500, 2)
     hits = 0
@@ -186,3 +186,52 @@ def test_hinted_scan_on_long_runs_of_lead_characters() -> None:
     """Long runs of lead characters before the hints: the same matches."""
     text = ("-" * 2000 + " the other one\n") * 300
     assert len(list(_other(text))) == len(list(r19._OTHER_19.finditer(text)))
+
+
+# ruleset 18's principal cue as published (``\b`` first), before ``at_word_start`` wrote it
+_PLAIN_CUE_WORDS_18 = (
+    r"\b(?:on|move|moves|moving|moved|transfer|transferring|transferred|withdraw|withdrawing"
+    r"|withdrew|borrow|borrowing|carry|carrying|shift|shifting|bring|bringing|put|putting"
+    r"|(?:balance|advance|transfer|purchase|withdrawal|loan|debt)s?[ \t]+of)[ \t]+"
+    r"(?:(?:a|an|the|about|around|roughly|over|over[ \t]+to)[ \t]+)?"
+)
+
+
+@pytest.mark.parametrize(
+    ("fast", "plain"),
+    [
+        (r18._PRINCIPAL_CUE_18, re.compile(_PLAIN_CUE_WORDS_18 + "$")),
+        (r18._PRINCIPAL_NEAR_18, re.compile(_PLAIN_CUE_WORDS_18 + r"(?=[$\d])")),
+    ],
+    ids=["cue", "near"],
+)
+def test_principal_cues_match_the_plain_pattern(
+    fast: re.Pattern[str], plain: re.Pattern[str], texts: list[str]
+) -> None:
+    rng = random.Random(18)
+    hits = 0
+    generated = _generated(plain, 2500, 4)
+    for text in [*texts, *generated, *(g + "$500" for g in generated)]:
+        t = text.lower()
+        found = _spans(plain.finditer(t))
+        assert _spans(fast.finditer(t)) == found, t
+        hits += bool(found)
+        for a in (rng.randint(0, len(t)) for _ in range(3)):
+            b = rng.randint(a, len(t))
+            want = plain.search(t, a, b) is None
+            assert (fast.search(t, a, b) is None) == want, (t, a, b)
+    assert hits > 200
+
+
+def test_generic_promotion_gate_and_percent_lines(texts: list[str]) -> None:
+    hits = 0
+    for text in [*texts, *_generated(r19._GENERIC_NP_19, 2500, 5)]:
+        body = text.lower()
+        if r19._GENERIC_NP_19.search(body) is not None:
+            hits += 1
+            assert body.startswith("with") or any(w in body for w in r19._GENERIC_WORDS_19)
+    assert hits > 500
+    for text in [*texts, *_generated(r20._PERCENT_WORD_20, 2500, 6)]:
+        t = text.lower()
+        fast = prefilter.finditer_lines(r20._PERCENT_WORD_20, r20._PERCENT_WORDS_20, t)
+        assert _spans(fast) == _spans(r20._PERCENT_WORD_20.finditer(t)), t

@@ -8,8 +8,8 @@ position of the text, and a few of them cost more than everything else in a read
 after a known mark; these are for the rest.
 
 Each helper here runs the same expression, unchanged, at a superset of the positions where it can
-match - found by a *hint*, an expression with a literal prefix that holds a part every match must
-hold - so the matches (their spans and groups) are exactly the ones a full scan finds. A hint that
+match - found from a *hint*, words or a literal every match must hold, which ``str.find`` or
+Aho-Corasick finds fast - so the matches (their spans and groups) are exactly the ones a full scan finds. A hint that
 missed a position would change a verdict; the hints are therefore written from the expressions'
 alternatives one by one, and ``tests/test_compliance_prefilter.py`` checks each against the full
 scan at every position of every text the tests and benchmark corpora hold, and on strings
@@ -21,24 +21,33 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from replicas.verifiers.compliance.matchers import at_word_start
+from replicas.verifiers.compliance.matchers import _starts_automaton
 
 
-def word_prefixes(prefixes: Iterable[str]) -> re.Pattern[str]:
-    """An expression matching, at the start of a word (no word character before it), any of
-    ``prefixes`` (each opening with a lower-case letter): ``matchers.at_word_start``'s form,
-    which ``re`` can skip ahead with."""
-    return re.compile(at_word_start([re.escape(p) for p in sorted(set(prefixes))]))
+def occurrences(text: str, words: Iterable[str]) -> list[int]:
+    """Every position (ascending, each once) where one of ``words`` occurs, overlapping ones
+    too (``str.find``, which skips ahead faster than an expression opening with a class)."""
+    found: set[int] = set()
+    for word in words:
+        pos = text.find(word)
+        while pos >= 0:
+            found.add(pos)
+            pos = text.find(word, pos + 1)
+    return sorted(found)
 
 
-def search_at_hints(
-    patterns: tuple[re.Pattern[str], ...], hint: re.Pattern[str], text: str, a: int, b: int
+def search_at_words(
+    patterns: tuple[re.Pattern[str], ...], words: tuple[str, ...], text: str, a: int, b: int
 ) -> bool:
     """Whether ``any(p.search(text, a, b) for p in patterns)``, given that every match of every
-    pattern starts where ``hint`` matches within ``[a, b)`` (the hint's match lying in the
-    pattern's): each pattern is tried only at the hint's positions, with the same end."""
-    for found in hint.finditer(text, a, b):
-        pos = found.start()
+    pattern opens at a word start (``\\b`` before a word character) with one of ``words``: each
+    pattern is tried, with the same end, only where one of them occurs within ``[a, b)`` after
+    no word character (one Aho-Corasick pass over the window)."""
+    found = _starts_automaton(words).find_matches_as_indexes(text[a:b], overlapping=True)
+    for offset in sorted({start for _, start, _ in found}):
+        pos = a + offset
+        if pos and (text[pos - 1].isalnum() or text[pos - 1] == "_"):
+            continue  # a word character before it: no word boundary (what ``\\w`` is)
         for pattern in patterns:
             if pattern.match(text, pos, b) is not None:
                 return True
@@ -63,34 +72,34 @@ def finditer_from(
             yield found
 
 
-def hint_starts(hint: re.Pattern[str], text: str, lead: str) -> Iterator[int]:
-    """Every position, ascending, where a match can start that holds a match of ``hint`` after
-    at most a run of ``lead``'s characters: each hint's start and the run of ``lead`` before it
-    (each character looked at once: the hints' own characters are no ``lead``)."""
-    for found in hint.finditer(text):
-        q = r = found.start()
+def lead_runs(hints: Iterable[int], text: str, lead: str) -> Iterator[int]:
+    """Every position, ascending, where a match can start that opens with at most a run of
+    ``lead``'s characters before one of ``hints`` (ascending positions of what every match
+    holds; no hint's own first character is in ``lead``): each hint and the run before it, each
+    character looked at once."""
+    for q in hints:
+        r = q
         while r > 0 and text[r - 1] in lead:
             r -= 1
         yield from range(r, q + 1)
 
 
 def finditer_lines(
-    pattern: re.Pattern[str], hint: re.Pattern[str], text: str
+    pattern: re.Pattern[str], words: tuple[str, ...], text: str
 ) -> Iterator[re.Match[str]]:
-    """``pattern.finditer(text)`` for a pattern whose every match lies on one line, holds a match
-    of ``hint`` in the lower-case text and looks at no character past its line's end (a line
-    searched alone then matches as in the whole text): only the lines holding a hint are
+    """``pattern.finditer(text)`` for a pattern whose every match lies on one line, holds one of
+    ``words`` in the lower-case text and looks at no character past its line's end (a line
+    searched alone then matches as in the whole text): only the lines holding a word are
     searched. ASCII text only (its lower case keeps positions); any other is searched whole."""
     if not text.isascii():
         yield from pattern.finditer(text)
         return
-    lower = text.lower()
     done = 0
-    for found in hint.finditer(lower):
-        if found.start() < done:
+    for pos in occurrences(text.lower(), words):
+        if pos < done:
             continue
-        a = text.rfind("\n", 0, found.start()) + 1
-        b = text.find("\n", found.end())
+        a = text.rfind("\n", 0, pos) + 1
+        b = text.find("\n", pos)
         b = len(text) if b < 0 else b
         yield from pattern.finditer(text, a, b)
         done = b

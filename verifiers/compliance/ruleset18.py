@@ -79,6 +79,7 @@ from typing import TYPE_CHECKING
 from replicas.verifiers.compliance.claim_types import FEE_CLAIM
 from replicas.verifiers.compliance.claims import unbind_claims
 from replicas.verifiers.compliance.expansions import apply_first_replacements, apply_replacements
+from replicas.verifiers.compliance.matchers import at_word_start
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, NameMention, tokens_of
 from replicas.verifiers.compliance.numwords import NUMBER_WORDS, parse_number_words
 from replicas.verifiers.compliance.prefilter import finditer_from, finditer_lines
@@ -140,15 +141,15 @@ _NO_PENALTY_RATE_18 = re.compile(r"\bno(?P<gap>[ \t]+)penalty(?=[ \t]+(?:apr|rat
 # what every match of _NO_PENALTY_RATE_18 holds (a literal the engine skips ahead to)
 _NO_PENALTY_HINT_18 = re.compile(r"no[ \t]+penalty")
 # and of _SPOKEN_DECIMAL_18 and _YEAR_AND_18, on one line (``prefilter.finditer_lines``)
-_POINT_HINT_18 = re.compile("point")
-_YEAR_AND_HINT_18 = re.compile(r"year[ \t]+and")
+_POINT_WORDS_18 = ("point",)
+_YEAR_WORDS_18 = ("year",)
 
 
 def _spoken_decimals(lower: str) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     if "point" not in lower:
         return out
-    for m in finditer_lines(_SPOKEN_DECIMAL_18, _POINT_HINT_18, lower):
+    for m in finditer_lines(_SPOKEN_DECIMAL_18, _POINT_WORDS_18, lower):
         digits = "".join(_DIGIT_WORDS_18[w] for w in _WORD_18.findall(m.group("d")))
         out.append((m.start(), m.end(), f"{parse_number_words(m.group('n'))}.{digits}"))
     return out
@@ -158,7 +159,7 @@ def _year_and_months(lower: str) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     if "year and" not in lower:
         return out
-    for m in finditer_lines(_YEAR_AND_18, _YEAR_AND_HINT_18, lower):
+    for m in finditer_lines(_YEAR_AND_18, _YEAR_WORDS_18, lower):
         if m.group("q") is not None:
             extra = 3 if m.group("q").startswith("a") else 9
         else:
@@ -462,11 +463,22 @@ _FEE_PCT_18 = 10.0
 _PRINCIPAL_18 = 100.0
 # what introduces the amount a worked example takes a fee of
 # ("of" only after what is moved: "a balance of $2,000", never "an annual fee of $95")
+# (``\b(?:on|move|...|(?:balance|...)s?[ \t]+of)``, written by ``at_word_start`` to scan fast)
 _CUE_WORDS_18 = (
-    r"\b(?:on|move|moves|moving|moved|transfer|transferring|transferred|withdraw|withdrawing"
-    r"|withdrew|borrow|borrowing|carry|carrying|shift|shifting|bring|bringing|put|putting"
-    r"|(?:balance|advance|transfer|purchase|withdrawal|loan|debt)s?[ \t]+of)[ \t]+"
-    r"(?:(?:a|an|the|about|around|roughly|over|over[ \t]+to)[ \t]+)?"
+    "(?:"
+    + at_word_start(
+        [
+            *("on", "move", "moves", "moving", "moved", "transfer", "transferring"),
+            *("transferred", "withdraw", "withdrawing", "withdrew", "borrow", "borrowing"),
+            *("carry", "carrying", "shift", "shifting", "bring", "bringing", "put", "putting"),
+            *(
+                rf"{w}s?[ \t]+of"
+                for w in ("balance", "advance", "transfer", "purchase", "withdrawal", "loan")
+            ),
+            r"debts?[ \t]+of",
+        ]
+    )
+    + r")[ \t]+(?:(?:a|an|the|about|around|roughly|over|over[ \t]+to)[ \t]+)?"
 )
 _PRINCIPAL_CUE_18 = re.compile(_CUE_WORDS_18 + "$")
 # ... with the amount after it (a dollar sign or a digit)
