@@ -235,3 +235,33 @@ def test_generic_promotion_gate_and_percent_lines(texts: list[str]) -> None:
         t = text.lower()
         fast = prefilter.finditer_lines(r20._PERCENT_WORD_20, r20._PERCENT_WORDS_20, t)
         assert _spans(fast) == _spans(r20._PERCENT_WORD_20.finditer(t)), t
+
+
+def test_name_tries_with_the_look_behind_after_the_first_letter(texts: list[str]) -> None:
+    """Ruleset 10's split-word and brand scans (``matchers.trie_after``) find what the plain
+    ``(?<![\\w'-])(?:trie)`` patterns found, for the hand catalog's names."""
+    from replicas.verifiers.compliance.matchers import trie_pattern
+
+    names = Catalog.from_records(CARDS, ELIGIBILITY).names_for(True, True, True)._names_10
+    assert names is not None and names.split_regex is not None and names.brand_regex is not None
+    plain_split = re.compile(
+        r"(?<![\w'-])(?:" + trie_pattern(sorted(names.splits)) + r")(?![\w'-])"
+    )
+    plain_brand = re.compile(r"(?<![\w'-])(?:" + trie_pattern(sorted(names.brands)) + r")(?![\w-])")
+    rng = random.Random(10)
+    split_words, brands = sorted(names.splits), sorted(names.brands)
+    soup = [
+        "".join(
+            rng.choice([*split_words, *brands, "x", "-", "'", "_", " ", "\n", "9", "é", "ab"])
+            for _ in range(rng.randint(1, 12))
+        )
+        for _ in range(3000)
+    ]
+    hits = 0
+    for text in [*texts, *soup]:
+        t = text.lower()
+        for fast, plain in ((names.split_regex, plain_split), (names.brand_regex, plain_brand)):
+            want = _spans(plain.finditer(t))
+            assert _spans(fast.finditer(t)) == want, t
+            hits += bool(want)
+    assert hits > 300
