@@ -36,6 +36,10 @@ def occurrences(text: str, words: Iterable[str]) -> list[int]:
     return sorted(found)
 
 
+# windows shorter than this are searched plainly (cheaper than the Aho-Corasick pass)
+_SHORT_WINDOW = 32
+
+
 def search_at_words(
     patterns: tuple[re.Pattern[str], ...], words: tuple[str, ...], text: str, a: int, b: int
 ) -> bool:
@@ -43,6 +47,9 @@ def search_at_words(
     pattern opens at a word start (``\\b`` before a word character) with one of ``words``: each
     pattern is tried, with the same end, only where one of them occurs within ``[a, b)`` after
     no word character (one Aho-Corasick pass over the window)."""
+    if b - a < _SHORT_WINDOW:
+        # (a table cell, a short line: scanning it costs less than finding its words)
+        return any(pattern.search(text, a, b) is not None for pattern in patterns)
     found = _starts_automaton(words).find_matches_as_indexes(text[a:b], overlapping=True)
     for offset in sorted({start for _, start, _ in found}):
         pos = a + offset
