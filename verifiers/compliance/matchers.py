@@ -141,3 +141,22 @@ def trie_pattern(words: list[str]) -> str:
         return f"(?:{body})?" if "" in node else body
 
     return build(trie)
+
+
+def trie_after(words: list[str], before: str) -> str:
+    """``(?<!before)(?:trie_pattern(words))`` - the words where no character of the class
+    ``before`` precedes them - written to scan fast: the look-behind follows each first
+    character (``c(?<!{before}c)`` for ``(?<!{before})c``), so every top-level alternative opens
+    with a literal and the regex engine skips ahead to the characters that can start a match.
+    The same matches at every position: only the alternative of that position's character can
+    match there, and it is the same sub-trie as ``trie_pattern``'s."""
+    groups: dict[str, list[str]] = {}
+    for word in words:
+        if not word:
+            raise ValueError("trie_after needs non-empty words")
+        groups.setdefault(word[0], []).append(word[1:])
+    parts = [
+        f"{re.escape(c)}(?<!{before}{re.escape(c)}){trie_pattern(rests)}"
+        for c, rests in sorted(groups.items())
+    ]
+    return "(?:" + "|".join(parts) + ")"

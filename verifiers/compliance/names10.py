@@ -33,7 +33,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from replicas.verifiers.compliance.matchers import trie_pattern, word_set
+from replicas.verifiers.compliance.matchers import trie_after, word_set
 from replicas.verifiers.compliance.mentions import EXACT, MISSPELLED, UNKNOWN, NameMention
 from replicas.verifiers.compliance.phrases import FUNCTION_WORDS
 from replicas.verifiers.compliance.vocab import PRODUCT_WORDS, TRAILING_NOISE
@@ -74,13 +74,11 @@ class Names10:
                     splits.setdefault(f"{head} {tail}", word)
         self.splits = splits
         self.split_regex = (
-            re.compile(r"(?<![\w'-])(?:" + trie_pattern(sorted(splits)) + r")(?![\w'-])")
-            if splits
-            else None
+            re.compile(trie_after(sorted(splits), r"[\w'-]") + r"(?![\w'-])") if splits else None
         )
         self.brands = phrases.brands
         self.brand_regex = (
-            re.compile(r"(?<![\w'-])(?:" + trie_pattern(sorted(self.brands)) + r")(?![\w-])")
+            re.compile(trie_after(sorted(self.brands), r"[\w'-]") + r"(?![\w-])")
             if self.brands
             else None
         )

@@ -378,7 +378,8 @@ def evaluate(
             catalog,
             customer_id,
             extraction,
-            recs if offered is None else offered(masked, extraction, recs),
+            # the options only count for a customer (no customer: no eligibility rule to feed)
+            recs if offered is None or customer_id is None else offered(masked, extraction, recs),
             tally,
         ),
         *check_disclosures(

@@ -79,8 +79,10 @@ from typing import TYPE_CHECKING
 from replicas.verifiers.compliance.claim_types import FEE_CLAIM
 from replicas.verifiers.compliance.claims import unbind_claims
 from replicas.verifiers.compliance.expansions import apply_first_replacements, apply_replacements
+from replicas.verifiers.compliance.matchers import at_word_start
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, NameMention, tokens_of
 from replicas.verifiers.compliance.numwords import NUMBER_WORDS, parse_number_words
+from replicas.verifiers.compliance.prefilter import finditer_from, finditer_lines
 from replicas.verifiers.compliance.ruleset17 import (
     belief_spans_17,
     drop_corrected_17,
@@ -136,13 +138,18 @@ _NO_ZERO_ON_18 = re.compile(
 # "no penalty APR", "no penalty rate": the penalty rate, read as ruleset 7's late-fee rewrite
 # would not read it
 _NO_PENALTY_RATE_18 = re.compile(r"\bno(?P<gap>[ \t]+)penalty(?=[ \t]+(?:apr|rate)\b)")
+# what every match of _NO_PENALTY_RATE_18 holds (a literal the engine skips ahead to)
+_NO_PENALTY_HINT_18 = re.compile(r"no[ \t]+penalty")
+# and of _SPOKEN_DECIMAL_18 and _YEAR_AND_18, on one line (``prefilter.finditer_lines``)
+_POINT_WORDS_18 = ("point",)
+_YEAR_WORDS_18 = ("year",)
 
 
 def _spoken_decimals(lower: str) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     if "point" not in lower:
         return out
-    for m in _SPOKEN_DECIMAL_18.finditer(lower):
+    for m in finditer_lines(_SPOKEN_DECIMAL_18, _POINT_WORDS_18, lower):
         digits = "".join(_DIGIT_WORDS_18[w] for w in _WORD_18.findall(m.group("d")))
         out.append((m.start(), m.end(), f"{parse_number_words(m.group('n'))}.{digits}"))
     return out
@@ -152,7 +159,7 @@ def _year_and_months(lower: str) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     if "year and" not in lower:
         return out
-    for m in _YEAR_AND_18.finditer(lower):
+    for m in finditer_lines(_YEAR_AND_18, _YEAR_WORDS_18, lower):
         if m.group("q") is not None:
             extra = 3 if m.group("q").startswith("a") else 9
         else:
@@ -167,7 +174,7 @@ def penalty_rate_18(norm: NormalizedText) -> NormalizedText:
     """``norm`` with "no penalty APR" / "no penalty rate" as "no default APR" (module
     docstring): run before ruleset 7's rewrites, which would read "pay late, there's no
     penalty" as "there is no late fee"."""
-    if "penalty" not in norm.lower:
+    if "penalty" not in norm.lower or _NO_PENALTY_HINT_18.search(norm.lower) is None:
         return norm
     found = [
         (m.start(), m.end(), "no" + m.group("gap") + "default")
@@ -265,6 +272,8 @@ _THE_TAIL_18 = re.compile(
     r"[Tt](?<!\w[Tt])he[ \t]+(?P<label>[A-Z][A-Za-z'-]{1,20}(?:[ \t][A-Z][A-Za-z'-]{1,20}){0,2})"
     r"(?![\w'-])(?![ \t]+[A-Z0-9])"
 )
+# every match of _THE_TAIL_18 starts one character before one of these
+_THE_TAIL_HINT_18 = re.compile(r"he[ \t]+[A-Z]")
 
 
 def tails_18(index: NameIndex, text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
@@ -283,7 +292,8 @@ def tails_18(index: NameIndex, text: str, mentions: Sequence[NameMention]) -> li
             ends.setdefault(words[:n], set()).add(c)
             ends.setdefault(words[-n:], set()).add(c)
     found = []
-    for match in _THE_TAIL_18.finditer(text):
+    candidates = (h.start() - 1 for h in _THE_TAIL_HINT_18.finditer(text) if h.start())
+    for match in finditer_from(_THE_TAIL_18, text, candidates):
         start, end = match.span("label")
         if taken.overlaps(start, end):
             continue
@@ -348,7 +358,7 @@ def revise_18(extraction: Extraction, rules: Ruleset) -> Extraction:
     def about_any_card(claim: Claim, _masked: str) -> bool:
         return claim.binding in _LOOSE_BINDINGS_18 and reading_of(claim)[1]
 
-    breaks = [m.start() for m in _BLANK_LINE_18.finditer(masked)]
+    breaks = _blank_lines(masked)
     paragraphs: dict[int, tuple[list[float], list[float], list[float]]] = {}
 
     def figures_of(pos: int) -> tuple[list[float], list[float], list[float]]:
@@ -421,7 +431,17 @@ def revise_18(extraction: Extraction, rules: Ruleset) -> Extraction:
     return unbind_claims(extraction, readings)
 
 
-_BLANK_LINE_18 = re.compile(r"(?=\n\n)")
+def _blank_lines(text: str) -> list[int]:
+    """Every position a blank line starts at, as ``re.finditer("(?=\\n\\n)", text)`` gives them
+    (runs of line breaks included: each position followed by two)."""
+    out = []
+    pos = text.find("\n\n")
+    while pos >= 0:
+        out.append(pos)
+        pos = text.find("\n\n", pos + 1)
+    return out
+
+
 # the figures of a worked example, in digits (spoken decimals are digits by now)
 _PCT_18 = re.compile(r"(?<![\d.])(\d{1,2}(?:\.\d{1,2})?)[ \t]?(?:%|percent\b|per[ \t]cent\b)")
 _USD_18 = re.compile(r"\$[ \t]?(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,7}(?:\.\d{1,2})?)(?![\d,])")
@@ -443,11 +463,22 @@ _FEE_PCT_18 = 10.0
 _PRINCIPAL_18 = 100.0
 # what introduces the amount a worked example takes a fee of
 # ("of" only after what is moved: "a balance of $2,000", never "an annual fee of $95")
+# (``\b(?:on|move|...|(?:balance|...)s?[ \t]+of)``, written by ``at_word_start`` to scan fast)
 _CUE_WORDS_18 = (
-    r"\b(?:on|move|moves|moving|moved|transfer|transferring|transferred|withdraw|withdrawing"
-    r"|withdrew|borrow|borrowing|carry|carrying|shift|shifting|bring|bringing|put|putting"
-    r"|(?:balance|advance|transfer|purchase|withdrawal|loan|debt)s?[ \t]+of)[ \t]+"
-    r"(?:(?:a|an|the|about|around|roughly|over|over[ \t]+to)[ \t]+)?"
+    "(?:"
+    + at_word_start(
+        [
+            *("on", "move", "moves", "moving", "moved", "transfer", "transferring"),
+            *("transferred", "withdraw", "withdrawing", "withdrew", "borrow", "borrowing"),
+            *("carry", "carrying", "shift", "shifting", "bring", "bringing", "put", "putting"),
+            *(
+                rf"{w}s?[ \t]+of"
+                for w in ("balance", "advance", "transfer", "purchase", "withdrawal", "loan")
+            ),
+            r"debts?[ \t]+of",
+        ]
+    )
+    + r")[ \t]+(?:(?:a|an|the|about|around|roughly|over|over[ \t]+to)[ \t]+)?"
 )
 _PRINCIPAL_CUE_18 = re.compile(_CUE_WORDS_18 + "$")
 # ... with the amount after it (a dollar sign or a digit)

@@ -79,7 +79,14 @@ from replicas.verifiers.compliance.mentions import (
     NameMention,
     tokens_of,
 )
-from replicas.verifiers.compliance.ruleset8 import RULED_OUT_8
+from replicas.verifiers.compliance.prefilter import (
+    finditer_from,
+    finditer_lines,
+    lead_runs,
+    occurrences,
+    search_at_words,
+)
+from replicas.verifiers.compliance.ruleset8 import RULED_OUT_8, RULED_OUT_STARTS_8
 from replicas.verifiers.compliance.spans import SpanIndex
 from replicas.verifiers.compliance.vocab import (
     GENERIC_WORDS,
@@ -92,7 +99,7 @@ from replicas.verifiers.compliance.vocab import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
 
     from replicas.verifiers.compliance.claims import Claim, Extraction
     from replicas.verifiers.compliance.names import NameIndex
@@ -176,6 +183,20 @@ _OTHER_19 = re.compile(
 )
 # how far back the two cards of "the latter" may be named
 _OTHER_REACH_19 = 1500
+# every match of _OTHER_19 holds one of these, after at most a run of the characters of
+# _OTHER_LEAD_19 from the match's start (``prefilter.lead_runs``)
+_OTHER_HINT_19 = re.compile(r"[Tt]he[ \t]+(?:former|latter|other)")
+_OTHER_LEAD_19 = " \t>*_#-"
+
+
+def _other_hints(text: str) -> Iterator[int]:
+    """Where ``_OTHER_HINT_19`` matches, ascending: found from its last words (``str.find``)."""
+    for k in occurrences(text, ("former", "latter", "other")):
+        j = k
+        while j > 0 and text[j - 1] in " \t":
+            j -= 1
+        if j < k and j >= 3 and _OTHER_HINT_19.match(text, j - 3) is not None:
+            yield j - 3
 
 
 # how far after "the other one" its sentence is searched for a card named in it
@@ -205,7 +226,8 @@ def others_19(text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
     starts = [m.start for m in out]
     named = SpanIndex((m.start, m.end) for m in out)
     found: dict[tuple[int, int], NameMention] = {}
-    for match in _OTHER_19.finditer(text):
+    candidates = lead_runs(_other_hints(text), text, _OTHER_LEAD_19)
+    for match in finditer_from(_OTHER_19, text, candidates):
         a, b = match.span()
         which = match.group("k")
         if which is None and (match.group("o") is None or named.overlaps(a, b)):
@@ -255,6 +277,9 @@ _SLOT_19 = re.compile(
     re.MULTILINE,
 )
 
+# every match of _SLOT_19 lies on one line and holds one of these (case aside)
+_SLOT_WORDS_19 = ("recommend", "suggest", "pick", "choice", "bet", "go ", "go\t")
+
 
 def slot_names_19(
     index: NameIndex, text: str, mentions: Sequence[NameMention]
@@ -268,7 +293,7 @@ def slot_names_19(
     taken = SpanIndex((m.start, m.end) for m in out)
     issuers = {w for stem in index.issuer_stems for w in stem}
     found = []
-    for match in _SLOT_19.finditer(text):
+    for match in finditer_lines(_SLOT_19, _SLOT_WORDS_19, text):
         a, b = match.span("name")
         if taken.overlaps(a, b):
             continue
@@ -303,6 +328,11 @@ _GENERIC_NP_19 = re.compile(
     r"[^,.;:!?\n]{0,40},"
 )
 _LOOSE_BINDINGS_19 = frozenset({"context", "only"})
+# every match of _GENERIC_NP_19 opens with "with" or holds one of these (a cheap test first)
+_GENERIC_WORDS_19 = (
+    "true", "genuine", "real", "typical", "standard", "proper", "regular", "normal", "classic",
+    "so-called", "plain",
+)  # fmt: skip
 
 
 def revise_19(extraction: Extraction) -> Extraction:
@@ -328,7 +358,11 @@ def revise_19(extraction: Extraction) -> Extraction:
             j = bisect_right(named, a - 1)
             names_one = j < len(named) and named[j] < b
             body = masked[a:b].strip(_MARKUP_19)
-            generic[a] = not names_one and _GENERIC_NP_19.search(body) is not None
+            generic[a] = (
+                not names_one
+                and (body.startswith("with") or any(w in body for w in _GENERIC_WORDS_19))
+                and _GENERIC_NP_19.search(body) is not None
+            )
         return generic[a]
 
     return unbind_claims(extraction, [about_promotions])
@@ -483,10 +517,21 @@ def _offer_kind(text: str, mention: NameMention, a: int, b: int) -> str | None:
     return None
 
 
+# every match of _RULED_OUT_19 and RULED_OUT_8 opens with one of these words' starts
+# the words _RULED_OUT_19's alternatives open with (their literal starts)
+_RULED_OUT_STARTS_19 = (
+    "rule", "not", "ineligible", "can't", "cannot", "student", "only", "already", "you",
+    "under", "below", "minimum", "score", "out", "excluded", "skip", "disqualif", "won't",
+    "wouldn't", "don't", "do", "unavailable", "doesn't", "does", "given", "because", "due",
+    "credit", "recent",
+)  # fmt: skip
+_RULED_OUT_WORDS_19 = tuple(sorted(set(RULED_OUT_STARTS_8 + _RULED_OUT_STARTS_19)))
+
+
 def _rules_out_19(text: str, a: int, b: int) -> bool:
-    return (
-        _RULED_OUT_19.search(text, a, b) is not None or RULED_OUT_8.search(text, a, b) is not None
-    )
+    """Whether ``_RULED_OUT_19`` or ``RULED_OUT_8`` finds a match in ``text[a:b]`` (searched
+    from ``a`` to ``b``): tried where a word they open with starts (``prefilter``)."""
+    return search_at_words((_RULED_OUT_19, RULED_OUT_8), _RULED_OUT_WORDS_19, text, a, b)
 
 
 def options_19(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:

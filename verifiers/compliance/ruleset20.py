@@ -104,6 +104,11 @@ from replicas.verifiers.compliance.findings import (
 )
 from replicas.verifiers.compliance.matchers import at_line_starts
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, NameMention
+from replicas.verifiers.compliance.prefilter import (
+    finditer_from,
+    finditer_lines,
+    line_starts_holding,
+)
 from replicas.verifiers.compliance.ruleset19 import (
     Lines19,
     lead_of_19,
@@ -124,6 +129,8 @@ if TYPE_CHECKING:
 _PCT_20 = r"\d{1,2}(?:\.\d{1,2})?"
 # "3 percent", "3.99 per cent": digits and the word
 _PERCENT_WORD_20 = re.compile(r"(?<![\w.])(?P<n>\d{1,2}(?:\.\d{1,2})?)[ \t]+per[ \t]?cent\b")
+# what each match of _PERCENT_WORD_20 holds, on one line (``prefilter.finditer_lines``)
+_PERCENT_WORDS_20 = ("percent", "per cent", "per\tcent")
 # "3% per balance transfer", "5% per transfer", "5% per cash advance"
 _PER_EVENT_20 = re.compile(
     rf"(?<![\d.])(?P<pct>{_PCT_20}%)[ \t]+per[ \t]+(?:(?P<bt>(?:balance[ \t-]+)?transfer"
@@ -232,7 +239,8 @@ def percent_20(norm: NormalizedText) -> NormalizedText:
     if "cent" not in norm.lower:
         return norm
     found = [
-        (m.start(), m.end(), f"{m.group('n')}%") for m in _PERCENT_WORD_20.finditer(norm.lower)
+        (m.start(), m.end(), f"{m.group('n')}%")
+        for m in finditer_lines(_PERCENT_WORD_20, _PERCENT_WORDS_20, norm.lower)
     ]
     return apply_first_replacements(norm, found) if found else norm
 
@@ -364,10 +372,12 @@ def _corrected_turns(masked: str) -> list[tuple[int, int]]:
     answer opens with a correction."""
     if ":" not in masked:
         return []
-    replies = [(m.start(), m.end()) for m in _BOT_TURN_20.finditer(masked)]
+    # every turn's label ends in a colon on its line
+    turns = list(line_starts_holding(masked, ":"))
+    replies = [(m.start(), m.end()) for m in finditer_from(_BOT_TURN_20, masked, turns)]
     starts = [a for a, _ in replies]
     out = []
-    for m in _CUSTOMER_TURN_20.finditer(masked):
+    for m in finditer_from(_CUSTOMER_TURN_20, masked, turns):
         k = bisect_right(starts, m.end())
         if k >= len(replies):
             continue
