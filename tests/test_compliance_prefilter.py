@@ -5,9 +5,12 @@ generated from each expression's own parse tree (so every alternative is reached
 
 from __future__ import annotations
 
+import importlib
 import random
 import re
+import sys
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import pytest
 
@@ -19,12 +22,10 @@ from replicas.verifiers.compliance.ruleset8 import RULED_OUT_8
 from tests.compliance_cases import CARDS, COMPLIANT, ELIGIBILITY, REALISTIC_COMPLIANT
 from tests.compliance_labelled import build_evalset
 
-try:  # Python 3.11+
-    from re import _constants as sre_c  # type: ignore[attr-defined]
-    from re import _parser as sre_p  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover
-    import sre_constants as sre_c  # type: ignore[no-redef]
-    import sre_parse as sre_p  # type: ignore[no-redef]
+# the regex parser (private; ``re._parser`` from Python 3.11, ``sre_parse`` before), typed Any
+_NEW_RE = sys.version_info >= (3, 11)
+sre_c: Any = importlib.import_module("re._constants" if _NEW_RE else "sre_constants")
+sre_p: Any = importlib.import_module("re._parser" if _NEW_RE else "sre_parse")
 
 _WORDS = """
 the The other former latter one card option pick hand
@@ -53,34 +54,34 @@ def _soup(n: int, seed: int) -> list[str]:
     ]
 
 
-def _generate(items: Iterable[tuple[object, object]], rng: random.Random) -> str:
+def _generate(items: Iterable[tuple[Any, Any]], rng: random.Random) -> str:
     """A string the parse tree's literals, classes and branches can spell (look-arounds are
     skipped, so some do not match: the checks compare, they do not assume a match)."""
     out: list[str] = []
     for op, av in items:
         if op is sre_c.LITERAL:
-            out.append(chr(av))  # type: ignore[arg-type]
+            out.append(chr(av))
         elif op is sre_c.NOT_LITERAL or op is sre_c.ANY:
             out.append(rng.choice("ab .,x"))
         elif op is sre_c.IN:
-            out.append(_one_of(av, rng))  # type: ignore[arg-type]
+            out.append(_one_of(av, rng))
         elif op is sre_c.BRANCH:
-            out.append(_generate(rng.choice(av[1]), rng))  # type: ignore[index]
+            out.append(_generate(rng.choice(av[1]), rng))
         elif op is sre_c.SUBPATTERN:
-            out.append(_generate(av[-1], rng))  # type: ignore[index]
+            out.append(_generate(av[-1], rng))
         elif op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT):
-            low, high, sub = av  # type: ignore[misc]
+            low, high, sub = av
             out.extend(_generate(sub, rng) for _ in range(rng.randint(low, min(high, low + 3))))
     return "".join(out)
 
 
-def _one_of(av: list[tuple[object, object]], rng: random.Random) -> str:
+def _one_of(av: list[tuple[Any, Any]], rng: random.Random) -> str:
     chars: list[str] = []
     for op, arg in av:
         if op is sre_c.LITERAL:
-            chars.append(chr(arg))  # type: ignore[arg-type]
+            chars.append(chr(arg))
         elif op is sre_c.RANGE:
-            low, high = arg  # type: ignore[misc]
+            low, high = arg
             chars.extend(chr(c) for c in range(low, min(high, low + 40) + 1))
         elif op is sre_c.CATEGORY:
             chars.extend("09aZ_" if "DIGIT" not in str(arg) else "0123456789")
