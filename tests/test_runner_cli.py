@@ -39,7 +39,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     ("args", "fragment"),
     [
         (("--agent", "orcle"), "did you mean oracle"),
-        (("--agent", "oracle", "--suite", "core-v9"), "unknown suite 'core-v9'"),
+        (("--agent", "oracle", "--suite", "core-v0"), "unknown suite 'core-v0'"),
         (
             ("--agent", "oracle", "--tasks", "nothing.like-v1.*"),
             "no task of suite 'core-v1' matches",
