@@ -41,6 +41,9 @@
   ``d446b9d``, stop 33: its last change to ``verifiers/``), run there with ``ruleset=19``.
 * Ruleset 20 against the revision that published it as the default (``RULESET_20_PUBLISHED``,
   ``60695be``, stop 34: its last change to ``verifiers/``), run there with ``ruleset=20``.
+* Ruleset 21 against the revision that published it as the default (``RULESET_21_PUBLISHED``,
+  ``a526891``, stop 35: its last change to ``verifiers/``, the speed-up merge), run there with
+  ``ruleset=21``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -81,6 +84,7 @@ RULESET_17_PUBLISHED = "556cfa770124c40fc1826ffbc41fa7fc48ba2081"
 RULESET_18_PUBLISHED = "a52aab1f46942324ead6467dc73d88296ff9a4d4"
 RULESET_19_PUBLISHED = "d446b9d19dd389b08cc7d71d9010dff00dcd6bfd"
 RULESET_20_PUBLISHED = "60695be1b33a1932b0beb65bdec7063d8baf50a2"
+RULESET_21_PUBLISHED = "a52689139ae440922cbc8328005acf22ccb9c2d2"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -221,6 +225,7 @@ PUBLISHED = {
     18: RULESET_18_PUBLISHED,
     19: RULESET_19_PUBLISHED,
     20: RULESET_20_PUBLISHED,
+    21: RULESET_21_PUBLISHED,
 }
 
 
