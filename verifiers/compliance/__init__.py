@@ -143,6 +143,7 @@ from replicas.verifiers.compliance.ruleset21b import (
     shared_months_21,
     spelling_21,
 )
+from replicas.verifiers.compliance.ruleset22 import advance_findings_22, answers_22, revise_22
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -287,6 +288,8 @@ def _normalize_11(
         norm = vague_intro_21(norm)
     if rules.shared_21:
         norm = shared_months_21(norm)
+    if rules.answers_22:
+        norm = answers_22(norm)
     if rules.fees_19:
         norm = rewrite_19(norm)
     if rules.why_not_19:
@@ -381,6 +384,10 @@ def _extract(
         extraction = revise_21b(
             extraction, rules.rewards2_21, rules.sums_21, rules.denials_21, rules.warnings_21
         )
+    if rules.waivers_22 or rules.owners_22 or rules.references_22 or rules.expect_22:
+        extraction = revise_22(
+            extraction, rules.waivers_22, rules.owners_22, rules.references_22, rules.expect_22
+        )
     return extraction, examples
 
 
@@ -409,7 +416,9 @@ def _evaluate(
             offered = _then_ruled_21(offered)
         found = evaluate(catalog, lower, extraction, customer, rules, more, offered)
         if rules.penalty_20:
-            return penalty_findings_20(catalog, extraction, *found), found[1]
+            found = penalty_findings_20(catalog, extraction, *found), found[1]
+        if rules.advance_22:
+            found = advance_findings_22(catalog, extraction, *found), found[1]
         return found
     if rules.rec_lists_14c:
         return evaluate(catalog, lower, extraction, customer, rules, rec_lists_14c)

@@ -491,6 +491,23 @@ class Ruleset:
     # ruleset 21: a card its own sentence rules out ("X sounds right, but you wouldn't qualify")
     # is not recommended (the eligibility rule)
     ruled_21: bool = False
+    # ruleset 22, part a (``ruleset22``, the s25 tuning set's fee and APR classes): a "no fee"
+    # claim whose clause denies the waiver ("neither waives the fee in year one", "not fee-free")
+    # is unverified
+    waivers_22: bool = False
+    # ruleset 22: a figure followed by a parenthesis holding only a card's name ("$29 (the
+    # Alder)") is that card's
+    owners_22: bool = False
+    # ruleset 22: a card named as a point of comparison in an aside ("(the same as the Alder)")
+    # does not become the card the following figures are about
+    references_22: bool = False
+    # ruleset 22: a one-term question ("penalty rate on the Alder?") types the bare figure that
+    # opens the next line's answer ("29.99%.")
+    answers_22: bool = False
+    # ruleset 22: a rate not to expect ("don't expect a 0% period") is unverified
+    expect_22: bool = False
+    # ruleset 22: a rate its own words call the cash advance APR is checked against that APR alone
+    advance_22: bool = False
 
 
 FROZEN_RULESET = 3
@@ -698,6 +715,19 @@ RULESETS[21] = replace(
     shared_21=True,
     spelling_21=True,
     ruled_21=True,
+)
+
+#: Ruleset 22 (opt-in) is ruleset 21 plus the fixes of the classes the s25 tuning set showed
+#: under ruleset 21 (issue 13; part a: ``ruleset22``).
+RULESETS[22] = replace(
+    RULESETS[21],
+    version=22,
+    waivers_22=True,
+    owners_22=True,
+    references_22=True,
+    answers_22=True,
+    expect_22=True,
+    advance_22=True,
 )
 
 
