@@ -143,6 +143,7 @@ from replicas.verifiers.compliance.ruleset21b import (
     shared_months_21,
     spelling_21,
 )
+from replicas.verifiers.compliance.ruleset22c import revise_22c
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -381,6 +382,8 @@ def _extract(
         extraction = revise_21b(
             extraction, rules.rewards2_21, rules.sums_21, rules.denials_21, rules.warnings_21
         )
+    if rules.arithmetic_22c:
+        extraction = revise_22c(extraction)
     return extraction, examples
 
 

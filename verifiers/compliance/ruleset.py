@@ -491,6 +491,9 @@ class Ruleset:
     # ruleset 21: a card its own sentence rules out ("X sounds right, but you wouldn't qualify")
     # is not recommended (the eligibility rule)
     ruled_21: bool = False
+    # ruleset 22, part c (``ruleset22c``): a dollar figure typed only as "a fee" that is
+    # arithmetic on its paragraph's amounts ("$250 on your $5,000") is a worked example
+    arithmetic_22c: bool = False
 
 
 FROZEN_RULESET = 3
@@ -698,6 +701,15 @@ RULESETS[21] = replace(
     shared_21=True,
     spelling_21=True,
     ruled_21=True,
+)
+
+
+#: Ruleset 22 (opt-in) is ruleset 21 plus the fixes of the classes the s25 blind sets' tuning
+#: halves showed under ruleset 21 (issue 13; ``ruleset22c``).
+RULESETS[22] = replace(
+    RULESETS[21],
+    version=22,
+    arithmetic_22c=True,
 )
 
 
