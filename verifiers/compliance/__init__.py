@@ -144,6 +144,7 @@ from replicas.verifiers.compliance.ruleset21b import (
     spelling_21,
 )
 from replicas.verifiers.compliance.ruleset22 import advance_findings_22, answers_22, revise_22
+from replicas.verifiers.compliance.ruleset22c import revise_22c
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -388,6 +389,8 @@ def _extract(
         extraction = revise_22(
             extraction, rules.waivers_22, rules.owners_22, rules.references_22, rules.expect_22
         )
+    if rules.arithmetic_22c:
+        extraction = revise_22c(extraction)
     return extraction, examples
 
 

@@ -508,6 +508,9 @@ class Ruleset:
     expect_22: bool = False
     # ruleset 22: a rate its own words call the cash advance APR is checked against that APR alone
     advance_22: bool = False
+    # ruleset 22, part c (``ruleset22c``): a dollar figure typed only as "a fee" that is
+    # arithmetic on its sentence's amounts ("$250 on your $5,000") is a worked example
+    arithmetic_22c: bool = False
 
 
 FROZEN_RULESET = 3
@@ -718,7 +721,7 @@ RULESETS[21] = replace(
 )
 
 #: Ruleset 22 (opt-in) is ruleset 21 plus the fixes of the classes the s25 tuning set showed
-#: under ruleset 21 (issue 13; part a: ``ruleset22``).
+#: under ruleset 21 (issue 13; part a: ``ruleset22``; part c: ``ruleset22c``).
 RULESETS[22] = replace(
     RULESETS[21],
     version=22,
@@ -728,6 +731,7 @@ RULESETS[22] = replace(
     answers_22=True,
     expect_22=True,
     advance_22=True,
+    arithmetic_22c=True,
 )
 
 
