@@ -491,6 +491,15 @@ class Ruleset:
     # ruleset 21: a card its own sentence rules out ("X sounds right, but you wouldn't qualify")
     # is not recommended (the eligibility rule)
     ruled_21: bool = False
+    # ruleset 22, part b (``ruleset22b``, the s25 blind sets' tuning file): an invented name whose
+    # words shorten exactly one card the response names in full ("the Willow Reserve" beside
+    # "Willow Travel Reserve") is that card; "the Prime Rate" is no card; a fixed-width column gap
+    # ends a name; "the crest rewards plus is ..." (a lower-case tier word added) is invented
+    short_names_22b: bool = False
+    # ruleset 22, part b: "Both are good picks" / "It's a great fit for you" after the cards, CRM
+    # "rec: X" lines and "my top 2: 1) X 2) Y" recommend; "isn't available at your score",
+    # "not one I can recommend" rule a card out without a "but"
+    picks_22b: bool = False
 
 
 FROZEN_RULESET = 3
@@ -698,6 +707,15 @@ RULESETS[21] = replace(
     shared_21=True,
     spelling_21=True,
     ruled_21=True,
+)
+
+#: Ruleset 22 (opt-in) is ruleset 21 plus the fixes of the classes the s25 blind sets' tuning
+#: file showed under ruleset 21 (issue 13; ``ruleset22b``: names, picks and rulings-out).
+RULESETS[22] = replace(
+    RULESETS[21],
+    version=22,
+    short_names_22b=True,
+    picks_22b=True,
 )
 
 
