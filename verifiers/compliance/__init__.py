@@ -144,6 +144,11 @@ from replicas.verifiers.compliance.ruleset21b import (
     spelling_21,
 )
 from replicas.verifiers.compliance.ruleset22 import advance_findings_22, answers_22, revise_22
+from replicas.verifiers.compliance.ruleset22b import (
+    picks_22b,
+    short_names_22b,
+    tiers_22b,
+)
 from replicas.verifiers.compliance.ruleset22c import revise_22c
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
@@ -340,6 +345,8 @@ def _mentions(
         mentions = families_21(norm.text, mentions)
     if rules.spelling_21:
         mentions = spelling_21(norm.text, mentions)
+    if rules.short_names_22b:
+        mentions = short_names_22b(index, tiers_22b(index, norm.text, mentions))
     return mentions
 
 
@@ -412,7 +419,9 @@ def _evaluate(
     ruleset 19: with its picks, and the cards offered as options for the eligibility rule)."""
     if rules.why_not_19 or rules.options_19:
         more = _more_19(rules)
-        offered = options_20 if rules.options_20 else options_19 if rules.options_19 else None
+        offered: Callable[[str, Any, Any], Any] | None = (
+            options_20 if rules.options_20 else options_19 if rules.options_19 else None
+        )
         if rules.options_21 and offered is not None:
             offered = partial(options_21, offered=offered)
         if rules.ruled_21 and offered is not None:
@@ -429,12 +438,15 @@ def _evaluate(
 
 
 def _more_19(
-    rules: Ruleset,
+    rules: Ruleset, picks_22b: bool = True
 ) -> Callable[[str, Extraction, Recommendations], Recommendations] | None:
-    """Ruleset 14's recommendation lists, then (ruleset 19) its picks and "why not X?"."""
+    """Ruleset 14's recommendation lists, then (ruleset 19) its picks and "why not X?" (and,
+    ``picks_22b``, ruleset 22 part b's picks after them where the ruleset has them)."""
     lists = rules.rec_lists_14c
     if not rules.why_not_19:
         return rec_lists_14c if lists else None
+    if rules.picks_22b and picks_22b:
+        return _then_picks_22b(_more_19(rules, picks_22b=False))
 
     def more(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
         if lists:
@@ -443,6 +455,17 @@ def _more_19(
         return picks_20(masked, extraction, recs) if rules.picks_20 else recs
 
     return more
+
+
+def _then_picks_22b(
+    more: Callable[[str, Extraction, Recommendations], Recommendations] | None,
+) -> Callable[[str, Extraction, Recommendations], Recommendations]:
+    """``more`` followed by ruleset 22 part b's picks and rulings-out."""
+
+    def both(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
+        return picks_22b(masked, extraction, more(masked, extraction, recs) if more else recs)
+
+    return both
 
 
 def extract_claims(

@@ -511,6 +511,15 @@ class Ruleset:
     # ruleset 22, part c (``ruleset22c``): a dollar figure typed only as "a fee" that is
     # arithmetic on its sentence's amounts ("$250 on your $5,000") is a worked example
     arithmetic_22c: bool = False
+    # ruleset 22, part b (``ruleset22b``, the s25 blind sets' tuning file): an invented name whose
+    # words shorten exactly one card the response names in full ("the Willow Reserve" beside
+    # "Willow Travel Reserve") is that card; "the Prime Rate" is no card; a fixed-width column gap
+    # ends a name; "the crest rewards plus is ..." (a lower-case tier word added) is invented
+    short_names_22b: bool = False
+    # ruleset 22, part b: "Both are good picks" / "It's a great fit for you" after the cards, CRM
+    # "rec: X" lines and "my top 2: 1) X 2) Y" recommend; "isn't available at your score",
+    # "not one I can recommend" rule a card out without a "but"
+    picks_22b: bool = False
 
 
 FROZEN_RULESET = 3
@@ -721,7 +730,8 @@ RULESETS[21] = replace(
 )
 
 #: Ruleset 22 (opt-in) is ruleset 21 plus the fixes of the classes the s25 tuning set showed
-#: under ruleset 21 (issue 13; part a: ``ruleset22``; part c: ``ruleset22c``).
+#: under ruleset 21 (issue 13; part a: ``ruleset22``; part b: ``ruleset22b``; part c:
+#: ``ruleset22c``).
 RULESETS[22] = replace(
     RULESETS[21],
     version=22,
@@ -732,6 +742,8 @@ RULESETS[22] = replace(
     expect_22=True,
     advance_22=True,
     arithmetic_22c=True,
+    short_names_22b=True,
+    picks_22b=True,
 )
 
 
