@@ -1,20 +1,34 @@
-"""Compliance ruleset 22, part c: a dollar figure typed only as "a fee" (or as the annual fee by
+"""Compliance ruleset 22, part c (in no published ruleset yet: read here as ruleset 22 plus its
+flag, ``PART_C``): a dollar figure typed only as "a fee" (or as the annual fee by
 "a year" alone) that is arithmetic on the amounts of its sentence is a worked example, not a fee
 term (the s25 blind sets' tuning halves) - issue 13, ``verifiers/compliance/ruleset22c.py`` - in
 our own wording on the hand catalog (``tests/compliance_cases``).
 
-Each case is (text, ruleset 22's codes, ruleset 21's codes). The compliant cases are honest
+Each case is (text, ``PART_C``'s codes, ruleset 21's codes). The compliant cases are honest
 explanations ruleset 21 flags; each has a twin in the same construction with a real wrong figure
 (or a wrong fee typed by its own words) that ruleset 22 still catches.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from replicas.verifiers.compliance import RULESETS, Catalog
+from replicas.verifiers.compliance import RULESETS, Catalog, Ruleset, verify_response
 from tests.compliance_cases import CARDS, ELIGIBILITY
-from tests.compliance_support import codes_with_spans
+
+#: ruleset 22 with part c's reading on (the flag is in no published ruleset)
+PART_C = replace(RULESETS[22], arithmetic_22c=True)
+
+
+def codes_with_spans(text: str, catalog: Catalog, ruleset: int | Ruleset) -> list[str]:
+    verdict = verify_response(text, catalog, ruleset=ruleset)
+    for reason in verdict.reasons:
+        assert reason.span is not None
+        assert text[reason.span.start : reason.span.end] == reason.span.text
+    return sorted(set(verdict.codes))
+
 
 Case = tuple[str, list[str], list[str]]
 
@@ -74,17 +88,17 @@ def catalog() -> Catalog:
 @pytest.mark.parametrize("case", WORKED, ids=range(len(WORKED)))
 def test_worked_fee_amounts(case: Case, catalog: Catalog) -> None:
     text, r22, r21 = case
-    assert codes_with_spans(text, catalog, 22) == r22, text
+    assert codes_with_spans(text, catalog, PART_C) == r22, text
     assert codes_with_spans(text, catalog, 21) == r21, text
 
 
-def test_the_flag_is_ruleset_22s_only() -> None:
-    assert RULESETS[22].arithmetic_22c
-    assert not any(RULESETS[v].arithmetic_22c for v in RULESETS if v < 22)
+def test_the_flag_is_in_no_published_ruleset() -> None:
+    # it hid planted wrong fees on the s25 held-out halves (RULESETS.md, "Ruleset 22, part c")
+    assert not any(RULESETS[v].arithmetic_22c for v in RULESETS)
 
 
 def test_ruleset_21_reads_these_the_old_way(catalog: Catalog) -> None:
     # the test can fail: at least four honest worked sums ruleset 21 flags pass under 22
     fixed = [t for t, r22, r21 in WORKED if r22 == _OK and r21 == _FEE]
     assert len(fixed) >= 4
-    assert all(codes_with_spans(t, catalog, 22) == _OK for t in fixed)
+    assert all(codes_with_spans(t, catalog, PART_C) == _OK for t in fixed)

@@ -356,6 +356,7 @@ def _extract(
     mentions: list[NameMention],
     rules: Ruleset,
     myths_too: bool = True,
+    catalog: Catalog | None = None,
 ) -> tuple[Extraction, list[tuple[int, int, float, str, float, str]]]:
     """The revised extraction, and (ruleset 11) the worked examples ruleset 10 unbinds
     (``myths_too=False``: corrected myths left in, see ``ruleset11.revise_11``)."""
@@ -396,8 +397,8 @@ def _extract(
         extraction = revise_22(
             extraction, rules.waivers_22, rules.owners_22, rules.references_22, rules.expect_22
         )
-    if rules.arithmetic_22c:
-        extraction = revise_22c(extraction)
+    if rules.arithmetic_22c and catalog is not None:
+        extraction = revise_22c(extraction, catalog)
     return extraction, examples
 
 
@@ -475,7 +476,7 @@ def extract_claims(
     rules = get_ruleset(ruleset)
     norm, tricks = _normalize_11(text, rules, catalog)
     mentions = _mentions(catalog, norm, rules, tricks)
-    return _extract(norm, _reading_text(norm, rules), mentions, rules)[0].claims
+    return _extract(norm, _reading_text(norm, rules), mentions, rules, catalog=catalog)[0].claims
 
 
 def verify_response(
@@ -505,7 +506,7 @@ def verify_response(
         )
     mentions = _mentions(catalog, norm, rules, tricks)
     lower = _reading_text(norm, rules)
-    extraction, examples = _extract(norm, lower, mentions, rules, myths_too=False)
+    extraction, examples = _extract(norm, lower, mentions, rules, myths_too=False, catalog=catalog)
     findings, tally = _evaluate(catalog, lower, extraction, customer, rules)
     if rules.claims_11 and findings:
         # ruleset 11: a corrected myth's claims are not held against the response

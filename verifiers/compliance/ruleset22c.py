@@ -38,6 +38,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 
+from replicas.verifiers.compliance.catalog import Catalog
 from replicas.verifiers.compliance.claims import Claim, Extraction, unbind_claims
 from replicas.verifiers.compliance.numwords import NUMBER_WORDS, parse_number_words
 
@@ -133,7 +134,27 @@ def _near(a: float, b: float) -> bool:
     return abs(a - b) <= max(0.5, 0.005 * max(abs(a), abs(b)))
 
 
-def _arithmetic(masked: str, units: Sequence[tuple[int, int]]) -> Callable[[Claim, str], bool]:
+def _fee_rates(catalog: Catalog, card_ids: Sequence[str]) -> list[tuple[float, float]]:
+    """(percentage, dollar minimum) of every percentage fee of the cards the figure is bound to."""
+    rates = []
+    for card_id in card_ids:
+        try:
+            card = catalog.card(card_id)
+        except (KeyError, ValueError):
+            continue
+        for pct, low in (
+            (card.bt_fee_pct, card.bt_fee_min_usd),
+            (card.cash_advance_fee_pct, card.cash_advance_fee_min_usd),
+            (card.foreign_txn_fee_pct, None),
+        ):
+            if pct:
+                rates.append((float(pct), float(low or 0.0)))
+    return rates
+
+
+def _arithmetic(
+    masked: str, units: Sequence[tuple[int, int]], catalog: Catalog
+) -> Callable[[Claim, str], bool]:
     """The reading: whether a generic dollar fee is arithmetic on its sentence's amounts."""
     stated: list[list[float]] = []
 
@@ -186,29 +207,41 @@ def _arithmetic(masked: str, units: Sequence[tuple[int, int]]) -> Callable[[Clai
         others = [v for pos, v in amounts if not claim.start <= pos < claim.end]
         if not others:
             return False
-        factors = (1.0, 12.0) if monthly else (1.0,)
-        pcts = percentages()
-        for d in others:
-            for p in pcts:
-                for f in factors:
-                    if _near(value, f * p * d / 100) or _near(d, f * p * value / 100):
-                        return True
-        if not sums or yearly:
-            return False
-        for i, d in enumerate(others):
-            for e in others[i + 1 :]:
-                if _near(value, d + e) or _near(value, abs(d - e)):
+        if yearly:
+            # a reward on a spend: the response's own (reward-sized) percentages
+            factors = (1.0, 12.0) if monthly else (1.0,)
+            return any(
+                _near(value, f * p * d / 100) or _near(d, f * p * value / 100)
+                for d in others
+                for p in percentages()
+                for f in factors
+            )
+        for pct, low in _fee_rates(catalog, claim.cards):
+            for d in others:
+                # the card's own fee on an amount (its minimum where that is more), or the amount
+                # the card's fee was taken of: a wrong worked fee matches neither and stays a claim
+                if _near(value, max(pct * d / 100, low)) or (
+                    value > d and _near(d, pct * value / 100)
+                ):
                     return True
-        return False
+        if not sums:
+            return False
+        # a total the sentence adds up ("$3,000 plus the $90 fee is $3,090"): the total only - an
+        # addend that is the fee is checked by the relations above
+        return any(
+            value > max(d, e) and _near(value, d + e)
+            for i, d in enumerate(others)
+            for e in others[i + 1 :]
+        )
 
     return arithmetic
 
 
-def revise_22c(extraction: Extraction) -> Extraction:
+def revise_22c(extraction: Extraction, catalog: Catalog) -> Extraction:
     """The extraction with ruleset 22's worked fee amounts unbound (module docstring)."""
     masked = extraction.masked
     if "$" not in masked and "dollar" not in masked and "buck" not in masked:
         return extraction
     if not any(_candidate(c) for c in extraction.claims):
         return extraction
-    return unbind_claims(extraction, [_arithmetic(masked, extraction.units)])
+    return unbind_claims(extraction, [_arithmetic(masked, extraction.units, catalog)])
