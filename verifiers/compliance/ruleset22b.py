@@ -290,7 +290,7 @@ def picks_22b(masked: str, extraction: Extraction, recs: Recommendations) -> Rec
             c, _ = _sentence_of(masked, a - 1)
             own = {x.card_id for x in mentions[bisect_left(starts, c) : bisect_left(starts, a)]}
         if len(own) == 1:
-            ruled.update(own)  # type: ignore[arg-type]
+            ruled.update(own)
     added: dict[str, NameMention] = {}
     # "Both are good picks", "It's a great fit for you"
     for conf in _windowed(masked, _CONFIRM, _CONFIRM_KEYS, 80, 12):
@@ -317,26 +317,26 @@ def picks_22b(masked: str, extraction: Extraction, recs: Recommendations) -> Rec
             for j in range(k - 1, max(-1, k - 1 - _PICK_REACH), -1):
                 x = mentions[j]
                 if x.card_id not in seen:
-                    seen.add(x.card_id)  # type: ignore[arg-type]
+                    seen.add(x.card_id)
                     picked.append(x)
                 if len(seen) == n:
                     break
             if len(seen) != n:
                 continue
         for x in picked:
-            added.setdefault(x.card_id, x)  # type: ignore[arg-type]
+            added.setdefault(x.card_id, x)
     # CRM shorthand: "- rec: X"
     for rec in _REC_LINE.finditer(masked):
         k = bisect_left(starts, rec.end())
         if k < len(mentions) and starts[k] == rec.end():
-            added.setdefault(mentions[k].card_id, mentions[k])  # type: ignore[arg-type]
+            added.setdefault(mentions[k].card_id, mentions[k])
     # "my top 2 for u: 1) X ... 2) Y"
     for lead in _windowed(masked, _TOP_LEAD, _TOP_KEYS, 0, 48):
         stop = masked.find("\n", lead.end())
         stop = len(masked) if stop < 0 else stop
         for m in mentions[bisect_left(starts, lead.end()) : bisect_left(starts, stop)]:
             if _ENUM_BEFORE.search(masked, max(lead.end(), m.start - 12), m.start):
-                added.setdefault(m.card_id, m)  # type: ignore[arg-type]
+                added.setdefault(m.card_id, m)
     changed = False
     for card_id, m in added.items():
         if card_id in negated or card_id in ruled or card_id in positive:
