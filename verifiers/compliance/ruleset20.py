@@ -554,22 +554,31 @@ _PENALTY_BEFORE_20 = re.compile(
 )
 
 
-def penalty_findings_20(
-    catalog: Catalog, extraction: Extraction, findings: list[Finding], tally: Tally
+def own_rate_findings(
+    catalog: Catalog,
+    extraction: Extraction,
+    findings: list[Finding],
+    tally: Tally,
+    *,
+    kind: str,
+    label: str,
+    after: re.Pattern[str],
+    before: re.Pattern[str],
+    window: int,
 ) -> list[Finding]:
-    """Findings for a single rate that its own words call the penalty APR ("27.99% penalty
-    APR") of one card that has a penalty APR, when it is not that APR: ruleset 19 passed any
-    rate of the card (27.99% was its cash advance APR). The rate is counted once more in the
-    APR objective."""
+    """Findings for a single rate of ``kind`` (an APR claim's kind, e.g. "penalty") that its own
+    words call that rate (``after`` matches right after it, or ``before`` in the ``window``
+    characters before it) on one card that has such a rate, when it is not that rate (the
+    catalog field ``<kind>_apr_pct``; ``label`` names it in the message). The rate is counted
+    once more in the APR objective. Shared by ruleset 20 (penalty) and ruleset 22 (cash advance).
+    """
     masked = extraction.masked
-    if "penalty" not in masked:
-        return findings
     taken = {(f.start, f.end) for f in findings}
     extra: list[Finding] = []
     for claim in extraction.claims:
         if (
             claim.family != APR_CLAIM
-            or claim.kind != "penalty"
+            or claim.kind != kind
             or claim.is_none
             or len(claim.cards) != 1
             or claim.low is None
@@ -577,15 +586,15 @@ def penalty_findings_20(
             or (claim.start, claim.end) in taken
         ):
             continue
-        own = _PENALTY_AFTER_20.match(masked, claim.end) is not None or (
-            _PENALTY_BEFORE_20.search(masked, max(0, claim.start - 50), claim.start) is not None
+        own = after.match(masked, claim.end) is not None or (
+            before.search(masked, max(0, claim.start - window), claim.start) is not None
         )
         if not own:
             continue
         card = catalog.card(claim.cards[0])
-        truth = card.penalty_apr_pct
+        truth = getattr(card, f"{kind}_apr_pct")
         if truth is None:
-            continue  # ruleset 19's check already says the card has none
+            continue  # the ruleset's own check already says the card has none
         wrong = not same(claim.low, truth)
         tally.count(FAMILY_OBJECTIVE[APR_CLAIM], not wrong)
         if wrong:
@@ -593,7 +602,7 @@ def penalty_findings_20(
             extra.append(
                 Finding(
                     WRONG_APR,
-                    f"the penalty APR of {name} is {pct(truth)}, not {claimed(claim)}",
+                    f"the {label} of {name} is {pct(truth)}, not {claimed(claim)}",
                     claim.start,
                     claim.end,
                     pct(truth),
@@ -605,8 +614,31 @@ def penalty_findings_20(
     return sorted([*findings, *extra], key=lambda f: (f.start, f.end, f.code))
 
 
+def penalty_findings_20(
+    catalog: Catalog, extraction: Extraction, findings: list[Finding], tally: Tally
+) -> list[Finding]:
+    """Findings for a single rate that its own words call the penalty APR ("27.99% penalty
+    APR") of one card that has a penalty APR, when it is not that APR: ruleset 19 passed any
+    rate of the card (27.99% was its cash advance APR). The rate is counted once more in the
+    APR objective."""
+    if "penalty" not in extraction.masked:
+        return findings
+    return own_rate_findings(
+        catalog,
+        extraction,
+        findings,
+        tally,
+        kind="penalty",
+        label="penalty APR",
+        after=_PENALTY_AFTER_20,
+        before=_PENALTY_BEFORE_20,
+        window=50,
+    )
+
+
 __all__ = [
     "options_20",
+    "own_rate_findings",
     "penalty_findings_20",
     "percent_20",
     "picks_20",

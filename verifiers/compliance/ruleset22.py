@@ -52,10 +52,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.expansions import apply_first_replacements
-from replicas.verifiers.compliance.findings import WRONG_APR, Finding, claimed, pct, same
+from replicas.verifiers.compliance.findings import Finding
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, UNKNOWN, NameMention
+from replicas.verifiers.compliance.ruleset20 import own_rate_findings
 from replicas.verifiers.compliance.ruleset21 import _TERM_RES_21, _lines
-from replicas.verifiers.compliance.term_checks import FAMILY_OBJECTIVE
 
 if TYPE_CHECKING:
     from replicas.verifiers.compliance.catalog import Catalog
@@ -346,48 +346,19 @@ def advance_findings_22(
     advance APR", "cash advance rate: 28.49%") of one card that has one, when it is not that APR:
     ruleset 21 passed any rate of the card (28.49% was its purchase APR's top). Counted once more
     in the APR objective, as ruleset 20 does for the penalty APR."""
-    masked = extraction.masked
-    if "advance" not in masked:
+    if "advance" not in extraction.masked:
         return findings
-    taken = {(f.start, f.end) for f in findings}
-    extra: list[Finding] = []
-    for claim in extraction.claims:
-        if (
-            claim.family != "apr"
-            or claim.kind != "cash_advance"
-            or claim.is_none
-            or len(claim.cards) != 1
-            or claim.low is None
-            or claim.low != claim.high
-            or (claim.start, claim.end) in taken
-        ):
-            continue
-        own = _ADVANCE_AFTER_22.match(masked, claim.end) is not None or (
-            _ADVANCE_BEFORE_22.search(masked, max(0, claim.start - 40), claim.start) is not None
-        )
-        if not own:
-            continue
-        card = catalog.card(claim.cards[0])
-        truth = card.cash_advance_apr_pct
-        if truth is None:
-            continue  # ruleset 21's check already says the card has none
-        wrong = not same(claim.low, truth)
-        tally.count(FAMILY_OBJECTIVE["apr"], not wrong)
-        if wrong:
-            name = catalog.names.name_of(claim.cards[0])
-            extra.append(
-                Finding(
-                    WRONG_APR,
-                    f"the cash advance APR of {name} is {pct(truth)}, not {claimed(claim)}",
-                    claim.start,
-                    claim.end,
-                    pct(truth),
-                    claimed(claim),
-                )
-            )
-    if not extra:
-        return findings
-    return sorted([*findings, *extra], key=lambda f: (f.start, f.end, f.code))
+    return own_rate_findings(
+        catalog,
+        extraction,
+        findings,
+        tally,
+        kind="cash_advance",
+        label="cash advance APR",
+        after=_ADVANCE_AFTER_22,
+        before=_ADVANCE_BEFORE_22,
+        window=40,
+    )
 
 
 __all__ = ["advance_findings_22", "answers_22", "revise_22"]
