@@ -91,19 +91,15 @@ import re
 from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING
 
-from replicas.verifiers.compliance.claim_types import APR_CLAIM
 from replicas.verifiers.compliance.claims import unbind_claims
 from replicas.verifiers.compliance.expansions import apply_first_replacements
 from replicas.verifiers.compliance.findings import (
-    WRONG_APR,
     Finding,
     Tally,
-    claimed,
-    pct,
-    same,
 )
 from replicas.verifiers.compliance.matchers import at_line_starts
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, NameMention
+from replicas.verifiers.compliance.own_rates import own_rate_findings
 from replicas.verifiers.compliance.prefilter import (
     finditer_from,
     finditer_lines,
@@ -116,7 +112,6 @@ from replicas.verifiers.compliance.ruleset19 import (
     rules_out_19,
 )
 from replicas.verifiers.compliance.spans import SpanIndex
-from replicas.verifiers.compliance.term_checks import FAMILY_OBJECTIVE
 
 if TYPE_CHECKING:
     from replicas.verifiers.compliance.catalog import Catalog
@@ -554,66 +549,6 @@ _PENALTY_BEFORE_20 = re.compile(
 )
 
 
-def own_rate_findings(
-    catalog: Catalog,
-    extraction: Extraction,
-    findings: list[Finding],
-    tally: Tally,
-    *,
-    kind: str,
-    label: str,
-    after: re.Pattern[str],
-    before: re.Pattern[str],
-    window: int,
-) -> list[Finding]:
-    """Findings for a single rate of ``kind`` (an APR claim's kind, e.g. "penalty") that its own
-    words call that rate (``after`` matches right after it, or ``before`` in the ``window``
-    characters before it) on one card that has such a rate, when it is not that rate (the
-    catalog field ``<kind>_apr_pct``; ``label`` names it in the message). The rate is counted
-    once more in the APR objective. Shared by ruleset 20 (penalty) and ruleset 22 (cash advance).
-    """
-    masked = extraction.masked
-    taken = {(f.start, f.end) for f in findings}
-    extra: list[Finding] = []
-    for claim in extraction.claims:
-        if (
-            claim.family != APR_CLAIM
-            or claim.kind != kind
-            or claim.is_none
-            or len(claim.cards) != 1
-            or claim.low is None
-            or claim.low != claim.high
-            or (claim.start, claim.end) in taken
-        ):
-            continue
-        own = after.match(masked, claim.end) is not None or (
-            before.search(masked, max(0, claim.start - window), claim.start) is not None
-        )
-        if not own:
-            continue
-        card = catalog.card(claim.cards[0])
-        truth = getattr(card, f"{kind}_apr_pct")
-        if truth is None:
-            continue  # the ruleset's own check already says the card has none
-        wrong = not same(claim.low, truth)
-        tally.count(FAMILY_OBJECTIVE[APR_CLAIM], not wrong)
-        if wrong:
-            name = catalog.names.name_of(claim.cards[0])
-            extra.append(
-                Finding(
-                    WRONG_APR,
-                    f"the {label} of {name} is {pct(truth)}, not {claimed(claim)}",
-                    claim.start,
-                    claim.end,
-                    pct(truth),
-                    claimed(claim),
-                )
-            )
-    if not extra:
-        return findings
-    return sorted([*findings, *extra], key=lambda f: (f.start, f.end, f.code))
-
-
 def penalty_findings_20(
     catalog: Catalog, extraction: Extraction, findings: list[Finding], tally: Tally
 ) -> list[Finding]:
@@ -638,7 +573,6 @@ def penalty_findings_20(
 
 __all__ = [
     "options_20",
-    "own_rate_findings",
     "penalty_findings_20",
     "percent_20",
     "picks_20",

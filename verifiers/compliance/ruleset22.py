@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING
 from replicas.verifiers.compliance.expansions import apply_first_replacements
 from replicas.verifiers.compliance.findings import Finding
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, UNKNOWN, NameMention
-from replicas.verifiers.compliance.ruleset20 import own_rate_findings
+from replicas.verifiers.compliance.own_rates import own_rate_findings
 from replicas.verifiers.compliance.ruleset21 import _TERM_RES_21, _lines
 
 if TYPE_CHECKING:
