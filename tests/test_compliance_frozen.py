@@ -44,6 +44,8 @@
 * Ruleset 21 against the revision that published it as the default (``RULESET_21_PUBLISHED``,
   ``a526891``, stop 35: its last change to ``verifiers/``, the speed-up merge), run there with
   ``ruleset=21``.
+* Ruleset 22 against the revision that published it opt-in (``RULESET_22_PUBLISHED``,
+  ``19437cc``, stop 36: its last change to ``verifiers/``), run there with ``ruleset=22``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -85,6 +87,7 @@ RULESET_18_PUBLISHED = "a52aab1f46942324ead6467dc73d88296ff9a4d4"
 RULESET_19_PUBLISHED = "d446b9d19dd389b08cc7d71d9010dff00dcd6bfd"
 RULESET_20_PUBLISHED = "60695be1b33a1932b0beb65bdec7063d8baf50a2"
 RULESET_21_PUBLISHED = "a52689139ae440922cbc8328005acf22ccb9c2d2"
+RULESET_22_PUBLISHED = "19437cc729054ae0665ecb8eb908fff454415045"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -226,6 +229,7 @@ PUBLISHED = {
     19: RULESET_19_PUBLISHED,
     20: RULESET_20_PUBLISHED,
     21: RULESET_21_PUBLISHED,
+    22: RULESET_22_PUBLISHED,
 }
 
 
