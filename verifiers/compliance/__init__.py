@@ -150,6 +150,7 @@ from replicas.verifiers.compliance.ruleset22b import (
     tiers_22b,
 )
 from replicas.verifiers.compliance.ruleset22c import revise_22c
+from replicas.verifiers.compliance.ruleset23 import revise_23
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -399,6 +400,10 @@ def _extract(
         )
     if rules.arithmetic_22c and catalog is not None:
         extraction = revise_22c(extraction, catalog)
+    if (rules.plausible_23 or rules.postposed_23 or rules.net_fee_23) and catalog is not None:
+        extraction = revise_23(
+            extraction, catalog, rules.plausible_23, rules.postposed_23, rules.net_fee_23
+        )
     return extraction, examples
 
 

@@ -520,6 +520,15 @@ class Ruleset:
     # "rec: X" lines and "my top 2: 1) X 2) Y" recommend; "isn't available at your score",
     # "not one I can recommend" rule a card out without a "but"
     picks_22b: bool = False
+    # ruleset 23 (``ruleset23``, the s26 blind sets' tuning halves): a figure no card of the
+    # catalog could have as that term (an "APR" under half the lowest purchase APR, a "fee" over
+    # twice the largest dollar fee) is unverified
+    plausible_23: bool = False
+    # ruleset 23: a figure followed by "on / for the <card>" is that card's
+    postposed_23: bool = False
+    # ruleset 23: a dollar figure that differs from another of its sentence by exactly the
+    # card's annual fee is arithmetic on that fee ("$342 ($247 after the fee)")
+    net_fee_23: bool = False
 
 
 FROZEN_RULESET = 3
@@ -744,6 +753,19 @@ RULESETS[22] = replace(
     advance_22=True,
     short_names_22b=True,
     picks_22b=True,
+)
+
+#: Ruleset 23 (opt-in) is ruleset 22 plus part c (``arithmetic_22c``, which the s26 blind sets
+#: read with no defect lost) and the readings of what a figure can be (``ruleset23``): an
+#: implausible figure is no term claim, a figure is the card's it is "on", and a figure that is
+#: another one plus or minus the card's annual fee is arithmetic (issue 13).
+RULESETS[23] = replace(
+    RULESETS[22],
+    version=23,
+    arithmetic_22c=True,
+    plausible_23=True,
+    postposed_23=True,
+    net_fee_23=True,
 )
 
 

@@ -1,0 +1,164 @@
+"""Ruleset 23: readings that hold whatever a writer's phrasing, found on the s26 tuning halves.
+
+Ruleset 22 read each new writer's phrasings one by one, and those readings carried over to the
+next writers by an item or two (RULESETS.md, "Ruleset 22"). The three readings here are not
+about a phrasing but about what a figure can be:
+
+* ``plausible_23`` - **a figure no card's term could be is no term claim.** A percentage typed
+  as a (non-intro) APR that is below half the lowest purchase APR of the whole catalog is a
+  reward or fee rate the reader mistyped ("6% groceries" in a table row, "at its top rate of 4%
+  on dining"); a dollar figure typed as a fee that is more than twice the largest dollar fee of
+  the whole catalog is a balance, a spend or a total ("start with $4,200 on the card", "well over
+  $1,500 a year all in"). Both are left unverified. The bounds come from the catalog, not from
+  the text, so a plausible wrong figure ("19.99%" for 21.99 %, "$59" for $39) is still checked;
+  an intro rate, a 0 % rate and a figure typed by its own words as an intro offer are never
+  touched (a fake 0 % offer is still reported).
+* ``postposed_23`` - **a figure followed by "on / for the <card>" is that card's.** "18.24% to
+  26.24% variable on the Alder, 25.99% to 33.99% on the Birch and 18.99% on the Cedar": each
+  range belongs to the card named right after it, not the card named before it. Only when
+  nothing but "variable" / "fixed" / "APR" / "fee" stands between the figure and "on" / "for"
+  and the card name follows at once.
+* ``net_fee_23`` - **a dollar figure that differs from another dollar amount of its sentence
+  by exactly the card's annual fee is arithmetic on that fee**, not a fee term: "about $342 a
+  year ($247 after the fee)", "| $709 ($804 in year one) |". Only for a card whose annual fee is
+  not zero, within half a dollar; the figure is unverified.
+
+See "Ruleset 23" in ``verifiers/compliance/RULESETS.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import replace
+
+from replicas.verifiers.compliance.catalog import Catalog
+from replicas.verifiers.compliance.claims import Claim, Extraction
+from replicas.verifiers.compliance.mentions import UNKNOWN
+
+__all__ = ["revise_23"]
+
+#: an APR-typed percentage below this share of the catalog's lowest purchase APR is no APR
+_APR_FLOOR_SHARE_23 = 0.5
+#: a fee-typed dollar figure above this multiple of the catalog's largest dollar fee is no fee
+_FEE_CEILING_FACTOR_23 = 2.0
+_USD_FEE_FIELDS_23 = (
+    "annual_fee_usd",
+    "annual_fee_first_year_usd",
+    "bt_fee_min_usd",
+    "cash_advance_fee_min_usd",
+    "late_fee_usd",
+    "min_interest_charge_usd",
+)
+#: between a figure and the card it is "on": only a rate's type words, then "on" / "for"
+_POSTPOSED_23 = re.compile(
+    r"[ \t]*(?:\(?(?:variable|fixed|var\.?)\)?[ \t,]*)?(?:(?:apr|fee|interest)[ \t,]*)?"
+    r"(?:on|for)[ \t]+(?:the[ \t]+)?(?:\*\*|__)?$"
+)
+_POSTPOSED_GAP_23 = 40
+_DOLLARS_23 = re.compile(r"\$[ \t]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?(?![\d,]*%)")
+_NET_TOLERANCE_23 = 0.5
+_MAX_AMOUNTS_23 = 30
+
+
+def _bounds(catalog: Catalog) -> tuple[float | None, float | None]:
+    """The APR floor and the dollar-fee ceiling of the whole catalog (``None``: no such term)."""
+    aprs = [c.purchase_apr_min_pct for c in catalog.cards if c.purchase_apr_min_pct]
+    fees = [
+        v for c in catalog.cards for f in _USD_FEE_FIELDS_23 if (v := getattr(c, f)) is not None
+    ]
+    floor = _APR_FLOOR_SHARE_23 * min(aprs) if aprs else None
+    ceiling = _FEE_CEILING_FACTOR_23 * max(fees) if fees else None
+    return floor, ceiling
+
+
+def _implausible(claim: Claim, floor: float | None, ceiling: float | None) -> bool:
+    if claim.low is None or claim.is_none:
+        return False
+    top = claim.high if claim.high is not None else claim.low
+    if claim.family == "apr" and claim.unit == "pct" and floor is not None:
+        return 0 < claim.low and top < floor
+    if claim.family == "fee" and claim.unit == "usd" and ceiling is not None:
+        return claim.low > ceiling
+    return False
+
+
+def _postposed_card(claim: Claim, masked: str, extraction: Extraction) -> str | None:
+    """The card named right after ``claim`` behind "on / for (the)", if any."""
+    mentions = extraction.mentions
+    k = bisect_right([m.start for m in mentions], claim.end - 1)
+    if k >= len(mentions):
+        return None
+    mention = mentions[k]
+    if mention.kind == UNKNOWN or mention.card_id is None:
+        return None
+    gap = masked[claim.end : mention.start]
+    if len(gap) > _POSTPOSED_GAP_23 or _POSTPOSED_23.fullmatch(gap) is None:
+        return None
+    return mention.card_id
+
+
+def _unit_text(extraction: Extraction, pos: int) -> str:
+    k = bisect_right(extraction.units, (pos, 1 << 62)) - 1
+    if k < 0:
+        return ""
+    start, end = extraction.units[k]
+    return extraction.masked[start:end] if start <= pos < end else ""
+
+
+def _dollars(text: str) -> list[float]:
+    out = []
+    for m in _DOLLARS_23.finditer(text):
+        out.append(float(m.group(1).replace(",", "")) + (float(f"0.{m.group(2)}") if m.group(2) else 0))
+        if len(out) > _MAX_AMOUNTS_23:
+            return []
+    return out
+
+
+def _net_of_fee(claim: Claim, extraction: Extraction, catalog: Catalog) -> bool:
+    if claim.family != "fee" or claim.unit != "usd" or claim.low is None or len(claim.cards) != 1:
+        return False
+    card = catalog.card(claim.cards[0])
+    fee = card.annual_fee_usd
+    value = claim.low
+    if not fee or any(
+        v is not None and abs(v - value) <= _NET_TOLERANCE_23
+        for v in (fee, card.annual_fee_first_year_usd)
+    ):
+        return False  # a right fee stays a claim (it is what discloses the fee)
+    if value <= _NET_TOLERANCE_23:
+        return False  # "$0" is a waiver claim: "$0 the first year, then $95" is no arithmetic
+    amounts = _dollars(_unit_text(extraction, claim.start))
+    return any(
+        abs(abs(a - value) - fee) <= _NET_TOLERANCE_23
+        for a in amounts
+        if a > _NET_TOLERANCE_23 and a != value
+    )
+
+
+def revise_23(
+    extraction: Extraction, catalog: Catalog, plausible: bool, postposed: bool, net_fee: bool
+) -> Extraction:
+    """The extraction with ruleset 23's readings (module docstring)."""
+    if not extraction.claims:
+        return extraction
+    floor, ceiling = _bounds(catalog) if plausible else (None, None)
+    masked = extraction.masked
+    out = list(extraction.claims)
+    changed = False
+    for i, claim in enumerate(out):
+        if not claim.cards or claim.family not in ("apr", "fee", "intro"):
+            continue
+        if plausible and claim.family != "intro" and _implausible(claim, floor, ceiling):
+            out[i] = replace(claim, cards=())
+            changed = True
+            continue
+        if postposed and extraction.mentions:
+            card = _postposed_card(claim, masked, extraction)
+            if card is not None and claim.cards != (card,):
+                claim = out[i] = replace(claim, cards=(card,), binding="clause")
+                changed = True
+        if net_fee and _net_of_fee(claim, extraction, catalog):
+            out[i] = replace(claim, cards=())
+            changed = True
+    return replace(extraction, claims=tuple(out)) if changed else extraction
