@@ -400,9 +400,16 @@ def _extract(
         )
     if rules.arithmetic_22c and catalog is not None:
         extraction = revise_22c(extraction, catalog)
-    if (rules.plausible_23 or rules.postposed_23 or rules.net_fee_23) and catalog is not None:
+    if catalog is not None and (
+        rules.plausible_23 or rules.postposed_23 or rules.net_fee_23 or rules.columns_23
+    ):
         extraction = revise_23(
-            extraction, catalog, rules.plausible_23, rules.postposed_23, rules.net_fee_23
+            extraction,
+            catalog,
+            rules.plausible_23,
+            rules.postposed_23,
+            rules.net_fee_23,
+            rules.columns_23,
         )
     return extraction, examples
 

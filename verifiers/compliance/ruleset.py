@@ -529,6 +529,9 @@ class Ruleset:
     # ruleset 23: a dollar figure that differs from another of its sentence by exactly the
     # card's annual fee is arithmetic on that fee ("$342 ($247 after the fee)")
     net_fee_23: bool = False
+    # ruleset 23: a table cell under a column (or beside a row label) that names a value the
+    # answer works out ("Est. rewards / yr", "After fee", "Net value") is no term claim
+    columns_23: bool = False
 
 
 FROZEN_RULESET = 3
@@ -757,8 +760,9 @@ RULESETS[22] = replace(
 
 #: Ruleset 23 (opt-in) is ruleset 22 plus part c (``arithmetic_22c``, which the s26 blind sets
 #: read with no defect lost) and the readings of what a figure can be (``ruleset23``): an
-#: implausible figure is no term claim, a figure is the card's it is "on", and a figure that is
-#: another one plus or minus the card's annual fee is arithmetic (issue 13).
+#: implausible figure is no term claim, a figure is the card's it is "on", a figure that is
+#: another one plus or minus the card's annual fee is arithmetic, and a table cell under a value
+#: column ("Est. rewards / yr", "After fee") is no term (issue 13).
 RULESETS[23] = replace(
     RULESETS[22],
     version=23,
@@ -766,6 +770,7 @@ RULESETS[23] = replace(
     plausible_23=True,
     postposed_23=True,
     net_fee_23=True,
+    columns_23=True,
 )
 
 

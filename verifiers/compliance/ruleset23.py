@@ -58,6 +58,30 @@ _POSTPOSED_23 = re.compile(
 _POSTPOSED_GAP_23 = 40
 _DOLLARS_23 = re.compile(r"\$[ \t]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?(?![\d,]*%)")
 _NET_TOLERANCE_23 = 0.5
+_WORDS_SPAN_23 = 30
+_BOUNDARY_23 = re.compile(r"[|\n;]|[.!?](?:[ \t]|$)")
+_APR_WORDS_23 = re.compile(r"\bapr\b|\binterest\b|\brate[ \t]+on[ \t]+(?:purchases|balances)")
+_MAX_TABLE_ROWS_23 = 200
+#: a table column or row that names a value the answer works out, not a card's term
+_VALUE_HEADER_23 = re.compile(
+    r"\bafter[ \t]+(?:the[ \t]+|its[ \t]+)?(?:annual[ \t]+)?fees?\b|\bnet\b|\brewards?\b"
+    r"|\bvalue\b|\bearn\w*|\bsavings?\b|\bspend\w*|\bbonus\b|\bworth\b|\bpoints\b"
+    r"|\breturns?\b|\bcash[ \t-]?back\b"
+)
+_TERM_HEADER_23 = re.compile(
+    r"\bapr\b|\binterest\b|\bintro\w*|\bpromo\w*|\bpenalty\b|\blate\b|\bforeign\b|\bfx\b"
+    r"|\btransfers?\b|\bbt\b|\badvances?\b|\bannual[ \t]+fee\b|\bfirst[ \t-]year\b"
+    r"|\byear[ \t]+(?:one|1)\b"
+)
+#: a fee named right at the figure ("$300 annual fee", "$95/yr fee", "annual fee: $300")
+_NAMED_AFTER_23 = re.compile(
+    r"[ \t]*(?:(?:a|per|/)[ \t]*(?:year|yr)[ \t]+)?(?:annual|yearly|first[- ]year)?[ \t]*"
+    r"(?:fee|membership)\b"
+)
+_NAMED_BEFORE_23 = re.compile(
+    r"\b(?:fee|membership)[ \t]*(?:is|of|:|=|-|costs?)?[ \t]*(?:just|only|about|around)?[ \t]*$"
+)
+_FEE_WORDS_23 = re.compile(r"\bfees?\b|\bcharges?\b|\bmembership\b")
 _MAX_AMOUNTS_23 = 30
 
 
@@ -72,14 +96,30 @@ def _bounds(catalog: Catalog) -> tuple[float | None, float | None]:
     return floor, ceiling
 
 
-def _implausible(claim: Claim, floor: float | None, ceiling: float | None) -> bool:
+def _own_words(claim: Claim, masked: str) -> str:
+    """The words around the figure within its cell, line and sentence (at most 30 characters
+    each side)."""
+    before = masked[max(0, claim.start - _WORDS_SPAN_23) : claim.start]
+    after = masked[claim.end : claim.end + _WORDS_SPAN_23]
+    before = _BOUNDARY_23.split(before)[-1]
+    after = _BOUNDARY_23.split(after)[0]
+    return f"{before} {after}"
+
+
+def _implausible(claim: Claim, masked: str, floor: float | None, ceiling: float | None) -> bool:
+    """A figure no catalog card could have as the term it was typed as, where its own words do
+    not name that term ("a 3% APR", "fees: $2,000 a year" are still checked)."""
     if claim.low is None or claim.is_none:
         return False
     top = claim.high if claim.high is not None else claim.low
     if claim.family == "apr" and claim.unit == "pct" and floor is not None:
-        return 0 < claim.low and top < floor
+        if not (claim.low > 0 and top < floor):
+            return False
+        return _APR_WORDS_23.search(_own_words(claim, masked)) is None
     if claim.family == "fee" and claim.unit == "usd" and ceiling is not None:
-        return claim.low > ceiling
+        if claim.low <= ceiling:
+            return False
+        return _FEE_WORDS_23.search(_own_words(claim, masked)) is None
     return False
 
 
@@ -109,7 +149,9 @@ def _unit_text(extraction: Extraction, pos: int) -> str:
 def _dollars(text: str) -> list[float]:
     out = []
     for m in _DOLLARS_23.finditer(text):
-        out.append(float(m.group(1).replace(",", "")) + (float(f"0.{m.group(2)}") if m.group(2) else 0))
+        out.append(
+            float(m.group(1).replace(",", "")) + (float(f"0.{m.group(2)}") if m.group(2) else 0)
+        )
         if len(out) > _MAX_AMOUNTS_23:
             return []
     return out
@@ -128,6 +170,11 @@ def _net_of_fee(claim: Claim, extraction: Extraction, catalog: Catalog) -> bool:
         return False  # a right fee stays a claim (it is what discloses the fee)
     if value <= _NET_TOLERANCE_23:
         return False  # "$0" is a waiver claim: "$0 the first year, then $95" is no arithmetic
+    masked = extraction.masked
+    if _NAMED_AFTER_23.match(masked, claim.end) or _NAMED_BEFORE_23.search(
+        masked[max(0, claim.start - _WORDS_SPAN_23) : claim.start]
+    ):
+        return False  # "$300 annual fee", "annual fee: $300": a fee named is always checked
     amounts = _dollars(_unit_text(extraction, claim.start))
     return any(
         abs(abs(a - value) - fee) <= _NET_TOLERANCE_23
@@ -136,8 +183,50 @@ def _net_of_fee(claim: Claim, extraction: Extraction, catalog: Catalog) -> bool:
     )
 
 
+def _cell_headers(claim: Claim, masked: str) -> tuple[str, str]:
+    """The column header and the row label of the table cell ``claim`` sits in ("" if none)."""
+    line_start = masked.rfind("\n", 0, claim.start) + 1
+    line_end = masked.find("\n", claim.start)
+    line = masked[line_start : len(masked) if line_end < 0 else line_end]
+    if not line.lstrip().startswith("|"):
+        return "", ""
+    column = masked.count("|", line_start, claim.start)
+    header_start = line_start
+    for _ in range(_MAX_TABLE_ROWS_23):
+        if header_start == 0:
+            break
+        above = masked.rfind("\n", 0, header_start - 1) + 1
+        if not masked[above : header_start - 1].lstrip().startswith("|"):
+            break
+        header_start = above
+    else:
+        return "", ""
+    header_end = masked.find("\n", header_start)
+    header = masked[header_start : len(masked) if header_end < 0 else header_end].split("|")
+    cells = line.split("|")
+    label = cells[1] if len(cells) > 1 else ""
+    return (header[column] if column < len(header) else ""), label
+
+
+def _value_column(claim: Claim, masked: str) -> bool:
+    """A cell under a column (or beside a row label) that names a value, not a term: "Est.
+    rewards / yr", "After fee", "Net value" - a figure there is the answer's arithmetic."""
+    if claim.binding != "cell":
+        return False
+    header, label = _cell_headers(claim, masked)
+    return any(
+        _VALUE_HEADER_23.search(words) is not None and _TERM_HEADER_23.search(words) is None
+        for words in (header, label)
+    )
+
+
 def revise_23(
-    extraction: Extraction, catalog: Catalog, plausible: bool, postposed: bool, net_fee: bool
+    extraction: Extraction,
+    catalog: Catalog,
+    plausible: bool,
+    postposed: bool,
+    net_fee: bool,
+    columns: bool = False,
 ) -> Extraction:
     """The extraction with ruleset 23's readings (module docstring)."""
     if not extraction.claims:
@@ -149,7 +238,9 @@ def revise_23(
     for i, claim in enumerate(out):
         if not claim.cards or claim.family not in ("apr", "fee", "intro"):
             continue
-        if plausible and claim.family != "intro" and _implausible(claim, floor, ceiling):
+        if (
+            plausible and claim.family != "intro" and _implausible(claim, masked, floor, ceiling)
+        ) or (columns and claim.family != "intro" and _value_column(claim, masked)):
             out[i] = replace(claim, cards=())
             changed = True
             continue
