@@ -29,6 +29,7 @@ See "Ruleset 23" in ``verifiers/compliance/RULESETS.md``.
 from __future__ import annotations
 
 import re
+import weakref
 from bisect import bisect_right
 from dataclasses import replace
 
@@ -85,8 +86,25 @@ _FEE_WORDS_23 = re.compile(r"\bfees?\b|\bcharges?\b|\bmembership\b")
 _MAX_AMOUNTS_23 = 30
 
 
+_BOUNDS_CACHE_23: dict[int, tuple[weakref.ref[Catalog], tuple[float | None, float | None]]] = {}
+
+
 def _bounds(catalog: Catalog) -> tuple[float | None, float | None]:
-    """The APR floor and the dollar-fee ceiling of the whole catalog (``None``: no such term)."""
+    """The APR floor and the dollar-fee ceiling of the whole catalog (``None``: no such term),
+    computed once per catalog object (a catalog is immutable once built)."""
+    held = _BOUNDS_CACHE_23.get(id(catalog))
+    if held is not None and held[0]() is catalog:
+        return held[1]
+    bounds = _compute_bounds(catalog)
+    key = id(catalog)
+    _BOUNDS_CACHE_23[key] = (
+        weakref.ref(catalog, lambda _: _BOUNDS_CACHE_23.pop(key, None)),
+        bounds,
+    )
+    return bounds
+
+
+def _compute_bounds(catalog: Catalog) -> tuple[float | None, float | None]:
     aprs = [c.purchase_apr_min_pct for c in catalog.cards if c.purchase_apr_min_pct]
     fees = [
         v for c in catalog.cards for f in _USD_FEE_FIELDS_23 if (v := getattr(c, f)) is not None
@@ -123,10 +141,13 @@ def _implausible(claim: Claim, masked: str, floor: float | None, ceiling: float 
     return False
 
 
-def _postposed_card(claim: Claim, masked: str, extraction: Extraction) -> str | None:
-    """The card named right after ``claim`` behind "on / for (the)", if any."""
+def _postposed_card(
+    claim: Claim, masked: str, extraction: Extraction, starts: list[int]
+) -> str | None:
+    """The card named right after ``claim`` behind "on / for (the)", if any (``starts``: the
+    mentions' start positions)."""
     mentions = extraction.mentions
-    k = bisect_right([m.start for m in mentions], claim.end - 1)
+    k = bisect_right(starts, claim.end - 1)
     if k >= len(mentions):
         return None
     mention = mentions[k]
@@ -232,6 +253,7 @@ def revise_23(
     if not extraction.claims:
         return extraction
     floor, ceiling = _bounds(catalog) if plausible else (None, None)
+    starts = [m.start for m in extraction.mentions] if postposed else []
     masked = extraction.masked
     out = list(extraction.claims)
     changed = False
@@ -245,7 +267,7 @@ def revise_23(
             changed = True
             continue
         if postposed and extraction.mentions:
-            card = _postposed_card(claim, masked, extraction)
+            card = _postposed_card(claim, masked, extraction, starts)
             if card is not None and claim.cards != (card,):
                 claim = out[i] = replace(claim, cards=(card,), binding="clause")
                 changed = True
