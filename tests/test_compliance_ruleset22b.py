@@ -251,11 +251,11 @@ def test_ruleset22b_ruled_out_in_new_words(case: Case, catalog: Catalog) -> None
 _FLAGS = ("short_names_22b", "picks_22b")
 
 
-def test_ruleset22b_is_opt_in() -> None:
+def test_ruleset22b_is_in_the_default() -> None:
     assert all(getattr(RULESETS[22], f) for f in _FLAGS)
     for v in range(3, 22):
         assert not any(getattr(RULESETS[v], f) for f in _FLAGS)
-    assert DEFAULT_RULESET == 21
+    assert DEFAULT_RULESET == 23
 
 
 @pytest.mark.parametrize(

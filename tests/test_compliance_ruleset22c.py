@@ -15,7 +15,13 @@ from dataclasses import replace
 
 import pytest
 
-from replicas.verifiers.compliance import RULESETS, Catalog, Ruleset, verify_response
+from replicas.verifiers.compliance import (
+    DEFAULT_RULESET,
+    RULESETS,
+    Catalog,
+    Ruleset,
+    verify_response,
+)
 from tests.compliance_cases import CARDS, ELIGIBILITY
 
 #: ruleset 22 with part c's reading on (the flag is in no published ruleset)
@@ -92,9 +98,11 @@ def test_worked_fee_amounts(case: Case, catalog: Catalog) -> None:
     assert codes_with_spans(text, catalog, 21) == r21, text
 
 
-def test_the_flag_is_in_no_published_ruleset() -> None:
-    # it hid planted wrong fees on the s25 held-out halves (RULESETS.md, "Ruleset 22, part c")
-    assert not any(RULESETS[v].arithmetic_22c for v in RULESETS)
+def test_the_flag_is_in_no_ruleset_before_23() -> None:
+    # it hid planted wrong fees on the s25 held-out halves (RULESETS.md, "Ruleset 22, part c");
+    # ruleset 23 (the default) switches it on: the s26 blind sets lost no defect to it
+    assert not any(RULESETS[v].arithmetic_22c for v in RULESETS if v < 23)
+    assert RULESETS[23].arithmetic_22c and RULESETS[DEFAULT_RULESET].arithmetic_22c
 
 
 def test_ruleset_21_reads_these_the_old_way(catalog: Catalog) -> None:

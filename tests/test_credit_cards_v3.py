@@ -1,11 +1,12 @@
-"""The -v3 to -v8 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
-core-v9): the compliance verifier under rulesets 10, 16, 17, 19, 20 and 21.
+"""The -v3 to -v9 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
+core-v9, core-v10): the compliance verifier under rulesets 10, 16, 17, 19, 20, 21 and 23.
 
 -v4 (core-v5) is -v3 with ruleset 16, -v5 (core-v6) -v4 with ruleset 17, -v6 (core-v7) -v5
-with ruleset 19, -v7 (core-v8) -v6 with ruleset 20 and -v8 (core-v9) -v7 with ruleset 21; the
-tests of -v3's build and episodes run for all six, and the same text is graded by -v3 as ruleset
-10 reads it, by -v4 as ruleset 16 does, by -v5 as ruleset 17 does, by -v6 as ruleset 19 does, by
--v7 as ruleset 20 does and by -v8 as ruleset 21 does.
+with ruleset 19, -v7 (core-v8) -v6 with ruleset 20, -v8 (core-v9) -v7 with ruleset 21 and -v9
+(core-v10) -v8 with ruleset 23; the tests of -v3's build and episodes run for all seven, and the
+same text is graded by -v3 as ruleset 10 reads it, by -v4 as ruleset 16 does, by -v5 as ruleset
+17 does, by -v6 as ruleset 19 does, by -v7 as ruleset 20 does, by -v8 as ruleset 21 does and by
+-v9 as ruleset 23 does.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
 compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
@@ -41,6 +42,7 @@ V5_RULESET = 17
 V6_RULESET = 19
 V7_RULESET = 20
 V8_RULESET = 21
+V9_RULESET = 23
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -296,6 +298,79 @@ def test_a_bump_grades_with_its_ruleset(
     assert flips == {True, False}, flips  # cases in both directions
 
 
+def _reward_rates(snapshot: Any, card_id: str) -> list[tuple[str, float]]:
+    """The card's bonus categories and the percentage each pays back (rate x point value), from
+    the raw tables the recommendation's value formula reads."""
+    ctx = GradeContext(snapshot=snapshot, sandbox_root=Path("."), project_dir=Path("."))
+    try:
+        rows = ctx.pristine_query(
+            "select r.category, r.rate * c.point_value_usd * 100 from raw.card_rewards r "
+            f"join raw.cards c using (card_id) where card_id = '{card_id}' order by r.category"
+        )
+    finally:
+        ctx.close()
+    return [(str(category), float(pct)) for category, pct in rows]
+
+
+def _lines_v9(task: Task, card: Any, catalog: Catalog, snapshot: Any) -> tuple[list[str], str]:
+    """Lines about ``card``: true ones ruleset 21 misreads and ruleset 23 reads as no term claim,
+    and a false one both rulesets catch.
+
+    True: each of the card's reward rates (from ``raw.card_rewards``) under half the catalog's
+    lowest purchase APR, which ruleset 21 checks as the card's APR; and, for a recommendation of a
+    card with an annual fee, its annual rewards before and after that fee (the oracle's value
+    plus the fee), which ruleset 21 checks as the annual fee. False: an annual fee $50 too high.
+    """
+    floor = 0.5 * min(c.purchase_apr_min_pct for c in catalog.cards if c.purchase_apr_min_pct)
+    name, fee = card.card_name, float(card.annual_fee_usd)
+    honest = [
+        f"At its rate of {pct:g}% on {category}, the {name} pays back fast."
+        for category, pct in _reward_rates(snapshot, card.card_id)
+        if pct < floor
+    ]
+    value = re.search(
+        r"about \$([\d,]+\.\d\d) a year after its annual fee", task.oracle[-1].arguments["answer"]
+    )
+    if value is not None and fee:
+        net = float(value.group(1).replace(",", ""))
+        honest.append(
+            f"The {name} earns about ${net + fee:,.2f} a year (${net:,.2f} after the fee)."
+        )
+    return honest, f"The {name} has a ${fee + 50:.0f} annual fee."
+
+
+@pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
+def test_v9_grades_with_ruleset_23(base: str, snapshot: Any, catalog: Catalog) -> None:
+    """On the same task, -v8 grades a text as ruleset 21 reads it and -v9 as ruleset 23 does:
+    true reward rates and a recommendation's rewards before and after the annual fee (figures no
+    card's APR or fee could be, or the fee's arithmetic), which -v8 fails, pass -v9; a wrong annual
+    fee fails both."""
+    old_family, new_family = f"credit_cards.{base}-v8", f"credit_cards.{base}-v9"
+    fixed = 0
+    for variant in range(4):
+        task = _task(base, "v9", variant)
+        customer = task.metadata.get("customer_id")
+        customer_id = None if customer is None else int(customer)
+        oracle = task.oracle[-1].arguments["answer"]
+        assert _grade(new_family, task, oracle, snapshot).passed
+        honest, wrong = _lines_v9(task, _subject(task, catalog), catalog, snapshot)
+        for line in honest:
+            text = f"{oracle}\n{line}"
+            old = verify_response(text, catalog, customer_id=customer_id, ruleset=V8_RULESET)
+            new = verify_response(text, catalog, customer_id=customer_id, ruleset=V9_RULESET)
+            assert new.passed, (task.id, line, new.codes)
+            _assert_graded_like(_grade(old_family, task, text, snapshot), old)
+            _assert_graded_like(_grade(new_family, task, text, snapshot), new)
+            fixed += not old.passed
+        text = f"{oracle}\n{wrong}"
+        for family, ruleset in ((old_family, V8_RULESET), (new_family, V9_RULESET)):
+            found = verify_response(text, catalog, customer_id=customer_id, ruleset=ruleset)
+            assert "wrong_fee" in found.codes, (task.id, ruleset, found.codes)
+            verdict = _grade(family, task, text, snapshot)
+            assert not verdict.passed and "wrong_fee" in verdict.codes, (family, verdict.codes)
+    assert fixed >= 2  # honest texts -v8 fails and -v9 passes (computed here, not assumed)
+
+
 def test_v2_tasks_keep_ruleset_3(snapshot: Any, catalog: Catalog) -> None:
     """A published -v2 task: a false "no AF" (caught only by later rulesets) still passes."""
     for base in ("card_terms_qa", "recommend_card"):
@@ -340,6 +415,7 @@ def test_build_runs_the_verifier_with_the_family_ruleset(
         ("v6", V6_RULESET),
         ("v7", V7_RULESET),
         ("v8", V8_RULESET),
+        ("v9", V9_RULESET),
     ):
         seen.clear()
         task = get_family(f"credit_cards.{base}-{version}").build(snapshot, SEED, 0)
@@ -385,9 +461,9 @@ def _episode(task: Task, snapshot: Any, calls: list[dict[str, Any]]) -> float:
         env.close()
 
 
-@pytest.mark.parametrize("version", ["v3", "v4", "v5", "v6", "v7", "v8"])
+@pytest.mark.parametrize("version", ["v3", "v4", "v5", "v6", "v7", "v8", "v9"])
 @pytest.mark.parametrize("base", BUMPED)
-def test_v3_to_v8_oracle_scores_one_null_zero_and_wrong_readings_fail(
+def test_v3_to_v9_oracle_scores_one_null_zero_and_wrong_readings_fail(
     base: str, version: str, snapshot: Any, catalog: Catalog
 ) -> None:
     task = _task(base, version)
@@ -417,6 +493,7 @@ def test_v3_to_v8_oracle_scores_one_null_zero_and_wrong_readings_fail(
             "v6": V6_RULESET,
             "v7": V7_RULESET,
             "v8": V8_RULESET,
+            "v9": V9_RULESET,
         }[version]
         found = verify_response(draft.group(1), catalog, ruleset=ruleset).codes
         assert sorted(set(found)) == sorted(task.expected)

@@ -182,7 +182,7 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   its sentence or the next (the correcting figure is checked); a low rate followed by "after
   which" / "then" and the go-to rate is an intro rate; "Number one for me: X" and "X ticks most
   of your boxes" recommend X; a rate its own words call the penalty APR is checked against it.
-* ``21`` - the default since stop 35 (``ruleset21``): ruleset 20 plus fixes for the classes the s24 blind set's
+* ``21`` - the default in stop 35 (``ruleset21``): ruleset 20 plus fixes for the classes the s24 blind set's
   first writer showed, precision first: terse reward notation ("3% gas", "1.5% base", "it pays
   5%") is no APR or fee, and a reward's spend cap ("(first $1,500 a year)", "up to $6k") or a
   value after "~" no fee; "the two Crest travel cards" names a category, not an invented card;
@@ -194,6 +194,15 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   not 0% intro" and "no introductory waiver" claim no intro APR; a figure in a warning is
   unverified; "A% on purchases and B% on transfers for N months" shares the months; a name in
   a spelling note is no card; a card ruled out in its own sentence is not recommended.
+* ``22`` - opt-in (``ruleset22``, ``ruleset22b``): ruleset 21 plus fixes for the classes the s25
+  tuning set showed (denied waivers, a figure owned by the card in its parenthesis, a card named
+  as a point of comparison, shortened names, new ways to recommend or rule out a card).
+* ``23`` - the default since stop 37 (``ruleset23``): ruleset 22 plus part c
+  (``ruleset22c``: worked fee amounts are arithmetic) and readings of what a figure can be: a
+  figure no catalog card could have as that term is unverified, a figure followed by "on / for
+  the <card>" is that card's, a dollar figure that is another one of its sentence plus or
+  minus the card's annual fee is arithmetic, and a table cell under a value column ("Est.
+  rewards / yr", "After fee") is no term.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -535,7 +544,7 @@ class Ruleset:
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 21
+DEFAULT_RULESET = 23
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(
@@ -706,8 +715,8 @@ RULESETS[19] = replace(
     slots_19=True,
 )
 
-#: Ruleset 20 (opt-in) is ruleset 19 plus the fixes of the classes the s20, s21 and s22 blind
-#: sets' tuning parts still showed under ruleset 19 (issue 13; ``ruleset20``).
+#: Ruleset 20 (the default in stop 34) is ruleset 19 plus the fixes of the classes the s20, s21
+#: and s22 blind sets' tuning parts still showed under ruleset 19 (issue 13; ``ruleset20``).
 RULESETS[20] = replace(
     RULESETS[19],
     version=20,
@@ -720,8 +729,8 @@ RULESETS[20] = replace(
     penalty_20=True,
 )
 
-#: Ruleset 21 (opt-in) is ruleset 20 plus the fixes of the classes the s24 blind set's first
-#: writer showed under ruleset 20 (issue 13; ``ruleset21``).
+#: Ruleset 21 (the default in stop 35) is ruleset 20 plus the fixes of the classes the s24 blind
+#: set's first writer showed under ruleset 20 (issue 13; ``ruleset21``).
 RULESETS[21] = replace(
     RULESETS[20],
     version=21,
@@ -758,11 +767,11 @@ RULESETS[22] = replace(
     picks_22b=True,
 )
 
-#: Ruleset 23 (opt-in) is ruleset 22 plus part c (``arithmetic_22c``, which the s26 blind sets
-#: read with no defect lost) and the readings of what a figure can be (``ruleset23``): an
-#: implausible figure is no term claim, a figure is the card's it is "on", a figure that is
-#: another one plus or minus the card's annual fee is arithmetic, and a table cell under a value
-#: column ("Est. rewards / yr", "After fee") is no term (issue 13).
+#: Ruleset 23 (the default since stop 37) is ruleset 22 plus part c (``arithmetic_22c``, which
+#: the s26 blind sets read with no defect lost) and the readings of what a figure can be
+#: (``ruleset23``): an implausible figure is no term claim, a figure is the card's it is "on",
+#: a figure that is another one plus or minus the card's annual fee is arithmetic, and a table
+#: cell under a value column ("Est. rewards / yr", "After fee") is no term (issue 13).
 RULESETS[23] = replace(
     RULESETS[22],
     version=23,

@@ -95,6 +95,10 @@ V7_COMPLIANCE_RULESET = 20
 #: with (the verifier's default since stop 35; a literal for the same reason).
 V8_COMPLIANCE_RULESET = 21
 
+#: The compliance ruleset the ``-v9`` families (suite core-v10, ``v9_families``) grade and build
+#: with (the verifier's default since stop 37; a literal for the same reason).
+V9_COMPLIANCE_RULESET = 23
+
 #: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
 #: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).
 RULES_SQL = f"""

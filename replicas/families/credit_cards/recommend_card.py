@@ -15,6 +15,8 @@ current detections) instead of the frozen ruleset 3; see ``RecommendCardV3``.
 ``-v7`` (core-v8): ``-v6`` with check 2 under compliance ruleset 20; see ``RecommendCardV7``.
 ``-v8`` (core-v9): ``-v7`` with check 2 under compliance ruleset 21; see ``RecommendCardV8`` in
 ``replicas.families.credit_cards.v8_families``.
+``-v9`` (core-v10): ``-v8`` with check 2 under compliance ruleset 23; see ``RecommendCardV9`` in
+``replicas.families.credit_cards.v9_families``.
 
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
