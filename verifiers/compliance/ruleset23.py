@@ -33,7 +33,7 @@ import weakref
 from bisect import bisect_right
 from dataclasses import replace
 
-from replicas.verifiers.compliance.catalog import Catalog
+from replicas.verifiers.compliance.catalog import _USD_FIELDS, Catalog
 from replicas.verifiers.compliance.claims import Claim, Extraction
 from replicas.verifiers.compliance.mentions import UNKNOWN
 
@@ -43,14 +43,6 @@ __all__ = ["revise_23"]
 _APR_FLOOR_SHARE_23 = 0.5
 #: a fee-typed dollar figure above this multiple of the catalog's largest dollar fee is no fee
 _FEE_CEILING_FACTOR_23 = 2.0
-_USD_FEE_FIELDS_23 = (
-    "annual_fee_usd",
-    "annual_fee_first_year_usd",
-    "bt_fee_min_usd",
-    "cash_advance_fee_min_usd",
-    "late_fee_usd",
-    "min_interest_charge_usd",
-)
 #: between a figure and the card it is "on": only a rate's type words, then "on" / "for"
 _POSTPOSED_23 = re.compile(
     r"[ \t]*(?:\(?(?:variable|fixed|var\.?)\)?[ \t,]*)?(?:(?:apr|fee|interest)[ \t,]*)?"
@@ -106,9 +98,7 @@ def _bounds(catalog: Catalog) -> tuple[float | None, float | None]:
 
 def _compute_bounds(catalog: Catalog) -> tuple[float | None, float | None]:
     aprs = [c.purchase_apr_min_pct for c in catalog.cards if c.purchase_apr_min_pct]
-    fees = [
-        v for c in catalog.cards for f in _USD_FEE_FIELDS_23 if (v := getattr(c, f)) is not None
-    ]
+    fees = [v for c in catalog.cards for f in _USD_FIELDS if (v := getattr(c, f)) is not None]
     floor = _APR_FLOOR_SHARE_23 * min(aprs) if aprs else None
     ceiling = _FEE_CEILING_FACTOR_23 * max(fees) if fees else None
     return floor, ceiling
