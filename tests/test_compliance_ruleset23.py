@@ -162,3 +162,17 @@ def test_adversarial_input_stays_within_limits(catalog: Catalog) -> None:
     started = time.process_time()
     verify_response(text, catalog, ruleset=23)
     assert time.process_time() - started < 60
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "known hole of ruleset 23 (RULESETS.md, 'Ruleset 23'): net_fee_23 reads a wrong fee that "
+        "differs from the card's true fee, stated beside it, by exactly that fee as arithmetic "
+        "('costs $300 a year, not $150'); rulesets 21 and 22 catch it"
+    ),
+)
+def test_a_wrong_fee_denying_the_true_one_is_caught(catalog: Catalog) -> None:
+    text = "The Summit Cash Preferred costs $300 a year, not $150 as some sites say."
+    assert codes_with_spans(text, catalog, 22) == _FEE
+    assert codes_with_spans(text, catalog, 23) == _FEE
