@@ -74,7 +74,10 @@ NET_FEE: list[Case] = [
     (_NET_CELL.format(v="$560"), _OK, _FEE),
     # "$0" is a waiver claim, never arithmetic: the Preferred has no first-year waiver
     ("The Summit Cash Preferred is $0 the first year, then $150.", _FEE, _FEE),
-    # a fee that differs from another figure by the fee is still checked when it is named
+    # a fee that differs from another figure by the fee is still checked when it is named, when
+    # the sentence denies a figure, and when it works nothing out
+    ("The Summit Cash Preferred costs $300 a year, not $150 as some sites say.", _FEE, _FEE),
+    ("The Summit Cash Preferred costs $300 a year; the Summit Cash Plus costs $150.", _FEE, _FEE),
     (
         "The Summit Cash Preferred has a $300 annual fee; $450 in rewards less that is $150.",
         _FEE,
@@ -162,17 +165,3 @@ def test_adversarial_input_stays_within_limits(catalog: Catalog) -> None:
     started = time.process_time()
     verify_response(text, catalog, ruleset=23)
     assert time.process_time() - started < 60
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "known hole of ruleset 23 (RULESETS.md, 'Ruleset 23'): net_fee_23 reads a wrong fee that "
-        "differs from the card's true fee, stated beside it, by exactly that fee as arithmetic "
-        "('costs $300 a year, not $150'); rulesets 21 and 22 catch it"
-    ),
-)
-def test_a_wrong_fee_denying_the_true_one_is_caught(catalog: Catalog) -> None:
-    text = "The Summit Cash Preferred costs $300 a year, not $150 as some sites say."
-    assert codes_with_spans(text, catalog, 22) == _FEE
-    assert codes_with_spans(text, catalog, 23) == _FEE

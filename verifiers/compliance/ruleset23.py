@@ -21,7 +21,9 @@ about a phrasing but about what a figure can be:
 * ``net_fee_23`` - **a dollar figure that differs from another dollar amount of its sentence
   by exactly the card's annual fee is arithmetic on that fee**, not a fee term: "about $342 a
   year ($247 after the fee)", "| $709 ($804 in year one) |". Only for a card whose annual fee is
-  not zero, within half a dollar; the figure is unverified.
+  not zero, within half a dollar, in a sentence that works a value out ("after", "before",
+  "once", "net", "less", "in year one") and denies nothing ("not $150", "rather than"); never a
+  "$0", the card's true fee or a figure with the fee named at it. The figure is unverified.
 
 See "Ruleset 23" in ``verifiers/compliance/RULESETS.md``.
 """
@@ -66,6 +68,13 @@ _TERM_HEADER_23 = re.compile(
     r"|\btransfers?\b|\bbt\b|\badvances?\b|\bannual[ \t]+fee\b|\bfirst[ \t-]year\b"
     r"|\byear[ \t]+(?:one|1)\b"
 )
+#: the words that work a value out net of (or before) the fee
+_NET_WORDS_23 = re.compile(
+    r"\b(?:after|before|net|less|minus|once|leaves|left|takes[ \t]+it|in[ \t]+year[ \t]+(?:one|1)"
+    r"|(?:the[ \t]+)?first[ \t]+year)\b"
+)
+#: a sentence that denies a figure ("not $150", "isn't", "rather than") makes claims, not sums
+_DENIAL_23 = re.compile(r"\bnot\b|n't\b|\bnever\b|\binstead\b|\brather[ \t]+than\b|\bwrong\b")
 #: a fee named right at the figure ("$300 annual fee", "$95/yr fee", "annual fee: $300")
 _NAMED_AFTER_23 = re.compile(
     r"[ \t]*(?:(?:a|per|/)[ \t]*(?:year|yr)[ \t]+)?(?:annual|yearly|first[- ]year)?[ \t]*"
@@ -186,7 +195,10 @@ def _net_of_fee(claim: Claim, extraction: Extraction, catalog: Catalog) -> bool:
         masked[max(0, claim.start - _WORDS_SPAN_23) : claim.start]
     ):
         return False  # "$300 annual fee", "annual fee: $300": a fee named is always checked
-    amounts = _dollars(_unit_text(extraction, claim.start))
+    unit = _unit_text(extraction, claim.start)
+    if _NET_WORDS_23.search(unit) is None or _DENIAL_23.search(unit) is not None:
+        return False  # no "after / before / once ... the fee" - or a denial ("not $150"): a claim
+    amounts = _dollars(unit)
     return any(
         abs(abs(a - value) - fee) <= _NET_TOLERANCE_23
         for a in amounts
