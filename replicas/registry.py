@@ -32,8 +32,11 @@ class Registry(Generic[T]):
         loader: Callable[[], object] | None = None,
         same: Callable[[T, T], bool] | None = None,
         sort: bool = True,
+        list_known_up_to: int = _LIST_KNOWN_UP_TO,
     ) -> None:
         self.kind = kind
+        # an unknown name lists every known one when there are at most this many
+        self._list_known_up_to = list_known_up_to
         self._sort = sort  # False: items() keeps registration order (e.g. audit run order)
         self._items: dict[str, T] = {}
         self._lock = threading.RLock()
@@ -100,7 +103,7 @@ class Registry(Generic[T]):
             known = [n for n, _ in self.items()]
         close = difflib.get_close_matches(str(name), known, n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
-        if len(known) <= _LIST_KNOWN_UP_TO:
+        if len(known) <= self._list_known_up_to:
             hint += f"; known {self.kind}s: {', '.join(known) or '(none)'}"
         raise ValueError(f"unknown {self.kind} {name!r}{hint}")
 

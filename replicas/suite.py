@@ -99,7 +99,11 @@ def _check_scale(scale: float) -> None:
 
 
 #: Every suite the kit ships, by name (a registry, so a new suite is one entry).
-SUITE_SPECS: Registry[SuiteSpec] = Registry("suite", same=lambda old, new: old == new)
+#: An unknown suite's error lists every published suite (one is always what the user meant to
+#: pick; there are more than the registry's default of 12 since core-v10).
+SUITE_SPECS: Registry[SuiteSpec] = Registry(
+    "suite", same=lambda old, new: old == new, list_known_up_to=100
+)
 for _plan in PLANS:
     SUITE_SPECS.register(_plan.name, _plan)
 
