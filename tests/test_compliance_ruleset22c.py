@@ -1,4 +1,4 @@
-"""Compliance ruleset 22, part c (in no published ruleset yet: read here as ruleset 22 plus its
+"""Compliance ruleset 22, part c (in ruleset 23, not 22: read here as ruleset 22 plus its
 flag, ``PART_C``): a dollar figure typed only as "a fee" (or as the annual fee by
 "a year" alone) that is arithmetic on the amounts of its sentence is a worked example, not a fee
 term (the s25 blind sets' tuning halves) - issue 13, ``verifiers/compliance/ruleset22c.py`` - in
@@ -24,7 +24,7 @@ from replicas.verifiers.compliance import (
 )
 from tests.compliance_cases import CARDS, ELIGIBILITY
 
-#: ruleset 22 with part c's reading on (the flag is in no published ruleset)
+#: ruleset 22 with part c's reading on (ruleset 23 has the flag too, with its own readings)
 PART_C = replace(RULESETS[22], arithmetic_22c=True)
 
 

@@ -517,7 +517,7 @@ class Ruleset:
     expect_22: bool = False
     # ruleset 22: a rate its own words call the cash advance APR is checked against that APR alone
     advance_22: bool = False
-    # part c (``ruleset22c``; in no published ruleset yet): a dollar figure typed only as "a fee"
+    # part c (``ruleset22c``; in ruleset 23, not 22): a dollar figure typed only as "a fee"
     # that is arithmetic on its sentence's amounts ("$250 on your $5,000") is a worked example
     arithmetic_22c: bool = False
     # ruleset 22, part b (``ruleset22b``, the s25 blind sets' tuning file): an invented name whose
