@@ -46,6 +46,9 @@
   ``ruleset=21``.
 * Ruleset 22 against the revision that published it opt-in (``RULESET_22_PUBLISHED``,
   ``19437cc``, stop 36: its last change to ``verifiers/``), run there with ``ruleset=22``.
+* Ruleset 23 against the revision that published it as the default (``RULESET_23_PUBLISHED``,
+  ``5eb1733``, stop 37: its last change to ``verifiers/``, a comment), run there with
+  ``ruleset=23``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -88,6 +91,7 @@ RULESET_19_PUBLISHED = "d446b9d19dd389b08cc7d71d9010dff00dcd6bfd"
 RULESET_20_PUBLISHED = "60695be1b33a1932b0beb65bdec7063d8baf50a2"
 RULESET_21_PUBLISHED = "a52689139ae440922cbc8328005acf22ccb9c2d2"
 RULESET_22_PUBLISHED = "19437cc729054ae0665ecb8eb908fff454415045"
+RULESET_23_PUBLISHED = "5eb173342ffaf2e0b0360bd07025f808dced6879"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -230,6 +234,7 @@ PUBLISHED = {
     20: RULESET_20_PUBLISHED,
     21: RULESET_21_PUBLISHED,
     22: RULESET_22_PUBLISHED,
+    23: RULESET_23_PUBLISHED,
 }
 
 
