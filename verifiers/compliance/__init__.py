@@ -151,6 +151,13 @@ from replicas.verifiers.compliance.ruleset22b import (
 )
 from replicas.verifiers.compliance.ruleset22c import revise_22c
 from replicas.verifiers.compliance.ruleset23 import revise_23
+from replicas.verifiers.compliance.ruleset24 import (
+    generic_names_24,
+    ranked_picks_24,
+    refs_24,
+    revise_24,
+    sole_pick_24,
+)
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -348,6 +355,10 @@ def _mentions(
         mentions = spelling_21(norm.text, mentions)
     if rules.short_names_22b:
         mentions = short_names_22b(index, tiers_22b(index, norm.text, mentions))
+    if rules.refs_24:
+        mentions = refs_24(index, norm.text, mentions)
+    if rules.generic_24:
+        mentions = generic_names_24(norm.text, mentions)
     return mentions
 
 
@@ -411,6 +422,22 @@ def _extract(
             rules.net_fee_23,
             rules.columns_23,
         )
+    if catalog is not None and (
+        rules.context_24
+        or rules.corrections_24
+        or rules.results_24
+        or rules.waivers_24
+        or rules.generic_24
+    ):
+        extraction = revise_24(
+            extraction,
+            catalog,
+            rules.context_24,
+            rules.corrections_24,
+            rules.results_24,
+            rules.waivers_24,
+            rules.generic_24,
+        )
     return extraction, examples
 
 
@@ -432,6 +459,8 @@ def _evaluate(
     ruleset 19: with its picks, and the cards offered as options for the eligibility rule)."""
     if rules.why_not_19 or rules.options_19:
         more = _more_19(rules)
+        if rules.sole_24 and customer is not None:
+            more = _then_sole_24(more)
         offered: Callable[[str, Any, Any], Any] | None = (
             options_20 if rules.options_20 else options_19 if rules.options_19 else None
         )
@@ -448,6 +477,20 @@ def _evaluate(
     if rules.rec_lists_14c:
         return evaluate(catalog, lower, extraction, customer, rules, rec_lists_14c)
     return evaluate(catalog, lower, extraction, customer, rules)
+
+
+def _then_sole_24(
+    more: Callable[[str, Extraction, Recommendations], Recommendations] | None,
+) -> Callable[[str, Extraction, Recommendations], Recommendations]:
+    """``more`` followed by ruleset 24's ranked cards and sole card of an answer to a
+    customer."""
+
+    def both(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
+        if more is not None:
+            recs = more(masked, extraction, recs)
+        return sole_pick_24(masked, extraction, ranked_picks_24(masked, extraction, recs))
+
+    return both
 
 
 def _more_19(

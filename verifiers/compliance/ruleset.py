@@ -541,6 +541,23 @@ class Ruleset:
     # ruleset 23: a table cell under a column (or beside a row label) that names a value the
     # answer works out ("Est. rewards / yr", "After fee", "Net value") is no term claim
     columns_23: bool = False
+    # ruleset 24 (``ruleset24``, the s27 blind sets' tuning halves): "the Plus's", "the
+    # Sterling": one word of exactly one card named before it refers to that card
+    refs_24: bool = False
+    # ruleset 24: an APR or fee bound only by context is right when right for one of the last
+    # cards named before it
+    context_24: bool = False
+    # ruleset 24: a statement the answer reports having made and then corrects is no claim
+    corrections_24: bool = False
+    # ruleset 24: "an $80 transfer", "$200 bonus", "-> $162 a year": an amount, not a price
+    results_24: bool = False
+    # ruleset 24: "Year one has no annual fee": the first-year fee
+    waivers_24: bool = False
+    # ruleset 24: "a no-annual-fee card would serve you better": a kind of card, not a term
+    generic_24: bool = False
+    # ruleset 24: an answer to a customer that names one card, and rules it out nowhere, puts
+    # it forward
+    sole_24: bool = False
 
 
 FROZEN_RULESET = 3
@@ -780,6 +797,23 @@ RULESETS[23] = replace(
     postposed_23=True,
     net_fee_23=True,
     columns_23=True,
+)
+
+#: Ruleset 24 (opt-in, stop 38; ``ruleset24``, the s27 blind sets' tuning halves) is ruleset 23
+#: plus readings of who a figure is about and of what the answer takes back: one-word references
+#: ("the Plus's"), a context-bound figure given to the recent card it is right for, corrected
+#: statements, dollar amounts that are no price ("an $80 transfer", "-> $162 a year"), "year one
+#: has no annual fee" as the first-year fee, and "a no-annual-fee card" as a kind of card.
+RULESETS[24] = replace(
+    RULESETS[23],
+    version=24,
+    refs_24=True,
+    context_24=True,
+    corrections_24=True,
+    results_24=True,
+    waivers_24=True,
+    generic_24=True,
+    sole_24=True,
 )
 
 

@@ -1,0 +1,243 @@
+"""Compliance ruleset 24 (issue 13, ``verifiers/compliance/ruleset24.py``): who a figure is
+about and what the answer takes back, found on the s27 blind sets' tuning halves - in our own
+wording on the hand catalog (``tests/compliance_cases``).
+
+Summit Cash: no annual fee, 19.99%-29.99% variable, late fee $40, 3% foreign fee. Summit Cash
+Plus: $95 a year, $0 the first year, 18.24%-27.24% variable, late fee $39, no foreign fee.
+Summit Cash Preferred: $150 a year, also in year one. Customer C1 is eligible for the Summit Cash,
+the Harbor Sky Miles and the Vista Clear only.
+
+Each case is (customer, text, ruleset 24's codes, ruleset 23's codes). Every class holds an
+honest case ruleset 23 flags (or a defect it misses) and a twin with a real defect that ruleset 24
+catches.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import pytest
+
+from replicas.verifiers.compliance import RULESETS, Catalog, verify_response
+from tests.compliance_cases import CARDS, ELIGIBILITY
+
+Case = tuple[str | None, str, list[str], list[str]]
+_OK: list[str] = []
+_APR = ["wrong_apr"]
+_FEE = ["wrong_fee"]
+_INELIGIBLE = ["ineligible_card"]
+
+REFS: list[Case] = [
+    # "the Plus's": the one card named before whose name has that word
+    (
+        None,
+        "I compared the Summit Cash and the Summit Cash Plus. If you travel, the Plus's 0% "
+        "foreign transaction fee beats the 3% on the Summit Cash.",
+        _OK,
+        _FEE,
+    ),
+    (
+        None,
+        "I compared the Summit Cash and the Summit Cash Plus. If you travel, the Plus's 3% "
+        "foreign transaction fee is worse than the Summit Cash's.",
+        _FEE,
+        _OK,
+    ),
+]
+
+_RECOMMEND = (
+    "We would recommend the Summit Cash Plus ($95 a year, $0 the first year). It has no foreign "
+    "transaction fee, whereas the alternative, the Summit Cash, charges 3%. The purchase APR is "
+    "{apr}, variable."
+)
+CONTEXT: list[Case] = [
+    # the sentence's subject is the card recommended, not the one a contrast named last
+    (None, _RECOMMEND.format(apr="18.24% to 27.24%"), _OK, ["wrong_apr", "wrong_fee"]),
+    # wrong for every card named just before: still reported
+    (None, _RECOMMEND.format(apr="16.24% to 27.24%"), _APR, ["wrong_apr", "wrong_fee"]),
+    # another card's APR under this card's own heading: the structure says whose it is
+    (
+        None,
+        "Summit Cash Plus vs Summit Cash:\n\n**Summit Cash Plus**\n- $95 a year, $0 the first "
+        "year\n- 19.99% to 29.99% variable",
+        _APR,
+        _APR,
+    ),
+]
+
+CORRECTIONS: list[Case] = [
+    (
+        None,
+        "I told you the late fee on the Summit Cash Plus was $40, but that's the Summit Cash "
+        "figure. Sorry about that.",
+        _OK,
+        _FEE,
+    ),
+    # no correction: a wrong figure repeated is still wrong
+    (
+        None,
+        "I told you the late fee on the Summit Cash Plus was $40, and that's right.",
+        _FEE,
+        _FEE,
+    ),
+]
+
+RESULTS: list[Case] = [
+    (
+        None,
+        "The Summit Cash Plus costs $95 a year after a free first year. It pays 3% on travel "
+        "\u2192 $162 a year on your trips.",
+        _OK,
+        _FEE,
+    ),
+    (None, "The Summit Cash Plus charges a $162 annual fee.", _FEE, _FEE),
+    (
+        None,
+        "The Summit Cash Plus: late fee up to $39, $200 bonus after $500 in 3 months.",
+        _OK,
+        _FEE,
+    ),
+    (
+        None,
+        "The Summit Cash Plus: late fee up to $45, $200 bonus after $500 in 3 months.",
+        _FEE,
+        _FEE,
+    ),
+]
+
+WAIVERS: list[Case] = [
+    (
+        None,
+        "With the Summit Cash Plus, year one has no annual fee, and after that the $95 fee applies.",
+        _OK,
+        _FEE,
+    ),
+    # the Preferred has no first-year waiver
+    (
+        None,
+        "With the Summit Cash Preferred, year one has no annual fee, and after that the $150 fee "
+        "applies.",
+        _FEE,
+        _FEE,
+    ),
+]
+
+GENERIC: list[Case] = [
+    (
+        None,
+        "The Summit Cash Plus costs $95 a year after a free first year; if you'd rather not pay "
+        "that, a no-annual-fee card would serve you better.",
+        _OK,
+        _FEE,
+    ),
+    (None, "The Summit Cash Plus is a no-annual-fee card.", _FEE, _FEE),
+]
+
+_RANKED = (
+    "Thanks for sharing your spending. Here's how we'd rank your options.\n\n"
+    "**1. {first}** \u2014 Our #1 for you\n- **Fee:** {fee}\n- **Pros:** 3% on travel is hard "
+    "to beat.\n\n**2. Harbor Sky Miles** \u2014 Close second\n- **Fee:** $0 (no annual fee)"
+)
+SOLE: list[Case] = [
+    # one card put to a customer is recommended: its fee must be stated, the customer eligible
+    (
+        "C1",
+        "You asked about the Summit Cash Plus. It's worth serious consideration: 3% back on "
+        "travel and no foreign transaction fee.",
+        ["ineligible_card", "missing_disclosure"],
+        _INELIGIBLE,
+    ),
+    (
+        "C1",
+        "You asked about the Summit Cash. It's worth serious consideration: 2% back on "
+        "everything and no annual fee.",
+        _OK,
+        _OK,
+    ),
+    # ruled out, or no customer: not a recommendation
+    ("C1", "You asked about the Summit Cash Plus, but you don't qualify for it yet.", _OK, _OK),
+    (
+        None,
+        "You asked about the Summit Cash Plus. It's worth serious consideration: 3% back on "
+        "travel and no foreign transaction fee.",
+        _OK,
+        _OK,
+    ),
+    # a numbered line that opens with a card ranks it for the customer
+    (
+        "C1",
+        _RANKED.format(first="Summit Cash Plus", fee="$0 the first year, then $95"),
+        _INELIGIBLE,
+        _OK,
+    ),
+    ("C1", _RANKED.format(first="Summit Cash", fee="none"), _OK, _OK),
+]
+
+CLASSES = {
+    "refs_24": REFS,
+    "context_24": CONTEXT,
+    "corrections_24": CORRECTIONS,
+    "results_24": RESULTS,
+    "waivers_24": WAIVERS,
+    "generic_24": GENERIC,
+    "sole_24": SOLE,
+}
+CASES = [case for cases in CLASSES.values() for case in cases]
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return Catalog.from_records(CARDS, ELIGIBILITY)
+
+
+def codes(text: str, catalog: Catalog, ruleset: object, customer: str | None) -> list[str]:
+    verdict = verify_response(text, catalog, customer_id=customer, ruleset=ruleset)  # type: ignore[arg-type]
+    for reason in verdict.reasons:
+        assert reason.span is not None
+        assert text[reason.span.start : reason.span.end] == reason.span.text
+    return sorted(set(verdict.codes))
+
+
+@pytest.mark.parametrize("case", CASES, ids=range(len(CASES)))
+def test_ruleset_24_readings(case: Case, catalog: Catalog) -> None:
+    customer, text, r24, r23 = case
+    assert codes(text, catalog, 24, customer) == r24, text
+    assert codes(text, catalog, 23, customer) == r23, text
+
+
+@pytest.mark.parametrize("flag", sorted(CLASSES))
+def test_each_reading_is_what_changes_its_cases(flag: str, catalog: Catalog) -> None:
+    # the test can fail: each class holds a case ruleset 23 reads otherwise, and the class's own
+    # flag alone, added to ruleset 23, reads it as ruleset 24 does
+    cases = CLASSES[flag]
+    changed = [c for c in cases if c[2] != c[3]]
+    assert changed
+    assert any(r24 != _OK for _, _, r24, _ in cases)
+    alone = replace(RULESETS[23], **{flag: True})
+    for customer, text, r24, _ in changed:
+        assert codes(text, catalog, alone, customer) == r24, (flag, text)
+
+
+def test_ruleset_24_is_23_plus_its_own_flags_and_not_the_default() -> None:
+    r23, r24 = RULESETS[23], RULESETS[24]
+    assert all(getattr(r24, f) for f in CLASSES)
+    assert not any(getattr(RULESETS[v], f) for v in RULESETS if v < 24 for f in CLASSES)
+    for name in r23.__dataclass_fields__:
+        if name not in ("version", *CLASSES):
+            assert getattr(r24, name) == getattr(r23, name), name
+
+
+def test_adversarial_input_stays_within_limits(catalog: Catalog) -> None:
+    # a worker must not exceed its limits: 200 kB of short references, contrasts, corrections,
+    # numbered names and headings, on one line and on many
+    chunk = (
+        "\n1. Summit Cash Plus - the Plus's 3% fee, whereas the Summit Cash charges 0%. I told you "
+        "it was $40 but wait. It costs $39 \u2192 $162 a year, a $200 bonus. "
+    )
+    lines = (chunk * (200_000 // len(chunk)))[:200_000]
+    sections = lines.replace(". I told", ".\n\n**Summit Cash**\nI told")
+    for text in (lines, sections):
+        started = time.process_time()
+        verify_response(text, catalog, customer_id="C1", ruleset=24)
+        assert time.process_time() - started < 60
