@@ -51,11 +51,29 @@ _RECOMMEND = (
     "transaction fee, whereas the alternative, the Summit Cash, charges 3%. The purchase APR is "
     "{apr}, variable."
 )
+_NO_INTRO = (
+    "We would recommend the {card} ({fee}). It has no intro offer, whereas the alternative, the "
+    "Summit Cash, gives 0% on purchases for 15 months, then 19.99% to 29.99% variable."
+)
 CONTEXT: list[Case] = [
     # the sentence's subject is the card recommended, not the one a contrast named last
     (None, _RECOMMEND.format(apr="18.24% to 27.24%"), _OK, ["wrong_apr", "wrong_fee"]),
     # wrong for every card named just before: still reported
     (None, _RECOMMEND.format(apr="16.24% to 27.24%"), _APR, ["wrong_apr", "wrong_fee"]),
+    # an intro offer too: "no intro offer" is the recommended card's (the Preferred has none);
+    # the Summit Cash Plus has a transfer offer, so there it is still reported
+    (
+        None,
+        _NO_INTRO.format(card="Summit Cash Preferred", fee="$150 a year"),
+        _OK,
+        ["wrong_intro_terms"],
+    ),
+    (
+        None,
+        _NO_INTRO.format(card="Summit Cash Plus", fee="$95 a year, $0 the first year"),
+        ["wrong_intro_terms"],
+        ["wrong_intro_terms"],
+    ),
     # another card's APR under this card's own heading: the structure says whose it is
     (
         None,

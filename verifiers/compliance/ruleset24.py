@@ -13,15 +13,15 @@ mostly a figure given to the wrong card, or a figure the answer itself retracts:
   just named.** A sentence that names no card ("The purchase APR is 29.24% (variable)") is read
   as about the card the text was last talking about - and that is often not the card it was last
   *naming* ("we recommend the Crest Foundation ... whereas the alternative, the Prism Secured,
-  charges $35 ... The purchase APR is 29.24%"). An APR or fee figure bound so, and wrong for
+  charges $35 ... The purchase APR is 29.24%"). An APR, fee or intro figure bound so, and wrong for
   that card, is given to the most recent of the other cards named just before it
   (``_CONTEXT_CARDS_24`` in all) that it is right for; wrong for all of them, it stays with its
   card and is reported. It stays bound to one card, so a figure never discloses a fee or an APR
   for a card it is not about. The same holds for a figure bound to the one card its sentence
   names only after it ("First, it has no annual fee, whereas the alternative, the Prism Secured,
-  charges $35 a year"). A figure whose clause names its card is untouched, and so is an intro
-  offer; so is a figure under a line its card's name opens (a heading "**2. Atlas Explorer**", a
-  list label): that structure, not the last sentence, says what it is about.
+  charges $35 a year"). A figure whose clause names its card is untouched, and so is a figure
+  under a line its card's name opens (a heading "**2. Atlas Explorer**", a list label): that
+  structure, not the last sentence, says what it is about.
 * ``corrections_24`` - **a statement the answer takes back is no claim**: "I told you the cash
   advance APR on the Vista Rewards was 33.24%, but that's the Sterling Rewards figure", "I had it
   down as $250 a year... wait", "I called its APR variable, and that was wrong". A figure after
@@ -363,7 +363,7 @@ def revise_24(
             changed = True
         if (
             context
-            and claim.family in ("apr", "fee")
+            and claim.family in ("apr", "fee", "intro")
             and len(claim.cards) == 1
             and (claim.binding == "context" or _named_only_after(claim, extraction))
         ):
