@@ -20,6 +20,7 @@ from dataclasses import replace
 import pytest
 
 from replicas.verifiers.compliance import RULESETS, Catalog, verify_response
+from replicas.verifiers.compliance.ruleset import Ruleset
 from tests.compliance_cases import CARDS, ELIGIBILITY
 
 Case = tuple[str | None, str, list[str], list[str]]
@@ -209,8 +210,8 @@ def catalog() -> Catalog:
     return Catalog.from_records(CARDS, ELIGIBILITY)
 
 
-def codes(text: str, catalog: Catalog, ruleset: object, customer: str | None) -> list[str]:
-    verdict = verify_response(text, catalog, customer_id=customer, ruleset=ruleset)  # type: ignore[arg-type]
+def codes(text: str, catalog: Catalog, ruleset: int | Ruleset, customer: str | None) -> list[str]:
+    verdict = verify_response(text, catalog, customer_id=customer, ruleset=ruleset)
     for reason in verdict.reasons:
         assert reason.span is not None
         assert text[reason.span.start : reason.span.end] == reason.span.text
