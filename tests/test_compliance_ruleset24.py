@@ -260,3 +260,35 @@ def test_adversarial_input_stays_within_limits(catalog: Catalog) -> None:
         started = time.process_time()
         verify_response(text, catalog, customer_id="C1", ruleset=24)
         assert time.process_time() - started < 60
+
+
+def test_a_context_apr_goes_only_to_a_card_whose_purchase_apr_it_is() -> None:
+    # two cards at 14.99 %, one fixed, one variable: "fixed" after naming the variable one last
+    # is the fixed card's purchase APR
+    prime = dict(CARDS[3], card_id="CC-9", card_name="Harbor Sky Miles Prime", apr_is_variable=True)
+    catalog = Catalog.from_records([*CARDS, prime], ELIGIBILITY)
+    pick = (
+        "You asked about the Harbor Sky Miles and the {other}. My pick is the Harbor Sky Miles:"
+        "\n\n- no annual fee, the same as the {other}\n- {apr} APR\n- no foreign transaction fee"
+    )
+    same_rate = pick.format(other="Harbor Sky Miles Prime", apr="14.99% fixed")
+    assert codes(same_rate, catalog, 24, None) == _OK
+    assert codes(same_rate, catalog, 23, None) == _APR
+    # a rate that is only another card's cash advance APR stays with its card, so a wrong
+    # "variable" on it is still reported (29.99 % is the Harbor Sky Miles' cash advance APR and
+    # this secured card's fixed purchase APR)
+    secured = dict(
+        CARDS[3],
+        card_id="CC-10",
+        card_name="Summit Secured",
+        purchase_apr_min_pct=29.99,
+        purchase_apr_max_pct=29.99,
+        apr_is_variable=False,
+    )
+    catalog = Catalog.from_records([*CARDS, secured], ELIGIBILITY)
+    line = (
+        "You qualify for Summit Secured and Harbor Sky Miles. My pick is Summit Secured:\n\n"
+        "- $0 AF - same as Harbor Sky Miles\n- 29.99% {v} APR\n- no FTF"
+    )
+    assert codes(line.format(v="variable"), catalog, 24, None) == _APR
+    assert codes(line.format(v="fixed"), catalog, 24, None) == _OK

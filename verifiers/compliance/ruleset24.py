@@ -15,7 +15,8 @@ mostly a figure given to the wrong card, or a figure the answer itself retracts:
   *naming* ("we recommend the Crest Foundation ... whereas the alternative, the Prism Secured,
   charges $35 ... The purchase APR is 29.24%"). An APR, fee or intro figure bound so, and wrong for
   that card, is given to the most recent of the other cards named just before it
-  (``_CONTEXT_CARDS_24`` in all) that it is right for; wrong for all of them, it stays with its
+  (``_CONTEXT_CARDS_24`` in all) that it is right for (an APR as the rate it was typed as: a
+  purchase APR is not another card's because it equals that card's cash advance APR); wrong for all of them, it stays with its
   card and is reported. It stays bound to one card, so a figure never discloses a fee or an APR
   for a card it is not about. The same holds for a figure bound to the one card its sentence
   names only after it ("First, it has no annual fee, whereas the alternative, the Prism Secured,
@@ -64,8 +65,9 @@ from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from replicas.verifiers.compliance.catalog import Catalog
+from replicas.verifiers.compliance.catalog import CardTerms, Catalog
 from replicas.verifiers.compliance.claims import Claim, Extraction
+from replicas.verifiers.compliance.findings import same
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, UNKNOWN, NameMention
 from replicas.verifiers.compliance.recommend import Recommendations
 from replicas.verifiers.compliance.spans import SpanIndex
@@ -320,13 +322,38 @@ def _named_only_after(claim: Claim, extraction: Extraction) -> bool:
     return True
 
 
+def _same_kind(claim: Claim, card: CardTerms) -> bool:
+    """An APR the other card is right for as the rate it was typed as: "29.24% variable APR" is
+    not the Keystone's because its cash advance APR is 29.24% (a lone rate may be any APR of the
+    card it is bound to, but only its purchase APR can take it from another card)."""
+    if claim.family != "apr" or claim.low is None:
+        return True
+    high = claim.high if claim.high is not None else claim.low
+    if claim.kind == "cash_advance":
+        return same(claim.low, card.cash_advance_apr_pct)
+    if claim.kind == "penalty":
+        return same(claim.low, card.penalty_apr_pct)
+    low_end, high_end = card.purchase_apr_min_pct, card.purchase_apr_max_pct
+    if claim.low != high:
+        return same(claim.low, low_end) and same(high, high_end)
+    return same(claim.low, low_end) or same(claim.low, high_end)
+
+
 def _context_card(claim: Claim, extraction: Extraction, catalog: Catalog) -> str | None:
-    """The card a context-bound figure wrong for its card is right for, if any."""
-    if _right_for(claim, catalog, claim.cards[0]) or _labelled_section(claim, extraction):
+    """The card a context-bound figure wrong for its card is right for, if any. A figure whose
+    value is right for its card and only its "variable" / "fixed" is wrong stays with the card:
+    the figure is that card's, and the word is the error."""
+    if _right_for(claim, catalog, claim.cards[0]):
+        return None
+    if _labelled_section(claim, extraction):
         return None
     cards = _named_before(extraction.mentions, claim.start, _CONTEXT_CARDS_24)
     for card_id in cards:
-        if card_id != claim.cards[0] and _right_for(claim, catalog, card_id):
+        if (
+            card_id != claim.cards[0]
+            and _right_for(claim, catalog, card_id)
+            and _same_kind(claim, catalog.card(card_id))
+        ):
             return card_id
     return None
 
