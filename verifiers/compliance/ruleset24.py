@@ -93,6 +93,14 @@ _LOOK_BACK_24 = 400
 _LINE_WINDOW_24 = 2_000
 _OPENING_WINDOW_24 = 40
 _MAX_REBOUND_24 = 500
+#: how far before a card's name a contrast may stand, within its sentence
+_PASSING_SPAN_24 = 60
+_SENTENCE_24 = re.compile(r"[.!?](?:[ \t]|$)|\n")
+#: a contrast or comparison: the card after it is named in passing
+_CONTRAST_24 = re.compile(
+    r"\b(?:whereas|while|unlike|where|but|than|vs\.?|versus|compared|instead|rather|alternative"
+    r"|why[ \t]+not|same[ \t]+as|as[ \t]+with|except|over|like|such[ \t]+as|comparison)\b"
+)
 #: a heading: the name alone on its line
 _HEADING_END_24 = re.compile(r"(?:\*\*|__)?[ \t]*(?:$|\n)")
 #: a figure after the reference, in its sentence
@@ -223,6 +231,11 @@ _AMOUNT_OF_24 = re.compile(
 )
 #: an arrow or an equals sign right before a figure: the figure is a result
 _RESULT_OF_24 = re.compile(r"(?:\u2192|->|=>|=|\u2248|~=)[ \t]*(?:~|about[ \t]+|roughly[ \t]+)?$")
+_WORDS_BEFORE_RESULT_24 = 30
+_BOUNDARY_24 = re.compile(r"[|\n;:(),]|[.!?](?:[ \t]|$)|\u2192|->|=>|=")
+_PRICE_WORDS_24 = re.compile(
+    r"\bfees?\b|\bcosts?\b|\bcharges?\b|\bprice\b|\bmembership\b|\bapr\b|\binterest\b"
+)
 #: "year one has", "the first year is", "first year free (": the first year's fee follows
 _FIRST_YEAR_BEFORE_24 = re.compile(
     r"\b(?:year[ \t]+(?:one|1)|(?:the[ \t]+|your[ \t]+)?first[ \t]+year)(?:'s)?[ \t]*"
@@ -241,7 +254,13 @@ def _is_amount(claim: Claim, masked: str) -> bool:
         return False  # "a 3% balance transfer fee" is a rate
     if _AMOUNT_OF_24.match(masked, claim.end):
         return True
-    return _RESULT_OF_24.search(masked, max(0, claim.start - 12), claim.start) is not None
+    marker = _RESULT_OF_24.search(masked, max(0, claim.start - 12), claim.start)
+    if marker is None:
+        return False
+    # "yearly cost = $89", "annual fee -> $95": the words before the sign name a price
+    label = masked[max(0, marker.start() - _WORDS_BEFORE_RESULT_24) : marker.start()]
+    label = _BOUNDARY_24.split(label)[-1]
+    return _PRICE_WORDS_24.search(label) is None
 
 
 def _first_year(claim: Claim, masked: str) -> bool:
@@ -339,13 +358,42 @@ def _same_kind(claim: Claim, card: CardTerms) -> bool:
     return same(claim.low, low_end) or same(claim.low, high_end)
 
 
+def _in_passing(claim: Claim, extraction: Extraction) -> bool:
+    """The figure's card was named only in passing: its last mention before the figure sits in
+    a contrast or comparison ("whereas the alternative, the Prism Secured, charges $35", "vs
+    ~$587 on the Everyday Cash Rewards", "a flat-rate card like the Frontier Journey", "Why not
+    the Pinnacle Cash Reward Plus?"), or - for a
+    figure bound to a card its sentence names only after it - a contrast stands between them
+    ("it has no annual fee, whereas the Prism Secured ..."). A card named as the subject of the
+    sentence before ("The Summit Cash Plus has a $95 annual fee. It also has ...") is what the
+    text is about: its figures stay with it."""
+    masked = extraction.masked
+    mentions = extraction.mentions
+    if claim.binding != "context":
+        k = bisect_left(mentions, claim.end, key=lambda m: m.start)
+        for m in mentions[k : k + _LOOK_BACK_24]:
+            if m.card_id == claim.cards[0]:
+                return _CONTRAST_24.search(masked, claim.end, m.start) is not None
+        return False
+    k = bisect_left(mentions, claim.start, key=lambda m: m.start) - 1
+    floor = max(-1, k - _LOOK_BACK_24)
+    while k > floor and mentions[k].card_id != claim.cards[0]:
+        k -= 1
+    if k <= floor:
+        return False
+    at = mentions[k].start
+    head = masked[max(0, at - _PASSING_SPAN_24) : at]
+    head = _SENTENCE_24.split(head)[-1]
+    return _CONTRAST_24.search(head) is not None
+
+
 def _context_card(claim: Claim, extraction: Extraction, catalog: Catalog) -> str | None:
     """The card a context-bound figure wrong for its card is right for, if any. A figure whose
     value is right for its card and only its "variable" / "fixed" is wrong stays with the card:
     the figure is that card's, and the word is the error."""
     if _right_for(claim, catalog, claim.cards[0]):
         return None
-    if _labelled_section(claim, extraction):
+    if _labelled_section(claim, extraction) or not _in_passing(claim, extraction):
         return None
     cards = _named_before(extraction.mentions, claim.start, _CONTEXT_CARDS_24)
     for card_id in cards:
