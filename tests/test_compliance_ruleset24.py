@@ -19,7 +19,7 @@ from dataclasses import replace
 
 import pytest
 
-from replicas.verifiers.compliance import RULESETS, Catalog, verify_response
+from replicas.verifiers.compliance import DEFAULT_RULESET, RULESETS, Catalog, verify_response
 from replicas.verifiers.compliance.ruleset import Ruleset
 from tests.compliance_cases import CARDS, ELIGIBILITY
 
@@ -238,8 +238,9 @@ def test_each_reading_is_what_changes_its_cases(flag: str, catalog: Catalog) -> 
         assert codes(text, catalog, alone, customer) == r24, (flag, text)
 
 
-def test_ruleset_24_is_23_plus_its_own_flags_and_not_the_default() -> None:
+def test_ruleset_24_is_23_plus_its_own_flags_and_the_default() -> None:
     r23, r24 = RULESETS[23], RULESETS[24]
+    assert DEFAULT_RULESET == 24
     assert all(getattr(r24, f) for f in CLASSES)
     assert not any(getattr(RULESETS[v], f) for v in RULESETS if v < 24 for f in CLASSES)
     for name in r23.__dataclass_fields__:
@@ -292,3 +293,38 @@ def test_a_context_apr_goes_only_to_a_card_whose_purchase_apr_it_is() -> None:
     )
     assert codes(line.format(v="variable"), catalog, 24, None) == _APR
     assert codes(line.format(v="fixed"), catalog, 24, None) == _OK
+
+
+# Known holes of ruleset 24 (the default since stop 38): defects of the verifier's own test
+# corpora that ruleset 23 catches and ruleset 24 reads as no claim. Found when ruleset 24 became
+# the default (tests/test_compliance.py and tests/test_compliance_v3.py run under the default).
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "known hole of ruleset 24: context_24 gives a figure after 'It' that is wrong for the card "
+        "the previous sentence names to an earlier card it is right for; ruleset 23 catches it"
+    ),
+)
+def test_a_pronoun_figure_wrong_for_the_card_just_named_is_caught(catalog: Catalog) -> None:
+    text = (
+        "The Summit Cash has no annual fee. The Summit Cash Plus has a $95 annual fee. "
+        "It also has a 3% foreign transaction fee."
+    )
+    assert codes(text, catalog, 23, None) == _FEE
+    assert codes(text, catalog, 24, None) == _FEE
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "known hole of ruleset 24: results_24 reads a dollar figure after '=' as an amount, not "
+        "a price, even where the words before it name the annual fee ('yearly cost = $89'); "
+        "ruleset 23 catches it"
+    ),
+)
+def test_a_wrong_yearly_cost_after_an_equals_sign_is_caught(catalog: Catalog) -> None:
+    text = "Summit Cash Plus - yearly cost = $89"
+    assert codes(text, catalog, 23, None) == _FEE
+    assert codes(text, catalog, 24, None) == _FEE

@@ -1,12 +1,13 @@
-"""The -v3 to -v9 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
-core-v9, core-v10): the compliance verifier under rulesets 10, 16, 17, 19, 20, 21 and 23.
+"""The -v3 to -v10 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
+core-v9, core-v10, core-v11): the compliance verifier under rulesets 10, 16, 17, 19, 20, 21, 23
+and 24.
 
 -v4 (core-v5) is -v3 with ruleset 16, -v5 (core-v6) -v4 with ruleset 17, -v6 (core-v7) -v5
-with ruleset 19, -v7 (core-v8) -v6 with ruleset 20, -v8 (core-v9) -v7 with ruleset 21 and -v9
-(core-v10) -v8 with ruleset 23; the tests of -v3's build and episodes run for all seven, and the
-same text is graded by -v3 as ruleset 10 reads it, by -v4 as ruleset 16 does, by -v5 as ruleset
-17 does, by -v6 as ruleset 19 does, by -v7 as ruleset 20 does, by -v8 as ruleset 21 does and by
--v9 as ruleset 23 does.
+with ruleset 19, -v7 (core-v8) -v6 with ruleset 20, -v8 (core-v9) -v7 with ruleset 21, -v9
+(core-v10) -v8 with ruleset 23 and -v10 (core-v11) -v9 with ruleset 24; the tests of -v3's build
+and episodes run for all eight, and the same text is graded by -v3 as ruleset 10 reads it, by -v4
+as ruleset 16 does, by -v5 as ruleset 17 does, by -v6 as ruleset 19 does, by -v7 as ruleset 20
+does, by -v8 as ruleset 21 does, by -v9 as ruleset 23 does and by -v10 as ruleset 24 does.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
 compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
@@ -43,6 +44,7 @@ V6_RULESET = 19
 V7_RULESET = 20
 V8_RULESET = 21
 V9_RULESET = 23
+V10_RULESET = 24
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -371,6 +373,88 @@ def test_v9_grades_with_ruleset_23(base: str, snapshot: Any, catalog: Catalog) -
     assert fixed >= 2  # honest texts -v8 fails and -v9 passes (computed here, not assumed)
 
 
+def _lines_v10(card: Any, snapshot: Any) -> tuple[list[tuple[str, str]], list[str]]:
+    """Lines about ``card``: true ones ruleset 23 misreads and ruleset 24 reads right (each with
+    the ruleset-24 reading that is about it), and false ones both rulesets catch.
+
+    True: a late fee the answer states and takes back ("I told you ... was $X, but that was
+    wrong"), which ruleset 23 checks as the card's late fee; each of the card's reward rates
+    (from ``raw.card_rewards``) with what it pays on $5,400 a year after an arrow, which ruleset 23
+    checks as the annual fee; and, for a card with an annual fee, "a no-annual-fee card would
+    serve you better" (a kind of card, which ruleset 23 reads as this card having no fee) and,
+    where the first year is free, "year one has no annual fee" (the first-year fee). False: an
+    annual fee $50 too high and, where the first year is not free, "year one has no annual fee".
+    """
+    name, fee = card.card_name, float(card.annual_fee_usd or 0)
+    honest = [
+        (
+            "corrections_24",
+            f"I told you the late fee on the {name} was ${float(card.late_fee_usd) + 10:.0f}, "
+            "but that was wrong. Sorry about that.",
+        )
+    ]
+    honest += [
+        (
+            "results_24",
+            f"The {name} pays {pct:g}% on {category} \u2192 ${54 * pct:,.0f} a year on your "
+            f"{category}.",
+        )
+        for category, pct in _reward_rates(snapshot, card.card_id)
+    ]
+    wrong = [f"The {name} has a ${fee + 50:.0f} annual fee."]
+    waiver = (
+        f"With the {name}, year one has no annual fee, and after that the ${fee:.0f} fee applies."
+    )
+    if fee:
+        honest.append(
+            (
+                "generic_24",
+                f"The {name} costs ${fee:.0f} a year; if you'd rather not pay that, a "
+                "no-annual-fee card would serve you better.",
+            )
+        )
+        if card.annual_fee_first_year_usd == 0:
+            honest.append(("waivers_24", waiver))
+        elif card.annual_fee_first_year_usd == fee:
+            wrong.append(waiver)
+    return honest, wrong
+
+
+@pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
+def test_v10_grades_with_ruleset_24(base: str, snapshot: Any, catalog: Catalog) -> None:
+    """On the same task, -v9 grades a text as ruleset 23 reads it and -v10 as ruleset 24 does:
+    a figure the answer takes back, a reward worked out after an arrow, "a no-annual-fee card"
+    and a free first year said as "year one has no annual fee" - which -v9 fails - pass -v10; a
+    wrong annual fee (and "year one has no annual fee" where year one is not free) fails both."""
+    old_family, new_family = f"credit_cards.{base}-v9", f"credit_cards.{base}-v10"
+    fixed: set[str] = set()
+    for variant in range(4):
+        task = _task(base, "v10", variant)
+        customer = task.metadata.get("customer_id")
+        customer_id = None if customer is None else int(customer)
+        oracle = task.oracle[-1].arguments["answer"]
+        assert _grade(new_family, task, oracle, snapshot).passed
+        honest, wrongs = _lines_v10(_subject(task, catalog), snapshot)
+        for reading, line in honest:
+            text = f"{oracle}\n{line}"
+            old = verify_response(text, catalog, customer_id=customer_id, ruleset=V9_RULESET)
+            new = verify_response(text, catalog, customer_id=customer_id, ruleset=V10_RULESET)
+            assert new.passed, (task.id, line, new.codes)
+            _assert_graded_like(_grade(old_family, task, text, snapshot), old)
+            _assert_graded_like(_grade(new_family, task, text, snapshot), new)
+            if not old.passed:
+                fixed.add(reading)
+        for wrong in wrongs:
+            text = f"{oracle}\n{wrong}"
+            for family, ruleset in ((old_family, V9_RULESET), (new_family, V10_RULESET)):
+                found = verify_response(text, catalog, customer_id=customer_id, ruleset=ruleset)
+                assert "wrong_fee" in found.codes, (task.id, ruleset, wrong, found.codes)
+                verdict = _grade(family, task, text, snapshot)
+                assert not verdict.passed and "wrong_fee" in verdict.codes, (family, verdict.codes)
+    # honest texts -v9 fails and -v10 passes, of three readings at least (computed, not assumed)
+    assert {"corrections_24", "results_24", "generic_24"} <= fixed, fixed
+
+
 def test_v2_tasks_keep_ruleset_3(snapshot: Any, catalog: Catalog) -> None:
     """A published -v2 task: a false "no AF" (caught only by later rulesets) still passes."""
     for base in ("card_terms_qa", "recommend_card"):
@@ -416,6 +500,7 @@ def test_build_runs_the_verifier_with_the_family_ruleset(
         ("v7", V7_RULESET),
         ("v8", V8_RULESET),
         ("v9", V9_RULESET),
+        ("v10", V10_RULESET),
     ):
         seen.clear()
         task = get_family(f"credit_cards.{base}-{version}").build(snapshot, SEED, 0)
@@ -461,9 +546,9 @@ def _episode(task: Task, snapshot: Any, calls: list[dict[str, Any]]) -> float:
         env.close()
 
 
-@pytest.mark.parametrize("version", ["v3", "v4", "v5", "v6", "v7", "v8", "v9"])
+@pytest.mark.parametrize("version", ["v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10"])
 @pytest.mark.parametrize("base", BUMPED)
-def test_v3_to_v9_oracle_scores_one_null_zero_and_wrong_readings_fail(
+def test_v3_to_v10_oracle_scores_one_null_zero_and_wrong_readings_fail(
     base: str, version: str, snapshot: Any, catalog: Catalog
 ) -> None:
     task = _task(base, version)
@@ -494,6 +579,7 @@ def test_v3_to_v9_oracle_scores_one_null_zero_and_wrong_readings_fail(
             "v7": V7_RULESET,
             "v8": V8_RULESET,
             "v9": V9_RULESET,
+            "v10": V10_RULESET,
         }[version]
         found = verify_response(draft.group(1), catalog, ruleset=ruleset).codes
         assert sorted(set(found)) == sorted(task.expected)

@@ -197,12 +197,18 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
 * ``22`` - opt-in (``ruleset22``, ``ruleset22b``): ruleset 21 plus fixes for the classes the s25
   tuning set showed (denied waivers, a figure owned by the card in its parenthesis, a card named
   as a point of comparison, shortened names, new ways to recommend or rule out a card).
-* ``23`` - the default since stop 37 (``ruleset23``): ruleset 22 plus part c
+* ``23`` - the default in stop 37 (``ruleset23``): ruleset 22 plus part c
   (``ruleset22c``: worked fee amounts are arithmetic) and readings of what a figure can be: a
   figure no catalog card could have as that term is unverified, a figure followed by "on / for
   the <card>" is that card's, a dollar figure that is another one of its sentence plus or
   minus the card's annual fee is arithmetic, and a table cell under a value column ("Est.
   rewards / yr", "After fee") is no term.
+* ``24`` - the default since stop 38 (``ruleset24``): ruleset 23 plus fixes for the classes the
+  s27 blind sets' tuning halves showed: who a figure is about (one-word references such as "the
+  Plus's", a figure bound only by context given to the recent card it is right for, labels and
+  headings kept), corrected statements, dollar amounts that are no price ("an $80 transfer",
+  "-> $162 a year"), "year one has no annual fee" as the first-year fee, kinds of card ("a
+  no-annual-fee card"), and the one card (or the ranked cards) put to a customer.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -561,7 +567,7 @@ class Ruleset:
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 23
+DEFAULT_RULESET = 24
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(
@@ -784,7 +790,7 @@ RULESETS[22] = replace(
     picks_22b=True,
 )
 
-#: Ruleset 23 (the default since stop 37) is ruleset 22 plus part c (``arithmetic_22c``, which
+#: Ruleset 23 (the default in stop 37) is ruleset 22 plus part c (``arithmetic_22c``, which
 #: the s26 blind sets read with no defect lost) and the readings of what a figure can be
 #: (``ruleset23``): an implausible figure is no term claim, a figure is the card's it is "on",
 #: a figure that is another one plus or minus the card's annual fee is arithmetic, and a table
@@ -799,11 +805,12 @@ RULESETS[23] = replace(
     columns_23=True,
 )
 
-#: Ruleset 24 (opt-in, stop 38; ``ruleset24``, the s27 blind sets' tuning halves) is ruleset 23
-#: plus readings of who a figure is about and of what the answer takes back: one-word references
-#: ("the Plus's"), a context-bound figure given to the recent card it is right for, corrected
-#: statements, dollar amounts that are no price ("an $80 transfer", "-> $162 a year"), "year one
-#: has no annual fee" as the first-year fee, and "a no-annual-fee card" as a kind of card.
+#: Ruleset 24 (the default since stop 38; ``ruleset24``, the s27 blind sets' tuning halves) is
+#: ruleset 23 plus readings of who a figure is about and of what the answer takes back: one-word
+#: references ("the Plus's"), a context-bound figure given to the recent card it is right for,
+#: corrected statements, dollar amounts that are no price ("an $80 transfer", "-> $162 a year"),
+#: "year one has no annual fee" as the first-year fee, and "a no-annual-fee card" as a kind of
+#: card.
 RULESETS[24] = replace(
     RULESETS[23],
     version=24,

@@ -21,6 +21,9 @@ current detections) instead of the frozen ruleset 3; see ``CardTermsQAV3``.
 ``-v9`` (core-v10): ``-v8`` with part (b) under compliance ruleset 23; see ``CardTermsQAV9`` in
 ``replicas.families.credit_cards.v9_families``.
 
+``-v10`` (core-v11): ``-v9`` with part (b) under compliance ruleset 24; see ``CardTermsQAV10``
+in ``replicas.families.credit_cards.v10_families``.
+
 The question names a card exactly — usually one with a near-collision sibling ("Atlas Cash" /
 "Atlas Cash Back", "Compass Traveler One" / "Compass Traveller One") — and asks for one
 Schumer-box term. The answer is free text whose FIRST line is ``Answer: <value>`` (or

@@ -99,6 +99,10 @@ V8_COMPLIANCE_RULESET = 21
 #: with (the verifier's default since stop 37; a literal for the same reason).
 V9_COMPLIANCE_RULESET = 23
 
+#: The compliance ruleset the ``-v10`` families (suite core-v11, ``v10_families``) grade and build
+#: with (the verifier's default since stop 38; a literal for the same reason).
+V10_COMPLIANCE_RULESET = 24
+
 #: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
 #: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).
 RULES_SQL = f"""

@@ -18,6 +18,8 @@ grader's words. Both versions' oracles look the cards up by the names the draft 
 ``OfferAuditV8`` in ``replicas.families.credit_cards.v8_families``.
 ``-v9`` (core-v10): ``-v8`` with its drafts validated under compliance ruleset 23; see
 ``OfferAuditV9`` in ``replicas.families.credit_cards.v9_families``.
+``-v10`` (core-v11): ``-v9`` with its drafts validated under compliance ruleset 24; see
+``OfferAuditV10`` in ``replicas.families.credit_cards.v10_families``.
 
 The family writes a short marketing draft about one card (sometimes with its near-collision
 sibling as an alternative), grounded in the catalog, then injects 1-3 violations of different

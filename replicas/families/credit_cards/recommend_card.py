@@ -17,6 +17,8 @@ current detections) instead of the frozen ruleset 3; see ``RecommendCardV3``.
 ``replicas.families.credit_cards.v8_families``.
 ``-v9`` (core-v10): ``-v8`` with check 2 under compliance ruleset 23; see ``RecommendCardV9`` in
 ``replicas.families.credit_cards.v9_families``.
+``-v10`` (core-v11): ``-v9`` with check 2 under compliance ruleset 24; see ``RecommendCardV10``
+in ``replicas.families.credit_cards.v10_families``.
 
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
