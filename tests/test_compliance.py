@@ -225,9 +225,7 @@ def test_claims_attach_to_the_card_they_follow(catalog: Catalog) -> None:
     )
     assert verify_response(text, catalog).passed
     wrong = text.replace("It also has no", "It also has a 3%").replace("fees.", "fee.")
-    # ruleset 23: ruleset 24 (the default) gives the figure, wrong for the Plus, to the Summit
-    # Cash it is right for (context_24) - a known hole, a strict xfail in test_compliance_ruleset24
-    verdict = verify_response(wrong, catalog, ruleset=23)
+    verdict = verify_response(wrong, catalog)
     assert verdict.codes == ["wrong_fee"]
     assert "Summit Cash Plus" in verdict.reasons[0].message
 

@@ -18,8 +18,6 @@ used (``tests/compliance_cases``):
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from replicas.verifiers.compliance import Catalog, extract_claims, verify_response
@@ -89,7 +87,7 @@ def test_rates_are_checked_against_every_rate_of_the_card(
 
 # -- 2. a fee is checked against the fee its words name, else against all of them -------------
 
-FEES: list[Case | Any] = [
+FEES: list[Case] = [
     ("The Summit Cash Plus adds a 5% fee on purchases made abroad.", ["wrong_fee"]),
     ("Moving a balance to the Summit Cash Plus costs 5% (never less than $5).", []),
     ("The Summit Cash charges a 4% fee.", ["wrong_fee"]),
@@ -100,18 +98,7 @@ FEES: list[Case | Any] = [
         ["wrong_fee"],
     ),
     ("Summit Cash Plus - yearly cost = $95 ($0 yr 1)", []),
-    pytest.param(
-        "Summit Cash Plus - yearly cost = $89",
-        ["wrong_fee"],
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason=(
-                "known hole of ruleset 24, the default: results_24 reads a dollar figure after "
-                "'=' as an amount, not a price, even after 'yearly cost'; ruleset 23 catches it "
-                "(tests/test_compliance_ruleset24.py)"
-            ),
-        ),
-    ),
+    ("Summit Cash Plus - yearly cost = $89", ["wrong_fee"]),
     # a dollar figure on a percentage fee is its minimum only when the text says so
     ("Shifting $4,000 onto the Summit Cash Plus adds about $200 in transfer charges.", []),
     ("The Summit Cash Plus transfer fee is 5%, with $15 as the minimum.", ["wrong_fee"]),
