@@ -9,20 +9,23 @@ mostly a figure given to the wrong card, or a figure the answer itself retracts:
   that card, when a figure follows it in its sentence. A word of several such names, or of none,
   refers to nothing new (the figure keeps the reading it had); so does a reference with no figure
   after it ("I think the Frontier's the better fit", after the other card's figures).
-* ``context_24`` - **a figure bound only by context may be about another card the answer has
-  just named.** A sentence that names no card ("The purchase APR is 29.24% (variable)") is read
-  as about the card the text was last talking about - and that is often not the card it was last
-  *naming* ("we recommend the Crest Foundation ... whereas the alternative, the Prism Secured,
-  charges $35 ... The purchase APR is 29.24%"). An APR, fee or intro figure bound so, and wrong for
-  that card, is given to the most recent of the other cards named just before it
-  (``_CONTEXT_CARDS_24`` in all) that it is right for (an APR as the rate it was typed as: a
-  purchase APR is not another card's because it equals that card's cash advance APR); wrong for all of them, it stays with its
-  card and is reported. It stays bound to one card, so a figure never discloses a fee or an APR
-  for a card it is not about. The same holds for a figure bound to the one card its sentence
-  names only after it ("First, it has no annual fee, whereas the alternative, the Prism Secured,
-  charges $35 a year"). A figure whose clause names its card is untouched, and so is a figure
-  under a line its card's name opens (a heading "**2. Atlas Explorer**", a list label): that
-  structure, not the last sentence, says what it is about.
+* ``context_24`` - **a figure bound to a card the answer named only in passing may be about
+  another card it has just named.** A sentence that names no card ("The purchase APR is 29.24%
+  (variable)") is read as about the card the text was last talking about - and when that card
+  was last named in a contrast or comparison ("we recommend the Crest Foundation ... whereas the
+  alternative, the Prism Secured, charges $35 ... The purchase APR is 29.24%"; "vs ~$587 on the
+  X"; "a flat-rate card like the X"), it is often not the card the sentence is about. An APR,
+  fee or intro figure bound so, and wrong for that card, is given to the most recent of the
+  other cards named just before it (``_CONTEXT_CARDS_24`` in all) that it is right for (an APR
+  as the rate it was typed as: a purchase APR is not another card's because it equals that
+  card's cash advance APR); wrong for all of them, it stays with its card and is reported. It
+  stays bound to one card, so a figure never discloses a fee or an APR for a card it is not
+  about. The same holds for a figure bound to the one card its sentence names only after it,
+  behind a contrast ("First, it has no annual fee, whereas the alternative, the Prism Secured,
+  charges $35 a year"). A card named as a subject ("The Summit Cash Plus has a $95 annual fee.
+  It also has a 3% foreign transaction fee.") keeps its figures; so does a card whose heading or
+  list label the figure is under ("**2. Atlas Explorer**"): there the text's structure, not the
+  last sentence, says what a figure is about.
 * ``corrections_24`` - **a statement the answer takes back is no claim**: "I told you the cash
   advance APR on the Vista Rewards was 33.24%, but that's the Sterling Rewards figure", "I had it
   down as $250 a year... wait", "I called its APR variable, and that was wrong". A figure after
@@ -34,7 +37,8 @@ mostly a figure given to the wrong card, or a figure the answer itself retracts:
 * ``results_24`` - **a dollar figure that is an amount, not a price**: one followed by what it
   is an amount of ("an $80 transfer", "a $6,000 balance", "$200 bonus", "the Voyager's $110
   advantage", "two hundred dollars a year more") or led by an arrow or an equals sign ("3% on
-  travel -> $162 a year", "= $240") is no fee claim.
+  travel -> $162 a year", "= $240") is no fee claim - unless the words right before the sign
+  name a price ("yearly cost = $89" is a fee).
 * ``waivers_24`` - **"Year one has no annual fee", "first year free ($0)"**: no annual fee (or
   $0) right after "year one / the first year (has / is / costs)" is the first-year fee.
 * ``generic_24`` - **"a no-annual-fee card would serve you better", "the no-annual-fee card is
