@@ -151,6 +151,19 @@ GENERIC: list[Case] = [
         _FEE,
     ),
     (None, "The Summit Cash Plus is a no-annual-fee card.", _FEE, _FEE),
+    # a lower-case name after "for" / "a" with a catalog brand in it is still an invented card
+    (
+        None,
+        "honestly i'd go for summit cash elite, it has no annual fee.",
+        ["unknown_card"],
+        ["unknown_card"],
+    ),
+    (
+        None,
+        "If you want a summit cash elite card, it has no annual fee.",
+        ["unknown_card"],
+        ["unknown_card"],
+    ),
 ]
 
 _RANKED = (

@@ -358,7 +358,7 @@ def _mentions(
     if rules.refs_24:
         mentions = refs_24(index, norm.text, mentions)
     if rules.generic_24:
-        mentions = generic_names_24(norm.text, mentions)
+        mentions = generic_names_24(index, norm.text, mentions)
     return mentions
 
 

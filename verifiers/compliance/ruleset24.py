@@ -46,8 +46,8 @@ mostly a figure given to the wrong card, or a figure the answer itself retracts:
   describes a kind of card, not a term of the card the text is about. "X is a no-annual-fee
   card" stays a claim about X. Likewise an invented-looking name written all in lower case
   right after "a", "an" or "for" ("an everyday rewards card", "for everyday rewards, the Vista
-  Cashback is ...") is a kind of card, not a product: an invented product is "the" product, or
-  capitalised.
+  Cashback is ...") is a kind of card, not a product - unless a catalog brand is among its words
+  ("i'd go for summit cash elite" is an invented product).
 
 * ``sole_24`` - **an answer to a customer that names one card puts that card forward**
   ("the Granite Business Cash Elite ... is worth serious consideration", "The Cascade Voyager
@@ -72,7 +72,13 @@ from typing import TYPE_CHECKING
 from replicas.verifiers.compliance.catalog import CardTerms, Catalog
 from replicas.verifiers.compliance.claims import Claim, Extraction
 from replicas.verifiers.compliance.findings import same
-from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, UNKNOWN, NameMention
+from replicas.verifiers.compliance.mentions import (
+    AMBIGUOUS,
+    EXACT,
+    UNKNOWN,
+    NameMention,
+    tokens_of,
+)
 from replicas.verifiers.compliance.recommend import Recommendations
 from replicas.verifiers.compliance.spans import SpanIndex
 from replicas.verifiers.compliance.term_checks import CHECKERS
@@ -164,9 +170,13 @@ def refs_24(index: NameIndex, text: str, mentions: list[NameMention]) -> list[Na
 _KIND_ARTICLE_24 = re.compile(r"(?:^|[^\w'])(?:a|an|for)[ \t]{1,3}$", re.IGNORECASE)
 
 
-def generic_names_24(text: str, mentions: list[NameMention]) -> list[NameMention]:
+def generic_names_24(index: NameIndex, text: str, mentions: list[NameMention]) -> list[NameMention]:
     """The mentions without the lower-case kinds of card read as invented names
-    (``generic_24``)."""
+    (``generic_24``): a name with a catalog brand in it ("i'd go for summit cash elite") is
+    still an invented product."""
+    if not any(m.kind == UNKNOWN for m in mentions):
+        return mentions
+    brands = {words[0] for words in index.words_by_card.values() if words}
     kept = [
         m
         for m in mentions
@@ -174,6 +184,7 @@ def generic_names_24(text: str, mentions: list[NameMention]) -> list[NameMention
             m.kind == UNKNOWN
             and m.surface.islower()
             and _KIND_ARTICLE_24.search(text, max(0, m.start - 8), m.start) is not None
+            and not brands.intersection(tokens_of(m.surface))
         )
     ]
     return kept if len(kept) != len(mentions) else mentions
