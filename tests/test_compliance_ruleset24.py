@@ -100,6 +100,34 @@ CORRECTIONS: list[Case] = [
         _FEE,
         _FEE,
     ),
+    (
+        None,
+        "I had the Summit Cash Plus down as $150 a year... wait, let me double-check that: it's "
+        "$95 a year.",
+        _OK,
+        _FEE,
+    ),
+    # repeating a statement, or "but" / "sorry" / "actually" / a negated cue, takes nothing back
+    (
+        None,
+        "As I told you, the Summit Cash Plus has no annual fee, but do check the terms.",
+        _FEE,
+        _FEE,
+    ),
+    (None, "Like I said, the Summit Cash Plus has a 9.99% APR, but rates can change.", _APR, _APR),
+    (
+        None,
+        "I mentioned that the Summit Cash Plus charges a $45 late fee, but autopay avoids it.",
+        _FEE,
+        _FEE,
+    ),
+    (
+        None,
+        "I told you the Summit Cash Plus has no annual fee. Actually, that's its best part.",
+        _FEE,
+        _FEE,
+    ),
+    (None, "I said the Summit Cash Plus has no annual fee - no mistake there.", _FEE, _FEE),
 ]
 
 RESULTS: list[Case] = [

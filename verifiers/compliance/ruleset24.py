@@ -30,9 +30,11 @@ mostly a figure given to the wrong card, or a figure the answer itself retracts:
   advance APR on the Vista Rewards was 33.24%, but that's the Sterling Rewards figure", "I had it
   down as $250 a year... wait", "I called its APR variable, and that was wrong". A figure after
   "I told you / I said / I had it down as / I called / I quoted / I mentioned" and before the
-  correction that follows in the same sentence ("but", "wait", "that was wrong", "sorry") - or,
-  with the correction opening the next sentence, before the sentence ends - is unverified. With
-  no correction, the reported statement stays a claim (a wrong figure repeated is still wrong).
+  correction that follows in its sentence or the next one - words that say the statement was an
+  error ("that was wrong", "my mistake", "but that's the other card's figure", "wait, let me
+  double-check") - is unverified. "But", "sorry" or "actually" alone correct nothing, a negated
+  cue ("no mistake there") neither, and "as I told you" / "like I said" repeat a statement rather
+  than take it back: "As I told you, it has no annual fee, but check the terms" stays a claim.
 
 * ``results_24`` - **a dollar figure that is an amount, not a price**: one followed by what it
   is an amount of ("an $80 transfer", "a $6,000 balance", "$200 bonus", "the Voyager's $110
@@ -120,15 +122,23 @@ _CONTEXT_CARDS_24 = 3
 #: the start of a statement the answer reports having made
 _REPORTED_24 = re.compile(
     r"\bi(?:[ \t]+(?:\w+ly|had|have|'d|'ve))?[ \t]+(?:told[ \t]+you|said|wrote|quoted|"
-    r"mentioned|called|listed|gave[ \t]+you|put|had[ \t]+(?:it|that|this)[ \t]+(?:down[ \t]+)?as)\b"
+    r"mentioned|called|listed|gave[ \t]+you|put|had[ \t]+(?:it|that|this)[ \t]+(?:down[ \t]+)?as"
+    r"|had[ \t]+[^.!?\n]{1,40}?[ \t]down[ \t]+as)\b"
 )
-#: the correction that follows it
+#: "as I told you", "like I said": the answer repeats a statement, it does not take it back
+_REAFFIRMED_24 = re.compile(r"\b(?:as|like)[ \t]+$")
+#: the correction that follows it: words that say the statement was an error ("but", "sorry",
+#: "actually" alone say nothing of the kind - "as I said, it has no fee, but check the terms")
 _CORRECTION_24 = re.compile(
-    r"\bbut\b|\bwait\b|\bwrong\b|\bmistake\b|\bmistaken\b|\bsorry\b|\bcorrection\b|\bmix-?up\b"
-    r"|\bmisspoke\b|\bmisread\b|\bapologi[sz]e\b|\bactually\b|\bin[ \t]+fact\b"
+    r"\bwrong\b|\bmistake\b|\bmistaken\b|\bincorrect\b|\bmisspoke\b|\bmisread\b|\bmix-?up\b"
+    r"|\bcorrection\b|\bmy[ \t]+bad\b|\bnot[ \t]+right\b|\bisn't[ \t]+right\b|\berror\b"
+    r"|\bthat(?:'s|[ \t]+is|[ \t]+was)[ \t]+(?:actually[ \t]+)?(?:the|another|a[ \t]+different)[ \t]"
+    r"[^.!?\n]{0,40}?\b(?:figure|number|rate|fee|one|card|apr)\b"
+    r"|\bwait\b[^.!?\n]{0,12}?\b(?:let[ \t]+me[ \t]+(?:double-?)?check|no\b|that's[ \t]+not)"
 )
 _SENTENCE_END_24 = re.compile(r"[.!?](?:[ \t]|$)|\n")
 _CORRECTION_SPAN_24 = 200
+_NEXT_SENTENCE_24 = 80
 #: what may open a line before a card's name: blanks, list and heading marks, bold, a number
 _LINE_OPENING_24 = re.compile(
     r"[ \t>#|]*(?:\*\*|__)?(?:[-*+\u2022][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__)?(?:the[ \t]+)?"
@@ -213,6 +223,17 @@ def _line_start(masked: str, pos: int, window: int) -> int | None:
     return found + 1
 
 
+_NEGATED_CUE_24 = re.compile(r"(?:\bno|\bnot|\bnothing|\bnever|n't)[ \t]+(?:\w+[ \t]+)?$")
+
+
+def _corrects(text: str, start: int = 0) -> bool:
+    """``text`` (from ``start``) says a statement was an error - not "no mistake there"."""
+    for cue in _CORRECTION_24.finditer(text, start):
+        if not _NEGATED_CUE_24.search(text, max(start, cue.start() - 16), cue.start()):
+            return True
+    return False
+
+
 def _retracted(claim: Claim, masked: str) -> bool:
     """The figure sits in a statement the answer reports having made and then corrects."""
     head = masked[max(0, claim.start - _CORRECTION_SPAN_24) : claim.start]
@@ -223,17 +244,21 @@ def _retracted(claim: Claim, masked: str) -> bool:
     if not found:
         return False
     reported = found[-1]
-    if _CORRECTION_24.search(head, reported.end()):
+    if _REAFFIRMED_24.search(head, 0, reported.start()):
+        return False
+    if _corrects(head, reported.end()):
         return False  # corrected before the figure: the figure is the correction
     tail = masked[claim.end : claim.end + _CORRECTION_SPAN_24]
     stop = _SENTENCE_END_24.search(tail)
     sentence = tail[: stop.start()] if stop else tail
-    if _CORRECTION_24.search(sentence):
+    if _corrects(sentence):
         return True
     if stop is None or tail[stop.start()] == "\n":
         return False
     after = tail[stop.end() :].lstrip(" \t.")
-    return _CORRECTION_24.match(after) is not None or after.startswith(("that was", "that's"))
+    after = after[:_NEXT_SENTENCE_24]
+    end = _SENTENCE_END_24.search(after)
+    return _corrects(after[: end.start()] if end else after)
 
 
 #: what a dollar figure is an amount of, right after it (after "a year" at most)
