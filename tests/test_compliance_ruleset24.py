@@ -139,6 +139,9 @@ RESULTS: list[Case] = [
         _FEE,
     ),
     (None, "The Summit Cash Plus charges a $162 annual fee.", _FEE, _FEE),
+    # a figure after a price word is a price, whatever follows it
+    (None, "The Summit Cash Plus costs $150 a year extra, after a free first year.", _FEE, _FEE),
+    (None, "The Summit Cash Plus costs $150 more per year than the Summit Cash.", _FEE, _FEE),
     (
         None,
         "The Summit Cash Plus: late fee up to $39, $200 bonus after $500 in 3 months.",

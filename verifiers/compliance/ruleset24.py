@@ -39,8 +39,8 @@ mostly a figure given to the wrong card, or a figure the answer itself retracts:
 * ``results_24`` - **a dollar figure that is an amount, not a price**: one followed by what it
   is an amount of ("an $80 transfer", "a $6,000 balance", "$200 bonus", "the Voyager's $110
   advantage", "two hundred dollars a year more") or led by an arrow or an equals sign ("3% on
-  travel -> $162 a year", "= $240") is no fee claim - unless the words right before the sign
-  name a price ("yearly cost = $89" is a fee).
+  travel -> $162 a year", "= $240") is no fee claim - unless the words right before the figure
+  or the sign name a price ("yearly cost = $89", "costs $150 a year extra" are fees).
 * ``waivers_24`` - **"Year one has no annual fee", "first year free ($0)"**: no annual fee (or
   $0) right after "year one / the first year (has / is / costs)" is the first-year fee.
 * ``generic_24`` - **"a no-annual-fee card would serve you better", "the no-annual-fee card is
@@ -274,7 +274,8 @@ _RESULT_OF_24 = re.compile(r"(?:\u2192|->|=>|=|\u2248|~=)[ \t]*(?:~|about[ \t]+|
 _WORDS_BEFORE_RESULT_24 = 30
 _BOUNDARY_24 = re.compile(r"[|\n;:(),]|[.!?](?:[ \t]|$)|\u2192|->|=>|=")
 _PRICE_WORDS_24 = re.compile(
-    r"\bfees?\b|\bcosts?\b|\bcharges?\b|\bprice\b|\bmembership\b|\bapr\b|\binterest\b"
+    r"\bfees?\b|\bcost(?:s|ing)?\b|\bcharg(?:es?|ing)\b|\bprice\b|\bmembership\b|\bapr\b"
+    r"|\binterest\b"
 )
 #: "year one has", "the first year is", "first year free (": the first year's fee follows
 _FIRST_YEAR_BEFORE_24 = re.compile(
@@ -293,14 +294,21 @@ def _is_amount(claim: Claim, masked: str) -> bool:
     if not (claim.unit == "usd" or (claim.low is None and claim.min_usd is not None)):
         return False  # "a 3% balance transfer fee" is a rate
     if _AMOUNT_OF_24.match(masked, claim.end):
-        return True
+        # "an $80 transfer", "$200 bonus" - but "costs $150 a year extra", "charges $150 more"
+        # state a price
+        return not _priced(masked, claim.start)
     marker = _RESULT_OF_24.search(masked, max(0, claim.start - 12), claim.start)
     if marker is None:
         return False
     # "yearly cost = $89", "annual fee -> $95": the words before the sign name a price
-    label = masked[max(0, marker.start() - _WORDS_BEFORE_RESULT_24) : marker.start()]
+    return not _priced(masked, marker.start())
+
+
+def _priced(masked: str, pos: int) -> bool:
+    """The words right before ``pos`` (within its clause, cell or line) name a price."""
+    label = masked[max(0, pos - _WORDS_BEFORE_RESULT_24) : pos]
     label = _BOUNDARY_24.split(label)[-1]
-    return _PRICE_WORDS_24.search(label) is None
+    return _PRICE_WORDS_24.search(label) is not None
 
 
 def _first_year(claim: Claim, masked: str) -> bool:

@@ -17,7 +17,7 @@ transfer", "3% on travel -> $162 a year") is no fee, "year one has no annual fee
 first-year fee, "a no-annual-fee card" is a kind of card, and the one card (or the ranked cards)
 an answer puts to a customer is recommended, so its fee must be stated and the customer eligible.
 On the s27 blind sets' held-out halves it flagged 29 of 203 honest answers (ruleset 23: 36), and
-on the new blind set s28 91 of 400 (ruleset 23: 105), none newly flagged; its missing_disclosure
+on the new blind set s28 93 of 400 (ruleset 23: 105), none newly flagged; its missing_disclosure
 recall there rose from 36 to 44 of 48 (one s28 wrong_fee that ruleset 23 found only by reading "the
 no-fee card" as a claim about the card is lost). See "Ruleset 24" in
 ``verifiers/compliance/RULESETS.md``.
