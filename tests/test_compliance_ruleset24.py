@@ -182,6 +182,7 @@ GENERIC: list[Case] = [
         _FEE,
     ),
     (None, "The Summit Cash Plus is a no-annual-fee card.", _FEE, _FEE),
+    (None, "The Summit Cash Plus, a no-annual-fee card, pays 3% on travel.", _FEE, _FEE),
     # a lower-case name after "for" / "a" with a catalog brand in it is still an invented card
     (
         None,

@@ -46,10 +46,10 @@ mostly a figure given to the wrong card, or a figure the answer itself retracts:
 * ``generic_24`` - **"a no-annual-fee card would serve you better", "the no-annual-fee card is
   the stronger choice"**: "no-...-fee" as the adjective of a card the sentence does not name
   describes a kind of card, not a term of the card the text is about. "X is a no-annual-fee
-  card" stays a claim about X. Likewise an invented-looking name written all in lower case
-  right after "a", "an" or "for" ("an everyday rewards card", "for everyday rewards, the Vista
-  Cashback is ...") is a kind of card, not a product - unless a catalog brand is among its words
-  ("i'd go for summit cash elite" is an invented product).
+  card" and "X, a no-annual-fee card, ..." stay claims about X. Likewise an invented-looking
+  name written all in lower case right after "a", "an" or "for" ("an everyday rewards card",
+  "for everyday rewards, the Vista Cashback is ...") is a kind of card, not a product - unless a
+  catalog brand is among its words ("i'd go for summit cash elite" is an invented product).
 
 * ``sole_24`` - **an answer to a customer that names one card puts that card forward**
   ("the Granite Business Cash Elite ... is worth serious consideration", "The Cascade Voyager
@@ -284,6 +284,9 @@ _FIRST_YEAR_BEFORE_24 = re.compile(
 )
 _FEE_ADJECTIVE_24 = re.compile(r"no-[a-z-]{0,30}fee[ \t]+(?:cards?|options?|alternatives?|one)\b")
 _GENERIC_ARTICLE_24 = re.compile(r"\b(?:a|an|the|any|another)[ \t]+$")
+#: "the Summit Cash Plus, a no-annual-fee card," / "X - a no-annual-fee card with ...": the
+#: phrase describes the card just named (card names are masked with "#")
+_APPOSITION_24 = re.compile(r"#[ \t]*(?:\*\*|__)?[ \t]*[,:(\-\u2013\u2014][ \t]*(?:a|an)[ \t]+$")
 _PREDICATE_24 = re.compile(r"\b(?:is|'s|are|be|as|was|remains?|stays?)[ \t]+(?:a|an)[ \t]+$")
 
 
@@ -326,8 +329,12 @@ def _kind_of_card(claim: Claim, masked: str) -> bool:
         return False
     if not _FEE_ADJECTIVE_24.match(masked, claim.start):
         return False
-    before = masked[max(0, claim.start - 16) : claim.start]
-    return _GENERIC_ARTICLE_24.search(before) is not None and not _PREDICATE_24.search(before)
+    before = masked[max(0, claim.start - 24) : claim.start]
+    return (
+        _GENERIC_ARTICLE_24.search(before) is not None
+        and not _PREDICATE_24.search(before)
+        and not _APPOSITION_24.search(before)
+    )
 
 
 def _right_for(claim: Claim, catalog: Catalog, card_id: str) -> bool:
