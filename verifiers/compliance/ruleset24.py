@@ -342,6 +342,16 @@ def _right_for(claim: Claim, catalog: Catalog, card_id: str) -> bool:
     return not checker(claim, catalog.card(card_id), catalog.names.name_of(card_id))
 
 
+def _last_mention_of(claim: Claim, mentions: tuple[NameMention, ...]) -> int | None:
+    """The index of the last mention of the claim's card before it (among the last
+    ``_LOOK_BACK_24`` mentions), or ``None``."""
+    k = bisect_left(mentions, claim.start, key=lambda m: m.start) - 1
+    floor = max(-1, k - _LOOK_BACK_24)
+    while k > floor and mentions[k].card_id != claim.cards[0]:
+        k -= 1
+    return k if k > floor else None
+
+
 def _labelled_section(claim: Claim, extraction: Extraction) -> bool:
     """The card's last mention before the figure, or a mention of it on the figure's line, is a
     heading or a label (it opens a line and ends it, or a colon, a dash or a bracket follows:
@@ -350,12 +360,10 @@ def _labelled_section(claim: Claim, extraction: Extraction) -> bool:
     label holds for the lines right under it; a heading (the name alone on its line) for the
     paragraphs under it too."""
     mentions = extraction.mentions
-    k = bisect_left(mentions, claim.start, key=lambda m: m.start) - 1
-    floor = max(-1, k - _LOOK_BACK_24)
-    while k > floor and mentions[k].card_id != claim.cards[0]:
-        k -= 1
-    if k <= floor:
+    k = _last_mention_of(claim, mentions)
+    if k is None:
         return False
+    floor = max(-1, k - _LOOK_BACK_24)
     masked = extraction.masked
     marks = {mentions[k].start: mentions[k].end}
     # the figure's own line opening with the card's name ("Meridian Cash Back 360: ... It's a
@@ -430,13 +438,10 @@ def _in_passing(claim: Claim, extraction: Extraction) -> bool:
             if m.card_id == claim.cards[0]:
                 return _CONTRAST_24.search(masked, claim.end, m.start) is not None
         return False
-    k = bisect_left(mentions, claim.start, key=lambda m: m.start) - 1
-    floor = max(-1, k - _LOOK_BACK_24)
-    while k > floor and mentions[k].card_id != claim.cards[0]:
-        k -= 1
-    if k <= floor:
+    last = _last_mention_of(claim, mentions)
+    if last is None:
         return False
-    at = mentions[k].start
+    at = mentions[last].start
     head = masked[max(0, at - _PASSING_SPAN_24) : at]
     head = _SENTENCE_24.split(head)[-1]
     return _CONTRAST_24.search(head) is not None
