@@ -49,6 +49,9 @@
 * Ruleset 23 against the revision that published it as the default (``RULESET_23_PUBLISHED``,
   ``5eb1733``, stop 37: its last change to ``verifiers/``, a comment), run there with
   ``ruleset=23``.
+* Ruleset 24 against the revision that published it as the default (``RULESET_24_PUBLISHED``,
+  ``638d356``, stop 38: its last change to ``verifiers/``, a behaviour-identical refactor), run
+  there with ``ruleset=24``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -92,6 +95,7 @@ RULESET_20_PUBLISHED = "60695be1b33a1932b0beb65bdec7063d8baf50a2"
 RULESET_21_PUBLISHED = "a52689139ae440922cbc8328005acf22ccb9c2d2"
 RULESET_22_PUBLISHED = "19437cc729054ae0665ecb8eb908fff454415045"
 RULESET_23_PUBLISHED = "5eb173342ffaf2e0b0360bd07025f808dced6879"
+RULESET_24_PUBLISHED = "638d3567d7674bd6171cc8fbf095ec7c304cb208"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -235,6 +239,7 @@ PUBLISHED = {
     21: RULESET_21_PUBLISHED,
     22: RULESET_22_PUBLISHED,
     23: RULESET_23_PUBLISHED,
+    24: RULESET_24_PUBLISHED,
 }
 
 
