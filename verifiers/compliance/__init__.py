@@ -158,6 +158,7 @@ from replicas.verifiers.compliance.ruleset24 import (
     revise_24,
     sole_pick_24,
 )
+from replicas.verifiers.compliance.ruleset25 import revise_25
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -437,6 +438,10 @@ def _extract(
             rules.results_24,
             rules.waivers_24,
             rules.generic_24,
+        )
+    if catalog is not None and (rules.results_25 or rules.worked_25 or rules.asides_25):
+        extraction = revise_25(
+            extraction, catalog, rules.results_25, rules.worked_25, rules.asides_25
         )
     return extraction, examples
 

@@ -209,6 +209,10 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   headings kept), corrected statements, dollar amounts that are no price ("an $80 transfer",
   "-> $162 a year"), "year one has no annual fee" as the first-year fee, kinds of card ("a
   no-annual-fee card"), and the one card (or the ranked cards) put to a customer.
+* ``25`` - opt-in since stop 39 (``ruleset25``): ruleset 24 plus fixes for the classes the s28
+  blind sets' tuning halves showed: dollar figures the answer works out (totals, nets, "brings
+  that to"), fees worked out from an amount stated anywhere before them, and cards named only in
+  an aside (in brackets).
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -564,6 +568,15 @@ class Ruleset:
     # ruleset 24: an answer to a customer that names one card, and rules it out nowhere, puts
     # it forward
     sole_24: bool = False
+    # ruleset 25 (``ruleset25``, the s28 blind sets' tuning halves): a dollar figure the answer
+    # works out ("= **$648/yr**", "Total: $342 a year", "brings that to $159") is a result
+    results_25: bool = False
+    # ruleset 25: a dollar figure that is the card's own percentage fee of an amount stated
+    # before it ("With a $5,000 balance: ... $200 fee") is a worked fee
+    worked_25: bool = False
+    # ruleset 25: a card named only inside brackets does not take its sentence's figures; a
+    # figure right before "(<card>)" is that card's
+    asides_25: bool = False
 
 
 FROZEN_RULESET = 3
@@ -821,6 +834,17 @@ RULESETS[24] = replace(
     waivers_24=True,
     generic_24=True,
     sole_24=True,
+)
+
+#: Ruleset 25 (opt-in; ``ruleset25``, the s28 blind sets' tuning halves) is ruleset 24 plus
+#: worked results ("= **$648/yr**", "Total: $342 a year"), fees worked out from an amount stated
+#: before them, and cards named only in an aside.
+RULESETS[25] = replace(
+    RULESETS[24],
+    version=25,
+    results_25=True,
+    worked_25=True,
+    asides_25=True,
 )
 
 

@@ -1,0 +1,167 @@
+"""Compliance ruleset 25 (issue 13, ``verifiers/compliance/ruleset25.py``): worked results,
+worked fees and asides, found on the s28 blind sets' tuning halves - in our own wording on the
+hand catalog (``tests/compliance_cases``).
+
+Summit Cash: no annual fee, 19.99%-29.99% variable, 3% transfer fee (min $5), late fee $40, 3%
+foreign fee, no transfer offer. Summit Cash Plus: $95 a year, $0 the first year, 18.24%-27.24%
+variable, 0% on transfers for 18 months, 5% transfer fee, late fee $39, no foreign fee.
+
+Each case is (text, ruleset 25's codes, ruleset 24's codes). Every class holds an honest case
+ruleset 24 flags and twins with a real defect that ruleset 25 still catches - among them the
+attacks tried on each reading before any held-out data was read.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import pytest
+
+from replicas.verifiers.compliance import DEFAULT_RULESET, RULESETS, Catalog, verify_response
+from replicas.verifiers.compliance.ruleset import Ruleset
+from tests.compliance_cases import CARDS, ELIGIBILITY
+
+Case = tuple[str, list[str], list[str]]
+_OK: list[str] = []
+_FEE = ["wrong_fee"]
+
+_PLUS = "Summit Cash Plus ($95 a year, $0 the first year)"
+_LIST = f"{_PLUS}:\n- 5% online -> $124.80\n- 2% groceries -> $144.00\n- **{{total}}**"
+_EARNS = "At 1% your spending earns about $188 a year on the Summit Cash Plus. Its $95 fee "
+RESULTS: list[Case] = [
+    # a sum worked out after an equals sign, with emphasis between them
+    (f"{_PLUS}: $240 online + $72 gas + $336 other = **$648/yr**.", _OK, _FEE),
+    # a price named before the sign keeps the figure a claim
+    ("Summit Cash Plus: yearly cost = **$0**.", _FEE, _FEE),
+    # "Total:" over the lines above it, when they add up to it
+    (_LIST.format(total="Total: $268.80 a year"), _OK, _FEE),
+    # ... and not when they do not (a label alone proves nothing), nor with a price in the label
+    (_LIST.format(total="Total: $300 a year"), _FEE, _FEE),
+    (_LIST.format(total="Total annual fee: $0"), _FEE, _FEE),
+    (_LIST.format(total="Net annual fee: $0"), _FEE, _FEE),
+    # a verb of a result, when the figure is the arithmetic: $188 - $95 = $93
+    (_EARNS + "brings that to $93.", _OK, _FEE),
+    (_EARNS + "brings that to $120.", _FEE, _FEE),
+    # a price before the verb keeps the figure a claim
+    ("The Summit Cash Plus: its fee drops to $50 after year one.", _FEE, _FEE),
+    # a price word that belongs to an earlier figure ("$150 fee ->") is no label of the next
+    (
+        "Summit Cash Plus ($95 a year, $0 the first year): transfer $3,000 -> $150 fee -> $175 a "
+        "month clears $3,150 in 18 months at 0%, then 18.24% to 27.24% variable.",
+        _OK,
+        _FEE,
+    ),
+    # "the fee is waived and the $750 bonus": a price word four words back is not the figure's
+    (
+        f"**Best first year:** the {_PLUS}. The fee is waived and the $750 bonus needs only "
+        "$3,000 of spending.",
+        _OK,
+        _FEE,
+    ),
+    # ... a price word at most three words back is ("the annual fee runs $150 extra")
+    ("On the Summit Cash Plus the annual fee runs $150 extra a year.", _FEE, _FEE),
+]
+
+_BALANCE = "With a **$5,000** balance:\n- Summit Cash Plus: {plus} fee, then 0% for 18 months."
+WORKED: list[Case] = [
+    # the card's own transfer fee (5%) of an amount stated in the lead-in line
+    (_BALANCE.format(plus="$250"), _OK, _FEE),
+    # 3% is some card's fee but not this card's: still checked
+    (_BALANCE.format(plus="$150"), _FEE, _FEE),
+    # an annual fee is a flat term, never worked out from an amount
+    (
+        "With a $1,900 balance, the Summit Cash Plus has a $95 annual fee, $0 the first year.",
+        _OK,
+        _OK,
+    ),
+    (
+        "With a $3,000 balance, the Summit Cash Plus has a $150 annual fee, $0 the first year.",
+        _FEE,
+        _FEE,
+    ),
+]
+
+_WHY = (
+    "Why you might still pick the Summit Cash Plus: it has no foreign transaction fee (the Summit "
+    "Cash charges 3%), and it has 0% on balance transfers for {months} months, then 18.24% to "
+    "27.24% variable."
+)
+_LATE = "Compare the Summit Cash Plus with the Summit Cash. Late payments cost up to {late}."
+ASIDES: list[Case] = [
+    # the figures after the bracket are the Summit Cash Plus's, not the bracketed card's
+    (_WHY.format(months=18), _OK, ["false_intro_offer", "wrong_apr"]),
+    # wrong for the card the sentence is about: reported, as that card's
+    (_WHY.format(months=12), ["wrong_intro_terms"], ["false_intro_offer", "wrong_apr"]),
+    # a figure labelled by a bracketed name or one word of one name is that card's
+    (_LATE.format(late="$40 (Summit Cash) or $39 (Plus)"), _OK, _FEE),
+    (_LATE.format(late="$39 (Summit Cash) or $39 (Plus)"), _FEE, _FEE),
+    (_LATE.format(late="$39 (Summit Cash) or $40 (Plus)"), _FEE, _FEE),
+    # a bracket that opens its sentence is its subject
+    (
+        "I looked at the Summit Cash Plus too. (Summit Cash) has no foreign transaction fee.",
+        _FEE,
+        _FEE,
+    ),
+]
+
+CLASSES = {"results_25": RESULTS, "worked_25": WORKED, "asides_25": ASIDES}
+CASES = [case for cases in CLASSES.values() for case in cases]
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return Catalog.from_records(CARDS, ELIGIBILITY)
+
+
+def codes(text: str, catalog: Catalog, ruleset: int | Ruleset) -> list[str]:
+    verdict = verify_response(text, catalog, ruleset=ruleset)
+    for reason in verdict.reasons:
+        assert reason.span is not None
+        assert text[reason.span.start : reason.span.end] == reason.span.text
+    return sorted(set(verdict.codes))
+
+
+@pytest.mark.parametrize("case", CASES, ids=range(len(CASES)))
+def test_ruleset_25_readings(case: Case, catalog: Catalog) -> None:
+    text, r25, r24 = case
+    assert codes(text, catalog, 25) == r25, text
+    assert codes(text, catalog, 24) == r24, text
+
+
+@pytest.mark.parametrize("flag", sorted(CLASSES))
+def test_each_reading_is_what_changes_its_cases(flag: str, catalog: Catalog) -> None:
+    # each class holds a case ruleset 24 reads otherwise, a twin ruleset 25 still flags, and
+    # the class's own flag alone, added to ruleset 24, reads the changed cases as ruleset 25 does
+    cases = CLASSES[flag]
+    changed = [c for c in cases if c[1] != c[2]]
+    assert changed
+    assert any(r25 != _OK for _, r25, _ in cases)
+    alone = replace(RULESETS[24], **{flag: True})
+    for text, r25, _ in changed:
+        assert codes(text, catalog, alone) == r25, (flag, text)
+
+
+def test_ruleset_25_is_24_plus_its_own_flags_and_opt_in() -> None:
+    r24, r25 = RULESETS[24], RULESETS[25]
+    assert DEFAULT_RULESET == 24  # opt-in until it is read on blind data and its families ship
+    assert all(getattr(r25, f) for f in CLASSES)
+    assert not any(getattr(RULESETS[v], f) for v in RULESETS if v < 25 for f in CLASSES)
+    for name in r24.__dataclass_fields__:
+        if name not in ("version", *CLASSES):
+            assert getattr(r25, name) == getattr(r24, name), name
+
+
+def test_adversarial_input_stays_within_limits(catalog: Catalog) -> None:
+    # a worker must not exceed its limits: 200 kB of sums, totals, brackets and worked fees, on
+    # one line and on many
+    chunk = (
+        "Summit Cash Plus: $240 + $72 + $336 = **$648/yr** (Summit Cash) $40 (Plus) and $39 "
+        "(Cash), it has 0% (the Summit Cash (charges 3%)) - Total: $1,296 a year, brings that "
+        "to $553; with a $5,000 balance: $250 fee. "
+    )
+    lines = (chunk * (200_000 // len(chunk)))[:200_000]
+    for text in (lines, lines.replace("; with", ";\n- with")):
+        started = time.process_time()
+        verify_response(text, catalog, ruleset=25)
+        assert time.process_time() - started < 60
