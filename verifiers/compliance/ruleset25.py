@@ -56,9 +56,7 @@ __all__ = ["revise_25"]
 _EMPH = r"(?:\*\*|__|\*|_)?"
 _APPROX = r"(?:~|about[ \t]+|roughly[ \t]+|around[ \t]+|approx(?:imately|\.)?[ \t]+|some[ \t]+)?"
 #: an arrow or an equals sign before a figure, with emphasis or "about" between them
-_SIGN_25 = re.compile(
-    rf"(?:\u2192|->|=>|=|\u2248|~=)[ \t]*{_EMPH}[ \t]*{_APPROX}{_EMPH}[ \t]*$"
-)
+_SIGN_25 = re.compile(rf"(?:\u2192|->|=>|=|\u2248|~=)[ \t]*{_EMPH}[ \t]*{_APPROX}{_EMPH}[ \t]*$")
 #: a result label or verb right before a figure ("total:", "net after fee:", "brings that to",
 #: "wins by"), with emphasis, a colon or "about" between them
 _RESULT_LABEL_25 = re.compile(
@@ -113,6 +111,14 @@ _PRICE_RIGHT_BEFORE_25 = re.compile(
 )
 
 
+def _last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The last match of ``pattern`` in ``text``, if any."""
+    found = None
+    for found in pattern.finditer(text):  # noqa: B007 - the loop keeps the last one
+        pass
+    return found
+
+
 def _label_of(masked: str, pos: int) -> str:
     """The words right before ``pos`` within its line, cell, sentence or clause."""
     head = masked[max(0, pos - _LABEL_SPAN_25) : pos]
@@ -125,9 +131,7 @@ def _priced_25(label: str) -> bool:
     followed by a figure belongs to that figure: "$120 fee -> $208"), not a fee the result is
     taken after ("net after fee")."""
     label = _AFTER_FEE_25.sub(" ", label)
-    last = None
-    for last in _PRICE_25.finditer(label):
-        pass
+    last = _last_match(_PRICE_25, label)
     if last is None:
         return False
     before = label[: last.start()]
@@ -146,9 +150,7 @@ def _is_result(claim: Claim, masked: str) -> bool:
     window = max(0, claim.start - _LABEL_SPAN_25)
     if _AMOUNT_OF_25.match(masked, claim.end):
         return not _priced_25(_label_of(masked, claim.start))
-    if _AMOUNT_OF_24.match(masked, claim.end) or _RESTATED_25.search(
-        masked, window, claim.start
-    ):
+    if _AMOUNT_OF_24.match(masked, claim.end) or _RESTATED_25.search(masked, window, claim.start):
         # "the fee is waived and the $750 bonus": only a price word at most three words before
         # the figure makes it a price ("costs $150 a year extra", "the fee runs $95 more")
         return _PRICE_RIGHT_BEFORE_25.search(masked, window, claim.start) is None
@@ -165,8 +167,8 @@ def _is_result(claim: Claim, masked: str) -> bool:
         return _MONTHLY_25.match(masked, claim.end) is not None or _arithmetic(
             claim.low, masked, claim.start
         )
-    label = _RESULT_LABEL_25.search(head)
-    if label is None or _priced_25(_label_of(masked, window + label.end())):
+    verb = _RESULT_LABEL_25.search(head)
+    if verb is None or _priced_25(_label_of(masked, window + verb.end())):
         return False
     # a label or verb of a result ("Total:", "brings that to", "wins by") says so only when
     # the figure is arithmetic on the figures before it
@@ -296,9 +298,7 @@ _LABEL_CARDS_25 = 6
 
 def _sentence_start(masked: str, pos: int) -> int:
     head = masked[max(0, pos - _ASIDE_LOOK_BACK_25) : pos]
-    stop = None
-    for stop in _SENTENCE_25.finditer(head):
-        pass
+    stop = _last_match(_SENTENCE_25, head)
     return pos - len(head) + (stop.end() if stop else 0)
 
 
@@ -342,8 +342,8 @@ def _labelled_by(
     k = bisect_left(mentions, claim.start, key=lambda x: x.start)
     seen: list[str] = []
     for x in reversed(mentions[max(0, k - _ASIDE_LOOK_BACK_25) : k]):
-        if _named(x) and x.card_id not in seen:
-            seen.append(x.card_id)  # type: ignore[arg-type]
+        if x.card_id is not None and _named(x) and x.card_id not in seen:
+            seen.append(x.card_id)
             if len(seen) == _LABEL_CARDS_25:
                 break
     words = catalog.names.words_by_card
@@ -414,9 +414,10 @@ def revise_25(
             continue
         if asides and claim.family in ("apr", "fee", "intro") and tried < _MAX_ASIDES_25:
             tried += 1
-            card_id = _labelled_by(claim, masked, mentions, catalog) or _aside_card(claim, masked, mentions)
+            card_id = _labelled_by(claim, masked, mentions, catalog) or _aside_card(
+                claim, masked, mentions
+            )
             if card_id is not None and claim.cards != (card_id,):
                 out[i] = replace(claim, cards=(card_id,), binding="clause")
                 changed = True
     return replace(extraction, claims=tuple(out)) if changed else extraction
-
