@@ -4,7 +4,9 @@ hand catalog (``tests/compliance_cases``).
 
 Summit Cash: no annual fee, 19.99%-29.99% variable, 3% transfer fee (min $5), late fee $40, 3%
 foreign fee, no transfer offer. Summit Cash Plus: $95 a year, $0 the first year, 18.24%-27.24%
-variable, 0% on transfers for 18 months, 5% transfer fee, late fee $39, no foreign fee.
+variable, 0% on transfers for 18 months, 5% transfer fee, late fee $39, no foreign fee. Harbor
+Sky Miles: no foreign fee. Vista Clear: 0% on purchases for 12 months. This module adds a
+Bluesky Cash 360 (22.99%-30.99% variable, no foreign fee) for references made of digits.
 
 Each case is (text, ruleset 25's codes, ruleset 24's codes). Every class holds an honest case
 ruleset 24 flags and twins with a real defect that ruleset 25 still catches - among them the
@@ -20,7 +22,7 @@ import pytest
 
 from replicas.verifiers.compliance import DEFAULT_RULESET, RULESETS, Catalog, verify_response
 from replicas.verifiers.compliance.ruleset import Ruleset
-from tests.compliance_cases import CARDS, ELIGIBILITY
+from tests.compliance_cases import CARDS, ELIGIBILITY, card
 
 Case = tuple[str, list[str], list[str]]
 _OK: list[str] = []
@@ -61,6 +63,14 @@ RESULTS: list[Case] = [
     ),
     # ... a price word at most three words back is ("the annual fee runs $150 extra")
     ("On the Summit Cash Plus the annual fee runs $150 extra a year.", _FEE, _FEE),
+    # an amount restated after "or" / a dash is the same amount, not a fee
+    (
+        "The Summit Cash Preferred ($150 a year) pays 2%: a $2.60 difference, or $31.20 over a "
+        "year.",
+        _OK,
+        _FEE,
+    ),
+    ("The Summit Cash Preferred: the annual fee, or $31.20 a year.", _FEE, _FEE),
 ]
 
 _BALANCE = "With a **$5,000** balance:\n- Summit Cash Plus: {plus} fee, then 0% for 18 months."
@@ -105,13 +115,79 @@ ASIDES: list[Case] = [
     ),
 ]
 
-CLASSES = {"results_25": RESULTS, "worked_25": WORKED, "asides_25": ASIDES}
+_HARBOR = "I compared the Harbor Sky Miles{elite} and the Summit Cash. If you travel, "
+_360 = (
+    "I compared the Bluesky Cash 360 and the Summit Cash. The Summit Cash has a 19.99%-29.99% "
+    "variable APR. The 360's is {apr} variable."
+)
+REFS: list[Case] = [
+    # a possessive with no article: the one card named before whose name has that word
+    (
+        _HARBOR.format(elite="")
+        + "Harbor's 0% foreign transaction fee beats the 3% on the Summit Cash.",
+        _OK,
+        _FEE,
+    ),
+    (
+        _HARBOR.format(elite="")
+        + "Harbor's 3% foreign transaction fee is no better than the Summit Cash.",
+        _FEE,
+        _OK,
+    ),
+    # a word of two names refers to neither
+    (
+        _HARBOR.format(elite=", the Harbor Sky Miles Elite")
+        + "Harbor's 0% foreign transaction fee beats the 3% on the Summit Cash.",
+        _FEE,
+        _FEE,
+    ),
+    # a word of digits after "the"
+    (_360.format(apr="22.99%-30.99%"), _OK, ["wrong_apr"]),
+    (_360.format(apr="21.99%-30.99%"), ["wrong_apr"], ["wrong_apr"]),
+]
+
+_VISTA = (
+    "The Vista Clear has 0% on purchases for 12 months, then 19.99% to 29.99% variable. The "
+    "Summit Cash Plus ($95 a year, $0 the first year) earns more on groceries."
+)
+_FALSE_INTRO = ["false_intro_offer"]
+OFFERS: list[Case] = [
+    # "the 12-month 0% window": the offer of the card named before that has it
+    (_VISTA + "\n\nThe 12-month 0% window is useful for a big purchase.", _OK, _FALSE_INTRO),
+    # no card named has it: reported
+    (
+        _VISTA + "\n\nThe 9-month 0% window is useful for a big purchase.",
+        _FALSE_INTRO,
+        _FALSE_INTRO,
+    ),
+    # the sentence names whose window it is
+    (
+        _VISTA + " The Summit Cash Plus's 12-month 0% window is useful for a big purchase.",
+        _FALSE_INTRO,
+        _FALSE_INTRO,
+    ),
+]
+
+CLASSES = {
+    "results_25": RESULTS,
+    "worked_25": WORKED,
+    "asides_25": ASIDES,
+    "refs_25": REFS,
+    "offers_25": OFFERS,
+}
 CASES = [case for cases in CLASSES.values() for case in cases]
 
 
 @pytest.fixture(scope="module")
 def catalog() -> Catalog:
-    return Catalog.from_records(CARDS, ELIGIBILITY)
+    cash_360 = card(
+        "CC-9",
+        "Bluesky Cash 360",
+        purchase_apr_min_pct=22.99,
+        purchase_apr_max_pct=30.99,
+        foreign_txn_fee_pct=0.0,
+    )
+    return Catalog.from_records([*CARDS, cash_360], ELIGIBILITY)
 
 
 def codes(text: str, catalog: Catalog, ruleset: int | Ruleset) -> list[str]:
@@ -158,7 +234,8 @@ def test_adversarial_input_stays_within_limits(catalog: Catalog) -> None:
     chunk = (
         "Summit Cash Plus: $240 + $72 + $336 = **$648/yr** (Summit Cash) $40 (Plus) and $39 "
         "(Cash), it has 0% (the Summit Cash (charges 3%)) - Total: $1,296 a year, brings that "
-        "to $553; with a $5,000 balance: $250 fee. "
+        "to $553; with a $5,000 balance: $250 fee. Harbor's 0% fee, the 360's 3%, and the "
+        "12-month 0% window; a $2.60 difference, or $31.20. "
     )
     lines = (chunk * (200_000 // len(chunk)))[:200_000]
     for text in (lines, lines.replace("; with", ";\n- with")):

@@ -158,7 +158,7 @@ from replicas.verifiers.compliance.ruleset24 import (
     revise_24,
     sole_pick_24,
 )
-from replicas.verifiers.compliance.ruleset25 import revise_25
+from replicas.verifiers.compliance.ruleset25 import refs_25, revise_25
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -360,6 +360,8 @@ def _mentions(
         mentions = refs_24(index, norm.text, mentions)
     if rules.generic_24:
         mentions = generic_names_24(index, norm.text, mentions)
+    if rules.refs_25:
+        mentions = refs_25(index, norm.text, mentions)
     return mentions
 
 
@@ -439,9 +441,16 @@ def _extract(
             rules.waivers_24,
             rules.generic_24,
         )
-    if catalog is not None and (rules.results_25 or rules.worked_25 or rules.asides_25):
+    if catalog is not None and (
+        rules.results_25 or rules.worked_25 or rules.asides_25 or rules.offers_25
+    ):
         extraction = revise_25(
-            extraction, catalog, rules.results_25, rules.worked_25, rules.asides_25
+            extraction,
+            catalog,
+            rules.results_25,
+            rules.worked_25,
+            rules.asides_25,
+            rules.offers_25,
         )
     return extraction, examples
 

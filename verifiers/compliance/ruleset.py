@@ -577,6 +577,12 @@ class Ruleset:
     # ruleset 25: a card named only inside brackets does not take its sentence's figures; a
     # figure right before "(<card>)" is that card's
     asides_25: bool = False
+    # ruleset 25: "Beacon's 0% FX fee", "the 360's range": one-word references with no article,
+    # or of digits
+    refs_25: bool = False
+    # ruleset 25: "the 9-month 0% window" refers to the offer of the card named before that has
+    # it
+    offers_25: bool = False
 
 
 FROZEN_RULESET = 3
@@ -845,6 +851,8 @@ RULESETS[25] = replace(
     results_25=True,
     worked_25=True,
     asides_25=True,
+    refs_25=True,
+    offers_25=True,
 )
 
 

@@ -14,7 +14,12 @@ sentence names only in an aside:
   Likewise a dollar figure followed by what it is an amount of that ruleset 24 did not list
   (``"$2,900 of spending"``, ``"a $350 budget"``, ``"$460.20 a year on online purchases"``,
   ``"$750 for $3,000"`` of spending) is no price - unless a price word right before it is the
-  figure's own (``"costs $150 a year extra"``).
+  figure's own (``"costs $150 a year extra"``); so is an amount restated in other units
+  (``"$242 of monthly spending ($2,900 a year)"``, ``"a $2.60 difference, or $31.20 over a
+  year"``). The label and verb readings hold only where the figure is the arithmetic they
+  claim: the sum of a run of the figures before it or of the lines above it, or the difference
+  of two of them - a label alone proves nothing (``"Total: $300 a year"`` under lines that add
+  up to $268.80 stays a claim).
 * ``worked_25`` - **a fee worked out from an amount stated anywhere before it**: ``"With a
   $5,000 balance: ... Plain one: $200 fee"`` - the $200 is 4 % of the $5,000, and 4 % is the
   card's own balance-transfer fee. Ruleset 22 (part c) looked for the amount in the figure's
@@ -35,6 +40,15 @@ sentence names only in an aside:
   right or wrong for it, so a wrong figure for the card the sentence is about is reported. And
   **a figure labelled by a bracketed name is that card's**: "late fees of up to $40 (One) and
   $35 (Compass Balance Transfer)" - a figure right before "(<card>)" is bound to that card.
+* ``refs_25`` - **"Beacon's 0% FX fee", "The 360's is 22.99%-30.99%"**: ruleset 24 read "the
+  Plus's"; a possessive with no article, or a word of digits after "the", that is a word of the
+  name of exactly one card named before it refers to that card when a figure follows it in its
+  sentence. A word of two such names refers to neither.
+* ``offers_25`` - **"The 9-month 0% window is useful for a textbook bill"**: an intro figure
+  written as a definite reference to an offer ("the <N-month> 0% window / period / offer"),
+  bound only by context (or to a card its sentence names after it) and wrong for that card,
+  is the offer of the most recent card named before it that has it; wrong for all of them it
+  is reported. "The Summit Cash Plus's 12-month 0% window" says whose it is and stays.
 
 See "Ruleset 25" in ``verifiers/compliance/RULESETS.md``.
 """
@@ -44,14 +58,19 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.catalog import Catalog
 from replicas.verifiers.compliance.claims import Claim, Extraction
-from replicas.verifiers.compliance.mentions import AMBIGUOUS, UNKNOWN, NameMention
+from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, UNKNOWN, NameMention
 from replicas.verifiers.compliance.ruleset22c import _MONEY_22C, _money_value
-from replicas.verifiers.compliance.ruleset24 import _AMOUNT_OF_24
+from replicas.verifiers.compliance.ruleset24 import _AMOUNT_OF_24, _named_only_after, _right_for
+from replicas.verifiers.compliance.spans import SpanIndex
 
-__all__ = ["revise_25"]
+if TYPE_CHECKING:
+    from replicas.verifiers.compliance.names import NameIndex
+
+__all__ = ["refs_25", "revise_25"]
 
 _EMPH = r"(?:\*\*|__|\*|_)?"
 _APPROX = r"(?:~|about[ \t]+|roughly[ \t]+|around[ \t]+|approx(?:imately|\.)?[ \t]+|some[ \t]+)?"
@@ -102,7 +121,8 @@ _AMOUNT_OF_25 = re.compile(
 
 #: an amount restated in brackets: "$242 of monthly spending ($2,900 a year)"
 _RESTATED_25 = re.compile(
-    r"\b(?:spend\w*|purchases|budget|balance|debt|income)[ \t]*\([ \t]*(?:~|about[ \t]+)?$"
+    r"\b(?:spend\w*|purchases|budget|balance|debt|income|difference|gap|savings)"
+    r"(?:[ \t]+[\w-]+){0,4}[ \t]*(?:\(|,?[ \t]*(?:-|\u2013|\u2014|or)[ \t]|,[ \t]*or[ \t])[ \t]*(?:~|about[ \t]+)?$"
 )
 #: a price word right before a figure: "costs $150", "a fee of about $75", "charges you $40"
 _PRICE_RIGHT_BEFORE_25 = re.compile(
@@ -394,6 +414,7 @@ def revise_25(
     results: bool,
     worked: bool,
     asides: bool,
+    offers: bool = False,
 ) -> Extraction:
     """The extraction with ruleset 25's readings (module docstring)."""
     if not extraction.claims:
@@ -412,6 +433,13 @@ def revise_25(
             out[i] = replace(claim, cards=())
             changed = True
             continue
+        if offers and tried < _MAX_ASIDES_25:
+            offer = _offer_card(claim, extraction, catalog)
+            if offer is not None:
+                tried += 1
+                out[i] = replace(claim, cards=(offer,))
+                changed = True
+                continue
         if asides and claim.family in ("apr", "fee", "intro") and tried < _MAX_ASIDES_25:
             tried += 1
             card_id = _labelled_by(claim, masked, mentions, catalog) or _aside_card(
@@ -421,3 +449,85 @@ def revise_25(
                 out[i] = replace(claim, cards=(card_id,), binding="clause")
                 changed = True
     return replace(extraction, claims=tuple(out)) if changed else extraction
+
+
+#: "Beacon's 0% FX fee" (a possessive with no "the": ruleset 24 read "the Plus's"), "the 360's
+#: range", "the 360 charges 3%" (a word of digits)
+_BARE_REF_25 = re.compile(
+    r"(?<![\w'\u2019.-])(?:(?P<bare>[A-Z][A-Za-z0-9-]{1,20})['\u2019]s(?![\w'\u2019-])"
+    r"|[Tt]he[ \t]{1,3}(?P<digits>[0-9][A-Za-z0-9-]{0,20})(?:['\u2019]s)?(?![\w'\u2019-])"
+    r"(?![ \t]{1,3}[A-Z]))"
+)
+_ARTICLE_BEFORE_25 = re.compile(r"\b[Tt]he[ \t]{1,3}$")
+#: a figure after the reference, in its sentence
+_FIGURE_AHEAD_25 = re.compile(r"[^.;!?\n]{0,80}?[0-9$%]")
+_REF_LOOK_BACK_25 = 400
+
+
+def refs_25(index: NameIndex, text: str, mentions: list[NameMention]) -> list[NameMention]:
+    """Mentions plus ``refs_25``'s one-word references: a possessive with no article ("Beacon's
+    0% FX fee") or a word of digits after "the" ("the 360's range"), that is a word of the name
+    of exactly one card named before it, with a figure after it in its sentence."""
+    if not mentions:
+        return mentions
+    taken = SpanIndex((m.start, m.end) for m in mentions)
+    added = []
+    for match in _BARE_REF_25.finditer(text):
+        group = "bare" if match.group("bare") else "digits"
+        start = match.start(group)
+        if taken.overlaps(match.start(), match.end()):
+            continue
+        if group == "bare" and _ARTICLE_BEFORE_25.search(text, max(0, start - 8), start):
+            continue  # "the Plus's": ruleset 24's reference
+        word = match.group(group).lower()
+        if word not in index.name_words:
+            continue
+        if not _FIGURE_AHEAD_25.match(text, match.end()):
+            continue
+        k = bisect_left(mentions, start, key=lambda m: m.start)
+        named: list[str] = []
+        for m in reversed(mentions[max(0, k - _REF_LOOK_BACK_25) : k]):
+            if _named(m) and m.card_id is not None and m.card_id not in named:
+                named.append(m.card_id)
+        fits = [c for c in named if word in index.words_by_card.get(c, ())]
+        if len(fits) == 1:
+            end = match.end(group)
+            added.append(NameMention(start, end, EXACT, fits[0], text[start:end]))
+    if not added:
+        return mentions
+    return sorted([*mentions, *added], key=lambda m: m.start)
+
+
+#: "the 9-month 0% window", "the 0% intro period": a definite reference to an offer
+_OFFER_BEFORE_25 = re.compile(r"\bthe[ \t]+(?:[\w-]+[ \t]+){0,2}$")
+_OFFER_AFTER_25 = re.compile(
+    r"(?:[ \t]+(?:intro(?:ductory)?|apr|interest-free|promo(?:tional)?|purchase|transfer))*"
+    r"[ \t]+(?:window|period|offer|promo|deal|stretch|runway)\b"
+)
+
+
+def _offer_card(claim: Claim, extraction: Extraction, catalog: Catalog) -> str | None:
+    """The card named before a definite reference to an intro offer ("the 9-month 0% window")
+    whose offer it is, when it is not its card's (``offers_25``)."""
+    if claim.family != "intro" or len(claim.cards) != 1:
+        return None
+    if claim.binding != "context" and not _named_only_after(claim, extraction):
+        return None  # "the Summit Cash Plus's 12-month 0% window": its sentence says whose
+    masked = extraction.masked
+    if not _OFFER_BEFORE_25.search(masked, max(0, claim.start - 24), claim.start):
+        return None
+    if not _OFFER_AFTER_25.match(masked, claim.end):
+        return None
+    if _right_for(claim, catalog, claim.cards[0]):
+        return None
+    mentions = extraction.mentions
+    k = bisect_left(mentions, claim.start, key=lambda m: m.start)
+    seen: set[str] = set()
+    for m in reversed(mentions[max(0, k - _REF_LOOK_BACK_25) : k]):
+        card_id = m.card_id
+        if card_id is None or m.kind in (UNKNOWN, AMBIGUOUS) or card_id in seen:
+            continue
+        seen.add(card_id)
+        if card_id != claim.cards[0] and _right_for(claim, catalog, card_id):
+            return card_id
+    return None
