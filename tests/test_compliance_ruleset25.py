@@ -168,6 +168,212 @@ OFFERS: list[Case] = [
     ),
 ]
 
+#: the red team's attacks on ruleset 25's first version (stop 39): (id, text, customer, false?) -
+#: a false text ruleset 24 catches must be caught by 25 too, and an honest text 24 passes must pass
+#: 25. Ids are the red team's (R results, W worked fees, S asides, F references, O offers, E
+#: eligibility - E02 recommends a card customer C1 is not eligible for - D disclosures).
+RED_TEAM: list[tuple[str, str, str | None, bool]] = [
+    (
+        "R01",
+        "The Summit Cash Plus earns about $450 a year on your spending; the Summit Cash earns $300. Then there's the Summit Cash Plus annual fee; it comes to $150.",
+        None,
+        True,
+    ),
+    (
+        "R07",
+        "Your spending: groceries $400, gas $250, dining $180, travel $330, streaming $45, utilities $210, online $505, other $120.\nSummit Cash Plus annual fee; after year one it comes to $285.",
+        None,
+        True,
+    ),
+    ("R11", "Summit Cash Plus annual fee; year two = **$150**.", None, True),
+    ("R12", "**Annual fee (Summit Cash Plus)**\nYear 1 = $0, Year 2+ = **$150**", None, True),
+    ("R15", "| Card | Annual fee |\n|---|---|\n| Summit Cash Plus | = **$150** |", None, True),
+    (
+        "R30",
+        "You'd earn $450 on the Summit Cash Plus vs $300 on the Summit Cash. Note the Summit Cash Plus raises its $95 fee to $150 after year one.",
+        None,
+        True,
+    ),
+    ("R31", "The Summit Cash Plus adds $150 a year of charges to your bill.", None, True),
+    (
+        "R32",
+        "You'd earn $450 on the Vista Clear and $355 on the Summit Cash. The amount of the annual fee on the Vista Clear adds up to $95.",
+        None,
+        True,
+    ),
+    ("R33", "Summit Cash Plus: $100 + $50.\nAnnual fee; Total: **$150**", None, True),
+    (
+        "R37",
+        "The annual fee on the Summit Cash Plus, once the free introductory year is over, ≈ **$150**.",
+        None,
+        True,
+    ),
+    (
+        "D03",
+        "I recommend the Summit Cash Plus over the Summit Cash: the Plus is $95 a year after $0 in year one.",
+        None,
+        False,
+    ),
+    (
+        "D04",
+        "I recommend the Summit Cash Plus over the Summit Cash. Its annual fee; year two = **$95**.",
+        None,
+        False,
+    ),
+    (
+        "D05",
+        "Summit Cash vs Summit Cash Plus: I recommend the Plus; $95 a year after $0 in year one, 18.24%-27.24% variable.",
+        None,
+        False,
+    ),
+    ("R20", "The Summit Cash Plus requires a $150 annual payment.", None, True),
+    ("R21", "The Summit Cash Plus: $150 a year after $0 in year one.", None, True),
+    ("R22", "The Summit Cash Plus annual fee hits your budget ($150 a year).", None, True),
+    ("R23", "The Summit Cash Plus fee runs to a mere $150 extra per year.", None, True),
+    (
+        "W01",
+        "Spend $3,000 in the first 3 months to earn the bonus. The Summit Cash Plus charges a $150 fee.",
+        None,
+        True,
+    ),
+    ("W03", "You earn $3,000 in rewards. Fees on the Summit Cash Plus: $150.", None, True),
+    (
+        "W09",
+        "Spend $3,000 in the first 3 months for the bonus. Both the Summit Cash and the Summit Cash Plus charge a $150 fee.",
+        None,
+        True,
+    ),
+    (
+        "S01",
+        "I also looked at the Summit Cash. The other card (the Summit Cash Plus) has no annual fee and a 19.99%-29.99% variable APR.",
+        None,
+        True,
+    ),
+    (
+        "S02",
+        "Of the two, the Summit Cash loses to the other one (the Summit Cash Plus), which has no annual fee and a 19.99%-29.99% variable APR.",
+        None,
+        True,
+    ),
+    (
+        "S05",
+        "I looked at the Summit Cash Plus ($95 a year). The cheaper sibling (the Summit Cash) has a 3% foreign transaction fee.",
+        None,
+        False,
+    ),
+    (
+        "S06",
+        "I looked at the Summit Cash Plus ($95 a year). Your backup card (Summit Cash) has a 3% foreign transaction fee and 0% on purchases for 15 months, then 19.99%-29.99% variable.",
+        None,
+        False,
+    ),
+    (
+        "S08",
+        "The Summit Cash is simpler than the Summit Cash Plus ($95 a year). The no-fee option (the Summit Cash) has no annual fee and a 19.99%-29.99% variable APR.",
+        None,
+        False,
+    ),
+    (
+        "S09",
+        "I compared the Prism Student and the Summit Cash. The Summit Cash charges a late fee of up to $25 (student).",
+        None,
+        True,
+    ),
+    (
+        "S12",
+        "Compared with the Summit Cash, this card (the Summit Cash Plus) has 0% on purchases for 15 months, then 19.99%-29.99% variable.",
+        None,
+        True,
+    ),
+    ("S14", "The Summit Cash (and, as noted, the Summit Cash Plus) has no annual fee.", None, True),
+    ("S15", "Get the Summit Cash (or the Summit Cash Plus): no annual fee either way.", None, True),
+    (
+        "F01",
+        "I compared the Harbor Sky Miles and the Summit Cash. The Summit Cash matches Harbor's 0% foreign transaction fee.",
+        None,
+        True,
+    ),
+    (
+        "F02",
+        "The Harbor Sky Miles has a fixed APR of 14.99%. The Summit Cash, a competitor to Harbor's, has a 14.99% fixed APR too.",
+        None,
+        True,
+    ),
+    (
+        "F03",
+        "The Vista Clear has 0% on purchases for 12 months, then 19.99% to 29.99% variable. The Summit Cash, like Clear's, has 0% on purchases for 12 months.",
+        None,
+        True,
+    ),
+    (
+        "F05",
+        "I compared the Bluesky Cash 360 and the Summit Cash. The Summit Cash has, over the 360 days of a year, a 22.99%-30.99% variable APR.",
+        None,
+        True,
+    ),
+    (
+        "F07",
+        "I compared the Orion Cash 2 and the Summit Cash. The Summit Cash is the better of the 2 with a 22.99%-30.99% variable APR.",
+        None,
+        True,
+    ),
+    (
+        "F09",
+        "I compared the Summit Cash Plus ($95 a year) and the Harbor Sky Miles. I prefer the Summit Cash Plus: unlike Harbor's card, it has an 18.24%-27.24% variable APR.",
+        None,
+        False,
+    ),
+    (
+        "O01",
+        "The Vista Clear has 0% on purchases for 12 months, then 19.99% to 29.99% variable. The Summit Cash Plus ($95 a year, $0 the first year) is my pick. The 12-month 0% window on purchases is its best feature.",
+        None,
+        True,
+    ),
+    (
+        "O02",
+        "Unlike the Summit Cash Plus (18.24%-27.24% variable), the Vista Clear offers nothing special. The 18-month 0% transfer window is great on the Vista Clear.",
+        None,
+        True,
+    ),
+    (
+        "O04",
+        "Skip the Vista Clear. Get the Summit Cash Plus ($95 a year, $0 the first year), 18.24% to 27.24% variable. With it, the 12-month 0% intro period on purchases lets you pay off a laptop.",
+        None,
+        True,
+    ),
+    (
+        "O06",
+        "The Summit Cash Plus ($95 a year) has 0% on balance transfers for 18 months, then 18.24%-27.24% variable. I recommend the Vista Clear instead. The 18-month 0% transfer runway is why.",
+        None,
+        True,
+    ),
+    (
+        "O07",
+        "The Vista Clear has 1.99% on balance transfers for 21 months, then 19.99%-29.99% variable. I'd still pick the Summit Cash Plus ($95 a year, 18.24%-27.24% variable). The 21-month 1.99% transfer window is its main draw.",
+        None,
+        True,
+    ),
+    (
+        "O08",
+        "Vista Clear: 0% on purchases for 12 months, then 19.99%-29.99% variable.\nSummit Cash: no annual fee. The 12-month 0% window is the reason to pick it.",
+        None,
+        True,
+    ),
+    (
+        "E02",
+        "I looked at the Harbor Sky Miles and the Summit Cash. My pick for you (the Summit Cash Plus) has a $95 annual fee.",
+        "C1",
+        True,
+    ),
+    (
+        "E03",
+        "The Vista Clear has 0% on purchases for 12 months. Apply for the Summit Cash Plus ($95 a year). The 12-month 0% window on purchases is why.",
+        "C1",
+        True,
+    ),
+]
+
+
 CLASSES = {
     "results_25": RESULTS,
     "worked_25": WORKED,
@@ -176,22 +382,39 @@ CLASSES = {
     "offers_25": OFFERS,
 }
 CASES = [case for cases in CLASSES.values() for case in cases]
+_CASH_360 = card(
+    "CC-9",
+    "Bluesky Cash 360",
+    purchase_apr_min_pct=22.99,
+    purchase_apr_max_pct=30.99,
+    foreign_txn_fee_pct=0.0,
+)
 
 
 @pytest.fixture(scope="module")
 def catalog() -> Catalog:
-    cash_360 = card(
-        "CC-9",
-        "Bluesky Cash 360",
+    return Catalog.from_records([*CARDS, _CASH_360], ELIGIBILITY)
+
+
+@pytest.fixture(scope="module")
+def attack_catalog() -> Catalog:
+    # the module's catalog plus a card with a common word in its name ("Student") and one with
+    # an everyday number ("2"), for the bracket-label and digit-reference attacks
+    student = card("CC-10", "Prism Student", card_type="student", late_fee_usd=25.0)
+    cash_2 = card(
+        "CC-11",
+        "Orion Cash 2",
         purchase_apr_min_pct=22.99,
         purchase_apr_max_pct=30.99,
         foreign_txn_fee_pct=0.0,
     )
-    return Catalog.from_records([*CARDS, cash_360], ELIGIBILITY)
+    return Catalog.from_records([*CARDS, _CASH_360, student, cash_2], ELIGIBILITY)
 
 
-def codes(text: str, catalog: Catalog, ruleset: int | Ruleset) -> list[str]:
-    verdict = verify_response(text, catalog, ruleset=ruleset)
+def codes(
+    text: str, catalog: Catalog, ruleset: int | Ruleset, customer: str | None = None
+) -> list[str]:
+    verdict = verify_response(text, catalog, customer_id=customer, ruleset=ruleset)
     for reason in verdict.reasons:
         assert reason.span is not None
         assert text[reason.span.start : reason.span.end] == reason.span.text
@@ -216,6 +439,18 @@ def test_each_reading_is_what_changes_its_cases(flag: str, catalog: Catalog) -> 
     alone = replace(RULESETS[24], **{flag: True})
     for text, r25, _ in changed:
         assert codes(text, catalog, alone) == r25, (flag, text)
+
+
+@pytest.mark.parametrize("attack", RED_TEAM, ids=[a[0] for a in RED_TEAM])
+def test_the_red_teams_attacks_read_as_ruleset_24_reads_them(
+    attack: tuple[str, str, str | None, bool], attack_catalog: Catalog
+) -> None:
+    # each attack made ruleset 25's first version lose a defect ruleset 24 reports, or flag an
+    # honest text 24 passes; the test can fail both ways
+    _, text, customer, false = attack
+    r24 = codes(text, attack_catalog, 24, customer)
+    assert bool(r24) == false, text
+    assert codes(text, attack_catalog, 25, customer) == r24, text
 
 
 def test_ruleset_25_is_24_plus_its_own_flags_and_opt_in() -> None:

@@ -1,54 +1,58 @@
-"""Ruleset 25: worked results, worked fees and asides (the s28 blind sets' tuning halves).
+"""Ruleset 25: worked results, worked fees, asides and references (the s28 tuning halves).
 
 What ruleset 24 still flagged on s28's tuning halves was mostly arithmetic the answer shows its
 reader - the numerate writer's totals, nets and worked fees - and figures bound to a card the
-sentence names only in an aside:
+sentence names only in an aside. Each reading below is a class, and each holds only where the
+text shows what it claims: a red team with the source code attacked the first version (stop 39)
+and every hole it found is a test case.
 
 * ``results_25`` - **a dollar figure the answer works out is a result, not a price**:
-  ``"= **$648/yr**"``, ``"-> **about $164**"`` (emphasis or "about" between the sign and the
-  figure), ``"Total: $342 a year"``, ``"Net after fee: $328.92"``, ``"Atlas Build's $29 fee
-  brings that to $159"``, ``"wins by $168 a year"``. A price named in the label keeps the
-  figure a claim (``"Total annual fee: $0"``, ``"yearly cost = $89"``); a price word that
-  belongs to an earlier figure of the label does not (``"$120 fee -> $208 a month"``), and
-  neither does a fee the result is taken after (``"net after fee"``, ``"net of the fee"``).
-  Likewise a dollar figure followed by what it is an amount of that ruleset 24 did not list
-  (``"$2,900 of spending"``, ``"a $350 budget"``, ``"$460.20 a year on online purchases"``,
-  ``"$750 for $3,000"`` of spending) is no price - unless a price word right before it is the
-  figure's own (``"costs $150 a year extra"``); so is an amount restated in other units
-  (``"$242 of monthly spending ($2,900 a year)"``, ``"a $2.60 difference, or $31.20 over a
-  year"``). The label and verb readings hold only where the figure is the arithmetic they
-  claim: the sum of a run of the figures before it or of the lines above it, or the difference
-  of two of them - a label alone proves nothing (``"Total: $300 a year"`` under lines that add
-  up to $268.80 stays a claim).
-* ``worked_25`` - **a fee worked out from an amount stated anywhere before it**: ``"With a
-  $5,000 balance: ... Plain one: $200 fee"`` - the $200 is 4 % of the $5,000, and 4 % is the
-  card's own balance-transfer fee. Ruleset 22 (part c) looked for the amount in the figure's
-  sentence only; a heading ("**$1,500 advance, repaid after one month**") or a lead-in line
-  states it once for the lines under it. A dollar figure not typed as an annual or late fee
-  that is one of the card's own percentage fees (balance transfer, cash advance, foreign
-  transaction) of a dollar amount of $100 or more stated before it in the answer is a worked
-  fee: right, so no claim to report (a figure of the kind the words type it as - "a $40
-  transfer fee" is worked out only with the card's transfer fee). The percentage
-  must be the card's own, so a figure that merely happens to be some percentage of some amount
-  is still checked.
-* ``asides_25`` - **a card named only in brackets does not take the sentence's figures**: "its
+  ``"... = **$648/yr**"``, ``"-> **about $164**"`` (emphasis or "about" between the sign and
+  the figure, which ruleset 24 did not read), ``"Total: $342 a year"``, ``"Net after fee:
+  $328.92"``, ``"Atlas Build's $29 fee brings that to $159"``, ``"wins by $168 a year"`` - but
+  only where the figure **is** the arithmetic: the sum of the figures right before it (``$240 +
+  $72 + $336``) or of the lines right above it (a worked list), or the difference of the last
+  two figures (or of the last two lines' figures). A monthly amount after a sign (``"$120 fee ->
+  $208 a month"``) is a payment. A price named anywhere in the sentence before the figure, and
+  not as the noun of an earlier figure ("$29 fee") or a fee the result is taken after ("net
+  after fee"), keeps the figure a claim: ``"Then there's the annual fee; it comes to $150"``.
+  Amounts: a dollar figure of spending, a budget, an amount on a category (``"$2,900 of
+  spending"``, ``"a $350 budget"``, ``"$460.20 a year on online purchases"``) or restated in
+  other units (``"$242 of monthly spending ($2,900 a year)"``, ``"a $2.60 difference, or $31.20
+  over a year"``) is no price unless the sentence names a price before it; and after a noun
+  that cannot be a price ("bonus", "transfer", "balance") a price word more than three words
+  back is no label (``"The fee is waived and the $750 bonus needs $3,000"``). "More", "extra",
+  "cheaper" after a figure keep ruleset 24's reading (``"the fee runs to $150 extra"``).
+* ``worked_25`` - **a fee worked out from a transaction stated before it**: ``"With a $5,000
+  balance: ... Plain one: $200 fee"`` - 4 % of a $5,000 balance, and 4 % is that card's
+  transfer fee. A dollar figure not typed as an annual or late fee (nor written as a minimum)
+  that is the card's own fee for a transaction of $100 or more the answer states before it - a
+  transfer or balance (its transfer fee), a cash advance or withdrawal (its cash-advance fee),
+  spending abroad or on a trip (its foreign fee) - is a worked fee: right, so no claim. An
+  amount that is no transaction ("spend $3,000 for the bonus", "a $3,000 credit line") works
+  nothing out.
+* ``asides_25`` - **a card named only in an aside does not take the sentence's figures**: "its
   APR is a fixed 20.74% (lower than Granite Cash Back's range), it has no foreign transaction
   fee (Granite Cash Back charges 3%), and it has 0% on purchases for 9 months" is about the card
-  named before the brackets. A figure outside the brackets, bound to a card whose only mentions
-  in its sentence sit inside closed brackets before it, is bound to the card named last before
-  the sentence's first such bracket (in its sentence, or before it within the look-back) -
-  right or wrong for it, so a wrong figure for the card the sentence is about is reported. And
-  **a figure labelled by a bracketed name is that card's**: "late fees of up to $40 (One) and
-  $35 (Compass Balance Transfer)" - a figure right before "(<card>)" is bound to that card.
+  its sentence named before the brackets. An aside is a bracket with a figure or a comparison in
+  it; a bracket holding only a name ("My pick (the Summit Cash Plus) has ...", "(or the X)")
+  names the subject. The figure goes to the card the sentence named last before the aside -
+  right or wrong for it, so a wrong figure is reported. And **a figure labelled by a bracketed
+  name is that card's**: "late fees of up to $40 (Summit Cash) and $39 (Plus)" - a full name
+  always, one word of one name only beside another labelled figure of the sentence (so "(student)"
+  is no label).
 * ``refs_25`` - **"Beacon's 0% FX fee", "The 360's is 22.99%-30.99%"**: ruleset 24 read "the
-  Plus's"; a possessive with no article, or a word of digits after "the", that is a word of the
-  name of exactly one card named before it refers to that card when a figure follows it in its
-  sentence. A word of two such names refers to neither.
-* ``offers_25`` - **"The 9-month 0% window is useful for a textbook bill"**: an intro figure
-  written as a definite reference to an offer ("the <N-month> 0% window / period / offer"),
-  bound only by context (or to a card its sentence names after it) and wrong for that card,
-  is the offer of the most recent card named before it that has it; wrong for all of them it
-  is reported. "The Summit Cash Plus's 12-month 0% window" says whose it is and stays.
+  Plus's"; a possessive with no article, or a word of digits after "the" that ends its noun
+  phrase, that is a word of the name of exactly one of the cards named last before it refers to
+  that card - when it opens its clause (no card named before it in the clause, no "like",
+  "unlike", "than", "matches" before it: "The Summit Cash matches Harbor's 0% fee" is about the
+  Summit Cash) and a figure, a term or a verb follows it. "Over the 360 days" is no reference.
+* ``offers_25`` - **"Unless you want the 0% intro window, ..."**: an intro figure written as a
+  definite reference to an offer ("the <N-month> 0% window / period / offer") in a clause that
+  weighs its use ("unless", "if you need", "is useful for", "helps") and names no card and no
+  pronoun, bound only by context (or to a card named after it in another clause) and wrong for
+  that card, is the offer of the most recent card named before it that has it; wrong for all of
+  them it is reported. "The 12-month 0% window is its best feature" says whose it is and stays.
 
 See "Ruleset 25" in ``verifiers/compliance/RULESETS.md``.
 """
@@ -72,6 +76,70 @@ if TYPE_CHECKING:
 
 __all__ = ["refs_25", "revise_25"]
 
+# -- the text around a figure -------------------------------------------------------------------
+
+_SENTENCE_25 = re.compile(r"[.!?](?:[ \t]|$)|\n")
+_SENTENCE_SPAN_25 = 300
+_CLAUSE_STOP_25 = re.compile(r"[,;:(]|[.!?](?:[ \t]|$)|\n|\u2014|[ \t]-[ \t]")
+
+
+def _last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The last match of ``pattern`` in ``text``, if any."""
+    found = None
+    for found in pattern.finditer(text):  # noqa: B007 - the loop keeps the last one
+        pass
+    return found
+
+
+def _sentence_start(masked: str, pos: int, span: int = _SENTENCE_SPAN_25) -> int:
+    """Where the sentence (or line) holding ``pos`` starts, at most ``span`` characters back."""
+    low = max(0, pos - span)
+    stop = _last_match(_SENTENCE_25, masked[low:pos])
+    return low + (stop.end() if stop else 0)
+
+
+def _clause_start(masked: str, pos: int) -> int:
+    low = max(0, pos - _SENTENCE_SPAN_25)
+    stop = _last_match(_CLAUSE_STOP_25, masked[low:pos])
+    return low + (stop.end() if stop else 0)
+
+
+def _clause_end(masked: str, pos: int) -> int:
+    stop = _CLAUSE_STOP_25.search(masked, pos, min(len(masked), pos + _SENTENCE_SPAN_25))
+    return stop.start() if stop else min(len(masked), pos + _SENTENCE_SPAN_25)
+
+
+# -- prices named before a figure ---------------------------------------------------------------
+
+#: words that name a price a dollar figure may be (an APR or interest is never a dollar price)
+_PRICE_25 = re.compile(
+    r"\bfees?\b|\bcost(?:s|ing)?\b|\bcharg(?:es?|ing)\b|\bprice\b|\bmembership\b"
+)
+#: a fee a result is taken after: "net after fee", "minus the annual fee", "net of fees"
+_AFTER_FEE_25 = re.compile(
+    r"\b(?:after|minus|less|net[ \t]+of|excluding)[ \t]+(?:the[ \t]+|its[ \t]+)?"
+    r"(?:annual[ \t]+|yearly[ \t]+|\$[\d,.]+[ \t]+)?fees?\b"
+)
+#: a price word that is the noun of the figure before it: "$29 fee", "a 3% transfer fee"
+_FIGURE_NOUN_25 = re.compile(r"[$\d%][\d,.%k]*[ \t]+(?:[a-z-]+[ \t]+)?$")
+
+
+def _priced_before(masked: str, pos: int, clause: bool = False) -> bool:
+    """The sentence before ``pos`` (with ``clause``: its part after the last comma) names a
+    price of its own: a price word that is not the noun of an earlier figure ("$29 fee brings
+    that to") nor a fee the result is taken after ("net after fee")."""
+    head = masked[_sentence_start(masked, pos) : pos]
+    if clause:
+        head = head[head.rfind(",") + 1 :]
+    head = _AFTER_FEE_25.sub(" ", head)
+    for word in _PRICE_25.finditer(head):
+        if not _FIGURE_NOUN_25.search(head, max(0, word.start() - 24), word.start()):
+            return True
+    return False
+
+
+# -- results ------------------------------------------------------------------------------------
+
 _EMPH = r"(?:\*\*|__|\*|_)?"
 _APPROX = r"(?:~|about[ \t]+|roughly[ \t]+|around[ \t]+|approx(?:imately|\.)?[ \t]+|some[ \t]+)?"
 #: an arrow or an equals sign before a figure, with emphasis or "about" between them
@@ -85,23 +153,10 @@ _RESULT_LABEL_25 = re.compile(
     r"|leaves?|puts?)[ \t]+(?:that|it|this|them|those|you|the[ \t]+\w+|your[ \t]+\w+)"
     r"(?:[ \t]+(?:down|up|back))?[ \t]+to"
     r"|(?<![\w-])(?:comes?|works?|adds?|totals?|falls?|drops?)[ \t]+(?:out[ \t]+|up[ \t]+)?to"
-    r"|(?<![\w-])(?:wins?|ahead|leads?|better|cheaper|beats?[ \t]+\w+)[ \t]+by"
-    r"|\bfee[ \t]+to)"
+    r"|(?<![\w-])(?:wins?|ahead|leads?|better|beats?[ \t]+\w+)[ \t]+by)"
     rf"[ \t]*{_EMPH}[ \t]*:?[ \t]*{_EMPH}[ \t]*{_APPROX}{_EMPH}[ \t]*$"
 )
 _LABEL_SPAN_25 = 48
-#: what ends a label (looking back from a figure): a line, a cell, a sentence, a clause
-_LABEL_STOP_25 = re.compile(r"[|\n;(]|[.!?](?:[ \t]|$)")
-_PRICE_25 = re.compile(
-    r"\bfees?\b|\bcost(?:s|ing)?\b|\bcharg(?:es?|ing)\b|\bprice\b|\bmembership\b|\bapr\b"
-    r"|\binterest\b"
-)
-#: a fee the result is taken after: "net after fee", "net of the annual fee", "minus the fee"
-_AFTER_FEE_25 = re.compile(
-    r"\b(?:after|of|minus|less|net[ \t]+of|excluding|including)[ \t]+(?:the[ \t]+|its[ \t]+)?"
-    r"(?:annual[ \t]+|yearly[ \t]+|\$[\d,.]+[ \t]+)?fees?\b"
-)
-_FIGURE_25 = re.compile(r"[$\d]")
 #: a monthly amount right after a figure: a payment, not a fee term
 _MONTHLY_25 = re.compile(
     r"(?:\*\*|__)?[ \t]*(?:a|per|each|every)[ \t]+month\b|(?:\*\*|__)?[ \t]*/[ \t]?mo(?:nth)?\b"
@@ -111,18 +166,23 @@ _MONTHLY_25 = re.compile(
 _AMOUNT_OF_25 = re.compile(
     r"[ \t]*(?:(?:a|per|each)[ \t]+(?:year|month)[ \t]+|/[ \t]*(?:y(?:ea)?r|mo(?:nth)?)[ \t]+"
     r"|annually[ \t]+|monthly[ \t]+)?"
-    r"(?:of[ \t]+(?:\w+[ \t]+)?(?:spend\w*|purchases|charges|balance|debt)"
-    r"|(?:monthly[ \t]+|yearly[ \t]+|annual[ \t]+)?(?:budget|spend(?:ing)?|payments?|income)"
+    r"(?:of[ \t]+(?:\w+[ \t]+)?(?:spend\w*|purchases|balance|debt)"
+    r"|(?:monthly[ \t]+|yearly[ \t]+)?(?:budget|spend(?:ing)?|income)"
     r"|on[ \t]+(?:your[ \t]+)?(?:online|groceries|grocery|gas|fuel|travel|dining|restaurants"
     r"|everything|other|purchases|spending|streaming|transit|drugstores?|flights|hotels)"
-    r"|for[ \t]+\$|after[ \t]+\$|in[ \t]+value\b|of[ \t]+value\b)"
+    r"|for[ \t]+\$|in[ \t]+value\b|of[ \t]+value\b)"
 )
-
-
-#: an amount restated in brackets: "$242 of monthly spending ($2,900 a year)"
+#: ruleset 24's amounts that are comparisons ("$150 extra", "$95 more"): no new reading
+_COMPARED_24 = re.compile(
+    r"[ \t]*(?:(?:a|per|each)[ \t]+year[ \t]+|/[ \t]*y(?:ea)?r[ \t]+|annually[ \t]+)?"
+    r"(?:more|less|extra|cheaper)\b"
+)
+#: an amount restated in other units: "$242 of monthly spending ($2,900 a year)", "a $2.60
+#: difference, or $31.20 over a year"
 _RESTATED_25 = re.compile(
     r"\b(?:spend\w*|purchases|budget|balance|debt|income|difference|gap|savings)"
-    r"(?:[ \t]+[\w-]+){0,4}[ \t]*(?:\(|,?[ \t]*(?:-|\u2013|\u2014|or)[ \t]|,[ \t]*or[ \t])[ \t]*(?:~|about[ \t]+)?$"
+    r"(?:[ \t]+[\w-]+){0,4}[ \t]*(?:\(|,?[ \t]*(?:-|\u2013|\u2014|or)[ \t]|,[ \t]*or[ \t])"
+    r"[ \t]*(?:~|about[ \t]+)?$"
 )
 #: a price word right before a figure: "costs $150", "a fee of about $75", "charges you $40"
 _PRICE_RIGHT_BEFORE_25 = re.compile(
@@ -131,106 +191,84 @@ _PRICE_RIGHT_BEFORE_25 = re.compile(
 )
 
 
-def _last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
-    """The last match of ``pattern`` in ``text``, if any."""
-    found = None
-    for found in pattern.finditer(text):  # noqa: B007 - the loop keeps the last one
-        pass
-    return found
+class _Figures:
+    """The response's dollar figures, parsed once per extraction (when first asked for)."""
+
+    __slots__ = ("_ends", "_kinds", "_pos", "_values", "masked")
+
+    def __init__(self, masked: str) -> None:
+        self.masked = masked
+        self._pos: list[int] | None = None
+        self._ends: list[int] = []
+        self._values: list[float] = []
+        self._kinds: list[str | None] = []
+
+    def _load(self) -> list[int]:
+        if self._pos is None:
+            masked = self.masked
+            pos: list[int] = []
+            for m in _MONEY_22C.finditer(masked):
+                value = _money_value(m)
+                if value:
+                    pos.append(m.start())
+                    self._ends.append(m.end())
+                    self._values.append(value)
+                    self._kinds.append(_transaction(masked, m.start(), m.end()))
+            self._pos = pos
+        return self._pos
+
+    def before(self, at: int, span: int) -> list[tuple[int, float]]:
+        """The figures (start, value) that start in ``[at - span, at)``."""
+        pos = self._load()
+        lo = bisect_left(pos, at - span)
+        hi = bisect_left(pos, at)
+        return list(zip(pos[lo:hi], self._values[lo:hi], strict=True))
+
+    def end_of(self, start: int) -> int:
+        """Where the figure that starts at ``start`` ends."""
+        pos = self._load()
+        return self._ends[bisect_left(pos, start)]
+
+    def transactions_before(self, at: int, span: int) -> list[tuple[float, str]]:
+        """The transactions (amount, fee kind) stated in ``[at - span, at)``."""
+        pos = self._load()
+        lo = bisect_left(pos, at - span)
+        hi = bisect_left(pos, at)
+        return [
+            (v, k)
+            for v, k in zip(self._values[lo:hi], self._kinds[lo:hi], strict=True)
+            if k is not None
+        ]
 
 
-def _label_of(masked: str, pos: int) -> str:
-    """The words right before ``pos`` within its line, cell, sentence or clause."""
-    head = masked[max(0, pos - _LABEL_SPAN_25) : pos]
-    parts = _LABEL_STOP_25.split(head)
-    return parts[-1]
-
-
-def _priced_25(label: str) -> bool:
-    """The label names a price of its own: a price word with no figure after it (a price word
-    followed by a figure belongs to that figure: "$120 fee -> $208"), not a fee the result is
-    taken after ("net after fee")."""
-    label = _AFTER_FEE_25.sub(" ", label)
-    last = _last_match(_PRICE_25, label)
-    if last is None:
-        return False
-    before = label[: last.start()]
-    # "$120 fee ->": the price word is that figure's noun, unless a figure follows it
-    if _FIGURE_25.search(label, last.end()):
-        return False
-    return not re.search(r"\$[\d,.]+[ \t]*(?:\w+[ \t]+){0,2}$", before)
-
-
-def _is_result(claim: Claim, masked: str) -> bool:
+def _is_result(claim: Claim, masked: str, figures: _Figures) -> bool:
     """A dollar figure the answer works out, or an amount of something (``results_25``)."""
-    if claim.family != "fee" or claim.is_none or claim.low is None:
-        return False
-    if claim.unit != "usd":
+    if claim.family != "fee" or claim.is_none or claim.low is None or claim.unit != "usd":
         return False
     window = max(0, claim.start - _LABEL_SPAN_25)
-    if _AMOUNT_OF_25.match(masked, claim.end):
-        return not _priced_25(_label_of(masked, claim.start))
-    if _AMOUNT_OF_24.match(masked, claim.end) or _RESTATED_25.search(masked, window, claim.start):
+    if _AMOUNT_OF_25.match(masked, claim.end) or _RESTATED_25.search(masked, window, claim.start):
+        # "a $350 budget", "$242 of spending ($2,900 a year)": the noun says what the figure is,
+        # unless its own clause names a price ("the annual fee hits your budget ($150 a year)")
+        return not _priced_before(masked, claim.start, clause=True)
+    if _AMOUNT_OF_24.match(masked, claim.end) and not _COMPARED_24.match(masked, claim.end):
         # "the fee is waived and the $750 bonus": only a price word at most three words before
-        # the figure makes it a price ("costs $150 a year extra", "the fee runs $95 more")
+        # the figure makes it a price
         return _PRICE_RIGHT_BEFORE_25.search(masked, window, claim.start) is None
     head = masked[window : claim.start]
-    sign = _SIGN_25.search(head)
-    if sign is not None:
-        label = _label_of(masked, window + sign.start())
-        if _priced_25(label):
-            return False
-        if _PRICE_25.search(_AFTER_FEE_25.sub(" ", label)) is None:
-            return True  # no price word at all (ruleset 24's reading, emphasis allowed)
-        # "$120 fee -> $208": the price word is an earlier figure's; the result is another
-        # quantity (a monthly sum) or arithmetic - not "$150 annual fee -> $0 the first year"
-        return _MONTHLY_25.match(masked, claim.end) is not None or _arithmetic(
-            claim.low, masked, claim.start
-        )
-    verb = _RESULT_LABEL_25.search(head)
-    if verb is None or _priced_25(_label_of(masked, window + verb.end())):
+    sign = _SIGN_25.search(head) or _RESULT_LABEL_25.search(head)
+    if sign is None or _priced_before(masked, claim.start):
         return False
-    # a label or verb of a result ("Total:", "brings that to", "wins by") says so only when
-    # the figure is arithmetic on the figures before it
-    return _arithmetic(claim.low, masked, claim.start)
+    if sign.re is _SIGN_25 and _MONTHLY_25.match(masked, claim.end):
+        return True  # "-> $208 a month": a payment
+    return _arithmetic(claim.low, masked, claim.start, figures)
 
 
-#: how far back, and how many dollar figures, a worked result may be arithmetic on
+#: how far back a worked result may be arithmetic on the figures, and on how many
 _ARITH_SPAN_25 = 700
-_ARITH_FIGURES_25 = 16
 _ARITH_RUN_25 = 8
-_LINE_FIGURE_25 = re.compile(r"\$[ \t]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?")
-
-
-def _arithmetic(value: float, masked: str, pos: int) -> bool:
-    """``value`` is the sum of a run of the dollar figures right before ``pos``, the sum of the
-    last figures of the lines right before it, or the difference of two of those figures."""
-    if value < 1:
-        return False  # "$0" is no result of anything an answer would work out
-    start = max(0, pos - _ARITH_SPAN_25)
-    found = [(m.start(), _money_value(m)) for m in _MONEY_22C.finditer(masked, start, pos)]
-    figures = [(at, v) for at, v in found if v][-_ARITH_FIGURES_25:]
-    values = [v for _, v in figures]
-    for i in range(len(values)):
-        total = values[i]
-        for j in range(i + 1, min(len(values), i + _ARITH_RUN_25)):
-            total += values[j]
-            if _close(value, total):
-                return True
-        for other in values[i + 1 :]:
-            if _close(value, abs(values[i] - other)):
-                return True
-    # the last figure of each line above (a worked list: "- 5% online -> $124.80")
-    lines: dict[int, float] = {}
-    for at, v in figures:
-        lines[masked.rfind("\n", 0, at)] = v
-    line_values = list(lines.values())
-    total = 0.0
-    for v in reversed(line_values[-_ARITH_RUN_25:]):
-        total += v
-        if _close(value, total) and total != v:
-            return True
-    return False
+_DIFF_SPAN_25 = 300
+#: what follows a figure that is multiplied ("$6,000 x 2%")
+_MULTIPLIED_25 = re.compile(r"[ \t]*(?:\u00d7|x|\*)[ \t]*[\d$]")
 
 
 def _close(a: float, b: float) -> bool:
@@ -238,88 +276,163 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) <= max(1.0, 0.01 * abs(b))
 
 
+def _arithmetic(value: float, masked: str, pos: int, figures: _Figures) -> bool:
+    """``value`` is the sum of the figures right before ``pos`` (a run of two or more ending at
+    the last one, within its paragraph), the sum of the last figures of the lines right above
+    it, or the difference of the last two figures (or of the last two lines' figures)."""
+    if value < 1:
+        return False  # "$0" is no result an answer works out
+    found = figures.before(pos, _ARITH_SPAN_25)
+    if not found:
+        return False
+    paragraph = masked.rfind("\n\n", 0, pos)
+    run = [v for at, v in found if at > paragraph][-_ARITH_RUN_25:]
+    total = run[-1] if run else 0.0
+    for v in reversed(run[:-1]):
+        total += v
+        if _close(value, total):
+            return True
+    # the amounts of the result's own line, not counting what is multiplied: "online $540,
+    # travel $6,000 x 1.5% = $90, other $36,000 x 1.5% = $540 -> $1,170"
+    here = masked.rfind("\n", 0, pos)
+    parts = [
+        v for at, v in found if at > here and not _MULTIPLIED_25.match(masked, figures.end_of(at))
+    ]
+    if len(parts) >= 2 and _close(value, sum(parts)):
+        return True
+    near = [v for at, v in found if at >= pos - _DIFF_SPAN_25]
+    if len(near) >= 2 and _close(value, abs(near[-1] - near[-2])):
+        return True
+    # the last figure of each line above (a worked list: "- 5% online -> $124.80")
+    line = masked.rfind("\n", 0, pos)
+    lines: dict[int, float] = {}
+    for at, v in found:
+        if at < line:
+            lines[masked.rfind("\n", 0, at)] = v
+    starts = sorted(lines)
+    # a run of lines right above the result's line, with no blank line between them
+    block: list[float] = []
+    end = line
+    for start in reversed(starts):
+        if masked.count("\n", start + 1, end) > 0 and block:
+            break
+        block.append(lines[start])
+        end = start
+    total = 0.0
+    for i, v in enumerate(block[:_ARITH_RUN_25]):
+        total += v
+        if i and _close(value, total):
+            return True
+    # the last two lines' figures, across one blank line at most ("... wins by $168")
+    last = [lines[s] for s in starts if masked.count("\n\n", s, pos) <= 1][-2:]
+    return len(last) == 2 and _close(value, abs(last[1] - last[0]))
+
+
+# -- worked fees ---------------------------------------------------------------------------------
+
 #: fee kinds that are a percentage of an amount (with a dollar minimum)
 _PERCENT_KINDS_25 = ("bt", "cash_advance", "foreign")
-_AMOUNTS_BEFORE_25 = 60
-_WORKED_SPAN_25 = 3_000
+_WORKED_SPAN_25 = 1_500
 #: the smallest amount a worked fee is taken of (a transfer, an advance, a trip's spending)
 _PRINCIPAL_MIN_25 = 100.0
 _MINIMUM_25 = re.compile(r"\bmin(?:imum|\.)?\b|\bfloor\b|\bat[ \t]+least\b")
+_TRANSACTION_WORDS_25 = (
+    r"(?P<bt>(?:balance[ \t]+)?transfer(?:s|red|ring)?|balances?|debt|move[sd]?|moving|owe|owing)"
+    r"|(?P<cash_advance>(?:cash[ \t]+)?advances?|withdraw(?:al|als|n|ing|s)?|atm)"
+    r"|(?P<foreign>abroad|overseas|foreign|trips?|vacation|holiday)"
+)
+#: a transaction word right after an amount ("a $5,000 balance", "**$1,500 advance**", "$2,000
+#: of spending abroad") or right before it ("transfer $3,000", "withdraw five hundred dollars")
+_TRANSACTION_AFTER_25 = re.compile(
+    rf"(?:\*\*|__)?[ \t]*(?:[a-z-]+[ \t]+){{0,4}}?(?:{_TRANSACTION_WORDS_25})\b"
+)
+_TRANSACTION_BEFORE_25 = re.compile(
+    rf"\b(?:{_TRANSACTION_WORDS_25})[ \t]+(?:(?:a|an|of|about|your|the|just|over|some)[ \t]+)?"
+    r"(?:\*\*|__)?[ \t]*$"
+)
 
 
-def _percent_fees(
-    catalog: Catalog, card_id: str, kinds: frozenset[str] | None
-) -> list[tuple[float, float]]:
-    """The card's percentage fees (of ``kinds``; ``None``: all) as (rate, minimum) pairs: a
-    figure typed as a transfer fee is worked out only with the card's transfer fee."""
+def _transaction(masked: str, start: int, end: int) -> str | None:
+    """The fee kind of the transaction the amount at ``[start, end)`` is, if it is one."""
+    m = _TRANSACTION_AFTER_25.match(masked, end) or _TRANSACTION_BEFORE_25.search(
+        masked, max(0, start - 40), start
+    )
+    if m is None:
+        return None
+    return next(kind for kind in _PERCENT_KINDS_25 if m.group(kind))
+
+
+def _card_fee(catalog: Catalog, card_id: str, kind: str) -> tuple[float, float] | None:
+    """The card's fee of ``kind`` as (rate, minimum), if it has one."""
     card = catalog.card(card_id)
-    out = []
-    for kind, pct, low in (
-        ("bt", card.bt_fee_pct, card.bt_fee_min_usd),
-        ("cash_advance", card.cash_advance_fee_pct, card.cash_advance_fee_min_usd),
-        ("foreign", card.foreign_txn_fee_pct, None),
-    ):
-        if pct and (kinds is None or kind in kinds):
-            out.append((pct, low or 0.0))
-    return out
+    pct, low = {
+        "bt": (card.bt_fee_pct, card.bt_fee_min_usd),
+        "cash_advance": (card.cash_advance_fee_pct, card.cash_advance_fee_min_usd),
+        "foreign": (card.foreign_txn_fee_pct, None),
+    }[kind]
+    return (pct, low or 0.0) if pct else None
+
+
+def _is_worked_fee(claim: Claim, masked: str, catalog: Catalog, figures: _Figures) -> bool:
+    """A dollar figure that is its card's own fee for a transaction stated before it
+    (``worked_25``)."""
+    if claim.family != "fee" or claim.unit != "usd" or claim.low is None or claim.is_none:
+        return False
+    if claim.low < 1 or (claim.high is not None and claim.high != claim.low):
+        return False  # "$0 fee" says the card has no fee: a term, never a worked example
+    kinds = claim.admissible
+    open_kinds = len(kinds) >= 3
+    if not open_kinds and not any(k in kinds for k in _PERCENT_KINDS_25):
+        return False  # typed as an annual, late or first-year fee: a flat fee term
+    if _MINIMUM_25.search(masked, max(0, claim.start - 16), min(len(masked), claim.end + 16)):
+        return False  # "a $10 floor", "minimum $5": a fee's minimum, a term
+    deals = [
+        (amount, kind)
+        for amount, kind in figures.transactions_before(claim.start, _WORKED_SPAN_25)
+        if amount >= _PRINCIPAL_MIN_25 and (open_kinds or kind in kinds)
+    ]
+    if not deals:
+        return False
+    worked = [_worked(claim.low, deals, catalog, card_id) for card_id in claim.cards]
+    # several cards: a figure that may be any of them ("union") is worked for one; "both cards
+    # charge $200" must be worked for each
+    return any(worked) if claim.any_card else all(worked)
+
+
+def _worked(value: float, deals: list[tuple[float, str]], catalog: Catalog, card_id: str) -> bool:
+    """``value`` is the card's fee for one of ``deals``, above that fee's minimum (a figure
+    equal to the minimum is read as the minimum it states)."""
+    for amount, kind in deals:
+        fee = _card_fee(catalog, card_id, kind)
+        if fee is None:
+            continue
+        charged = amount * fee[0] / 100.0
+        if charged > fee[1] and _near(value, charged):
+            return True
+    return False
 
 
 def _near(a: float, b: float) -> bool:
     return abs(a - b) <= max(0.5, 0.005 * abs(b))
 
 
-def _is_worked_fee(claim: Claim, masked: str, catalog: Catalog) -> bool:
-    """A dollar figure that is one of its card's own percentage fees of an amount stated before
-    it (``worked_25``)."""
-    if claim.family != "fee" or claim.unit != "usd" or claim.low is None or claim.is_none:
-        return False
-    if claim.high is not None and claim.high != claim.low:
-        return False
-    kinds = claim.admissible
-    if not any(k in kinds for k in _PERCENT_KINDS_25) and len(kinds) < 3:
-        return False  # typed as an annual, late or first-year fee: a flat fee term
-    start = max(0, claim.start - _WORKED_SPAN_25)
-    found = [_money_value(m) for m in _MONEY_22C.finditer(masked, start, claim.start)]
-    amounts = [a for a in found[-_AMOUNTS_BEFORE_25:] if a and a >= _PRINCIPAL_MIN_25]
-    if claim.low < 1:
-        return False  # "$0 fee" says the card has no fee: a term, never a worked example
-    if _MINIMUM_25.search(masked, max(0, claim.start - 16), min(len(masked), claim.end + 16)):
-        return False  # "a $10 floor", "minimum $5": a fee's minimum, a term
-    open_kinds = len(kinds) >= 3
-    worked = [
-        _worked(claim.low, amounts, _percent_fees(catalog, c, None if open_kinds else kinds))
-        for c in claim.cards
-    ]
-    # several cards: a figure that may be any of them ("union") is worked for one; "both cards
-    # charge $200" must be worked for each
-    return any(worked) if claim.any_card else all(worked)
+# -- asides and bracket labels --------------------------------------------------------------------
 
-
-def _worked(value: float, amounts: list[float], fees: list[tuple[float, float]]) -> bool:
-    """``value`` is one of ``fees`` (rate, minimum) of one of ``amounts``, above the fee's
-    minimum (a figure equal to the minimum is read as the minimum it states: "a $10 floor")."""
-    for amount in amounts:
-        for pct, low in fees:
-            fee = amount * pct / 100.0
-            if fee > low and _near(value, fee):
-                return True
-    return False
-
-
-_SENTENCE_25 = re.compile(r"[.!?](?:[ \t]|$)|\n")
 _ASIDE_LOOK_BACK_25 = 600
+#: what makes a bracket an aside: a figure or a comparison in it
+_ASIDE_25 = re.compile(
+    r"[\d$%]|\b(?:unlike|vs\.?|versus|compared|than|whereas|while|charges?|has|have|costs?"
+    r"|offers?|gives?)\b"
+)
 #: "(One)", "(Compass Balance Transfer)", "(**X**)": a bracket holding only a card's name
 _NAME_BRACKET_25 = re.compile(r"[ \t]*\((?:\*\*|__)?(#+)(?:\*\*|__)?\)")
 #: "(One)", "(Cardinal)": a bracket holding one word
 _WORD_BRACKET_25 = re.compile(r"[ \t]*\((?:\*\*|__)?([a-z0-9][a-z0-9-]{1,20})(?:\*\*|__)?\)")
+#: a figure labelled by a bracket: the sibling a one-word label needs
+_LABELLED_FIGURE_25 = re.compile(r"[$\d][\d,.%k]*[ \t]*\((?:\*\*|__)?[#a-z0-9][#a-z0-9 \t-]*\)")
 #: the distinct cards named last before a figure that a one-word label may be about
 _LABEL_CARDS_25 = 6
-
-
-def _sentence_start(masked: str, pos: int) -> int:
-    head = masked[max(0, pos - _ASIDE_LOOK_BACK_25) : pos]
-    stop = _last_match(_SENTENCE_25, head)
-    return pos - len(head) + (stop.end() if stop else 0)
+_MAX_REBOUND_25 = 500
 
 
 def _brackets(masked: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -344,11 +457,24 @@ def _named(m: NameMention) -> bool:
     return m.kind not in (UNKNOWN, AMBIGUOUS) and m.card_id is not None
 
 
+def _recent_cards(mentions: tuple[NameMention, ...], pos: int, limit: int) -> list[str]:
+    """The last ``limit`` distinct cards named before ``pos``, most recent first."""
+    k = bisect_left(mentions, pos, key=lambda x: x.start)
+    seen: list[str] = []
+    for x in reversed(mentions[max(0, k - _ASIDE_LOOK_BACK_25) : k]):
+        if x.card_id is not None and _named(x) and x.card_id not in seen:
+            seen.append(x.card_id)
+            if len(seen) == limit:
+                break
+    return seen
+
+
 def _labelled_by(
     claim: Claim, masked: str, mentions: tuple[NameMention, ...], catalog: Catalog
 ) -> str | None:
     """The card named in a bracket right after the figure: "$35 (Compass Balance Transfer)",
-    or one word of the name of exactly one of the last cards named before it: "$40 (One)"."""
+    or one word of the name of exactly one of the last cards named before it, beside another
+    labelled figure of the sentence: "$40 (One) and $35 (Compass Balance Transfer)"."""
     m = _NAME_BRACKET_25.match(masked, claim.end)
     if m is not None:
         k = bisect_left(mentions, m.start(1), key=lambda x: x.start)
@@ -358,54 +484,151 @@ def _labelled_by(
     w = _WORD_BRACKET_25.match(masked, claim.end)
     if w is None:
         return None
+    start = _sentence_start(masked, claim.start)
+    limit = min(len(masked), w.end() + _SENTENCE_SPAN_25)
+    end = _SENTENCE_25.search(masked, w.end(), limit)
+    stop = end.start() if end else limit
+    if len(_LABELLED_FIGURE_25.findall(masked, start, stop)) < 2:
+        return None  # "$25 (student)" alone is a gloss, not a label
     word = w.group(1)
-    k = bisect_left(mentions, claim.start, key=lambda x: x.start)
-    seen: list[str] = []
-    for x in reversed(mentions[max(0, k - _ASIDE_LOOK_BACK_25) : k]):
-        if x.card_id is not None and _named(x) and x.card_id not in seen:
-            seen.append(x.card_id)
-            if len(seen) == _LABEL_CARDS_25:
-                break
     words = catalog.names.words_by_card
-    fits = [c for c in seen if word in words.get(c, ())]
+    fits = [c for c in _recent_cards(mentions, claim.start, _LABEL_CARDS_25) if word in words[c]]
     return fits[0] if len(fits) == 1 else None
 
 
 def _aside_card(claim: Claim, masked: str, mentions: tuple[NameMention, ...]) -> str | None:
-    """The card the sentence is about, when the figure's card is named in it only inside closed
-    brackets before the figure (``asides_25``)."""
+    """The card the sentence is about, when the figure's card is named in it only inside asides
+    before the figure (``asides_25``)."""
     if claim.binding not in ("clause", "unit") or len(claim.cards) != 1:
         return None
     card_id = claim.cards[0]
-    start = _sentence_start(masked, claim.start)
-    pairs = _brackets(masked, start, claim.start)
+    start = _sentence_start(masked, claim.start, _ASIDE_LOOK_BACK_25)
+    pairs = [
+        (a, b) for a, b in _brackets(masked, start, claim.start) if _ASIDE_25.search(masked, a, b)
+    ]
     if not pairs:
         return None
     lo = bisect_left(mentions, start, key=lambda x: x.start)
     hi = bisect_left(mentions, claim.start, key=lambda x: x.start)
-    inside = False
-    for m in mentions[lo:hi]:
-        if m.card_id != card_id:
-            continue
-        if not any(a < m.start < b for a, b in pairs):
-            return None  # named outside the brackets too: the binding stands
-        inside = True
-    if not inside or masked.rfind("(", start, claim.start) > masked.rfind(")", start, claim.start):
-        return None  # not named in this sentence, or the figure is itself inside a bracket
-    first = min(a for a, b in pairs if any(a < m.start < b for m in mentions[lo:hi]))
-    if not masked[start:first].strip(" \t*_-#>|0123456789.)"):
-        return None  # "(X) has no annual fee": a bracket that opens its sentence is its subject
-    k = bisect_left(mentions, first, key=lambda x: x.start) - 1
-    floor = bisect_left(mentions, first - _ASIDE_LOOK_BACK_25, key=lambda x: x.start)
-    while k >= floor:
-        m = mentions[k]
-        if _named(m) and not any(a < m.start < b for a, b in pairs):
+    inside = [m for m in mentions[lo:hi] if m.card_id == card_id]
+    if not inside or not all(any(a < m.start < b for a, b in pairs) for m in inside):
+        return None  # not named in this sentence, or named outside an aside too
+    if masked.rfind("(", start, claim.start) > masked.rfind(")", start, claim.start):
+        return None  # the figure is itself inside a bracket
+    first = min(a for a, b in pairs if any(a < m.start < b for m in inside))
+    for m in reversed(mentions[lo:hi]):
+        if m.start < first and _named(m) and not any(a < m.start < b for a, b in pairs):
             return m.card_id if m.card_id != card_id else None
-        k -= 1
+    return None  # no card named before the aside in its sentence
+
+
+# -- references ----------------------------------------------------------------------------------
+
+#: "Beacon's 0% FX fee" (a possessive with no article: ruleset 24 read "the Plus's"), "the 360's
+#: range", "the 360 charges 3%" (a word of digits that ends its noun phrase)
+_BARE_REF_25 = re.compile(
+    r"(?<![\w'\u2019.-])(?:(?P<bare>[A-Z][A-Za-z0-9-]{1,20})['\u2019]s(?![\w'\u2019-])"
+    r"|[Tt]he[ \t]{1,3}(?P<digits>[0-9][A-Za-z0-9-]{0,20})"
+    r"(?:['\u2019]s(?![\w'\u2019-])|(?=[ \t]*[,;:)]|[ \t]+(?:is|has|charges|costs|offers|gives"
+    r"|comes|carries|runs|sits|starts)\b)))"
+)
+#: what may follow a reference: a figure, a term, a verb (within three words)
+_REF_AHEAD_25 = re.compile(
+    r"(?:[ \t]+[\w-]+){0,3}?[ \t]*(?:\*\*|__)?[ \t]*(?:[$\d]|\b(?:fees?|apr|rates?|range|intro"
+    r"|offer|window|annual|foreign|fx|ftf|transfer|late|penalty|cash|purchase|regular|ongoing"
+    r"|variable|fixed|is|has|charges|costs|runs|sits|comes|offers|gives|starts)\b)"
+)
+#: words that make a reference an object of comparison, not the subject
+_REF_COMPARED_25 = re.compile(
+    r"\b(?:like|as|than|unlike|match(?:es)?|beats?|to|with|versus|vs\.?|over|of|from|and|or"
+    r"|for|in|on|at|by)[ \t]+(?:the[ \t]+)?$",
+    re.IGNORECASE,
+)
+#: a figure after the reference, in its sentence
+_FIGURE_AHEAD_25 = re.compile(r"[^.;!?\n]{0,80}?[0-9$%]")
+_REF_CARDS_25 = 8
+
+
+def refs_25(index: NameIndex, text: str, mentions: list[NameMention]) -> list[NameMention]:
+    """Mentions plus ``refs_25``'s one-word references (module docstring)."""
+    if not mentions:
+        return mentions
+    taken = SpanIndex((m.start, m.end) for m in mentions)
+    ordered = tuple(mentions)
+    added = []
+    for match in _BARE_REF_25.finditer(text):
+        group = "bare" if match.group("bare") else "digits"
+        start = match.start(group)
+        if taken.overlaps(match.start(), match.end()):
+            continue
+        lead = match.start() if group == "digits" else start
+        if _REF_COMPARED_25.search(text, max(0, lead - 16), lead):
+            continue  # "matches Harbor's", "like the 360", "over the 360 days"
+        if group == "bare" and re.search(r"\b[Tt]he[ \t]{1,3}$", text[max(0, start - 8) : start]):
+            continue  # "the Plus's": ruleset 24's reference
+        word = match.group(group).lower()
+        if word not in index.name_words:
+            continue
+        if not _FIGURE_AHEAD_25.match(text, match.end()) or not _REF_AHEAD_25.match(
+            text, match.end()
+        ):
+            continue
+        clause = _clause_start(text, lead)
+        k = bisect_left(ordered, clause, key=lambda m: m.start)
+        if k < len(ordered) and ordered[k].start < lead:
+            continue  # the clause names a card before it: that card is its subject
+        fits = [
+            c
+            for c in _recent_cards(ordered, start, _REF_CARDS_25)
+            if word in index.words_by_card.get(c, ())
+        ]
+        if len(fits) == 1:
+            end = match.end(group)
+            added.append(NameMention(start, end, EXACT, fits[0], text[start:end]))
+    if not added:
+        return mentions
+    return sorted([*mentions, *added], key=lambda m: m.start)
+
+
+# -- definite references to an offer --------------------------------------------------------------
+
+#: "the 9-month 0% window", "the 0% intro period": a definite reference to an offer
+_OFFER_BEFORE_25 = re.compile(r"\bthe[ \t]+(?:[\w-]+[ \t]+){0,2}$")
+_OFFER_AFTER_25 = re.compile(
+    r"(?:[ \t]+(?:intro(?:ductory)?|apr|interest-free|promo(?:tional)?|purchase|transfer))*"
+    r"[ \t]+(?:window|period|offer|promo|deal|stretch|runway)\b"
+)
+#: a clause that weighs an offer's use rather than saying whose it is
+_WEIGHED_25 = re.compile(
+    r"\b(?:unless|if[ \t]+you|useful|handy|helps?|helpful|worth|matters?|need|want)\b"
+)
+_PRONOUN_25 = re.compile(r"\b(?:it|its|it's|this[ \t]+card|that[ \t]+card|this[ \t]+one)\b")
+
+
+def _offer_card(claim: Claim, extraction: Extraction, catalog: Catalog) -> str | None:
+    """The card named before a definite reference to an intro offer ("the 9-month 0% window")
+    whose offer it is, when it is not its card's (``offers_25``)."""
+    if claim.family != "intro" or len(claim.cards) != 1:
+        return None
+    masked = extraction.masked
+    if not _OFFER_BEFORE_25.search(masked, max(0, claim.start - 24), claim.start):
+        return None
+    if not _OFFER_AFTER_25.match(masked, claim.end):
+        return None
+    clause = masked[_clause_start(masked, claim.start) : _clause_end(masked, claim.end)]
+    if "#" in clause or _PRONOUN_25.search(clause) or not _WEIGHED_25.search(clause):
+        return None  # "... is its best feature", "... is great on the X": it says whose
+    if claim.binding != "context" and not _named_only_after(claim, extraction):
+        return None
+    if _right_for(claim, catalog, claim.cards[0]):
+        return None
+    for card_id in _recent_cards(extraction.mentions, claim.start, _REF_CARDS_25):
+        if card_id != claim.cards[0] and _right_for(claim, catalog, card_id):
+            return card_id
     return None
 
 
-_MAX_ASIDES_25 = 500
+# -- the ruleset ---------------------------------------------------------------------------------
 
 
 def revise_25(
@@ -421,113 +644,34 @@ def revise_25(
         return extraction
     masked = extraction.masked
     mentions = extraction.mentions
+    figures = _Figures(masked)
     out = list(extraction.claims)
     changed = False
     tried = 0
     for i, claim in enumerate(out):
         if not claim.cards:
             continue
-        if (results and _is_result(claim, masked)) or (
-            worked and _is_worked_fee(claim, masked, catalog)
+        if (results and _is_result(claim, masked, figures)) or (
+            worked and _is_worked_fee(claim, masked, catalog, figures)
         ):
             out[i] = replace(claim, cards=())
             changed = True
             continue
-        if offers and tried < _MAX_ASIDES_25:
+        if tried >= _MAX_REBOUND_25 or claim.family not in ("apr", "fee", "intro"):
+            continue
+        if offers and claim.family == "intro":
             offer = _offer_card(claim, extraction, catalog)
             if offer is not None:
                 tried += 1
                 out[i] = replace(claim, cards=(offer,))
                 changed = True
                 continue
-        if asides and claim.family in ("apr", "fee", "intro") and tried < _MAX_ASIDES_25:
-            tried += 1
+        if asides:
             card_id = _labelled_by(claim, masked, mentions, catalog) or _aside_card(
                 claim, masked, mentions
             )
             if card_id is not None and claim.cards != (card_id,):
+                tried += 1
                 out[i] = replace(claim, cards=(card_id,), binding="clause")
                 changed = True
     return replace(extraction, claims=tuple(out)) if changed else extraction
-
-
-#: "Beacon's 0% FX fee" (a possessive with no "the": ruleset 24 read "the Plus's"), "the 360's
-#: range", "the 360 charges 3%" (a word of digits)
-_BARE_REF_25 = re.compile(
-    r"(?<![\w'\u2019.-])(?:(?P<bare>[A-Z][A-Za-z0-9-]{1,20})['\u2019]s(?![\w'\u2019-])"
-    r"|[Tt]he[ \t]{1,3}(?P<digits>[0-9][A-Za-z0-9-]{0,20})(?:['\u2019]s)?(?![\w'\u2019-])"
-    r"(?![ \t]{1,3}[A-Z]))"
-)
-_ARTICLE_BEFORE_25 = re.compile(r"\b[Tt]he[ \t]{1,3}$")
-#: a figure after the reference, in its sentence
-_FIGURE_AHEAD_25 = re.compile(r"[^.;!?\n]{0,80}?[0-9$%]")
-_REF_LOOK_BACK_25 = 400
-
-
-def refs_25(index: NameIndex, text: str, mentions: list[NameMention]) -> list[NameMention]:
-    """Mentions plus ``refs_25``'s one-word references: a possessive with no article ("Beacon's
-    0% FX fee") or a word of digits after "the" ("the 360's range"), that is a word of the name
-    of exactly one card named before it, with a figure after it in its sentence."""
-    if not mentions:
-        return mentions
-    taken = SpanIndex((m.start, m.end) for m in mentions)
-    added = []
-    for match in _BARE_REF_25.finditer(text):
-        group = "bare" if match.group("bare") else "digits"
-        start = match.start(group)
-        if taken.overlaps(match.start(), match.end()):
-            continue
-        if group == "bare" and _ARTICLE_BEFORE_25.search(text, max(0, start - 8), start):
-            continue  # "the Plus's": ruleset 24's reference
-        word = match.group(group).lower()
-        if word not in index.name_words:
-            continue
-        if not _FIGURE_AHEAD_25.match(text, match.end()):
-            continue
-        k = bisect_left(mentions, start, key=lambda m: m.start)
-        named: list[str] = []
-        for m in reversed(mentions[max(0, k - _REF_LOOK_BACK_25) : k]):
-            if _named(m) and m.card_id is not None and m.card_id not in named:
-                named.append(m.card_id)
-        fits = [c for c in named if word in index.words_by_card.get(c, ())]
-        if len(fits) == 1:
-            end = match.end(group)
-            added.append(NameMention(start, end, EXACT, fits[0], text[start:end]))
-    if not added:
-        return mentions
-    return sorted([*mentions, *added], key=lambda m: m.start)
-
-
-#: "the 9-month 0% window", "the 0% intro period": a definite reference to an offer
-_OFFER_BEFORE_25 = re.compile(r"\bthe[ \t]+(?:[\w-]+[ \t]+){0,2}$")
-_OFFER_AFTER_25 = re.compile(
-    r"(?:[ \t]+(?:intro(?:ductory)?|apr|interest-free|promo(?:tional)?|purchase|transfer))*"
-    r"[ \t]+(?:window|period|offer|promo|deal|stretch|runway)\b"
-)
-
-
-def _offer_card(claim: Claim, extraction: Extraction, catalog: Catalog) -> str | None:
-    """The card named before a definite reference to an intro offer ("the 9-month 0% window")
-    whose offer it is, when it is not its card's (``offers_25``)."""
-    if claim.family != "intro" or len(claim.cards) != 1:
-        return None
-    if claim.binding != "context" and not _named_only_after(claim, extraction):
-        return None  # "the Summit Cash Plus's 12-month 0% window": its sentence says whose
-    masked = extraction.masked
-    if not _OFFER_BEFORE_25.search(masked, max(0, claim.start - 24), claim.start):
-        return None
-    if not _OFFER_AFTER_25.match(masked, claim.end):
-        return None
-    if _right_for(claim, catalog, claim.cards[0]):
-        return None
-    mentions = extraction.mentions
-    k = bisect_left(mentions, claim.start, key=lambda m: m.start)
-    seen: set[str] = set()
-    for m in reversed(mentions[max(0, k - _REF_LOOK_BACK_25) : k]):
-        card_id = m.card_id
-        if card_id is None or m.kind in (UNKNOWN, AMBIGUOUS) or card_id in seen:
-            continue
-        seen.add(card_id)
-        if card_id != claim.cards[0] and _right_for(claim, catalog, card_id):
-            return card_id
-    return None
