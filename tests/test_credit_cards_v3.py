@@ -1,13 +1,14 @@
-"""The -v3 to -v10 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
-core-v9, core-v10, core-v11): the compliance verifier under rulesets 10, 16, 17, 19, 20, 21, 23
-and 24.
+"""The -v3 to -v11 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
+core-v9, core-v10, core-v11, core-v12): the compliance verifier under rulesets 10, 16, 17, 19, 20,
+21, 23, 24 and 25.
 
 -v4 (core-v5) is -v3 with ruleset 16, -v5 (core-v6) -v4 with ruleset 17, -v6 (core-v7) -v5
 with ruleset 19, -v7 (core-v8) -v6 with ruleset 20, -v8 (core-v9) -v7 with ruleset 21, -v9
-(core-v10) -v8 with ruleset 23 and -v10 (core-v11) -v9 with ruleset 24; the tests of -v3's build
-and episodes run for all eight, and the same text is graded by -v3 as ruleset 10 reads it, by -v4
-as ruleset 16 does, by -v5 as ruleset 17 does, by -v6 as ruleset 19 does, by -v7 as ruleset 20
-does, by -v8 as ruleset 21 does, by -v9 as ruleset 23 does and by -v10 as ruleset 24 does.
+(core-v10) -v8 with ruleset 23, -v10 (core-v11) -v9 with ruleset 24 and -v11 (core-v12) -v10
+with ruleset 25; the tests of -v3's build and episodes run for all nine, and the same text is
+graded by -v3 as ruleset 10 reads it, by -v4 as ruleset 16 does, by -v5 as ruleset 17 does, by
+-v6 as ruleset 19 does, by -v7 as ruleset 20 does, by -v8 as ruleset 21 does, by -v9 as ruleset
+23 does, by -v10 as ruleset 24 does and by -v11 as ruleset 25 does.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
 compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
@@ -45,6 +46,7 @@ V7_RULESET = 20
 V8_RULESET = 21
 V9_RULESET = 23
 V10_RULESET = 24
+V11_RULESET = 25
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -455,6 +457,100 @@ def test_v10_grades_with_ruleset_24(base: str, snapshot: Any, catalog: Catalog) 
     assert {"corrections_24", "results_24", "generic_24"} <= fixed, fixed
 
 
+def _lines_v11(
+    card: Any, catalog: Catalog
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]], list[str]]:
+    """Lines about ``card``: true ones ruleset 24 misreads and ruleset 25 reads right, false ones
+    only ruleset 25 catches (each with the ruleset-25 reading that is about it), and false ones
+    both rulesets catch.
+
+    ``other`` is the first catalog card with another brand, late fee and foreign transaction fee.
+    True: a sum worked out after an equals sign with emphasis between ("= **$648/yr**"), which
+    ruleset 24 checks as the annual fee; the card's own transfer fee worked out from a balance
+    stated in the line before ("With a $5,000 balance:" then "$250 fee" for a 5% fee), which
+    ruleset 24 checks as a flat fee; and the card's late fee after an aside in brackets about
+    ``other``, which ruleset 24 gives to ``other``. False, caught only by ruleset 25: ``other``'s
+    late fee after the same aside, and after a possessive of the card's brand with no article
+    ("Willow's late fee") once both cards are named - ruleset 24 gives each to ``other``, for
+    which it is right. False, caught by both: an annual fee $50 too high.
+    """
+    name, fee = card.card_name, float(card.annual_fee_usd or 0)
+    late, fx = float(card.late_fee_usd or 0), float(card.foreign_txn_fee_pct or 0)
+    brand = name.split()[0]
+    other = next(
+        c
+        for c in catalog.cards
+        if c.card_name.split()[0] != brand
+        and float(c.late_fee_usd or 0) != late
+        and float(c.foreign_txn_fee_pct or 0) != fx
+    )
+    other_fx, other_late = float(other.foreign_txn_fee_pct or 0), float(other.late_fee_usd or 0)
+    has_fx = f"a {fx:g}% foreign transaction fee" if fx else "no foreign transaction fee"
+    charges = f"charges {other_fx:g}%" if other_fx else "charges none"
+    aside = f"The {name} has {has_fx} (the {other.card_name} {charges}), and its late fee is up to "
+    possessive = f"I compared the {name} and the {other.card_name}. {brand}'s late fee is up to "
+    honest = [
+        ("results_25", f"The {name}: $240 online + $72 gas + $336 other = **$648/yr**."),
+        (
+            "worked_25",
+            f"With a $5,000 balance:\n- {name}: ${50 * float(card.bt_fee_pct or 0):,.0f} fee.",
+        ),
+        ("asides_25", f"{aside}${late:.0f}."),
+    ]
+    caught = [
+        ("asides_25", f"{aside}${other_late:.0f}."),
+        ("refs_25", f"{possessive}${other_late:.0f}."),
+    ]
+    return honest, caught, [f"The {name} has a ${fee + 50:.0f} annual fee."]
+
+
+@pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
+def test_v11_grades_with_ruleset_25(base: str, snapshot: Any, catalog: Catalog) -> None:
+    """On the same task, -v10 grades a text as ruleset 24 reads it and -v11 as ruleset 25 does:
+    a sum worked out after '= **', the card's transfer fee worked out from a balance stated the
+    line before and the card's late fee after an aside about another card - which -v10 fails -
+    pass -v11; another card's late fee after that aside or after a possessive of the card's brand
+    with no article - which -v10 passes - fails -v11; a wrong annual fee fails both."""
+    old_family, new_family = f"credit_cards.{base}-v10", f"credit_cards.{base}-v11"
+    fixed: set[str] = set()
+    caught: set[str] = set()
+    for variant in range(4):
+        task = _task(base, "v11", variant)
+        customer = task.metadata.get("customer_id")
+        customer_id = None if customer is None else int(customer)
+        oracle = task.oracle[-1].arguments["answer"]
+        assert _grade(new_family, task, oracle, snapshot).passed
+        honest, false, wrongs = _lines_v11(_subject(task, catalog), catalog)
+        for reading, line in honest:
+            text = f"{oracle}\n{line}"
+            old = verify_response(text, catalog, customer_id=customer_id, ruleset=V10_RULESET)
+            new = verify_response(text, catalog, customer_id=customer_id, ruleset=V11_RULESET)
+            assert new.passed, (task.id, line, new.codes)
+            _assert_graded_like(_grade(old_family, task, text, snapshot), old)
+            _assert_graded_like(_grade(new_family, task, text, snapshot), new)
+            if not old.passed:
+                fixed.add(reading)
+        for reading, line in false:
+            text = f"{oracle}\n{line}"
+            old = verify_response(text, catalog, customer_id=customer_id, ruleset=V10_RULESET)
+            new = verify_response(text, catalog, customer_id=customer_id, ruleset=V11_RULESET)
+            assert "wrong_fee" in new.codes, (task.id, line, new.codes)
+            _assert_graded_like(_grade(old_family, task, text, snapshot), old)
+            _assert_graded_like(_grade(new_family, task, text, snapshot), new)
+            if old.passed:
+                caught.add(reading)
+        for wrong in wrongs:
+            text = f"{oracle}\n{wrong}"
+            for family, ruleset in ((old_family, V10_RULESET), (new_family, V11_RULESET)):
+                found = verify_response(text, catalog, customer_id=customer_id, ruleset=ruleset)
+                assert "wrong_fee" in found.codes, (task.id, ruleset, wrong, found.codes)
+                verdict = _grade(family, task, text, snapshot)
+                assert not verdict.passed and "wrong_fee" in verdict.codes, (family, verdict.codes)
+    # texts on which -v10 and -v11 disagree, both ways, reading by reading (computed, not assumed)
+    assert {"results_25", "worked_25", "asides_25"} <= fixed, fixed
+    assert {"asides_25", "refs_25"} <= caught, caught
+
+
 def test_v2_tasks_keep_ruleset_3(snapshot: Any, catalog: Catalog) -> None:
     """A published -v2 task: a false "no AF" (caught only by later rulesets) still passes."""
     for base in ("card_terms_qa", "recommend_card"):
@@ -501,6 +597,7 @@ def test_build_runs_the_verifier_with_the_family_ruleset(
         ("v8", V8_RULESET),
         ("v9", V9_RULESET),
         ("v10", V10_RULESET),
+        ("v11", V11_RULESET),
     ):
         seen.clear()
         task = get_family(f"credit_cards.{base}-{version}").build(snapshot, SEED, 0)
@@ -546,9 +643,9 @@ def _episode(task: Task, snapshot: Any, calls: list[dict[str, Any]]) -> float:
         env.close()
 
 
-@pytest.mark.parametrize("version", ["v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10"])
+@pytest.mark.parametrize("version", ["v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11"])
 @pytest.mark.parametrize("base", BUMPED)
-def test_v3_to_v10_oracle_scores_one_null_zero_and_wrong_readings_fail(
+def test_v3_to_v11_oracle_scores_one_null_zero_and_wrong_readings_fail(
     base: str, version: str, snapshot: Any, catalog: Catalog
 ) -> None:
     task = _task(base, version)
@@ -580,6 +677,7 @@ def test_v3_to_v10_oracle_scores_one_null_zero_and_wrong_readings_fail(
             "v8": V8_RULESET,
             "v9": V9_RULESET,
             "v10": V10_RULESET,
+            "v11": V11_RULESET,
         }[version]
         found = verify_response(draft.group(1), catalog, ruleset=ruleset).codes
         assert sorted(set(found)) == sorted(task.expected)

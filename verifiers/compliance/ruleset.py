@@ -203,16 +203,18 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   the <card>" is that card's, a dollar figure that is another one of its sentence plus or
   minus the card's annual fee is arithmetic, and a table cell under a value column ("Est.
   rewards / yr", "After fee") is no term.
-* ``24`` - the default since stop 38 (``ruleset24``): ruleset 23 plus fixes for the classes the
+* ``24`` - the default in stop 38 (``ruleset24``): ruleset 23 plus fixes for the classes the
   s27 blind sets' tuning halves showed: who a figure is about (one-word references such as "the
   Plus's", a figure bound only by context given to the recent card it is right for, labels and
   headings kept), corrected statements, dollar amounts that are no price ("an $80 transfer",
   "-> $162 a year"), "year one has no annual fee" as the first-year fee, kinds of card ("a
   no-annual-fee card"), and the one card (or the ranked cards) put to a customer.
-* ``25`` - opt-in since stop 39 (``ruleset25``): ruleset 24 plus fixes for the classes the s28
-  blind sets' tuning halves showed: dollar figures the answer works out (totals, nets, "brings
-  that to"), fees worked out from an amount stated anywhere before them, and cards named only in
-  an aside (in brackets).
+* ``25`` - the default since stop 39 (``ruleset25``): ruleset 24 plus fixes for the classes the
+  s28 blind sets' tuning halves showed: dollar figures the answer works out (totals, nets,
+  "brings that to"), fees worked out from an amount stated anywhere before them, cards named
+  only in an aside (in brackets) and bracket labels, one-word references without an article or
+  of digits ("Beacon's", "the 360's"), and definite references to an intro offer ("the 9-month
+  0% window").
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -586,7 +588,7 @@ class Ruleset:
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 24
+DEFAULT_RULESET = 25
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(
@@ -824,7 +826,7 @@ RULESETS[23] = replace(
     columns_23=True,
 )
 
-#: Ruleset 24 (the default since stop 38; ``ruleset24``, the s27 blind sets' tuning halves) is
+#: Ruleset 24 (the default in stop 38; ``ruleset24``, the s27 blind sets' tuning halves) is
 #: ruleset 23 plus readings of who a figure is about and of what the answer takes back: one-word
 #: references ("the Plus's"), a context-bound figure given to the recent card it is right for,
 #: corrected statements, dollar amounts that are no price ("an $80 transfer", "-> $162 a year"),
@@ -842,9 +844,10 @@ RULESETS[24] = replace(
     sole_24=True,
 )
 
-#: Ruleset 25 (opt-in; ``ruleset25``, the s28 blind sets' tuning halves) is ruleset 24 plus
-#: worked results ("= **$648/yr**", "Total: $342 a year"), fees worked out from an amount stated
-#: before them, and cards named only in an aside.
+#: Ruleset 25 (the default since stop 39; ``ruleset25``, the s28 blind sets' tuning halves) is
+#: ruleset 24 plus worked results ("= **$648/yr**", "Total: $342 a year"), fees worked out from an
+#: amount stated before them, cards named only in an aside, one-word references without an
+#: article or of digits ("Beacon's", "the 360's") and definite references to an intro offer.
 RULESETS[25] = replace(
     RULESETS[24],
     version=25,

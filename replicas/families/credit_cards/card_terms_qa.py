@@ -24,6 +24,9 @@ current detections) instead of the frozen ruleset 3; see ``CardTermsQAV3``.
 ``-v10`` (core-v11): ``-v9`` with part (b) under compliance ruleset 24; see ``CardTermsQAV10``
 in ``replicas.families.credit_cards.v10_families``.
 
+``-v11`` (core-v12): ``-v10`` with part (b) under compliance ruleset 25; see ``CardTermsQAV11``
+in ``replicas.families.credit_cards.v11_families``.
+
 The question names a card exactly — usually one with a near-collision sibling ("Atlas Cash" /
 "Atlas Cash Back", "Compass Traveler One" / "Compass Traveller One") — and asks for one
 Schumer-box term. The answer is free text whose FIRST line is ``Answer: <value>`` (or

@@ -103,6 +103,10 @@ V9_COMPLIANCE_RULESET = 23
 #: with (the verifier's default since stop 38; a literal for the same reason).
 V10_COMPLIANCE_RULESET = 24
 
+#: The compliance ruleset the ``-v11`` families (suite core-v12, ``v11_families``) grade and build
+#: with (the verifier's default since stop 39; a literal for the same reason).
+V11_COMPLIANCE_RULESET = 25
+
 #: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
 #: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).
 RULES_SQL = f"""

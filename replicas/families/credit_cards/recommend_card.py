@@ -19,6 +19,8 @@ current detections) instead of the frozen ruleset 3; see ``RecommendCardV3``.
 ``replicas.families.credit_cards.v9_families``.
 ``-v10`` (core-v11): ``-v9`` with check 2 under compliance ruleset 24; see ``RecommendCardV10``
 in ``replicas.families.credit_cards.v10_families``.
+``-v11`` (core-v12): ``-v10`` with check 2 under compliance ruleset 25; see ``RecommendCardV11``
+in ``replicas.families.credit_cards.v11_families``.
 
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
