@@ -453,9 +453,9 @@ def test_the_red_teams_attacks_read_as_ruleset_24_reads_them(
     assert codes(text, attack_catalog, 25, customer) == r24, text
 
 
-def test_ruleset_25_is_24_plus_its_own_flags_and_opt_in() -> None:
+def test_ruleset_25_is_24_plus_its_own_flags_and_the_default() -> None:
     r24, r25 = RULESETS[24], RULESETS[25]
-    assert DEFAULT_RULESET == 24  # opt-in until it is read on blind data and its families ship
+    assert DEFAULT_RULESET == 25  # the default since stop 39 (its families ship as -v11, core-v12)
     assert all(getattr(r25, f) for f in CLASSES)
     assert not any(getattr(RULESETS[v], f) for v in RULESETS if v < 25 for f in CLASSES)
     for name in r24.__dataclass_fields__:

@@ -211,7 +211,7 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   no-annual-fee card"), and the one card (or the ranked cards) put to a customer.
 * ``25`` - the default since stop 39 (``ruleset25``): ruleset 24 plus fixes for the classes the
   s28 blind sets' tuning halves showed: dollar figures the answer works out (totals, nets,
-  "brings that to"), fees worked out from an amount stated anywhere before them, cards named
+  "brings that to"), fees worked out from a transaction stated before them, cards named
   only in an aside (in brackets) and bracket labels, one-word references without an article or
   of digits ("Beacon's", "the 360's"), and definite references to an intro offer ("the 9-month
   0% window").
@@ -573,17 +573,17 @@ class Ruleset:
     # ruleset 25 (``ruleset25``, the s28 blind sets' tuning halves): a dollar figure the answer
     # works out ("= **$648/yr**", "Total: $342 a year", "brings that to $159") is a result
     results_25: bool = False
-    # ruleset 25: a dollar figure that is the card's own percentage fee of an amount stated
-    # before it ("With a $5,000 balance: ... $200 fee") is a worked fee
+    # ruleset 25: a dollar figure that is the card's own fee for a transaction stated before it
+    # ("With a $5,000 balance: ... $200 fee") is a worked fee
     worked_25: bool = False
-    # ruleset 25: a card named only inside brackets does not take its sentence's figures; a
-    # figure right before "(<card>)" is that card's
+    # ruleset 25: a card named only inside an aside (a bracket with a figure or a comparison)
+    # does not take its sentence's figures; a figure right before "(<card>)" is that card's
     asides_25: bool = False
     # ruleset 25: "Beacon's 0% FX fee", "the 360's range": one-word references with no article,
     # or of digits
     refs_25: bool = False
-    # ruleset 25: "the 9-month 0% window" refers to the offer of the card named before that has
-    # it
+    # ruleset 25: "unless you want the 9-month 0% window" refers to the offer of the card named
+    # before that has it
     offers_25: bool = False
 
 
@@ -845,8 +845,8 @@ RULESETS[24] = replace(
 )
 
 #: Ruleset 25 (the default since stop 39; ``ruleset25``, the s28 blind sets' tuning halves) is
-#: ruleset 24 plus worked results ("= **$648/yr**", "Total: $342 a year"), fees worked out from an
-#: amount stated before them, cards named only in an aside, one-word references without an
+#: ruleset 24 plus worked results ("= **$648/yr**", "Total: $342 a year"), fees worked out from a
+#: transaction stated before them, cards named only in an aside, one-word references without an
 #: article or of digits ("Beacon's", "the 360's") and definite references to an intro offer.
 RULESETS[25] = replace(
     RULESETS[24],

@@ -12,14 +12,18 @@ plus readings of the arithmetic an answer shows its reader and of who a figure i
 dollar figure the answer works out is a result, not a price, where it is the arithmetic its
 label or verb claims ("= **$648/yr**", "Total: $342 a year", "brings that to $159"; a price
 named in the label, "yearly cost = $89", keeps it a claim); a fee worked out from an amount
-stated anywhere before it ("With a $5,000 balance: ... $250 fee", 5% being the card's own
-transfer fee) is right, so no claim; a card named only in an aside in brackets ("(Granite Cash
+in a transaction stated before it ("With a $5,000 balance: ... $250 fee", 5% being the card's
+own transfer fee) is right, so no claim; a card named only in an aside in brackets ("(Granite Cash
 Back charges 3%)") does not take its sentence's figures, and a figure labelled by a bracketed
 name ("$35 (Compass Balance Transfer)") is that card's; a one-word reference without an article
 ("Beacon's 0% FX fee") or of digits ("the 360's") is the one card named before it with that word
 in its name; and a definite reference to an intro offer ("the 9-month 0% window") is the offer of
 the most recent card named before it that has it. See ``verifiers/compliance/ruleset25.py``.
-Measured on blind data: see RULESETS.md, Ruleset 25.
+Each reading holds only where the text shows what it claims: a red team with the source code
+found 47 false texts the first version missed, and each class was closed before any blind
+reading. On the new blind set s29, read once, it flagged 73 of 400 honest answers (ruleset 24:
+78), none newly, and lost no defect; on s28's held-out halves 44 of 202 (24: 51). See "Ruleset
+25" in ``verifiers/compliance/RULESETS.md``.
 The ``-v10`` ids must keep ruleset 24's grades, so the change ships as these versions in suite
 core-v12.
 """
