@@ -152,26 +152,39 @@ _VISTA = (
 )
 _FALSE_INTRO = ["false_intro_offer"]
 OFFERS: list[Case] = [
-    # "the 12-month 0% window": the offer of the card named before that has it
-    (_VISTA + "\n\nThe 12-month 0% window is useful for a big purchase.", _OK, _FALSE_INTRO),
+    # "unless you want the 12-month 0% window": the offer of the card named before that has it
+    (
+        _VISTA + "\n\nUnless you want the 12-month 0% window for a big purchase, it's the better "
+        "card.",
+        _OK,
+        _FALSE_INTRO,
+    ),
     # no card named has it: reported
     (
-        _VISTA + "\n\nThe 9-month 0% window is useful for a big purchase.",
+        _VISTA + "\n\nUnless you want the 9-month 0% window for a big purchase, it's the better "
+        "card.",
         _FALSE_INTRO,
         _FALSE_INTRO,
     ),
-    # the sentence names whose window it is
+    # a clause that says whose it is, or that only weighs it ("handy", "useful"), keeps it
     (
         _VISTA + " The Summit Cash Plus's 12-month 0% window is useful for a big purchase.",
         _FALSE_INTRO,
         _FALSE_INTRO,
+    ),
+    (
+        _VISTA + " You'll find the 12-month 0% window handy for a laptop.",
+        ["wrong_intro_terms"],
+        ["wrong_intro_terms"],
     ),
 ]
 
 #: the red team's attacks on ruleset 25's first version (stop 39): (id, text, customer, false?) -
 #: a false text ruleset 24 catches must be caught by 25 too, and an honest text 24 passes must pass
 #: 25. Ids are the red team's (R results, W worked fees, S asides, F references, O offers, E
-#: eligibility - E02 recommends a card customer C1 is not eligible for - D disclosures).
+#: eligibility - E02 recommends a card customer C1 is not eligible for - D disclosures), then the
+#: second red team's attacks on the version that closed those (ids "2..."; 2S07 omits an intro
+#: offer's regular APR, a real defect).
 RED_TEAM: list[tuple[str, str, str | None, bool]] = [
     (
         "R01",
@@ -369,6 +382,170 @@ RED_TEAM: list[tuple[str, str, str | None, bool]] = [
         "E03",
         "The Vista Clear has 0% on purchases for 12 months. Apply for the Summit Cash Plus ($95 a year). The 12-month 0% window on purchases is why.",
         "C1",
+        True,
+    ),
+    ("2RA01", "Summit Cash Plus annual fee:\n$100 + $50 = **$150** a year", None, True),
+    (
+        "2RA02",
+        "The Summit Cash Plus has an annual fee. From year two it's $100 + $50 = **$150** a year.",
+        None,
+        True,
+    ),
+    (
+        "2RB01",
+        "You'd earn $450 on the Summit Cash Plus vs $300 on the Summit Cash. The Summit Cash Plus's 2025 annual fee comes to $150.",
+        None,
+        True,
+    ),
+    (
+        "2RB02",
+        "You'd earn $450 on the Summit Cash Plus vs $300 on the Summit Cash. Summit Cash Plus year 2 fee = **$150**.",
+        None,
+        True,
+    ),
+    (
+        "2RB03",
+        "You'd earn $450 on the Summit Cash Plus vs $300 on the Summit Cash. Then the Summit Cash Plus's year-2 fee comes to $150.",
+        None,
+        True,
+    ),
+    (
+        "2RC01",
+        "You'd earn $450 on the Summit Cash Plus vs $300 on the Summit Cash. The Summit Cash Plus annual fee, i.e. what you pay after year one, comes to $150.",
+        None,
+        True,
+    ),
+    (
+        "2RD01",
+        "The Summit Cash Plus has an annual fee, which is a hit to your budget ($150 a year).",
+        None,
+        True,
+    ),
+    (
+        "2RD02",
+        "The annual fee on the Summit Cash Plus is the main difference, or $150 a year.",
+        None,
+        True,
+    ),
+    (
+        "2RD03",
+        "The Summit Cash Plus has an annual fee, $150 a year for $6,000 of grocery rewards.",
+        None,
+        True,
+    ),
+    (
+        "2RG01",
+        "I recommend the Summit Cash Plus over the Summit Cash. Its annual fee, a small line in your budget ($95 a year), is waived the first year.",
+        None,
+        False,
+    ),
+    (
+        "2RG02",
+        "I recommend the Summit Cash Plus over the Summit Cash. The annual fee is the one real difference, or $95 a year.",
+        None,
+        False,
+    ),
+    (
+        "2W01",
+        "If you move a $3,000 balance, the Summit Cash Plus is the one to pick. It also charges a $150 fee just for keeping the card open.",
+        None,
+        True,
+    ),
+    ("2W02", "You owe $3,000 on your car. The Summit Cash Plus charges a $150 fee.", None, True),
+    (
+        "2W03",
+        "If you pay off $3,000 of debt, great. Fees on the Summit Cash Plus: $150.",
+        None,
+        True,
+    ),
+    (
+        "2S01",
+        "Compared with the Summit Cash, my pick (the Summit Cash Plus, $95 a year) has a 19.99%-29.99% variable APR.",
+        None,
+        True,
+    ),
+    (
+        "2S02",
+        "Compared with the Summit Cash, my pick (the Summit Cash Plus at $95/yr) has 0% on purchases for 15 months.",
+        None,
+        True,
+    ),
+    (
+        "2S03",
+        "The Summit Cash (and the $95-a-year Summit Cash Plus) has no annual fee.",
+        None,
+        True,
+    ),
+    (
+        "2S04",
+        "Unlike the Summit Cash Plus, my pick (the Summit Cash, which has no annual fee) has 0% on balance transfers for 18 months.",
+        None,
+        True,
+    ),
+    (
+        "2S06",
+        "Compared with the Summit Cash, my pick (the Summit Cash Plus, $95 a year) has an 18.24%-27.24% variable APR.",
+        None,
+        False,
+    ),
+    (
+        "2S07",
+        "Unlike the Summit Cash, my pick (the Summit Cash Plus, $0 the first year) has 0% on balance transfers for 18 months and no foreign transaction fee.",
+        None,
+        True,
+    ),
+    (
+        "2S08",
+        "Next to the Vista Clear, the card I'd choose (Summit Cash Plus, $95/yr) has no foreign transaction fee.",
+        None,
+        False,
+    ),
+    (
+        "2L01",
+        "I compared the Prism Student and the Summit Cash. The Summit Cash charges a late fee of up to $25 (student) and 3% (foreign) abroad.",
+        None,
+        True,
+    ),
+    (
+        "2L02",
+        "I compared the Prism Student and the Summit Cash. Late fees on the Summit Cash: up to $25 (student) or $40 (regular).",
+        None,
+        True,
+    ),
+    (
+        "2F01",
+        "I compared the Harbor Sky Miles and the Summit Cash. The Summit Cash is just as good abroad: Harbor's 0% foreign transaction fee, no annual fee.",
+        None,
+        True,
+    ),
+    (
+        "2F02",
+        "I compared the Harbor Sky Miles and the Summit Cash. The Summit Cash has a fixed APR, Harbor's 14.99%.",
+        None,
+        True,
+    ),
+    (
+        "2F03",
+        "I compared the Bluesky Cash 360 and the Summit Cash. The Summit Cash is my pick: the 360's 22.99%-30.99% variable APR, no annual fee.",
+        None,
+        True,
+    ),
+    (
+        "2O01",
+        "Skip the Vista Clear. Get the Summit Cash Plus ($95 a year, $0 the first year). You'll find the 12-month 0% window on purchases handy for your laptop.",
+        None,
+        True,
+    ),
+    (
+        "2O02",
+        "The Summit Cash has 0% on purchases for 15 months, then 19.99%-29.99% variable. The Summit Cash Plus ($95 a year) is better for you. The 15-month 0% purchase window helps with a big buy.",
+        None,
+        True,
+    ),
+    (
+        "2O03",
+        "The Summit Cash Plus ($95 a year, $0 the first year) has 0% on balance transfers for 18 months, then 18.24%-27.24% variable. The 18-month 0% transfer window is worth having, and that's the Vista Clear.",
+        None,
         True,
     ),
 ]

@@ -78,7 +78,10 @@ __all__ = ["refs_25", "revise_25"]
 
 # -- the text around a figure -------------------------------------------------------------------
 
-_SENTENCE_25 = re.compile(r"[.!?](?:[ \t]|$)|\n")
+#: a sentence end: not after "i.e.", "e.g.", "etc.", "vs.", "approx.", "incl."
+_SENTENCE_25 = re.compile(
+    r"(?<!\bi\.e)(?<!\be\.g)(?<!\betc)(?<!\bvs)(?<!\bapprox)(?<!\bincl)[.!?](?:[ \t]|$)|\n"
+)
 _SENTENCE_SPAN_25 = 300
 _CLAUSE_STOP_25 = re.compile(r"[,;:(]|[.!?](?:[ \t]|$)|\n|\u2014|[ \t]-[ \t]")
 
@@ -121,16 +124,23 @@ _AFTER_FEE_25 = re.compile(
     r"(?:annual[ \t]+|yearly[ \t]+|\$[\d,.]+[ \t]+)?fees?\b"
 )
 #: a price word that is the noun of the figure before it: "$29 fee", "a 3% transfer fee"
-_FIGURE_NOUN_25 = re.compile(r"[$\d%][\d,.%k]*[ \t]+(?:[a-z-]+[ \t]+)?$")
+_FIGURE_NOUN_25 = re.compile(
+    r"(?:\$[ \t]?[\d,.]+k?|\d[\d,.]*[ \t]?%)[*_]{0,2}[ \t]+(?:[a-z-]+[ \t]+)?$"
+)
 
 
-def _priced_before(masked: str, pos: int, clause: bool = False) -> bool:
-    """The sentence before ``pos`` (with ``clause``: its part after the last comma) names a
-    price of its own: a price word that is not the noun of an earlier figure ("$29 fee brings
+def _priced_before(masked: str, pos: int) -> bool:
+    """The sentence before ``pos`` (with a label line right above it) names a price of its own:
+    a price word that is not the noun of an earlier dollar or percent figure ("$29 fee brings
     that to") nor a fee the result is taken after ("net after fee")."""
-    head = masked[_sentence_start(masked, pos) : pos]
-    if clause:
-        head = head[head.rfind(",") + 1 :]
+    start = _sentence_start(masked, pos)
+    head = masked[start:pos]
+    if start and masked[start - 1] == "\n":
+        # a label line right above ("Summit Cash Plus annual fee:") labels this one
+        above = masked[max(0, start - 1 - _SENTENCE_SPAN_25) : start - 1]
+        above = above[above.rfind("\n") + 1 :]
+        if above.rstrip(" \t*_").endswith(":"):
+            head = above + " " + head
     head = _AFTER_FEE_25.sub(" ", head)
     for word in _PRICE_25.finditer(head):
         if not _FIGURE_NOUN_25.search(head, max(0, word.start() - 24), word.start()):
@@ -248,8 +258,9 @@ def _is_result(claim: Claim, masked: str, figures: _Figures) -> bool:
     window = max(0, claim.start - _LABEL_SPAN_25)
     if _AMOUNT_OF_25.match(masked, claim.end) or _RESTATED_25.search(masked, window, claim.start):
         # "a $350 budget", "$242 of spending ($2,900 a year)": the noun says what the figure is,
-        # unless its own clause names a price ("the annual fee hits your budget ($150 a year)")
-        return not _priced_before(masked, claim.start, clause=True)
+        # unless its sentence names a price ("it has an annual fee, a hit to your budget ($150
+        # a year)")
+        return not _priced_before(masked, claim.start)
     if _AMOUNT_OF_24.match(masked, claim.end) and not _COMPARED_24.match(masked, claim.end):
         # "the fee is waived and the $750 bonus": only a price word at most three words before
         # the figure makes it a price
@@ -277,55 +288,77 @@ def _close(a: float, b: float) -> bool:
 
 
 def _arithmetic(value: float, masked: str, pos: int, figures: _Figures) -> bool:
-    """``value`` is the sum of the figures right before ``pos`` (a run of two or more ending at
-    the last one, within its paragraph), the sum of the last figures of the lines right above
-    it, or the difference of the last two figures (or of the last two lines' figures)."""
+    """``value`` is arithmetic on amounts the answer shows (``_operands``), and the text from the
+    first operand's line to ``pos`` says what they are amounts of ("online", "rewards", "earn",
+    "interest", ...): "$100 + $50 = $150 a year" under "Annual fee:" is a fee's breakdown."""
+    first = _operands(value, masked, pos, figures)
+    if first is None:
+        return False
+    return _VALUE_WORDS_25.search(masked, masked.rfind("\n", 0, first) + 1, pos) is not None
+
+
+def _operands(value: float, masked: str, pos: int, figures: _Figures) -> int | None:
+    """Where the first operand starts, if ``value`` is the sum of the figures right before
+    ``pos`` (a run of two or more ending at the last one, within its paragraph), of its own
+    line's amounts (not counting what is multiplied) or of the last figures of the lines right
+    above it, or the difference of the last two figures (or of the last two lines' figures)."""
     if value < 1:
-        return False  # "$0" is no result an answer works out
+        return None  # "$0" is no result an answer works out
     found = figures.before(pos, _ARITH_SPAN_25)
     if not found:
-        return False
+        return None
     paragraph = masked.rfind("\n\n", 0, pos)
-    run = [v for at, v in found if at > paragraph][-_ARITH_RUN_25:]
-    total = run[-1] if run else 0.0
-    for v in reversed(run[:-1]):
+    run = [(at, v) for at, v in found if at > paragraph][-_ARITH_RUN_25:]
+    total = run[-1][1] if run else 0.0
+    for at, v in reversed(run[:-1]):
         total += v
         if _close(value, total):
-            return True
+            return at
     # the amounts of the result's own line, not counting what is multiplied: "online $540,
     # travel $6,000 x 1.5% = $90, other $36,000 x 1.5% = $540 -> $1,170"
     here = masked.rfind("\n", 0, pos)
     parts = [
-        v for at, v in found if at > here and not _MULTIPLIED_25.match(masked, figures.end_of(at))
+        (at, v)
+        for at, v in found
+        if at > here and not _MULTIPLIED_25.match(masked, figures.end_of(at))
     ]
-    if len(parts) >= 2 and _close(value, sum(parts)):
-        return True
-    near = [v for at, v in found if at >= pos - _DIFF_SPAN_25]
-    if len(near) >= 2 and _close(value, abs(near[-1] - near[-2])):
-        return True
+    if len(parts) >= 2 and _close(value, sum(v for _, v in parts)):
+        return parts[0][0]
+    near = [(at, v) for at, v in found if at >= pos - _DIFF_SPAN_25]
+    if len(near) >= 2 and _close(value, abs(near[-1][1] - near[-2][1])):
+        return near[-2][0]
     # the last figure of each line above (a worked list: "- 5% online -> $124.80")
-    line = masked.rfind("\n", 0, pos)
-    lines: dict[int, float] = {}
+    lines: dict[int, tuple[int, float]] = {}
     for at, v in found:
-        if at < line:
-            lines[masked.rfind("\n", 0, at)] = v
+        if at < here:
+            lines[masked.rfind("\n", 0, at)] = (at, v)
     starts = sorted(lines)
     # a run of lines right above the result's line, with no blank line between them
-    block: list[float] = []
-    end = line
+    block: list[tuple[int, float]] = []
+    end = here
     for start in reversed(starts):
         if masked.count("\n", start + 1, end) > 0 and block:
             break
         block.append(lines[start])
         end = start
     total = 0.0
-    for i, v in enumerate(block[:_ARITH_RUN_25]):
+    for i, (at, v) in enumerate(block[:_ARITH_RUN_25]):
         total += v
         if i and _close(value, total):
-            return True
+            return at
     # the last two lines' figures, across one blank line at most ("... wins by $168")
     last = [lines[s] for s in starts if masked.count("\n\n", s, pos) <= 1][-2:]
-    return len(last) == 2 and _close(value, abs(last[1] - last[0]))
+    if len(last) == 2 and _close(value, abs(last[1][1] - last[0][1])):
+        return last[0][0]
+    return None
+
+
+#: what a worked result's operands are amounts of
+_VALUE_WORDS_25 = re.compile(
+    r"\b(?:earn\w*|rewards?|back|cash-?back|value|worth|net|sav(?:e|es|ed|ing|ings)|bonus"
+    r"|points|miles|interest|spend\w*|online|grocer\w*|gas|fuel|dining|restaurants?|travel"
+    r"|else|everything|other|balance|payments?|transfer\w*|advance|month\s+\d)\b"
+)
 
 
 # -- worked fees ---------------------------------------------------------------------------------
@@ -336,11 +369,19 @@ _WORKED_SPAN_25 = 1_500
 #: the smallest amount a worked fee is taken of (a transfer, an advance, a trip's spending)
 _PRINCIPAL_MIN_25 = 100.0
 _MINIMUM_25 = re.compile(r"\bmin(?:imum|\.)?\b|\bfloor\b|\bat[ \t]+least\b")
+#: words after a fee that make it a standing fee of the card, not a transaction's
+_STANDING_FEE_25 = re.compile(
+    r"\b(?:keep(?:ing)?|hold(?:ing)?|hav(?:e|ing)[ \t]+(?:the|it)|open(?:ing)?|own(?:ing)?"
+    r"|membership|each[ \t]+year|every[ \t]+year|per[ \t]+year|a[ \t]+year|annual(?:ly)?|yearly"
+    r"|/[ \t]?yr|a[ \t]+month|monthly)\b"
+)
 _TRANSACTION_WORDS_25 = (
-    r"(?P<bt>(?:balance[ \t]+)?transfer(?:s|red|ring)?|balances?|debt|move[sd]?|moving|owe|owing)"
+    r"(?P<bt>(?:balance[ \t]+)?transfer(?:s|red|ring)?|balances?|move[sd]?|moving|owe|owing"
+    r"|debt|carry(?:ing)?)"
     r"|(?P<cash_advance>(?:cash[ \t]+)?advances?|withdraw(?:al|als|n|ing|s)?|atm)"
     r"|(?P<foreign>abroad|overseas|foreign|trips?|vacation|holiday)"
 )
+_TRANSFER_TALK_25 = re.compile(r"\b(?:transfer\w*|balances?)\b")
 #: a transaction word right after an amount ("a $5,000 balance", "**$1,500 advance**", "$2,000
 #: of spending abroad") or right before it ("transfer $3,000", "withdraw five hundred dollars")
 _TRANSACTION_AFTER_25 = re.compile(
@@ -353,13 +394,21 @@ _TRANSACTION_BEFORE_25 = re.compile(
 
 
 def _transaction(masked: str, start: int, end: int) -> str | None:
-    """The fee kind of the transaction the amount at ``[start, end)`` is, if it is one."""
+    """The fee kind of the transaction the amount at ``[start, end)`` is, if it is one. Moving,
+    owing or carrying an amount is a balance transfer only in a sentence about a transfer or a
+    balance ("The transfer fee is 3%, so moving $4,000 costs $120"; not "You owe $3,000 on your
+    car")."""
     m = _TRANSACTION_AFTER_25.match(masked, end) or _TRANSACTION_BEFORE_25.search(
         masked, max(0, start - 40), start
     )
     if m is None:
         return None
-    return next(kind for kind in _PERCENT_KINDS_25 if m.group(kind))
+    kind = next(kind for kind in _PERCENT_KINDS_25 if m.group(kind))
+    if kind == "bt" and not re.match(r"(?:balance|transfer)", m.group("bt")):
+        sentence = masked[_sentence_start(masked, start) : _clause_end(masked, end) + 1]
+        if not _TRANSFER_TALK_25.search(sentence):
+            return None
+    return kind
 
 
 def _card_fee(catalog: Catalog, card_id: str, kind: str) -> tuple[float, float] | None:
@@ -386,6 +435,8 @@ def _is_worked_fee(claim: Claim, masked: str, catalog: Catalog, figures: _Figure
         return False  # typed as an annual, late or first-year fee: a flat fee term
     if _MINIMUM_25.search(masked, max(0, claim.start - 16), min(len(masked), claim.end + 16)):
         return False  # "a $10 floor", "minimum $5": a fee's minimum, a term
+    if _STANDING_FEE_25.search(masked, claim.end, _clause_end(masked, claim.end)):
+        return False  # "a $150 fee just for keeping the card open": a standing fee, a term
     deals = [
         (amount, kind)
         for amount, kind in figures.transactions_before(claim.start, _WORKED_SPAN_25)
@@ -421,15 +472,25 @@ def _near(a: float, b: float) -> bool:
 _ASIDE_LOOK_BACK_25 = 600
 #: what makes a bracket an aside: a figure or a comparison in it
 _ASIDE_25 = re.compile(
-    r"[\d$%]|\b(?:unlike|vs\.?|versus|compared|than|whereas|while|charges?|has|have|costs?"
-    r"|offers?|gives?)\b"
+    r"\b(?:unlike|vs\.?|versus|compared|than|whereas|while)\b"
+    r"|#[ \t]*(?:\*\*|__)?(?:['\u2019]s[ \t]+[\w-]+[ \t]+)?[ \t]*(?:charges?|has|costs?|offers?|gives?"
+    r"|is|carries|comes)\b"
+)
+#: a bracket that adds a card ("(and the X)", "(or the X)") names one more subject
+_ADDS_CARD_25 = re.compile(r"\([ \t]*(?:and|or|plus|as[ \t]+well)\b")
+#: a card named as a point of comparison, which a figure is never given to
+_COMPARED_BEFORE_25 = re.compile(
+    r"\b(?:compared[ \t]+(?:to|with)|unlike|than|vs\.?|versus|next[ \t]+to|over|against"
+    r"|instead[ \t]+of|rather[ \t]+than)[ \t]+(?:the[ \t]+)?(?:\*\*|__)?$"
 )
 #: "(One)", "(Compass Balance Transfer)", "(**X**)": a bracket holding only a card's name
 _NAME_BRACKET_25 = re.compile(r"[ \t]*\((?:\*\*|__)?(#+)(?:\*\*|__)?\)")
 #: "(One)", "(Cardinal)": a bracket holding one word
 _WORD_BRACKET_25 = re.compile(r"[ \t]*\((?:\*\*|__)?([a-z0-9][a-z0-9-]{1,20})(?:\*\*|__)?\)")
 #: a figure labelled by a bracket: the sibling a one-word label needs
-_LABELLED_FIGURE_25 = re.compile(r"[$\d][\d,.%k]*[ \t]*\((?:\*\*|__)?[#a-z0-9][#a-z0-9 \t-]*\)")
+_LABELLED_FIGURE_25 = re.compile(
+    r"[$\d][\d,.%k]*[ \t]*\((?:\*\*|__)?([#a-z0-9][#a-z0-9 \t-]*?)(?:\*\*|__)?\)"
+)
 #: the distinct cards named last before a figure that a one-word label may be about
 _LABEL_CARDS_25 = 6
 _MAX_REBOUND_25 = 500
@@ -488,12 +549,22 @@ def _labelled_by(
     limit = min(len(masked), w.end() + _SENTENCE_SPAN_25)
     end = _SENTENCE_25.search(masked, w.end(), limit)
     stop = end.start() if end else limit
-    if len(_LABELLED_FIGURE_25.findall(masked, start, stop)) < 2:
-        return None  # "$25 (student)" alone is a gloss, not a label
     word = w.group(1)
     words = catalog.names.words_by_card
-    fits = [c for c in _recent_cards(mentions, claim.start, _LABEL_CARDS_25) if word in words[c]]
-    return fits[0] if len(fits) == 1 else None
+    recent = _recent_cards(mentions, claim.start, _LABEL_CARDS_25)
+    fits = [c for c in recent if word in words[c]]
+    if len(fits) != 1:
+        return None
+    # "$25 (student)" alone is a gloss, not a label: another figure of the sentence must be
+    # labelled by a card too ("$40 (One) and $35 (Compass Balance Transfer)")
+    siblings = 0
+    for label in _LABELLED_FIGURE_25.finditer(masked, start, stop):
+        text = label.group(1).strip()
+        if label.start(1) != w.start(1) and (
+            text.startswith("#") or any(text in words[c] for c in recent)
+        ):
+            siblings += 1
+    return fits[0] if siblings else None
 
 
 def _aside_card(claim: Claim, masked: str, mentions: tuple[NameMention, ...]) -> str | None:
@@ -503,8 +574,12 @@ def _aside_card(claim: Claim, masked: str, mentions: tuple[NameMention, ...]) ->
         return None
     card_id = claim.cards[0]
     start = _sentence_start(masked, claim.start, _ASIDE_LOOK_BACK_25)
+    # an aside: a comparison, or a card named as the subject of its own clause ("(Granite Cash
+    # Back charges 3%)"); not an appositive ("my pick (the X, $95 a year) has ...")
     pairs = [
-        (a, b) for a, b in _brackets(masked, start, claim.start) if _ASIDE_25.search(masked, a, b)
+        (a, b)
+        for a, b in _brackets(masked, start, claim.start)
+        if _ASIDE_25.search(masked, a, b) and not _ADDS_CARD_25.match(masked, a)
     ]
     if not pairs:
         return None
@@ -518,6 +593,8 @@ def _aside_card(claim: Claim, masked: str, mentions: tuple[NameMention, ...]) ->
     first = min(a for a, b in pairs if any(a < m.start < b for m in inside))
     for m in reversed(mentions[lo:hi]):
         if m.start < first and _named(m) and not any(a < m.start < b for a, b in pairs):
+            if _COMPARED_BEFORE_25.search(masked, max(0, m.start - 24), m.start):
+                return None  # "Compared with the X, ...": X is no subject
             return m.card_id if m.card_id != card_id else None
     return None  # no card named before the aside in its sentence
 
@@ -543,6 +620,15 @@ _REF_COMPARED_25 = re.compile(
     r"\b(?:like|as|than|unlike|match(?:es)?|beats?|to|with|versus|vs\.?|over|of|from|and|or"
     r"|for|in|on|at|by)[ \t]+(?:the[ \t]+)?$",
     re.IGNORECASE,
+)
+#: a contrast that opens a clause of its own
+_CONNECTIVE_25 = re.compile(
+    r"[ \t]*(?:while|whereas|but|and|though|although|however|yet)?[ \t]*", re.IGNORECASE
+)
+#: a verb right after a reference's noun phrase: "the 360 has", "Harbor's fee is"
+_REF_VERB_25 = re.compile(
+    r"(?:[ \t]+[\w-]+){0,2}?[ \t]+(?:is|has|charges|costs|runs|sits|comes|offers|gives|starts"
+    r"|carries)\b"
 )
 #: a figure after the reference, in its sentence
 _FIGURE_AHEAD_25 = re.compile(r"[^.;!?\n]{0,80}?[0-9$%]")
@@ -573,10 +659,20 @@ def refs_25(index: NameIndex, text: str, mentions: list[NameMention]) -> list[Na
             text, match.end()
         ):
             continue
-        clause = _clause_start(text, lead)
-        k = bisect_left(ordered, clause, key=lambda m: m.start)
+        sentence = _sentence_start(text, lead)
+        k = bisect_left(ordered, sentence, key=lambda m: m.start)
         if k < len(ordered) and ordered[k].start < lead:
-            continue  # the clause names a card before it: that card is its subject
+            # its sentence names a card before it, which is the subject - unless the reference
+            # opens a clause of its own after a contrast, with its own verb ("..., while the 360
+            # has a 2.7% fee"); not "X is as good abroad: Harbor's 0% fee"
+            clause = _clause_start(text, lead)
+            if not _CONNECTIVE_25.fullmatch(text[clause:lead]) or not _REF_VERB_25.match(
+                text, match.end()
+            ):
+                continue
+            j = bisect_left(ordered, clause, key=lambda m: m.start)
+            if j < len(ordered) and ordered[j].start < lead:
+                continue
         fits = [
             c
             for c in _recent_cards(ordered, start, _REF_CARDS_25)
@@ -599,9 +695,7 @@ _OFFER_AFTER_25 = re.compile(
     r"[ \t]+(?:window|period|offer|promo|deal|stretch|runway)\b"
 )
 #: a clause that weighs an offer's use rather than saying whose it is
-_WEIGHED_25 = re.compile(
-    r"\b(?:unless|if[ \t]+you|useful|handy|helps?|helpful|worth|matters?|need|want)\b"
-)
+_WEIGHED_25 = re.compile(r"\bunless\b")
 _PRONOUN_25 = re.compile(r"\b(?:it|its|it's|this[ \t]+card|that[ \t]+card|this[ \t]+one)\b")
 
 
