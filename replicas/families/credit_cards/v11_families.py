@@ -19,11 +19,11 @@ name ("$35 (Compass Balance Transfer)") is that card's; a one-word reference wit
 ("Beacon's 0% FX fee") or of digits ("the 360's") is the one card named before it with that word
 in its name; and a definite reference to an intro offer ("the 9-month 0% window") is the offer of
 the most recent card named before it that has it. See ``verifiers/compliance/ruleset25.py``.
-Each reading holds only where the text shows what it claims: a red team with the source code
-found 47 false texts the first version missed, and each class was closed before any blind
-reading. On the new blind set s29, read once, it flagged 73 of 400 honest answers (ruleset 24:
-78), none newly, and lost no defect; on s28's held-out halves 44 of 202 (24: 51). See "Ruleset
-25" in ``verifiers/compliance/RULESETS.md``.
+Each reading holds only where the text shows what it claims: two red teams with the source code
+found 72 false texts earlier versions missed, and each class was closed by a rule. On the new
+blind set s29 (its third reading) it flagged 73 of 400 honest answers (ruleset 24: 78), none
+newly, and lost no defect; on s28's held-out halves 47 of 202 (24: 51). See "Ruleset 25" in
+``verifiers/compliance/RULESETS.md``.
 The ``-v10`` ids must keep ruleset 24's grades, so the change ships as these versions in suite
 core-v12.
 """
