@@ -158,7 +158,8 @@ from replicas.verifiers.compliance.ruleset24 import (
     revise_24,
     sole_pick_24,
 )
-from replicas.verifiers.compliance.ruleset25 import refs_25, revise_25
+from replicas.verifiers.compliance.ruleset25 import revise_25
+from replicas.verifiers.compliance.ruleset25b import refs_25
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated

@@ -209,7 +209,7 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   headings kept), corrected statements, dollar amounts that are no price ("an $80 transfer",
   "-> $162 a year"), "year one has no annual fee" as the first-year fee, kinds of card ("a
   no-annual-fee card"), and the one card (or the ranked cards) put to a customer.
-* ``25`` - the default since stop 39 (``ruleset25``): ruleset 24 plus fixes for the classes the
+* ``25`` - the default since stop 39 (``ruleset25``, ``ruleset25b``): ruleset 24 plus fixes for the classes the
   s28 blind sets' tuning halves showed: dollar figures the answer works out (totals, nets,
   "brings that to"), fees worked out from a transaction stated before them, cards named
   only in an aside (in brackets) and bracket labels, one-word references without an article or

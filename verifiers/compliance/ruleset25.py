@@ -1,58 +1,41 @@
-"""Ruleset 25: worked results, worked fees, asides and references (the s28 tuning halves).
+"""Ruleset 25: worked results and worked fees (the s28 tuning halves).
 
 What ruleset 24 still flagged on s28's tuning halves was mostly arithmetic the answer shows its
 reader - the numerate writer's totals, nets and worked fees - and figures bound to a card the
-sentence names only in an aside. Each reading below is a class, and each holds only where the
-text shows what it claims: a red team with the source code attacked the first version (stop 39)
-and every hole it found is a test case.
+sentence names only in an aside. Each reading is a class, and each holds only where the text
+shows what it claims: two red teams with the source code attacked it before it landed (stop 39),
+and their attacks are test cases. This module reads the arithmetic and holds ``revise_25``;
+``ruleset25b`` reads who a figure is about (``asides_25``, ``refs_25``, ``offers_25``).
 
 * ``results_25`` - **a dollar figure the answer works out is a result, not a price**:
   ``"... = **$648/yr**"``, ``"-> **about $164**"`` (emphasis or "about" between the sign and
   the figure, which ruleset 24 did not read), ``"Total: $342 a year"``, ``"Net after fee:
   $328.92"``, ``"Atlas Build's $29 fee brings that to $159"``, ``"wins by $168 a year"`` - but
   only where the figure **is** the arithmetic: the sum of the figures right before it (``$240 +
-  $72 + $336``) or of the lines right above it (a worked list), or the difference of the last
-  two figures (or of the last two lines' figures). A monthly amount after a sign (``"$120 fee ->
-  $208 a month"``) is a payment. A price named anywhere in the sentence before the figure, and
-  not as the noun of an earlier figure ("$29 fee") or a fee the result is taken after ("net
-  after fee"), keeps the figure a claim: ``"Then there's the annual fee; it comes to $150"``.
+  $72 + $336``), of its own line's amounts or of the lines right above it (a worked list), or the
+  difference of the last two figures (or lines) - and where the text from the first operand on
+  says what they are amounts of ("online", "rewards", "earn", "interest", ...: "$100 + $50 =
+  $150 a year" under "Annual fee:" is a fee's breakdown). A monthly amount after a sign (``"$120
+  fee -> $208 a month"``) is a payment. A price named in the sentence before the figure, or on a
+  label line right above it, keeps the figure a claim - unless it is the noun of an earlier
+  dollar or percent figure ("$29 fee"; not a year: "2025 annual fee") or a fee the result is
+  taken after ("net after fee"): ``"Then there's the annual fee; it comes to $150"``.
   Amounts: a dollar figure of spending, a budget, an amount on a category (``"$2,900 of
   spending"``, ``"a $350 budget"``, ``"$460.20 a year on online purchases"``) or restated in
   other units (``"$242 of monthly spending ($2,900 a year)"``, ``"a $2.60 difference, or $31.20
-  over a year"``) is no price unless the sentence names a price before it; and after a noun
-  that cannot be a price ("bonus", "transfer", "balance") a price word more than three words
-  back is no label (``"The fee is waived and the $750 bonus needs $3,000"``). "More", "extra",
-  "cheaper" after a figure keep ruleset 24's reading (``"the fee runs to $150 extra"``).
+  over a year"``) is no price unless its sentence names a price; and after a noun that cannot be
+  a price ("bonus", "transfer", "balance") a price word more than three words back is no label
+  (``"The fee is waived and the $750 bonus needs $3,000"``). "More", "extra", "cheaper" after a
+  figure keep ruleset 24's reading (``"the fee runs to $150 extra"``).
 * ``worked_25`` - **a fee worked out from a transaction stated before it**: ``"With a $5,000
   balance: ... Plain one: $200 fee"`` - 4 % of a $5,000 balance, and 4 % is that card's
-  transfer fee. A dollar figure not typed as an annual or late fee (nor written as a minimum)
-  that is the card's own fee for a transaction of $100 or more the answer states before it - a
-  transfer or balance (its transfer fee), a cash advance or withdrawal (its cash-advance fee),
-  spending abroad or on a trip (its foreign fee) - is a worked fee: right, so no claim. An
-  amount that is no transaction ("spend $3,000 for the bonus", "a $3,000 credit line") works
-  nothing out.
-* ``asides_25`` - **a card named only in an aside does not take the sentence's figures**: "its
-  APR is a fixed 20.74% (lower than Granite Cash Back's range), it has no foreign transaction
-  fee (Granite Cash Back charges 3%), and it has 0% on purchases for 9 months" is about the card
-  its sentence named before the brackets. An aside is a bracket with a figure or a comparison in
-  it; a bracket holding only a name ("My pick (the Summit Cash Plus) has ...", "(or the X)")
-  names the subject. The figure goes to the card the sentence named last before the aside -
-  right or wrong for it, so a wrong figure is reported. And **a figure labelled by a bracketed
-  name is that card's**: "late fees of up to $40 (Summit Cash) and $39 (Plus)" - a full name
-  always, one word of one name only beside another labelled figure of the sentence (so "(student)"
-  is no label).
-* ``refs_25`` - **"Beacon's 0% FX fee", "The 360's is 22.99%-30.99%"**: ruleset 24 read "the
-  Plus's"; a possessive with no article, or a word of digits after "the" that ends its noun
-  phrase, that is a word of the name of exactly one of the cards named last before it refers to
-  that card - when it opens its clause (no card named before it in the clause, no "like",
-  "unlike", "than", "matches" before it: "The Summit Cash matches Harbor's 0% fee" is about the
-  Summit Cash) and a figure, a term or a verb follows it. "Over the 360 days" is no reference.
-* ``offers_25`` - **"Unless you want the 0% intro window, ..."**: an intro figure written as a
-  definite reference to an offer ("the <N-month> 0% window / period / offer") in a clause that
-  weighs its use ("unless", "if you need", "is useful for", "helps") and names no card and no
-  pronoun, bound only by context (or to a card named after it in another clause) and wrong for
-  that card, is the offer of the most recent card named before it that has it; wrong for all of
-  them it is reported. "The 12-month 0% window is its best feature" says whose it is and stays.
+  transfer fee. A dollar figure not typed as an annual or late fee, nor written as a minimum or
+  as a standing fee ("$150 just for keeping the card open"), that is the card's own fee for a
+  transaction of $100 or more the answer states before it - a transfer or balance (its transfer
+  fee; moving, owing or carrying a sum only in a sentence about a transfer or balance), a cash
+  advance or withdrawal (its cash-advance fee), spending abroad or on a trip (its foreign fee) -
+  is a worked fee: right, so no claim. An amount that is no transaction ("spend $3,000 for the
+  bonus", "You owe $3,000 on your car") works nothing out.
 
 See "Ruleset 25" in ``verifiers/compliance/RULESETS.md``.
 """
@@ -62,55 +45,22 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.catalog import Catalog
 from replicas.verifiers.compliance.claims import Claim, Extraction
-from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, UNKNOWN, NameMention
 from replicas.verifiers.compliance.ruleset22c import _MONEY_22C, _money_value
-from replicas.verifiers.compliance.ruleset24 import _AMOUNT_OF_24, _named_only_after, _right_for
-from replicas.verifiers.compliance.spans import SpanIndex
-
-if TYPE_CHECKING:
-    from replicas.verifiers.compliance.names import NameIndex
-
-__all__ = ["refs_25", "revise_25"]
-
-# -- the text around a figure -------------------------------------------------------------------
-
-#: a sentence end: not after "i.e.", "e.g.", "etc.", "vs.", "approx.", "incl."
-_SENTENCE_25 = re.compile(
-    r"(?<!\bi\.e)(?<!\be\.g)(?<!\betc)(?<!\bvs)(?<!\bapprox)(?<!\bincl)[.!?](?:[ \t]|$)|\n"
+from replicas.verifiers.compliance.ruleset24 import _AMOUNT_OF_24
+from replicas.verifiers.compliance.ruleset25b import (
+    MAX_REBOUND_25,
+    SENTENCE_SPAN_25,
+    aside_card,
+    clause_end,
+    labelled_by,
+    offer_card,
+    sentence_start,
 )
-_SENTENCE_SPAN_25 = 300
-_CLAUSE_STOP_25 = re.compile(r"[,;:(]|[.!?](?:[ \t]|$)|\n|\u2014|[ \t]-[ \t]")
 
-
-def _last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
-    """The last match of ``pattern`` in ``text``, if any."""
-    found = None
-    for found in pattern.finditer(text):  # noqa: B007 - the loop keeps the last one
-        pass
-    return found
-
-
-def _sentence_start(masked: str, pos: int, span: int = _SENTENCE_SPAN_25) -> int:
-    """Where the sentence (or line) holding ``pos`` starts, at most ``span`` characters back."""
-    low = max(0, pos - span)
-    stop = _last_match(_SENTENCE_25, masked[low:pos])
-    return low + (stop.end() if stop else 0)
-
-
-def _clause_start(masked: str, pos: int) -> int:
-    low = max(0, pos - _SENTENCE_SPAN_25)
-    stop = _last_match(_CLAUSE_STOP_25, masked[low:pos])
-    return low + (stop.end() if stop else 0)
-
-
-def _clause_end(masked: str, pos: int) -> int:
-    stop = _CLAUSE_STOP_25.search(masked, pos, min(len(masked), pos + _SENTENCE_SPAN_25))
-    return stop.start() if stop else min(len(masked), pos + _SENTENCE_SPAN_25)
-
+__all__ = ["revise_25"]
 
 # -- prices named before a figure ---------------------------------------------------------------
 
@@ -133,11 +83,11 @@ def _priced_before(masked: str, pos: int) -> bool:
     """The sentence before ``pos`` (with a label line right above it) names a price of its own:
     a price word that is not the noun of an earlier dollar or percent figure ("$29 fee brings
     that to") nor a fee the result is taken after ("net after fee")."""
-    start = _sentence_start(masked, pos)
+    start = sentence_start(masked, pos)
     head = masked[start:pos]
     if start and masked[start - 1] == "\n":
         # a label line right above ("Summit Cash Plus annual fee:") labels this one
-        above = masked[max(0, start - 1 - _SENTENCE_SPAN_25) : start - 1]
+        above = masked[max(0, start - 1 - SENTENCE_SPAN_25) : start - 1]
         above = above[above.rfind("\n") + 1 :]
         if above.rstrip(" \t*_").endswith(":"):
             head = above + " " + head
@@ -405,7 +355,7 @@ def _transaction(masked: str, start: int, end: int) -> str | None:
         return None
     kind = next(kind for kind in _PERCENT_KINDS_25 if m.group(kind))
     if kind == "bt" and not re.match(r"(?:balance|transfer)", m.group("bt")):
-        sentence = masked[_sentence_start(masked, start) : _clause_end(masked, end) + 1]
+        sentence = masked[sentence_start(masked, start) : clause_end(masked, end) + 1]
         if not _TRANSFER_TALK_25.search(sentence):
             return None
     return kind
@@ -435,7 +385,7 @@ def _is_worked_fee(claim: Claim, masked: str, catalog: Catalog, figures: _Figure
         return False  # typed as an annual, late or first-year fee: a flat fee term
     if _MINIMUM_25.search(masked, max(0, claim.start - 16), min(len(masked), claim.end + 16)):
         return False  # "a $10 floor", "minimum $5": a fee's minimum, a term
-    if _STANDING_FEE_25.search(masked, claim.end, _clause_end(masked, claim.end)):
+    if _STANDING_FEE_25.search(masked, claim.end, clause_end(masked, claim.end)):
         return False  # "a $150 fee just for keeping the card open": a standing fee, a term
     deals = [
         (amount, kind)
@@ -467,261 +417,6 @@ def _near(a: float, b: float) -> bool:
     return abs(a - b) <= max(0.5, 0.005 * abs(b))
 
 
-# -- asides and bracket labels --------------------------------------------------------------------
-
-_ASIDE_LOOK_BACK_25 = 600
-#: what makes a bracket an aside: a figure or a comparison in it
-_ASIDE_25 = re.compile(
-    r"\b(?:unlike|vs\.?|versus|compared|than|whereas|while)\b"
-    r"|#[ \t]*(?:\*\*|__)?(?:['\u2019]s[ \t]+[\w-]+[ \t]+)?[ \t]*(?:charges?|has|costs?|offers?|gives?"
-    r"|is|carries|comes)\b"
-)
-#: a bracket that adds a card ("(and the X)", "(or the X)") names one more subject
-_ADDS_CARD_25 = re.compile(r"\([ \t]*(?:and|or|plus|as[ \t]+well)\b")
-#: a card named as a point of comparison, which a figure is never given to
-_COMPARED_BEFORE_25 = re.compile(
-    r"\b(?:compared[ \t]+(?:to|with)|unlike|than|vs\.?|versus|next[ \t]+to|over|against"
-    r"|instead[ \t]+of|rather[ \t]+than)[ \t]+(?:the[ \t]+)?(?:\*\*|__)?$"
-)
-#: "(One)", "(Compass Balance Transfer)", "(**X**)": a bracket holding only a card's name
-_NAME_BRACKET_25 = re.compile(r"[ \t]*\((?:\*\*|__)?(#+)(?:\*\*|__)?\)")
-#: "(One)", "(Cardinal)": a bracket holding one word
-_WORD_BRACKET_25 = re.compile(r"[ \t]*\((?:\*\*|__)?([a-z0-9][a-z0-9-]{1,20})(?:\*\*|__)?\)")
-#: a figure labelled by a bracket: the sibling a one-word label needs
-_LABELLED_FIGURE_25 = re.compile(
-    r"[$\d][\d,.%k]*[ \t]*\((?:\*\*|__)?([#a-z0-9][#a-z0-9 \t-]*?)(?:\*\*|__)?\)"
-)
-#: the distinct cards named last before a figure that a one-word label may be about
-_LABEL_CARDS_25 = 6
-_MAX_REBOUND_25 = 500
-
-
-def _brackets(masked: str, start: int, end: int) -> list[tuple[int, int]]:
-    """The closed top-level bracket pairs between ``start`` and ``end``."""
-    out = []
-    depth = 0
-    opened = 0
-    for i in range(start, end):
-        ch = masked[i]
-        if ch == "(":
-            if depth == 0:
-                opened = i
-            depth += 1
-        elif ch == ")" and depth:
-            depth -= 1
-            if depth == 0:
-                out.append((opened, i + 1))
-    return out
-
-
-def _named(m: NameMention) -> bool:
-    return m.kind not in (UNKNOWN, AMBIGUOUS) and m.card_id is not None
-
-
-def _recent_cards(mentions: tuple[NameMention, ...], pos: int, limit: int) -> list[str]:
-    """The last ``limit`` distinct cards named before ``pos``, most recent first."""
-    k = bisect_left(mentions, pos, key=lambda x: x.start)
-    seen: list[str] = []
-    for x in reversed(mentions[max(0, k - _ASIDE_LOOK_BACK_25) : k]):
-        if x.card_id is not None and _named(x) and x.card_id not in seen:
-            seen.append(x.card_id)
-            if len(seen) == limit:
-                break
-    return seen
-
-
-def _labelled_by(
-    claim: Claim, masked: str, mentions: tuple[NameMention, ...], catalog: Catalog
-) -> str | None:
-    """The card named in a bracket right after the figure: "$35 (Compass Balance Transfer)",
-    or one word of the name of exactly one of the last cards named before it, beside another
-    labelled figure of the sentence: "$40 (One) and $35 (Compass Balance Transfer)"."""
-    m = _NAME_BRACKET_25.match(masked, claim.end)
-    if m is not None:
-        k = bisect_left(mentions, m.start(1), key=lambda x: x.start)
-        if k < len(mentions) and mentions[k].start == m.start(1) and _named(mentions[k]):
-            return mentions[k].card_id
-        return None
-    w = _WORD_BRACKET_25.match(masked, claim.end)
-    if w is None:
-        return None
-    start = _sentence_start(masked, claim.start)
-    limit = min(len(masked), w.end() + _SENTENCE_SPAN_25)
-    end = _SENTENCE_25.search(masked, w.end(), limit)
-    stop = end.start() if end else limit
-    word = w.group(1)
-    words = catalog.names.words_by_card
-    recent = _recent_cards(mentions, claim.start, _LABEL_CARDS_25)
-    fits = [c for c in recent if word in words[c]]
-    if len(fits) != 1:
-        return None
-    # "$25 (student)" alone is a gloss, not a label: another figure of the sentence must be
-    # labelled by a card too ("$40 (One) and $35 (Compass Balance Transfer)")
-    siblings = 0
-    for label in _LABELLED_FIGURE_25.finditer(masked, start, stop):
-        text = label.group(1).strip()
-        if label.start(1) != w.start(1) and (
-            text.startswith("#") or any(text in words[c] for c in recent)
-        ):
-            siblings += 1
-    return fits[0] if siblings else None
-
-
-def _aside_card(claim: Claim, masked: str, mentions: tuple[NameMention, ...]) -> str | None:
-    """The card the sentence is about, when the figure's card is named in it only inside asides
-    before the figure (``asides_25``)."""
-    if claim.binding not in ("clause", "unit") or len(claim.cards) != 1:
-        return None
-    card_id = claim.cards[0]
-    start = _sentence_start(masked, claim.start, _ASIDE_LOOK_BACK_25)
-    # an aside: a comparison, or a card named as the subject of its own clause ("(Granite Cash
-    # Back charges 3%)"); not an appositive ("my pick (the X, $95 a year) has ...")
-    pairs = [
-        (a, b)
-        for a, b in _brackets(masked, start, claim.start)
-        if _ASIDE_25.search(masked, a, b) and not _ADDS_CARD_25.match(masked, a)
-    ]
-    if not pairs:
-        return None
-    lo = bisect_left(mentions, start, key=lambda x: x.start)
-    hi = bisect_left(mentions, claim.start, key=lambda x: x.start)
-    inside = [m for m in mentions[lo:hi] if m.card_id == card_id]
-    if not inside or not all(any(a < m.start < b for a, b in pairs) for m in inside):
-        return None  # not named in this sentence, or named outside an aside too
-    if masked.rfind("(", start, claim.start) > masked.rfind(")", start, claim.start):
-        return None  # the figure is itself inside a bracket
-    first = min(a for a, b in pairs if any(a < m.start < b for m in inside))
-    for m in reversed(mentions[lo:hi]):
-        if m.start < first and _named(m) and not any(a < m.start < b for a, b in pairs):
-            if _COMPARED_BEFORE_25.search(masked, max(0, m.start - 24), m.start):
-                return None  # "Compared with the X, ...": X is no subject
-            return m.card_id if m.card_id != card_id else None
-    return None  # no card named before the aside in its sentence
-
-
-# -- references ----------------------------------------------------------------------------------
-
-#: "Beacon's 0% FX fee" (a possessive with no article: ruleset 24 read "the Plus's"), "the 360's
-#: range", "the 360 charges 3%" (a word of digits that ends its noun phrase)
-_BARE_REF_25 = re.compile(
-    r"(?<![\w'\u2019.-])(?:(?P<bare>[A-Z][A-Za-z0-9-]{1,20})['\u2019]s(?![\w'\u2019-])"
-    r"|[Tt]he[ \t]{1,3}(?P<digits>[0-9][A-Za-z0-9-]{0,20})"
-    r"(?:['\u2019]s(?![\w'\u2019-])|(?=[ \t]*[,;:)]|[ \t]+(?:is|has|charges|costs|offers|gives"
-    r"|comes|carries|runs|sits|starts)\b)))"
-)
-#: what may follow a reference: a figure, a term, a verb (within three words)
-_REF_AHEAD_25 = re.compile(
-    r"(?:[ \t]+[\w-]+){0,3}?[ \t]*(?:\*\*|__)?[ \t]*(?:[$\d]|\b(?:fees?|apr|rates?|range|intro"
-    r"|offer|window|annual|foreign|fx|ftf|transfer|late|penalty|cash|purchase|regular|ongoing"
-    r"|variable|fixed|is|has|charges|costs|runs|sits|comes|offers|gives|starts)\b)"
-)
-#: words that make a reference an object of comparison, not the subject
-_REF_COMPARED_25 = re.compile(
-    r"\b(?:like|as|than|unlike|match(?:es)?|beats?|to|with|versus|vs\.?|over|of|from|and|or"
-    r"|for|in|on|at|by)[ \t]+(?:the[ \t]+)?$",
-    re.IGNORECASE,
-)
-#: a contrast that opens a clause of its own
-_CONNECTIVE_25 = re.compile(
-    r"[ \t]*(?:while|whereas|but|and|though|although|however|yet)?[ \t]*", re.IGNORECASE
-)
-#: a verb right after a reference's noun phrase: "the 360 has", "Harbor's fee is"
-_REF_VERB_25 = re.compile(
-    r"(?:[ \t]+[\w-]+){0,2}?[ \t]+(?:is|has|charges|costs|runs|sits|comes|offers|gives|starts"
-    r"|carries)\b"
-)
-#: a figure after the reference, in its sentence
-_FIGURE_AHEAD_25 = re.compile(r"[^.;!?\n]{0,80}?[0-9$%]")
-_REF_CARDS_25 = 8
-
-
-def refs_25(index: NameIndex, text: str, mentions: list[NameMention]) -> list[NameMention]:
-    """Mentions plus ``refs_25``'s one-word references (module docstring)."""
-    if not mentions:
-        return mentions
-    taken = SpanIndex((m.start, m.end) for m in mentions)
-    ordered = tuple(mentions)
-    added = []
-    for match in _BARE_REF_25.finditer(text):
-        group = "bare" if match.group("bare") else "digits"
-        start = match.start(group)
-        if taken.overlaps(match.start(), match.end()):
-            continue
-        lead = match.start() if group == "digits" else start
-        if _REF_COMPARED_25.search(text, max(0, lead - 16), lead):
-            continue  # "matches Harbor's", "like the 360", "over the 360 days"
-        if group == "bare" and re.search(r"\b[Tt]he[ \t]{1,3}$", text[max(0, start - 8) : start]):
-            continue  # "the Plus's": ruleset 24's reference
-        word = match.group(group).lower()
-        if word not in index.name_words:
-            continue
-        if not _FIGURE_AHEAD_25.match(text, match.end()) or not _REF_AHEAD_25.match(
-            text, match.end()
-        ):
-            continue
-        sentence = _sentence_start(text, lead)
-        k = bisect_left(ordered, sentence, key=lambda m: m.start)
-        if k < len(ordered) and ordered[k].start < lead:
-            # its sentence names a card before it, which is the subject - unless the reference
-            # opens a clause of its own after a contrast, with its own verb ("..., while the 360
-            # has a 2.7% fee"); not "X is as good abroad: Harbor's 0% fee"
-            clause = _clause_start(text, lead)
-            if not _CONNECTIVE_25.fullmatch(text[clause:lead]) or not _REF_VERB_25.match(
-                text, match.end()
-            ):
-                continue
-            j = bisect_left(ordered, clause, key=lambda m: m.start)
-            if j < len(ordered) and ordered[j].start < lead:
-                continue
-        fits = [
-            c
-            for c in _recent_cards(ordered, start, _REF_CARDS_25)
-            if word in index.words_by_card.get(c, ())
-        ]
-        if len(fits) == 1:
-            end = match.end(group)
-            added.append(NameMention(start, end, EXACT, fits[0], text[start:end]))
-    if not added:
-        return mentions
-    return sorted([*mentions, *added], key=lambda m: m.start)
-
-
-# -- definite references to an offer --------------------------------------------------------------
-
-#: "the 9-month 0% window", "the 0% intro period": a definite reference to an offer
-_OFFER_BEFORE_25 = re.compile(r"\bthe[ \t]+(?:[\w-]+[ \t]+){0,2}$")
-_OFFER_AFTER_25 = re.compile(
-    r"(?:[ \t]+(?:intro(?:ductory)?|apr|interest-free|promo(?:tional)?|purchase|transfer))*"
-    r"[ \t]+(?:window|period|offer|promo|deal|stretch|runway)\b"
-)
-#: a clause that weighs an offer's use rather than saying whose it is
-_WEIGHED_25 = re.compile(r"\bunless\b")
-_PRONOUN_25 = re.compile(r"\b(?:it|its|it's|this[ \t]+card|that[ \t]+card|this[ \t]+one)\b")
-
-
-def _offer_card(claim: Claim, extraction: Extraction, catalog: Catalog) -> str | None:
-    """The card named before a definite reference to an intro offer ("the 9-month 0% window")
-    whose offer it is, when it is not its card's (``offers_25``)."""
-    if claim.family != "intro" or len(claim.cards) != 1:
-        return None
-    masked = extraction.masked
-    if not _OFFER_BEFORE_25.search(masked, max(0, claim.start - 24), claim.start):
-        return None
-    if not _OFFER_AFTER_25.match(masked, claim.end):
-        return None
-    clause = masked[_clause_start(masked, claim.start) : _clause_end(masked, claim.end)]
-    if "#" in clause or _PRONOUN_25.search(clause) or not _WEIGHED_25.search(clause):
-        return None  # "... is its best feature", "... is great on the X": it says whose
-    if claim.binding != "context" and not _named_only_after(claim, extraction):
-        return None
-    if _right_for(claim, catalog, claim.cards[0]):
-        return None
-    for card_id in _recent_cards(extraction.mentions, claim.start, _REF_CARDS_25):
-        if card_id != claim.cards[0] and _right_for(claim, catalog, card_id):
-            return card_id
-    return None
-
-
 # -- the ruleset ---------------------------------------------------------------------------------
 
 
@@ -751,17 +446,17 @@ def revise_25(
             out[i] = replace(claim, cards=())
             changed = True
             continue
-        if tried >= _MAX_REBOUND_25 or claim.family not in ("apr", "fee", "intro"):
+        if tried >= MAX_REBOUND_25 or claim.family not in ("apr", "fee", "intro"):
             continue
         if offers and claim.family == "intro":
-            offer = _offer_card(claim, extraction, catalog)
+            offer = offer_card(claim, extraction, catalog)
             if offer is not None:
                 tried += 1
                 out[i] = replace(claim, cards=(offer,))
                 changed = True
                 continue
         if asides:
-            card_id = _labelled_by(claim, masked, mentions, catalog) or _aside_card(
+            card_id = labelled_by(claim, masked, mentions, catalog) or aside_card(
                 claim, masked, mentions
             )
             if card_id is not None and claim.cards != (card_id,):
