@@ -160,6 +160,7 @@ from replicas.verifiers.compliance.ruleset24 import (
 )
 from replicas.verifiers.compliance.ruleset25 import revise_25
 from replicas.verifiers.compliance.ruleset25b import refs_25
+from replicas.verifiers.compliance.ruleset26 import labels_26, revise_26, tiers_26, why_not_26
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -363,6 +364,8 @@ def _mentions(
         mentions = generic_names_24(index, norm.text, mentions)
     if rules.refs_25:
         mentions = refs_25(index, norm.text, mentions)
+    if rules.labels_26:
+        mentions = tiers_26(index, labels_26(mentions))
     return mentions
 
 
@@ -453,6 +456,15 @@ def _extract(
             rules.asides_25,
             rules.offers_25,
         )
+    if rules.ranks_26 or rules.results_26 or rules.labels_26 or rules.offers_26 or rules.fees_26:
+        extraction = revise_26(
+            extraction,
+            rules.ranks_26,
+            rules.results_26,
+            rules.labels_26,
+            rules.offers_26,
+            rules.fees_26,
+        )
     return extraction, examples
 
 
@@ -483,6 +495,10 @@ def _evaluate(
             offered = partial(options_21, offered=offered)
         if rules.ruled_21 and offered is not None:
             offered = _then_ruled_21(offered)
+        if rules.why_not_26:
+            more = _then_why_not_26(more)
+            if offered is not None:
+                offered = _then_why_not_26(offered)
         found = evaluate(catalog, lower, extraction, customer, rules, more, offered)
         if rules.penalty_20:
             found = penalty_findings_20(catalog, extraction, *found), found[1]
@@ -492,6 +508,19 @@ def _evaluate(
     if rules.rec_lists_14c:
         return evaluate(catalog, lower, extraction, customer, rules, rec_lists_14c)
     return evaluate(catalog, lower, extraction, customer, rules)
+
+
+def _then_why_not_26(
+    more: Callable[[str, Extraction, Recommendations], Recommendations] | None,
+) -> Callable[[str, Extraction, Recommendations], Recommendations]:
+    """``more`` followed by ruleset 26's "Why not X?" answered by a failed requirement."""
+
+    def both(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
+        if more is not None:
+            recs = more(masked, extraction, recs)
+        return why_not_26(masked, recs)
+
+    return both
 
 
 def _then_sole_24(

@@ -585,6 +585,20 @@ class Ruleset:
     # ruleset 25: "unless you want the 9-month 0% window" refers to the offer of the card named
     # before that has it
     offers_25: bool = False
+    # ruleset 26 (``ruleset26``, the s29 blind sets' tuning halves): "Why not X? It needs 640
+    # and yours is 531" rules X out without "Because"
+    why_not_26: bool = False
+    # ruleset 26: a note led by "#1" is about the card "#1" names ("#1 late fee up to $41")
+    ranks_26: bool = False
+    # ruleset 26: "so that $976.68 is all yours", "That comes to about $717 a year" after what
+    # the card earns: results, not prices
+    results_26: bool = False
+    # ruleset 26: "no-fee" as an item of a list of goals, "Annual Percentage Rate" as a header
+    labels_26: bool = False
+    # ruleset 26: "no 0% transfer offer" lacks an intro transfer APR; its "no" stops there
+    offers_26: bool = False
+    # ruleset 26: "so you never trip a late fee" is no term; "4% (min $10) minimum fee" is a fee
+    fees_26: bool = False
 
 
 FROZEN_RULESET = 3
@@ -856,6 +870,21 @@ RULESETS[25] = replace(
     asides_25=True,
     refs_25=True,
     offers_25=True,
+)
+
+#: Ruleset 26 (``ruleset26``, the s29 blind sets' tuning halves) is ruleset 25 plus "Why not X?"
+#: answered by a failed requirement, notes led by a rank, results the answer says are the
+#: reader's, goals and headers that are no claims, "no 0% transfer offer", and late fees the
+#: reader avoids.
+RULESETS[26] = replace(
+    RULESETS[25],
+    version=26,
+    why_not_26=True,
+    ranks_26=True,
+    results_26=True,
+    labels_26=True,
+    offers_26=True,
+    fees_26=True,
 )
 
 

@@ -1,0 +1,480 @@
+"""Ruleset 26: ruled-out cards, ranked notes, labels and avoided fees (the s29 tuning halves).
+
+What ruleset 25 still flagged on the tuning halves of s29 (four blind writers of stop 39) was
+mostly text that is no claim about a card's terms - a card the answer explains it left out, a
+goal in a menu, a header, a late fee the reader can avoid - and figures of a ranked list's notes
+given to the card named last instead of the one the note's rank names. Each reading is a class
+and holds only where the text shows what it claims; a red team attacked it before it landed.
+
+* ``why_not_26`` - **"Why not X?" answered by a requirement the customer fails rules X out**,
+  with or without ruleset 19's "Because": "Why not Beacon Traveler? You already have this
+  one.", "Why not Harbor Student? It's a student-only card and your profile isn't a student
+  one.", "Why not Crest Cash Rewards? It needs a credit score of 640, and yours is 531." The
+  answer is the rest of the line (or the next line when the question ends its line). A
+  requirement counts only as failed: a card already held, "not available to you", "don't
+  qualify", "not eligible", a student-only card where the answer does not say the customer is a
+  student, or a score with the customer's own score below a minimum the answer states ("yours
+  is 531", "you are at 676", "your 467 score is below its 670 minimum"). "Why not X? It needs
+  640 and yours is 700" keeps X recommended. As in ruleset 19, only the mention the
+  recommendation was read from counts: a card put forward elsewhere stays put forward.
+* ``ranks_26`` - **a note led by a rank ("#1 late fee up to $41; #1 CA 27.99%") is about the
+  card that rank names** ("#1 Everyday Secured Cash | ..."), not the card named last. The note
+  runs from its "#N" to the next ";", "|" or line end and names no card; a rank that names two
+  cards names none. In such a note "CA" is the cash-advance APR and "PA" the penalty APR.
+* ``tiers_26`` (with ``labels_26``) - **a lower-case "one" or "plus" after a capitalised name
+  is a word, not the tier**: "the Solstice Reset one by one" names the Solstice Reset, not the
+  Solstice Reset One, where the catalog has both; "the Vista Rewards plus a $95 fee" likewise.
+* ``results_26`` - **a dollar figure the answer says is the reader's is a result**: "so that
+  $976.68 is all yours", "$150 goes straight to you"; a note's cell that is an estimate ("| est
+  rew $1,259/yr | net $771/yr |": the cell holds only "est rew", "estimated value", "net" and
+  the figure); and "That comes to something like $717 a year" after a sentence whose last words
+  are about what the card earns (rewards, back, points, miles: no price named after them), where
+  the figure's own sentence names no price before it either.
+* ``labels_26`` - **a goal or a header is no claim**: "no-fee" standing as an item of a list of
+  goals ("a different goal (travel, balance transfer, no-fee)") - a hyphenated label followed by
+  the end of the list, not by a noun it describes ("a no-fee card" stays a claim); and "Annual
+  Percentage Rate" (a table's row header) is the term, never an unknown card "Percentage Rate".
+* ``offers_26`` - **"no 0% transfer offer" says the card has no intro transfer APR**: the 0% is
+  the offer it lacks, not a 0% offer, and the "no" does not reach the transfer fee after it ("no
+  0% transfer offer with a 3% transfer fee" states a 3% fee; "no 0% transfer offer and no
+  transfer fee" still states no fee).
+* ``fees_26`` - **a late fee the reader avoids is no term**: "set up autopay so you never trip a
+  late fee", "pay on time so you won't incur a late fee" - "never", "won't", "don't" with a
+  verb of the reader's (trip, incur, pay, get hit with, be charged, trigger, rack up) and a late
+  fee, after a habit that avoids it (autopay, paying on time or in full, "so", "as long as",
+  "if you"). "You'll never pay a late fee on this card" and "it has no late fee" stay claims.
+  And a percentage followed by "(min $10) minimum fee" or "fee" is a fee, not an APR: it is
+  checked as the fee of the transaction its sentence names before it (a cash advance, a
+  transfer), or as one of the card's percentage fees when it names none.
+
+See "Ruleset 26" in ``verifiers/compliance/RULESETS.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from replicas.verifiers.compliance.claims import Claim, Extraction
+from replicas.verifiers.compliance.mentions import UNKNOWN, NameMention, tokens_of
+from replicas.verifiers.compliance.ruleset25b import sentence_start
+
+if TYPE_CHECKING:
+    from replicas.verifiers.compliance.names import NameIndex
+    from replicas.verifiers.compliance.recommend import Recommendations
+
+__all__ = ["labels_26", "revise_26", "tiers_26", "why_not_26"]
+
+# -- "Why not X?" answered by a failed requirement -------------------------------------------------
+
+# the card's name is blanked "#" in the masked text
+_WHY_NOT_26 = re.compile(
+    r"\bwhy[ \t]+not[ \t]+(?:the[ \t]+)?(?:\*\*|__)?#[^?:\n]{0,40}(?:\?|:(?![ \t]*\d))"
+)
+_ANSWER_26 = re.compile(r"(?:\*\*|__)?[ \t]*(?P<line>[^\n]{0,240})")
+_NEXT_LINE_26 = re.compile(r"[ \t]*\n[ \t]*(?P<line>[^\n]{1,240})")
+_HELD_26 = re.compile(
+    r"\balready[ \t]+(?:hold|have|has|own|carry|got|in[ \t]+your[ \t]+wallet)\b"
+    r"|\balready[ \t]+(?:a[ \t]+)?(?:card)?holder\b"
+)
+_NOT_OPEN_26 = re.compile(
+    r"\b(?:isn't|is[ \t]+not|aren't|are[ \t]+not|not)[ \t]+(?:available|open)[ \t]+to[ \t]+you\b"
+    r"|\bnot[ \t]+eligible\b|\bineligible\b"
+    r"|\b(?:don't|do[ \t]+not|wouldn't|would[ \t]+not|won't|will[ \t]+not|can't|cannot)[ \t]+"
+    r"(?:yet[ \t]+)?qualify\b"
+)
+_STUDENT_26 = re.compile(
+    r"\bstudent-only\b|\bstudents?[ \t]+only\b|\bonly[ \t]+(?:open|available|for)[ \t]+"
+    r"(?:to[ \t]+)?students\b"
+)
+#: the answer says the customer is a student or qualifies: the requirement is met, not failed
+_MEETS_26 = re.compile(
+    r"\byou(?:'re|[ \t]+are)[ \t]+(?:a[ \t]+|still[ \t]+(?:a[ \t]+)?)?(?:student|enrolled|eligible)"
+    r"|\bas[ \t]+a[ \t]+student\b|\byou[ \t]+(?:do[ \t]+|would[ \t]+|will[ \t]+)?qualify\b"
+    r"|\byou[ \t]+(?:meet|clear|pass)\b"
+)
+_SCORE_WORD_26 = re.compile(r"\bscore\b|\bfico\b|\bminimum\b|\bmin\b|\d{3}\+")
+#: the customer's own score: "yours is 531", "you are at 676", "your 467 score", "your score is"
+_OWN_SCORE_26 = re.compile(
+    r"\b(?:yours[ \t]+is|you(?:'re|[ \t]+are)[ \t]+at|your[ \t]+(?:credit[ \t]+)?score[ \t]+is"
+    r"|you[ \t]+have)[ \t]+(?:a[ \t]+|an[ \t]+|only[ \t]+|just[ \t]+)?(?P<own>\d{3})\b(?!\+)"
+    r"|\byour[ \t]+(?P<own2>\d{3})[ \t]+(?:credit[ \t]+)?score\b"
+)
+_SCORE_26 = re.compile(r"(?<![\d.$])(?P<n>\d{3})(?![\d.%])")
+
+
+def _fails_requirement(answer: str) -> bool:
+    """The answer to "Why not X?" says the customer fails one of X's requirements."""
+    if _HELD_26.search(answer) or _NOT_OPEN_26.search(answer):
+        return True
+    if _STUDENT_26.search(answer) and not _MEETS_26.search(answer):
+        return True
+    if _SCORE_WORD_26.search(answer) is None:
+        return False
+    own = _OWN_SCORE_26.search(answer)
+    if own is None:
+        return False
+    mine = int(own.group("own") or own.group("own2"))
+    others = [
+        int(m.group("n"))
+        for m in _SCORE_26.finditer(answer)
+        if not own.start() <= m.start() < own.end() and 300 <= int(m.group("n")) <= 850
+    ]
+    return bool(others) and 300 <= mine < max(others)
+
+
+def _answer_of(masked: str, end: int) -> str:
+    answer = _ANSWER_26.match(masked, end)
+    text = answer.group("line").strip(" \t*_") if answer else ""
+    if text:
+        return text
+    after = _NEXT_LINE_26.match(masked, end + (answer.end() - answer.start() if answer else 0))
+    return after.group("line") if after else ""
+
+
+def why_not_26(masked: str, recs: Recommendations) -> Recommendations:
+    """``recs`` with the cards of "Why not X?" answered by a failed requirement ruled out
+    (module docstring). ``masked``: the lower-case text with card names as "#" runs."""
+    from replicas.verifiers.compliance.recommend import Recommendations
+
+    if "why not" not in masked or not recs.positive:
+        return recs
+    positive = dict(recs.positive)
+    negated = set(recs.negated)
+    changed = False
+    for m in _WHY_NOT_26.finditer(masked):
+        inside = [c for c, n in positive.items() if m.start() <= n.start < m.end()]
+        if not inside or not _fails_requirement(_answer_of(masked, m.end())):
+            continue
+        for card_id in inside:
+            del positive[card_id]
+            negated.add(card_id)
+            changed = True
+    return Recommendations(positive, frozenset(negated)) if changed else recs
+
+
+# -- labels: "Annual Percentage Rate" is a term ---------------------------------------------------
+
+_TERM_WORDS_26 = frozenset({"annual", "percentage", "rate", "rates", "yield"})
+
+
+def labels_26(mentions: list[NameMention]) -> list[NameMention]:
+    """``mentions`` without unknown cards that are the term "(Annual) Percentage Rate"."""
+    out = []
+    for m in mentions:
+        words = m.surface.lower().split()
+        if m.kind == UNKNOWN and "percentage" in words and set(words) <= _TERM_WORDS_26:
+            continue
+        out.append(m)
+    return out if len(out) != len(mentions) else mentions
+
+
+# -- a lower-case "one" or "plus" after a capitalised name is a word, not the tier --------------
+
+_LOWER_TIERS_26 = ("one", "plus")
+
+
+def tiers_26(index: NameIndex, mentions: list[NameMention]) -> list[NameMention]:
+    """``mentions`` with "Solstice Reset one by one" read as "Solstice Reset" (module
+    docstring): the name's last word written lower-case after capitalised words, where the
+    catalog has the name without it."""
+    out = None
+    for i, m in enumerate(mentions):
+        if m.card_id is None or m.kind == UNKNOWN:
+            continue
+        words = m.surface.split()
+        if len(words) < 3 or words[-1] not in _LOWER_TIERS_26:
+            continue
+        head = words[:-1]
+        if not all(w[:1].isupper() for w in head if w[:1].isalpha()):
+            continue
+        shorter = index.card_by_words.get(tokens_of(" ".join(head)))
+        if shorter is None or shorter == m.card_id:
+            continue
+        cut = m.surface.rfind(words[-1])
+        surface = m.surface[:cut].rstrip()
+        if out is None:
+            out = list(mentions)
+        out[i] = NameMention(m.start, m.start + len(surface), m.kind, shorter, surface, m.expected)
+        # later short references to the longer card ("the Solstice") were read off this mention
+        short = set(tokens_of(surface))
+        for j in range(i + 1, len(out)):
+            later = out[j]
+            if later.card_id == m.card_id and set(tokens_of(later.surface)) < short:
+                out[j] = NameMention(
+                    later.start, later.end, later.kind, shorter, later.surface, later.expected
+                )
+    return out if out is not None else mentions
+
+
+# -- ranked notes ----------------------------------------------------------------------------------
+
+#: "#1 " (or "#1 | ", "#1. ", "#1: ", "#1 - ") right before a card's name
+_RANK_BEFORE_26 = re.compile(
+    r"#(?P<n>[1-9])[ \t]*(?:[|:.)\u2014\u2013-][ \t]*)?(?:\*\*|__)?[ \t]*$"
+)
+#: a rank leading a note: "#1 " not followed by a card's name
+_RANK_NOTE_26 = re.compile(r"(?<![#\w])#(?P<n>[1-9])(?![\d#])[ \t]+(?!#)")
+_NOTE_STOP_26 = re.compile(r"[;|\n]")
+_RANK_NOTE_SPAN_26 = 80
+_CA_26 = re.compile(r"\bca[ \t]+$")
+_PA_26 = re.compile(r"\bpa[ \t]+$")
+
+
+def _ranks(masked: str, mentions: tuple[NameMention, ...]) -> dict[str, str]:
+    """Rank "N" -> the card named right after "#N" (ranks naming two cards are dropped)."""
+    found: dict[str, set[str]] = {}
+    for m in mentions:
+        if m.card_id is None or m.kind == UNKNOWN:
+            continue
+        before = _RANK_BEFORE_26.search(masked, max(0, m.start - 12), m.start)
+        if before is not None:
+            found.setdefault(before.group("n"), set()).add(m.card_id)
+    return {n: next(iter(cards)) for n, cards in found.items() if len(cards) == 1}
+
+
+def _rank_note(claim: Claim, masked: str, ranks: dict[str, str]) -> tuple[str, str] | None:
+    """(card, kind) of the ranked note ``claim`` sits in; kind "" keeps the claim's own."""
+    low = max(0, claim.start - _RANK_NOTE_SPAN_26)
+    stops = [s.end() for s in _NOTE_STOP_26.finditer(masked, low, claim.start)]
+    head = stops[-1] if stops else low
+    notes = list(_RANK_NOTE_26.finditer(masked, head, claim.start))
+    note = notes[-1] if notes else None
+    if note is None or "#" in masked[note.end() : claim.start]:
+        return None
+    card_id = ranks.get(note.group("n"))
+    if card_id is None:
+        return None
+    lead = masked[note.end() : claim.start]
+    if claim.family == "apr" and _CA_26.search(lead):
+        return card_id, "cash_advance"
+    if claim.family == "apr" and _PA_26.search(lead):
+        return card_id, "penalty"
+    return card_id, ""
+
+
+# -- results: "so that $976.68 is all yours" -------------------------------------------------------
+
+_YOURS_26 = re.compile(
+    r"[*_]{0,2}[ \t]+(?:(?:a|per)[ \t]+year[ \t]+|/yr[ \t]+)?(?:is|stays|are)[ \t]+"
+    r"(?:all[ \t]+|entirely[ \t]+|fully[ \t]+)?yours\b"
+    r"|[*_]{0,2}[ \t]+(?:goes|go)[ \t]+(?:straight[ \t]+|right[ \t]+)?(?:in)?to[ \t]+"
+    r"(?:you|your[ \t]+pocket)\b"
+)
+#: a note's cell that estimates what the reader gets: "| est rew $1,259/yr | net $771/yr |"
+_CELL_STOP_26 = re.compile(r"[|;\n]")
+_ESTIMATE_26 = re.compile(
+    r"[ \t]*(?:(?:est\.?|estimated)[ \t]+(?:rew|rews|rewards?|value|earnings?|cash[ \t-]?back)"
+    r"|net)[ \t]*[:~\u2248]?[ \t]*"
+)
+_COMES_TO_26 = re.compile(
+    r"(?:^|[ \t])(?:that|this|it|which|all[ \t]+told[ \t,]+that)[ \t]+(?:\w+[ \t]+)?"
+    r"(?:comes|works[ \t]+out|adds[ \t]+up|amounts)[ \t]+to[ \t]+(?:something[ \t]+like|about"
+    r"|around|roughly|approximately|an[ \t]+estimated|nearly|almost|~|\u2248)?[ \t]*[*_]{0,2}$"
+)
+_EARNS_26 = re.compile(
+    r"\b(?:earns?|earning|rewards?|back|points?|miles|cash[ \t-]?back|cashback)\b"
+)
+_PRICE_26 = re.compile(
+    r"\bfees?\b|\bcost(?:s|ing)?\b|\bcharg(?:es?|ing)\b|\bprice\b|\bmembership\b|\bapr\b"
+    r"|\binterest\b"
+)
+
+
+def _is_result(claim: Claim, masked: str) -> bool:
+    if claim.family != "fee" or claim.unit != "usd" or claim.is_none:
+        return False
+    if _YOURS_26.match(masked, claim.end):
+        return True
+    cells = [s.end() for s in _CELL_STOP_26.finditer(masked, max(0, claim.start - 40), claim.start)]
+    if cells and _ESTIMATE_26.fullmatch(masked, cells[-1], claim.start):
+        return True
+    start = sentence_start(masked, claim.start)
+    before = masked[start : claim.start]
+    if _COMES_TO_26.search(before) is None or _PRICE_26.search(before):
+        return False
+    end = len(masked[:start].rstrip())
+    if end and masked[end - 1] in ".!?":
+        end -= 1
+    if end < 2:
+        return False
+    prior = masked[sentence_start(masked, end) : end]
+    last = 0
+    for price in _PRICE_26.finditer(prior):
+        last = price.end()
+    return bool(_EARNS_26.search(prior, last))
+
+
+# -- labels: "no-fee" as an item of a list of goals -------------------------------------------------
+
+_LABEL_26 = re.compile(r"no-(?:annual-)?fee|fee-free")
+_LABEL_BEFORE_26 = re.compile(r"(?:[(,/]|\bor|\band)[ \t]*$")
+_LABEL_AFTER_26 = re.compile(r"[ \t]*(?:[),/?]|$|or\b|and\b)")
+
+
+def _is_label(claim: Claim, masked: str) -> bool:
+    if claim.family != "fee" or not claim.is_none:
+        return False
+    text = masked[claim.start : claim.end]
+    if _LABEL_26.fullmatch(text) is None:
+        return False
+    return bool(
+        _LABEL_BEFORE_26.search(masked, max(0, claim.start - 8), claim.start)
+        and _LABEL_AFTER_26.match(masked, claim.end)
+    )
+
+
+# -- "no 0% transfer offer" -------------------------------------------------------------------------
+
+_NO_OFFER_26 = re.compile(
+    r"no[ \t]+0(?:\.0+)?[ \t]?%[ \t]+(?:intro(?:ductory)?[ \t]+|promo(?:tional)?[ \t]+)?"
+    r"(?:apr[ \t]+)?(?:on[ \t]+)?(?:balance[ \t-]+)?transfers?[ \t]+(?:apr[ \t]+)?"
+    r"(?:offer|deal|promo(?:tion)?|period|window|rate)s?\b"
+)
+_OFFER_AFTER_26 = re.compile(
+    r"[ \t]+(?:intro(?:ductory)?[ \t]+|promo(?:tional)?[ \t]+)?(?:apr[ \t]+)?(?:on[ \t]+)?"
+    r"(?:balance[ \t-]+)?transfers?[ \t]+(?:apr[ \t]+)?(?:offer|deal|promo(?:tion)?|period"
+    r"|window|rate)s?\b"
+)
+_SECOND_NEGATION_26 = re.compile(
+    r"\bno\b|\bfree\b|\bwithout\b|\bzero\b|\bnone\b|\bwaived?\b|\bnot\b|n't\b"
+)
+_PERCENT_26 = re.compile(r"(?P<v>\d{1,2}(?:\.\d{1,2})?)[ \t]?%")
+
+
+def _no_offer(claim: Claim, masked: str) -> Claim | None:
+    """The claim as ruleset 26 reads "no 0% transfer offer" (``None``: unchanged)."""
+    text = masked[claim.start : claim.end]
+    if claim.is_none and claim.family == "fee":
+        offer = _NO_OFFER_26.match(text)
+        if offer is None:
+            return None
+        rest = text[offer.end() :]
+        if _SECOND_NEGATION_26.search(rest):
+            return None
+        fee = _PERCENT_26.search(rest)
+        if fee is None:
+            return replace(claim, cards=())
+        value = float(fee.group("v"))
+        return replace(claim, is_none=False, unit="pct", low=value, high=value)
+    if claim.is_none or claim.low != 0 or claim.family not in ("intro", "apr", "fee"):
+        return None
+    if masked[max(0, claim.start - 3) : claim.start] != "no ":
+        return None
+    if _OFFER_AFTER_26.match(masked, claim.end) is None:
+        return None
+    return replace(
+        claim,
+        family="intro",
+        kind="bt",
+        unit="none",
+        low=None,
+        high=None,
+        months=None,
+        is_none=True,
+        kinds=frozenset(),
+        scopes=frozenset({"bt"}),
+    )
+
+
+# -- fees: the avoided late fee, and "(min $10) minimum fee" ---------------------------------------
+
+_AVOIDED_26 = re.compile(
+    r"(?:never|won't|will[ \t]+not|don't|do[ \t]+not|wouldn't|can't|n't|not)[ \t]+(?:ever[ \t]+)?"
+    r"(?:trip|incur|pay|get[ \t]+hit[ \t]+with|be[ \t]+hit[ \t]+with|get[ \t]+charged|be[ \t]+"
+    r"charged|trigger|rack[ \t]+up|face|owe|see)[ \t]+(?:a|any|the)[ \t]+late[ \t]+fees?"
+)
+_HABIT_26 = re.compile(
+    r"\b(?:so|autopay|auto-pay|automatic[ \t]+payments?|on[ \t]+time|in[ \t]+full|as[ \t]+long"
+    r"[ \t]+as|if[ \t]+you|by[ \t]+paying|reminders?|means)\b"
+)
+#: "22.49-28.49% var": the abbreviation of "variable"
+_VAR_26 = re.compile(r"[ \t]*(?:\*\*|__)?var\b\.?(?![ \t]*\d)")
+_CASH_26 = re.compile(r"\bcash[ \t-]+advances?\b|\btaking[ \t]+cash\b|\bcash[ \t]+out\b")
+_FEE_AFTER_26 = re.compile(r"[ \t]*(?:\)[ \t]*)?(?:minimum[ \t]+)?fee\b")
+
+
+def _is_avoided(claim: Claim, masked: str) -> bool:
+    if claim.family != "fee" or not claim.is_none:
+        return False
+    avoided = _AVOIDED_26.match(masked, claim.start)
+    if avoided is None:
+        return False
+    start = sentence_start(masked, claim.start)
+    return _HABIT_26.search(masked, start, claim.start) is not None
+
+
+def _as_fee(claim: Claim, masked: str) -> Claim | None:
+    """A percentage the text calls a fee ("4% (min $10) minimum fee"), as a percentage fee."""
+    if claim.family != "apr" or claim.unit != "pct" or claim.is_none or claim.low is None:
+        return None
+    text = masked[claim.start : claim.end]
+    if "min" not in text or _FEE_AFTER_26.match(masked, claim.end) is None:
+        return None
+    # the fee of the transaction its sentence names before it, or any percentage fee
+    before = masked[sentence_start(masked, claim.start) : claim.start]
+    kinds = (
+        frozenset({"cash_advance"})
+        if _CASH_26.search(before)
+        else frozenset({"bt"})
+        if "transfer" in before
+        else frozenset({"bt", "cash_advance", "foreign"})
+    )
+    return replace(
+        claim,
+        family="fee",
+        kind="any" if len(kinds) > 1 else next(iter(kinds)),
+        kinds=kinds,
+        variability=None,
+    )
+
+
+def revise_26(
+    extraction: Extraction,
+    ranks: bool,
+    results: bool,
+    labels: bool,
+    offers: bool,
+    fees: bool,
+) -> Extraction:
+    """The extraction with ruleset 26's readings (module docstring)."""
+    if not extraction.claims:
+        return extraction
+    masked = extraction.masked
+    ranked = _ranks(masked, extraction.mentions) if ranks and "#" in masked else {}
+    out = list(extraction.claims)
+    changed = False
+    for i, claim in enumerate(out):
+        new: Claim | None = None
+        if claim.cards and (
+            (results and _is_result(claim, masked))
+            or (labels and _is_label(claim, masked))
+            or (fees and _is_avoided(claim, masked))
+        ):
+            new = replace(claim, cards=())
+        elif offers and (
+            ("no 0" in masked[claim.start : claim.start + 4])
+            or masked[max(0, claim.start - 3) : claim.start] == "no "
+        ):
+            new = _no_offer(claim, masked)
+        if new is None and fees:
+            new = _as_fee(claim, masked)
+        if (
+            new is None
+            and fees
+            and claim.variability == "fixed"
+            and _VAR_26.match(masked, claim.end)
+        ):
+            new = replace(claim, variability="variable")
+        if new is None and ranked:
+            note = _rank_note(claim, masked, ranked)
+            if note is not None:
+                card_id, kind = note
+                new = replace(claim, cards=(card_id,), binding="clause")
+                if kind:
+                    new = replace(new, kind=kind, kinds=frozenset({kind}))
+        if new is not None and new != claim:
+            out[i] = new
+            changed = True
+    return replace(extraction, claims=tuple(out)) if changed else extraction
