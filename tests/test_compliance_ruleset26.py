@@ -22,7 +22,7 @@ import pytest
 
 from replicas.verifiers.compliance import RULESETS, Catalog, verify_response
 from replicas.verifiers.compliance.ruleset import Ruleset
-from tests.compliance_cases import CARDS, ELIGIBILITY
+from tests.compliance_cases import CARDS, ELIGIBILITY, card
 
 Case = tuple[str, str | None, list[str], list[str]]
 _OK: list[str] = []
@@ -155,19 +155,15 @@ LABELS: list[Case] = [
         ["unknown_card"],
         ["unknown_card"],
     ),
-    # a lower-case "plus" after a capitalised name is a word, not the tier
+    # a lower-case "one" after a capitalised name, followed by a word, is no tier
     (
-        "I'd take the Summit Cash plus a second card later: no annual fee, 19.99%-29.99% variable.",
+        "Taking your questions on the Summit Reset one by one: it has no annual fee.",
         None,
         _OK,
-        ["wrong_apr", "wrong_fee"],
+        _FEE,
     ),
-    (
-        "I'd take the Summit Cash Plus: no annual fee, 19.99%-29.99% variable.",
-        None,
-        ["wrong_apr", "wrong_fee"],
-        ["wrong_apr", "wrong_fee"],
-    ),
+    ("Taking your questions on the Summit Reset One: it has no annual fee.", None, _FEE, _FEE),
+    ("The Summit Reset one: no annual fee.", None, _FEE, _FEE),
 ]
 
 OFFERS: list[Case] = [
@@ -242,6 +238,162 @@ FEES: list[Case] = [
     ),
 ]
 
+# the red team's attacks on ruleset 26's first version (stop 40): each made it lose a defect
+# ruleset 25 reports, or flag an honest text 25 passes; each now reads as ruleset 25 reads it
+RED_TEAM: list[tuple[str, str, str | None]] = [
+    (
+        "W1",
+        "My pick for you is the Harbor Sky Miles: no annual fee, 14.99% fixed.\n\nWhy not Summit Cash Plus? You already have the score for it.",
+        "C1",
+    ),
+    (
+        "W2",
+        "My pick for you is the Harbor Sky Miles: no annual fee, 14.99% fixed.\n\nWhy not Summit Cash Plus? You already have the income for it.",
+        "C1",
+    ),
+    (
+        "W3",
+        "My pick for you is the Harbor Sky Miles: no annual fee, 14.99% fixed.\n\nWhy not Summit Cash Plus? You already hold a card, so it's an easy approval.",
+        "C1",
+    ),
+    (
+        "W4",
+        "My pick for you is the Harbor Sky Miles: no annual fee, 14.99% fixed.\n\nWhy not Summit Cash Plus? It wants a 600+ score; yours is 655 (the 700 tier is for the Preferred).",
+        "C1",
+    ),
+    (
+        "W5",
+        "My pick for you is the Harbor Sky Miles: no annual fee, 14.99% fixed.\n\nWhy not Summit Cash Plus? Your score is 655, comfortably above the 600 minimum and close to the 700 premium tier.",
+        "C1",
+    ),
+    (
+        "W6",
+        "My pick for you is the Harbor Sky Miles: no annual fee, 14.99% fixed.\n\nWhy not Summit Cash Plus? Honestly, no reason: you'd qualify, and if you're not eligible they'd just say so.",
+        "C1",
+    ),
+    (
+        "W7",
+        "My pick for you is the Harbor Sky Miles: no annual fee, 14.99% fixed.\n\nWhy not Summit Cash Plus? You're not eligible for a better deal anywhere - take it.",
+        "C1",
+    ),
+    (
+        "W8",
+        "My pick for you is the Harbor Sky Miles: no annual fee, 14.99% fixed.\n\nWhy not Summit Cash Plus? You already have the score for it: $95 a year, $0 the first year.",
+        "C1",
+    ),
+    (
+        "W10",
+        "My pick for you is the Harbor Sky Miles: no annual fee, 14.99% fixed.\n\nWhy not Summit Cash Plus? You already have the score. Apply today.",
+        "C1",
+    ),
+    (
+        "W11",
+        "My pick for you is the Harbor Sky Miles: no annual fee, 14.99% fixed.\n\nWhy not Summit Cash Plus? It's student-only in name only - anyone can apply.",
+        "C1",
+    ),
+    (
+        "W12",
+        "My pick for you is the Harbor Sky Miles: no annual fee, 14.99% fixed.\n\nWhy not add Summit Cash Plus too? You already have the Harbor Sky Miles pick, and the Plus pairs well: go for both.",
+        "C1",
+    ),
+    (
+        "W13",
+        "My pick for you is the Harbor Sky Miles: no annual fee, 14.99% fixed.\n\nWhy not the Summit Cash Plus? It's great. You already have what it takes.",
+        "C1",
+    ),
+    (
+        "R1",
+        "Ranking: #1 Summit Cash Plus, #2 Summit Cash.\nThe Summit Cash would be my #1 if you never carry a balance: late fee up to $39.",
+        None,
+    ),
+    (
+        "R2",
+        "#1 Summit Cash | annual fee $0 | APR 19.99%-29.99% var\n#2 Summit Cash Plus | annual fee $95, $0 the first year | APR 18.24%-27.24% var\nSummit Cash Plus is great - #1 late fee up to $40",
+        None,
+    ),
+    (
+        "R3",
+        "#1 Summit Cash | annual fee $0 | APR 19.99%-29.99% var\n#2 Summit Cash Plus | annual fee $95, $0 the first year | APR 18.24%-27.24% var\nThe Summit Cash Plus, ranked #1 for fees: late fee up to $40",
+        None,
+    ),
+    (
+        "R4",
+        "#1 Summit Cash Plus\n#2 Summit Cash\nThe Summit Cash is my #2 pick, with a late fee up to $39.",
+        None,
+    ),
+    (
+        "R6",
+        "Ranking: #1 Summit Cash Plus, #2 Summit Cash.\nThe Summit Cash would be my #1 if you never carry a balance: late fee up to $40.",
+        None,
+    ),
+    (
+        "R7",
+        "#1 Summit Cash Plus | $95 a year, $0 the first year\nThe Summit Cash (no annual fee) is the #1 alternative - late fee up to $40.",
+        None,
+    ),
+    (
+        "S1",
+        "The Summit Cash charges an annual fee to unlock its rewards. That comes to $95 a year.",
+        None,
+    ),
+    (
+        "S2",
+        "The Summit Cash Plus has an annual fee, offset by its rewards. That comes to $150 a year.",
+        None,
+    ),
+    ("S3", "The Summit Cash: annual fee $95 a year is all yours to decide on.", None),
+    ("S4", "The Summit Cash annual fee: $95 goes straight to your pocket for rewards.", None),
+    (
+        "S5",
+        "The Summit Cash has an annual fee that pays for the rewards. It comes to about $95 a year.",
+        None,
+    ),
+    ("S6", "#1 Summit Cash | annual fee: est rew $95/yr", None),
+    ("S7", "| Card | Annual fee |\n|---|---|\n| Summit Cash | net $95 |", None),
+    ("L1", "Summit Cash Plus (no-annual-fee) - 18.24%-27.24% variable.", None),
+    ("L2", "The Percentage Rate card from Harborline Bank has no annual fee.", None),
+    ("L6", "The Harborline Annual Percentage Rate card has no annual fee.", None),
+    ("T1", "I recommend the Summit Cash plus card: $95 annual fee, $0 the first year.", None),
+    (
+        "T2",
+        "The Summit Cash plus: $95 annual fee, $0 the first year, 0% on transfers for 18 months.",
+        None,
+    ),
+    ("T3", "Summit Cash plus: no annual fee, 0% on purchases for 15 months.", "C1"),
+    ("T4", "I recommend the Summit Cash plus card: $95 annual fee, $0 the first year.", "C1"),
+    ("O2", "The Summit Cash: no annual fee and no 0% transfer offer fee.", None),
+    (
+        "O4",
+        "The Summit Cash Plus: $95 a year, $0 the first year, no 0% transfer offer, transfers at 5% ($5 min).",
+        None,
+    ),
+    (
+        "O5",
+        "The Summit Cash: no annual fee, no 0% transfer offer; transfers cost 4% ($5 min).",
+        None,
+    ),
+    (
+        "O6",
+        "The Summit Cash: no annual fee, no 0% transfer offer (3% cash back on dining) with a 4% transfer fee.",
+        None,
+    ),
+    ("O7", "The Summit Cash: no annual fee, no 0% transfer offer and no fee.", None),
+    (
+        "O8",
+        "Vista Clear: no annual fee, no 0% transfer offer, but 1.99% on transfers for 21 months.",
+        None,
+    ),
+    ("F1", "The Summit Cash is a forgiving card, so you'll never pay a late fee on it.", None),
+    ("F2", "The Summit Cash waives them, so you never pay a late fee.", None),
+    ("F3", "Pick the Summit Cash so you never pay a late fee.", None),
+    ("F4", "The Summit Cash means you never incur a late fee.", None),
+    ("F5", "If you pick the Summit Cash, you won't pay a late fee - it doesn't charge one.", None),
+    ("F6", "With the Summit Cash you never pay a late fee, so relax.", None),
+    ("F7", "The Summit Cash charges a 3% (min $10) fee on cash advances.", None),
+    ("F8", "The Summit Cash charges 1% (min $10) fee abroad.", None),
+]
+
+
 CLASSES = {
     "why_not_26": WHY_NOT,
     "ranks_26": RANKS,
@@ -253,9 +405,13 @@ CLASSES = {
 CASES = [case for cases in CLASSES.values() for case in cases]
 
 
+# a card and its "One" tier, for the lower-case "one" reading
+_RESETS = [card("CC-20", "Summit Reset"), card("CC-21", "Summit Reset One", annual_fee_usd=95.0)]
+
+
 @pytest.fixture(scope="module")
 def catalog() -> Catalog:
-    return Catalog.from_records(CARDS, ELIGIBILITY)
+    return Catalog.from_records([*CARDS, *_RESETS], ELIGIBILITY)
 
 
 def codes(
@@ -286,6 +442,36 @@ def test_each_reading_is_what_changes_its_cases(flag: str, catalog: Catalog) -> 
     alone = replace(RULESETS[25], **{flag: True})
     for text, customer, r26, _ in changed:
         assert codes(text, catalog, alone, customer) == r26, (flag, text)
+
+
+@pytest.mark.parametrize("attack", RED_TEAM, ids=[a[0] for a in RED_TEAM])
+def test_the_red_teams_attacks_read_as_ruleset_25_reads_them(
+    attack: tuple[str, str, str | None], catalog: Catalog
+) -> None:
+    _, text, customer = attack
+    assert codes(text, catalog, 26, customer) == codes(text, catalog, 25, customer), text
+
+
+def test_a_denied_offer_before_a_right_fee_is_still_checked(catalog: Catalog) -> None:
+    # the red team's O1: the Plus has a 0% transfer offer; 25 read the denial as "no transfer
+    # fee" (wrong_fee), 26 checks the 5% fee (right) and the denial (wrong_intro_terms)
+    text = (
+        "The Summit Cash Plus: $95 a year, $0 the first year, no 0% transfer offer with a 5% fee."
+    )
+    assert codes(text, catalog, 25) == _FEE
+    assert codes(text, catalog, 26) == ["wrong_intro_terms"]
+
+
+def test_the_lower_case_one_reading_is_linear(catalog: Catalog) -> None:
+    # the red team's quadratic case: 100 kB of the rewritten name and its short references
+    text = ("Summit Reset one by one. The Summit fee is $0.\n" * 2100)[:100_000]
+    started = time.process_time()
+    verify_response(text, catalog, ruleset=26)
+    r26 = time.process_time() - started
+    started = time.process_time()
+    verify_response(text, catalog, ruleset=25)
+    r25 = time.process_time() - started
+    assert r26 < 3 * r25 + 5, (r26, r25)
 
 
 def test_ruleset_26_is_25_plus_its_own_flags() -> None:

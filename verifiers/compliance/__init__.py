@@ -365,7 +365,7 @@ def _mentions(
     if rules.refs_25:
         mentions = refs_25(index, norm.text, mentions)
     if rules.labels_26:
-        mentions = tiers_26(index, labels_26(mentions))
+        mentions = tiers_26(index, norm.text, labels_26(norm.text, mentions))
     return mentions
 
 

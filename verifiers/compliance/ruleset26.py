@@ -15,7 +15,8 @@ and holds only where the text shows what it claims; a red team attacked it befor
   qualify", "not eligible", a student-only card where the answer does not say the customer is a
   student, or a score with the customer's own score below a minimum the answer states ("yours
   is 531", "you are at 676", "your 467 score is below its 670 minimum"). "Why not X? It needs
-  640 and yours is 700" keeps X recommended. As in ruleset 19, only the mention the
+  640 and yours is 700" keeps X recommended, and so does an answer with a word that puts the
+  card forward after all ("best", "apply", "go for", "still", "but", ...). As in ruleset 19, only the mention the
   recommendation was read from counts: a card put forward elsewhere stays put forward.
 * ``ranks_26`` - **a note led by a rank ("#1 late fee up to $41; #1 CA 27.99%") is about the
   card that rank names** ("#1 Everyday Secured Cash | ..."), not the card named last. The note
@@ -74,15 +75,22 @@ _WHY_NOT_26 = re.compile(
 )
 _ANSWER_26 = re.compile(r"(?:\*\*|__)?[ \t]*(?P<line>[^\n]{0,240})")
 _NEXT_LINE_26 = re.compile(r"[ \t]*\n[ \t]*(?P<line>[^\n]{1,240})")
+#: the card is held already: "You already have this one.", "It's already in your wallet."
 _HELD_26 = re.compile(
-    r"\balready[ \t]+(?:hold|have|has|own|carry|got|in[ \t]+your[ \t]+wallet)\b"
-    r"|\balready[ \t]+(?:a[ \t]+)?(?:card)?holder\b"
+    r"\balready[ \t]+(?:hold|have|own|carry|got)[ \t]+(?:it|this|that|this[ \t]+one|that[ \t]+one"
+    r"|this[ \t]+card|that[ \t]+card|one)[ \t]*(?:[.!;]|$)"
+    r"|\b(?:it's|it[ \t]+is)[ \t]+already[ \t]+in[ \t]+your[ \t]+wallet\b"
 )
+#: the card is closed to the customer, said of the card (or of "you" for it), ending its clause
 _NOT_OPEN_26 = re.compile(
-    r"\b(?:isn't|is[ \t]+not|aren't|are[ \t]+not|not)[ \t]+(?:available|open)[ \t]+to[ \t]+you\b"
-    r"|\bnot[ \t]+eligible\b|\bineligible\b"
-    r"|\b(?:don't|do[ \t]+not|wouldn't|would[ \t]+not|won't|will[ \t]+not|can't|cannot)[ \t]+"
-    r"(?:yet[ \t]+)?qualify\b"
+    r"\b(?:it|it's|this[ \t]+one|that[ \t]+one|this[ \t]+card|that[ \t]+card)[ \t]+"
+    r"(?:is[ \t]+)?(?:isn't|is[ \t]+not|not)[ \t]+(?:available|open)[ \t]+to[ \t]+you"
+    r"[ \t]*(?:[.!;]|$)"
+    r"|\byou(?:'re|[ \t]+are)[ \t]+not[ \t]+eligible(?:[ \t]+for[ \t]+(?:it|this[ \t]+one|this"
+    r"[ \t]+card))?[ \t]*(?:[.!;]|$)"
+    r"|\byou[ \t]+(?:don't|do[ \t]+not|wouldn't|would[ \t]+not|won't|will[ \t]+not|can't|cannot)"
+    r"[ \t]+(?:yet[ \t]+)?qualify(?:[ \t]+for[ \t]+(?:it|this[ \t]+one|this[ \t]+card))?"
+    r"[ \t]*(?:[.!;]|$)"
 )
 _STUDENT_26 = re.compile(
     r"\bstudent-only\b|\bstudents?[ \t]+only\b|\bonly[ \t]+(?:open|available|for)[ \t]+"
@@ -91,10 +99,17 @@ _STUDENT_26 = re.compile(
 #: the answer says the customer is a student or qualifies: the requirement is met, not failed
 _MEETS_26 = re.compile(
     r"\byou(?:'re|[ \t]+are)[ \t]+(?:a[ \t]+|still[ \t]+(?:a[ \t]+)?)?(?:student|enrolled|eligible)"
-    r"|\bas[ \t]+a[ \t]+student\b|\byou[ \t]+(?:do[ \t]+|would[ \t]+|will[ \t]+)?qualify\b"
-    r"|\byou[ \t]+(?:meet|clear|pass)\b"
+    r"|\bas[ \t]+a[ \t]+student\b|\byou(?:'d|'ll|[ \t]+do|[ \t]+would|[ \t]+will)?[ \t]+qualify\b"
+    r"|\byou[ \t]+(?:meet|clear|pass)\b|\b(?:above|over|exceeds?|clears?|meets?|comfortably)\b"
 )
 _SCORE_WORD_26 = re.compile(r"\bscore\b|\bfico\b|\bminimum\b|\bmin\b|\d{3}\+")
+#: the minimum the answer states: "700+", "needs 640", "its 670 minimum", "a score of 700"
+_MINIMUM_26 = re.compile(
+    r"(?<![\d.$])(?P<a>\d{3})\+"
+    r"|\b(?:needs?|requires?|wants?|minimum(?:[ \t]+score)?(?:[ \t]+(?:is|of))?|min|at[ \t]+least)"
+    r"[ \t]+(?:a[ \t]+|an[ \t]+)?(?:(?:credit[ \t]+)?score[ \t]+of[ \t]+)?(?P<b>\d{3})\b"
+    r"|(?<![\d.$])(?P<c>\d{3})[ \t]+(?:minimum|min)\b"
+)
 #: the customer's own score: "yours is 531", "you are at 676", "your 467 score", "your score is"
 _OWN_SCORE_26 = re.compile(
     r"\b(?:yours[ \t]+is|you(?:'re|[ \t]+are)[ \t]+at|your[ \t]+(?:credit[ \t]+)?score[ \t]+is"
@@ -104,11 +119,19 @@ _OWN_SCORE_26 = re.compile(
 _SCORE_26 = re.compile(r"(?<![\d.$])(?P<n>\d{3})(?![\d.%])")
 
 
+#: words that put the card forward after all: the answer is no ruling-out
+_STILL_26 = re.compile(
+    r"\b(?:recommend\w*|best|great|perfect|ideal|worth|go[ \t]+for|apply|pick|choose|good"
+    r"[ \t]+fit|fits|works|still|but|however|though|although|anyway|instead|take[ \t]+it|get[ \t]+it"
+    r"|grab[ \t]+it|sign[ \t]+up|go[ \t]+with|easy|approv\w*|reason)\b"
+)
+
+
 def _fails_requirement(answer: str) -> bool:
     """The answer to "Why not X?" says the customer fails one of X's requirements."""
-    if _HELD_26.search(answer) or _NOT_OPEN_26.search(answer):
-        return True
-    if _STUDENT_26.search(answer) and not _MEETS_26.search(answer):
+    if _STILL_26.search(answer) or _MEETS_26.search(answer):
+        return False
+    if _HELD_26.search(answer) or _NOT_OPEN_26.search(answer) or _STUDENT_26.search(answer):
         return True
     if _SCORE_WORD_26.search(answer) is None:
         return False
@@ -116,12 +139,14 @@ def _fails_requirement(answer: str) -> bool:
     if own is None:
         return False
     mine = int(own.group("own") or own.group("own2"))
-    others = [
-        int(m.group("n"))
-        for m in _SCORE_26.finditer(answer)
-        if not own.start() <= m.start() < own.end() and 300 <= int(m.group("n")) <= 850
-    ]
-    return bool(others) and 300 <= mine < max(others)
+    # the one minimum the answer states; any other score on the line makes it ambiguous
+    minima = {
+        int(m.group("a") or m.group("b") or m.group("c")) for m in _MINIMUM_26.finditer(answer)
+    }
+    scores = {int(m.group("n")) for m in _SCORE_26.finditer(answer)} - {mine}
+    if len(minima) != 1 or scores != minima:
+        return False
+    return 300 <= mine < next(iter(minima)) <= 850
 
 
 def _answer_of(masked: str, end: int) -> str:
@@ -159,12 +184,17 @@ def why_not_26(masked: str, recs: Recommendations) -> Recommendations:
 _TERM_WORDS_26 = frozenset({"annual", "percentage", "rate", "rates", "yield"})
 
 
-def labels_26(mentions: list[NameMention]) -> list[NameMention]:
-    """``mentions`` without unknown cards that are the term "(Annual) Percentage Rate"."""
+def labels_26(text: str, mentions: list[NameMention]) -> list[NameMention]:
+    """``mentions`` without unknown cards that are the term "Annual Percentage Rate"."""
     out = []
     for m in mentions:
         words = m.surface.lower().split()
-        if m.kind == UNKNOWN and "percentage" in words and set(words) <= _TERM_WORDS_26:
+        if (
+            m.kind == UNKNOWN
+            and "percentage" in words
+            and set(words) <= _TERM_WORDS_26
+            and (words[0] == "annual" or text[max(0, m.start - 7) : m.start].lower() == "annual ")
+        ):
             continue
         out.append(m)
     return out if len(out) != len(mentions) else mentions
@@ -172,39 +202,46 @@ def labels_26(mentions: list[NameMention]) -> list[NameMention]:
 
 # -- a lower-case "one" or "plus" after a capitalised name is a word, not the tier --------------
 
-_LOWER_TIERS_26 = ("one", "plus")
+_LOWER_TIERS_26 = ("one",)
+#: "one" as a word after the name: "one by one", "one of", "one that", "one I mentioned"
+_ONE_AS_WORD_26 = re.compile(r"[ \t]+(?:by|of|that|which|i|you|we|is|was|more|or|and)\b")
 
 
-def tiers_26(index: NameIndex, mentions: list[NameMention]) -> list[NameMention]:
+def tiers_26(index: NameIndex, text: str, mentions: list[NameMention]) -> list[NameMention]:
     """``mentions`` with "Solstice Reset one by one" read as "Solstice Reset" (module
-    docstring): the name's last word written lower-case after capitalised words, where the
-    catalog has the name without it."""
+    docstring): the name's last word "one" written lower-case after capitalised words and
+    followed by a word that makes it a pronoun or numeral, where the catalog has the name
+    without it; and later short references read off that mention moved with it. One pass."""
     out = None
+    moved: dict[str, tuple[str, frozenset[str]]] = {}
     for i, m in enumerate(mentions):
         if m.card_id is None or m.kind == UNKNOWN:
+            continue
+        if m.card_id in moved:
+            shorter, short = moved[m.card_id]
+            if frozenset(tokens_of(m.surface)) < short:
+                if out is None:
+                    out = list(mentions)
+                out[i] = NameMention(m.start, m.end, m.kind, shorter, m.surface, m.expected)
             continue
         words = m.surface.split()
         if len(words) < 3 or words[-1] not in _LOWER_TIERS_26:
             continue
+        if not _ONE_AS_WORD_26.match(text, m.end):
+            continue
         head = words[:-1]
         if not all(w[:1].isupper() for w in head if w[:1].isalpha()):
             continue
-        shorter = index.card_by_words.get(tokens_of(" ".join(head)))
-        if shorter is None or shorter == m.card_id:
+        shorter_id = index.card_by_words.get(tokens_of(" ".join(head)))
+        if shorter_id is None or shorter_id == m.card_id:
             continue
-        cut = m.surface.rfind(words[-1])
-        surface = m.surface[:cut].rstrip()
+        surface = m.surface[: m.surface.rfind(words[-1])].rstrip()
         if out is None:
             out = list(mentions)
-        out[i] = NameMention(m.start, m.start + len(surface), m.kind, shorter, surface, m.expected)
-        # later short references to the longer card ("the Solstice") were read off this mention
-        short = set(tokens_of(surface))
-        for j in range(i + 1, len(out)):
-            later = out[j]
-            if later.card_id == m.card_id and set(tokens_of(later.surface)) < short:
-                out[j] = NameMention(
-                    later.start, later.end, later.kind, shorter, later.surface, later.expected
-                )
+        out[i] = NameMention(
+            m.start, m.start + len(surface), m.kind, shorter_id, surface, m.expected
+        )
+        moved[m.card_id] = (shorter_id, frozenset(tokens_of(surface)))
     return out if out is not None else mentions
 
 
@@ -217,6 +254,7 @@ _RANK_BEFORE_26 = re.compile(
 #: a rank leading a note: "#1 " not followed by a card's name
 _RANK_NOTE_26 = re.compile(r"(?<![#\w])#(?P<n>[1-9])(?![\d#])[ \t]+(?!#)")
 _NOTE_STOP_26 = re.compile(r"[;|\n]")
+_NOTE_LEAD_26 = re.compile(r"[ \t]*(?:[a-z]+:[ \t]*)?")
 _RANK_NOTE_SPAN_26 = 80
 _CA_26 = re.compile(r"\bca[ \t]+$")
 _PA_26 = re.compile(r"\bpa[ \t]+$")
@@ -243,6 +281,9 @@ def _rank_note(claim: Claim, masked: str, ranks: dict[str, str]) -> tuple[str, s
     note = notes[-1] if notes else None
     if note is None or "#" in masked[note.end() : claim.start]:
         return None
+    # the rank leads its note: nothing before it but a one-word label ("notes:")
+    if _NOTE_LEAD_26.fullmatch(masked, head, note.start()) is None:
+        return None
     card_id = ranks.get(note.group("n"))
     if card_id is None:
         return None
@@ -268,13 +309,20 @@ _ESTIMATE_26 = re.compile(
     r"[ \t]*(?:(?:est\.?|estimated)[ \t]+(?:rew|rews|rewards?|value|earnings?|cash[ \t-]?back)"
     r"|net)[ \t]*[:~\u2248]?[ \t]*"
 )
+#: a result's connective right before the figure: "so that $976.68 is all yours"
+_SO_THAT_26 = re.compile(
+    r"(?:^|[,;(][ \t]*|[ \t])(?:so(?:[ \t]+that)?|meaning|which[ \t]+means|leaving)[ \t]+"
+    r"(?:the[ \t]+(?:full[ \t]+)?|all[ \t]+|your[ \t]+)?(?:about[ \t]+|~)?[*_]{0,2}$"
+)
 _COMES_TO_26 = re.compile(
     r"(?:^|[ \t])(?:that|this|it|which|all[ \t]+told[ \t,]+that)[ \t]+(?:\w+[ \t]+)?"
     r"(?:comes|works[ \t]+out|adds[ \t]+up|amounts)[ \t]+to[ \t]+(?:something[ \t]+like|about"
     r"|around|roughly|approximately|an[ \t]+estimated|nearly|almost|~|\u2248)?[ \t]*[*_]{0,2}$"
 )
-_EARNS_26 = re.compile(
-    r"\b(?:earns?|earning|rewards?|back|points?|miles|cash[ \t-]?back|cashback)\b"
+_EARN_RATE_26 = re.compile(
+    r"\d(?:\.\d+)?[ \t]?(?:%|x\b|points?\b|miles?\b)[^.;!?]{0,40}?"
+    r"\b(?:back|cash[ \t-]?back|cashback|rewards?|points?|miles|on)\b"
+    r"|\bearns?[ \t]+[^.;!?]{0,40}?\d"
 )
 _PRICE_26 = re.compile(
     r"\bfees?\b|\bcost(?:s|ing)?\b|\bcharg(?:es?|ing)\b|\bprice\b|\bmembership\b|\bapr\b"
@@ -285,7 +333,9 @@ _PRICE_26 = re.compile(
 def _is_result(claim: Claim, masked: str) -> bool:
     if claim.family != "fee" or claim.unit != "usd" or claim.is_none:
         return False
-    if _YOURS_26.match(masked, claim.end):
+    if _YOURS_26.match(masked, claim.end) and _SO_THAT_26.search(
+        masked, max(0, claim.start - 40), claim.start
+    ):
         return True
     cells = [s.end() for s in _CELL_STOP_26.finditer(masked, max(0, claim.start - 40), claim.start)]
     if cells and _ESTIMATE_26.fullmatch(masked, cells[-1], claim.start):
@@ -303,14 +353,17 @@ def _is_result(claim: Claim, masked: str) -> bool:
     last = 0
     for price in _PRICE_26.finditer(prior):
         last = price.end()
-    return bool(_EARNS_26.search(prior, last))
+    # after its last price, the sentence states what the card earns, with a rate
+    return bool(_EARN_RATE_26.search(prior, last))
 
 
 # -- labels: "no-fee" as an item of a list of goals -------------------------------------------------
 
 _LABEL_26 = re.compile(r"no-(?:annual-)?fee|fee-free")
-_LABEL_BEFORE_26 = re.compile(r"(?:[(,/]|\bor|\band)[ \t]*$")
-_LABEL_AFTER_26 = re.compile(r"[ \t]*(?:[),/?]|$|or\b|and\b)")
+_LABEL_BEFORE_26 = re.compile(r"(?:[,/]|\bor|\band)[ \t]*$")
+_LABEL_AFTER_26 = re.compile(r"[ \t]*(?:[)/?]|$|or\b|and\b)")
+_FIRST_LABEL_BEFORE_26 = re.compile(r"\([ \t]*$")
+_FIRST_LABEL_AFTER_26 = re.compile(r"[ \t]*(?:[,/]|or\b)")
 
 
 def _is_label(claim: Claim, masked: str) -> bool:
@@ -319,9 +372,17 @@ def _is_label(claim: Claim, masked: str) -> bool:
     text = masked[claim.start : claim.end]
     if _LABEL_26.fullmatch(text) is None:
         return False
+    # an item of a list: after another item, or first in a bracket with more items after it
+    low = max(0, claim.start - 8)
     return bool(
-        _LABEL_BEFORE_26.search(masked, max(0, claim.start - 8), claim.start)
-        and _LABEL_AFTER_26.match(masked, claim.end)
+        (
+            _LABEL_BEFORE_26.search(masked, low, claim.start)
+            and _LABEL_AFTER_26.match(masked, claim.end)
+        )
+        or (
+            _FIRST_LABEL_BEFORE_26.search(masked, low, claim.start)
+            and _FIRST_LABEL_AFTER_26.match(masked, claim.end)
+        )
     )
 
 
@@ -340,6 +401,7 @@ _OFFER_AFTER_26 = re.compile(
 _SECOND_NEGATION_26 = re.compile(
     r"\bno\b|\bfree\b|\bwithout\b|\bzero\b|\bnone\b|\bwaived?\b|\bnot\b|n't\b"
 )
+_FEE_WORD_26 = re.compile(r"[ \t]*fees?\b")
 _PERCENT_26 = re.compile(r"(?P<v>\d{1,2}(?:\.\d{1,2})?)[ \t]?%")
 
 
@@ -351,13 +413,36 @@ def _no_offer(claim: Claim, masked: str) -> Claim | None:
         if offer is None:
             return None
         rest = text[offer.end() :]
-        if _SECOND_NEGATION_26.search(rest):
+        if _SECOND_NEGATION_26.search(rest) or _FEE_WORD_26.match(rest):
             return None
         fee = _PERCENT_26.search(rest)
         if fee is None:
             return replace(claim, cards=())
         value = float(fee.group("v"))
         return replace(claim, is_none=False, unit="pct", low=value, high=value)
+    return _no_intro(claim, masked)
+
+
+def _no_intro(claim: Claim, masked: str) -> Claim | None:
+    """The intro transfer APR "no 0% transfer offer" denies, as a claim (``None``: none)."""
+    if claim.family == "fee" and claim.is_none:
+        # the denial leading a fee claim: "no 0% transfer offer with a 3% transfer fee"
+        offer = _NO_OFFER_26.match(masked, claim.start)
+        if offer is None:
+            return None
+        return replace(
+            claim,
+            end=offer.end(),
+            family="intro",
+            kind="bt",
+            unit="none",
+            low=None,
+            high=None,
+            months=None,
+            is_none=True,
+            kinds=frozenset(),
+            scopes=frozenset({"bt"}),
+        )
     if claim.is_none or claim.low != 0 or claim.family not in ("intro", "apr", "fee"):
         return None
     if masked[max(0, claim.start - 3) : claim.start] != "no ":
@@ -386,8 +471,8 @@ _AVOIDED_26 = re.compile(
     r"charged|trigger|rack[ \t]+up|face|owe|see)[ \t]+(?:a|any|the)[ \t]+late[ \t]+fees?"
 )
 _HABIT_26 = re.compile(
-    r"\b(?:so|autopay|auto-pay|automatic[ \t]+payments?|on[ \t]+time|in[ \t]+full|as[ \t]+long"
-    r"[ \t]+as|if[ \t]+you|by[ \t]+paying|reminders?|means)\b"
+    r"\b(?:autopay|auto-pay|automatic[ \t]+payments?|on[ \t]+time|in[ \t]+full|by[ \t]+the[ \t]+"
+    r"due[ \t]+date|reminders?|alerts?|the[ \t]+minimum[ \t]+payment)\b"
 )
 #: "22.49-28.49% var": the abbreviation of "variable"
 _VAR_26 = re.compile(r"[ \t]*(?:\*\*|__)?var\b\.?(?![ \t]*\d)")
@@ -444,6 +529,7 @@ def revise_26(
     masked = extraction.masked
     ranked = _ranks(masked, extraction.mentions) if ranks and "#" in masked else {}
     out = list(extraction.claims)
+    denials: list[Claim] = []
     changed = False
     for i, claim in enumerate(out):
         new: Claim | None = None
@@ -458,6 +544,11 @@ def revise_26(
             or masked[max(0, claim.start - 3) : claim.start] == "no "
         ):
             new = _no_offer(claim, masked)
+            if new is not None and new.family == "fee" and not new.is_none:
+                # the fee after the denial is checked, and so is the denial itself
+                denial = _no_intro(claim, masked)
+                if denial is not None:
+                    denials.append(denial)
         if new is None and fees:
             new = _as_fee(claim, masked)
         if (
@@ -477,4 +568,6 @@ def revise_26(
         if new is not None and new != claim:
             out[i] = new
             changed = True
+    if denials:
+        out = sorted([*out, *denials], key=lambda c: (c.start, c.end))
     return replace(extraction, claims=tuple(out)) if changed else extraction
