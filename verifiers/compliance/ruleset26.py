@@ -79,7 +79,8 @@ _NEXT_LINE_26 = re.compile(r"[ \t]*\n[ \t]*(?P<line>[^\n]{1,240})")
 _HELD_26 = re.compile(
     r"\balready[ \t]+(?:hold|have|own|carry|got)[ \t]+(?:it|this|that|this[ \t]+one|that[ \t]+one"
     r"|this[ \t]+card|that[ \t]+card|one)[ \t]*(?:[.!;]|$)"
-    r"|\b(?:it's|it[ \t]+is)[ \t]+already[ \t]+in[ \t]+your[ \t]+wallet\b"
+    r"|\b(?:(?:it's|it[ \t]+is)[ \t]+)?already[ \t]+in[ \t]+your[ \t]+wallet\b"
+    r"|\byou[ \t]+(?:have|hold|own)[ \t]+(?:it|this[ \t]+one|that[ \t]+one)[ \t]+already\b"
 )
 #: the card is closed to the customer, said of the card (or of "you" for it), ending its clause
 _NOT_OPEN_26 = re.compile(
@@ -109,11 +110,13 @@ _MINIMUM_26 = re.compile(
     r"|\b(?:needs?|requires?|wants?|minimum(?:[ \t]+score)?(?:[ \t]+(?:is|of))?|min|at[ \t]+least)"
     r"[ \t]+(?:a[ \t]+|an[ \t]+)?(?:(?:credit[ \t]+)?score[ \t]+of[ \t]+)?(?P<b>\d{3})\b"
     r"|(?<![\d.$])(?P<c>\d{3})[ \t]+(?:minimum|min)\b"
+    r"|\bmin(?:imum)?[ \t]+(?:credit[ \t]+)?score[ \t]+(?:of[ \t]+|is[ \t]+)?(?P<d>\d{3})\b"
 )
 #: the customer's own score: "yours is 531", "you are at 676", "your 467 score", "your score is"
 _OWN_SCORE_26 = re.compile(
     r"\b(?:yours[ \t]+is|you(?:'re|[ \t]+are)[ \t]+at|your[ \t]+(?:credit[ \t]+)?score[ \t]+is"
-    r"|you[ \t]+have)[ \t]+(?:a[ \t]+|an[ \t]+|only[ \t]+|just[ \t]+)?(?P<own>\d{3})\b(?!\+)"
+    r"|you[ \t]+have|vs\.?[ \t]+(?:your[ \t]+)?)[ \t]*(?:a[ \t]+|an[ \t]+|only[ \t]+|just[ \t]+)?"
+    r"(?P<own>\d{3})\b(?!\+)"
     r"|\byour[ \t]+(?P<own2>\d{3})[ \t]+(?:credit[ \t]+)?score\b"
 )
 _SCORE_26 = re.compile(r"(?<![\d.$])(?P<n>\d{3})(?![\d.%])")
@@ -141,7 +144,8 @@ def _fails_requirement(answer: str) -> bool:
     mine = int(own.group("own") or own.group("own2"))
     # the one minimum the answer states; any other score on the line makes it ambiguous
     minima = {
-        int(m.group("a") or m.group("b") or m.group("c")) for m in _MINIMUM_26.finditer(answer)
+        int(m.group("a") or m.group("b") or m.group("c") or m.group("d"))
+        for m in _MINIMUM_26.finditer(answer)
     }
     scores = {int(m.group("n")) for m in _SCORE_26.finditer(answer)} - {mine}
     if len(minima) != 1 or scores != minima:
@@ -158,16 +162,55 @@ def _answer_of(masked: str, end: int) -> str:
     return after.group("line") if after else ""
 
 
+#: what may stand before a card's name on its line for the line to be an entry of a list or a
+#: record: a list marker, a record's field ("card:", ``"name": "``), emphasis, "the"
+_ENTRY_HEAD_26 = re.compile(
+    r"[ \t]*(?:[-*\u2022+]|\d{1,2}[.)])?[ \t]*(?:\*\*|__)?[ \t]*"
+    r"(?:\"?(?:card|name|card_name|product)\"?[ \t]*[:=][ \t]*\"?)?(?:the[ \t]+)?"
+)
+_ENTRY_REST_26 = re.compile(
+    r"(?:\*\*|__)?[\"',]*[ \t]*(?:[:\u2014\u2013-]+[ \t]*)?(?P<rest>[^\n]{0,240})"
+)
+_REASON_LINE_26 = re.compile(
+    r"[ \t]*\n[ \t]*\"?(?:reason|why|note|status)\"?[ \t]*[:=][ \t]*\"?(?P<rest>[^\n]{0,240})"
+)
+
+
+def _entry_answer(masked: str, start: int, end: int) -> str | None:
+    """What the entry a card's name leads says of it (``None``: the name leads no entry)."""
+    line = masked.rfind("\n", 0, start) + 1
+    if _ENTRY_HEAD_26.fullmatch(masked, line, start) is None:
+        return None
+    rest = _ENTRY_REST_26.match(masked, end)
+    text = rest.group("rest").strip(" \t\"',*_") if rest else ""
+    if text:
+        return text
+    line_end = masked.find("\n", end)
+    reason = _REASON_LINE_26.match(masked, line_end) if line_end >= 0 else None
+    return reason.group("rest") if reason else None
+
+
 def why_not_26(masked: str, recs: Recommendations) -> Recommendations:
     """``recs`` with the cards of "Why not X?" answered by a failed requirement ruled out
     (module docstring). ``masked``: the lower-case text with card names as "#" runs."""
     from replicas.verifiers.compliance.recommend import Recommendations
 
-    if "why not" not in masked or not recs.positive:
+    if not recs.positive:
         return recs
     positive = dict(recs.positive)
     negated = set(recs.negated)
     changed = False
+    # an entry led by the card's name (a list item, a record's card field) that says the
+    # customer fails a requirement: "- Prism Rewards - min score 640 vs your 612",
+    # "card: X / reason: you have it already"
+    for card_id, mention in list(positive.items()):
+        answer = _entry_answer(masked, mention.start, mention.end)
+        if answer is not None and _fails_requirement(answer):
+            del positive[card_id]
+            negated.add(card_id)
+            changed = True
+    if "why not" not in masked:
+        return Recommendations(positive, frozenset(negated)) if changed else recs
     for m in _WHY_NOT_26.finditer(masked):
         inside = [c for c, n in positive.items() if m.start() <= n.start < m.end()]
         if not inside or not _fails_requirement(_answer_of(masked, m.end())):
@@ -184,10 +227,20 @@ def why_not_26(masked: str, recs: Recommendations) -> Recommendations:
 _TERM_WORDS_26 = frozenset({"annual", "percentage", "rate", "rates", "yield"})
 
 
+#: a noun after a lower-case phrase that makes it generic: "everyday cash back", "everyday
+#: business costs"
+_GENERIC_AFTER_26 = re.compile(
+    r"[ \t]+(?:back|costs?|spend(?:ing)?|purchases?|expenses?|bills?|needs|use|shopping|buys)\b"
+)
+
+
 def labels_26(text: str, mentions: list[NameMention]) -> list[NameMention]:
-    """``mentions`` without unknown cards that are the term "Annual Percentage Rate"."""
+    """``mentions`` without unknown cards that are the term "Annual Percentage Rate", or a
+    lower-case generic phrase ("for everyday cash back")."""
     out = []
     for m in mentions:
+        if m.kind == UNKNOWN and m.surface.islower() and _GENERIC_AFTER_26.match(text, m.end):
+            continue
         words = m.surface.lower().split()
         if (
             m.kind == UNKNOWN
@@ -314,6 +367,47 @@ _SO_THAT_26 = re.compile(
     r"(?:^|[,;(][ \t]*|[ \t])(?:so(?:[ \t]+that)?|meaning|which[ \t]+means|leaving)[ \t]+"
     r"(?:the[ \t]+(?:full[ \t]+)?|all[ \t]+|your[ \t]+)?(?:about[ \t]+|~)?[*_]{0,2}$"
 )
+#: a balance with the fee added: "Starting balance incl. fee: $3,090"
+_WITH_FEE_26 = re.compile(
+    r"\bbalance[ \t]+(?:incl\.?|including|with|after|plus)[ \t]+(?:the[ \t]+)?(?:transfer[ \t]+)?"
+    r"fees?[ \t]*[:=]?[ \t]*(?:\*\*|__)?[ \t]*$"
+)
+#: "reach zero before the intro rate ends": the balance, not a rate
+_ZERO_BY_26 = re.compile(r"zero[ \t]+(?:before|by|ahead[ \t]+of|within)\b")
+#: an amount a fee is worked on: "on $100 that's $10", "on $1,000 you'd pay $30"
+_ON_AMOUNT_26 = re.compile(r"\bon[ \t]+(?:a[ \t]+|an[ \t]+)?$")
+_THAT_IS_26 = re.compile(
+    r"[ \t]*(?:,[ \t]*)?(?:that's|that[ \t]+is|it's|you'd|you[ \t]+would|you'll|that[ \t]+comes)\b"
+)
+#: a record's key right before the figure: ``"est_net_after_fee": "`` (the normaliser reads
+#: "_" as a space), ``est annual rewards:``
+_KEY_26 = re.compile(
+    r"(?:\"(?P<quoted>[a-z_ ]{1,40})\"|(?:^|\n)[ \t]*-?[ \t]*(?P<bare>[a-z_ ]{1,40}))[ \t]*[:=]"
+    r"[ \t]*\"?$"
+)
+_ESTIMATE_WORDS_26 = frozenset(
+    {"est", "estimated", "net", "reward", "rewards", "savings", "value", "earnings", "earned"}
+)
+_FEE_AFTER_WORDS_26 = frozenset({"after", "of", "minus", "less"})
+
+
+def _is_estimate_key(masked: str, low: int, start: int) -> bool:
+    """The figure is the value of a record's key naming an estimate and no price (a fee only
+    as what the estimate is taken after: "net after fee")."""
+    key = _KEY_26.search(masked, low, start)
+    if key is None:
+        return False
+    words = re.split(r"[ _]+", (key.group("quoted") or key.group("bare")).strip(" _"))
+    if not _ESTIMATE_WORDS_26 & set(words):
+        return False
+    for i, word in enumerate(words):
+        if word in ("fee", "fees", "cost", "costs", "charge", "apr", "price") and (
+            i == 0 or words[i - 1] not in _FEE_AFTER_WORDS_26
+        ):
+            return False
+    return True
+
+
 _COMES_TO_26 = re.compile(
     r"(?:^|[ \t])(?:that|this|it|which|all[ \t]+told[ \t,]+that)[ \t]+(?:\w+[ \t]+)?"
     r"(?:comes|works[ \t]+out|adds[ \t]+up|amounts)[ \t]+to[ \t]+(?:something[ \t]+like|about"
@@ -331,8 +425,15 @@ _PRICE_26 = re.compile(
 
 
 def _is_result(claim: Claim, masked: str) -> bool:
+    if claim.family == "intro" and claim.is_none and _ZERO_BY_26.match(masked, claim.start):
+        return True
     if claim.family != "fee" or claim.unit != "usd" or claim.is_none:
         return False
+    low = max(0, claim.start - 60)
+    if _WITH_FEE_26.search(masked, low, claim.start) or _is_estimate_key(masked, low, claim.start):
+        return True
+    if _ON_AMOUNT_26.search(masked, low, claim.start) and _THAT_IS_26.match(masked, claim.end):
+        return True
     if _YOURS_26.match(masked, claim.end) and _SO_THAT_26.search(
         masked, max(0, claim.start - 40), claim.start
     ):
@@ -386,6 +487,37 @@ def _is_label(claim: Claim, masked: str) -> bool:
     )
 
 
+# -- a value the answer rejects, a question it quotes ---------------------------------------------
+
+#: "it's up to forty-one dollars, not up to $25", "it's 3%, not 4 percent": the value after ",
+#: not" is the one rejected
+_REJECTED_26 = re.compile(
+    r",[ \t]*(?:and[ \t]+)?not[ \t]+(?:up[ \t]+to[ \t]+|quite[ \t]+|exactly[ \t]+)?$"
+)
+_QUOTES_26 = ('"', "\u201c", "\u201d")
+#: before a quotation: what the customer said or read
+_SAID_26 = re.compile(
+    r"\b(?:you[ \t]+(?:asked|said|wrote|mentioned|thought|think)|asked|the[ \t]+(?:website|site|ad|"
+    r"letter|app)[ \t]+said|i[ \t]+(?:read|heard|saw))[ \t]*[:,]?[ \t]*$"
+)
+
+
+def _is_rejected(claim: Claim, masked: str) -> bool:
+    """The figure is a value the answer rejects, or sits in a question it quotes."""
+    if _REJECTED_26.search(masked, max(0, claim.start - 24), claim.start):
+        return True
+    line = masked.rfind("\n", 0, claim.start) + 1
+    opens = [i for i in range(line, claim.start) if masked[i] in _QUOTES_26]
+    if len(opens) % 2 == 0:
+        return False  # not inside a quotation on its line
+    start = opens[-1]
+    end = min((i for i in (masked.find(q, claim.end) for q in _QUOTES_26) if i >= 0), default=-1)
+    if end < 0 or masked.find("\n", claim.end, end) >= 0:
+        return False
+    quoted = masked[start + 1 : end].rstrip()
+    return quoted.endswith("?") or _SAID_26.search(masked, max(line, start - 40), start) is not None
+
+
 # -- "no 0% transfer offer" -------------------------------------------------------------------------
 
 _NO_OFFER_26 = re.compile(
@@ -397,6 +529,8 @@ _OFFER_AFTER_26 = re.compile(
     r"[ \t]+(?:intro(?:ductory)?[ \t]+|promo(?:tional)?[ \t]+)?(?:apr[ \t]+)?(?:on[ \t]+)?"
     r"(?:balance[ \t-]+)?transfers?[ \t]+(?:apr[ \t]+)?(?:offer|deal|promo(?:tion)?|period"
     r"|window|rate)s?\b"
+    r"|[ \t]*(?:\((?:or[ \t]+)?[a-z ]{0,20}\)[ \t]*)?(?:intro(?:ductory)?|promo(?:tional)?)"
+    r"[ \t]+(?:apr|rate|offer)[ \t]+(?:on|for)[ \t]+(?:balance[ \t-]+)?transfers\b"
 )
 _SECOND_NEGATION_26 = re.compile(
     r"\bno\b|\bfree\b|\bwithout\b|\bzero\b|\bnone\b|\bwaived?\b|\bnot\b|n't\b"
@@ -470,6 +604,12 @@ _AVOIDED_26 = re.compile(
     r"(?:trip|incur|pay|get[ \t]+hit[ \t]+with|be[ \t]+hit[ \t]+with|get[ \t]+charged|be[ \t]+"
     r"charged|trigger|rack[ \t]+up|face|owe|see)[ \t]+(?:a|any|the)[ \t]+late[ \t]+fees?"
 )
+#: "so a missed due date never turns into a late fee", "doesn't turn into a late fee"
+_TURNS_INTO_26 = re.compile(
+    r"(?:never|won't|will[ \t]+not|doesn't|does[ \t]+not|don't|n't|not)[ \t]+(?:ever[ \t]+)?"
+    r"(?:turns?|becomes?|leads?[ \t]+to|results?[ \t]+in|ends?[ \t]+up[ \t]+as)[ \t]+"
+    r"(?:into[ \t]+)?(?:a|an|any)[ \t]+late[ \t]+fees?"
+)
 _HABIT_26 = re.compile(
     r"\b(?:autopay|auto-pay|automatic[ \t]+payments?|on[ \t]+time|in[ \t]+full|by[ \t]+the[ \t]+"
     r"due[ \t]+date|reminders?|alerts?|the[ \t]+minimum[ \t]+payment)\b"
@@ -483,11 +623,24 @@ _FEE_AFTER_26 = re.compile(r"[ \t]*(?:\)[ \t]*)?(?:minimum[ \t]+)?fee\b")
 def _is_avoided(claim: Claim, masked: str) -> bool:
     if claim.family != "fee" or not claim.is_none:
         return False
-    avoided = _AVOIDED_26.match(masked, claim.start)
+    avoided = _AVOIDED_26.match(masked, claim.start) or _TURNS_INTO_26.match(masked, claim.start)
     if avoided is None:
         return False
     start = sentence_start(masked, claim.start)
     return _HABIT_26.search(masked, start, claim.start) is not None
+
+
+#: "doesn't fully cover the $95 annual fee", "don't treat the intro period as free money": the
+#: verb's object is the term, and the negation is of the verb, not of the term
+_NOT_DENIAL_26 = re.compile(
+    r"(?:n't|not|never)[ \t]+(?:fully[ \t]+|quite[ \t]+|really[ \t]+|always[ \t]+)?"
+    r"(?:cover|offset|outweigh|justify|make[ \t]+up[ \t]+for|pay[ \t]+for|treat|count[ \t]+on"
+    r"|rely[ \t]+on|forget|miss|waste|ignore|overlook|confuse|mistake|underestimate|let)s?\b"
+)
+
+
+def _is_not_denial(claim: Claim, masked: str) -> bool:
+    return claim.is_none and _NOT_DENIAL_26.match(masked, claim.start) is not None
 
 
 def _as_fee(claim: Claim, masked: str) -> Claim | None:
@@ -536,7 +689,8 @@ def revise_26(
         if claim.cards and (
             (results and _is_result(claim, masked))
             or (labels and _is_label(claim, masked))
-            or (fees and _is_avoided(claim, masked))
+            or (fees and (_is_avoided(claim, masked) or _is_not_denial(claim, masked)))
+            or (labels and _is_rejected(claim, masked))
         ):
             new = replace(claim, cards=())
         elif offers and (
