@@ -85,6 +85,28 @@ WHY_NOT: list[Case] = [
         _INELIGIBLE,
         _INELIGIBLE,
     ),
+    # an entry of a list or a record that rules the card out (s30's structured writer)
+    (
+        _TOP + "Cards I left off:\n- Summit Cash Plus — min score 700 vs your 655\n"
+        "- Harbor Sky Miles Elites — you have it already",
+        "C1",
+        _OK,
+        _INELIGIBLE,
+    ),
+    (
+        _TOP + 'ruled_out:\n  - card: Summit Cash Plus\n    reason: "your 655 score is under its '
+        '700 minimum"\n  - card: Harbor Sky Miles Elites\n    reason: "already in your wallet"',
+        "C1",
+        _OK,
+        _INELIGIBLE,
+    ),
+    # ... not when the entry's requirement is met
+    (
+        _TOP + "Also good:\n- Summit Cash Plus — min score 600 vs your 655",
+        "C1",
+        _INELIGIBLE,
+        _INELIGIBLE,
+    ),
 ]
 
 _NOTES = (
@@ -123,6 +145,30 @@ RESULTS: list[Case] = [
     (_CASH + " Its annual fee? That comes to $95 a year.", None, _FEE, _FEE),
     # a price cell stays a price
     ("#1 Summit Cash | annual fee $95 | est rew $412/yr", None, _FEE, _FEE),
+    # a balance with the fee added, and a balance that reaches zero
+    (
+        "Summit Cash Plus: 0% on transfers for 18 months, then 18.24%-27.24% variable, $95 a "
+        "year, $0 the first year.\n- Transfer: $3,000\n- Starting balance incl. fee: $3,150\n\n"
+        "Target payment: $175/month. That's what it takes to reach zero before the intro rate "
+        "ends.",
+        None,
+        _OK,
+        ["wrong_fee", "wrong_intro_terms"],
+    ),
+    # a record's key naming an estimate; a key naming a fee stays a fee
+    (
+        '{"card": "Summit Cash Plus", "annual_fee": "$95", "first_year_fee": "$0", '
+        '"est_net_after_fee": "$1,167"}',
+        None,
+        _OK,
+        _FEE,
+    ),
+    (
+        '{"card": "Summit Cash Plus", "annual_fee_est": "$150", "first_year_fee": "$0"}',
+        None,
+        _FEE,
+        _FEE,
+    ),
 ]
 
 LABELS: list[Case] = [
@@ -164,6 +210,19 @@ LABELS: list[Case] = [
     ),
     ("Taking your questions on the Summit Reset One: it has no annual fee.", None, _FEE, _FEE),
     ("The Summit Reset one: no annual fee.", None, _FEE, _FEE),
+    # a lower-case phrase before a generic noun is no invented card; before "back-up" it is
+    ("For everyday cash back, the Summit Cash wins: no annual fee.", None, _OK, _OK),
+    (
+        "Get the summit obsidian reserve back-up card instead: no annual fee.",
+        None,
+        ["unknown_card"],
+        ["unknown_card"],
+    ),
+    # a value the answer rejects after ", not", and a figure in a quoted question
+    ("The late fee on the Summit Cash is up to $40, not up to $25.", None, _OK, _FEE),
+    ("The late fee on the Summit Cash is up to $25, not up to $40.", None, _FEE, _FEE),
+    ('You asked: "So the Summit Cash late fee is $25, yeah?" It is up to $40.', None, _OK, _FEE),
+    ('The Summit Cash "has a late fee of $25" - that is what it says.', None, _FEE, _FEE),
 ]
 
 OFFERS: list[Case] = [
@@ -192,6 +251,21 @@ OFFERS: list[Case] = [
     # a card that has the offer is denied it
     (
         "The Summit Cash Plus ($95 a year, $0 the first year) has no 0% transfer offer.",
+        None,
+        ["wrong_intro_terms"],
+        ["wrong_intro_terms"],
+    ),
+    # "no 0% (or reduced) intro rate on transfers"
+    (
+        "The Summit Cash offers no 0% (or reduced) intro rate on transfers; its 0% is on "
+        "purchases for 15 months, then 19.99%-29.99% variable.",
+        None,
+        _OK,
+        ["false_intro_offer"],
+    ),
+    (
+        "The Summit Cash Plus ($95 a year, $0 the first year) offers no 0% (or reduced) intro rate "
+        "on transfers.",
         None,
         ["wrong_intro_terms"],
         ["wrong_intro_terms"],
@@ -235,6 +309,34 @@ FEES: list[Case] = [
         None,
         _OK,
         _OK,
+    ),
+    # a missed date that never turns into a late fee, after a payment habit
+    (
+        "The Summit Cash has no annual fee. Set up autopay for at least the minimum so a missed "
+        "due date never turns into a late fee.",
+        None,
+        _OK,
+        _FEE,
+    ),
+    (
+        "The Summit Cash has no annual fee, and a missed payment never turns into a late fee.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+    # a negated verb whose object is the term denies nothing; "doesn't charge" denies
+    (
+        "The Summit Cash has 0% on purchases for 15 months, then 19.99%-29.99% variable. Just "
+        "don't treat the intro period as free money.",
+        None,
+        _OK,
+        ["wrong_intro_terms"],
+    ),
+    (
+        "The Summit Cash Plus ($95 a year, $0 the first year) doesn't charge a late fee.",
+        None,
+        _FEE,
+        _FEE,
     ),
 ]
 

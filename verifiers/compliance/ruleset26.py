@@ -230,7 +230,8 @@ _TERM_WORDS_26 = frozenset({"annual", "percentage", "rate", "rates", "yield"})
 #: a noun after a lower-case phrase that makes it generic: "everyday cash back", "everyday
 #: business costs"
 _GENERIC_AFTER_26 = re.compile(
-    r"[ \t]+(?:back|costs?|spend(?:ing)?|purchases?|expenses?|bills?|needs|use|shopping|buys)\b"
+    r"[ \t]+(?:back|costs?|spend(?:ing)?|purchases?|expenses?|bills?|needs|use|shopping|buys)"
+    r"(?![\w-])(?![ \t]+cards?\b)"
 )
 
 
