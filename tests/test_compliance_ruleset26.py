@@ -114,6 +114,15 @@ _NOTES = (
     "#2 Summit Cash Plus | annual fee $95, $0 the first year | APR 18.24%-27.24% var\n"
     "excl: Summit Cash Preferred (score)\n"
 )
+_BLOCK = (
+    "For purchases, the Summit Cash wins on the numbers.\n\n```yaml\nrecommended:\n  - card: "
+    'Summit Cash\n    annual_fee: "$0"\nruled_out:\n  - card: Summit Cash Plus\n    reason: '
+    "score\n```\n\n"
+)
+_AFTER = (
+    "{fee}, so there's nothing to claw back. Use the 0% on purchases for the first {months} "
+    "months wisely - once it ends you're on 19.99%-29.99% (variable)."
+)
 RANKS: list[Case] = [
     # a note led by a rank is about the card the rank names, not the card named last
     (_NOTES + "notes: #2 late fee up to $39", None, _OK, _FEE),
@@ -124,6 +133,26 @@ RANKS: list[Case] = [
     # "CA" in a ranked note is the cash advance APR
     (_NOTES + "notes: #1 CA 29.99% APR", None, _OK, _OK),
     (_NOTES + "notes: #1 CA 27.99% APR", None, ["wrong_apr"], ["wrong_apr"]),
+    # prose after a code block is about the card named before the block, not the last card
+    # inside it
+    (
+        _BLOCK + _AFTER.format(months="fifteen", fee="No annual fee"),
+        None,
+        _OK,
+        ["false_intro_offer", "wrong_apr", "wrong_fee"],
+    ),
+    (
+        _BLOCK + _AFTER.format(months="eighteen", fee="No annual fee"),
+        None,
+        ["wrong_intro_terms"],
+        ["false_intro_offer", "wrong_apr", "wrong_fee"],
+    ),
+    (
+        _BLOCK + _AFTER.format(months="fifteen", fee="A $95 annual fee"),
+        None,
+        _FEE,
+        ["false_intro_offer", "wrong_apr"],
+    ),
 ]
 
 _CASH = "The Summit Cash has no annual fee and earns 2% back on groceries and 1% on the rest."

@@ -25,6 +25,10 @@ and holds only where the text shows what it claims; a red team attacked it befor
 * ``tiers_26`` (with ``labels_26``) - **a lower-case "one" or "plus" after a capitalised name
   is a word, not the tier**: "the Solstice Reset one by one" names the Solstice Reset, not the
   Solstice Reset One, where the catalog has both; "the Vista Rewards plus a $95 fee" likewise.
+* ``ranks_26`` also reads **prose after a code block**: a figure bound only by context to a card
+  named last inside a fenced block (a JSON or YAML payload of candidates and ruled-out cards)
+  goes to the card named last outside any block before it ("... Prism Rewards wins on the
+  numbers. ```yaml ... ruled_out: - card: Northstar Cashback ...``` No annual fee, so ...").
 * ``results_26`` - **a dollar figure the answer says is the reader's is a result**: "so that
   $976.68 is all yours", "$150 goes straight to you"; a note's cell that is an estimate ("| est
   rew $1,259/yr | net $771/yr |": the cell holds only "est rew", "estimated value", "net" and
@@ -347,6 +351,37 @@ def _rank_note(claim: Claim, masked: str, ranks: dict[str, str]) -> tuple[str, s
     if claim.family == "apr" and _PA_26.search(lead):
         return card_id, "penalty"
     return card_id, ""
+
+
+# -- prose after a code block -------------------------------------------------------------------
+
+_FENCE_26 = re.compile(r"```[^\n]*\n.*?\n[ \t]*```", re.S)
+
+
+def _blocks(masked: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _FENCE_26.finditer(masked)] if "```" in masked else []
+
+
+def _after_block(
+    claim: Claim, mentions: tuple[NameMention, ...], blocks: list[tuple[int, int]]
+) -> str | None:
+    """The card prose after a code block is about: a context-bound claim whose card was named
+    last inside a block goes to the card named last outside any block before it."""
+    if claim.binding != "context" or len(claim.cards) != 1:
+        return None
+    before = [m for m in mentions if m.end <= claim.start and m.card_id is not None]
+    if not before or before[-1].card_id != claim.cards[0]:
+        return None
+    last = before[-1]
+    if not any(a <= last.start < b for a, b in blocks):
+        return None
+    # the block ends before the claim, with no card named between
+    if not any(last.start < b <= claim.start for _, b in blocks):
+        return None
+    for m in reversed(before):
+        if m.kind != UNKNOWN and not any(a <= m.start < b for a, b in blocks):
+            return m.card_id if m.card_id != claim.cards[0] else None
+    return None
 
 
 # -- results: "so that $976.68 is all yours" -------------------------------------------------------
@@ -682,6 +717,7 @@ def revise_26(
         return extraction
     masked = extraction.masked
     ranked = _ranks(masked, extraction.mentions) if ranks and "#" in masked else {}
+    blocks = _blocks(masked) if ranks else []
     out = list(extraction.claims)
     denials: list[Claim] = []
     changed = False
@@ -713,6 +749,10 @@ def revise_26(
             and _VAR_26.match(masked, claim.end)
         ):
             new = replace(claim, variability="variable")
+        if new is None and blocks:
+            owner = _after_block(claim, extraction.mentions, blocks)
+            if owner is not None:
+                new = replace(claim, cards=(owner,))
         if new is None and ranked:
             note = _rank_note(claim, masked, ranked)
             if note is not None:
