@@ -367,6 +367,20 @@ FEES: list[Case] = [
         _FEE,
         _FEE,
     ),
+    # a penalty rate the reader avoids by a habit; a card without one is still a claim
+    (
+        "The Summit Cash has no annual fee. Setting up autopay is the easiest way to never see that "
+        "penalty rate.",
+        None,
+        _OK,
+        ["wrong_apr"],
+    ),
+    (
+        "The Summit Cash has no annual fee, so you'll never see a penalty rate on it.",
+        None,
+        ["wrong_apr"],
+        ["wrong_apr"],
+    ),
 ]
 
 # the red team's attacks on ruleset 26's first version (stop 40): each made it lose a defect

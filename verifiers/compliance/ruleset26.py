@@ -43,7 +43,7 @@ and holds only where the text shows what it claims; a red team attacked it befor
   the offer it lacks, not a 0% offer, and the "no" does not reach the transfer fee after it ("no
   0% transfer offer with a 3% transfer fee" states a 3% fee; "no 0% transfer offer and no
   transfer fee" still states no fee).
-* ``fees_26`` - **a late fee the reader avoids is no term**: "set up autopay so you never trip a
+* ``fees_26`` - **a late fee (or a penalty rate) the reader avoids is no term**: "set up autopay so you never trip a
   late fee", "pay on time so you won't incur a late fee" - "never", "won't", "don't" with a
   verb of the reader's (trip, incur, pay, get hit with, be charged, trigger, rack up) and a late
   fee, after a habit that avoids it (autopay, paying on time or in full, "so", "as long as",
@@ -646,6 +646,11 @@ _TURNS_INTO_26 = re.compile(
     r"(?:turns?|becomes?|leads?[ \t]+to|results?[ \t]+in|ends?[ \t]+up[ \t]+as)[ \t]+"
     r"(?:into[ \t]+)?(?:a|an|any)[ \t]+late[ \t]+fees?"
 )
+_PENALTY_AVOIDED_26 = re.compile(
+    r"(?:never|won't|will[ \t]+not|don't|do[ \t]+not|n't|not)[ \t]+(?:ever[ \t]+)?"
+    r"(?:see|trip|trigger|face|pay|get[ \t]+hit[ \t]+with|be[ \t]+hit[ \t]+with|incur)[ \t]+"
+    r"(?:a|an|any|the|that)[ \t]+penalty[ \t]+(?:apr|rate)s?\b"
+)
 _HABIT_26 = re.compile(
     r"\b(?:autopay|auto-pay|automatic[ \t]+payments?|on[ \t]+time|in[ \t]+full|by[ \t]+the[ \t]+"
     r"due[ \t]+date|reminders?|alerts?|the[ \t]+minimum[ \t]+payment)\b"
@@ -657,9 +662,15 @@ _FEE_AFTER_26 = re.compile(r"[ \t]*(?:\)[ \t]*)?(?:minimum[ \t]+)?fee\b")
 
 
 def _is_avoided(claim: Claim, masked: str) -> bool:
-    if claim.family != "fee" or not claim.is_none:
+    if not claim.is_none or claim.family not in ("fee", "apr"):
         return False
-    avoided = _AVOIDED_26.match(masked, claim.start) or _TURNS_INTO_26.match(masked, claim.start)
+    if claim.family == "apr":
+        # "autopay is the easiest way to never see that penalty rate"
+        avoided = _PENALTY_AVOIDED_26.match(masked, claim.start)
+    else:
+        avoided = _AVOIDED_26.match(masked, claim.start) or _TURNS_INTO_26.match(
+            masked, claim.start
+        )
     if avoided is None:
         return False
     start = sentence_start(masked, claim.start)
