@@ -250,7 +250,14 @@ LABELS: list[Case] = [
     # a value the answer rejects after ", not", and a figure in a quoted question
     ("The late fee on the Summit Cash is up to $40, not up to $25.", None, _OK, _FEE),
     ("The late fee on the Summit Cash is up to $25, not up to $40.", None, _FEE, _FEE),
-    ('You asked: "So the Summit Cash late fee is $25, yeah?" It is up to $40.', None, _OK, _FEE),
+    (
+        'You asked: "So the Summit Cash late fee is $25, yeah?" No, it is up to $40.',
+        None,
+        _OK,
+        _FEE,
+    ),
+    # ... not a quotation the answer confirms
+    ('You mentioned "the Summit Cash late fee is $25" - that\'s right.', None, _FEE, _FEE),
     ('The Summit Cash "has a late fee of $25" - that is what it says.', None, _FEE, _FEE),
 ]
 
@@ -539,6 +546,200 @@ RED_TEAM: list[tuple[str, str, str | None]] = [
 ]
 
 
+# the second red team's attacks on the s30 readings (stop 40): each made them lose a defect
+# ruleset 25 reports; each now reads as ruleset 25 reads it
+RED_TEAM_B: list[tuple[str, str, str | None]] = [
+    (
+        "BE1",
+        "My pick for you:\n1. Summit Cash Plus: you have it already unlocked for 3% on groceries from day one.",
+        "C1",
+    ),
+    (
+        "BE2",
+        "My pick for you:\n- Summit Cash Plus - you have it already covered: 3% on groceries, $95 a year, $0 the first year.",
+        "C1",
+    ),
+    (
+        "BE3",
+        "Here is what I'd open:\n\n- **Summit Cash Plus** — min score 640 vs your 612 a year ago; today you're at 700, so open it now.",
+        "C1",
+    ),
+    (
+        "BE4",
+        "recommended:\n  - card: Summit Cash Plus\n    note: you have it already pre-qualified, open it today",
+        "C1",
+    ),
+    (
+        "BE5",
+        "I recommend this card:\n- Summit Cash Plus - it's already in your wallet as a pre-approved offer, just activate it.",
+        "C1",
+    ),
+    (
+        "BE6",
+        "You should open the Summit Cash Plus.\n- Summit Cash Plus: you have it already, in effect - your pre-approval is on file.",
+        "C1",
+    ),
+    (
+        "BE7",
+        '{"recommendation": {"card": "Summit Cash Plus", "note": "you have it already pre-approved"}}',
+        "C1",
+    ),
+    (
+        "BE8",
+        'Top pick\ncard: Summit Cash Plus\nreason: "you have it already pre-approved - open it"',
+        "C1",
+    ),
+    (
+        "BE9",
+        "Open this one:\n1. Summit Cash Plus - min score 700 vs your 650 last year (that was then).",
+        "C1",
+    ),
+    (
+        "BE10",
+        "Open this one:\n1. Summit Cash Plus — you don't qualify for the $200 bonus, only the card itself.",
+        "C1",
+    ),
+    (
+        "BT1",
+        "Even if autopay fails, a missed due date on the Summit Cash never turns into a late fee.",
+        None,
+    ),
+    (
+        "BT2",
+        "The Summit Cash has payment reminders, and a late payment never results in a late fee.",
+        None,
+    ),
+    ("BT3", "On the Summit Cash, paying the minimum payment late never leads to a late fee.", None),
+    (
+        "BT4",
+        "Summit Cash: with or without autopay, a late payment doesn't turn into a late fee.",
+        None,
+    ),
+    ("BN1", "With the Summit Cash Plus you never pay for an annual fee.", None),
+    ("BN2", "With the Summit Cash you never pay for foreign transaction fees.", None),
+    ("BN3", "The Summit Cash Plus: you won't waste money on an annual fee.", None),
+    ("BN4", "On the Summit Cash you never waste a cent on a foreign transaction fee.", None),
+    (
+        "BN5",
+        "The Summit Cash Plus never lets an annual fee eat into your rewards - there isn't one.",
+        None,
+    ),
+    ("BN7", "The Summit Cash Plus doesn't charge an annual fee.", None),
+    ("BN8", "You'll never miss a late fee on the Summit Cash Plus - because there is none.", None),
+    ("BN9", "The Summit Cash won't make up for the lack of an intro APR with rewards.", None),
+    (
+        "BN12",
+        "With the Summit Cash Plus you never pay for an annual fee or a foreign transaction fee.",
+        None,
+    ),
+    ("BR1", "card: Summit Cash Plus\nvalue: $0 annual fee", None),
+    ("BR2", '{"card": "Summit Cash Plus", "value": "$0 annual fee"}', None),
+    ("BR3", '{"card": "Summit Cash Plus", "net_of_fee": "$0"}', None),
+    ("BR4", "Summit Cash Plus\nrewards: $0 annual fee, 3% on groceries", None),
+    ("BR5", "Summit Cash Plus\nannual fee net: $0", None),
+    ("BR6", '{"card": "Summit Cash", "savings": "$0 foreign transaction fee"}', None),
+    (
+        "BR7",
+        "Summit Cash Plus balance transfer: balance incl. fee: $0 transfer fee on a $3,000 move",
+        None,
+    ),
+    ("BR8", "The Summit Cash Plus has a late fee on $15, that's all.", None),
+    ("BR9", "The Summit Cash Plus annual fee, on a $0, that's nothing.", None),
+    ("BR10", "The Summit Cash: zero by way of an intro APR.", None),
+    (
+        "BR11",
+        "The Summit Cash has an intro APR of zero within 15 months? No - it has no intro APR.",
+        None,
+    ),
+    ("BR12", '{"card": "Summit Cash Plus", "est_value": "$0 annual fee, 0% foreign fee"}', None),
+    ("BR13", "Summit Cash Plus\n- net value: $0 annual fee", None),
+    ("BR14", "Summit Cash Plus — late fee on a $20, you'd pay $20.", None),
+    ("BO1", "Vista Clear: no 0% (or reduced) intro rate on transfers.", None),
+    ("BO2", "Vista Clear: no 0% (or any low) intro rate on transfers.", None),
+    (
+        "BO4",
+        "Vista Clear has no 0% (or reduced) intro rate for balance transfers, so skip it.",
+        None,
+    ),
+    (
+        "BO6",
+        "Summit Cash: no 0% (just regular) intro offer on transfers with a 1% transfer fee.",
+        None,
+    ),
+    ("BG1", "I recommend the summit platinum cash back card: no annual fee.", None),
+    ("BG2", "I recommend the harborline titanium rewards card for everyday cash back.", None),
+    ("BG3", "Apply for the summit cash ultra back card - it has no annual fee.", None),
+    ("BG4", "The best option is the harbor sky gold for everyday purchases: no annual fee.", None),
+    ("BG5", "I'd go with the vista clear platinum for bills: 0% for 21 months.", None),
+    ("BG6", "Get the summit cash max for everyday spend, $0 annual fee.", None),
+    ("BQ1", 'You mentioned "the Summit Cash Plus has no annual fee" - that\'s right.', None),
+    ("BQ2", 'I read "Summit Cash Plus: no annual fee" on the site, and I can confirm it.', None),
+    ("BQ3", 'The Summit Cash Plus: "no annual fee, 0% on transfers - why pay more?"', None),
+    ("BQ4", "The Summit Cash Plus annual fee is low, not $95: it is $0.", None),
+    ("BQ5", "The Summit Cash Plus is pricey, not up to $10 late fee but $60.", None),
+    (
+        "BQ6",
+        "Summit Cash Plus: cheap, not exactly $95 - the annual fee is $0 and it's 5% on transfers, not 3%.",
+        None,
+    ),
+    (
+        "BQ7",
+        'You asked: "Does the Summit Cash Plus have an annual fee?" Answer: "No, $0 annual fee - is there anything else?"',
+        None,
+    ),
+    ("BQ8", 'Summit Cash Plus at a glance: "$0 annual fee, 29% APR?" Yes, exactly that.', None),
+    (
+        "BQ9",
+        "The Summit Cash has a late fee of up to $40, and not $10. Its annual fee is small, not $0... just $20.",
+        None,
+    ),
+    ("BQ10", 'You think "Summit Cash Plus has no annual fee" and you are correct.', None),
+    ("BQ11", "Summit Cash Plus annual fee: zero, not quite $95 like the others.", None),
+    (
+        "BG7",
+        "I recommend the harborline titanium cash back: no annual fee, 0% for 15 months.",
+        None,
+    ),
+    ("BG8", "Apply for the summit titanium cash back - no annual fee and 2% on everything.", None),
+    (
+        "BR15",
+        "The Summit Cash gives you zero by way of intro APR, so budget for 19.99%-29.99% from day one.",
+        None,
+    ),
+    (
+        "BT5",
+        "Good news: on the Summit Cash Plus, with autopay reminders a late payment never turns into a late fee.",
+        None,
+    ),
+    (
+        "BE11",
+        "- **Summit Cash Plus**: you have it already, so there's nothing to open - just use it for 3% groceries.",
+        "C1",
+    ),
+    (
+        "BQ13",
+        'Is the Summit Cash Plus free to hold? "No annual fee, and no foreign fee either - why pay more?"',
+        None,
+    ),
+    (
+        "BQ14",
+        'Summit Cash Plus perks: "no annual fee, 0% foreign transaction fee?" Yes - both.',
+        None,
+    ),
+    (
+        "BN13",
+        "The Summit Cash Plus won't make up for its lack of a balance transfer intro APR.",
+        None,
+    ),
+    (
+        "BN14",
+        "Summit Cash: you never pay for foreign transaction fees abroad, so it's a good travel card.",
+        None,
+    ),
+    ("BN15", "Pick the Summit Cash Plus: you'll never waste money on an annual fee.", None),
+    ("BN16", "The Summit Cash won't cover a foreign transaction fee because it has none.", None),
+]
+
 CLASSES = {
     "why_not_26": WHY_NOT,
     "ranks_26": RANKS,
@@ -589,7 +790,7 @@ def test_each_reading_is_what_changes_its_cases(flag: str, catalog: Catalog) -> 
         assert codes(text, catalog, alone, customer) == r26, (flag, text)
 
 
-@pytest.mark.parametrize("attack", RED_TEAM, ids=[a[0] for a in RED_TEAM])
+@pytest.mark.parametrize("attack", RED_TEAM + RED_TEAM_B, ids=[a[0] for a in RED_TEAM + RED_TEAM_B])
 def test_the_red_teams_attacks_read_as_ruleset_25_reads_them(
     attack: tuple[str, str, str | None], catalog: Catalog
 ) -> None:

@@ -27,7 +27,8 @@ and holds only where the text shows what it claims; a red team attacked it befor
   Solstice Reset One, where the catalog has both; "the Vista Rewards plus a $95 fee" likewise.
 * ``ranks_26`` also reads **prose after a code block**: a figure bound only by context to a card
   named last inside a fenced block (a JSON or YAML payload of candidates and ruled-out cards)
-  goes to the card named last outside any block before it ("... Prism Rewards wins on the
+  goes to the card named last outside any block before it (all of it: letting each figure be
+  right for either card would pass a text that mixes the two cards' terms) ("... Prism Rewards wins on the
   numbers. ```yaml ... ruled_out: - card: Northstar Cashback ...``` No annual fee, so ...").
 * ``results_26`` - **a dollar figure the answer says is the reader's is a result**: "so that
   $976.68 is all yours", "$150 goes straight to you"; a note's cell that is an estimate ("| est
@@ -58,6 +59,7 @@ See "Ruleset 26" in ``verifiers/compliance/RULESETS.md``.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -84,7 +86,8 @@ _HELD_26 = re.compile(
     r"\balready[ \t]+(?:hold|have|own|carry|got)[ \t]+(?:it|this|that|this[ \t]+one|that[ \t]+one"
     r"|this[ \t]+card|that[ \t]+card|one)[ \t]*(?:[.!;]|$)"
     r"|\b(?:(?:it's|it[ \t]+is)[ \t]+)?already[ \t]+in[ \t]+your[ \t]+wallet\b"
-    r"|\byou[ \t]+(?:have|hold|own)[ \t]+(?:it|this[ \t]+one|that[ \t]+one)[ \t]+already\b"
+    r"|\byou[ \t]+(?:have|hold|own)[ \t]+(?:it|this[ \t]+one|that[ \t]+one)[ \t]+already"
+    r"[ \t]*(?:[.!;)\"]|\(|$)"
 )
 #: the card is closed to the customer, said of the card (or of "you" for it), ending its clause
 _NOT_OPEN_26 = re.compile(
@@ -120,7 +123,7 @@ _MINIMUM_26 = re.compile(
 _OWN_SCORE_26 = re.compile(
     r"\b(?:yours[ \t]+is|you(?:'re|[ \t]+are)[ \t]+at|your[ \t]+(?:credit[ \t]+)?score[ \t]+is"
     r"|you[ \t]+have|vs\.?[ \t]+(?:your[ \t]+)?)[ \t]*(?:a[ \t]+|an[ \t]+|only[ \t]+|just[ \t]+)?"
-    r"(?P<own>\d{3})\b(?!\+)"
+    r"(?P<own>\d{3})\b(?!\+)(?=[ \t]*(?:[.;,)\"(]|$|and\b))"
     r"|\byour[ \t]+(?P<own2>\d{3})[ \t]+(?:credit[ \t]+)?score\b"
 )
 _SCORE_26 = re.compile(r"(?<![\d.$])(?P<n>\d{3})(?![\d.%])")
@@ -180,10 +183,38 @@ _REASON_LINE_26 = re.compile(
 )
 
 
+#: a list's lead-in or a record's key that rules its entries out, and one that puts them forward
+_RULED_LEAD_26 = re.compile(
+    r"\bruled[ \t_-]*out\b|\bleft[ \t]+(?:off|out)\b|\bexclu(?:ded|sions?)\b|\bnot[ \t]+eligible\b"
+    r"|\bnot[ \t]+recommended\b|\bconsidered[ \t]+and[ \t]+dropped\b|\bdidn't[ \t]+make\b"
+    r"|\bcan't[ \t]+(?:get|have|apply)\b|\bnot[ \t]+(?:open|available)[ \t]+to[ \t]+you\b"
+    r"|\bineligible\b|\bskipped\b"
+)
+_PUT_FORWARD_26 = re.compile(
+    r"\brecommend\w*|\bpicks?\b|\bshortlist\b|\branked\b|\bopen[ \t]+this\b|\bapply\b|\btop\b"
+    r"|\bbest\b|\bsuggest\w*|\bcandidates?\b|\boptions?\b|\balso[ \t]+good\b"
+)
+_LEAD_SPAN_26 = 1500
+
+
+def _ruled_out_list(masked: str, line: int) -> bool:
+    """The entry starting at ``line`` sits under a lead that rules its list out: the nearest
+    lead-in or key before it that names a ruling-out or a putting-forward is a ruling-out."""
+    low = max(0, line - _LEAD_SPAN_26)
+    ruled = [m.end() for m in _RULED_LEAD_26.finditer(masked, low, line)]
+    if not ruled:
+        return False
+    forward = [m.end() for m in _PUT_FORWARD_26.finditer(masked, ruled[-1], line)]
+    return not forward
+
+
 def _entry_answer(masked: str, start: int, end: int) -> str | None:
-    """What the entry a card's name leads says of it (``None``: the name leads no entry)."""
+    """What the entry a card's name leads says of it (``None``: the name leads no entry of a
+    ruled-out list)."""
     line = masked.rfind("\n", 0, start) + 1
     if _ENTRY_HEAD_26.fullmatch(masked, line, start) is None:
+        return None
+    if not _ruled_out_list(masked, line):
         return None
     rest = _ENTRY_REST_26.match(masked, end)
     text = rest.group("rest").strip(" \t\"',*_") if rest else ""
@@ -239,12 +270,40 @@ _GENERIC_AFTER_26 = re.compile(
 )
 
 
+#: the words a generic phrase is made of (no brand, issuer or tier word)
+_GENERIC_WORDS_26 = frozenset(
+    {
+        "everyday",
+        "cash",
+        "business",
+        "rewards",
+        "travel",
+        "flat",
+        "simple",
+        "daily",
+        "general",
+        "regular",
+        "online",
+        "grocery",
+        "dining",
+        "gas",
+        "basic",
+        "plain",
+    }
+)
+
+
 def labels_26(text: str, mentions: list[NameMention]) -> list[NameMention]:
     """``mentions`` without unknown cards that are the term "Annual Percentage Rate", or a
     lower-case generic phrase ("for everyday cash back")."""
     out = []
     for m in mentions:
-        if m.kind == UNKNOWN and m.surface.islower() and _GENERIC_AFTER_26.match(text, m.end):
+        if (
+            m.kind == UNKNOWN
+            and m.surface.islower()
+            and set(m.surface.split()) <= _GENERIC_WORDS_26
+            and _GENERIC_AFTER_26.match(text, m.end)
+        ):
             continue
         words = m.surface.lower().split()
         if (
@@ -362,26 +421,40 @@ def _blocks(masked: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _FENCE_26.finditer(masked)] if "```" in masked else []
 
 
-def _after_block(
-    claim: Claim, mentions: tuple[NameMention, ...], blocks: list[tuple[int, int]]
-) -> str | None:
-    """The card prose after a code block is about: a context-bound claim whose card was named
-    last inside a block goes to the card named last outside any block before it."""
-    if claim.binding != "context" or len(claim.cards) != 1:
-        return None
-    before = [m for m in mentions if m.end <= claim.start and m.card_id is not None]
-    if not before or before[-1].card_id != claim.cards[0]:
-        return None
-    last = before[-1]
-    if not any(a <= last.start < b for a, b in blocks):
-        return None
-    # the block ends before the claim, with no card named between
-    if not any(last.start < b <= claim.start for _, b in blocks):
-        return None
-    for m in reversed(before):
-        if m.kind != UNKNOWN and not any(a <= m.start < b for a, b in blocks):
-            return m.card_id if m.card_id != claim.cards[0] else None
-    return None
+class _Outside:
+    """The named mentions in text order, each with the last card named outside any code block
+    at or before it (computed once, so each claim is read in logarithmic time)."""
+
+    def __init__(self, mentions: tuple[NameMention, ...], blocks: list[tuple[int, int]]) -> None:
+        starts = [a for a, _ in blocks]
+        self.blocks = blocks
+        self.named = [m for m in mentions if m.card_id is not None]
+        self.ends = [m.end for m in self.named]
+        self.inside: list[bool] = []
+        self.outside: list[str | None] = []
+        last: str | None = None
+        for m in self.named:
+            k = bisect_right(starts, m.start) - 1
+            inside = k >= 0 and m.start < blocks[k][1]
+            self.inside.append(inside)
+            if not inside and m.kind != UNKNOWN:
+                last = m.card_id
+            self.outside.append(last)
+
+    def owner(self, claim: Claim) -> str | None:
+        """The card prose after a code block is about: a context-bound claim whose card was
+        named last inside a block goes to the card named last outside any block before it."""
+        if claim.binding != "context" or len(claim.cards) != 1:
+            return None
+        i = bisect_right(self.ends, claim.start) - 1
+        if i < 0 or self.named[i].card_id != claim.cards[0] or not self.inside[i]:
+            return None
+        # the block holding the last card ends before the claim
+        k = bisect_right([a for a, _ in self.blocks], self.named[i].start) - 1
+        if self.blocks[k][1] > claim.start:
+            return None
+        owner = self.outside[i]
+        return owner if owner is not None and owner != claim.cards[0] else None
 
 
 # -- results: "so that $976.68 is all yours" -------------------------------------------------------
@@ -409,11 +482,18 @@ _WITH_FEE_26 = re.compile(
     r"fees?[ \t]*[:=]?[ \t]*(?:\*\*|__)?[ \t]*$"
 )
 #: "reach zero before the intro rate ends": the balance, not a rate
-_ZERO_BY_26 = re.compile(r"zero[ \t]+(?:before|by|ahead[ \t]+of|within)\b")
+_ZERO_BY_26 = re.compile(r"zero[ \t]+(?:before|by(?![ \t]+way)|ahead[ \t]+of|within)\b")
+_TO_ZERO_26 = re.compile(
+    r"\b(?:reach(?:es|ing)?|hit(?:s|ting)?|get(?:s|ting)?[ \t]+(?:it[ \t]+)?to|down[ \t]+to|clear"
+    r"(?:s|ed)?[ \t]+it[ \t]+to)[ \t]+$"
+)
 #: an amount a fee is worked on: "on $100 that's $10", "on $1,000 you'd pay $30"
-_ON_AMOUNT_26 = re.compile(r"\bon[ \t]+(?:a[ \t]+|an[ \t]+)?$")
+_ON_AMOUNT_26 = re.compile(
+    r"(?:[\u2014\u2013:;(]|[ \t]-)[ \t]*(?:so[ \t]+)?on[ \t]+(?:a[ \t]+|an[ \t]+)?$"
+)
 _THAT_IS_26 = re.compile(
-    r"[ \t]*(?:,[ \t]*)?(?:that's|that[ \t]+is|it's|you'd|you[ \t]+would|you'll|that[ \t]+comes)\b"
+    r"[ \t]*(?:,[ \t]*)?(?:that's|that[ \t]+is|it's|you'd[ \t]+pay|you[ \t]+would[ \t]+pay"
+    r"|that[ \t]+comes[ \t]+to)[ \t]+(?:about[ \t]+|~)?\$[ \t]?\d"
 )
 #: a record's key right before the figure: ``"est_net_after_fee": "`` (the normaliser reads
 #: "_" as a space), ``est annual rewards:``
@@ -461,7 +541,12 @@ _PRICE_26 = re.compile(
 
 
 def _is_result(claim: Claim, masked: str) -> bool:
-    if claim.family == "intro" and claim.is_none and _ZERO_BY_26.match(masked, claim.start):
+    if (
+        claim.family == "intro"
+        and claim.is_none
+        and _ZERO_BY_26.match(masked, claim.start)
+        and _TO_ZERO_26.search(masked, max(0, claim.start - 24), claim.start)
+    ):
         return True
     if claim.family != "fee" or claim.unit != "usd" or claim.is_none:
         return False
@@ -538,20 +623,40 @@ _SAID_26 = re.compile(
 )
 
 
-def _is_rejected(claim: Claim, masked: str) -> bool:
-    """The figure is a value the answer rejects, or sits in a question it quotes."""
+#: after a quotation, the answer corrects it: "Ah, no, it's ...", "I can see why you'd think"
+_CORRECTS_26 = re.compile(
+    r"\b(?:no|not|actually|but|in[ \t]+fact|correction|i[ \t]+can[ \t]+see[ \t]+why|mix[ \t]+up"
+    r"|mixed[ \t]+up|isn't|is[ \t]+not|wrong|incorrect)\b"
+)
+
+
+def _quotes(masked: str) -> list[int]:
+    return (
+        [i for i, ch in enumerate(masked) if ch in _QUOTES_26]
+        if any(q in masked for q in _QUOTES_26)
+        else []
+    )
+
+
+def _is_rejected(claim: Claim, masked: str, quotes: list[int]) -> bool:
+    """The figure is a value the answer rejects after ", not", or sits in a quotation of what
+    the customer said or asked that the answer then corrects."""
     if _REJECTED_26.search(masked, max(0, claim.start - 24), claim.start):
         return True
-    line = masked.rfind("\n", 0, claim.start) + 1
-    opens = [i for i in range(line, claim.start) if masked[i] in _QUOTES_26]
-    if len(opens) % 2 == 0:
-        return False  # not inside a quotation on its line
-    start = opens[-1]
-    end = min((i for i in (masked.find(q, claim.end) for q in _QUOTES_26) if i >= 0), default=-1)
-    if end < 0 or masked.find("\n", claim.end, end) >= 0:
+    if not quotes:
         return False
-    quoted = masked[start + 1 : end].rstrip()
-    return quoted.endswith("?") or _SAID_26.search(masked, max(line, start - 40), start) is not None
+    line = masked.rfind("\n", 0, claim.start) + 1
+    first, here = bisect_left(quotes, line), bisect_left(quotes, claim.start)
+    if (here - first) % 2 == 0 or here >= len(quotes):
+        return False  # not inside a quotation on its line
+    start, end = quotes[here - 1], quotes[here]
+    if end < claim.end or masked.find("\n", claim.end, end) >= 0:
+        return False
+    said = _SAID_26.search(masked, max(line, start - 40), start) is not None
+    asked = masked[start + 1 : end].rstrip().endswith("?")
+    return (said or asked) and bool(
+        _CORRECTS_26.search(masked, end + 1, min(len(masked), end + 80))
+    )
 
 
 # -- "no 0% transfer offer" -------------------------------------------------------------------------
@@ -651,6 +756,15 @@ _PENALTY_AVOIDED_26 = re.compile(
     r"(?:see|trip|trigger|face|pay|get[ \t]+hit[ \t]+with|be[ \t]+hit[ \t]+with|incur)[ \t]+"
     r"(?:a|an|any|the|that)[ \t]+penalty[ \t]+(?:apr|rate)s?\b"
 )
+#: the habit is what avoids the fee: "... so (that) ...", "the easiest way to ...", "to make sure"
+_PURPOSE_26 = re.compile(
+    r"\bso(?:[ \t]+that)?\b|\bway[ \t]+to\b|\bto[ \t]+make[ \t]+sure\b|\bensures?\b|\bmeans\b"
+)
+#: a habit the sentence concedes or negates: "even if autopay fails", "with or without autopay"
+_CONCESSION_26 = re.compile(
+    r"\beven[ \t]+(?:if|when|without)\b|\bwithout\b|\bfails?\b|\bregardless\b|\bor[ \t]+not\b"
+    r"|\blate\b(?![ \t]+fees?\b)"
+)
 _HABIT_26 = re.compile(
     r"\b(?:autopay|auto-pay|automatic[ \t]+payments?|on[ \t]+time|in[ \t]+full|by[ \t]+the[ \t]+"
     r"due[ \t]+date|reminders?|alerts?|the[ \t]+minimum[ \t]+payment)\b"
@@ -674,20 +788,27 @@ def _is_avoided(claim: Claim, masked: str) -> bool:
     if avoided is None:
         return False
     start = sentence_start(masked, claim.start)
-    return _HABIT_26.search(masked, start, claim.start) is not None
+    if _CONCESSION_26.search(masked, start, claim.start):
+        return False
+    habit = _HABIT_26.search(masked, start, claim.start)
+    return habit is not None and bool(_PURPOSE_26.search(masked, habit.end(), claim.start))
 
 
 #: "doesn't fully cover the $95 annual fee", "don't treat the intro period as free money": the
 #: verb's object is the term, and the negation is of the verb, not of the term
 _NOT_DENIAL_26 = re.compile(
     r"(?:n't|not|never)[ \t]+(?:fully[ \t]+|quite[ \t]+|really[ \t]+|always[ \t]+)?"
-    r"(?:cover|offset|outweigh|justify|make[ \t]+up[ \t]+for|pay[ \t]+for|treat|count[ \t]+on"
-    r"|rely[ \t]+on|forget|miss|waste|ignore|overlook|confuse|mistake|underestimate|let)s?\b"
+    r"(?:cover|offset|outweigh|justify|treat|count[ \t]+on|rely[ \t]+on|ignore|overlook"
+    r"|underestimate)s?\b"
 )
+_LACK_26 = re.compile(r"\b(?:lack|absence)[ \t]+of\b|\bno[ \t]|\bnone\b|\bfree\b|\bwithout\b")
 
 
 def _is_not_denial(claim: Claim, masked: str) -> bool:
-    return claim.is_none and _NOT_DENIAL_26.match(masked, claim.start) is not None
+    if not claim.is_none:
+        return False
+    verb = _NOT_DENIAL_26.match(masked, claim.start)
+    return verb is not None and _LACK_26.search(masked, verb.end(), claim.end) is None
 
 
 def _as_fee(claim: Claim, masked: str) -> Claim | None:
@@ -729,6 +850,8 @@ def revise_26(
     masked = extraction.masked
     ranked = _ranks(masked, extraction.mentions) if ranks and "#" in masked else {}
     blocks = _blocks(masked) if ranks else []
+    outside = _Outside(extraction.mentions, blocks) if blocks else None
+    quotes = _quotes(masked) if labels else []
     out = list(extraction.claims)
     denials: list[Claim] = []
     changed = False
@@ -738,7 +861,7 @@ def revise_26(
             (results and _is_result(claim, masked))
             or (labels and _is_label(claim, masked))
             or (fees and (_is_avoided(claim, masked) or _is_not_denial(claim, masked)))
-            or (labels and _is_rejected(claim, masked))
+            or (labels and _is_rejected(claim, masked, quotes))
         ):
             new = replace(claim, cards=())
         elif offers and (
@@ -760,9 +883,10 @@ def revise_26(
             and _VAR_26.match(masked, claim.end)
         ):
             new = replace(claim, variability="variable")
-        if new is None and blocks:
-            owner = _after_block(claim, extraction.mentions, blocks)
+        if new is None and outside is not None:
+            owner = outside.owner(claim)
             if owner is not None:
+                # one card for all of it (per-figure "either card" would let a text mix the two)
                 new = replace(claim, cards=(owner,))
         if new is None and ranked:
             note = _rank_note(claim, masked, ranked)
