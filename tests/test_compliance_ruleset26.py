@@ -321,7 +321,7 @@ FEES: list[Case] = [
         _FEE,
     ),
     (
-        "The Summit Cash has no annual fee. Autopay means you never incur a late fee.",
+        "The Summit Cash has no annual fee. Turn on autopay so you never incur a late fee.",
         None,
         _OK,
         _FEE,
@@ -740,6 +740,107 @@ RED_TEAM_B: list[tuple[str, str, str | None]] = [
     ("BN16", "The Summit Cash won't cover a foreign transaction fee because it has none.", None),
 ]
 
+# the third red team's attacks (stop 40: code blocks, avoided fees, entry leads, quotations)
+RED_TEAM_C: list[tuple[str, str, str | None]] = [
+    (
+        "CA1",
+        "Compared to the Summit Cash, my pick is below:\n```\nSummit Cash Plus\n```\nNo annual fee and a 19.99%-29.99% variable APR.",
+        None,
+    ),
+    (
+        "CA2",
+        "Compared to the Summit Cash, my pick is below:\n```\nSummit Cash Plus\n```\nIt has no annual fee and a 19.99%-29.99% variable APR.",
+        None,
+    ),
+    (
+        "CA3",
+        "I compared the Summit Cash with the others.\n```yaml\npick: Summit Cash Plus\n```\nNo annual fee and 0% on transfers for 18 months.",
+        None,
+    ),
+    (
+        "CA4",
+        "Summit Cash is fine, but here's my pick:\n```\nSummit Cash Plus\n```\n$95 a year, $0 the first year, 0% on transfers for 18 months.",
+        None,
+    ),
+    ("CB1", "No need for autopay: the Summit Cash is designed so you never pay a late fee.", None),
+    ("CB2", "Autopay isn't needed: the Summit Cash works so you never pay a late fee.", None),
+    (
+        "CB3",
+        "Autopay or no autopay, the Summit Cash is designed so you never see a penalty rate.",
+        None,
+    ),
+    ("CB4", "The Summit Cash has autopay, which means you never face a penalty APR.", None),
+    ("CB5", "The Summit Cash has autopay, which means you never pay a late fee.", None),
+    (
+        "CB6",
+        "Summit Cash: the autopay option is nice, but the real perk is the way to never see that penalty rate: it has none.",
+        None,
+    ),
+    ("CB7", "Forget autopay - the Summit Cash is built so you never pay a late fee.", None),
+    (
+        "CB8",
+        "Skip autopay if you like; the Summit Cash is built so you never pay a late fee.",
+        None,
+    ),
+    (
+        "CB9",
+        "Skip autopay if you like; the Summit Cash is built so you never incur a penalty APR.",
+        None,
+    ),
+    (
+        "CC1",
+        "My pick for you, since nothing is ruled out:\n1. Summit Cash Plus - a natural partner to the Summit Cash, and you already have that one.",
+        "C1",
+    ),
+    (
+        "CC2",
+        "My pick for you (nothing is ineligible):\n1. Summit Cash Plus - $95 a year, $0 the first year; it tops the Summit Cash, and you already have that one.",
+        "C1",
+    ),
+    (
+        "CC3",
+        "My pick for you (no exclusions apply):\n1. Summit Cash Plus - open it this month; wait and you won't qualify.",
+        "C1",
+    ),
+    (
+        "CC4",
+        "My pick for you - nothing is ruled out:\n- Summit Cash Plus: open it before the offer ends, or it's not available to you.",
+        "C1",
+    ),
+    (
+        "CC5",
+        "My pick for you, nothing skipped:\n- Summit Cash Plus: your 650 score is fine - min score 600 vs your 650 last year.",
+        "C1",
+    ),
+    (
+        "CC6",
+        "I recommend the Summit Cash Plus.\nNot recommended: waiting.\n- Summit Cash Plus - open it now; wait a month and you won't qualify.",
+        "C1",
+    ),
+    ("CD1", 'You asked "Summit Cash Plus: $0 annual fee?" - no doubt about it, yes.', None),
+    (
+        "CD2",
+        'You asked: "Does the Summit Cash Plus have a $0 annual fee?" No question about it - yes.',
+        None,
+    ),
+    (
+        "CD3",
+        'You asked: "Is the Summit Cash Plus $0 a year?" Not a trick question - yes, $0 a year.',
+        None,
+    ),
+    ("CD4", 'You said "the Summit Cash Plus has no annual fee" - no doubt you\'re right.', None),
+    ("CD5", 'I read "Summit Cash Plus has no annual fee" - no catch, it\'s true.', None),
+    ("CD6", 'I read "the Summit Cash has a $0 late fee" but I agree, that\'s accurate.', None),
+    ("CD7", "The Summit Cash Plus charges $39 for late payment, and not $0 annual fee: $95.", None),
+    ("CD8", "Summit Cash Plus annual fee: waived, not $95 - you pay $0 every year.", None),
+    ("CD9", "Summit Cash: 3% foreign fee, not 0% - but the late fee, not $40, is $0.", None),
+    (
+        "CD10",
+        "The Summit Cash Plus: $95 annual fee, not $0 like the others - and $0 the first year, not $95.",
+        None,
+    ),
+]
+
 CLASSES = {
     "why_not_26": WHY_NOT,
     "ranks_26": RANKS,
@@ -790,7 +891,11 @@ def test_each_reading_is_what_changes_its_cases(flag: str, catalog: Catalog) -> 
         assert codes(text, catalog, alone, customer) == r26, (flag, text)
 
 
-@pytest.mark.parametrize("attack", RED_TEAM + RED_TEAM_B, ids=[a[0] for a in RED_TEAM + RED_TEAM_B])
+@pytest.mark.parametrize(
+    "attack",
+    RED_TEAM + RED_TEAM_B + RED_TEAM_C,
+    ids=[a[0] for a in RED_TEAM + RED_TEAM_B + RED_TEAM_C],
+)
 def test_the_red_teams_attacks_read_as_ruleset_25_reads_them(
     attack: tuple[str, str, str | None], catalog: Catalog
 ) -> None:

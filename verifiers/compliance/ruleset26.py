@@ -138,8 +138,9 @@ _STILL_26 = re.compile(
 
 
 def _fails_requirement(answer: str) -> bool:
-    """The answer to "Why not X?" says the customer fails one of X's requirements."""
-    if _STILL_26.search(answer) or _MEETS_26.search(answer):
+    """The answer to "Why not X?" says the customer fails one of X's requirements (an answer
+    that names another card may be about that one: no ruling-out)."""
+    if "#" in answer or _STILL_26.search(answer) or _MEETS_26.search(answer):
         return False
     if _HELD_26.search(answer) or _NOT_OPEN_26.search(answer) or _STUDENT_26.search(answer):
         return True
@@ -195,13 +196,21 @@ _PUT_FORWARD_26 = re.compile(
     r"|\bbest\b|\bsuggest\w*|\bcandidates?\b|\boptions?\b|\balso[ \t]+good\b"
 )
 _LEAD_SPAN_26 = 1500
+#: "nothing is ruled out", "no exclusions", "ruled out: none"
+_NEGATED_LEAD_26 = re.compile(r"\b(?:nothing|no|none|not|never|zero)\b[^.\n]{0,16}$")
+_NONE_AFTER_26 = re.compile(r"[\"']?[ \t]*[:=]?[ \t]*[\[\"']?[ \t]*(?:none\b|nothing\b|n/a|\]|-)")
 
 
 def _ruled_out_list(masked: str, line: int) -> bool:
     """The entry starting at ``line`` sits under a lead that rules its list out: the nearest
     lead-in or key before it that names a ruling-out or a putting-forward is a ruling-out."""
     low = max(0, line - _LEAD_SPAN_26)
-    ruled = [m.end() for m in _RULED_LEAD_26.finditer(masked, low, line)]
+    ruled = [
+        m.end()
+        for m in _RULED_LEAD_26.finditer(masked, low, line)
+        if not _NEGATED_LEAD_26.search(masked, max(0, m.start() - 24), m.start())
+        and not _NONE_AFTER_26.match(masked, m.end())
+    ]
     if not ruled:
         return False
     forward = [m.end() for m in _PUT_FORWARD_26.finditer(masked, ruled[-1], line)]
@@ -425,9 +434,13 @@ class _Outside:
     """The named mentions in text order, each with the last card named outside any code block
     at or before it (computed once, so each claim is read in logarithmic time)."""
 
-    def __init__(self, mentions: tuple[NameMention, ...], blocks: list[tuple[int, int]]) -> None:
+    def __init__(
+        self, masked: str, mentions: tuple[NameMention, ...], blocks: list[tuple[int, int]]
+    ) -> None:
         starts = [a for a, _ in blocks]
+        self.masked = masked
         self.blocks = blocks
+        self.starts = starts
         self.named = [m for m in mentions if m.card_id is not None]
         self.ends = [m.end for m in self.named]
         self.inside: list[bool] = []
@@ -450,8 +463,13 @@ class _Outside:
         if i < 0 or self.named[i].card_id != claim.cards[0] or not self.inside[i]:
             return None
         # the block holding the last card ends before the claim
-        k = bisect_right([a for a, _ in self.blocks], self.named[i].start) - 1
+        k = bisect_right(self.starts, self.named[i].start) - 1
         if self.blocks[k][1] > claim.start:
+            return None
+        # ... under a ruling-out key of the block (a payload's "ruled_out" list), not a pick
+        a = self.blocks[k][0]
+        line = self.masked.rfind("\n", a, self.named[i].start) + 1
+        if not _ruled_out_list(self.masked[a:], line - a):
             return None
         owner = self.outside[i]
         return owner if owner is not None and owner != claim.cards[0] else None
@@ -623,11 +641,15 @@ _SAID_26 = re.compile(
 )
 
 
-#: after a quotation, the answer corrects it: "Ah, no, it's ...", "I can see why you'd think"
+#: the reply right after a quotation opens by correcting it: "Ah, no, it's ...", "I can see why
+#: you'd think ...", "Not quite", "Actually, ..."
 _CORRECTS_26 = re.compile(
-    r"\b(?:no|not|actually|but|in[ \t]+fact|correction|i[ \t]+can[ \t]+see[ \t]+why|mix[ \t]+up"
-    r"|mixed[ \t]+up|isn't|is[ \t]+not|wrong|incorrect)\b"
+    r"[ \t\u2014\u2013?!.,:-]*(?:(?:ah|oh|well|hmm|so)[ \t]*,?[ \t]+)?"
+    r"(?:no\b(?![ \t]+(?:doubt|question|problem|worries|issue))|nope\b|not[ \t]+quite\b|actually\b"
+    r"|i[ \t]+can[ \t]+see[ \t]+why\b|that's[ \t]+not\b|that[ \t]+is[ \t]+not\b|it's[ \t]+not\b"
+    r"|correction\b|that's[ \t]+(?:a[ \t]+)?(?:common[ \t]+)?mix-?up\b|easy[ \t]+to[ \t]+mix\b)"
 )
+_CONFIRMS_26 = re.compile(r"\b(?:yes|yep|yeah|correct|right|exactly|indeed|true)\b")
 
 
 def _quotes(masked: str) -> list[int]:
@@ -654,9 +676,9 @@ def _is_rejected(claim: Claim, masked: str, quotes: list[int]) -> bool:
         return False
     said = _SAID_26.search(masked, max(line, start - 40), start) is not None
     asked = masked[start + 1 : end].rstrip().endswith("?")
-    return (said or asked) and bool(
-        _CORRECTS_26.search(masked, end + 1, min(len(masked), end + 80))
-    )
+    if not (said or asked) or _CORRECTS_26.match(masked, end + 1) is None:
+        return False
+    return _CONFIRMS_26.search(masked, end + 1, min(len(masked), end + 60)) is None
 
 
 # -- "no 0% transfer offer" -------------------------------------------------------------------------
@@ -763,7 +785,21 @@ _PURPOSE_26 = re.compile(
 #: a habit the sentence concedes or negates: "even if autopay fails", "with or without autopay"
 _CONCESSION_26 = re.compile(
     r"\beven[ \t]+(?:if|when|without)\b|\bwithout\b|\bfails?\b|\bregardless\b|\bor[ \t]+not\b"
-    r"|\blate\b(?![ \t]+fees?\b)"
+    r"|\blate\b(?![ \t]+fees?\b)|\bno[ \t]+need\b|\bneedn't\b|\b(?:isn't|not|aren't)[ \t]+"
+    r"(?:needed|necessary|required)\b|\bforget\b|\bor[ \t]+no\b|\bskip\b|\boptional\b"
+)
+#: the reader's own habit: an imperative or "you" before it ("set up autopay", "pay on time")
+_READER_26 = re.compile(
+    r"\b(?:set(?:ting)?[ \t]+up|turn(?:ing)?[ \t]+on|use|using|pay(?:ing)?|enable|enabling"
+    r"|schedul(?:e|ing)|you|your)\b"
+)
+#: between the habit and the fee: the card's design, not the reader's habit
+_DESIGNED_26 = re.compile(r"#|\b(?:designed|built|works|made|has|offers|comes)\b")
+#: after the avoided fee: the card has none at all
+_HAS_NONE_26 = re.compile(
+    r"[^.!?\n]{0,40}\b(?:has[ \t]+none|there[ \t]+is[ \t]+none|there[ \t]+isn't[ \t]+one"
+    r"|none[ \t]+at[ \t]+all|doesn't[ \t]+(?:have|charge)[ \t]+(?:one|any)|no[ \t]+(?:late[ \t]+fee"
+    r"|penalty))"
 )
 _HABIT_26 = re.compile(
     r"\b(?:autopay|auto-pay|automatic[ \t]+payments?|on[ \t]+time|in[ \t]+full|by[ \t]+the[ \t]+"
@@ -788,10 +824,17 @@ def _is_avoided(claim: Claim, masked: str) -> bool:
     if avoided is None:
         return False
     start = sentence_start(masked, claim.start)
-    if _CONCESSION_26.search(masked, start, claim.start):
+    if _CONCESSION_26.search(masked, start, claim.start) or _HAS_NONE_26.match(
+        masked, avoided.end()
+    ):
         return False
     habit = _HABIT_26.search(masked, start, claim.start)
-    return habit is not None and bool(_PURPOSE_26.search(masked, habit.end(), claim.start))
+    if habit is None or not _READER_26.search(
+        masked, max(start, habit.start() - 30), habit.start()
+    ):
+        return False
+    purpose = _PURPOSE_26.search(masked, habit.end(), min(claim.start, habit.end() + 60))
+    return purpose is not None and not _DESIGNED_26.search(masked, habit.end(), claim.start)
 
 
 #: "doesn't fully cover the $95 annual fee", "don't treat the intro period as free money": the
@@ -850,7 +893,7 @@ def revise_26(
     masked = extraction.masked
     ranked = _ranks(masked, extraction.mentions) if ranks and "#" in masked else {}
     blocks = _blocks(masked) if ranks else []
-    outside = _Outside(extraction.mentions, blocks) if blocks else None
+    outside = _Outside(masked, extraction.mentions, blocks) if blocks else None
     quotes = _quotes(masked) if labels else []
     out = list(extraction.claims)
     denials: list[Claim] = []
