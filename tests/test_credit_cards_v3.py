@@ -1,14 +1,15 @@
-"""The -v3 to -v11 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
-core-v9, core-v10, core-v11, core-v12): the compliance verifier under rulesets 10, 16, 17, 19, 20,
-21, 23, 24 and 25.
+"""The -v3 to -v12 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
+core-v9, core-v10, core-v11, core-v12, core-v13): the compliance verifier under rulesets 10, 16,
+17, 19, 20, 21, 23, 24, 25 and 26.
 
 -v4 (core-v5) is -v3 with ruleset 16, -v5 (core-v6) -v4 with ruleset 17, -v6 (core-v7) -v5
 with ruleset 19, -v7 (core-v8) -v6 with ruleset 20, -v8 (core-v9) -v7 with ruleset 21, -v9
-(core-v10) -v8 with ruleset 23, -v10 (core-v11) -v9 with ruleset 24 and -v11 (core-v12) -v10
-with ruleset 25; the tests of -v3's build and episodes run for all nine, and the same text is
-graded by -v3 as ruleset 10 reads it, by -v4 as ruleset 16 does, by -v5 as ruleset 17 does, by
--v6 as ruleset 19 does, by -v7 as ruleset 20 does, by -v8 as ruleset 21 does, by -v9 as ruleset
-23 does, by -v10 as ruleset 24 does and by -v11 as ruleset 25 does.
+(core-v10) -v8 with ruleset 23, -v10 (core-v11) -v9 with ruleset 24, -v11 (core-v12) -v10 with
+ruleset 25 and -v12 (core-v13) -v11 with ruleset 26; the tests of -v3's build and episodes run
+for all ten, and the same text is graded by -v3 as ruleset 10 reads it, by -v4 as ruleset 16
+does, by -v5 as ruleset 17 does, by -v6 as ruleset 19 does, by -v7 as ruleset 20 does, by -v8 as
+ruleset 21 does, by -v9 as ruleset 23 does, by -v10 as ruleset 24 does, by -v11 as ruleset 25
+does and by -v12 as ruleset 26 does.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
 compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
@@ -47,6 +48,7 @@ V8_RULESET = 21
 V9_RULESET = 23
 V10_RULESET = 24
 V11_RULESET = 25
+V12_RULESET = 26
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -551,6 +553,96 @@ def test_v11_grades_with_ruleset_25(base: str, snapshot: Any, catalog: Catalog) 
     assert {"asides_25", "refs_25"} <= caught, caught
 
 
+def _lines_v12(
+    card: Any, catalog: Catalog
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]], list[str]]:
+    """Lines about ``card``: true ones ruleset 25 misreads and ruleset 26 reads right, false ones
+    only ruleset 26 catches (each with the ruleset-26 reading that is about it), and false ones
+    both rulesets catch.
+
+    ``other`` is the first catalog card with another brand and late fee. True: "Set up autopay so
+    you never trip a late fee" after the card's terms (a late fee the reader avoids), which
+    ruleset 25 reads as the card having no late fee; "**What it costs:** a $<fee> annual fee, so
+    that $412.50 is all yours" and a ranked note's cell "est rew $412/yr | net $412/yr" (results
+    that are the reader's), which ruleset 25 checks as the annual fee. False, caught only by
+    ruleset 26: "#1 late fee up to $<other's>" in a note after a ranking of the card (#1) and
+    ``other`` (#2) - ruleset 25 gives it to ``other``, named last, for which it is right. False,
+    caught by both: the same "so that $412.50 is all yours" after an annual fee $50 too high.
+    """
+    name, fee = card.card_name, float(card.annual_fee_usd or 0)
+    late = float(card.late_fee_usd or 0)
+    other = next(
+        c
+        for c in catalog.cards
+        if c.card_name.split()[0] != name.split()[0] and float(c.late_fee_usd or 0) != late
+    )
+    ranking = (
+        f"#1 {name} | annual fee ${fee:.0f}\n"
+        f"#2 {other.card_name} | annual fee ${float(other.annual_fee_usd or 0):.0f}\n"
+    )
+    honest = [
+        ("fees_26", "Set up autopay so you never trip a late fee."),
+        (
+            "results_26",
+            f"**What it costs:** a ${fee:.0f} annual fee, so that $412.50 is all yours.",
+        ),
+        ("results_26", f"#1 {name} | annual fee ${fee:.0f} | est rew $412/yr | net $412/yr"),
+    ]
+    caught = [
+        ("ranks_26", f"{ranking}notes: #1 late fee up to ${float(other.late_fee_usd or 0):.0f}"),
+    ]
+    wrong = f"**What it costs:** a ${fee + 50:.0f} annual fee, so that $412.50 is all yours."
+    return honest, caught, [wrong]
+
+
+@pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
+def test_v12_grades_with_ruleset_26(base: str, snapshot: Any, catalog: Catalog) -> None:
+    """On the same task, -v11 grades a text as ruleset 25 reads it and -v12 as ruleset 26 does:
+    a late fee the reader avoids by autopay, "so that $412.50 is all yours" after the card's own
+    annual fee and an "est rew" cell - which -v11 fails - pass -v12; another card's late fee in a
+    note led by the card's rank "#1" - which -v11 passes - fails -v12; the same "is all yours"
+    after a wrong annual fee fails both."""
+    old_family, new_family = f"credit_cards.{base}-v11", f"credit_cards.{base}-v12"
+    fixed: set[str] = set()
+    caught: set[str] = set()
+    for variant in range(4):
+        task = _task(base, "v12", variant)
+        customer = task.metadata.get("customer_id")
+        customer_id = None if customer is None else int(customer)
+        oracle = task.oracle[-1].arguments["answer"]
+        assert _grade(new_family, task, oracle, snapshot).passed
+        honest, false, wrongs = _lines_v12(_subject(task, catalog), catalog)
+        for reading, line in honest:
+            text = f"{oracle}\n{line}"
+            old = verify_response(text, catalog, customer_id=customer_id, ruleset=V11_RULESET)
+            new = verify_response(text, catalog, customer_id=customer_id, ruleset=V12_RULESET)
+            assert new.passed, (task.id, line, new.codes)
+            _assert_graded_like(_grade(old_family, task, text, snapshot), old)
+            _assert_graded_like(_grade(new_family, task, text, snapshot), new)
+            if not old.passed:
+                assert "wrong_fee" in old.codes, (task.id, line, old.codes)
+                fixed.add(reading)
+        for reading, line in false:
+            text = f"{oracle}\n{line}"
+            old = verify_response(text, catalog, customer_id=customer_id, ruleset=V11_RULESET)
+            new = verify_response(text, catalog, customer_id=customer_id, ruleset=V12_RULESET)
+            assert "wrong_fee" in new.codes, (task.id, line, new.codes)
+            _assert_graded_like(_grade(old_family, task, text, snapshot), old)
+            _assert_graded_like(_grade(new_family, task, text, snapshot), new)
+            if old.passed:
+                caught.add(reading)
+        for wrong in wrongs:
+            text = f"{oracle}\n{wrong}"
+            for family, ruleset in ((old_family, V11_RULESET), (new_family, V12_RULESET)):
+                found = verify_response(text, catalog, customer_id=customer_id, ruleset=ruleset)
+                assert "wrong_fee" in found.codes, (task.id, ruleset, wrong, found.codes)
+                verdict = _grade(family, task, text, snapshot)
+                assert not verdict.passed and "wrong_fee" in verdict.codes, (family, verdict.codes)
+    # texts on which -v11 and -v12 disagree, both ways, reading by reading (computed, not assumed)
+    assert {"fees_26", "results_26"} <= fixed, fixed
+    assert {"ranks_26"} <= caught, caught
+
+
 def test_v2_tasks_keep_ruleset_3(snapshot: Any, catalog: Catalog) -> None:
     """A published -v2 task: a false "no AF" (caught only by later rulesets) still passes."""
     for base in ("card_terms_qa", "recommend_card"):
@@ -598,6 +690,7 @@ def test_build_runs_the_verifier_with_the_family_ruleset(
         ("v9", V9_RULESET),
         ("v10", V10_RULESET),
         ("v11", V11_RULESET),
+        ("v12", V12_RULESET),
     ):
         seen.clear()
         task = get_family(f"credit_cards.{base}-{version}").build(snapshot, SEED, 0)
@@ -643,9 +736,9 @@ def _episode(task: Task, snapshot: Any, calls: list[dict[str, Any]]) -> float:
         env.close()
 
 
-@pytest.mark.parametrize("version", ["v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11"])
+@pytest.mark.parametrize("version", ["v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12"])
 @pytest.mark.parametrize("base", BUMPED)
-def test_v3_to_v11_oracle_scores_one_null_zero_and_wrong_readings_fail(
+def test_v3_to_v12_oracle_scores_one_null_zero_and_wrong_readings_fail(
     base: str, version: str, snapshot: Any, catalog: Catalog
 ) -> None:
     task = _task(base, version)
@@ -678,6 +771,7 @@ def test_v3_to_v11_oracle_scores_one_null_zero_and_wrong_readings_fail(
             "v9": V9_RULESET,
             "v10": V10_RULESET,
             "v11": V11_RULESET,
+            "v12": V12_RULESET,
         }[version]
         found = verify_response(draft.group(1), catalog, ruleset=ruleset).codes
         assert sorted(set(found)) == sorted(task.expected)

@@ -120,6 +120,7 @@ PUBLISHED = [
     pytest.param("core-v10", marks=pytest.mark.slow),
     pytest.param("core-v11", marks=pytest.mark.slow),
     pytest.param("core-v12", marks=pytest.mark.slow),
+    pytest.param("core-v13", marks=pytest.mark.slow),
     pytest.param("hard-v1", marks=pytest.mark.slow),
     pytest.param("hard-v2", marks=pytest.mark.slow),
     pytest.param("hard-v3", marks=pytest.mark.slow),
@@ -141,6 +142,7 @@ PUBLISHED = [
         "core-v10",
         "core-v11",
         "core-v12",
+        "core-v13",
         "hard-v1",
         "hard-v2",
         "hard-v3",
@@ -223,13 +225,14 @@ def test_core_v4_is_core_v3_with_dbt_fix_replaced_by_the_deployed_factory() -> N
         ("core-v9", "core-v10", "-v9"),
         ("core-v10", "core-v11", "-v10"),
         ("core-v11", "core-v12", "-v11"),
+        ("core-v12", "core-v13", "-v12"),
     ],
 )
 def test_core_bumps_the_compliance_families_only(before: str, after: str, version: str) -> None:
-    """core-v5 (core-v6, core-v7, core-v8, core-v9, core-v10, core-v11, core-v12): the three
-    credit_cards families that run the compliance verifier at -v4 (-v5, -v6, -v7, -v8, -v9, -v10,
-    -v11: rulesets 16, 17, 19, 20, 21, 23, 24, 25) on the same seeds and variants; every other id
-    and index row is the suite's before it."""
+    """core-v5 (core-v6, core-v7, core-v8, core-v9, core-v10, core-v11, core-v12, core-v13): the
+    three credit_cards families that run the compliance verifier at -v4 (-v5, -v6, -v7, -v8, -v9,
+    -v10, -v11, -v12: rulesets 16, 17, 19, 20, 21, 23, 24, 25, 26) on the same seeds and variants;
+    every other id and index row is the suite's before it."""
     old_suite, new_suite = get_suite(before), get_suite(after)
     assert len(new_suite) == len(old_suite)
     bumped = {f"credit_cards.{f}" for f in ("card_terms_qa", "recommend_card", "offer_audit")}
@@ -252,10 +255,10 @@ def test_core_bumps_the_compliance_families_only(before: str, after: str, versio
         ]
 
 
-def test_the_default_suite_is_core_v12() -> None:
+def test_the_default_suite_is_core_v13() -> None:
     from replicas.suite import DEFAULT_SUITE
 
-    assert DEFAULT_SUITE == "core-v12"
+    assert DEFAULT_SUITE == "core-v13"
 
 
 def test_hard_v3_is_hard_v2_with_the_incident_on_each_seeds_deployment() -> None:

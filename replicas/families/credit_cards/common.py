@@ -107,6 +107,10 @@ V10_COMPLIANCE_RULESET = 24
 #: with (the verifier's default since stop 39; a literal for the same reason).
 V11_COMPLIANCE_RULESET = 25
 
+#: The compliance ruleset the ``-v12`` families (suite core-v13, ``v12_families``) grade and build
+#: with (the verifier's default since stop 40; a literal for the same reason).
+V12_COMPLIANCE_RULESET = 26
+
 #: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
 #: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).
 RULES_SQL = f"""

@@ -21,6 +21,8 @@ current detections) instead of the frozen ruleset 3; see ``RecommendCardV3``.
 in ``replicas.families.credit_cards.v10_families``.
 ``-v11`` (core-v12): ``-v10`` with check 2 under compliance ruleset 25; see ``RecommendCardV11``
 in ``replicas.families.credit_cards.v11_families``.
+``-v12`` (core-v13): ``-v11`` with check 2 under compliance ruleset 26; see ``RecommendCardV12``
+in ``replicas.families.credit_cards.v12_families``.
 
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
