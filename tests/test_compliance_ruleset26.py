@@ -20,7 +20,7 @@ from dataclasses import replace
 
 import pytest
 
-from replicas.verifiers.compliance import RULESETS, Catalog, verify_response
+from replicas.verifiers.compliance import DEFAULT_RULESET, RULESETS, Catalog, verify_response
 from replicas.verifiers.compliance.ruleset import Ruleset
 from tests.compliance_cases import CARDS, ELIGIBILITY, card
 
@@ -925,8 +925,9 @@ def test_the_lower_case_one_reading_is_linear(catalog: Catalog) -> None:
     assert r26 < 3 * r25 + 5, (r26, r25)
 
 
-def test_ruleset_26_is_25_plus_its_own_flags() -> None:
+def test_ruleset_26_is_25_plus_its_own_flags_and_the_default() -> None:
     r25, r26 = RULESETS[25], RULESETS[26]
+    assert DEFAULT_RULESET == 26  # the default since stop 40 (families -v12, suite core-v13)
     assert all(getattr(r26, f) for f in CLASSES)
     assert not any(getattr(RULESETS[v], f) for v in RULESETS if v < 26 for f in CLASSES)
     for name in r25.__dataclass_fields__:

@@ -222,7 +222,11 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   "That comes to about $X a year" after an earning rate), goals and headers that are no claims
   ("no-fee" as an item of a list of goals, "Annual Percentage Rate") and a lower-case "one"
   used as a word after a name, which is no tier ("one by one"), "no 0% transfer offer" as no
-  intro transfer APR (not the fee after it), and a late fee the reader avoids by a payment habit.
+  intro transfer APR (not the fee after it), and a late fee the reader avoids by a payment habit;
+  and, from the s30 tuning halves, entries of a ruled-out list or record ("card: X / reason: you
+  have it already"), prose after a code block, estimates in a record's keys, balances with the fee
+  added, a value rejected after ", not", a quoted statement the reply corrects, and negated verbs
+  whose object is the term ("doesn't cover the $95 fee").
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -593,19 +597,23 @@ class Ruleset:
     # ruleset 25: "unless you want the 9-month 0% window" refers to the offer of the card named
     # before that has it
     offers_25: bool = False
-    # ruleset 26 (``ruleset26``, the s29 blind sets' tuning halves): "Why not X? It needs 640
-    # and yours is 531" rules X out without "Because"
+    # ruleset 26 (``ruleset26``, the s29 and s30 blind sets' tuning halves): "Why not X? It
+    # needs 640 and yours is 531" rules X out without "Because", and so does an entry under a
+    # ruling-out lead ("Cards I left off:\n- X - min score 640 vs your 612")
     why_not_26: bool = False
-    # ruleset 26: a note led by "#1" is about the card "#1" names ("#1 late fee up to $41")
+    # ruleset 26: a note led by "#1" is about the card "#1" names ("#1 late fee up to $41");
+    # prose after a code block whose last card is ruled out is about the card named before it
     ranks_26: bool = False
-    # ruleset 26: "so that $976.68 is all yours", "That comes to about $717 a year" after what
-    # the card earns: results, not prices
+    # ruleset 26: "so that $976.68 is all yours", "est rew $1,259/yr", "That comes to about $717
+    # a year" after an earning rate, "balance incl. fee: $3,090": results, not prices
     results_26: bool = False
-    # ruleset 26: "no-fee" as an item of a list of goals, "Annual Percentage Rate" as a header
+    # ruleset 26: "no-fee" as an item of a list of goals, "Annual Percentage Rate", "one by one",
+    # a value rejected after ", not", a quoted statement the reply corrects: no claims
     labels_26: bool = False
     # ruleset 26: "no 0% transfer offer" lacks an intro transfer APR; its "no" stops there
     offers_26: bool = False
-    # ruleset 26: "so you never trip a late fee" is no term; "4% (min $10) minimum fee" is a fee
+    # ruleset 26: "so you never trip a late fee" and "doesn't cover the $95 fee" are no denials;
+    # "4% (min $10) minimum fee" is a fee
     fees_26: bool = False
 
 
