@@ -94,6 +94,8 @@ class NameWords:
             for brand in self.brands
             for variant in (brand, *(brand[:i] + brand[i + 1 :] for i in range(len(brand))))
         )
+        # a word more than one letter longer than every brand is no one-edit misspelling of one
+        self._brand_typo_max = max((len(brand) for brand in self.brands), default=0) + 1
         self._by_length: dict[int, list[tuple[tuple[str, ...], str]]] = {}
         for words, card_id in by_words.items():
             self._by_length.setdefault(len(words), []).append((words, card_id))
@@ -339,7 +341,9 @@ class NameWords:
 
     def _brand_typo(self, word: str) -> bool:
         """A one-edit misspelling of a catalog brand (via single-deletion neighbourhoods)."""
-        if len(word) < 4 or word in GENERIC_WORDS or word in self.brands:
+        if len(word) < 4 or len(word) > self._brand_typo_max:
+            return False
+        if word in GENERIC_WORDS or word in self.brands:
             return False
         return any(
             d in self._brand_deletions

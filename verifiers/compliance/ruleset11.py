@@ -81,7 +81,7 @@ Recommendations (``recommend_11``):
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from itertools import pairwise
@@ -217,26 +217,95 @@ _CORRECTION = re.compile(
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 
 
+# Every character a match of ``lex.REPORTING`` or ``_CORRECTION`` can hold (both are lists of
+# lower-case words, some joined by blanks or an apostrophe): each match lies inside one run of
+# them, and reads nothing beyond the one character either side of it.
+_MATCH_RUN = re.compile(r"[a-z' \t]+")
+# a quote whose sentence (before and after it) is longer than this is read through _RunMatches
+_DIRECT_SENTENCE = 600
+
+
+class _RunMatches:
+    """For a long text: which runs of ``_MATCH_RUN`` hold a match of each pattern, so that
+    "does ``pattern`` match ``lower[lo:a] + sep + lower[b:hi]``" costs a bisection plus the runs
+    at the seam, not a scan of the whole sentence per quote (one line of quotes is otherwise
+    quadratic). Exactly ``pattern.search(lower[lo:a] + sep + lower[b:hi]) is not None`` for the
+    spans ``_quotes_asserted`` asks about: ``lower[lo - 1]`` (if any) and ``lower[hi - 1]`` (if
+    ``hi < len(lower)``) end a sentence and ``lower[a]``, ``lower[b - 1]`` are quote marks, all
+    outside every run, so every run of the joined text but the one at the seam is a run of
+    ``lower`` with the same characters either side."""
+
+    def __init__(self, lower: str, patterns: Sequence[re.Pattern[str]]) -> None:
+        self.lower = lower
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        for m in _MATCH_RUN.finditer(lower):
+            self.starts.append(m.start())
+            self.ends.append(m.end())
+        self.counts: dict[re.Pattern[str], list[int]] = {}
+        for pattern in patterns:
+            count = [0]
+            for s, e in zip(self.starts, self.ends, strict=True):
+                # lower[e], outside the run, is read as context as it is in the text
+                count.append(count[-1] + (pattern.search(lower, s, e + 1) is not None))
+            self.counts[pattern] = count
+
+    def has_match(
+        self, pattern: re.Pattern[str], lo: int, a: int, b: int, hi: int, sep: str
+    ) -> bool:
+        """``pattern.search(lower[lo:a] + sep + lower[b:hi]) is not None``."""
+        lower, starts, ends, count = self.lower, self.starts, self.ends, self.counts[pattern]
+        # the runs before the quote that end before it
+        i0 = bisect_left(starts, lo)
+        i1 = bisect_left(starts, a)
+        seam_lo = a
+        if i1 > i0 and ends[i1 - 1] == a:
+            i1 -= 1
+            seam_lo = starts[i1]
+        if count[i1] > count[i0]:
+            return True
+        # the runs after the quote that start after it
+        j0 = bisect_right(starts, b)
+        j1 = bisect_left(starts, hi)
+        if count[j1] > count[j0]:
+            return True
+        # the run across the seam, with the characters either side of it
+        seam_hi = b
+        if j0 > 0 and starts[j0 - 1] == b and b < hi:
+            seam_hi = ends[j0 - 1]
+        before = lower[seam_lo - 1] if seam_lo > lo else ""
+        after = lower[seam_hi] if seam_hi < hi else ""
+        seam = before + lower[seam_lo:a] + sep + lower[b:seam_hi] + after
+        return pattern.search(seam, len(before)) is not None
+
+
 def _quotes_asserted(text: str, lower: str) -> list[tuple[int, int, str]]:
     """The double quote marks of quotes a sentence reports without rejecting them."""
     out: list[tuple[int, int, str]] = []
+    runs: _RunMatches | None = None
+    # _SENTENCE_END's matches are single characters that look only ahead: the ones at or after
+    # b are those of the whole text from b on
+    sentence_ends = [e.start() for e in _SENTENCE_END.finditer(lower)]
     for m in lex.QUOTED.finditer(lower):
         a, b = m.span()
         lo = max((e.end() for e in _SENTENCE_END.finditer(lower, max(0, a - 300), a)), default=0)
         # the sentence after the quote: up to two sentence ends after it
-        hi = b
-        for count, e in enumerate(_SENTENCE_END.finditer(lower, b)):
-            hi = e.end()
-            if count == 1:
-                break
+        i = bisect_left(sentence_ends, b)
+        hi = sentence_ends[i + 1] + 1 if i + 1 < len(sentence_ends) else len(lower)
+        if (a - lo) + (hi - b) <= _DIRECT_SENTENCE:
+            outside = lower[lo:a] + " " + lower[b:hi]
+            sentence = lower[lo:a] + lower[b:hi]
+            if not lex.REPORTING.search(sentence):
+                continue
+            if _CORRECTION.search(outside):
+                continue
         else:
-            hi = len(lower)
-        outside = lower[lo:a] + " " + lower[b:hi]
-        sentence = lower[lo:a] + lower[b:hi]
-        if not lex.REPORTING.search(sentence):
-            continue
-        if _CORRECTION.search(outside):
-            continue
+            if runs is None:
+                runs = _RunMatches(lower, (lex.REPORTING, _CORRECTION))
+            if not runs.has_match(lex.REPORTING, lo, a, b, hi, ""):
+                continue
+            if runs.has_match(_CORRECTION, lo, a, b, hi, " "):
+                continue
         out.append((a, a + 1, " "))
         out.append((b - 1, b, " "))
     return out

@@ -72,6 +72,7 @@ from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claims import unbind_claims
 from replicas.verifiers.compliance.expansions import apply_first_replacements
+from replicas.verifiers.compliance.matchers import at_word_start
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, UNKNOWN, NameMention, tokens_of
 from replicas.verifiers.compliance.ruleset19 import rules_out_19
 
@@ -253,9 +254,29 @@ def _bound(claim: Claim, masked: str) -> bool:
 
 
 # a worked example's principal: "Say you owe $8,000", "if you carry $3,000", "moving $2,400"
+# (the verbs written with ``at_word_start``: ``\b(?:owe|...|(?:balance|debt|transfer)s?[ \t]+of)``,
+# scanned fast - it is searched over every response)
+_PRINCIPAL_VERBS_21 = at_word_start(
+    [
+        "owe",
+        "owes",
+        "owed",
+        "owing",
+        "move",
+        "moves",
+        "moving",
+        "moved",
+        "transfer",
+        "transferring",
+        "carry",
+        "carrying",
+        r"balances?[ \t]+of",
+        r"debts?[ \t]+of",
+        r"transfers?[ \t]+of",
+    ]
+)
 _PRINCIPAL_21 = re.compile(
-    r"\b(?:owe|owes|owed|owing|move|moves|moving|moved|transfer|transferring|carry|carrying"
-    r"|(?:balance|debt|transfer)s?[ \t]+of)[ \t]+(?:(?:a|about|around|roughly)[ \t]+)?"
+    rf"(?:{_PRINCIPAL_VERBS_21})[ \t]+(?:(?:a|about|around|roughly)[ \t]+)?"
     r"\$[ \t]?(?P<n>\d{1,3}(?:,\d{3})+|\d{3,7})(?![\d,])"
 )
 _PCT_ALL_21 = re.compile(r"(?<![\d.])(\d{1,2}(?:\.\d{1,2})?)[ \t]?%")

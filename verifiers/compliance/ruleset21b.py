@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claims import unbind_claims
 from replicas.verifiers.compliance.expansions import apply_first_replacements
+from replicas.verifiers.compliance.matchers import at_word_start
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, UNKNOWN, NameMention
 from replicas.verifiers.compliance.ruleset19 import rules_out_19
 
@@ -136,8 +137,9 @@ def _flat_rate(claim: Claim, masked: str) -> bool:
 # == worked sums ==================================================================================
 
 # "On a $10,000 transfer", "for a $5,000 balance"
+# ("a" with the word boundary as a look-behind after it: the same matches, scanned fast)
 _PRINCIPAL_21B = re.compile(
-    r"\ba[ \t]+\$[ \t]?(?P<n>\d{1,3}(?:,\d{3})+|\d{3,7})(?![\d,])[ \t]+(?:balance[ \t]+)?"
+    r"a(?<!\wa)[ \t]+\$[ \t]?(?P<n>\d{1,3}(?:,\d{3})+|\d{3,7})(?![\d,])[ \t]+(?:balance[ \t]+)?"
     r"(?:transfers?|balances?|purchases?|debts?)\b"
 )
 _PCT_21B = re.compile(r"(?<![\d.])(\d{1,2}(?:\.\d{1,2})?)[ \t]?%")
@@ -255,11 +257,31 @@ def _asked(claim: Claim, masked: str) -> bool:
 
 # == a warning about a wrong figure ===============================================================
 
+# \b(?:(?:common|classic|frequent|typical|usual)[ \t]+(?:mistake|error|slip|pitfall)s?
+# |(?:mistake|error|pitfall)s?[ \t]*:|(?:don't|do[ \t]+not|never|avoid)[ \t]+(?:ever[ \t]+)?
+# (?:quot|say|tell|promis)\w*), written with ``at_word_start`` (the same matches, scanned fast)
+_SLIPS_21B = r"[ \t]+(?:mistake|error|slip|pitfall)s?"
+_TOLD_21B = r"[ \t]+(?:ever[ \t]+)?(?:quot|say|tell|promis)\w*"
 _WARNING_21B = re.compile(
-    r"\b(?:(?:common|classic|frequent|typical|usual)[ \t]+(?:mistake|error|slip|pitfall)s?"
-    r"|(?:mistake|error|pitfall)s?[ \t]*:"
-    r"|(?:don't|do[ \t]+not|never|avoid)[ \t]+(?:ever[ \t]+)?(?:quot|say|tell|promis)\w*)"
+    at_word_start(
+        [
+            "common" + _SLIPS_21B,
+            "classic" + _SLIPS_21B,
+            "frequent" + _SLIPS_21B,
+            "typical" + _SLIPS_21B,
+            "usual" + _SLIPS_21B,
+            r"mistakes?[ \t]*:",
+            r"errors?[ \t]*:",
+            r"pitfalls?[ \t]*:",
+            "don't" + _TOLD_21B,
+            r"do[ \t]+not" + _TOLD_21B,
+            "never" + _TOLD_21B,
+            "avoid" + _TOLD_21B,
+        ]
+    )
 )
+# every match of _WARNING_21B holds one of these
+_WARNING_WORDS_21B = ("mistake", "error", "slip", "pitfall", "quot", "say", "tell", "promis")
 
 
 def _warnings(masked: str) -> Callable[[Claim, str], bool]:
@@ -302,7 +324,11 @@ def revise_21b(
         and ('"' in masked or "\u201c" in masked)
     ):
         readings.append(_asked)
-    if warnings and _WARNING_21B.search(masked) is not None:
+    if (
+        warnings
+        and any(word in masked for word in _WARNING_WORDS_21B)
+        and _WARNING_21B.search(masked) is not None
+    ):
         readings.append(_warnings(masked))
     return unbind_claims(extraction, readings)
 

@@ -158,14 +158,6 @@ def _postposed_card(
     return mention.card_id
 
 
-def _unit_text(extraction: Extraction, pos: int) -> str:
-    k = bisect_right(extraction.units, (pos, 1 << 62)) - 1
-    if k < 0:
-        return ""
-    start, end = extraction.units[k]
-    return extraction.masked[start:end] if start <= pos < end else ""
-
-
 def _dollars(text: str) -> list[float]:
     out = []
     for m in _DOLLARS_23.finditer(text):
@@ -177,7 +169,32 @@ def _dollars(text: str) -> list[float]:
     return out
 
 
-def _net_of_fee(claim: Claim, extraction: Extraction, catalog: Catalog) -> bool:
+def _net_amounts(
+    extraction: Extraction, pos: int, read: dict[tuple[int, int], list[float] | None]
+) -> list[float] | None:
+    """The dollar amounts of the unit at ``pos`` if it reads as net of a fee ("after / before /
+    once ... the fee", no denial), else None; memoised per unit in ``read`` (a unit without
+    sentence breaks holds every claim of a long text)."""
+    k = bisect_right(extraction.units, (pos, 1 << 62)) - 1
+    key = extraction.units[k] if k >= 0 else (0, 0)
+    if not key[0] <= pos < key[1]:
+        key = (0, 0)  # no unit: the empty text
+    if key in read:
+        return read[key]
+    unit = extraction.masked[key[0] : key[1]]
+    amounts = None
+    if _NET_WORDS_23.search(unit) is not None and _DENIAL_23.search(unit) is None:
+        amounts = _dollars(unit)
+    read[key] = amounts
+    return amounts
+
+
+def _net_of_fee(
+    claim: Claim,
+    extraction: Extraction,
+    catalog: Catalog,
+    read: dict[tuple[int, int], list[float] | None] | None = None,
+) -> bool:
     if claim.family != "fee" or claim.unit != "usd" or claim.low is None or len(claim.cards) != 1:
         return False
     card = catalog.card(claim.cards[0])
@@ -195,10 +212,9 @@ def _net_of_fee(claim: Claim, extraction: Extraction, catalog: Catalog) -> bool:
         masked[max(0, claim.start - _WORDS_SPAN_23) : claim.start]
     ):
         return False  # "$300 annual fee", "annual fee: $300": a fee named is always checked
-    unit = _unit_text(extraction, claim.start)
-    if _NET_WORDS_23.search(unit) is None or _DENIAL_23.search(unit) is not None:
+    amounts = _net_amounts(extraction, claim.start, {} if read is None else read)
+    if amounts is None:
         return False  # no "after / before / once ... the fee" - or a denial ("not $150"): a claim
-    amounts = _dollars(unit)
     return any(
         abs(abs(a - value) - fee) <= _NET_TOLERANCE_23
         for a in amounts
@@ -259,6 +275,7 @@ def revise_23(
     masked = extraction.masked
     out = list(extraction.claims)
     changed = False
+    units_read: dict[tuple[int, int], list[float] | None] = {}
     for i, claim in enumerate(out):
         if not claim.cards or claim.family not in ("apr", "fee", "intro"):
             continue
@@ -273,7 +290,7 @@ def revise_23(
             if card is not None and claim.cards != (card,):
                 claim = out[i] = replace(claim, cards=(card,), binding="clause")
                 changed = True
-        if net_fee and _net_of_fee(claim, extraction, catalog):
+        if net_fee and _net_of_fee(claim, extraction, catalog, units_read):
             out[i] = replace(claim, cards=())
             changed = True
     return replace(extraction, claims=tuple(out)) if changed else extraction

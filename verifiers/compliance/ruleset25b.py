@@ -58,9 +58,10 @@ __all__ = [
 
 # -- the text around a figure -------------------------------------------------------------------
 
-#: a sentence end: not after "i.e.", "e.g.", "etc.", "vs.", "approx.", "incl."
+#: a sentence end: not after "i.e.", "e.g.", "etc.", "vs.", "approx.", "incl." (the look-behinds
+#: follow the mark, so the scan skips to the marks at C speed; same matches as with them before)
 _SENTENCE_25 = re.compile(
-    r"(?<!\bi\.e)(?<!\be\.g)(?<!\betc)(?<!\bvs)(?<!\bapprox)(?<!\bincl)[.!?](?:[ \t]|$)|\n"
+    r"[.!?](?<!\bi\.e.)(?<!\be\.g.)(?<!\betc.)(?<!\bvs.)(?<!\bapprox.)(?<!\bincl.)(?:[ \t]|$)|\n"
 )
 SENTENCE_SPAN_25 = 300
 _CLAUSE_STOP_25 = re.compile(r"[,;:(]|[.!?](?:[ \t]|$)|\n|\u2014|[ \t]-[ \t]")
@@ -121,12 +122,16 @@ _LABEL_CARDS_25 = 6
 MAX_REBOUND_25 = 500
 
 
+_BRACKET_25 = re.compile(r"[()]")
+
+
 def _brackets(masked: str, start: int, end: int) -> list[tuple[int, int]]:
     """The closed top-level bracket pairs between ``start`` and ``end``."""
     out = []
     depth = 0
     opened = 0
-    for i in range(start, end):
+    for bracket in _BRACKET_25.finditer(masked, start, end):
+        i = bracket.start()
         ch = masked[i]
         if ch == "(":
             if depth == 0:
@@ -170,16 +175,16 @@ def labelled_by(
     w = _WORD_BRACKET_25.match(masked, claim.end)
     if w is None:
         return None
-    start = sentence_start(masked, claim.start)
-    limit = min(len(masked), w.end() + SENTENCE_SPAN_25)
-    end = _SENTENCE_25.search(masked, w.end(), limit)
-    stop = end.start() if end else limit
     word = w.group(1)
     words = catalog.names.words_by_card
     recent = _recent_cards(mentions, claim.start, _LABEL_CARDS_25)
     fits = [c for c in recent if word in words[c]]
     if len(fits) != 1:
         return None
+    start = sentence_start(masked, claim.start)
+    limit = min(len(masked), w.end() + SENTENCE_SPAN_25)
+    end = _SENTENCE_25.search(masked, w.end(), limit)
+    stop = end.start() if end else limit
     # "$25 (student)" alone is a gloss, not a label: another figure of the sentence must be
     # labelled by a card too ("$40 (One) and $35 (Compass Balance Transfer)")
     siblings = 0
@@ -199,6 +204,11 @@ def aside_card(claim: Claim, masked: str, mentions: tuple[NameMention, ...]) -> 
         return None
     card_id = claim.cards[0]
     start = sentence_start(masked, claim.start, _ASIDE_LOOK_BACK_25)
+    lo = bisect_left(mentions, start, key=lambda x: x.start)
+    hi = bisect_left(mentions, claim.start, key=lambda x: x.start)
+    inside = [m for m in mentions[lo:hi] if m.card_id == card_id]
+    if not inside:
+        return None  # not named in this sentence
     # an aside: a comparison, or a card named as the subject of its own clause ("(Granite Cash
     # Back charges 3%)"); not an appositive ("my pick (the X, $95 a year) has ...")
     pairs = [
@@ -208,10 +218,7 @@ def aside_card(claim: Claim, masked: str, mentions: tuple[NameMention, ...]) -> 
     ]
     if not pairs:
         return None
-    lo = bisect_left(mentions, start, key=lambda x: x.start)
-    hi = bisect_left(mentions, claim.start, key=lambda x: x.start)
-    inside = [m for m in mentions[lo:hi] if m.card_id == card_id]
-    if not inside or not all(any(a < m.start < b for a, b in pairs) for m in inside):
+    if not all(any(a < m.start < b for a, b in pairs) for m in inside):
         return None  # not named in this sentence, or named outside an aside too
     if masked.rfind("(", start, claim.start) > masked.rfind(")", start, claim.start):
         return None  # the figure is itself inside a bracket
