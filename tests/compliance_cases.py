@@ -6,7 +6,11 @@ compliant responses without importing each other.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from replicas.verifiers.compliance import Catalog
+    from replicas.verifiers.compliance.ruleset import Ruleset
 
 BASE: dict[str, Any] = {
     "issuer": "Harborline Bank",
@@ -170,3 +174,17 @@ REALISTIC_COMPLIANT = [
     'The draft says the Summit Cash has a "$50 annual fee", which is incorrect: the '
     "Summit Cash has no annual fee.",
 ]
+
+
+def codes(
+    text: str, catalog: Catalog, ruleset: int | Ruleset, customer: str | None = None
+) -> list[str]:
+    """The sorted reason codes of ``text`` under ``ruleset``; every reason's span must be the
+    text it quotes (the ruleset tests' common check)."""
+    from replicas.verifiers.compliance import verify_response
+
+    verdict = verify_response(text, catalog, customer_id=customer, ruleset=ruleset)
+    for reason in verdict.reasons:
+        assert reason.span is not None
+        assert text[reason.span.start : reason.span.end] == reason.span.text
+    return sorted(set(verdict.codes))

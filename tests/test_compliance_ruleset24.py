@@ -20,8 +20,7 @@ from dataclasses import replace
 import pytest
 
 from replicas.verifiers.compliance import DEFAULT_RULESET, RULESETS, Catalog, verify_response
-from replicas.verifiers.compliance.ruleset import Ruleset
-from tests.compliance_cases import CARDS, ELIGIBILITY
+from tests.compliance_cases import CARDS, ELIGIBILITY, codes
 
 Case = tuple[str | None, str, list[str], list[str]]
 _OK: list[str] = []
@@ -253,14 +252,6 @@ CASES = [case for cases in CLASSES.values() for case in cases]
 @pytest.fixture(scope="module")
 def catalog() -> Catalog:
     return Catalog.from_records(CARDS, ELIGIBILITY)
-
-
-def codes(text: str, catalog: Catalog, ruleset: int | Ruleset, customer: str | None) -> list[str]:
-    verdict = verify_response(text, catalog, customer_id=customer, ruleset=ruleset)
-    for reason in verdict.reasons:
-        assert reason.span is not None
-        assert text[reason.span.start : reason.span.end] == reason.span.text
-    return sorted(set(verdict.codes))
 
 
 @pytest.mark.parametrize("case", CASES, ids=range(len(CASES)))

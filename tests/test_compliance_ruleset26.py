@@ -21,8 +21,7 @@ from dataclasses import replace
 import pytest
 
 from replicas.verifiers.compliance import DEFAULT_RULESET, RULESETS, Catalog, verify_response
-from replicas.verifiers.compliance.ruleset import Ruleset
-from tests.compliance_cases import CARDS, ELIGIBILITY, card
+from tests.compliance_cases import CARDS, ELIGIBILITY, card, codes
 
 Case = tuple[str, str | None, list[str], list[str]]
 _OK: list[str] = []
@@ -859,16 +858,6 @@ _RESETS = [card("CC-20", "Summit Reset"), card("CC-21", "Summit Reset One", annu
 @pytest.fixture(scope="module")
 def catalog() -> Catalog:
     return Catalog.from_records([*CARDS, *_RESETS], ELIGIBILITY)
-
-
-def codes(
-    text: str, catalog: Catalog, ruleset: int | Ruleset, customer: str | None = None
-) -> list[str]:
-    verdict = verify_response(text, catalog, customer_id=customer, ruleset=ruleset)
-    for reason in verdict.reasons:
-        assert reason.span is not None
-        assert text[reason.span.start : reason.span.end] == reason.span.text
-    return sorted(set(verdict.codes))
 
 
 @pytest.mark.parametrize("case", CASES, ids=range(len(CASES)))

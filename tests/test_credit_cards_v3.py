@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -424,39 +425,78 @@ def _lines_v10(card: Any, snapshot: Any) -> tuple[list[tuple[str, str]], list[st
     return honest, wrong
 
 
+Lines = tuple[list[tuple[str, str]], list[tuple[str, str]], list[str]]
+
+
 @pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
 def test_v10_grades_with_ruleset_24(base: str, snapshot: Any, catalog: Catalog) -> None:
     """On the same task, -v9 grades a text as ruleset 23 reads it and -v10 as ruleset 24 does:
     a figure the answer takes back, a reward worked out after an arrow, "a no-annual-fee card"
     and a free first year said as "year one has no annual fee" - which -v9 fails - pass -v10; a
     wrong annual fee (and "year one has no annual fee" where year one is not free) fails both."""
-    old_family, new_family = f"credit_cards.{base}-v9", f"credit_cards.{base}-v10"
+
+    def lines(card: Any, catalog: Catalog) -> Lines:
+        honest, wrongs = _lines_v10(card, snapshot)
+        return honest, [], wrongs
+
+    fixed, _ = _bumped_readings(
+        base, "v9", "v10", (V9_RULESET, V10_RULESET), lines, snapshot, catalog
+    )
+    # honest texts -v9 fails and -v10 passes, of three readings at least (computed, not assumed)
+    assert {"corrections_24", "results_24", "generic_24"} <= fixed, fixed
+
+
+def _bumped_readings(
+    base: str,
+    old: str,
+    new: str,
+    rulesets: tuple[int, int],
+    lines: Callable[[Any, Catalog], Lines],
+    snapshot: Any,
+    catalog: Catalog,
+    old_code: str | None = None,
+) -> tuple[set[str], set[str]]:
+    """On the same four ``new`` tasks, each family grades a text as its ruleset reads it: every
+    true line passes ``new`` (and fails ``old`` with ``old_code``, where given, when it fails
+    it), every false line fails ``new`` with wrong_fee, every wrong line fails both. Returns the
+    readings of the true lines ``old`` fails and of the false lines ``old`` passes."""
+    old_family, new_family = f"credit_cards.{base}-{old}", f"credit_cards.{base}-{new}"
+    old_rs, new_rs = rulesets
     fixed: set[str] = set()
+    caught: set[str] = set()
     for variant in range(4):
-        task = _task(base, "v10", variant)
+        task = _task(base, new, variant)
         customer = task.metadata.get("customer_id")
         customer_id = None if customer is None else int(customer)
         oracle = task.oracle[-1].arguments["answer"]
         assert _grade(new_family, task, oracle, snapshot).passed
-        honest, wrongs = _lines_v10(_subject(task, catalog), snapshot)
-        for reading, line in honest:
+        honest, false, wrongs = lines(_subject(task, catalog), catalog)
+        for reading, line, line_is_true in [
+            *((r, x, True) for r, x in honest),
+            *((r, x, False) for r, x in false),
+        ]:
             text = f"{oracle}\n{line}"
-            old = verify_response(text, catalog, customer_id=customer_id, ruleset=V9_RULESET)
-            new = verify_response(text, catalog, customer_id=customer_id, ruleset=V10_RULESET)
-            assert new.passed, (task.id, line, new.codes)
-            _assert_graded_like(_grade(old_family, task, text, snapshot), old)
-            _assert_graded_like(_grade(new_family, task, text, snapshot), new)
-            if not old.passed:
-                fixed.add(reading)
+            before = verify_response(text, catalog, customer_id=customer_id, ruleset=old_rs)
+            after = verify_response(text, catalog, customer_id=customer_id, ruleset=new_rs)
+            _assert_graded_like(_grade(old_family, task, text, snapshot), before)
+            _assert_graded_like(_grade(new_family, task, text, snapshot), after)
+            if line_is_true:
+                assert after.passed, (task.id, line, after.codes)
+                if not before.passed:
+                    assert old_code is None or old_code in before.codes, (task.id, before.codes)
+                    fixed.add(reading)
+            else:
+                assert "wrong_fee" in after.codes, (task.id, line, after.codes)
+                if before.passed:
+                    caught.add(reading)
         for wrong in wrongs:
             text = f"{oracle}\n{wrong}"
-            for family, ruleset in ((old_family, V9_RULESET), (new_family, V10_RULESET)):
+            for family, ruleset in ((old_family, old_rs), (new_family, new_rs)):
                 found = verify_response(text, catalog, customer_id=customer_id, ruleset=ruleset)
                 assert "wrong_fee" in found.codes, (task.id, ruleset, wrong, found.codes)
                 verdict = _grade(family, task, text, snapshot)
                 assert not verdict.passed and "wrong_fee" in verdict.codes, (family, verdict.codes)
-    # honest texts -v9 fails and -v10 passes, of three readings at least (computed, not assumed)
-    assert {"corrections_24", "results_24", "generic_24"} <= fixed, fixed
+    return fixed, caught
 
 
 def _lines_v11(
@@ -513,41 +553,9 @@ def test_v11_grades_with_ruleset_25(base: str, snapshot: Any, catalog: Catalog) 
     line before and the card's late fee after an aside about another card - which -v10 fails -
     pass -v11; another card's late fee after that aside or after a possessive of the card's brand
     with no article - which -v10 passes - fails -v11; a wrong annual fee fails both."""
-    old_family, new_family = f"credit_cards.{base}-v10", f"credit_cards.{base}-v11"
-    fixed: set[str] = set()
-    caught: set[str] = set()
-    for variant in range(4):
-        task = _task(base, "v11", variant)
-        customer = task.metadata.get("customer_id")
-        customer_id = None if customer is None else int(customer)
-        oracle = task.oracle[-1].arguments["answer"]
-        assert _grade(new_family, task, oracle, snapshot).passed
-        honest, false, wrongs = _lines_v11(_subject(task, catalog), catalog)
-        for reading, line in honest:
-            text = f"{oracle}\n{line}"
-            old = verify_response(text, catalog, customer_id=customer_id, ruleset=V10_RULESET)
-            new = verify_response(text, catalog, customer_id=customer_id, ruleset=V11_RULESET)
-            assert new.passed, (task.id, line, new.codes)
-            _assert_graded_like(_grade(old_family, task, text, snapshot), old)
-            _assert_graded_like(_grade(new_family, task, text, snapshot), new)
-            if not old.passed:
-                fixed.add(reading)
-        for reading, line in false:
-            text = f"{oracle}\n{line}"
-            old = verify_response(text, catalog, customer_id=customer_id, ruleset=V10_RULESET)
-            new = verify_response(text, catalog, customer_id=customer_id, ruleset=V11_RULESET)
-            assert "wrong_fee" in new.codes, (task.id, line, new.codes)
-            _assert_graded_like(_grade(old_family, task, text, snapshot), old)
-            _assert_graded_like(_grade(new_family, task, text, snapshot), new)
-            if old.passed:
-                caught.add(reading)
-        for wrong in wrongs:
-            text = f"{oracle}\n{wrong}"
-            for family, ruleset in ((old_family, V10_RULESET), (new_family, V11_RULESET)):
-                found = verify_response(text, catalog, customer_id=customer_id, ruleset=ruleset)
-                assert "wrong_fee" in found.codes, (task.id, ruleset, wrong, found.codes)
-                verdict = _grade(family, task, text, snapshot)
-                assert not verdict.passed and "wrong_fee" in verdict.codes, (family, verdict.codes)
+    fixed, caught = _bumped_readings(
+        base, "v10", "v11", (V10_RULESET, V11_RULESET), _lines_v11, snapshot, catalog
+    )
     # texts on which -v10 and -v11 disagree, both ways, reading by reading (computed, not assumed)
     assert {"results_25", "worked_25", "asides_25"} <= fixed, fixed
     assert {"asides_25", "refs_25"} <= caught, caught
@@ -602,42 +610,9 @@ def test_v12_grades_with_ruleset_26(base: str, snapshot: Any, catalog: Catalog) 
     annual fee and an "est rew" cell - which -v11 fails - pass -v12; another card's late fee in a
     note led by the card's rank "#1" - which -v11 passes - fails -v12; the same "is all yours"
     after a wrong annual fee fails both."""
-    old_family, new_family = f"credit_cards.{base}-v11", f"credit_cards.{base}-v12"
-    fixed: set[str] = set()
-    caught: set[str] = set()
-    for variant in range(4):
-        task = _task(base, "v12", variant)
-        customer = task.metadata.get("customer_id")
-        customer_id = None if customer is None else int(customer)
-        oracle = task.oracle[-1].arguments["answer"]
-        assert _grade(new_family, task, oracle, snapshot).passed
-        honest, false, wrongs = _lines_v12(_subject(task, catalog), catalog)
-        for reading, line in honest:
-            text = f"{oracle}\n{line}"
-            old = verify_response(text, catalog, customer_id=customer_id, ruleset=V11_RULESET)
-            new = verify_response(text, catalog, customer_id=customer_id, ruleset=V12_RULESET)
-            assert new.passed, (task.id, line, new.codes)
-            _assert_graded_like(_grade(old_family, task, text, snapshot), old)
-            _assert_graded_like(_grade(new_family, task, text, snapshot), new)
-            if not old.passed:
-                assert "wrong_fee" in old.codes, (task.id, line, old.codes)
-                fixed.add(reading)
-        for reading, line in false:
-            text = f"{oracle}\n{line}"
-            old = verify_response(text, catalog, customer_id=customer_id, ruleset=V11_RULESET)
-            new = verify_response(text, catalog, customer_id=customer_id, ruleset=V12_RULESET)
-            assert "wrong_fee" in new.codes, (task.id, line, new.codes)
-            _assert_graded_like(_grade(old_family, task, text, snapshot), old)
-            _assert_graded_like(_grade(new_family, task, text, snapshot), new)
-            if old.passed:
-                caught.add(reading)
-        for wrong in wrongs:
-            text = f"{oracle}\n{wrong}"
-            for family, ruleset in ((old_family, V11_RULESET), (new_family, V12_RULESET)):
-                found = verify_response(text, catalog, customer_id=customer_id, ruleset=ruleset)
-                assert "wrong_fee" in found.codes, (task.id, ruleset, wrong, found.codes)
-                verdict = _grade(family, task, text, snapshot)
-                assert not verdict.passed and "wrong_fee" in verdict.codes, (family, verdict.codes)
+    fixed, caught = _bumped_readings(
+        base, "v11", "v12", (V11_RULESET, V12_RULESET), _lines_v12, snapshot, catalog, "wrong_fee"
+    )
     # texts on which -v11 and -v12 disagree, both ways, reading by reading (computed, not assumed)
     assert {"fees_26", "results_26"} <= fixed, fixed
     assert {"ranks_26"} <= caught, caught
