@@ -324,7 +324,7 @@ def labels_26(text: str, mentions: list[NameMention]) -> list[NameMention]:
     return out if len(out) != len(mentions) else mentions
 
 
-# -- a lower-case "one" or "plus" after a capitalised name is a word, not the tier --------------
+# -- a lower-case "one" used as a word after a capitalised name is no tier -------------------------
 
 _LOWER_TIERS_26 = ("one",)
 #: "one" as a word after the name: "one by one", "one of", "one that", "one I mentioned"
