@@ -468,15 +468,29 @@ def _extract(
     return extraction, examples
 
 
-def _then_ruled_21(
-    offered: Callable[[str, Any, Any], Any],
-) -> Callable[[str, Any, Any], Any]:
-    """``offered`` followed by ruleset 21's cards ruled out in their own sentence."""
+RecsStep = Callable[[str, Extraction, Recommendations], Recommendations]
 
-    def both(masked: str, extraction: Any, recs: Any) -> Any:
-        return ruled_21(masked, extraction, offered(masked, extraction, recs))
+
+def _then(first: RecsStep | None, second: RecsStep) -> RecsStep:
+    """``first`` (when there is one) and then ``second``: the recommendation readings of later
+    rulesets run after the earlier ones, on the same masked text and extraction."""
+
+    def both(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
+        if first is not None:
+            recs = first(masked, extraction, recs)
+        return second(masked, extraction, recs)
 
     return both
+
+
+def _sole_24(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
+    """Ruleset 24's ranked cards and sole card of an answer to a customer."""
+    return sole_pick_24(masked, extraction, ranked_picks_24(masked, extraction, recs))
+
+
+def _why_not_26(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
+    """Ruleset 26's cards ruled out by a failed requirement ("Why not X?", ruled-out entries)."""
+    return why_not_26(masked, recs)
 
 
 def _evaluate(
@@ -487,18 +501,18 @@ def _evaluate(
     if rules.why_not_19 or rules.options_19:
         more = _more_19(rules)
         if rules.sole_24 and customer is not None:
-            more = _then_sole_24(more)
+            more = _then(more, _sole_24)
         offered: Callable[[str, Any, Any], Any] | None = (
             options_20 if rules.options_20 else options_19 if rules.options_19 else None
         )
         if rules.options_21 and offered is not None:
             offered = partial(options_21, offered=offered)
         if rules.ruled_21 and offered is not None:
-            offered = _then_ruled_21(offered)
+            offered = _then(offered, ruled_21)
         if rules.why_not_26:
-            more = _then_why_not_26(more)
+            more = _then(more, _why_not_26)
             if offered is not None:
-                offered = _then_why_not_26(offered)
+                offered = _then(offered, _why_not_26)
         found = evaluate(catalog, lower, extraction, customer, rules, more, offered)
         if rules.penalty_20:
             found = penalty_findings_20(catalog, extraction, *found), found[1]
@@ -510,43 +524,16 @@ def _evaluate(
     return evaluate(catalog, lower, extraction, customer, rules)
 
 
-def _then_why_not_26(
-    more: Callable[[str, Extraction, Recommendations], Recommendations] | None,
-) -> Callable[[str, Extraction, Recommendations], Recommendations]:
-    """``more`` followed by ruleset 26's "Why not X?" answered by a failed requirement."""
-
-    def both(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
-        if more is not None:
-            recs = more(masked, extraction, recs)
-        return why_not_26(masked, recs)
-
-    return both
-
-
-def _then_sole_24(
-    more: Callable[[str, Extraction, Recommendations], Recommendations] | None,
-) -> Callable[[str, Extraction, Recommendations], Recommendations]:
-    """``more`` followed by ruleset 24's ranked cards and sole card of an answer to a
-    customer."""
-
-    def both(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
-        if more is not None:
-            recs = more(masked, extraction, recs)
-        return sole_pick_24(masked, extraction, ranked_picks_24(masked, extraction, recs))
-
-    return both
-
-
 def _more_19(
-    rules: Ruleset, picks_22b: bool = True
+    rules: Ruleset, with_22b: bool = True
 ) -> Callable[[str, Extraction, Recommendations], Recommendations] | None:
     """Ruleset 14's recommendation lists, then (ruleset 19) its picks and "why not X?" (and,
-    ``picks_22b``, ruleset 22 part b's picks after them where the ruleset has them)."""
+    ``with_22b``, ruleset 22 part b's picks after them where the ruleset has them)."""
     lists = rules.rec_lists_14c
     if not rules.why_not_19:
         return rec_lists_14c if lists else None
-    if rules.picks_22b and picks_22b:
-        return _then_picks_22b(_more_19(rules, picks_22b=False))
+    if rules.picks_22b and with_22b:
+        return _then(_more_19(rules, with_22b=False), picks_22b)
 
     def more(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
         if lists:
@@ -555,17 +542,6 @@ def _more_19(
         return picks_20(masked, extraction, recs) if rules.picks_20 else recs
 
     return more
-
-
-def _then_picks_22b(
-    more: Callable[[str, Extraction, Recommendations], Recommendations] | None,
-) -> Callable[[str, Extraction, Recommendations], Recommendations]:
-    """``more`` followed by ruleset 22 part b's picks and rulings-out."""
-
-    def both(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
-        return picks_22b(masked, extraction, more(masked, extraction, recs) if more else recs)
-
-    return both
 
 
 def extract_claims(
