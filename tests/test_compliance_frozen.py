@@ -55,6 +55,9 @@
 * Ruleset 25 against the revision that published it as the default (``RULESET_25_PUBLISHED``,
   ``c069201``, stop 39: its last change to ``verifiers/``, a behaviour-identical module split),
   run there with ``ruleset=25``.
+* Ruleset 26 against the revision that published it as the default (``RULESET_26_PUBLISHED``,
+  ``95a8715``, stop 40: its last change to ``verifiers/``, a behaviour-identical refactor), run
+  there with ``ruleset=26``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -100,6 +103,7 @@ RULESET_22_PUBLISHED = "19437cc729054ae0665ecb8eb908fff454415045"
 RULESET_23_PUBLISHED = "5eb173342ffaf2e0b0360bd07025f808dced6879"
 RULESET_24_PUBLISHED = "638d3567d7674bd6171cc8fbf095ec7c304cb208"
 RULESET_25_PUBLISHED = "c06920126957aabd4c330cc08c9eb35d5530bf56"
+RULESET_26_PUBLISHED = "95a87153aaea9d571968d792803f175eacccd6cd"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -245,6 +249,7 @@ PUBLISHED = {
     23: RULESET_23_PUBLISHED,
     24: RULESET_24_PUBLISHED,
     25: RULESET_25_PUBLISHED,
+    26: RULESET_26_PUBLISHED,
 }
 
 
