@@ -615,6 +615,13 @@ class Ruleset:
     # ruleset 26: "so you never trip a late fee" and "doesn't cover the $95 fee" are no denials;
     # "4% (min $10) minimum fee" is a fee
     fees_26: bool = False
+    # ruleset 27 (``ruleset27``, all read blind sets' tuning halves): a fee figure whose words
+    # name no fee is held as a fee only when its value looks like one (a value some card has for
+    # a fee of its unit, or near one of its card's own fees); "a flat 2% card", "$247 after the fee"
+    shapes_27: bool = False
+    # ruleset 27: an unknown product that is the tail of one card named in full is that card
+    # ("the Clear Plus" after "Cascade Clear Plus")
+    tails_27: bool = False
 
 
 FROZEN_RULESET = 3
@@ -901,6 +908,16 @@ RULESETS[26] = replace(
     labels_26=True,
     offers_26=True,
     fees_26=True,
+)
+
+#: Ruleset 27 (``ruleset27``, the tuning halves of all read blind sets) is ruleset 26 plus fee
+#: figures that name no fee held only when they look like a fee, and unknown products that are the
+#: tail of one card the response names in full.
+RULESETS[27] = replace(
+    RULESETS[26],
+    version=27,
+    shapes_27=True,
+    tails_27=True,
 )
 
 
