@@ -161,7 +161,7 @@ from replicas.verifiers.compliance.ruleset24 import (
 from replicas.verifiers.compliance.ruleset25 import revise_25
 from replicas.verifiers.compliance.ruleset25b import refs_25
 from replicas.verifiers.compliance.ruleset26 import labels_26, revise_26, tiers_26, why_not_26
-from replicas.verifiers.compliance.ruleset27 import revise_27, tails_27
+from replicas.verifiers.compliance.ruleset27 import generic_27, revise_27, tails_27
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -367,6 +367,8 @@ def _mentions(
         mentions = refs_25(index, norm.text, mentions)
     if rules.labels_26:
         mentions = tiers_26(index, norm.text, labels_26(norm.text, mentions))
+    if rules.generic_27:
+        mentions = generic_27(norm.text, mentions)
     if rules.tails_27:
         mentions = tails_27(index, mentions)
     return mentions
@@ -468,8 +470,10 @@ def _extract(
             rules.offers_26,
             rules.fees_26,
         )
-    if rules.shapes_27 and catalog is not None:
-        extraction = revise_27(extraction, catalog, rules.shapes_27)
+    if (rules.shapes_27 or rules.worked_27 or rules.pairs_27) and catalog is not None:
+        extraction = revise_27(
+            extraction, catalog, rules.shapes_27, rules.worked_27, rules.pairs_27
+        )
     return extraction, examples
 
 

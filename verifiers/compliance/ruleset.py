@@ -622,6 +622,13 @@ class Ruleset:
     # ruleset 27: an unknown product that is the tail of one card named in full is that card
     # ("the Clear Plus" after "Cascade Clear Plus")
     tails_27: bool = False
+    # ruleset 27: "$413 x 12 x 2% = $99.12 a year": a figure the expression before its "="
+    # works out to is a result
+    worked_27: bool = False
+    # ruleset 27: "(0% vs 1.99%)": the second figure of a comparison is the other card's
+    pairs_27: bool = False
+    # ruleset 27: "an everyday rewards card": a lower-case kind of card is no product
+    generic_27: bool = False
 
 
 FROZEN_RULESET = 3
@@ -918,6 +925,9 @@ RULESETS[27] = replace(
     version=27,
     shapes_27=True,
     tails_27=True,
+    worked_27=True,
+    pairs_27=True,
+    generic_27=True,
 )
 
 

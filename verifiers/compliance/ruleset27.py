@@ -20,14 +20,37 @@ any writer, not a phrasing:
   last words (all but the first) of exactly one card the response names in full is that card;
   of several, it is ambiguous. A name that only begins like a named card ("Redwood Journey" after
   "Redwood Journey Elite") stays unknown: that is how invented names are made.
+* ``worked_27`` - **the figure after "=" that the expression before it works out to is a
+  result.** "$413 x 12 x 2% = **$99.12 a year**", "$216 + $90 + $30 + $150 = **$486 a year**",
+  "$468 x 2% = $9.36": ruleset 25 read a sum after "=" as a result only when its line said what
+  the amounts were ("online", "rewards", ...) and never read a product. Here the expression is
+  evaluated (x and / before + and -; a percentage is a fraction), and a dollar figure right after
+  "=", "~=", "->" that it equals (within a dollar or 1 %) is unverified - unless the sentence before
+  the expression, or a label line above it, names a price ("Annual fee: $50 + $45 = $95"), or a
+  fee word follows the figure in its clause ("= $95 annual fee"). A wrong sum is still checked.
+* ``pairs_27`` - **"(0% vs 1.99%)": the second figure of a comparison is the other card's.**
+  "Harbor Miles has the better intro (0% vs 1.99%)", "the lower starting point for its standard
+  rate (12.74% against 16.24%)": both figures were bound to the card the sentence is about. When
+  two figures of one kind stand as "A vs B" ("versus", "against", "compared with"), and both are
+  bound to one card, the second is checked against the other card(s) the paragraph names (right
+  for one of them if several), and left unverified if the paragraph names no other.
+* ``generic_27`` - **"an everyday rewards card" is no product.** A brand that is an English word
+  ("Everyday") made a lower-case phrase an unknown product: "an everyday cash back card", "for
+  everyday rewards". An unknown product written all in lower case whose words after the first
+  are only category words ("rewards", "cash", "back", "travel", "miles", "points", "card") and
+  that follows no "the", "my", "your", "our" or possessive is a kind of card, not a name. A
+  capitalised name, a tier word ("plus", "elite", "360", ...), or "the everyday rewards" is
+  still a product.
 
 See "Ruleset 27" in ``verifiers/compliance/RULESETS.md``.
 """
 
 from __future__ import annotations
 
+import re
 import weakref
 from dataclasses import replace
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.catalog import Catalog
@@ -40,6 +63,7 @@ from replicas.verifiers.compliance.mentions import (
     NameMention,
     tokens_of,
 )
+from replicas.verifiers.compliance.ruleset25 import _close, _priced_before
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -131,20 +155,171 @@ def _fee_shaped(claim: Claim, catalog: Catalog) -> bool:
     )
 
 
-def revise_27(extraction: Extraction, catalog: Catalog, shapes: bool) -> Extraction:
-    """The extraction with ruleset 27's claim readings (module docstring)."""
-    if not shapes or not extraction.claims:
-        return extraction
-    out = list(extraction.claims)
+# -- worked: "$413 x 12 x 2% = $99.12 a year" ------------------------------------------------------
+
+_NUM_27 = r"\$?[ \t]?\d[\d,]*(?:\.\d+)?%?"
+_OP_27 = r"[ \t]*(?:\+|-|\u2212|\u00d7|x|\*|\u00f7|/)[ \t]*"
+#: an expression of two or more numbers, then a sign (and emphasis or "about") right before a figure
+_WORKED_27 = re.compile(
+    rf"(?P<expr>{_NUM_27}(?:{_OP_27}{_NUM_27}){{1,8}})[ \t]*(?:=|\u2248|~=|->|\u2192)[ \t]*"
+    r"(?:\*\*|__)?[ \t]*(?:~|about[ \t]+|roughly[ \t]+|approx(?:imately|\.)?[ \t]+)?"
+    r"(?:\*\*|__)?[ \t]*$"
+)
+_TOKEN_27 = re.compile(rf"(?P<num>{_NUM_27})|(?P<op>\+|-|\u2212|\u00d7|x|\*|\u00f7|/)")
+_WORKED_SPAN_27 = 160
+#: a fee word after the figure in its clause: "= $95 annual fee"
+_FEE_AFTER_27 = re.compile(r"[^,.;:|\n()]{0,30}?\b(?:fees?|charges?|costs?|price)\b")
+
+
+def _value_of(expr: str) -> float | None:
+    """The value of a chain of numbers and operators (x and / before + and -), or ``None``."""
+    terms: list[float] = []
+    factor: float | None = None
+    pending = "+"
+    expect_num = True
+    for m in _TOKEN_27.finditer(expr):
+        if m.group("num") is not None:
+            if not expect_num:
+                return None
+            raw = m.group("num").replace("$", "").replace(",", "").strip()
+            value = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
+            if pending in "+-\u2212":
+                if factor is not None:
+                    terms.append(factor)
+                factor = value if pending == "+" else -value
+            elif pending in "\u00d7x*":
+                factor = (factor or 0.0) * value
+            else:
+                if value == 0:
+                    return None
+                factor = (factor or 0.0) / value
+            expect_num = False
+        else:
+            if expect_num:
+                return None
+            pending = m.group("op")
+            expect_num = True
+    if expect_num or factor is None:
+        return None
+    return sum(terms) + factor
+
+
+def _is_worked(claim: Claim, masked: str) -> bool:
+    """A dollar fee figure right after a sign that the expression before it equals."""
+    if claim.family != "fee" or claim.is_none or claim.low is None or claim.unit != "usd":
+        return False
+    if claim.high is not None and claim.high != claim.low:
+        return False  # a range is no worked result
+    head = masked[max(0, claim.start - _WORKED_SPAN_27) : claim.start]
+    if "=" not in head and "\u2248" not in head and "->" not in head and "\u2192" not in head:
+        return False
+    m = _WORKED_27.search(head)
+    if m is None:
+        return False
+    expr = m.group("expr")
+    # the shortest tail of the chain that works out to the figure ("in 2025 - $216 + $90 = $306")
+    starts = [t.start() for t in _TOKEN_27.finditer(expr) if t.group("num") is not None]
+    for at in starts[:-1]:
+        value = _value_of(expr[at:])
+        if value is not None and _close(claim.low, value):
+            break
+    else:
+        return False
+    start = claim.start - len(head) + m.start("expr") + at
+    if _priced_before(masked, start):
+        return False
+    return _FEE_AFTER_27.match(masked, claim.end) is None
+
+
+# -- pairs: "(0% vs 1.99%)" ---------------------------------------------------------------------
+
+_VERSUS_27 = re.compile(
+    r"[ \t]*(?:\*\*|__)?[ \t]*(?:vs\.?|versus|against|compared[ \t]+(?:with|to))[ \t]+"
+    r"(?:\*\*|__)?[ \t]*"
+)
+
+
+def _pairs(extraction: Extraction, out: list[Claim]) -> bool:
+    """Rebind the second figure of each "A vs B" pair bound to one card (module docstring); True
+    if any claim changed."""
+    masked = extraction.masked
+    if not any(w in masked for w in (" vs", "versus", "against", "compared")):
+        return False
     changed = False
+    order = sorted(range(len(out)), key=lambda k: (out[k].start, out[k].end))
+    for a, b in pairwise(order):
+        first, second = out[a], out[b]
+        if (
+            first.family != second.family
+            or len(first.cards) != 1
+            or second.cards != first.cards
+            or second.start < first.end
+            or _VERSUS_27.fullmatch(masked, first.end, second.start) is None
+        ):
+            continue
+        lo = masked.rfind("\n\n", 0, first.start) + 1
+        hi = masked.find("\n\n", second.end)
+        hi = len(masked) if hi < 0 else hi
+        others: list[str] = []
+        for m in extraction.mentions:
+            if (
+                lo <= m.start < hi
+                and m.card_id
+                and m.kind in (EXACT, MISSPELLED)
+                and m.card_id != first.cards[0]
+                and m.card_id not in others
+            ):
+                others.append(m.card_id)
+        binding = ("clause" if len(others) == 1 else "union") if others else ""
+        out[b] = replace(second, cards=tuple(others), binding=binding)
+        changed = True
+    return changed
+
+
+def revise_27(
+    extraction: Extraction, catalog: Catalog, shapes: bool, worked: bool, pairs: bool
+) -> Extraction:
+    """The extraction with ruleset 27's claim readings (module docstring)."""
+    if not (shapes or worked or pairs) or not extraction.claims:
+        return extraction
+    masked = extraction.masked
+    out = list(extraction.claims)
+    changed = pairs and _pairs(extraction, out)
     for i, claim in enumerate(out):
-        if claim.cards and _is_open(claim) and not _fee_shaped(claim, catalog):
+        if not claim.cards:
+            continue
+        if (shapes and _is_open(claim) and not _fee_shaped(claim, catalog)) or (
+            worked and _is_worked(claim, masked)
+        ):
             out[i] = replace(claim, cards=())
             changed = True
     return replace(extraction, claims=tuple(out)) if changed else extraction
 
 
 # -- tails: "the Clear Plus" after "Cascade Clear Plus" ------------------------------------------
+
+
+_CATEGORY_27 = frozenset(
+    {"rewards", "reward", "cash", "back", "cashback", "travel", "miles", "points", "card", "cards"}
+)
+_OWNED_BEFORE_27 = re.compile(r"(?:\b(?:the|my|your|our|their|his|her|its)|'s|s')[ \t]+$", re.I)
+
+
+def _generic(text: str, m: NameMention) -> bool:
+    """An all lower-case unknown product of a word and category words, not "the <...>"."""
+    if m.kind != UNKNOWN or m.surface != m.surface.lower():
+        return False
+    words = tokens_of(m.surface)
+    if len(words) < 2 or not all(w in _CATEGORY_27 for w in words[1:]):
+        return False
+    return _OWNED_BEFORE_27.search(text, max(0, m.start - 12), m.start) is None
+
+
+def generic_27(text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
+    """The mentions without lower-case kinds of card ("an everyday rewards card")."""
+    if not any(m.kind == UNKNOWN for m in mentions):
+        return list(mentions)
+    return [m for m in mentions if not _generic(text, m)]
 
 
 def tails_27(index: NameIndex, mentions: Sequence[NameMention]) -> list[NameMention]:
@@ -172,4 +347,4 @@ def tails_27(index: NameIndex, mentions: Sequence[NameMention]) -> list[NameMent
     return out
 
 
-__all__ = ["revise_27", "tails_27"]
+__all__ = ["generic_27", "revise_27", "tails_27"]
