@@ -64,6 +64,7 @@ from replicas.verifiers.compliance.mentions import (
     tokens_of,
 )
 from replicas.verifiers.compliance.ruleset25 import _close, _priced_before
+from replicas.verifiers.compliance.ruleset25b import sentence_start
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -144,6 +145,21 @@ def _near_own(claim: Claim, catalog: Catalog, value: float) -> bool:
                 if own and abs(value - float(own)) <= _NEAR_27 * float(own):
                     return True
     return False
+
+
+#: a fee noun at the figure: "$60 fee", "3% (min $5) charge", "fee: $60", "fee of $60"
+_FEE_NOUN_AFTER_27 = re.compile(r"[)\]]?[ \t]*(?:\*\*|__)?[ \t]*(?:fees?|charges?)\b")
+_FEE_NOUN_BEFORE_27 = re.compile(
+    r"\b(?:fees?|charges?)[ \t]*(?:\*\*|__)?[ \t]*(?::|of|is|=|-|\u2013|\u2014)?[ \t]*"
+    r"(?:\*\*|__)?[ \t]*(?:(?:just|only|about|roughly|around)[ \t]+|~)?$"
+)
+
+
+def _fee_named(claim: Claim, masked: str) -> bool:
+    """A fee noun stands right at the figure: it is a fee claim, whichever fee it is."""
+    return _FEE_NOUN_AFTER_27.match(masked, claim.end) is not None or (
+        _FEE_NOUN_BEFORE_27.search(masked, max(0, claim.start - 24), claim.start) is not None
+    )
 
 
 def _fee_shaped(claim: Claim, catalog: Catalog) -> bool:
@@ -234,9 +250,26 @@ def _is_worked(claim: Claim, masked: str) -> bool:
 # -- pairs: "(0% vs 1.99%)" ---------------------------------------------------------------------
 
 _VERSUS_27 = re.compile(
-    r"[ \t]*(?:\*\*|__)?[ \t]*(?:vs\.?|versus|against|compared[ \t]+(?:with|to))[ \t]+"
-    r"(?:\*\*|__)?[ \t]*"
+    r"[ \t]*(?:(?:variable|fixed|apr|intro|a[ \t]+year|/[ \t]?yr|per[ \t]+year)[ \t]*)?"
+    r"(?:\*\*|__)?[ \t]*(?:vs\.?|versus|against|compared[ \t]+(?:with|to))[ \t]+"
+    r"(?:\*\*|__)?[ \t]*(?:(?:just|only|about)[ \t]+|~)?"
 )
+
+
+def _named_before(extraction: Extraction, start: int, pos: int) -> list[str]:
+    """The distinct cards named (in full or misspelled) in ``[start, pos)``, in order."""
+    out: list[str] = []
+    for m in extraction.mentions:
+        if m.start >= pos:
+            break
+        if (
+            m.start >= start
+            and m.card_id
+            and m.kind in (EXACT, MISSPELLED)
+            and m.card_id not in out
+        ):
+            out.append(m.card_id)
+    return out
 
 
 def _pairs(extraction: Extraction, out: list[Claim]) -> bool:
@@ -252,24 +285,28 @@ def _pairs(extraction: Extraction, out: list[Claim]) -> bool:
         if (
             first.family != second.family
             or len(first.cards) != 1
-            or second.cards != first.cards
+            or len(second.cards) != 1
             or second.start < first.end
             or _VERSUS_27.fullmatch(masked, first.end, second.start) is None
         ):
             continue
+        # "The Plus has a lower rate than the Summit Cash (18.24% against 19.99%)": two cards
+        # named before the pair in its sentence are paired with its figures in order
+        named = _named_before(extraction, sentence_start(masked, first.start), first.start)
+        if len(named) == 2:
+            pair = (replace(first, cards=(named[0],)), replace(second, cards=(named[1],)))
+            if (pair[0].cards, pair[1].cards) != (first.cards, second.cards):
+                out[a] = replace(pair[0], binding="clause")
+                out[b] = replace(pair[1], binding="clause")
+                changed = True
+            continue
+        if second.cards != first.cards:
+            continue
+        # "Harbor Miles has the better intro (0% vs 1.99%)": the second is another card's
         lo = masked.rfind("\n\n", 0, first.start) + 1
         hi = masked.find("\n\n", second.end)
         hi = len(masked) if hi < 0 else hi
-        others: list[str] = []
-        for m in extraction.mentions:
-            if (
-                lo <= m.start < hi
-                and m.card_id
-                and m.kind in (EXACT, MISSPELLED)
-                and m.card_id != first.cards[0]
-                and m.card_id not in others
-            ):
-                others.append(m.card_id)
+        others = [c for c in _named_before(extraction, lo, hi) if c != first.cards[0]]
         binding = ("clause" if len(others) == 1 else "union") if others else ""
         out[b] = replace(second, cards=tuple(others), binding=binding)
         changed = True
@@ -288,9 +325,12 @@ def revise_27(
     for i, claim in enumerate(out):
         if not claim.cards:
             continue
-        if (shapes and _is_open(claim) and not _fee_shaped(claim, catalog)) or (
-            worked and _is_worked(claim, masked)
-        ):
+        if (
+            shapes
+            and _is_open(claim)
+            and not _fee_shaped(claim, catalog)
+            and not _fee_named(claim, masked)
+        ) or (worked and _is_worked(claim, masked)):
             out[i] = replace(claim, cards=())
             changed = True
     return replace(extraction, claims=tuple(out)) if changed else extraction
