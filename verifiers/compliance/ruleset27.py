@@ -13,7 +13,8 @@ any writer, not a phrasing:
   or within 15 % of one of its card's own fees it may be: otherwise it is a reward rate, an
   amount or a result, and it is left unverified. A figure whose words name the fee ("a 4% foreign
   fee", "annual fee $89", "$89 a year") is always checked, and so is a figure that may only be the
-  annual or first-year fee.
+  annual or first-year fee, a figure with a fee noun right at it ("$60 fee", "fee: $60", "fee of
+  $60") and a percentage with a dollar minimum ("1.5% (min $7)").
 * ``tails_27`` - **"the Clear Plus" after "Cascade Clear Plus" is that card.** Ruleset 18 read
   "the <last words of one named card>" as that card, but a tail that ends in a product word
   ("Plus", "Elite") was taken first as an unknown product. An unknown product whose words are the
@@ -33,7 +34,9 @@ any writer, not a phrasing:
   rate (12.74% against 16.24%)": both figures were bound to the card the sentence is about. When
   two figures of one kind stand as "A vs B" ("versus", "against", "compared with"), and both are
   bound to one card, the second is checked against the other card(s) the paragraph names (right
-  for one of them if several), and left unverified if the paragraph names no other.
+  for one of them if several); if the paragraph names no other card, it stays the card's. When
+  the sentence names two cards before the pair ("The Plus has a lower rate than the Summit Cash
+  (18.24% against 19.99%)"), the figures are the two cards' in the order they were named.
 * ``generic_27`` - **"an everyday rewards card" is no product.** A brand that is an English word
   ("Everyday") made a lower-case phrase an unknown product: "an everyday cash back card", "for
   everyday rewards". An unknown product written all in lower case whose words after the first
@@ -156,7 +159,10 @@ _FEE_NOUN_BEFORE_27 = re.compile(
 
 
 def _fee_named(claim: Claim, masked: str) -> bool:
-    """A fee noun stands right at the figure: it is a fee claim, whichever fee it is."""
+    """A fee noun stands right at the figure, or a dollar minimum ("1.5% (min $7)"): it is a fee
+    claim, whichever fee it is."""
+    if claim.min_usd is not None:
+        return True
     return _FEE_NOUN_AFTER_27.match(masked, claim.end) is not None or (
         _FEE_NOUN_BEFORE_27.search(masked, max(0, claim.start - 24), claim.start) is not None
     )
@@ -307,8 +313,11 @@ def _pairs(extraction: Extraction, out: list[Claim]) -> bool:
         hi = masked.find("\n\n", second.end)
         hi = len(masked) if hi < 0 else hi
         others = [c for c in _named_before(extraction, lo, hi) if c != first.cards[0]]
-        binding = ("clause" if len(others) == 1 else "union") if others else ""
-        out[b] = replace(second, cards=tuple(others), binding=binding)
+        if not others:
+            continue  # no other card to compare with: the figure stays the card's
+        out[b] = replace(
+            second, cards=tuple(others), binding="clause" if len(others) == 1 else "union"
+        )
         changed = True
     return changed
 
