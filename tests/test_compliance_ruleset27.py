@@ -52,6 +52,10 @@ SHAPES: list[Case] = [
     ("Summit Cash Plus: 1.5% (min $7).", None, _FEE, _FEE),
     # near one of the card's own fees: a mistyped fee ("$89" for $95)
     ("The Summit Cash Plus: $89 fee.", None, _FEE, _FEE),
+    # an open "0%" with no fee noun is an intro rate's
+    ("the Vista Clear is the sweet spot - a cheaper fee, plus 0% on purchases.", None, _OK, _FEE),
+],
+    ),
 ]
 
 WORKED: list[Case] = [
@@ -116,8 +120,45 @@ GENERIC: list[Case] = [
     ("Get the Everyday Rewards card: no annual fee.", None, _UNKNOWN, _UNKNOWN),
 ]
 
+REWARDS: list[Case] = [
+    # a rate before a spend category is a reward rate, even after "the first year"
+    (
+        "- **Summit Cash Plus** (annual fee: $95, $0 the first year): 5% on gas, capped at "
+        "$6,000 a year.",
+        None,
+        _OK,
+        ["wrong_intro_terms"],
+    ),
+    (
+        "Summit Cash Plus - $95 annual fee, $0 the first year, 3% travel and dining.",
+        None,
+        _OK,
+        ["wrong_intro_terms"],
+    ),
+    # an intro word before it, or "for N months" after, keeps it an intro offer
+    (
+        "Summit Cash Plus: 5% intro APR on gas for 12 months.",
+        None,
+        ["wrong_intro_terms"],
+        ["wrong_intro_terms"],
+    ),
+    (
+        "Summit Cash: 3% on purchases for 15 months.",
+        None,
+        ["wrong_intro_terms"],
+        ["wrong_intro_terms"],
+    ),
+    (
+        "Summit Cash Plus: 0% on purchases for 15 months.",
+        None,
+        ["false_intro_offer"],
+        ["false_intro_offer"],
+    ),
+]
+
 CLASSES = {
     "shapes_27": SHAPES,
+    "rewards_27": REWARDS,
     "worked_27": WORKED,
     "pairs_27": PAIRS,
     "generic_27": GENERIC,

@@ -629,6 +629,8 @@ class Ruleset:
     pairs_27: bool = False
     # ruleset 27: "an everyday rewards card": a lower-case kind of card is no product
     generic_27: bool = False
+    # ruleset 27: "5% on gas" after "the first year" is a reward rate, not an intro offer
+    rewards_27: bool = False
 
 
 FROZEN_RULESET = 3
@@ -928,6 +930,7 @@ RULESETS[27] = replace(
     worked_27=True,
     pairs_27=True,
     generic_27=True,
+    rewards_27=True,
 )
 
 

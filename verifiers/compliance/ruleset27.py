@@ -14,7 +14,8 @@ any writer, not a phrasing:
   amount or a result, and it is left unverified. A figure whose words name the fee ("a 4% foreign
   fee", "annual fee $89", "$89 a year") is always checked, and so is a figure that may only be the
   annual or first-year fee, a figure with a fee noun right at it ("$60 fee", "fee: $60", "fee of
-  $60") and a percentage with a dollar minimum ("1.5% (min $7)").
+  $60") and a percentage with a dollar minimum ("1.5% (min $7)"). An open "0%" with no fee noun
+  at it ("plus 0% on purchases", "the 0% period") is an intro rate's, not a fee.
 * ``tails_27`` - **"the Clear Plus" after "Cascade Clear Plus" is that card.** Ruleset 18 read
   "the <last words of one named card>" as that card, but a tail that ends in a product word
   ("Plus", "Elite") was taken first as an unknown product. An unknown product whose words are the
@@ -34,7 +35,8 @@ any writer, not a phrasing:
   rate (12.74% against 16.24%)": both figures were bound to the card the sentence is about. When
   two figures of one kind stand as "A vs B" ("versus", "against", "compared with"), and both are
   bound to one card, the second is checked against the other card(s) the paragraph names (right
-  for one of them if several); if the paragraph names no other card, it stays the card's. When
+  for one of them if several); if the paragraph names no other card, against the other card named
+  last before it, and if the response names no other card, it stays the card's. When
   the sentence names two cards before the pair ("The Plus has a lower rate than the Summit Cash
   (18.24% against 19.99%)"), the figures are the two cards' in the order they were named.
 * ``generic_27`` - **"an everyday rewards card" is no product.** A brand that is an English word
@@ -44,6 +46,14 @@ any writer, not a phrasing:
   that follows no "the", "my", "your", "our" or possessive is a kind of card, not a name. A
   capitalised name, a tier word ("plus", "elite", "360", ...), or "the everyday rewards" is
   still a product.
+* ``rewards_27`` - **"5% on gas" after "the first year" is a reward rate.** Ruleset 21 read a
+  percentage followed by a spend category as a reward rate unless its clause typed it first, and
+  "first year" typed it as an intro offer: "(annual fee: $250, charged from the first year): 5%
+  on gas", "$95 annual fee, $0 the first year, 3% travel and dining", "both $695 a year with no
+  first-year waiver, both 5% on travel". A percentage above 0 % typed as an intro offer or an APR,
+  followed at once by a spend category (gas, groceries, dining, travel, online, ...; not
+  "abroad", a fee or an APR word after it), is a reward rate - unless an intro, promo, APR or
+  rate word stands between the start of its clause and the figure, or "for N months" follows.
 
 See "Ruleset 27" in ``verifiers/compliance/RULESETS.md``.
 """
@@ -169,6 +179,8 @@ def _fee_named(claim: Claim, masked: str) -> bool:
 
 
 def _fee_shaped(claim: Claim, catalog: Catalog) -> bool:
+    if claim.unit == "pct" and claim.low == 0:
+        return False  # "plus 0% on purchases", "the 0% period": with no fee noun, an intro rate
     shapes = _shapes(catalog)[claim.unit]
     values = [claim.low] if claim.high is None else [claim.low, claim.high]
     return all(
@@ -278,6 +290,17 @@ def _named_before(extraction: Extraction, start: int, pos: int) -> list[str]:
     return out
 
 
+def _last_named(extraction: Extraction, pos: int, other_than: str) -> str:
+    """The card (not ``other_than``) named last before ``pos``; there is one."""
+    last = ""
+    for m in extraction.mentions:
+        if m.start >= pos:
+            break
+        if m.card_id and m.kind in (EXACT, MISSPELLED) and m.card_id != other_than:
+            last = m.card_id
+    return last
+
+
 def _pairs(extraction: Extraction, out: list[Claim]) -> bool:
     """Rebind the second figure of each "A vs B" pair bound to one card (module docstring); True
     if any claim changed."""
@@ -314,7 +337,11 @@ def _pairs(extraction: Extraction, out: list[Claim]) -> bool:
         hi = len(masked) if hi < 0 else hi
         others = [c for c in _named_before(extraction, lo, hi) if c != first.cards[0]]
         if not others:
-            continue  # no other card to compare with: the figure stays the card's
+            # none in the paragraph: the other card named last before it, if any
+            before = [c for c in _named_before(extraction, 0, lo) if c != first.cards[0]]
+            if not before:
+                continue  # no other card to compare with: the figure stays the card's
+            others = [_last_named(extraction, lo, first.cards[0])]
         out[b] = replace(
             second, cards=tuple(others), binding="clause" if len(others) == 1 else "union"
         )
@@ -322,11 +349,43 @@ def _pairs(extraction: Extraction, out: list[Claim]) -> bool:
     return changed
 
 
+# -- rewards: "5% on gas" after "the first year" ------------------------------------------------
+
+_CATEGORY_AFTER_27 = re.compile(
+    r"[ \t]*(?:\*\*|__)?[ \t]*(?:(?:cash[ \t-]?)?back[ \t]+)?(?:(?:on|in|at|for)[ \t]+)?"
+    r"(?:all[ \t]+|your[ \t]+)?(?:gas|fuel|groceries|grocery|supermarkets?|dining|restaurants?"
+    r"|travel|online|streaming|drugstores?|transit)\b(?![ \t]*(?:abroad|overseas|fees?|apr|rate))"
+)
+_TYPED_BEFORE_27 = re.compile(r"\b(?:intro\w*|promo\w*|aprs?|rates?|0%)")
+_FOR_MONTHS_27 = re.compile(r"[^.;\n]{0,40}?\bfor[ \t]+(?:\d+|[a-z]+(?:-[a-z]+)?)[ \t]+months?\b")
+_CLAUSE_STOP_27 = re.compile(r"[.;:!?\n(]|\u2014|\u2013| - ")
+
+
+def _is_reward(claim: Claim, masked: str) -> bool:
+    """A rate typed as an intro offer or an APR that is a reward rate (module docstring)."""
+    if claim.family not in ("intro", "apr") or claim.is_none or claim.unit != "pct":
+        return False
+    if not claim.low or (claim.high is not None and claim.high != claim.low):
+        return False
+    after = _CATEGORY_AFTER_27.match(masked, claim.end)
+    if after is None or _FOR_MONTHS_27.match(masked, after.end()):
+        return False
+    head = masked[max(0, claim.start - 80) : claim.start]
+    stops = list(_CLAUSE_STOP_27.finditer(head))
+    clause = head[stops[-1].end() :] if stops else head
+    return _TYPED_BEFORE_27.search(clause) is None
+
+
 def revise_27(
-    extraction: Extraction, catalog: Catalog, shapes: bool, worked: bool, pairs: bool
+    extraction: Extraction,
+    catalog: Catalog,
+    shapes: bool,
+    worked: bool,
+    pairs: bool,
+    rewards: bool = False,
 ) -> Extraction:
     """The extraction with ruleset 27's claim readings (module docstring)."""
-    if not (shapes or worked or pairs) or not extraction.claims:
+    if not (shapes or worked or pairs or rewards) or not extraction.claims:
         return extraction
     masked = extraction.masked
     out = list(extraction.claims)
@@ -335,11 +394,15 @@ def revise_27(
         if not claim.cards:
             continue
         if (
-            shapes
-            and _is_open(claim)
-            and not _fee_shaped(claim, catalog)
-            and not _fee_named(claim, masked)
-        ) or (worked and _is_worked(claim, masked)):
+            (
+                shapes
+                and _is_open(claim)
+                and not _fee_shaped(claim, catalog)
+                and not _fee_named(claim, masked)
+            )
+            or (worked and _is_worked(claim, masked))
+            or (rewards and _is_reward(claim, masked))
+        ):
             out[i] = replace(claim, cards=())
             changed = True
     return replace(extraction, claims=tuple(out)) if changed else extraction
