@@ -54,8 +54,6 @@ SHAPES: list[Case] = [
     ("The Summit Cash Plus: $89 fee.", None, _FEE, _FEE),
     # an open "0%" with no fee noun is an intro rate's
     ("the Vista Clear is the sweet spot - a cheaper fee, plus 0% on purchases.", None, _OK, _FEE),
-],
-    ),
 ]
 
 WORKED: list[Case] = [
