@@ -52,19 +52,42 @@ SHAPES: list[Case] = [
     ("Summit Cash Plus: 1.5% (min $7).", None, _FEE, _FEE),
     # near one of the card's own fees: a mistyped fee ("$89" for $95)
     ("The Summit Cash Plus: $89 fee.", None, _FEE, _FEE),
+    # a fee word about the figure anywhere in its clause, or a "Fee" column: a fee claim
+    ("The Summit Cash Plus has a $60 service fee.", None, _FEE, _FEE),
+    ("The Summit Cash Plus has $60 in fees.", None, _FEE, _FEE),
+    ("The Summit Cash Plus fees are sixty dollars.", None, _FEE, _FEE),
+    ("| Card | Fee |\n|---|---|\n| Summit Cash Plus | $60 |", None, _FEE, _FEE),
+    # ... not another figure's fee, a denied, netted or compared one
+    (
+        "Summit Cash Plus rewards: dividing the $95 fee by 2.5% gives $3,800 of spend a year.",
+        None,
+        _OK,
+        _FEE,
+    ),
     # an open "0%" with no fee noun is an intro rate's
     ("the Vista Clear is the sweet spot - a cheaper fee, plus 0% on purchases.", None, _OK, _FEE),
 ]
 
+_SPEND = "Your spending: $250 travel, $200 gas a month.\n- "
 WORKED: list[Case] = [
-    # the expression before "=" works out to the figure: a result
-    ("Summit Cash Plus: $216 + $90 + $30 + $150 = **$486 a year**", None, _OK, _FEE),
-    ("Summit Cash: $413 × 12 × 2% = **$99.12 a year**.", None, _OK, _FEE),
-    ("Summit Cash: $500 x 12 x 2% = **$120 a year**, no annual fee.", None, _OK, _FEE),
-    # a sum that is wrong, or a price named before the expression, is still a claim
-    ("Summit Cash: $500 x 12 x 2% = **$130 a year**, no annual fee.", None, _FEE, _FEE),
-    ("Summit Cash Plus: $216 + $90 + $30 + $150 = **$586 a year**", None, _FEE, _FEE),
+    # the expression before "=" works out to the figure, and its paragraph says what the amounts
+    # are worth: a result
+    (_SPEND + "Summit Cash Plus: $216 + $90 + $30 + $150 = **$486 a year**", None, _OK, _FEE),
+    ("Summit Cash: flat 2% back. $413 × 12 × 2% = **$99.12 a year**.", None, _OK, _FEE),
+    # a sum that is wrong, a price named before the expression or after the figure, or nothing
+    # said of what the amounts are: still a claim
+    (_SPEND + "Summit Cash Plus: $216 + $90 + $30 + $150 = **$586 a year**", None, _FEE, _FEE),
+    ("Summit Cash: flat 2% back. $413 × 12 × 2% = **$89.12 a year**.", None, _FEE, _FEE),
+    (
+        _SPEND + "Summit Cash Plus: $216 + $90 + $30 + $150 = **$486** a year to keep it.",
+        None,
+        _FEE,
+        _FEE,
+    ),
     ("The Summit Cash costs $50 + $45 = $95 a year.", None, _FEE, _FEE),
+    ("Summit Cash: 2% back. To keep it you pay 12 x $8 = **$96** a year.", None, _FEE, _FEE),
+    ("Summit Cash Plus: $216 + $90 + $30 + $150 = **$486 a year**", None, _FEE, _FEE),
+    ("Summit Cash: $8 x 12 → **$96** a year.", None, _FEE, _FEE),
 ]
 
 PAIRS: list[Case] = [

@@ -370,7 +370,7 @@ def _mentions(
     if rules.generic_27:
         mentions = generic_27(norm.text, mentions)
     if rules.tails_27:
-        mentions = tails_27(index, mentions)
+        mentions = tails_27(index, mentions, norm.text)
     return mentions
 
 

@@ -14,38 +14,53 @@ any writer, not a phrasing:
   amount or a result, and it is left unverified. A figure whose words name the fee ("a 4% foreign
   fee", "annual fee $89", "$89 a year") is always checked, and so is a figure that may only be the
   annual or first-year fee, a figure with a fee noun right at it ("$60 fee", "fee: $60", "fee of
-  $60") and a percentage with a dollar minimum ("1.5% (min $7)"). An open "0%" with no fee noun
+  $60") and a percentage with a dollar minimum ("1.5% (min $7)"), and so is a figure whose clause
+  holds a fee word about it ("a $60 service fee", "$60 in fees", "the fees are $60", "Fee on the
+  Summit Cash Plus: $60", a table column or row headed "Fee") - not a fee word that is another
+  figure's noun ("the $550 fee"), denied ("no fee"), netted ("$247 after the fee", "to cover
+  the fee"), waived, compared ("a cheaper fee", "the higher transfer fee") or a kind of card
+  ("the fee card"). An open "0%" with no fee noun
   at it ("plus 0% on purchases", "the 0% period") is an intro rate's, not a fee.
 * ``tails_27`` - **"the Clear Plus" after "Cascade Clear Plus" is that card.** Ruleset 18 read
   "the <last words of one named card>" as that card, but a tail that ends in a product word
   ("Plus", "Elite") was taken first as an unknown product. An unknown product whose words are the
-  last words (all but the first) of exactly one card the response names in full is that card;
-  of several, it is ambiguous. A name that only begins like a named card ("Redwood Journey" after
-  "Redwood Journey Elite") stays unknown: that is how invented names are made.
+  last words (all but the first) of exactly one card the response names in full before it is
+  that card - unless an issuer follows it ("the Clear Plus from Apex Bank", "by", "issued by",
+  "at"), "a" / "an" stands before it ("Apex also issues a Clear Plus"), or its clause calls it
+  another card ("another", "new", "separate", "different", "its own", "called", "issues", "a
+  totally separate card" after it). A tail of several named cards, a tail written before the full name, and a name
+  that only begins like a named card ("Redwood Journey" after "Redwood Journey Elite") stay
+  unknown: that is how invented names are made.
 * ``worked_27`` - **the figure after "=" that the expression before it works out to is a
   result.** "$413 x 12 x 2% = **$99.12 a year**", "$216 + $90 + $30 + $150 = **$486 a year**",
   "$468 x 2% = $9.36": ruleset 25 read a sum after "=" as a result only when its line said what
   the amounts were ("online", "rewards", ...) and never read a product. Here the expression is
   evaluated (x and / before + and -; a percentage is a fraction), and a dollar figure right after
-  "=", "~=", "->" that it equals (within a dollar or 1 %) is unverified - unless the sentence before
-  the expression, or a label line above it, names a price ("Annual fee: $50 + $45 = $95"), or a
-  fee word follows the figure in its clause ("= $95 annual fee"). A wrong sum is still checked.
-* ``pairs_27`` - **"(0% vs 1.99%)": the second figure of a comparison is the other card's.**
+  "=", "~=", "->" that it equals (within a dollar or 1 %) is unverified when its paragraph says
+  what the amounts are worth ("earn", "rewards", "back", "spend", "groceries", "travel", ...) -
+  unless the sentence before the expression, or a label line above it, names a price ("Annual
+  fee: $50 + $45 = $95", "To keep it you pay 12 x $8 = $96", "membership", "upkeep"), or a price
+  word follows the figure in its clause ("= $95 annual fee", "$96 a year in dues", "a year to
+  hold the card"). A wrong sum is still checked.
+* ``pairs_27`` - **"(0% vs 1.99%)": the second figure of a comparison may be the other card's.**
   "Harbor Miles has the better intro (0% vs 1.99%)", "the lower starting point for its standard
   rate (12.74% against 16.24%)": both figures were bound to the card the sentence is about. When
-  two figures of one kind stand as "A vs B" ("versus", "against", "compared with"), and both are
-  bound to one card, the second is checked against the other card(s) the paragraph names (right
-  for one of them if several); if the paragraph names no other card, against the other card named
-  last before it, and if the response names no other card, it stays the card's. When
-  the sentence names two cards before the pair ("The Plus has a lower rate than the Summit Cash
-  (18.24% against 19.99%)"), the figures are the two cards' in the order they were named.
-* ``generic_27`` - **"an everyday rewards card" is no product.** A brand that is an English word
-  ("Everyday") made a lower-case phrase an unknown product: "an everyday cash back card", "for
-  everyday rewards". An unknown product written all in lower case whose words after the first
-  are only category words ("rewards", "cash", "back", "travel", "miles", "points", "card") and
-  that follows no "the", "my", "your", "our" or possessive is a kind of card, not a name. A
-  capitalised name, a tier word ("plus", "elite", "360", ...), or "the everyday rewards" is
-  still a product.
+  two figures of one kind (the same fee, the same APR: not "18.24% APR vs 29.99% penalty APR")
+  stand as "A vs B" ("versus", "against", "compared with"), and both are bound to one card, the
+  second is right if it is right for that card or for another card the comparison is with: one
+  named before the pair in its paragraph, else the card named last before the paragraph (never
+  one named only after it); with no other card it stays the card's. When the sentence names two cards before the pair ("The Plus has a lower
+  rate than the Summit Cash (18.24% against 19.99%)"), the figures are the two cards' in the
+  order they were named.
+* ``generic_27`` - **"an everyday rewards card" is no product.** A brand that is an ordinary
+  word ("Everyday") made a lower-case phrase an unknown product: "an everyday cash back card",
+  "for everyday rewards". An unknown product written all in lower case, of two or three words,
+  whose first word is an ordinary word of that kind ("everyday", "basic", "simple", "standard",
+  "regular", "plain") and whose others are category words ("rewards", "cash", "back", "travel",
+  "miles", "points"), after "a" / "an" or "for" and before "card(s)" or the end of its clause,
+  is a kind of card, not a name. Not after "apply for", "sign up for", "go for", "pick",
+  "recommend"; a brand of another kind ("summit rewards"), a tier word ("elite", "plus"), "the
+  everyday rewards" or capitals are still a product.
 * ``rewards_27`` - **"5% on gas" after "the first year" is a reward rate.** Ruleset 21 read a
   percentage followed by a spend category as a reward rate unless its clause typed it first, and
   "first year" typed it as an intro offer: "(annual fee: $250, charged from the first year): 5%
@@ -62,14 +77,15 @@ from __future__ import annotations
 
 import re
 import weakref
+from bisect import bisect_left
 from dataclasses import replace
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
+from replicas.verifiers.compliance.attribution import UNION
 from replicas.verifiers.compliance.catalog import Catalog
 from replicas.verifiers.compliance.claims import Claim, Extraction
 from replicas.verifiers.compliance.mentions import (
-    AMBIGUOUS,
     EXACT,
     MISSPELLED,
     UNKNOWN,
@@ -160,6 +176,107 @@ def _near_own(claim: Claim, catalog: Catalog, value: float) -> bool:
     return False
 
 
+#: a fee word, and what makes one in a figure's clause not about that figure: another figure's
+#: noun ("the $550 fee"), a denial ("no fee", "fee-free"), arithmetic after a fee ("$247 after
+#: the fee", "enough to cover the fee") or a waiver ("with the fee waived")
+_FEE_WORD_27 = re.compile(
+    r"\b(?:fees?|charges?|charged|charging|costs?|dues|upkeep|membership|pricing|price)\b"
+    r"(?!-free)"
+)
+#: another figure right before a fee word, at most three words between ("$550 fee", "5% (min
+#: $10) transfer fee")
+_OTHER_FIGURE_27 = re.compile(
+    r"(?:\$[ \t]?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?[ \t]?%)(?:[ \t]*\([^()\n]{0,20}\))?"
+    r"(?:[ \t]+[a-z][a-z-]*){0,3}[ \t]*$"
+)
+_DENIED_27 = re.compile(
+    r"\b(?:no|zero|without(?:[ \t]+(?:a|an|the|any))?)(?:[ \t]+[a-z-]+){0,2}[ \t]*$"
+)
+_NETTED_27 = re.compile(
+    r"\b(?:after|before|net[ \t]+of|minus|less|once|cover(?:s|ed|ing)?|offsets?|earns?[ \t]+back"
+    r"|justif\w+|outweighs?|beats?|worth)[ \t]+(?:the[ \t]+|its[ \t]+|a[ \t]+|an[ \t]+|any[ \t]+"
+    r"|that[ \t]+|their[ \t]+|your[ \t]+)?(?:[a-z]+[ \t]+)?$"
+)
+_WAIVED_27 = re.compile(r"[ \t]+(?:is[ \t]+|being[ \t]+)?waived\b")
+#: "the fee card", "fee cards": a kind of card; "a cheaper fee", "the higher transfer fee": a
+#: comparison, not the figure's term
+_FEE_CARD_27 = re.compile(r"[ \t]+cards?\b")
+_COMPARED_27 = re.compile(
+    r"\b(?:cheaper|lower|higher|bigger|smaller|larger|better|worse|steeper|heftier|extra|same)"
+    r"(?:[ \t]+[a-z-]+)?[ \t]+$"
+)
+_CLAUSE_27 = re.compile(r"[.!?](?:[ \t]|$)|[;\n|]")
+_CLAUSE_SPAN_27 = 160
+
+
+def _about_this(word: re.Match[str], claim: Claim, masked: str, start: int) -> bool:
+    """A fee word of the figure's clause that is not another figure's noun, denied, netted or
+    waived."""
+    lead = masked[max(start, word.start() - 60) : word.start()]
+    if claim.end <= word.start():
+        between = masked[claim.end : word.start()]
+        if _OTHER_FIGURE_27.search(between) is not None:
+            return False  # "$60 and a $550 fee": the fee word is the later figure's
+    elif _OTHER_FIGURE_27.search(lead) is not None:
+        return False  # "the $550 fee by 3.5%": the fee word is the earlier figure's
+    return not (
+        _DENIED_27.search(lead)
+        or _NETTED_27.search(lead)
+        or _COMPARED_27.search(lead)
+        or _WAIVED_27.match(masked, word.end())
+        or _FEE_CARD_27.match(masked, word.end())
+    )
+
+
+def _fee_in_clause(claim: Claim, masked: str) -> bool:
+    """The figure's clause (its sentence, cell or line) has a fee word about it, or its table
+    column or row is headed by one."""
+    lo = max(0, claim.start - _CLAUSE_SPAN_27)
+    start = lo
+    for stop in _CLAUSE_27.finditer(masked, lo, claim.start):
+        start = stop.end()
+    end_stop = _CLAUSE_27.search(masked, claim.end, claim.end + _CLAUSE_SPAN_27)
+    end = end_stop.start() if end_stop else min(len(masked), claim.end + _CLAUSE_SPAN_27)
+    for word in _FEE_WORD_27.finditer(masked, start, end):
+        if claim.start <= word.start() < claim.end:
+            continue
+        if _about_this(word, claim, masked, start):
+            return True
+    return _fee_header(claim, masked)
+
+
+def _line_at(masked: str, pos: int) -> tuple[int, int]:
+    start = masked.rfind("\n", 0, pos) + 1
+    end = masked.find("\n", pos)
+    return start, len(masked) if end < 0 else end
+
+
+def _fee_header(claim: Claim, masked: str) -> bool:
+    """A table cell whose column header or row label is a fee word ("| Fee |")."""
+    start, end = _line_at(masked, claim.start)
+    line = masked[start:end]
+    if not line.lstrip().startswith("|"):
+        return False
+    cells = line.split("|")
+    if len(cells) > 2 and _FEE_WORD_27.search(cells[1]):
+        return True  # a row labelled "Fee"
+    column = masked.count("|", start, claim.start)
+    top = start  # the table's first line is its header
+    for _ in range(_TABLE_ROWS_27):
+        if top == 0:
+            break
+        prev, _end = _line_at(masked, top - 1)
+        if not masked[prev : top - 1].lstrip().startswith("|"):
+            break
+        top = prev
+    header = masked[top : _line_at(masked, top)[1]].split("|")
+    return column < len(header) and _FEE_WORD_27.search(header[column]) is not None
+
+
+#: how many rows up a table's header is looked for
+_TABLE_ROWS_27 = 60
+
+
 #: a fee noun at the figure: "$60 fee", "3% (min $5) charge", "fee: $60", "fee of $60"
 _FEE_NOUN_AFTER_27 = re.compile(r"[)\]]?[ \t]*(?:\*\*|__)?[ \t]*(?:fees?|charges?)\b")
 _FEE_NOUN_BEFORE_27 = re.compile(
@@ -202,7 +319,20 @@ _WORKED_27 = re.compile(
 _TOKEN_27 = re.compile(rf"(?P<num>{_NUM_27})|(?P<op>\+|-|\u2212|\u00d7|x|\*|\u00f7|/)")
 _WORKED_SPAN_27 = 160
 #: a fee word after the figure in its clause: "= $95 annual fee"
-_FEE_AFTER_27 = re.compile(r"[^,.;:|\n()]{0,30}?\b(?:fees?|charges?|costs?|price)\b")
+_FEE_AFTER_27 = re.compile(
+    r"[^,.;:|\n()]{0,30}?\b(?:fees?|charges?|costs?|price|dues|upkeep|membership|pay\w*"
+    r"|to[ \t]+(?:keep|hold|own|have)|for[ \t]+(?:keeping|holding|owning|having))\b"
+)
+#: price words the sentence before a worked result (and a label line above it) may hold
+_PRICE_27 = re.compile(
+    r"\b(?:fees?|charges?|charged|costs?|price|dues|upkeep|membership|pay\w*|keep\w*|hold\w*"
+    r"|own\w*|yearly[ \t]+cost|annual(?:ly)?)\b"
+)
+#: what a worked result is worth: its paragraph says what the amounts are
+_WORTH_27 = re.compile(
+    r"\b(?:earn\w*|rewards?|back|cash-?back|value|worth|net|sav(?:e|es|ed|ing|ings)|bonus"
+    r"|points|miles|spend\w*|grocer\w*|gas|fuel|dining|restaurants?|travel|online)\b"
+)
 
 
 def _value_of(expr: str) -> float | None:
@@ -260,9 +390,18 @@ def _is_worked(claim: Claim, masked: str) -> bool:
     else:
         return False
     start = claim.start - len(head) + m.start("expr") + at
-    if _priced_before(masked, start):
+    if _priced_before(masked, start) or _FEE_AFTER_27.match(masked, claim.end):
         return False
-    return _FEE_AFTER_27.match(masked, claim.end) is None
+    # the sentence before the expression, with a label line right above it, names no price
+    lead = sentence_start(masked, start)
+    above = masked.rfind("\n", 0, max(0, lead - 1)) + 1
+    if lead and masked[lead - 1] == "\n" and masked[above : lead - 1].rstrip(" \t*_").endswith(":"):
+        lead = above
+    if _PRICE_27.search(masked, lead, start):
+        return False
+    # and its paragraph says what the amounts are worth ("on $700 a month of groceries")
+    paragraph = masked.rfind("\n\n", 0, start) + 1
+    return _WORTH_27.search(masked, paragraph, claim.start) is not None
 
 
 # -- pairs: "(0% vs 1.99%)" ---------------------------------------------------------------------
@@ -274,77 +413,83 @@ _VERSUS_27 = re.compile(
 )
 
 
-def _named_before(extraction: Extraction, start: int, pos: int) -> list[str]:
-    """The distinct cards named (in full or misspelled) in ``[start, pos)``, in order."""
-    out: list[str] = []
-    for m in extraction.mentions:
-        if m.start >= pos:
-            break
-        if (
-            m.start >= start
-            and m.card_id
-            and m.kind in (EXACT, MISSPELLED)
-            and m.card_id not in out
-        ):
-            out.append(m.card_id)
-    return out
+class _Named:
+    """The cards named in full or misspelled, by position: the distinct cards of a span and the
+    card named last before a position, without walking the whole list each time."""
+
+    def __init__(self, extraction: Extraction) -> None:
+        named = [m for m in extraction.mentions if m.card_id and m.kind in (EXACT, MISSPELLED)]
+        self.starts = [m.start for m in named]
+        self.cards = [m.card_id or "" for m in named]
+        self._spans: dict[tuple[int, int], list[str]] = {}
+
+    def within(self, start: int, end: int) -> list[str]:
+        """The distinct cards named in ``[start, end)``, in order (cached per span)."""
+        key = (start, end)
+        held = self._spans.get(key)
+        if held is None:
+            lo, hi = bisect_left(self.starts, start), bisect_left(self.starts, end)
+            held = list(dict.fromkeys(self.cards[lo:hi]))
+            self._spans[key] = held
+        return held
+
+    def last_before(self, pos: int, other_than: str) -> str:
+        """The card (not ``other_than``) named last before ``pos``, or ``""``."""
+        k = bisect_left(self.starts, pos) - 1
+        while k >= 0 and self.cards[k] == other_than:
+            k -= 1
+        return self.cards[k] if k >= 0 else ""
 
 
-def _last_named(extraction: Extraction, pos: int, other_than: str) -> str:
-    """The card (not ``other_than``) named last before ``pos``; there is one."""
-    last = ""
-    for m in extraction.mentions:
-        if m.start >= pos:
-            break
-        if m.card_id and m.kind in (EXACT, MISSPELLED) and m.card_id != other_than:
-            last = m.card_id
-    return last
+def _same_kind(first: Claim, second: Claim) -> bool:
+    """Two figures of one term, or one whose term is left open ("0% vs 1.99% on purchases")."""
+    return first.kind == second.kind or "any" in (first.kind, second.kind)
 
 
 def _pairs(extraction: Extraction, out: list[Claim]) -> bool:
-    """Rebind the second figure of each "A vs B" pair bound to one card (module docstring); True
-    if any claim changed."""
+    """Rebind the second figure of each "A vs B" pair of one kind (module docstring); True if any
+    claim changed."""
     masked = extraction.masked
     if not any(w in masked for w in (" vs", "versus", "against", "compared")):
         return False
+    named = _Named(extraction)
     changed = False
     order = sorted(range(len(out)), key=lambda k: (out[k].start, out[k].end))
     for a, b in pairwise(order):
         first, second = out[a], out[b]
         if (
             first.family != second.family
+            or not _same_kind(first, second)
             or len(first.cards) != 1
             or len(second.cards) != 1
             or second.start < first.end
             or _VERSUS_27.fullmatch(masked, first.end, second.start) is None
         ):
             continue
+        start = sentence_start(masked, first.start)
         # "The Plus has a lower rate than the Summit Cash (18.24% against 19.99%)": two cards
         # named before the pair in its sentence are paired with its figures in order
-        named = _named_before(extraction, sentence_start(masked, first.start), first.start)
-        if len(named) == 2:
-            pair = (replace(first, cards=(named[0],)), replace(second, cards=(named[1],)))
-            if (pair[0].cards, pair[1].cards) != (first.cards, second.cards):
-                out[a] = replace(pair[0], binding="clause")
-                out[b] = replace(pair[1], binding="clause")
+        before = named.within(start, first.start)
+        if len(before) == 2:
+            if (first.cards[0], second.cards[0]) != (before[0], before[1]):
+                out[a] = replace(first, cards=(before[0],), binding="clause")
+                out[b] = replace(second, cards=(before[1],), binding="clause")
                 changed = True
             continue
         if second.cards != first.cards:
             continue
-        # "Harbor Miles has the better intro (0% vs 1.99%)": the second is another card's
+        # "Harbor Miles has the better intro (0% vs 1.99%)": the second may be the card's the
+        # comparison is with - one named before it in its paragraph, else the card named last
+        # before it; it is right if it is right for the card itself or for one of those
+        own = first.cards[0]
         lo = masked.rfind("\n\n", 0, first.start) + 1
-        hi = masked.find("\n\n", second.end)
-        hi = len(masked) if hi < 0 else hi
-        others = [c for c in _named_before(extraction, lo, hi) if c != first.cards[0]]
+        others = [c for c in named.within(lo, first.start) if c != own]
         if not others:
-            # none in the paragraph: the other card named last before it, if any
-            before = [c for c in _named_before(extraction, 0, lo) if c != first.cards[0]]
-            if not before:
-                continue  # no other card to compare with: the figure stays the card's
-            others = [_last_named(extraction, lo, first.cards[0])]
-        out[b] = replace(
-            second, cards=tuple(others), binding="clause" if len(others) == 1 else "union"
-        )
+            last = named.last_before(lo, own)
+            others = [last] if last else []
+        if not others:
+            continue  # no other card to compare with: the figure stays the card's
+        out[b] = replace(second, cards=(own, *others), binding=UNION)
         changed = True
     return changed
 
@@ -399,6 +544,7 @@ def revise_27(
                 and _is_open(claim)
                 and not _fee_shaped(claim, catalog)
                 and not _fee_named(claim, masked)
+                and not _fee_in_clause(claim, masked)
             )
             or (worked and _is_worked(claim, masked))
             or (rewards and _is_reward(claim, masked))
@@ -412,19 +558,38 @@ def revise_27(
 
 
 _CATEGORY_27 = frozenset(
-    {"rewards", "reward", "cash", "back", "cashback", "travel", "miles", "points", "card", "cards"}
+    {"rewards", "reward", "cash", "back", "cashback", "travel", "miles", "points"}
 )
-_OWNED_BEFORE_27 = re.compile(r"(?:\b(?:the|my|your|our|their|his|her|its)|'s|s')[ \t]+$", re.I)
+#: ordinary words a brand may also be, that describe a kind of card in lower case
+_ORDINARY_27 = frozenset({"everyday", "basic", "simple", "standard", "regular", "plain"})
+#: after a lower-case kind of card: "card" / "cards", or the end of its clause
+_KIND_AFTER_27 = re.compile(
+    r"(?:[ \t]+(?:back|cash|rewards?|travel|miles|points))*[ \t]*(?:cards?\b|[,.;:!?)\n]|$)"
+)
+#: before one: "a" / "an", or "for" that no "apply" / "sign up" / "go" / "opt" leads
+_KIND_BEFORE_27 = re.compile(r"(?:^|[^\w'])(?:an?|for)[ \t]+$", re.I)
+_SIGN_UP_BEFORE_27 = re.compile(
+    r"\b(?:apply(?:ing)?|appl(?:ied|ies)|sign(?:ing|ed|s)?[ \t]+up|go(?:ing)?|opt(?:ing)?|get"
+    r"|pick|choose|recommend\w*)[ \t]+(?:now[ \t]+|today[ \t]+)?for[ \t]+$",
+    re.I,
+)
 
 
 def _generic(text: str, m: NameMention) -> bool:
-    """An all lower-case unknown product of a word and category words, not "the <...>"."""
+    """An all lower-case unknown product that is a kind of card (module docstring)."""
     if m.kind != UNKNOWN or m.surface != m.surface.lower():
         return False
     words = tokens_of(m.surface)
-    if len(words) < 2 or not all(w in _CATEGORY_27 for w in words[1:]):
+    if not 2 <= len(words) <= 3 or words[0] not in _ORDINARY_27:
         return False
-    return _OWNED_BEFORE_27.search(text, max(0, m.start - 12), m.start) is None
+    if not all(w in _CATEGORY_27 for w in words[1:]):
+        return False
+    if _KIND_AFTER_27.match(text, m.end) is None:
+        return False
+    before = text[max(0, m.start - 24) : m.start]
+    if _KIND_BEFORE_27.search(before) is None:
+        return False
+    return _SIGN_UP_BEFORE_27.search(before) is None
 
 
 def generic_27(text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
@@ -434,17 +599,40 @@ def generic_27(text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
     return [m for m in mentions if not _generic(text, m)]
 
 
-def tails_27(index: NameIndex, mentions: Sequence[NameMention]) -> list[NameMention]:
+#: what makes a bare tail another product: an issuer after it, or "another / new / separate"
+#: (or a name given to it) before it in its clause
+_ISSUED_AFTER_27 = re.compile(
+    r"[ \t]*(?:\*\*|__)?[ \t]*(?:card[ \t]+)?(?:\(|,[ \t]*)?(?:from|by|issued|offered|at|of)\b",
+    re.I,
+)
+_OTHER_BEFORE_27 = re.compile(
+    r"\b(?:another|other|new|newer|separate|different|unrelated|own|called|named|branded"
+    r"|issues?|issued|offers?|launch(?:es|ed)?)\b[^.;:!?\n]{0,40}$|\ban?[ \t]+$",
+    re.I,
+)
+_OTHER_AFTER_27 = re.compile(
+    r"[^.;!?\n]{0,60}\b(?:separate|different|another|unrelated|other|new)[ \t]+"
+    r"(?:card|product|one)\b",
+    re.I,
+)
+
+
+def tails_27(
+    index: NameIndex, mentions: Sequence[NameMention], text: str = ""
+) -> list[NameMention]:
     """The mentions with each unknown product that is the tail of exactly one card named in full
-    read as that card (of several: ambiguous) - module docstring."""
+    before it read as that card - module docstring."""
     out = list(mentions)
     if not any(m.kind == UNKNOWN for m in out):
         return out
-    named = sorted({m.card_id for m in out if m.kind in (EXACT, MISSPELLED) and m.card_id})
-    if not named:
+    first_named: dict[str, int] = {}
+    for m in out:
+        if m.kind in (EXACT, MISSPELLED) and m.card_id and m.card_id not in first_named:
+            first_named[m.card_id] = m.start
+    if not first_named:
         return out
     tails: dict[tuple[str, ...], set[str]] = {}
-    for c in named:
+    for c in sorted(first_named):
         words = tuple(index.words_by_card[c])
         for n in range(1, len(words)):
             tails.setdefault(words[-n:], set()).add(c)
@@ -452,10 +640,15 @@ def tails_27(index: NameIndex, mentions: Sequence[NameMention]) -> list[NameMent
         if m.kind != UNKNOWN:
             continue
         fits = sorted(tails.get(tuple(tokens_of(m.surface)), ()))
-        if len(fits) == 1:
-            out[i] = NameMention(m.start, m.end, EXACT, fits[0], m.surface)
-        elif fits:
-            out[i] = NameMention(m.start, m.end, AMBIGUOUS, None, m.surface)
+        if len(fits) != 1 or first_named[fits[0]] > m.start:
+            continue  # a tail of several cards, or before the card is named: still unknown
+        if (
+            _ISSUED_AFTER_27.match(text, m.end)
+            or _OTHER_AFTER_27.match(text, m.end)
+            or _OTHER_BEFORE_27.search(text, max(0, m.start - 60), m.start)
+        ):
+            continue
+        out[i] = NameMention(m.start, m.end, EXACT, fits[0], m.surface)
     return out
 
 
