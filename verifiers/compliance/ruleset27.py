@@ -245,10 +245,26 @@ def _fee_in_clause(claim: Claim, masked: str) -> bool:
     return _fee_header(claim, masked)
 
 
+#: how far back or ahead a line's or paragraph's edge is looked for (longer ones are cut there,
+#: so a 100 kB line or paragraph costs the same per figure as a short one)
+_EDGE_SPAN_27 = 2_000
+
+
 def _line_at(masked: str, pos: int) -> tuple[int, int]:
-    start = masked.rfind("\n", 0, pos) + 1
-    end = masked.find("\n", pos)
-    return start, len(masked) if end < 0 else end
+    """The line holding ``pos``, cut at ``_EDGE_SPAN_27`` characters each side."""
+    low = max(0, pos - _EDGE_SPAN_27)
+    start = masked.rfind("\n", low, pos)
+    end = masked.find("\n", pos, pos + _EDGE_SPAN_27)
+    return (low if start < 0 else start + 1), (
+        min(len(masked), pos + _EDGE_SPAN_27) if end < 0 else end
+    )
+
+
+def _paragraph_start(masked: str, pos: int) -> int:
+    """Where the paragraph holding ``pos`` starts, at most ``_EDGE_SPAN_27`` characters back."""
+    low = max(0, pos - _EDGE_SPAN_27)
+    found = masked.rfind("\n\n", low, pos)
+    return low if found < 0 else found + 1
 
 
 def _fee_header(claim: Claim, masked: str) -> bool:
@@ -394,13 +410,13 @@ def _is_worked(claim: Claim, masked: str) -> bool:
         return False
     # the sentence before the expression, with a label line right above it, names no price
     lead = sentence_start(masked, start)
-    above = masked.rfind("\n", 0, max(0, lead - 1)) + 1
+    above = _line_at(masked, max(0, lead - 1))[0]
     if lead and masked[lead - 1] == "\n" and masked[above : lead - 1].rstrip(" \t*_").endswith(":"):
         lead = above
     if _PRICE_27.search(masked, lead, start):
         return False
     # and its paragraph says what the amounts are worth ("on $700 a month of groceries")
-    paragraph = masked.rfind("\n\n", 0, start) + 1
+    paragraph = _paragraph_start(masked, start)
     return _WORTH_27.search(masked, paragraph, claim.start) is not None
 
 
@@ -482,7 +498,7 @@ def _pairs(extraction: Extraction, out: list[Claim]) -> bool:
         # comparison is with - one named before it in its paragraph, else the card named last
         # before it; it is right if it is right for the card itself or for one of those
         own = first.cards[0]
-        lo = masked.rfind("\n\n", 0, first.start) + 1
+        lo = _paragraph_start(masked, first.start)
         others = [c for c in named.within(lo, first.start) if c != own]
         if not others:
             last = named.last_before(lo, own)
