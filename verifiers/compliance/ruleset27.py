@@ -23,14 +23,15 @@ any writer, not a phrasing:
   at it ("plus 0% on purchases", "the 0% period") is an intro rate's, not a fee.
 * ``tails_27`` - **"the Clear Plus" after "Cascade Clear Plus" is that card.** Ruleset 18 read
   "the <last words of one named card>" as that card, but a tail that ends in a product word
-  ("Plus", "Elite") was taken first as an unknown product. An unknown product whose words are the
-  last words (all but the first) of exactly one card the response names in full before it is
-  that card - unless an issuer follows it ("the Clear Plus from Apex Bank", "by", "issued by",
-  "at"), "a" / "an" stands before it ("Apex also issues a Clear Plus"), or its clause calls it
-  another card ("another", "new", "separate", "different", "its own", "called", "issues", "a
-  totally separate card" after it). A tail of several named cards, a tail written before the full name, and a name
-  that only begins like a named card ("Redwood Journey" after "Redwood Journey Elite") stay
-  unknown: that is how invented names are made.
+  ("Plus", "Elite") was taken first as an unknown product. An unknown product right after "the"
+  whose words are the last words (all but the first) of exactly one card the response names in
+  full before it is that card - unless an issuer's name follows it ("from Apex", "(by Apex)"),
+  or its sentence names a bank or an issuer, or calls it
+  another card ("from Apex Bank", "issued", "sells", "their", "competing", "rival", "another",
+  "new", "different", "version", "via", ...). A tail of several named cards, a tail written
+  before the full name or without "the", and a name that only begins like a named card
+  ("Redwood Journey" after "Redwood Journey Elite") stay unknown: that is how invented names
+  are made.
 * ``worked_27`` - **the figure after "=" that the expression before it works out to is a
   result.** "$413 x 12 x 2% = **$99.12 a year**", "$216 + $90 + $30 + $150 = **$486 a year**",
   "$468 x 2% = $9.36": ruleset 25 read a sum after "=" as a result only when its line said what
@@ -46,29 +47,32 @@ any writer, not a phrasing:
   "Harbor Miles has the better intro (0% vs 1.99%)", "the lower starting point for its standard
   rate (12.74% against 16.24%)": both figures were bound to the card the sentence is about. When
   two figures of one kind (the same fee, the same APR: not "18.24% APR vs 29.99% penalty APR")
-  stand as "A vs B" ("versus", "against", "compared with"), and both are bound to one card, the
-  second is right if it is right for that card or for another card the comparison is with: one
-  named before the pair in its paragraph, else the card named last before the paragraph (never
-  one named only after it); with no other card it stays the card's. When the sentence names two cards before the pair ("The Plus has a lower
-  rate than the Summit Cash (18.24% against 19.99%)"), the figures are the two cards' in the
-  order they were named.
+  stand alone in brackets as "(A vs B)" ("versus", "against", "compared with"), after a
+  comparison in their sentence ("better", "cheaper", "lower", "beats", ...), and both are bound
+  to one card, the second is right if it is right for that card or for the card named last
+  before the pair (never one named after it, never when words follow it inside the brackets: "
+  ($95 vs $150 in later years)"); with no other card named before, it stays the card's. When
+  the sentence names two cards before the pair ("The Plus has a lower rate than the Summit Cash
+  (18.24% against 19.99%)"), the figures are the two cards' in the order they were named.
 * ``generic_27`` - **"an everyday rewards card" is no product.** A brand that is an ordinary
   word ("Everyday") made a lower-case phrase an unknown product: "an everyday cash back card",
-  "for everyday rewards". An unknown product written all in lower case, of two or three words,
-  whose first word is an ordinary word of that kind ("everyday", "basic", "simple", "standard",
-  "regular", "plain") and whose others are category words ("rewards", "cash", "back", "travel",
-  "miles", "points"), after "a" / "an" or "for" and before "card(s)" or the end of its clause,
-  is a kind of card, not a name. Not after "apply for", "sign up for", "go for", "pick",
-  "recommend"; a brand of another kind ("summit rewards"), a tier word ("elite", "plus"), "the
-  everyday rewards" or capitals are still a product.
+  "For everyday rewards, ...". An unknown product written all in lower case, of two or three
+  words, whose first word is an ordinary word of that kind ("everyday", "basic", "simple",
+  "standard", "regular", "plain") and whose others are category words ("rewards", "cash",
+  "back", "travel", "miles", "points"), after "a" / "an" and before "card(s)", or after a "For"
+  that opens its sentence, is a kind of card: an ambiguous reference, no product, and the
+  figures of its clause are no card's ("below an everyday travel card's usual 24%"). After any
+  other word ("qualify for", "apply for"), a brand of another kind ("summit rewards"), a tier
+  word ("elite", "plus"), "the everyday rewards" or capitals, it is still a product.
 * ``rewards_27`` - **"5% on gas" after "the first year" is a reward rate.** Ruleset 21 read a
   percentage followed by a spend category as a reward rate unless its clause typed it first, and
   "first year" typed it as an intro offer: "(annual fee: $250, charged from the first year): 5%
   on gas", "$95 annual fee, $0 the first year, 3% travel and dining", "both $695 a year with no
   first-year waiver, both 5% on travel". A percentage above 0 % typed as an intro offer or an APR,
   followed at once by a spend category (gas, groceries, dining, travel, online, ...; not
-  "abroad", a fee or an APR word after it), is a reward rate - unless an intro, promo, APR or
-  rate word stands between the start of its clause and the figure, or "for N months" follows.
+  "abroad", a fee or an APR word after it), is a reward rate - unless an intro, promo, APR, rate
+  or offer word stands before it in its sentence, or a term follows ("for 12 months", "for the
+  first year", "until January", "through 2027").
 
 See "Ruleset 27" in ``verifiers/compliance/RULESETS.md``.
 """
@@ -86,6 +90,7 @@ from replicas.verifiers.compliance.attribution import UNION
 from replicas.verifiers.compliance.catalog import Catalog
 from replicas.verifiers.compliance.claims import Claim, Extraction
 from replicas.verifiers.compliance.mentions import (
+    AMBIGUOUS,
     EXACT,
     MISSPELLED,
     UNKNOWN,
@@ -192,45 +197,76 @@ _OTHER_FIGURE_27 = re.compile(
 _DENIED_27 = re.compile(
     r"\b(?:no|zero|without(?:[ \t]+(?:a|an|the|any))?)(?:[ \t]+[a-z-]+){0,2}[ \t]*$"
 )
+#: after a figure: "$247 after the fee", "~$974 once the fee kicks in", "enough to cover the fee"
 _NETTED_27 = re.compile(
     r"\b(?:after|before|net[ \t]+of|minus|less|once|cover(?:s|ed|ing)?|offsets?|earns?[ \t]+back"
-    r"|justif\w+|outweighs?|beats?|worth)[ \t]+(?:the[ \t]+|its[ \t]+|a[ \t]+|an[ \t]+|any[ \t]+"
-    r"|that[ \t]+|their[ \t]+|your[ \t]+)?(?:[a-z]+[ \t]+)?$"
+    r"|justif\w+|outweighs?)[ \t]+(?:the[ \t]+|its[ \t]+|a[ \t]+|an[ \t]+|any[ \t]+|that[ \t]+"
+    r"|their[ \t]+|your[ \t]+)?(?:[a-z]+[ \t]+)?$"
 )
+#: "with the fee waived" - not "unless / if / until the fee is waived"
 _WAIVED_27 = re.compile(r"[ \t]+(?:is[ \t]+|being[ \t]+)?waived\b")
-#: "the fee card", "fee cards": a kind of card; "a cheaper fee", "the higher transfer fee": a
-#: comparison, not the figure's term
+_CONDITION_27 = re.compile(r"\b(?:unless|if|until|when|once)[ \t]+(?:[a-z]+[ \t]+){0,2}$")
+#: "the fee card", "fee cards": a kind of card
 _FEE_CARD_27 = re.compile(r"[ \t]+cards?\b")
-_COMPARED_27 = re.compile(
-    r"\b(?:cheaper|lower|higher|bigger|smaller|larger|better|worse|steeper|heftier|extra|same)"
-    r"(?:[ \t]+[a-z-]+)?[ \t]+$"
+#: a fee word that leads to the figure: "fee at $60", "fee ($60)", "fees are sixty dollars", "5%
+#: fee plus $60", "fee, $60" - at most four words and no other figure between
+_LEADS_TO_27 = re.compile(r"[^$%\d.;!?\n|]{0,40}$")
+_LEAD_WORDS_27 = 4
+_ANY_FIGURE_27 = re.compile(r"\$[ \t]?\d|\d[ \t]?%")
+_PLUS_27 = re.compile(r"[ \t]*(?:,[ \t]*)?(?:plus|and|or|\+|&)[ \t]+(?:an?[ \t]+|another[ \t]+)?")
+#: "0% on purchases", "the 0% period": an intro rate's 0%, whatever fee word is near
+_INTRO_ZERO_27 = re.compile(
+    r"[ \t]*(?:\*\*|__)?[ \t]*(?:on[ \t]+(?:purchases|(?:balance[ \t]+)?transfers|bts?)\b"
+    r"|intro|promo|period|window|for[ \t]+\d+)"
+)
+#: "no fee ... other than $60": an exception to a denial is a fee
+_EXCEPT_27 = re.compile(
+    r"\b(?:other[ \t]+than|beyond|except|apart[ \t]+from|aside[ \t]+from|besides|but)\b"
 )
 _CLAUSE_27 = re.compile(r"[.!?](?:[ \t]|$)|[;\n|]")
 _CLAUSE_SPAN_27 = 160
+#: a line's label before its first colon ("Fees: Summit Cash $0; Summit Cash Plus $60")
+_LABEL_27 = re.compile(r"[ \t]*[-*\u2022]?[ \t]*(?:\*\*|__)?(?P<label>[^:\n]{1,40}):")
 
 
 def _about_this(word: re.Match[str], claim: Claim, masked: str, start: int) -> bool:
-    """A fee word of the figure's clause that is not another figure's noun, denied, netted or
-    waived."""
+    """A fee word of the figure's clause that is about the figure (module docstring)."""
     lead = masked[max(start, word.start() - 60) : word.start()]
-    if claim.end <= word.start():
-        between = masked[claim.end : word.start()]
-        if _OTHER_FIGURE_27.search(between) is not None:
-            return False  # "$60 and a $550 fee": the fee word is the later figure's
-    elif _OTHER_FIGURE_27.search(lead) is not None:
-        return False  # "the $550 fee by 3.5%": the fee word is the earlier figure's
+    if _FEE_CARD_27.match(masked, word.end()):
+        return False  # "the fee card": a kind of card
+    if word.end() <= claim.start:
+        between = masked[word.end() : claim.start]
+        if _OTHER_FIGURE_27.search(lead) is not None:
+            # "the $550 fee by 3.5%": the earlier figure's fee word - but "a 5% fee plus $60"
+            # adds a fee
+            return _PLUS_27.fullmatch(between) is not None
+        leads = _LEADS_TO_27.fullmatch(between) is not None and (
+            len(between.split()) <= _LEAD_WORDS_27
+        )
+        if _NETTED_27.search(lead) and leads and len(between.split()) <= 2:
+            return False  # "After fees that's $228": a result
+        if _DENIED_27.search(lead):
+            return _EXCEPT_27.search(between) is not None  # "no fee ... other than $60"
+        if leads:
+            return True  # "the higher fee at $60", "fee ($60)", "fees are $60"
+        if _ANY_FIGURE_27.search(between):
+            return False  # another figure stands between: the fee word is not this one's
+        if _WAIVED_27.match(masked, word.end()):
+            return _CONDITION_27.search(lead) is not None  # "unless the fee is waived"
+        return True
+    between = masked[claim.end : word.start()]
+    if _OTHER_FIGURE_27.search(between) is not None:
+        return False  # "$60 and a $550 fee": the fee word is the later figure's
     return not (
-        _DENIED_27.search(lead)
-        or _NETTED_27.search(lead)
-        or _COMPARED_27.search(lead)
-        or _WAIVED_27.match(masked, word.end())
-        or _FEE_CARD_27.match(masked, word.end())
+        _DENIED_27.search(lead) or _NETTED_27.search(lead) or _WAIVED_27.match(masked, word.end())
     )
 
 
-def _fee_in_clause(claim: Claim, masked: str) -> bool:
-    """The figure's clause (its sentence, cell or line) has a fee word about it, or its table
-    column or row is headed by one."""
+def _fee_in_clause(claim: Claim, masked: str, tables: _Tables) -> bool:
+    """The figure's clause (its sentence, cell or line) has a fee word about it, its line's label
+    is one, or its table column or row is headed by one."""
+    if claim.unit == "pct" and claim.low == 0 and _INTRO_ZERO_27.match(masked, claim.end):
+        return False
     lo = max(0, claim.start - _CLAUSE_SPAN_27)
     start = lo
     for stop in _CLAUSE_27.finditer(masked, lo, claim.start):
@@ -242,7 +278,11 @@ def _fee_in_clause(claim: Claim, masked: str) -> bool:
             continue
         if _about_this(word, claim, masked, start):
             return True
-    return _fee_header(claim, masked)
+    line_start = _line_at(masked, claim.start)[0]
+    label = _LABEL_27.match(masked, line_start, claim.start)
+    if label is not None and _FEE_WORD_27.search(label.group("label")):
+        return True
+    return tables.fee_header(claim.start)
 
 
 #: how far back or ahead a line's or paragraph's edge is looked for (longer ones are cut there,
@@ -267,30 +307,49 @@ def _paragraph_start(masked: str, pos: int) -> int:
     return low if found < 0 else found + 1
 
 
-def _fee_header(claim: Claim, masked: str) -> bool:
-    """A table cell whose column header or row label is a fee word ("| Fee |")."""
-    start, end = _line_at(masked, claim.start)
-    line = masked[start:end]
-    if not line.lstrip().startswith("|"):
-        return False
-    cells = line.split("|")
-    if len(cells) > 2 and _FEE_WORD_27.search(cells[1]):
-        return True  # a row labelled "Fee"
-    column = masked.count("|", start, claim.start)
-    top = start  # the table's first line is its header
-    for _ in range(_TABLE_ROWS_27):
-        if top == 0:
-            break
-        prev, _end = _line_at(masked, top - 1)
-        if not masked[prev : top - 1].lstrip().startswith("|"):
-            break
-        top = prev
-    header = masked[top : _line_at(masked, top)[1]].split("|")
-    return column < len(header) and _FEE_WORD_27.search(header[column]) is not None
+class _Tables:
+    """Markdown tables of one text: each table line's header line, found once per table."""
 
+    def __init__(self, masked: str) -> None:
+        self.masked = masked
+        self.starts: list[int] = []
+        self._top: dict[int, int] = {}
+        if "|" in masked:
+            self.starts = [0, *(m.end() for m in re.finditer("\n", masked))]
 
-#: how many rows up a table's header is looked for
-_TABLE_ROWS_27 = 60
+    def _is_row(self, k: int) -> bool:
+        start = self.starts[k]
+        end = self.starts[k + 1] - 1 if k + 1 < len(self.starts) else len(self.masked)
+        return self.masked[start:end].lstrip().startswith("|")
+
+    def _top_of(self, k: int) -> int:
+        """The first line of the table that line ``k`` (a table row) is in."""
+        top = self._top.get(k)
+        if top is None:
+            j = k
+            while j > 0 and self._is_row(j - 1) and (j - 1) not in self._top:
+                j -= 1
+            top = self._top[j - 1] if j > 0 and (j - 1) in self._top else j
+            for i in range(j, k + 1):
+                self._top[i] = top
+        return top
+
+    def fee_header(self, pos: int) -> bool:
+        """``pos`` is in a table cell whose column header or row label is a fee word."""
+        if not self.starts:
+            return False
+        k = bisect_left(self.starts, pos + 1) - 1
+        if not self._is_row(k):
+            return False
+        start = self.starts[k]
+        line = self.masked[start : start + _EDGE_SPAN_27].split("\n", 1)[0]
+        cells = line.split("|")
+        if len(cells) > 2 and _FEE_WORD_27.search(cells[1]):
+            return True  # a row labelled "Fee"
+        column = self.masked.count("|", start, pos)
+        top = self.starts[self._top_of(k)]
+        header = self.masked[top : top + _EDGE_SPAN_27].split("\n", 1)[0].split("|")
+        return column < len(header) and _FEE_WORD_27.search(header[column]) is not None
 
 
 #: a fee noun at the figure: "$60 fee", "3% (min $5) charge", "fee: $60", "fee of $60"
@@ -336,7 +395,7 @@ _TOKEN_27 = re.compile(rf"(?P<num>{_NUM_27})|(?P<op>\+|-|\u2212|\u00d7|x|\*|\u00
 _WORKED_SPAN_27 = 160
 #: a fee word after the figure in its clause: "= $95 annual fee"
 _FEE_AFTER_27 = re.compile(
-    r"[^,.;:|\n()]{0,30}?\b(?:fees?|charges?|costs?|price|dues|upkeep|membership|pay\w*"
+    r"[^.;|\n]{0,30}?\b(?:fees?|charges?|costs?|price|dues|upkeep|membership|pay\w*"
     r"|to[ \t]+(?:keep|hold|own|have)|for[ \t]+(?:keeping|holding|owning|having))\b"
 )
 #: price words the sentence before a worked result (and a label line above it) may hold
@@ -427,6 +486,18 @@ _VERSUS_27 = re.compile(
     r"(?:\*\*|__)?[ \t]*(?:vs\.?|versus|against|compared[ \t]+(?:with|to))[ \t]+"
     r"(?:\*\*|__)?[ \t]*(?:(?:just|only|about)[ \t]+|~)?"
 )
+#: the pair stands alone in brackets: "(" right before the first figure, ")" right after the
+#: second (with "variable" / "fixed" / "APR" / "a year" at most)
+_OPENS_27 = re.compile(r"\([ \t]*(?:\*\*|__)?[ \t]*$")
+_CLOSES_27 = re.compile(
+    r"[ \t]*(?:(?:variable|fixed|apr|intro|a[ \t]+year|/[ \t]?yr|per[ \t]+year)[ \t]*)?"
+    r"(?:\*\*|__)?[ \t]*\)"
+)
+#: a comparison before the brackets in its sentence: "has the better intro (0% vs 1.99%)"
+_COMPARATIVE_27 = re.compile(
+    r"\b(?:better|worse|cheaper|lower|higher|longer|shorter|bigger|smaller|larger|more|less"
+    r"|beats?|wins?|lead|edge|ahead|behind)\b"
+)
 
 
 class _Named:
@@ -463,8 +534,8 @@ def _same_kind(first: Claim, second: Claim) -> bool:
 
 
 def _pairs(extraction: Extraction, out: list[Claim]) -> bool:
-    """Rebind the second figure of each "A vs B" pair of one kind (module docstring); True if any
-    claim changed."""
+    """Rebind the second figure of each bracketed "(A vs B)" comparison (module docstring); True
+    if any claim changed."""
     masked = extraction.masked
     if not any(w in masked for w in (" vs", "versus", "against", "compared")):
         return False
@@ -480,9 +551,13 @@ def _pairs(extraction: Extraction, out: list[Claim]) -> bool:
             or len(second.cards) != 1
             or second.start < first.end
             or _VERSUS_27.fullmatch(masked, first.end, second.start) is None
+            or _OPENS_27.search(masked, max(0, first.start - 6), first.start) is None
+            or _CLOSES_27.match(masked, second.end) is None
         ):
             continue
         start = sentence_start(masked, first.start)
+        if _COMPARATIVE_27.search(masked, start, first.start) is None:
+            continue
         # "The Plus has a lower rate than the Summit Cash (18.24% against 19.99%)": two cards
         # named before the pair in its sentence are paired with its figures in order
         before = named.within(start, first.start)
@@ -495,17 +570,13 @@ def _pairs(extraction: Extraction, out: list[Claim]) -> bool:
         if second.cards != first.cards:
             continue
         # "Harbor Miles has the better intro (0% vs 1.99%)": the second may be the card's the
-        # comparison is with - one named before it in its paragraph, else the card named last
-        # before it; it is right if it is right for the card itself or for one of those
+        # comparison is with - the card named last before the pair other than the card itself;
+        # it is right if it is right for the card itself or for that one
         own = first.cards[0]
-        lo = _paragraph_start(masked, first.start)
-        others = [c for c in named.within(lo, first.start) if c != own]
-        if not others:
-            last = named.last_before(lo, own)
-            others = [last] if last else []
-        if not others:
+        other = named.last_before(first.start, own)
+        if not other:
             continue  # no other card to compare with: the figure stays the card's
-        out[b] = replace(second, cards=(own, *others), binding=UNION)
+        out[b] = replace(second, cards=(own, other), binding=UNION)
         changed = True
     return changed
 
@@ -517,9 +588,14 @@ _CATEGORY_AFTER_27 = re.compile(
     r"(?:all[ \t]+|your[ \t]+)?(?:gas|fuel|groceries|grocery|supermarkets?|dining|restaurants?"
     r"|travel|online|streaming|drugstores?|transit)\b(?![ \t]*(?:abroad|overseas|fees?|apr|rate))"
 )
-_TYPED_BEFORE_27 = re.compile(r"\b(?:intro\w*|promo\w*|aprs?|rates?|0%)")
-_FOR_MONTHS_27 = re.compile(r"[^.;\n]{0,40}?\bfor[ \t]+(?:\d+|[a-z]+(?:-[a-z]+)?)[ \t]+months?\b")
-_CLAUSE_STOP_27 = re.compile(r"[.;:!?\n(]|\u2014|\u2013| - ")
+_TYPED_BEFORE_27 = re.compile(r"\b(?:intro\w*|promo\w*|aprs?|rates?|offers?|0%)")
+#: a term after the category: "for 12 months", "for the first year", "until January", "through
+#: 2027", "for 15 billing cycles"
+_TERM_AFTER_27 = re.compile(
+    r"[^.;\n]{0,40}?\b(?:for[ \t]+(?:the[ \t]+)?(?:first[ \t]+)?(?:\d+|[a-z]+(?:-[a-z]+)?)"
+    r"[ \t]+(?:months?|years?|billing[ \t]+cycles?|statements?|cycles?)|for[ \t]+(?:a|one|the"
+    r"[ \t]+first)[ \t]+year|until|till|through|thru|ending|expir\w*|in[ \t]+the[ \t]+first)\b"
+)
 
 
 def _is_reward(claim: Claim, masked: str) -> bool:
@@ -529,12 +605,10 @@ def _is_reward(claim: Claim, masked: str) -> bool:
     if not claim.low or (claim.high is not None and claim.high != claim.low):
         return False
     after = _CATEGORY_AFTER_27.match(masked, claim.end)
-    if after is None or _FOR_MONTHS_27.match(masked, after.end()):
+    if after is None or _TERM_AFTER_27.match(masked, after.end()):
         return False
-    head = masked[max(0, claim.start - 80) : claim.start]
-    stops = list(_CLAUSE_STOP_27.finditer(head))
-    clause = head[stops[-1].end() :] if stops else head
-    return _TYPED_BEFORE_27.search(clause) is None
+    # no intro, promo, APR, rate or offer word before it in its sentence
+    return _TYPED_BEFORE_27.search(masked, sentence_start(masked, claim.start), claim.start) is None
 
 
 def revise_27(
@@ -549,6 +623,7 @@ def revise_27(
     if not (shapes or worked or pairs or rewards) or not extraction.claims:
         return extraction
     masked = extraction.masked
+    tables = _Tables(masked)
     out = list(extraction.claims)
     changed = pairs and _pairs(extraction, out)
     for i, claim in enumerate(out):
@@ -560,7 +635,7 @@ def revise_27(
                 and _is_open(claim)
                 and not _fee_shaped(claim, catalog)
                 and not _fee_named(claim, masked)
-                and not _fee_in_clause(claim, masked)
+                and not _fee_in_clause(claim, masked, tables)
             )
             or (worked and _is_worked(claim, masked))
             or (rewards and _is_reward(claim, masked))
@@ -570,25 +645,17 @@ def revise_27(
     return replace(extraction, claims=tuple(out)) if changed else extraction
 
 
-# -- tails: "the Clear Plus" after "Cascade Clear Plus" ------------------------------------------
-
+# -- generic: "an everyday rewards card" -----------------------------------------------------
 
 _CATEGORY_27 = frozenset(
     {"rewards", "reward", "cash", "back", "cashback", "travel", "miles", "points"}
 )
 #: ordinary words a brand may also be, that describe a kind of card in lower case
 _ORDINARY_27 = frozenset({"everyday", "basic", "simple", "standard", "regular", "plain"})
-#: after a lower-case kind of card: "card" / "cards", or the end of its clause
-_KIND_AFTER_27 = re.compile(
-    r"(?:[ \t]+(?:back|cash|rewards?|travel|miles|points))*[ \t]*(?:cards?\b|[,.;:!?)\n]|$)"
-)
-#: before one: "a" / "an", or "for" that no "apply" / "sign up" / "go" / "opt" leads
-_KIND_BEFORE_27 = re.compile(r"(?:^|[^\w'])(?:an?|for)[ \t]+$", re.I)
-_SIGN_UP_BEFORE_27 = re.compile(
-    r"\b(?:apply(?:ing)?|appl(?:ied|ies)|sign(?:ing|ed|s)?[ \t]+up|go(?:ing)?|opt(?:ing)?|get"
-    r"|pick|choose|recommend\w*)[ \t]+(?:now[ \t]+|today[ \t]+)?for[ \t]+$",
-    re.I,
-)
+#: before one: "a" / "an" (with "card" after it), or "For" opening its sentence
+_ARTICLE_BEFORE_27 = re.compile(r"(?:^|[^\w'])an?[ \t]+$", re.I)
+_FOR_OPENS_27 = re.compile(r"(?:^|[.!?\n])[ \t]*(?:\*\*|__)?for[ \t]+$", re.I)
+_CARD_AFTER_27 = re.compile(r"(?:[ \t]+(?:back|cash|rewards?|travel|miles|points))*[ \t]+cards?\b")
 
 
 def _generic(text: str, m: NameMention) -> bool:
@@ -600,37 +667,51 @@ def _generic(text: str, m: NameMention) -> bool:
         return False
     if not all(w in _CATEGORY_27 for w in words[1:]):
         return False
-    if _KIND_AFTER_27.match(text, m.end) is None:
-        return False
     before = text[max(0, m.start - 24) : m.start]
-    if _KIND_BEFORE_27.search(before) is None:
-        return False
-    return _SIGN_UP_BEFORE_27.search(before) is None
+    if _ARTICLE_BEFORE_27.search(before):
+        return _CARD_AFTER_27.match(text, m.end) is not None  # "an everyday cash back card"
+    # "For everyday rewards, ...": "For" opens the sentence
+    return _FOR_OPENS_27.search(text, max(0, m.start - 24), m.start) is not None
 
 
 def generic_27(text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
-    """The mentions without lower-case kinds of card ("an everyday rewards card")."""
+    """The mentions with lower-case kinds of card ("an everyday rewards card") read as an
+    ambiguous reference: no product, and the figures of its clause are no card's."""
     if not any(m.kind == UNKNOWN for m in mentions):
         return list(mentions)
-    return [m for m in mentions if not _generic(text, m)]
+    return [
+        NameMention(m.start, m.end, AMBIGUOUS, None, m.surface) if _generic(text, m) else m
+        for m in mentions
+    ]
 
 
-#: what makes a bare tail another product: an issuer after it, or "another / new / separate"
-#: (or a name given to it) before it in its clause
-_ISSUED_AFTER_27 = re.compile(
-    r"[ \t]*(?:\*\*|__)?[ \t]*(?:card[ \t]+)?(?:\(|,[ \t]*)?(?:from|by|issued|offered|at|of)\b",
+# -- tails: "the Clear Plus" after "Cascade Clear Plus" ------------------------------------------
+
+#: what makes a bare tail another product: its sentence names a bank or issuer, or calls it
+#: another, a rival, their or a new card
+_ANOTHER_27 = re.compile(
+    r"\b(?:banks?|bancorp|financial|credit[ \t]+unions?|issuer\w*|issu(?:e|es|ed|ing)|sells?|sold"
+    r"|offers?|offered|launch\w*|copied|copy|version|competing|competitor\w*|rival"
+    r"|their|theirs|another|other|new|newer|different|separate|unrelated|own|similar|called"
+    r"|named|branded|through|via)\b",
     re.I,
 )
-_OTHER_BEFORE_27 = re.compile(
-    r"\b(?:another|other|new|newer|separate|different|unrelated|own|called|named|branded"
-    r"|issues?|issued|offers?|launch(?:es|ed)?)\b[^.;:!?\n]{0,40}$|\ban?[ \t]+$",
-    re.I,
+_THE_BEFORE_27 = re.compile(r"\bthe[ \t]+(?:\*\*|__)?$", re.I)
+#: an issuer right after the tail: "the Clear Plus from Apex", "(by Apex)", ", at Apex"
+_ISSUER_AFTER_27 = re.compile(
+    r"[ \t]*(?:\*\*|__)?[ \t]*(?:card[ \t]+)?(?:\(|,|-|\u2013|\u2014)?[ \t]*"
+    r"(?:from|by|at|with|of)[ \t]+[A-Z]"
 )
-_OTHER_AFTER_27 = re.compile(
-    r"[^.;!?\n]{0,60}\b(?:separate|different|another|unrelated|other|new)[ \t]+"
-    r"(?:card|product|one)\b",
-    re.I,
-)
+_SENTENCE_STOP_27 = re.compile(r"[.!?](?:[ \t]|$)|\n")
+
+
+def _sentence_of(text: str, start: int, end: int) -> str:
+    """The sentence (or line) holding ``[start, end)``, at most 200 characters each side."""
+    low = max(0, start - 200)
+    stops = list(_SENTENCE_STOP_27.finditer(text, low, start))
+    head = stops[-1].end() if stops else low
+    stop = _SENTENCE_STOP_27.search(text, end, end + 200)
+    return text[head : stop.start() if stop else min(len(text), end + 200)]
 
 
 def tails_27(
@@ -658,12 +739,13 @@ def tails_27(
         fits = sorted(tails.get(tuple(tokens_of(m.surface)), ()))
         if len(fits) != 1 or first_named[fits[0]] > m.start:
             continue  # a tail of several cards, or before the card is named: still unknown
-        if (
-            _ISSUED_AFTER_27.match(text, m.end)
-            or _OTHER_AFTER_27.match(text, m.end)
-            or _OTHER_BEFORE_27.search(text, max(0, m.start - 60), m.start)
+        if _THE_BEFORE_27.search(text, max(0, m.start - 8), m.start) is None:
+            continue  # "a Clear Plus", "Apex's Clear Plus", "their Clear Plus": not a reference
+        if _ISSUER_AFTER_27.match(text, m.end) or _ANOTHER_27.search(
+            _sentence_of(text, m.start, m.end)
         ):
-            continue
+            continue  # "the Clear Plus from Apex Bank", "the competing Clear Plus"
+
         out[i] = NameMention(m.start, m.end, EXACT, fits[0], m.surface)
     return out
 
