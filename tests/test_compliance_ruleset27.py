@@ -21,7 +21,9 @@ from dataclasses import replace
 
 import pytest
 
+from replicas import ensure_snapshot
 from replicas.verifiers.compliance import RULESETS, Catalog, verify_response
+from tests.compliance_attacks27 import ATTACKS_27
 from tests.compliance_cases import CARDS, ELIGIBILITY, card, codes
 
 Case = tuple[str, str | None, list[str], list[str]]
@@ -210,6 +212,27 @@ def test_each_reading_is_what_changes_its_cases(flag: str, catalog: Catalog) -> 
     alone = replace(RULESETS[26], **{flag: True})
     for text, customer, r27, _ in changed:
         assert codes(text, catalog, alone, customer) == r27, (flag, text)
+
+
+@pytest.fixture(scope="module")
+def attack_catalogs() -> dict[str, Catalog]:
+    seeded = Catalog.from_snapshot(ensure_snapshot("credit_cards", 231, None).path)
+    return {"hand": Catalog.from_records(CARDS, ELIGIBILITY), "seed": seeded}
+
+
+@pytest.mark.parametrize("attack", ATTACKS_27, ids=[a[0] for a in ATTACKS_27])
+def test_the_red_teams_attacks_lose_nothing_and_flag_nothing_new(
+    attack: tuple[str, str, str, str | None, str], attack_catalogs: dict[str, Catalog]
+) -> None:
+    # a false text keeps every code ruleset 26 gives it (26 flags each one); an honest text gets
+    # no code 26 does not
+    _, which, text, customer, kind = attack
+    cat = attack_catalogs[which]
+    r26, r27 = set(codes(text, cat, 26, customer)), set(codes(text, cat, 27, customer))
+    if kind == "false":
+        assert r26 and r26 <= r27, text
+    else:
+        assert r27 <= r26, text
 
 
 def test_a_tail_of_one_named_card_is_that_card() -> None:
