@@ -1,6 +1,5 @@
 """Compliance ruleset 27 (issue 13, ``verifiers/compliance/ruleset27.py``): what a figure or a name
-can be - open fee figures that must look like a fee, worked results, comparisons, tails of named
-cards and lower-case kinds of card - found on the tuning halves of all read blind sets, in our own
+can be - open fee figures that must look like a fee, worked results, tails of named cards and lower-case kinds of card - found on the tuning halves of all read blind sets, in our own
 wording on the hand catalog (``tests/compliance_cases``).
 
 Summit Cash: no annual fee, 19.99%-29.99% variable, 0% on purchases for 15 months, 3% transfer
@@ -92,41 +91,6 @@ WORKED: list[Case] = [
     ("Summit Cash: $8 x 12 → **$96** a year.", None, _FEE, _FEE),
 ]
 
-PAIRS: list[Case] = [
-    # the second figure of "A vs B" is the other card's
-    (
-        "Summit Cash Plus or Harbor Sky Miles? The Summit Cash Plus has the higher rate "
-        "(18.24%–27.24% variable vs 14.99% fixed).",
-        None,
-        _OK,
-        _APR,
-    ),
-    # two cards named before the pair: in order
-    (
-        "The Summit Cash Plus has a better rate than the Summit Cash (18.24%-27.24% against "
-        "19.99%-29.99%), and a $95 annual fee, $0 the first year.",
-        None,
-        _OK,
-        _APR,
-    ),
-    # wrong for the other card, or swapped, or no other card named: still checked
-    (
-        "Summit Cash Plus or Harbor Sky Miles? The Summit Cash Plus has the higher rate "
-        "(18.24%–27.24% variable vs 12.99% fixed).",
-        None,
-        _APR,
-        _APR,
-    ),
-    (
-        "The Summit Cash Plus has a better rate than the Summit Cash (19.99%-29.99% against "
-        "18.24%-27.24%), and a $95 annual fee, $0 the first year.",
-        None,
-        _APR,
-        _APR,
-    ),
-    ("The Summit Cash Plus has a lower rate (18.24%-27.24% vs 17.99%-25.99%).", None, _APR, _APR),
-]
-
 GENERIC: list[Case] = [
     # a lower-case kind of card is no product
     (
@@ -141,6 +105,13 @@ GENERIC: list[Case] = [
     ("I recommend the everyday rewards elite card: no annual fee.", None, _UNKNOWN, _UNKNOWN),
     ("Consider the everyday rewards card: no annual fee.", None, _UNKNOWN, _UNKNOWN),
     ("Get the Everyday Rewards card: no annual fee.", None, _UNKNOWN, _UNKNOWN),
+    # after "is an", it describes the card named before it, and its figures stay that card's
+    (
+        "The Summit Cash is an everyday rewards card with a $95 annual fee.",
+        None,
+        _FEE,
+        _UNKNOWN,
+    ),
 ]
 
 REWARDS: list[Case] = [
@@ -183,7 +154,6 @@ CLASSES = {
     "shapes_27": SHAPES,
     "rewards_27": REWARDS,
     "worked_27": WORKED,
-    "pairs_27": PAIRS,
     "generic_27": GENERIC,
 }
 CASES = [case for cases in CLASSES.values() for case in cases]

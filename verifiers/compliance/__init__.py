@@ -470,16 +470,9 @@ def _extract(
             rules.offers_26,
             rules.fees_26,
         )
-    if catalog is not None and (
-        rules.shapes_27 or rules.worked_27 or rules.pairs_27 or rules.rewards_27
-    ):
+    if catalog is not None and (rules.shapes_27 or rules.worked_27 or rules.rewards_27):
         extraction = revise_27(
-            extraction,
-            catalog,
-            rules.shapes_27,
-            rules.worked_27,
-            rules.pairs_27,
-            rules.rewards_27,
+            extraction, catalog, rules.shapes_27, rules.worked_27, rules.rewards_27
         )
     return extraction, examples
 

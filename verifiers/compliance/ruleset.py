@@ -625,8 +625,6 @@ class Ruleset:
     # ruleset 27: "$413 x 12 x 2% = $99.12 a year": a figure the expression before its "="
     # works out to is a result
     worked_27: bool = False
-    # ruleset 27: "(0% vs 1.99%)": the second figure of a comparison is the other card's
-    pairs_27: bool = False
     # ruleset 27: "an everyday rewards card": a lower-case kind of card is no product
     generic_27: bool = False
     # ruleset 27: "5% on gas" after "the first year" is a reward rate, not an intro offer
@@ -928,7 +926,6 @@ RULESETS[27] = replace(
     shapes_27=True,
     tails_27=True,
     worked_27=True,
-    pairs_27=True,
     generic_27=True,
     rewards_27=True,
 )

@@ -26,7 +26,8 @@ any writer, not a phrasing:
   ("Plus", "Elite") was taken first as an unknown product. An unknown product right after "the"
   whose words are the last words (all but the first) of exactly one card the response names in
   full before it is that card - unless an issuer's name follows it ("from Apex", "(by Apex)"),
-  or its sentence names a bank or an issuer, or calls it
+  or its sentence or the one before it holds a capitalised name that is no card ("Apex makes
+  the Clear Plus too"), or its sentence names a bank or an issuer, or calls it
   another card ("from Apex Bank", "issued", "sells", "their", "competing", "rival", "another",
   "new", "different", "version", "via", ...). A tail of several named cards, a tail written
   before the full name or without "the", and a name that only begins like a named card
@@ -43,17 +44,6 @@ any writer, not a phrasing:
   fee: $50 + $45 = $95", "To keep it you pay 12 x $8 = $96", "membership", "upkeep"), or a price
   word follows the figure in its clause ("= $95 annual fee", "$96 a year in dues", "a year to
   hold the card"). A wrong sum is still checked.
-* ``pairs_27`` - **"(0% vs 1.99%)": the second figure of a comparison may be the other card's.**
-  "Harbor Miles has the better intro (0% vs 1.99%)", "the lower starting point for its standard
-  rate (12.74% against 16.24%)": both figures were bound to the card the sentence is about. When
-  two figures of one kind (the same fee, the same APR: not "18.24% APR vs 29.99% penalty APR")
-  stand alone in brackets as "(A vs B)" ("versus", "against", "compared with"), after a
-  comparison in their sentence ("better", "cheaper", "lower", "beats", ...), and both are bound
-  to one card, the second is right if it is right for that card or for the card named last
-  before the pair (never one named after it, never when words follow it inside the brackets: "
-  ($95 vs $150 in later years)"); with no other card named before, it stays the card's. When
-  the sentence names two cards before the pair ("The Plus has a lower rate than the Summit Cash
-  (18.24% against 19.99%)"), the figures are the two cards' in the order they were named.
 * ``generic_27`` - **"an everyday rewards card" is no product.** A brand that is an ordinary
   word ("Everyday") made a lower-case phrase an unknown product: "an everyday cash back card",
   "For everyday rewards, ...". An unknown product written all in lower case, of two or three
@@ -61,7 +51,9 @@ any writer, not a phrasing:
   "standard", "regular", "plain") and whose others are category words ("rewards", "cash",
   "back", "travel", "miles", "points"), after "a" / "an" and before "card(s)", or after a "For"
   that opens its sentence, is a kind of card: an ambiguous reference, no product, and the
-  figures of its clause are no card's ("below an everyday travel card's usual 24%"). After any
+  figures of its clause are no card's ("below an everyday travel card's usual 24%") - or, after
+  "is a" / "as a", a description of the card named before it, whose figures they stay ("The
+  Atlas Cash is an everyday cash back card with a 3% foreign fee"). After any
   other word ("qualify for", "apply for"), a brand of another kind ("summit rewards"), a tier
   word ("elite", "plus"), "the everyday rewards" or capitals, it is still a product.
 * ``rewards_27`` - **"5% on gas" after "the first year" is a reward rate.** Ruleset 21 read a
@@ -70,9 +62,10 @@ any writer, not a phrasing:
   on gas", "$95 annual fee, $0 the first year, 3% travel and dining", "both $695 a year with no
   first-year waiver, both 5% on travel". A percentage above 0 % typed as an intro offer or an APR,
   followed at once by a spend category (gas, groceries, dining, travel, online, ...; not
-  "abroad", a fee or an APR word after it), is a reward rate - unless an intro, promo, APR, rate
-  or offer word stands before it in its sentence, or a term follows ("for 12 months", "for the
-  first year", "until January", "through 2027").
+  "abroad", a fee or an APR word after it), is a reward rate - unless an intro, promo, APR, rate,
+  offer or interest word stands before it in its sentence, or a term of an offer follows it or
+  stands before it ("for 12 months", "during the first year", "for the intro period", "until
+  January", "through 2027"; before it, not a fee's: "$0 the first year", "first-year waiver").
 
 See "Ruleset 27" in ``verifiers/compliance/RULESETS.md``.
 """
@@ -83,10 +76,8 @@ import re
 import weakref
 from bisect import bisect_left
 from dataclasses import replace
-from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from replicas.verifiers.compliance.attribution import UNION
 from replicas.verifiers.compliance.catalog import Catalog
 from replicas.verifiers.compliance.claims import Claim, Extraction
 from replicas.verifiers.compliance.mentions import (
@@ -99,6 +90,7 @@ from replicas.verifiers.compliance.mentions import (
 )
 from replicas.verifiers.compliance.ruleset25 import _close, _priced_before
 from replicas.verifiers.compliance.ruleset25b import sentence_start
+from replicas.verifiers.compliance.spans import SpanIndex
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -192,10 +184,12 @@ _FEE_WORD_27 = re.compile(
 #: $10) transfer fee")
 _OTHER_FIGURE_27 = re.compile(
     r"(?:\$[ \t]?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?[ \t]?%)(?:[ \t]*\([^()\n]{0,20}\))?"
-    r"(?:[ \t]+[a-z][a-z-]*){0,3}[ \t]*$"
+    r"(?:[ \t]+(?:annual|yearly|late|transfer|foreign|advance|cash|first-year|membership))?[ \t]*$"
 )
+#: a denial that describes a kind of card: "a flat 2% card with no fee", "a card without fees"
 _DENIED_27 = re.compile(
-    r"\b(?:no|zero|without(?:[ \t]+(?:a|an|the|any))?)(?:[ \t]+[a-z-]+){0,2}[ \t]*$"
+    r"\bcards?[ \t]+(?:with[ \t]+no|without(?:[ \t]+(?:a|an|any))?)(?:[ \t]+(?:annual|yearly))?"
+    r"[ \t]*$"
 )
 #: after a figure: "$247 after the fee", "~$974 once the fee kicks in", "enough to cover the fee"
 _NETTED_27 = re.compile(
@@ -206,13 +200,17 @@ _NETTED_27 = re.compile(
 #: "with the fee waived" - not "unless / if / until the fee is waived"
 _WAIVED_27 = re.compile(r"[ \t]+(?:is[ \t]+|being[ \t]+)?waived\b")
 _CONDITION_27 = re.compile(r"\b(?:unless|if|until|when|once)[ \t]+(?:[a-z]+[ \t]+){0,2}$")
-#: "the fee card", "fee cards": a kind of card
+#: "the fee card - groceries (3% vs 2%)": a kind of card, not the figure's fee ("a fee card at
+#: $60" is)
 _FEE_CARD_27 = re.compile(r"[ \t]+cards?\b")
-#: a fee word that leads to the figure: "fee at $60", "fee ($60)", "fees are sixty dollars", "5%
-#: fee plus $60", "fee, $60" - at most four words and no other figure between
-_LEADS_TO_27 = re.compile(r"[^$%\d.;!?\n|]{0,40}$")
-_LEAD_WORDS_27 = 4
-_ANY_FIGURE_27 = re.compile(r"\$[ \t]?\d|\d[ \t]?%")
+_THE_FEE_27 = re.compile(r"\bthe[ \t]+$")
+_WORD_27 = re.compile(r"[a-z]{3,}")
+_ANY_FIGURE_27 = re.compile(r"\$[ \t]?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?[ \t]?%")
+#: the last figure before ours joined to it as a pair, range or list: "($0 vs $120)", "$5 to $60"
+_JOINED_27 = re.compile(
+    r"[ \t]*(?:\*\*|__)?[ \t]*(?:vs\.?|versus|against|or|to|and|-|\u2013|/|,|then)[ \t]*"
+    r"(?:\*\*|__)?[ \t]*(?:just[ \t]+|only[ \t]+)?"
+)
 _PLUS_27 = re.compile(r"[ \t]*(?:,[ \t]*)?(?:plus|and|or|\+|&)[ \t]+(?:an?[ \t]+|another[ \t]+)?")
 #: "0% on purchases", "the 0% period": an intro rate's 0%, whatever fee word is near
 _INTRO_ZERO_27 = re.compile(
@@ -232,24 +230,23 @@ _LABEL_27 = re.compile(r"[ \t]*[-*\u2022]?[ \t]*(?:\*\*|__)?(?P<label>[^:\n]{1,4
 def _about_this(word: re.Match[str], claim: Claim, masked: str, start: int) -> bool:
     """A fee word of the figure's clause that is about the figure (module docstring)."""
     lead = masked[max(start, word.start() - 60) : word.start()]
-    if _FEE_CARD_27.match(masked, word.end()):
-        return False  # "the fee card": a kind of card
     if word.end() <= claim.start:
         between = masked[word.end() : claim.start]
+        if _FEE_CARD_27.match(masked, word.end()) and _THE_FEE_27.search(lead):
+            card_end = _FEE_CARD_27.match(masked, word.end())
+            after_card = masked[card_end.end() if card_end else word.end() : claim.start]
+            if _WORD_27.search(after_card):
+                return False  # "the fee card - groceries (3% vs 2%)"
         if _OTHER_FIGURE_27.search(lead) is not None:
             # "the $550 fee by 3.5%": the earlier figure's fee word - but "a 5% fee plus $60"
             # adds a fee
             return _PLUS_27.fullmatch(between) is not None
-        leads = _LEADS_TO_27.fullmatch(between) is not None and (
-            len(between.split()) <= _LEAD_WORDS_27
-        )
-        if _NETTED_27.search(lead) and leads and len(between.split()) <= 2:
-            return False  # "After fees that's $228": a result
         if _DENIED_27.search(lead):
-            return _EXCEPT_27.search(between) is not None  # "no fee ... other than $60"
-        if leads:
-            return True  # "the higher fee at $60", "fee ($60)", "fees are $60"
-        if _ANY_FIGURE_27.search(between):
+            return _EXCEPT_27.search(between) is not None  # "a card with no fee other than $60"
+        figures = list(_ANY_FIGURE_27.finditer(between))
+        if figures and not _JOINED_27.fullmatch(
+            masked, word.end() + figures[-1].end(), claim.start
+        ):
             return False  # another figure stands between: the fee word is not this one's
         if _WAIVED_27.match(masked, word.end()):
             return _CONDITION_27.search(lead) is not None  # "unless the fee is waived"
@@ -257,6 +254,9 @@ def _about_this(word: re.Match[str], claim: Claim, masked: str, start: int) -> b
     between = masked[claim.end : word.start()]
     if _OTHER_FIGURE_27.search(between) is not None:
         return False  # "$60 and a $550 fee": the fee word is the later figure's
+    if _FEE_CARD_27.match(masked, word.end()) and _THE_FEE_27.search(lead):
+        return False
+    # "$247 after the fee", "~$974 once the fee kicks in", "a flat 2% card with no fee"
     return not (
         _DENIED_27.search(lead) or _NETTED_27.search(lead) or _WAIVED_27.match(masked, word.end())
     )
@@ -479,108 +479,6 @@ def _is_worked(claim: Claim, masked: str) -> bool:
     return _WORTH_27.search(masked, paragraph, claim.start) is not None
 
 
-# -- pairs: "(0% vs 1.99%)" ---------------------------------------------------------------------
-
-_VERSUS_27 = re.compile(
-    r"[ \t]*(?:(?:variable|fixed|apr|intro|a[ \t]+year|/[ \t]?yr|per[ \t]+year)[ \t]*)?"
-    r"(?:\*\*|__)?[ \t]*(?:vs\.?|versus|against|compared[ \t]+(?:with|to))[ \t]+"
-    r"(?:\*\*|__)?[ \t]*(?:(?:just|only|about)[ \t]+|~)?"
-)
-#: the pair stands alone in brackets: "(" right before the first figure, ")" right after the
-#: second (with "variable" / "fixed" / "APR" / "a year" at most)
-_OPENS_27 = re.compile(r"\([ \t]*(?:\*\*|__)?[ \t]*$")
-_CLOSES_27 = re.compile(
-    r"[ \t]*(?:(?:variable|fixed|apr|intro|a[ \t]+year|/[ \t]?yr|per[ \t]+year)[ \t]*)?"
-    r"(?:\*\*|__)?[ \t]*\)"
-)
-#: a comparison before the brackets in its sentence: "has the better intro (0% vs 1.99%)"
-_COMPARATIVE_27 = re.compile(
-    r"\b(?:better|worse|cheaper|lower|higher|longer|shorter|bigger|smaller|larger|more|less"
-    r"|beats?|wins?|lead|edge|ahead|behind)\b"
-)
-
-
-class _Named:
-    """The cards named in full or misspelled, by position: the distinct cards of a span and the
-    card named last before a position, without walking the whole list each time."""
-
-    def __init__(self, extraction: Extraction) -> None:
-        named = [m for m in extraction.mentions if m.card_id and m.kind in (EXACT, MISSPELLED)]
-        self.starts = [m.start for m in named]
-        self.cards = [m.card_id or "" for m in named]
-        self._spans: dict[tuple[int, int], list[str]] = {}
-
-    def within(self, start: int, end: int) -> list[str]:
-        """The distinct cards named in ``[start, end)``, in order (cached per span)."""
-        key = (start, end)
-        held = self._spans.get(key)
-        if held is None:
-            lo, hi = bisect_left(self.starts, start), bisect_left(self.starts, end)
-            held = list(dict.fromkeys(self.cards[lo:hi]))
-            self._spans[key] = held
-        return held
-
-    def last_before(self, pos: int, other_than: str) -> str:
-        """The card (not ``other_than``) named last before ``pos``, or ``""``."""
-        k = bisect_left(self.starts, pos) - 1
-        while k >= 0 and self.cards[k] == other_than:
-            k -= 1
-        return self.cards[k] if k >= 0 else ""
-
-
-def _same_kind(first: Claim, second: Claim) -> bool:
-    """Two figures of one term, or one whose term is left open ("0% vs 1.99% on purchases")."""
-    return first.kind == second.kind or "any" in (first.kind, second.kind)
-
-
-def _pairs(extraction: Extraction, out: list[Claim]) -> bool:
-    """Rebind the second figure of each bracketed "(A vs B)" comparison (module docstring); True
-    if any claim changed."""
-    masked = extraction.masked
-    if not any(w in masked for w in (" vs", "versus", "against", "compared")):
-        return False
-    named = _Named(extraction)
-    changed = False
-    order = sorted(range(len(out)), key=lambda k: (out[k].start, out[k].end))
-    for a, b in pairwise(order):
-        first, second = out[a], out[b]
-        if (
-            first.family != second.family
-            or not _same_kind(first, second)
-            or len(first.cards) != 1
-            or len(second.cards) != 1
-            or second.start < first.end
-            or _VERSUS_27.fullmatch(masked, first.end, second.start) is None
-            or _OPENS_27.search(masked, max(0, first.start - 6), first.start) is None
-            or _CLOSES_27.match(masked, second.end) is None
-        ):
-            continue
-        start = sentence_start(masked, first.start)
-        if _COMPARATIVE_27.search(masked, start, first.start) is None:
-            continue
-        # "The Plus has a lower rate than the Summit Cash (18.24% against 19.99%)": two cards
-        # named before the pair in its sentence are paired with its figures in order
-        before = named.within(start, first.start)
-        if len(before) == 2:
-            if (first.cards[0], second.cards[0]) != (before[0], before[1]):
-                out[a] = replace(first, cards=(before[0],), binding="clause")
-                out[b] = replace(second, cards=(before[1],), binding="clause")
-                changed = True
-            continue
-        if second.cards != first.cards:
-            continue
-        # "Harbor Miles has the better intro (0% vs 1.99%)": the second may be the card's the
-        # comparison is with - the card named last before the pair other than the card itself;
-        # it is right if it is right for the card itself or for that one
-        own = first.cards[0]
-        other = named.last_before(first.start, own)
-        if not other:
-            continue  # no other card to compare with: the figure stays the card's
-        out[b] = replace(second, cards=(own, other), binding=UNION)
-        changed = True
-    return changed
-
-
 # -- rewards: "5% on gas" after "the first year" ------------------------------------------------
 
 _CATEGORY_AFTER_27 = re.compile(
@@ -588,14 +486,18 @@ _CATEGORY_AFTER_27 = re.compile(
     r"(?:all[ \t]+|your[ \t]+)?(?:gas|fuel|groceries|grocery|supermarkets?|dining|restaurants?"
     r"|travel|online|streaming|drugstores?|transit)\b(?![ \t]*(?:abroad|overseas|fees?|apr|rate))"
 )
-_TYPED_BEFORE_27 = re.compile(r"\b(?:intro\w*|promo\w*|aprs?|rates?|offers?|0%)")
-#: a term after the category: "for 12 months", "for the first year", "until January", "through
-#: 2027", "for 15 billing cycles"
-_TERM_AFTER_27 = re.compile(
-    r"[^.;\n]{0,40}?\b(?:for[ \t]+(?:the[ \t]+)?(?:first[ \t]+)?(?:\d+|[a-z]+(?:-[a-z]+)?)"
-    r"[ \t]+(?:months?|years?|billing[ \t]+cycles?|statements?|cycles?)|for[ \t]+(?:a|one|the"
-    r"[ \t]+first)[ \t]+year|until|till|through|thru|ending|expir\w*|in[ \t]+the[ \t]+first)\b"
+_TYPED_BEFORE_27 = re.compile(r"\b(?:intro\w*|promo\w*|aprs?|rates?|offers?|interest|0%)")
+#: a term of an offer: "for 12 months", "for the first year", "during the first year", "for the
+#: intro period", "until January", "through 2027", "for 15 billing cycles" - after the figure, or
+#: before it unless it is a fee's ("$0 the first year", "first-year waiver")
+_TERM_27 = re.compile(
+    r"\b(?:for|during|over|in|within)[ \t]+(?:the[ \t]+|your[ \t]+|a[ \t]+|one[ \t]+)?"
+    r"(?:first[ \t]+)?(?:(?:\d+|[a-z]+(?:-[a-z]+)?)[ \t]+)?(?:months?|years?|billing[ \t]+cycles?"
+    r"|statements?|cycles?|intro\w*|promo\w*|period|introductory[ \t]+period)\b"
+    r"|\b(?:until|till|through|thru|ending|expir\w*)\b"
 )
+_TERM_AFTER_27 = re.compile(r"[^.;\n]{0,40}?" + _TERM_27.pattern)
+_FEE_TERM_27 = re.compile(r"(?:\$[ \t]?\d[\d,]*|fee|waiver|waived|charged)[^.;\n]{0,25}$")
 
 
 def _is_reward(claim: Claim, masked: str) -> bool:
@@ -607,8 +509,15 @@ def _is_reward(claim: Claim, masked: str) -> bool:
     after = _CATEGORY_AFTER_27.match(masked, claim.end)
     if after is None or _TERM_AFTER_27.match(masked, after.end()):
         return False
-    # no intro, promo, APR, rate or offer word before it in its sentence
-    return _TYPED_BEFORE_27.search(masked, sentence_start(masked, claim.start), claim.start) is None
+    # no intro, promo, APR, rate, offer or interest word before it in its sentence, and no term
+    # of an offer that is not a fee's
+    start = sentence_start(masked, claim.start)
+    if _TYPED_BEFORE_27.search(masked, start, claim.start):
+        return False
+    for term in _TERM_27.finditer(masked, start, claim.start):
+        if not _FEE_TERM_27.search(masked, max(start, term.start() - 40), term.start()):
+            return False
+    return True
 
 
 def revise_27(
@@ -616,16 +525,15 @@ def revise_27(
     catalog: Catalog,
     shapes: bool,
     worked: bool,
-    pairs: bool,
-    rewards: bool = False,
+    rewards: bool,
 ) -> Extraction:
     """The extraction with ruleset 27's claim readings (module docstring)."""
-    if not (shapes or worked or pairs or rewards) or not extraction.claims:
+    if not (shapes or worked or rewards) or not extraction.claims:
         return extraction
     masked = extraction.masked
     tables = _Tables(masked)
     out = list(extraction.claims)
-    changed = pairs and _pairs(extraction, out)
+    changed = False
     for i, claim in enumerate(out):
         if not claim.cards:
             continue
@@ -655,6 +563,11 @@ _ORDINARY_27 = frozenset({"everyday", "basic", "simple", "standard", "regular", 
 #: before one: "a" / "an" (with "card" after it), or "For" opening its sentence
 _ARTICLE_BEFORE_27 = re.compile(r"(?:^|[^\w'])an?[ \t]+$", re.I)
 _FOR_OPENS_27 = re.compile(r"(?:^|[.!?\n])[ \t]*(?:\*\*|__)?for[ \t]+$", re.I)
+_PREDICATE_27 = re.compile(
+    r"\b(?:is|'s|are|was|were|be|being|remains?|stays?|as|it's)[ \t]+(?:also[ \t]+|still[ \t]+"
+    r"|really[ \t]+|just[ \t]+)?an?[ \t]+$",
+    re.I,
+)
 _CARD_AFTER_27 = re.compile(r"(?:[ \t]+(?:back|cash|rewards?|travel|miles|points))*[ \t]+cards?\b")
 
 
@@ -679,10 +592,15 @@ def generic_27(text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
     ambiguous reference: no product, and the figures of its clause are no card's."""
     if not any(m.kind == UNKNOWN for m in mentions):
         return list(mentions)
-    return [
-        NameMention(m.start, m.end, AMBIGUOUS, None, m.surface) if _generic(text, m) else m
-        for m in mentions
-    ]
+    out: list[NameMention] = []
+    for m in mentions:
+        if not _generic(text, m):
+            out.append(m)
+        elif _PREDICATE_27.search(text, max(0, m.start - 24), m.start) is None:
+            out.append(NameMention(m.start, m.end, AMBIGUOUS, None, m.surface))
+        # "The Atlas Cash is an everyday cash back card with a 3% fee": it describes the card
+        # named before it, whose figures they stay
+    return out
 
 
 # -- tails: "the Clear Plus" after "Cascade Clear Plus" ------------------------------------------
@@ -703,6 +621,194 @@ _ISSUER_AFTER_27 = re.compile(
     r"(?:from|by|at|with|of)[ \t]+[A-Z]"
 )
 _SENTENCE_STOP_27 = re.compile(r"[.!?](?:[ \t]|$)|\n")
+
+
+_CAPITALISED_27 = re.compile(r"(?<![\w'])[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)*")
+_OPENER_27 = re.compile(r"(?:^|[.!?:\n][ \t]*|[-*\u2022>#][ \t]+|\*\*|__|[\"'(])[ \t]*$")
+
+
+#: ordinary words that open a sentence or an item capitalised (any other capitalised word near a
+#: tail may be an issuer's or another product's name)
+_OPENERS_27 = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "my",
+        "your",
+        "our",
+        "their",
+        "his",
+        "her",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "i",
+        "you",
+        "we",
+        "they",
+        "he",
+        "she",
+        "say",
+        "so",
+        "if",
+        "for",
+        "on",
+        "in",
+        "at",
+        "by",
+        "to",
+        "of",
+        "from",
+        "with",
+        "and",
+        "but",
+        "or",
+        "nor",
+        "yet",
+        "between",
+        "both",
+        "also",
+        "then",
+        "when",
+        "while",
+        "what",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "how",
+        "why",
+        "where",
+        "here",
+        "there",
+        "now",
+        "still",
+        "just",
+        "only",
+        "even",
+        "note",
+        "overall",
+        "however",
+        "plus",
+        "compared",
+        "after",
+        "before",
+        "once",
+        "since",
+        "because",
+        "as",
+        "over",
+        "under",
+        "per",
+        "each",
+        "every",
+        "all",
+        "any",
+        "some",
+        "no",
+        "not",
+        "yes",
+        "ok",
+        "okay",
+        "hi",
+        "hello",
+        "dear",
+        "thanks",
+        "thank",
+        "best",
+        "regards",
+        "answer",
+        "summary",
+        "pick",
+        "verdict",
+        "bottom",
+        "short",
+        "quick",
+        "tl",
+        "fees",
+        "fee",
+        "rates",
+        "rate",
+        "intro",
+        "annual",
+        "late",
+        "foreign",
+        "cash",
+        "balance",
+        "purchase",
+        "purchases",
+        "rewards",
+        "reward",
+        "travel",
+        "apply",
+        "go",
+        "get",
+        "choose",
+        "skip",
+        "consider",
+        "pay",
+        "use",
+        "try",
+        "keep",
+        "look",
+        "see",
+        "sure",
+        "great",
+        "good",
+        "fine",
+        "well",
+        "right",
+        "both",
+        "either",
+        "neither",
+        "one",
+        "two",
+        "three",
+        "first",
+        "second",
+        "third",
+        "next",
+        "last",
+        "finally",
+        "also",
+        "alternatively",
+        "otherwise",
+        "instead",
+        "meanwhile",
+        "don't",
+        "it's",
+        "that's",
+        "you're",
+        "i'd",
+        "i'm",
+        "you'll",
+        "we'd",
+        "let",
+        "let's",
+    ]
+)
+
+
+def _stranger_named(text: str, m: NameMention, taken: SpanIndex) -> bool:
+    """The tail's sentence or the one before it holds a capitalised name that is no card
+    mention and does not open a sentence or line ("Apex makes the Clear Plus too")."""
+    low = max(0, m.start - 400)
+    stops = [x.end() for x in _SENTENCE_STOP_27.finditer(text, low, m.start)]
+    head = stops[-2] if len(stops) > 1 else low
+    stop = _SENTENCE_STOP_27.search(text, m.end, m.end + 200)
+    end = stop.start() if stop else min(len(text), m.end + 200)
+    for word in _CAPITALISED_27.finditer(text, head, end):
+        if taken.overlaps(word.start(), word.end()):
+            continue
+        first = word.group().split()[0].lower()
+        if first in _OPENERS_27 and _OPENER_27.search(text, max(0, word.start() - 4), word.start()):
+            continue  # "The", "My", "Say" opening a sentence or an item
+        return True
+    return False
 
 
 def _sentence_of(text: str, start: int, end: int) -> str:
@@ -733,6 +839,7 @@ def tails_27(
         words = tuple(index.words_by_card[c])
         for n in range(1, len(words)):
             tails.setdefault(words[-n:], set()).add(c)
+    taken = SpanIndex((m.start, m.end) for m in out)
     for i, m in enumerate(out):
         if m.kind != UNKNOWN:
             continue
@@ -741,8 +848,10 @@ def tails_27(
             continue  # a tail of several cards, or before the card is named: still unknown
         if _THE_BEFORE_27.search(text, max(0, m.start - 8), m.start) is None:
             continue  # "a Clear Plus", "Apex's Clear Plus", "their Clear Plus": not a reference
-        if _ISSUER_AFTER_27.match(text, m.end) or _ANOTHER_27.search(
-            _sentence_of(text, m.start, m.end)
+        if (
+            _ISSUER_AFTER_27.match(text, m.end)
+            or _ANOTHER_27.search(_sentence_of(text, m.start, m.end))
+            or _stranger_named(text, m, taken)
         ):
             continue  # "the Clear Plus from Apex Bank", "the competing Clear Plus"
 
