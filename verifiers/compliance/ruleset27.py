@@ -3,7 +3,8 @@
 Rulesets 24-26 read one round's writers phrase by phrase, and each carried to the same writers'
 held-out halves but not to new writers (RULESETS.md, "Ruleset 26"). The readings here were chosen
 on the tuning halves of all read blind sets at once (w1-w24), and only where a class holds for
-any writer, not a phrasing:
+any writer, not a phrasing; three red teams with the source code attacked them, and each guard
+below closes a class they found (``tests/compliance_attacks27.py``):
 
 * ``shapes_27`` - **a figure with no fee named at it must look like a fee to be held as one.** A
   fee figure whose words name no fee ("a flat 2% card with no fee", "groceries (3% vs 2%)",
@@ -11,16 +12,22 @@ any writer, not a phrasing:
   reported "no fee of X is 2%". Here such an open figure is checked only when its value is a value
   some card of the catalog has for a fee of its unit (a dollar fee or minimum, a percentage fee),
   or within 15 % of one of its card's own fees it may be: otherwise it is a reward rate, an
-  amount or a result, and it is left unverified. A figure whose words name the fee ("a 4% foreign
-  fee", "annual fee $89", "$89 a year") is always checked, and so is a figure that may only be the
-  annual or first-year fee, a figure with a fee noun right at it ("$60 fee", "fee: $60", "fee of
-  $60") and a percentage with a dollar minimum ("1.5% (min $7)"), and so is a figure whose clause
-  holds a fee word about it ("a $60 service fee", "$60 in fees", "the fees are $60", "Fee on the
-  Summit Cash Plus: $60", a table column or row headed "Fee") - not a fee word that is another
-  figure's noun ("the $550 fee"), denied ("no fee"), netted ("$247 after the fee", "to cover
-  the fee"), waived, compared ("a cheaper fee", "the higher transfer fee") or a kind of card
-  ("the fee card"). An open "0%" with no fee noun
-  at it ("plus 0% on purchases", "the 0% period") is an intro rate's, not a fee.
+  amount or a result, and it is left unverified. Always checked, whatever the value:
+  * a figure whose words name the fee ("a 4% foreign fee", "annual fee $89", "$89 a year"), or
+    that may only be the annual or first-year fee;
+  * a fee noun right at it ("$60 fee", "fee: $60", "fee of $60"), a dollar minimum ("1.5% (min
+    $7)");
+  * a fee word in its clause that is about it ("a $60 service fee", "$60 in fees", "the fees are
+    $60", "the higher fee at $60", "cover the fee ($60)", "a 5% fee plus $60", "fee ... ($0 vs
+    $120)"), a fee word in its line's label ("Fees: X $0; Y $60") or its table column's header or
+    row's label ("| Fee |", any number of rows up).
+  A fee word is not the figure's when it is another figure's noun ("the $550 fee by 3.5%", "$60
+  and a $550 fee"), when another figure stands between it and the figure (not a pair, range or
+  list: "$5 to $60"), when it describes a kind of card ("a flat 2% card with no fee", "the fee
+  card - groceries (3% vs 2%)"), when it is waived ("with the fee waived"; not "unless the fee
+  is waived"), and, after the figure only, when the figure is worked after it ("$247 after the
+  fee", "~$974 once the fee kicks in"). An open "0%" before "on purchases", "on transfers",
+  "intro", "period" or "window" is an intro rate's, not a fee.
 * ``tails_27`` - **"the Clear Plus" after "Cascade Clear Plus" is that card.** Ruleset 18 read
   "the <last words of one named card>" as that card, but a tail that ends in a product word
   ("Plus", "Elite") was taken first as an unknown product. An unknown product right after "the"
