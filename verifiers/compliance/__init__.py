@@ -161,7 +161,8 @@ from replicas.verifiers.compliance.ruleset24 import (
 from replicas.verifiers.compliance.ruleset25 import revise_25
 from replicas.verifiers.compliance.ruleset25b import refs_25
 from replicas.verifiers.compliance.ruleset26 import labels_26, revise_26, tiers_26, why_not_26
-from replicas.verifiers.compliance.ruleset27 import generic_27, revise_27, tails_27
+from replicas.verifiers.compliance.ruleset27 import revise_27
+from replicas.verifiers.compliance.ruleset27b import generic_27, tails_27
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
