@@ -1,15 +1,16 @@
-"""The -v3 to -v12 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
-core-v9, core-v10, core-v11, core-v12, core-v13): the compliance verifier under rulesets 10, 16,
-17, 19, 20, 21, 23, 24, 25 and 26.
+"""The -v3 to -v13 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
+core-v9, core-v10, core-v11, core-v12, core-v13, core-v14): the compliance verifier under
+rulesets 10, 16, 17, 19, 20, 21, 23, 24, 25, 26 and 27.
 
 -v4 (core-v5) is -v3 with ruleset 16, -v5 (core-v6) -v4 with ruleset 17, -v6 (core-v7) -v5
 with ruleset 19, -v7 (core-v8) -v6 with ruleset 20, -v8 (core-v9) -v7 with ruleset 21, -v9
 (core-v10) -v8 with ruleset 23, -v10 (core-v11) -v9 with ruleset 24, -v11 (core-v12) -v10 with
-ruleset 25 and -v12 (core-v13) -v11 with ruleset 26; the tests of -v3's build and episodes run
-for all ten, and the same text is graded by -v3 as ruleset 10 reads it, by -v4 as ruleset 16
-does, by -v5 as ruleset 17 does, by -v6 as ruleset 19 does, by -v7 as ruleset 20 does, by -v8 as
-ruleset 21 does, by -v9 as ruleset 23 does, by -v10 as ruleset 24 does, by -v11 as ruleset 25
-does and by -v12 as ruleset 26 does.
+ruleset 25, -v12 (core-v13) -v11 with ruleset 26 and -v13 (core-v14) -v12 with ruleset 27; the
+tests of -v3's build and episodes run for all eleven, and the same text is graded by -v3 as
+ruleset 10 reads it, by -v4 as ruleset 16 does, by -v5 as ruleset 17 does, by -v6 as ruleset 19
+does, by -v7 as ruleset 20 does, by -v8 as ruleset 21 does, by -v9 as ruleset 23 does, by -v10
+as ruleset 24 does, by -v11 as ruleset 25 does, by -v12 as ruleset 26 does and by -v13 as
+ruleset 27 does.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
 compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
@@ -50,6 +51,7 @@ V9_RULESET = 23
 V10_RULESET = 24
 V11_RULESET = 25
 V12_RULESET = 26
+V13_RULESET = 27
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -618,6 +620,117 @@ def test_v12_grades_with_ruleset_26(base: str, snapshot: Any, catalog: Catalog) 
     assert {"ranks_26"} <= caught, caught
 
 
+def _lines_v13(card: Any, catalog: Catalog, snapshot: Any) -> Lines:
+    """Lines about ``card`` with figures: true ones ruleset 26 reads as a wrong fee and ruleset 27
+    reads right (each with the ruleset-27 reading that is about it), and a false one both
+    rulesets catch.
+
+    True: for a card with no annual fee, "For <category>, keep it simple: a <rate>% card with no
+    fee, like the <card>" for each of its reward rates (from ``raw.card_rewards``) that no
+    catalog card has as a percentage fee and that is not within 15 % of one of the card's own (a
+    reward rate of a kind of card, which ruleset 26 checks as the card's fee); and a sum worked
+    out after "=" under a line saying what the card earns ("$216 + $90 + $30 + $150 = **$486 a
+    year**", which ruleset 26 checks as the annual fee). False, caught by both: the same worked
+    sum after an annual fee $50 too high.
+    """
+    name, fee = card.card_name, float(card.annual_fee_usd or 0)
+    pct_fees = ("foreign_txn_fee_pct", "bt_fee_pct", "cash_advance_fee_pct")
+    fee_shaped = {float(getattr(c, f) or 0) for c in catalog.cards for f in pct_fees}
+    own = [float(getattr(card, f)) for f in pct_fees if getattr(card, f)]
+    honest = [
+        (
+            "shapes_27",
+            f"For {category}, keep it simple: a {pct:g}% card with no fee, like the {name}.",
+        )
+        for category, pct in _reward_rates(snapshot, card.card_id)
+        if not fee and pct not in fee_shaped and all(abs(pct - f) > 0.15 * f for f in own)
+    ]
+    parts = (216, 90, 30, 150)
+    worked = " + ".join(f"${p}" for p in parts) + f" = **${sum(parts)} a year**"
+    honest.append(("worked_27", f"What the {name} earns you back each year:\n{worked}."))
+    wrong = f"**What it costs:** a ${fee + 50:.0f} annual fee; your rewards: {worked}."
+    return honest, [], [wrong]
+
+
+def _names_v13(card: Any, catalog: Catalog) -> Lines:
+    """True lines naming cards that ruleset 26 reads as an unknown card and ruleset 27 reads
+    right: "the <tail>" of a card named in full just before, for the first catalog card whose
+    second word is a catalog brand ("the Everyday Cash" after "Frontier Everyday Cash", read by
+    ruleset 26 as an unknown card of that brand), with that card's late fee; and "an everyday
+    rewards card", where "Everyday" is a catalog brand (a kind of card, not a product)."""
+    brands = {c.card_name.split()[0] for c in catalog.cards}
+    honest: list[tuple[str, str]] = []
+    tailed = next(
+        (c for c in catalog.cards if len(words := c.card_name.split()) > 2 and words[1] in brands),
+        None,
+    )
+    if tailed is not None:
+        tail = " ".join(tailed.card_name.split()[1:])
+        honest.append(
+            (
+                "tails_27",
+                f"I also looked at the {tailed.card_name}. The {tail} has a late fee of "
+                f"${float(tailed.late_fee_usd or 0):.0f}.",
+            )
+        )
+    if "Everyday" in brands:
+        honest.append(
+            (
+                "generic_27",
+                f"If you just want an everyday rewards card, the {card.card_name} works.",
+            )
+        )
+    return honest, [], []
+
+
+def _intro_v13(card: Any, snapshot: Any) -> Lines:
+    """A true line ruleset 26 reads as an intro offer and ruleset 27 as a reward rate: for a card
+    whose first year costs nothing, "<fee> annual fee, $0 the first year, <rate>% <category>"
+    with the card's first reward rate (from ``raw.card_rewards``)."""
+    rates = _reward_rates(snapshot, card.card_id)
+    if card.annual_fee_first_year_usd != 0 or not rates:
+        return [], [], []
+    category, pct = rates[0]
+    fee = float(card.annual_fee_usd or 0)
+    line = f"The {card.card_name}: ${fee:.0f} annual fee, $0 the first year, {pct:g}% {category}."
+    return [("rewards_27", line)], [], []
+
+
+@pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
+def test_v13_grades_with_ruleset_27(base: str, snapshot: Any, catalog: Catalog) -> None:
+    """On the same task, -v12 grades a text as ruleset 26 reads it and -v13 as ruleset 27 does:
+    a reward rate no card has as a fee ("a 2% card with no fee, like the <card>") and a sum
+    worked out after "=" under what the card earns - which -v12 fails with wrong_fee - the tail
+    of a card named in full ("the Everyday Cash") and "an everyday rewards card" - which -v12
+    fails with unknown_card - and a reward rate after "$0 the first year" - which -v12 reads as
+    an intro offer - pass -v13; the worked sum after a wrong annual fee fails both.
+
+    No false text -v12 passes and -v13 fails is asserted: none was found. Ruleset 27's readings
+    only narrow ruleset 26's (they leave a figure unchecked or read an unknown name as a named
+    card or a kind of card), and at dbec01e it gives no code ruleset 26 does not on the 2,981
+    texts of ``benchmarks.compliance_eval.dump_verdicts``. (Its pairs reading had one, "The <card>
+    has a lower purchase APR than the <other> (<other's range>)", until e48d42b dropped it.)"""
+    rulesets = (V12_RULESET, V13_RULESET)
+
+    def figures(card: Any, catalog: Catalog) -> Lines:
+        return _lines_v13(card, catalog, snapshot)
+
+    def intro(card: Any, catalog: Catalog) -> Lines:
+        return _intro_v13(card, snapshot)
+
+    fixed, _ = _bumped_readings(
+        base, "v12", "v13", rulesets, figures, snapshot, catalog, "wrong_fee"
+    )
+    named, _ = _bumped_readings(
+        base, "v12", "v13", rulesets, _names_v13, snapshot, catalog, "unknown_card"
+    )
+    rates, _ = _bumped_readings(base, "v12", "v13", rulesets, intro, snapshot, catalog)
+    # true texts -v12 fails and -v13 passes, reading by reading (computed, not assumed)
+    assert {"shapes_27", "worked_27"} <= fixed, fixed
+    assert {"tails_27", "generic_27"} <= named, named
+    assert {"rewards_27"} <= rates, rates
+
+
 def test_v2_tasks_keep_ruleset_3(snapshot: Any, catalog: Catalog) -> None:
     """A published -v2 task: a false "no AF" (caught only by later rulesets) still passes."""
     for base in ("card_terms_qa", "recommend_card"):
@@ -666,6 +779,7 @@ def test_build_runs_the_verifier_with_the_family_ruleset(
         ("v10", V10_RULESET),
         ("v11", V11_RULESET),
         ("v12", V12_RULESET),
+        ("v13", V13_RULESET),
     ):
         seen.clear()
         task = get_family(f"credit_cards.{base}-{version}").build(snapshot, SEED, 0)
@@ -711,9 +825,11 @@ def _episode(task: Task, snapshot: Any, calls: list[dict[str, Any]]) -> float:
         env.close()
 
 
-@pytest.mark.parametrize("version", ["v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12"])
+@pytest.mark.parametrize(
+    "version", ["v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13"]
+)
 @pytest.mark.parametrize("base", BUMPED)
-def test_v3_to_v12_oracle_scores_one_null_zero_and_wrong_readings_fail(
+def test_v3_to_v13_oracle_scores_one_null_zero_and_wrong_readings_fail(
     base: str, version: str, snapshot: Any, catalog: Catalog
 ) -> None:
     task = _task(base, version)
@@ -747,6 +863,7 @@ def test_v3_to_v12_oracle_scores_one_null_zero_and_wrong_readings_fail(
             "v10": V10_RULESET,
             "v11": V11_RULESET,
             "v12": V12_RULESET,
+            "v13": V13_RULESET,
         }[version]
         found = verify_response(draft.group(1), catalog, ruleset=ruleset).codes
         assert sorted(set(found)) == sorted(task.expected)

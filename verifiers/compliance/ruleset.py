@@ -215,7 +215,7 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   only in an aside (in brackets) and bracket labels, one-word references without an article or
   of digits ("Beacon's", "the 360's"), and definite references to an intro offer ("the 9-month
   0% window").
-* ``26`` - the default since stop 40 (``ruleset26``): ruleset 25 plus fixes for the classes the
+* ``26`` - the default in stop 40 (``ruleset26``): ruleset 25 plus fixes for the classes the
   s29 blind sets' tuning halves showed: "Why not X?" answered by a requirement the customer
   fails rules X out, a note led by a rank ("#1 late fee up to $41") is about the card "#1"
   names, results the answer says are the reader's ("so that $X is all yours", "est rew $X/yr",
@@ -227,6 +227,16 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   have it already"), prose after a code block, estimates in a record's keys, balances with the fee
   added, a value rejected after ", not", a quoted statement the reply corrects, and negated verbs
   whose object is the term ("doesn't cover the $95 fee").
+* ``27`` - the default since stop 41 (``ruleset27``, ``ruleset27b``): ruleset 26 plus readings
+  chosen on the tuning halves of all read blind sets at once, each for a class that holds for any
+  writer: a fee figure whose words name no fee is held as a fee only when its value looks like a fee
+  of the catalog ("a flat 2% card", "$247 after the fee" are a reward rate and an amount), an
+  unknown product that is the tail of one card named in full is that card ("the Clear Plus" after
+  "Cascade Clear Plus"), a dollar figure right after "=" that the arithmetic before it works out to
+  is a result where its paragraph says what the amounts are worth ("$413 x 12 x 2% = $99.12 a
+  year"), a lower-case kind of card ("an everyday rewards card") is no product, and a percentage
+  followed by a spend category after "the first year" is a reward rate ("$95 annual fee, $0 the
+  first year, 3% travel and dining").
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -632,7 +642,7 @@ class Ruleset:
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 26
+DEFAULT_RULESET = 27
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(
@@ -902,7 +912,7 @@ RULESETS[25] = replace(
     offers_25=True,
 )
 
-#: Ruleset 26 (the default since stop 40; ``ruleset26``, the s29 blind sets' tuning halves) is
+#: Ruleset 26 (the default in stop 40; ``ruleset26``, the s29 blind sets' tuning halves) is
 #: ruleset 25 plus "Why not X?" answered by a failed requirement, notes led by a rank, results
 #: the answer says are the reader's, goals, headers and lower-case tier words that are no claims,
 #: "no 0% transfer offer", and late fees the reader avoids.
@@ -917,9 +927,11 @@ RULESETS[26] = replace(
     fees_26=True,
 )
 
-#: Ruleset 27 (``ruleset27``, the tuning halves of all read blind sets) is ruleset 26 plus fee
-#: figures that name no fee held only when they look like a fee, and unknown products that are the
-#: tail of one card the response names in full.
+#: Ruleset 27 (the default since stop 41; ``ruleset27``, the tuning halves of all read blind sets)
+#: is ruleset 26 plus fee figures that name no fee held only when they look like a fee, unknown
+#: products that are the tail of one card the response names in full before, results worked out
+#: before an "=", lower-case kinds of card that are no product, and reward rates after "the first
+#: year".
 RULESETS[27] = replace(
     RULESETS[26],
     version=27,

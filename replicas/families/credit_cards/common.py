@@ -111,6 +111,10 @@ V11_COMPLIANCE_RULESET = 25
 #: with (the verifier's default since stop 40; a literal for the same reason).
 V12_COMPLIANCE_RULESET = 26
 
+#: The compliance ruleset the ``-v13`` families (suite core-v14, ``v13_families``) grade and build
+#: with (the verifier's default since stop 41; a literal for the same reason).
+V13_COMPLIANCE_RULESET = 27
+
 #: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
 #: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).
 RULES_SQL = f"""

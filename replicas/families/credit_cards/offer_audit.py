@@ -24,6 +24,8 @@ grader's words. Both versions' oracles look the cards up by the names the draft 
 ``OfferAuditV11`` in ``replicas.families.credit_cards.v11_families``.
 ``-v12`` (core-v13): ``-v11`` with its drafts validated under compliance ruleset 26; see
 ``OfferAuditV12`` in ``replicas.families.credit_cards.v12_families``.
+``-v13`` (core-v14): ``-v12`` with its drafts validated under compliance ruleset 27; see
+``OfferAuditV13`` in ``replicas.families.credit_cards.v13_families``.
 
 The family writes a short marketing draft about one card (sometimes with its near-collision
 sibling as an alternative), grounded in the catalog, then injects 1-3 violations of different

@@ -23,6 +23,8 @@ in ``replicas.families.credit_cards.v10_families``.
 in ``replicas.families.credit_cards.v11_families``.
 ``-v12`` (core-v13): ``-v11`` with check 2 under compliance ruleset 26; see ``RecommendCardV12``
 in ``replicas.families.credit_cards.v12_families``.
+``-v13`` (core-v14): ``-v12`` with check 2 under compliance ruleset 27; see ``RecommendCardV13``
+in ``replicas.families.credit_cards.v13_families``.
 
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
