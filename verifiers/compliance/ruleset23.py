@@ -31,12 +31,12 @@ See "Ruleset 23" in ``verifiers/compliance/RULESETS.md``.
 from __future__ import annotations
 
 import re
-import weakref
 from bisect import bisect_right
 from dataclasses import replace
 
 from replicas.verifiers.compliance.catalog import _USD_FIELDS, Catalog
 from replicas.verifiers.compliance.claims import Claim, Extraction
+from replicas.verifiers.compliance.memo import PerCatalog
 from replicas.verifiers.compliance.mentions import UNKNOWN
 
 __all__ = ["revise_23"]
@@ -87,30 +87,17 @@ _FEE_WORDS_23 = re.compile(r"\bfees?\b|\bcharges?\b|\bmembership\b")
 _MAX_AMOUNTS_23 = 30
 
 
-_BOUNDS_CACHE_23: dict[int, tuple[weakref.ref[Catalog], tuple[float | None, float | None]]] = {}
-
-
-def _bounds(catalog: Catalog) -> tuple[float | None, float | None]:
-    """The APR floor and the dollar-fee ceiling of the whole catalog (``None``: no such term),
-    computed once per catalog object (a catalog is immutable once built)."""
-    held = _BOUNDS_CACHE_23.get(id(catalog))
-    if held is not None and held[0]() is catalog:
-        return held[1]
-    bounds = _compute_bounds(catalog)
-    key = id(catalog)
-    _BOUNDS_CACHE_23[key] = (
-        weakref.ref(catalog, lambda _: _BOUNDS_CACHE_23.pop(key, None)),
-        bounds,
-    )
-    return bounds
-
-
 def _compute_bounds(catalog: Catalog) -> tuple[float | None, float | None]:
+    """The APR floor and the dollar-fee ceiling of the whole catalog (``None``: no such term)."""
     aprs = [c.purchase_apr_min_pct for c in catalog.cards if c.purchase_apr_min_pct]
     fees = [v for c in catalog.cards for f in _USD_FIELDS if (v := getattr(c, f)) is not None]
     floor = _APR_FLOOR_SHARE_23 * min(aprs) if aprs else None
     ceiling = _FEE_CEILING_FACTOR_23 * max(fees) if fees else None
     return floor, ceiling
+
+
+#: ``_compute_bounds`` once per catalog object (a catalog is immutable once built)
+_bounds = PerCatalog(_compute_bounds)
 
 
 def _own_words(claim: Claim, masked: str) -> str:

@@ -81,12 +81,12 @@ The names (``generic_27``, ``tails_27``) are in ``ruleset27b``. See "Ruleset 27"
 from __future__ import annotations
 
 import re
-import weakref
 from bisect import bisect_left
 from dataclasses import replace
 
 from replicas.verifiers.compliance.catalog import Catalog
 from replicas.verifiers.compliance.claims import Claim, Extraction
+from replicas.verifiers.compliance.memo import PerCatalog
 from replicas.verifiers.compliance.ruleset25 import _close, _priced_before
 from replicas.verifiers.compliance.ruleset25b import sentence_start
 
@@ -117,16 +117,11 @@ _ANNUAL_27 = frozenset({"annual", "annual_first_year"})
 #: how near one of its card's own fees an open figure may be and still be read as that fee (a
 #: mistyped fee: "$89" for $95)
 _NEAR_27 = 0.15
-_SHAPES_CACHE_27: dict[int, tuple[weakref.ref[Catalog], dict[str, frozenset[float]]]] = {}
 
 
-def _shapes(catalog: Catalog) -> dict[str, frozenset[float]]:
-    """Every value a dollar fee and a percentage fee has in the catalog ("no fee" is 0), once per
-    catalog object (a catalog is immutable once built)."""
-    held = _SHAPES_CACHE_27.get(id(catalog))
-    if held is not None and held[0]() is catalog:
-        return held[1]
-    shapes = {
+def _compute_shapes(catalog: Catalog) -> dict[str, frozenset[float]]:
+    """Every value a dollar fee and a percentage fee has in the catalog ("no fee" is 0)."""
+    return {
         unit: frozenset(
             0.0 if (v := getattr(card, f)) is None else float(v)
             for card in catalog.cards
@@ -134,12 +129,10 @@ def _shapes(catalog: Catalog) -> dict[str, frozenset[float]]:
         )
         for unit, fields in (("usd", _USD_FEES_27), ("pct", _PCT_FEES_27))
     }
-    key = id(catalog)
-    _SHAPES_CACHE_27[key] = (
-        weakref.ref(catalog, lambda _: _SHAPES_CACHE_27.pop(key, None)),
-        shapes,
-    )
-    return shapes
+
+
+#: ``_compute_shapes`` once per catalog object
+_shapes = PerCatalog(_compute_shapes)
 
 
 def _is_open(claim: Claim) -> bool:
