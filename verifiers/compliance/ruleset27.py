@@ -16,7 +16,7 @@ below closes a class they found (``tests/compliance_attacks27.py``):
   * a figure whose words name the fee ("a 4% foreign fee", "annual fee $89", "$89 a year"), or
     that may only be the annual or first-year fee;
   * a fee noun right at it ("$60 fee", "fee: $60", "fee of $60"), a dollar minimum ("1.5% (min
-    $7)");
+    $7)", "with $15 as the minimum", "at least $15");
   * a fee word in its clause that is about it ("a $60 service fee", "$60 in fees", "the fees are
     $60", "the higher fee at $60", "cover the fee ($60)", "a 5% fee plus $60", "fee ... ($0 vs
     $120)"), a fee word in its line's label ("Fees: X $0; Y $60") or its table column's header or
@@ -346,11 +346,18 @@ _FEE_NOUN_BEFORE_27 = re.compile(
 )
 
 
+#: a fee's minimum near the figure: "with $15 as the minimum", "min. $15", "at least $15",
+#: "whichever is greater"
+_MINIMUM_27 = re.compile(r"\bmin(?:imum|\.)?\b|\bat[ \t]+least\b|\bwhichever\b")
+
+
 def _fee_named(claim: Claim, masked: str) -> bool:
     """A fee noun stands right at the figure, or a dollar minimum ("1.5% (min $7)"): it is a fee
     claim, whichever fee it is."""
     if claim.min_usd is not None:
         return True
+    if _MINIMUM_27.search(masked, max(0, claim.start - 24), min(len(masked), claim.end + 24)):
+        return True  # "5%, with $15 as the minimum", "a $15 minimum", "at least $15"
     return _FEE_NOUN_AFTER_27.match(masked, claim.end) is not None or (
         _FEE_NOUN_BEFORE_27.search(masked, max(0, claim.start - 24), claim.start) is not None
     )
