@@ -7,7 +7,7 @@ texts ruleset 26 does not flag either are left out (no reading of 27 is at stake
 
 from __future__ import annotations
 
-ATTACKS_27: list[tuple[str, str, str, str | None, str]] = [
+ATTACKS_27: list[tuple[str, str, str, str | int | None, str]] = [
     ("A-S1.0", "hand", "The Summit Cash Plus has a $60 flat fee.", None, "false"),
     ("A-S1.1", "hand", "The Summit Cash Plus has a $60 service fee.", None, "false"),
     ("A-S1.2", "hand", "The Summit Cash Plus has a $60 account fee.", None, "false"),

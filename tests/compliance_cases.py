@@ -177,7 +177,7 @@ REALISTIC_COMPLIANT = [
 
 
 def codes(
-    text: str, catalog: Catalog, ruleset: int | Ruleset, customer: str | None = None
+    text: str, catalog: Catalog, ruleset: int | Ruleset, customer: str | int | None = None
 ) -> list[str]:
     """The sorted reason codes of ``text`` under ``ruleset``; every reason's span must be the
     text it quotes (the ruleset tests' common check)."""

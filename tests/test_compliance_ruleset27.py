@@ -192,7 +192,7 @@ def attack_catalogs() -> dict[str, Catalog]:
 
 @pytest.mark.parametrize("attack", ATTACKS_27, ids=[a[0] for a in ATTACKS_27])
 def test_the_red_teams_attacks_lose_nothing_and_flag_nothing_new(
-    attack: tuple[str, str, str, str | None, str], attack_catalogs: dict[str, Catalog]
+    attack: tuple[str, str, str, str | int | None, str], attack_catalogs: dict[str, Catalog]
 ) -> None:
     # a false text keeps every code ruleset 26 gives it (26 flags each one); an honest text gets
     # no code 26 does not
