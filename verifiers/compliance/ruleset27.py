@@ -185,12 +185,16 @@ _NETTED_27 = re.compile(
 )
 #: "with the fee waived" - not "unless / if / until the fee is waived"
 _WAIVED_27 = re.compile(r"[ \t]+(?:is[ \t]+|being[ \t]+)?waived\b")
-_CONDITION_27 = re.compile(r"\b(?:unless|if|until|when|once)[ \t]+(?:[a-z]+[ \t]+){0,2}$")
 #: "the fee card - groceries (3% vs 2%)": a kind of card, not the figure's fee ("a fee card at
 #: $60" is)
 _FEE_CARD_27 = re.compile(r"[ \t]+cards?\b")
 _THE_FEE_27 = re.compile(r"\bthe[ \t]+$")
-_WORD_27 = re.compile(r"[a-z]{3,}")
+#: a spend category between "the fee card" and a percentage: the percentage is a reward rate
+_SPEND_27 = re.compile(
+    r"\b(?:groceries|grocery|dining|restaurants?|gas|fuel|travel|online|streaming|drugstores?"
+    r"|transit|everything|elsewhere|other[ \t]+purchases)\b"
+)
+_WITH_WAIVED_27 = re.compile(r"\bwith[ \t]+(?:the|its|that|their|your)[ \t]+(?:annual[ \t]+)?$")
 _ANY_FIGURE_27 = re.compile(r"\$[ \t]?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?[ \t]?%")
 #: the last figure before ours joined to it as a pair, range or list: "($0 vs $120)", "$5 to $60"
 _JOINED_27 = re.compile(
@@ -203,10 +207,6 @@ _INTRO_ZERO_27 = re.compile(
     r"[ \t]*(?:\*\*|__)?[ \t]*(?:on[ \t]+(?:purchases|(?:balance[ \t]+)?transfers|bts?)\b"
     r"|intro|promo|period|window|for[ \t]+\d+)"
 )
-#: "no fee ... other than $60": an exception to a denial is a fee
-_EXCEPT_27 = re.compile(
-    r"\b(?:other[ \t]+than|beyond|except|apart[ \t]+from|aside[ \t]+from|besides|but)\b"
-)
 _CLAUSE_27 = re.compile(r"[.!?](?:[ \t]|$)|[;\n|]")
 _CLAUSE_SPAN_27 = 160
 #: a line's label before its first colon ("Fees: Summit Cash $0; Summit Cash Plus $60")
@@ -218,30 +218,24 @@ def _about_this(word: re.Match[str], claim: Claim, masked: str, start: int) -> b
     lead = masked[max(start, word.start() - 60) : word.start()]
     if word.end() <= claim.start:
         between = masked[word.end() : claim.start]
-        if _FEE_CARD_27.match(masked, word.end()) and _THE_FEE_27.search(lead):
-            card_end = _FEE_CARD_27.match(masked, word.end())
-            after_card = masked[card_end.end() if card_end else word.end() : claim.start]
-            if _WORD_27.search(after_card):
-                return False  # "the fee card - groceries (3% vs 2%)"
+        card = _FEE_CARD_27.match(masked, word.end())
+        if card and _THE_FEE_27.search(lead) and _SPEND_27.search(masked, card.end(), claim.start):
+            return False  # "the fee card - groceries (3% vs 2%)": a reward rate
         if _OTHER_FIGURE_27.search(lead) is not None:
             # "the $550 fee by 3.5%": the earlier figure's fee word - but "a 5% fee plus $60"
             # adds a fee
             return _PLUS_27.fullmatch(between) is not None
-        if _DENIED_27.search(lead):
-            return _EXCEPT_27.search(between) is not None  # "a card with no fee other than $60"
         figures = list(_ANY_FIGURE_27.finditer(between))
         if figures and not _JOINED_27.fullmatch(
             masked, word.end() + figures[-1].end(), claim.start
         ):
             return False  # another figure stands between: the fee word is not this one's
-        if _WAIVED_27.match(masked, word.end()):
-            return _CONDITION_27.search(lead) is not None  # "unless the fee is waived"
-        return True
+        # "In year one, with the fee waived, it's worth $1,337": the waiver is the figure's
+        # condition (not "the fee is waived in year one and is $60 after that")
+        return not (_WITH_WAIVED_27.search(lead) and _WAIVED_27.match(masked, word.end()))
     between = masked[claim.end : word.start()]
     if _OTHER_FIGURE_27.search(between) is not None:
         return False  # "$60 and a $550 fee": the fee word is the later figure's
-    if _FEE_CARD_27.match(masked, word.end()) and _THE_FEE_27.search(lead):
-        return False
     # "$247 after the fee", "~$974 once the fee kicks in", "a flat 2% card with no fee"
     return not (
         _DENIED_27.search(lead) or _NETTED_27.search(lead) or _WAIVED_27.match(masked, word.end())
@@ -304,9 +298,11 @@ class _Tables:
             self.starts = [0, *(m.end() for m in re.finditer("\n", masked))]
 
     def _is_row(self, k: int) -> bool:
+        """A table line: one that opens with "|" or holds two or more of them."""
         start = self.starts[k]
         end = self.starts[k + 1] - 1 if k + 1 < len(self.starts) else len(self.masked)
-        return self.masked[start:end].lstrip().startswith("|")
+        line = self.masked[start:end]
+        return line.lstrip().startswith("|") or line.count("|") >= 2
 
     def _top_of(self, k: int) -> int:
         """The first line of the table that line ``k`` (a table row) is in."""
@@ -329,13 +325,19 @@ class _Tables:
             return False
         start = self.starts[k]
         line = self.masked[start : start + _EDGE_SPAN_27].split("\n", 1)[0]
-        cells = line.split("|")
-        if len(cells) > 2 and _FEE_WORD_27.search(cells[1]):
+        cells = _cells(line)
+        if len(cells) > 1 and _FEE_WORD_27.search(cells[0]):
             return True  # a row labelled "Fee"
-        column = self.masked.count("|", start, pos)
+        column = self.masked.count("|", start, pos) - (1 if line.lstrip().startswith("|") else 0)
         top = self.starts[self._top_of(k)]
-        header = self.masked[top : top + _EDGE_SPAN_27].split("\n", 1)[0].split("|")
+        header = _cells(self.masked[top : top + _EDGE_SPAN_27].split("\n", 1)[0])
         return column < len(header) and _FEE_WORD_27.search(header[column]) is not None
+
+
+def _cells(line: str) -> list[str]:
+    """A table line's cells, the first one first whether or not the line opens with "|"."""
+    stripped = line.strip()
+    return (stripped[1:] if stripped.startswith("|") else stripped).split("|")
 
 
 #: a fee noun at the figure: "$60 fee", "3% (min $5) charge", "fee: $60", "fee of $60"
@@ -484,12 +486,11 @@ _TYPED_BEFORE_27 = re.compile(r"\b(?:intro\w*|promo\w*|aprs?|rates?|offers?|inte
 #: intro period", "until January", "through 2027", "for 15 billing cycles" - after the figure, or
 #: before it unless it is a fee's ("$0 the first year", "first-year waiver")
 _TERM_27 = re.compile(
-    r"\b(?:for|during|over|in|within)[ \t]+(?:the[ \t]+|your[ \t]+|a[ \t]+|one[ \t]+)?"
-    r"(?:first[ \t]+)?(?:(?:\d+|[a-z]+(?:-[a-z]+)?)[ \t]+)?(?:months?|years?|billing[ \t]+cycles?"
-    r"|statements?|cycles?|intro\w*|promo\w*|period|introductory[ \t]+period)\b"
-    r"|\b(?:until|till|through|thru|ending|expir\w*)\b"
+    r"\b(?:for|during|over|in|within|across)[ \t]+(?:[a-z0-9]+[ \t]+){0,3}(?:months?|mo\.?|mos"
+    r"|years?|billing[ \t]+cycles?|statements?|cycles?|intro\w*|promo\w*|period|time|while)\b"
+    r"|\b(?:until|till|through|thru|ending|expir\w*|limited[ \t]+time|to[ \t]+start)\b"
 )
-_TERM_AFTER_27 = re.compile(r"[^.;\n]{0,40}?" + _TERM_27.pattern)
+_TERM_AFTER_27 = re.compile(r"[^.;\n]{0,120}?" + _TERM_27.pattern)
 _FEE_TERM_27 = re.compile(r"(?:\$[ \t]?\d[\d,]*|fee|waiver|waived|charged)[^.;\n]{0,25}$")
 
 

@@ -40,6 +40,12 @@ _PREDICATE_27 = re.compile(
     r"|really[ \t]+|just[ \t]+)?an?[ \t]+$",
     re.I,
 )
+#: a comparison with other cards later in the sentence: their figures are no card's
+_COMPARED_AFTER_27 = re.compile(
+    r"[^.!?\n]{0,80}?\b(?:unlike|than|versus|vs\.?|compared|beats?|other|premium|most|many"
+    r"|typical(?:ly)?|usual(?:ly)?|cards[ \t]+(?:that|which|with|charging))\b",
+    re.I,
+)
 _CARD_AFTER_27 = re.compile(r"(?:[ \t]+(?:back|cash|rewards?|travel|miles|points))*[ \t]+cards?\b")
 
 
@@ -68,7 +74,10 @@ def generic_27(text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
     for m in mentions:
         if not _generic(text, m):
             out.append(m)
-        elif _PREDICATE_27.search(text, max(0, m.start - 24), m.start) is None:
+        elif _PREDICATE_27.search(text, max(0, m.start - 24), m.start) is None or (
+            _COMPARED_AFTER_27.match(text, m.end)
+        ):
+            # "unlike premium cards with a $550 annual fee" after it: other cards' figures
             out.append(NameMention(m.start, m.end, AMBIGUOUS, None, m.surface))
         # "The Atlas Cash is an everyday cash back card with a 3% fee": it describes the card
         # named before it, whose figures they stay
@@ -95,7 +104,38 @@ _ISSUER_AFTER_27 = re.compile(
 _SENTENCE_STOP_27 = re.compile(r"[.!?](?:[ \t]|$)|\n")
 
 
-_CAPITALISED_27 = re.compile(r"(?<![\w'])[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)*")
+#: one capitalised or all-capitals word ("Apex", "APEX", "USAA")
+_CAPITALISED_27 = re.compile(r"(?<![\w'])[A-Z][A-Za-z]+(?![\w'])")
+#: capitalised abbreviations of card terms, not names
+_TERM_CAPS_27 = frozenset(
+    [
+        "APR",
+        "APRS",
+        "APY",
+        "FX",
+        "BT",
+        "AF",
+        "CA",
+        "USD",
+        "US",
+        "UK",
+        "EU",
+        "ATM",
+        "PIN",
+        "FAQ",
+        "FYI",
+        "TL",
+        "DR",
+        "OK",
+        "PS",
+        "NB",
+        "ID",
+        "FICO",
+        "TBH",
+        "BTW",
+        "AKA",
+    ]
+)
 _OPENER_27 = re.compile(r"(?:^|[.!?:\n][ \t]*|[-*\u2022>#][ \t]+|\*\*|__|[\"'(])[ \t]*$")
 
 
@@ -125,12 +165,13 @@ def _stranger_named(text: str, m: NameMention, taken: SpanIndex) -> bool:
     stop = _SENTENCE_STOP_27.search(text, m.end, m.end + 200)
     end = stop.start() if stop else min(len(text), m.end + 200)
     for word in _CAPITALISED_27.finditer(text, head, end):
-        if taken.overlaps(word.start(), word.end()):
+        if taken.overlaps(word.start(), word.end()) or word.group().upper() in _TERM_CAPS_27:
             continue
-        first = word.group().split()[0].lower()
-        if first in _OPENERS_27 and _OPENER_27.search(text, max(0, word.start() - 4), word.start()):
+        if word.group().lower() in _OPENERS_27 and _OPENER_27.search(
+            text, max(0, word.start() - 4), word.start()
+        ):
             continue  # "The", "My", "Say" opening a sentence or an item
-        return True
+        return True  # "Apex", "APEX", "National" in "First National"
     return False
 
 
