@@ -60,7 +60,8 @@ below closes a class they found (``tests/compliance_attacks27.py``):
   that opens its sentence, is a kind of card: an ambiguous reference, no product, and the
   figures of its clause are no card's ("below an everyday travel card's usual 24%") - or, after
   "is a" / "as a", a description of the card named before it, whose figures they stay ("The
-  Atlas Cash is an everyday cash back card with a 3% foreign fee"). After any
+  Atlas Cash is an everyday cash back card with a 3% foreign fee") - unless the sentence goes on
+  to compare it with other cards ("unlike premium cards with a $550 annual fee"). After any
   other word ("qualify for", "apply for"), a brand of another kind ("summit rewards"), a tier
   word ("elite", "plus"), "the everyday rewards" or capitals, it is still a product.
 * ``rewards_27`` - **"5% on gas" after "the first year" is a reward rate.** Ruleset 21 read a
@@ -183,7 +184,7 @@ _NETTED_27 = re.compile(
     r"|justif\w+|outweighs?)[ \t]+(?:the[ \t]+|its[ \t]+|a[ \t]+|an[ \t]+|any[ \t]+|that[ \t]+"
     r"|their[ \t]+|your[ \t]+)?(?:[a-z]+[ \t]+)?$"
 )
-#: "with the fee waived" - not "unless / if / until the fee is waived"
+#: a waiver after a fee word ("the fee is waived", "fee waived")
 _WAIVED_27 = re.compile(r"[ \t]+(?:is[ \t]+|being[ \t]+)?waived\b")
 #: "the fee card - groceries (3% vs 2%)": a kind of card, not the figure's fee ("a fee card at
 #: $60" is)
