@@ -58,6 +58,9 @@
 * Ruleset 26 against the revision that published it as the default (``RULESET_26_PUBLISHED``,
   ``95a8715``, stop 40: its last change to ``verifiers/``, a behaviour-identical refactor), run
   there with ``ruleset=26``.
+* Ruleset 27 against the revision that published it as the default (``RULESET_27_PUBLISHED``,
+  ``3a1cc9b``, stop 41: its last change to ``verifiers/``, a comment), run there with
+  ``ruleset=27``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -104,6 +107,7 @@ RULESET_23_PUBLISHED = "5eb173342ffaf2e0b0360bd07025f808dced6879"
 RULESET_24_PUBLISHED = "638d3567d7674bd6171cc8fbf095ec7c304cb208"
 RULESET_25_PUBLISHED = "c06920126957aabd4c330cc08c9eb35d5530bf56"
 RULESET_26_PUBLISHED = "95a87153aaea9d571968d792803f175eacccd6cd"
+RULESET_27_PUBLISHED = "3a1cc9be1102d0184dbc483aaa19b8902b887895"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -250,6 +254,7 @@ PUBLISHED = {
     24: RULESET_24_PUBLISHED,
     25: RULESET_25_PUBLISHED,
     26: RULESET_26_PUBLISHED,
+    27: RULESET_27_PUBLISHED,
 }
 
 
