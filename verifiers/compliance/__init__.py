@@ -163,6 +163,8 @@ from replicas.verifiers.compliance.ruleset25b import refs_25
 from replicas.verifiers.compliance.ruleset26 import labels_26, revise_26, tiers_26, why_not_26
 from replicas.verifiers.compliance.ruleset27 import revise_27
 from replicas.verifiers.compliance.ruleset27b import generic_27, tails_27
+from replicas.verifiers.compliance.ruleset28 import revise_28
+from replicas.verifiers.compliance.ruleset28b import extended_28
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -372,6 +374,8 @@ def _mentions(
         mentions = generic_27(norm.text, mentions)
     if rules.tails_27:
         mentions = tails_27(index, mentions, norm.text)
+    if rules.extended_28:
+        mentions = extended_28(index, norm.text, mentions)
     return mentions
 
 
@@ -475,6 +479,8 @@ def _extract(
         extraction = revise_27(
             extraction, catalog, rules.shapes_27, rules.worked_27, rules.rewards_27
         )
+    if rules.year_one_28 or rules.variability_28:
+        extraction = revise_28(extraction, rules.year_one_28, rules.variability_28)
     return extraction, examples
 
 

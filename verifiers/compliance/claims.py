@@ -57,6 +57,7 @@ from replicas.verifiers.compliance.reading import (
 )
 from replicas.verifiers.compliance.ruleset import RULESETS, Ruleset
 from replicas.verifiers.compliance.ruleset8 import positional_subject
+from replicas.verifiers.compliance.ruleset28 import fee_phrases_28
 from replicas.verifiers.compliance.units import CueIndex, MentionIndex, Unit, ranked, unit_spans
 from replicas.verifiers.compliance.values import Durations
 
@@ -220,7 +221,14 @@ def extract(
             continue
         amounts += reading.amounts
         ranges += reading.ranges
-        if not any(reading.drafts):
+        drafts = reading.drafts
+        if (
+            rules.fee_phrases_28
+            and None in drafts
+            and ("fee" in unit_text or "charge" in unit_text)
+        ):
+            drafts = fee_phrases_28(unit_text, reading.values, drafts)
+        if not any(drafts):
             continue
         unit = cell or Unit(unit_start, unit_end)
         unit_mentions = index.within(unit_start, unit_end)
@@ -240,7 +248,7 @@ def extract(
             if rules.positional_subjects_8 and not unit_mentions and cell is None
             else None
         )
-        for value, draft in zip(reading.values, reading.drafts, strict=True):
+        for value, draft in zip(reading.values, drafts, strict=True):
             if draft is None:
                 continue
             if subject is not None:

@@ -639,6 +639,17 @@ class Ruleset:
     generic_27: bool = False
     # ruleset 27: "5% on gas" after "the first year" is a reward rate, not an intro offer
     rewards_27: bool = False
+    # ruleset 28 (``ruleset28``, recall): "a cash back card with a 3% foreign transaction fee":
+    # a percentage no reading typed is the fee its own noun phrase names
+    fee_phrases_28: bool = False
+    # ruleset 28: "$95, charged from the first year" / "no first-year waiver" is also the
+    # first-year fee
+    year_one_28: bool = False
+    # ruleset 28: "14.99% - and it's a variable rate": the rate takes the word after it
+    variability_28: bool = False
+    # ruleset 28 (``ruleset28b``): "the Liberty Cash Preferred Prestige": a card named exactly
+    # with a capitalised word of its own after it is an unknown product
+    extended_28: bool = False
 
 
 FROZEN_RULESET = 3
@@ -940,6 +951,20 @@ RULESETS[27] = replace(
     worked_27=True,
     generic_27=True,
     rewards_27=True,
+)
+
+
+#: Ruleset 28 (``ruleset28``, the missed defects of all read blind sets' tuning halves) is ruleset
+#: 27 plus a percentage that its own noun phrase calls a fee, "charged from the first year" as a
+#: first-year fee, "it's a variable rate" after a purchase APR, and a card named exactly with a
+#: word of its own after it as an unknown product.
+RULESETS[28] = replace(
+    RULESETS[27],
+    version=28,
+    fee_phrases_28=True,
+    year_one_28=True,
+    variability_28=True,
+    extended_28=True,
 )
 
 
