@@ -75,6 +75,18 @@ def _title_case(line: str) -> bool:
     return sum(w[0].isupper() for w in words) >= 0.8 * len(words)
 
 
+_LINE_REACH = 300  # a heading is short: its line is read at most this far either side
+
+
+def _line_around(text: str, start: int, end: int) -> str:
+    """The line of ``text[start:end]``, at most ``_LINE_REACH`` characters either side."""
+    lo = max(0, start - _LINE_REACH)
+    line_start = text.rfind("\n", lo, start) + 1 or lo
+    hi = min(len(text), end + _LINE_REACH)
+    line_end = text.find("\n", end, hi)
+    return text[line_start : line_end if line_end >= 0 else hi]
+
+
 def extended_28(index: NameIndex, text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
     """The mentions with each card named exactly and followed by a word of its own read as an
     unknown product (module docstring)."""
@@ -101,11 +113,10 @@ def extended_28(index: NameIndex, text: str, mentions: Sequence[NameMention]) ->
             end = m.end + word.end()
         if end == m.end:
             continue
-        line_start = text.rfind("\n", 0, m.start) + 1
-        line_end = text.find("\n", end)
-        line = text[line_start : line_end if line_end >= 0 else len(text)]
         extra = _WORD.findall(text[m.end : end])
-        if _title_case(line) and not all(w.lower() in TIER_SOUNDING_28 for w in extra):
+        if not all(w.lower() in TIER_SOUNDING_28 for w in extra) and _title_case(
+            _line_around(text, m.start, end)
+        ):
             continue
         expected = (index.names[m.card_id],)
         out[i] = NameMention(m.start, end, UNKNOWN, None, text[m.start : end], expected)
