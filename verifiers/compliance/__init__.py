@@ -165,6 +165,7 @@ from replicas.verifiers.compliance.ruleset27 import revise_27
 from replicas.verifiers.compliance.ruleset27b import generic_27, tails_27
 from replicas.verifiers.compliance.ruleset28 import revise_28
 from replicas.verifiers.compliance.ruleset28b import extended_28
+from replicas.verifiers.compliance.ruleset28c import picks_28
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -529,6 +530,8 @@ def _evaluate(
             more = _then(more, _why_not_26)
             if offered is not None:
                 offered = _then(offered, _why_not_26)
+        if rules.picks_28:
+            more = _then(more, picks_28)
         found = evaluate(catalog, lower, extraction, customer, rules, more, offered)
         if rules.penalty_20:
             found = penalty_findings_20(catalog, extraction, *found), found[1]

@@ -650,6 +650,9 @@ class Ruleset:
     # ruleset 28 (``ruleset28b``): "the Liberty Cash Preferred Prestige": a card named exactly
     # with a capitalised word of its own after it is an unknown product
     extended_28: bool = False
+    # ruleset 28 (``ruleset28c``): "I recommend our top card, the X", "I'd look at the X", an
+    # answer opening with a card after "> best card for ...?": a recommendation
+    picks_28: bool = False
 
 
 FROZEN_RULESET = 3
@@ -957,7 +960,7 @@ RULESETS[27] = replace(
 #: Ruleset 28 (``ruleset28``, the missed defects of all read blind sets' tuning halves) is ruleset
 #: 27 plus a percentage that its own noun phrase calls a fee, "charged from the first year" as a
 #: first-year fee, "it's a variable rate" after a purchase APR, and a card named exactly with a
-#: word of its own after it as an unknown product.
+#: word of its own after it as an unknown product, and picks led to by a recommending clause.
 RULESETS[28] = replace(
     RULESETS[27],
     version=28,
@@ -965,6 +968,7 @@ RULESETS[28] = replace(
     year_one_28=True,
     variability_28=True,
     extended_28=True,
+    picks_28=True,
 )
 
 

@@ -1,0 +1,114 @@
+"""Ruleset 28, recommendations: a pick the earlier readings did not see as one.
+
+* ``picks_28`` - **the card a recommending clause leads to is recommended.** The readings of
+  rulesets 4-27 look for a recommending word in the clause that names a card, so a pick whose
+  name comes after a colon, comma or dash ("I recommend our top travel card, the **X**", "short
+  answer: the X", "I'd go straight to the top shelf: the **X**"), a pick made with a verb they do
+  not list ("I'd look at the X", "I'd point you at **X**"), a pick "worth a look", and an answer
+  that opens with a card's name after a question asking for a card ("> best card for dining?"
+  then "X. 4% on dining ...") were no recommendation: a pick of a card whose annual fee the answer
+  never states passed the disclosure rule, and an ineligible pick passed the eligibility rule.
+  Here each is a recommendation - unless the card is ruled out anywhere, the clause before it
+  negates or names another card, or (after punctuation) no recommending words lead to it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from replicas.verifiers.compliance import lexicon as lex
+from replicas.verifiers.compliance.mentions import AMBIGUOUS, UNKNOWN
+
+if TYPE_CHECKING:
+    from replicas.verifiers.compliance.claims import Extraction
+    from replicas.verifiers.compliance.recommend import Recommendations
+
+_MARK = r"(?:\*\*|__)?"
+# a card named after a colon, comma or dash that ends the clause before it
+_DEFERRED = re.compile(rf"(?:[:,]|[ \t][-\u2013\u2014])[ \t]*(?:(?:the|our)[ \t]+)?{_MARK}$")
+# what makes that clause a pick, besides the recommending words of rulesets 4 and 7
+_PICK_WORDS = re.compile(
+    r"\b(?:short[ \t]+answer|(?:my|our|the|top)[ \t]+(?:pick|answer|suggestion|vote|choice)"
+    r"|recommend\w*|best[ \t]+bet|top[ \t]+shelf|go[ \t]+straight[ \t]+(?:to|for))\b"
+)
+# a pick by a verb the earlier readings do not list, right before the card
+_VERB_PICK = re.compile(
+    r"\bi(?:'d|[ \t]+would)[ \t]+(?:(?:probably|definitely|just|really|personally|also|first"
+    r"|honestly)[ \t]+)?(?:look[ \t]+at|point[ \t]+you[ \t]+(?:at|to|toward|towards)"
+    r"|go[ \t]+straight[ \t]+(?:to|for)|start[ \t]+(?:with|you[ \t]+(?:on|with))|suggest"
+    rf"|nominate)[ \t]+(?:(?:the|your)[ \t]+)?{_MARK}$"
+)
+_WORTH_A_LOOK = re.compile(
+    rf"{_MARK}[ \t]+(?:is|'s)[ \t]+(?:(?:well|definitely|really|certainly)[ \t]+)?worth[ \t]+"
+    r"(?:a|taking[ \t]+a)[ \t]+(?:closer[ \t]+|good[ \t]+|serious[ \t]+)?look\b"
+)
+# a quoted question asking for a card, and the answer's first line opening with one
+_ASKS_FOR_CARD = re.compile(
+    r"\b(?:best|which|what|recommend\w*|suggest\w*|should[ \t]+i[ \t]+(?:get|pick|choose|apply))"
+    r"\b[^\n]{0,80}\bcards?\b|\bcards?\b[^\n]{0,40}\b(?:for[ \t]+me|should[ \t]+i)\b"
+)
+_ANSWER_HEAD = re.compile(rf"[ \t]*{_MARK}(?:the[ \t]+)?{_MARK}$")
+_ANSWER_TAIL = re.compile(rf"{_MARK}[ \t]*(?:[.!:]|[ \t]-|\n|$)")
+_REACH = 240  # how far back a clause is read
+
+
+def _clause_before(masked: str, end: int) -> str:
+    """The sentence's text before ``end`` (at most ``_REACH`` characters back)."""
+    floor = max(0, end - _REACH)
+    cut = max(masked.rfind(c, floor, end) for c in ".!?\n;")
+    return masked[max(cut + 1, floor) : end]
+
+
+def _answer_opening(masked: str, start: int) -> bool:
+    """The card opens the first line of an answer to a quoted question asking for a card."""
+    line_start = masked.rfind("\n", max(0, start - 40), start) + 1
+    if not _ANSWER_HEAD.fullmatch(masked, line_start, start):
+        return False
+    floor = max(0, line_start - 400)
+    before = masked[floor:line_start].rstrip("\n \t")
+    if not before:
+        return False
+    question = before[before.rfind("\n") + 1 :]
+    return question.lstrip().startswith(">") and bool(_ASKS_FOR_CARD.search(question))
+
+
+def picks_28(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
+    """``recs`` with the cards a recommending clause leads to (module docstring)."""
+    from replicas.verifiers.compliance.recommend import Recommendations
+
+    positive = dict(recs.positive)
+    changed = False
+    for m in extraction.mentions:
+        card_id = m.card_id
+        if m.kind in (UNKNOWN, AMBIGUOUS) or card_id is None:
+            continue
+        if card_id in positive or card_id in recs.negated:
+            continue
+        window = masked[max(0, m.start - _REACH) : m.start]
+        picked = False
+        deferred = _DEFERRED.search(window)
+        if deferred is not None:
+            clause = _clause_before(masked, m.start - (len(window) - deferred.start()))
+            picked = (
+                "#" not in clause
+                and lex.NEGATION.search(clause) is None
+                and (
+                    _PICK_WORDS.search(clause) is not None
+                    or lex.RECOMMEND_MORE.search(clause) is not None
+                    or lex.RECOMMEND_7.search(clause) is not None
+                )
+            )
+        if not picked and _VERB_PICK.search(window):
+            picked = lex.NEGATION.search(_clause_before(masked, m.start)) is None
+        if not picked and _WORTH_A_LOOK.match(masked, m.end):
+            picked = lex.NEGATION.search(_clause_before(masked, m.start)) is None
+        if not picked and _answer_opening(masked, m.start):
+            picked = _ANSWER_TAIL.match(masked, m.end) is not None
+        if picked:
+            positive[card_id] = m
+            changed = True
+    return Recommendations(positive, recs.negated) if changed else recs
+
+
+__all__ = ["picks_28"]
