@@ -44,26 +44,47 @@ if TYPE_CHECKING:  # claims imports this module for ``fee_phrases_28``
 # "charge(s)". The scope decides the kind; no scope leaves every percentage fee open.
 _FEE_PHRASE = re.compile(
     r"[ \t]*(?:"
-    r"(?P<foreign>(?:foreign|international|overseas)(?:[- ](?:currency|exchange|conversion))?"
+    r"(?P<foreign>(?:foreign|international|overseas|currency)"
+    r"(?:[- ](?:currency|exchange|conversion))?"
     r"(?:[- ](?:transaction|purchase|exchange|spend(?:ing)?|conversion)s?)?|fx|forex|ftf)"
     r"|(?P<bt>(?:balance|bal\.?)[- ]transfers?|transfers?|bt)"
     r"|(?P<cash_advance>cash[- ]advances?|advances?)"
     r")?[ \t]*(?:fees?|charges?)\b"
 )
 _PCT_FEE_KINDS = ("foreign", "bt", "cash_advance")
+# Right before the figure: the words that give a card a fee ("with a", "has a", "charges", a
+# label's colon) - not "saves you the", "losing it to a", "had a".
+_GIVES_FEE = re.compile(
+    r"(?:\b(?:with|has|have|having|charges?|charging|carries|carrying|comes[ \t]+with|plus|and"
+    r"|there's|there[ \t]+is)[ \t]+(?:an?[ \t]+|its[ \t]+)?|[:(|][ \t]*|[ \t][-\u2013\u2014][ \t]*)$"
+)
+# Anywhere before the figure in its sentence: the fee is another's, avoided or supposed.
+_NOT_ITS_FEE = re.compile(
+    r"\b(?:sav\w*|spare\w*|avoid\w*|skip\w*|dodg\w*|escap\w*|sidestep\w*|instead|unlike|rather"
+    r"|compar\w*|vs|versus|than|if|would|could|should|other|others|most|many|typical\w*|usual\w*"
+    r"|standard|debit|los(?:e|es|ing)|wast\w*|suppose\w*|imagine|whereas|while|respectively)\b"
+)
+_SENTENCE_REACH = 200
 
 
 def fee_phrases_28(
     unit_text: str, values: Sequence[Value], drafts: Sequence[dict[str, Any] | None]
 ) -> tuple[dict[str, Any] | None, ...]:
     """The unit's drafts with each untyped percentage that its own noun phrase calls a fee typed
-    as that fee (``unit_text``: the unit's masked, lower-cased text)."""
+    as that fee (``unit_text``: the unit's masked, lower-cased text): only where the words right
+    before it give a card the fee, a card is named before it in its sentence, and nothing before
+    it in the sentence makes the fee another's, avoided or supposed."""
     out: list[dict[str, Any] | None] = list(drafts)
     for i, (value, draft) in enumerate(zip(values, drafts, strict=True)):
         if draft is not None or value.unit != PCT or value.low is None:
             continue
         match = _FEE_PHRASE.match(unit_text, value.end)
         if match is None or match.end() == value.end:
+            continue
+        floor = max(0, value.start - _SENTENCE_REACH)
+        cut = max(unit_text.rfind(c, floor, value.start) for c in ".!?\n;")
+        before = unit_text[max(cut + 1, floor) : value.start]
+        if "#" not in before or not _GIVES_FEE.search(before) or _NOT_ITS_FEE.search(before):
             continue
         kind = next((k for k in _PCT_FEE_KINDS if match.group(k)), "any")
         out[i] = {
@@ -82,53 +103,107 @@ def fee_phrases_28(
 
 # -- year_one_28 -------------------------------------------------------------------------------
 
+_S = r"[ \t]+"
+# A verb of charging right before the words about the first year (needed by the bare forms:
+# "charged in the first year", not "and in the first year you earn 5%").
+_CHARGED = r"(?:charged|payable|billed|applies|applicable|due|paid|owed|levied|assessed|collected)"
+_FIRST_YEAR = rf"(?:(?:first|1st){_S}year|year{_S}(?:one|1))"
 _YEAR_ONE = re.compile(
-    r"(?:charged|payable|billed|applies|applicable|due|paid|pay(?:ing)?|owed|starts?|kicks? in)?"
-    r"[ \t]*(?:in[ \t]+full[ \t]+)?"
+    rf"(?:{_CHARGED}|pay(?:ing)?|starts?|kicks?{_S}in)?[ \t]*(?:in{_S}full{_S})?"
     r"(?:"
-    r"(?:from|starting(?:[ \t]+(?:in|with))?|beginning(?:[ \t]+(?:in|with))?|as[ \t]+of)[ \t]+"
-    r"(?:(?:the|your)[ \t]+)?(?:(?:first|1st)[ \t]+(?:year|statement|bill(?:ing)?(?:[ \t]+cycle)?)"
-    r"(?:[ \t]+of[ \t]+membership)?|year[ \t]+(?:one|1)|day[ \t]+(?:one|1)|start)"
-    r"|(?:in|for)[ \t]+(?:the[ \t]+)?(?:first[ \t]+year|year[ \t]+(?:one|1))[ \t]+(?:too|as[ \t]+well|also)"
-    r"|(?:the[ \t]+)?first[ \t]+year[ \t]+included|including[ \t]+the[ \t]+first[ \t]+year"
-    r"|(?:with[ \t]+)?no[ \t]+(?:[a-z-]+[ \t]+){0,3}?waiver"
-    r"|(?:is[ \t]+|it'?s[ \t]+)?not[ \t]+waived"
-    r")(?![\w-])"
+    # "from the first year", "starting in year one", "from day one", "from your first statement"
+    rf"(?:(?:right{_S})?from|starting(?:{_S}(?:in|with))?|beginning(?:{_S}(?:in|with))?"
+    rf"|as{_S}of){_S}(?:(?:the|your){_S})?(?:very{_S})?"
+    rf"(?:(?:first|1st){_S}(?:year|statement|bill(?:ing)?(?:{_S}cycle)?)(?:{_S}of{_S}membership)?"
+    rf"|year{_S}(?:one|1)|day{_S}(?:one|1)|(?:the{_S})?start|account{_S}opening"
+    rf"|(?:the{_S}moment|when){_S}you{_S}open(?:{_S}(?:the|your){_S}account)?)"
+    # "in year one too", "even in the first year", "first year included", "including the first"
+    rf"|(?:even{_S})?(?:in|for){_S}(?:the{_S})?{_FIRST_YEAR}{_S}(?:too|as{_S}well|also)"
+    rf"|even{_S}(?:in|for){_S}(?:the{_S})?{_FIRST_YEAR}"
+    rf"|(?:the{_S})?first{_S}year{_S}included|including{_S}the{_S}first(?:{_S}year)?"
+    # "no first-year waiver", "no intro fee waiver", "not waived", "isn't waived"
+    rf"|(?:with{_S})?no{_S}(?:[a-z-]+{_S}){{0,5}}?waiver"
+    rf"|(?:(?:is|it'?s){_S})?not{_S}waived|isn't{_S}waived"
+    rf"|(?:does(?:n't|{_S}not)|won't|will{_S}not){_S}(?:be{_S})?waive[ds]?(?:{_S}it)?"
+    rf"(?:{_S}(?:in|for){_S}(?:the{_S})?{_FIRST_YEAR})?"
+    r")(?![\w-]|'s)"
+    # "... from the start of your second year", "from the first year's anniversary onward"
+    rf"(?!{_S}(?:of|after|onwards?|following|anniversary|until|unless|if|for{_S}(?:the|your)"
+    rf"{_S}(?:other|second)))"
 )
-# What may stand between the figure and the words about the first year: a few plain words, no
-# other figure, card, waiver, negation or time word that would make the first year another's.
-_BETWEEN = re.compile(r"[^$#\d%;|\n?!.]{0,60}")
+# after a charging verb only ("charged in the first year", "billed on your first statement")
+_CHARGED_IN = re.compile(
+    rf"{_CHARGED}{_S}(?:(?:in|for|during){_S}(?:the{_S}|your{_S})?(?:very{_S})?{_FIRST_YEAR}"
+    rf"|on{_S}(?:the{_S}|your{_S})?(?:very{_S})?first{_S}statement)(?![\w-]|'s)"
+    rf"(?!{_S}(?:of|after|onwards?|following|anniversary|until|unless|if))"
+)
+# The words that may stand between the figure and the words about the first year: the fee's own
+# noun and the verbs and fillers of its clause, nothing else - a new subject or noun ("interest
+# is charged", "the cap resets", "pays for itself", "the late fee has no waiver") ends the reading.
+_FILLER = re.compile(
+    r"[ \t,(:\-\u2013\u2014*_]+|(?:annual|yearly|membership|fees?|af|a|an|per|each|every|year"
+    r"|yr|/yr|/year|/|annually|and|which|that|is|it|it's|its|there|there's|is|was|will|be|gets?"
+    r"|charged|billed|payable|applies|applicable|due|paid|owed|levied|assessed|you|pay|in|full"
+    r"|the|amount|too|also|though|straight|away|right|card|this|for|on|that's|with|yes|yep)(?![\w'])"
+)
+# Before the figure, in its sentence: what makes the first year another's or the claim unsaid.
+_NOT_SAID_BEFORE = re.compile(
+    r"\b(?:waiv\w*|if|suppose\w*|whether|imagine|nobody|no[ \t]+one|unlike|would|were|asked"
+    r"|wonder\w*|not|n't|never|without)\b"
+)
 _SPOILERS = re.compile(
     r"\b(?:waiv(?:ed|es|e)|then|after|later|until|unless|except|not|n't|never|isn't|no\s+longer"
-    r"|free|\$0|zero|nothing|first[- ]year[ \t]+(?:fee[ \t]+)?(?:is|of)|if)\b"
+    r"|free|zero|nothing|if)\b"
 )
+_LATER_YEARS = re.compile(r"\b(?:after|anniversary|second|2nd|two|following|until|unless|ends?)\b")
 _CLAUSE_END = re.compile(r"[;|\n?!]|\.(?:\s|$)")
+_CLAUSE_REACH = 200  # how far a clause end is looked for
+
+
+def _clause_end(masked: str, start: int) -> int:
+    end = _CLAUSE_END.search(masked, start, start + _CLAUSE_REACH)
+    return end.start() if end is not None else min(len(masked), start + _CLAUSE_REACH)
+
+
+def _sentence_before(masked: str, end: int) -> str:
+    floor = max(0, end - _CLAUSE_REACH)
+    cut = max(masked.rfind(c, floor, end) for c in ".!?\n;|")
+    return masked[max(cut + 1, floor) : end]
 
 
 def _says_year_one(masked: str, claim: Claim) -> bool:
-    between = _BETWEEN.match(masked, claim.end)
-    if between is None:
+    pos = claim.end
+    limit = min(len(masked), pos + 80)
+    while pos < limit:
+        match = _YEAR_ONE.match(masked, pos) or _CHARGED_IN.match(masked, pos)
+        if match is not None and match.group(0).strip():
+            break
+        filler = _FILLER.match(masked, pos)
+        if filler is None or filler.end() == pos:
+            return False
+        pos = filler.end()
+    else:
         return False
-    text = between.group(0)
-    for cut in range(len(text) + 1):
-        # the first place the words about the first year begin
-        if cut and text[cut - 1] not in " \t,(-:":
-            continue
-        match = _YEAR_ONE.match(masked, claim.end + cut)
-        if match is None or match.end() == claim.end + cut or not match.group(0).strip():
-            continue
-        if _SPOILERS.search(text[:cut]):
-            return False
-        words = match.group(0)
-        if (
-            "waiver" not in words
-            and "waived" not in words
-            and not re.search(r"(?:from|starting|beginning|as of|in|for|included|including)", words)
-        ):
-            return False
-        end = _CLAUSE_END.search(masked, match.end())
-        return end is None or masked[end.start()] != "?"  # asked, not said
-    return False
+    if _SPOILERS.search(masked, claim.end, pos) or _NOT_SAID_BEFORE.search(
+        _sentence_before(masked, claim.start)
+    ):
+        return False
+    end = _clause_end(masked, match.end())
+    if _LATER_YEARS.search(masked, match.end(), min(end, match.end() + 60)):
+        return False  # "starting with the first billing cycle after your first year ends"
+    return end >= len(masked) or masked[end] != "?"  # asked, not said
+
+
+_WAIVER_AFTER = re.compile(r"[ \t]*(?:\*\*|__)?[ \t]*waivers?\b")
+
+
+def _denied_waiver(masked: str, claim: Claim) -> bool:
+    return (
+        claim.family == FEE_CLAIM
+        and claim.is_none
+        and claim.kind in ("annual", "annual_first_year")
+        and _WAIVER_AFTER.match(masked, claim.end) is not None
+    )
 
 
 def _is_annual(claim: Claim) -> bool:
@@ -147,10 +222,14 @@ def _is_annual(claim: Claim) -> bool:
 # -- variability_28 ----------------------------------------------------------------------------
 
 _VARIABILITY_AFTER = re.compile(
-    r"[ \t]*(?:,|-|\(|:)?[ \t]*(?:and[ \t]+|but[ \t]+)?"
+    r"(?:[ \t]*apr)?[ \t]*(?:,|-|\u2013|\u2014|\(|:|;)?[ \t]*(?:and[ \t]+|but[ \t]+)?"
     r"(?:(?:it|that|this|which|the[ \t]+(?:rate|apr))[ \t]*(?:'s|[ \t]is|[ \t]was)[ \t]+"
     r"(?:a[ \t]+|an[ \t]+)?(?:fully[ \t]+|completely[ \t]+|truly[ \t]+)?)?"
-    r"(?P<word>fixed|variable)\b(?![ \t]*(?:-|to|or)\b)"
+    r"(?P<word>fixed|variable)\b"
+    # the word ends the phrase or names the rate: not "fixed APRs like ...", "fixed vs. variable",
+    # "fixed $0 annual fee", "fixed for the intro", "variable-rate"
+    r"(?=[ \t]*(?:(?:rate|apr)\b[ \t]*)?(?:[.,;:!)\n]|$|[ \t]+(?:and|but|so|which|meaning|that)\b"
+    r"|\(|[ \t]+[-\u2013\u2014][ \t]))"
 )
 
 
@@ -160,8 +239,8 @@ def _variability_after(masked: str, claim: Claim) -> str | None:
     match = _VARIABILITY_AFTER.match(masked, claim.end)
     if match is None:
         return None
-    end = _CLAUSE_END.search(masked, match.end())
-    if end is not None and masked[end.start()] == "?":
+    end = _clause_end(masked, match.end())
+    if end < len(masked) and masked[end] == "?":
         return None
     return match.group("word")
 
@@ -174,6 +253,11 @@ def revise_28(extraction: Extraction, year_one: bool, variability: bool) -> Extr
     out: list[Claim] = []
     changed = False
     for claim in extraction.claims:
+        if year_one and claim.cards and _denied_waiver(masked, claim):
+            # "no first-year fee waiver" (read "no annual fee the first year waiver"): no denial
+            # of the fee - it denies the waiver
+            claim = replace(claim, cards=())
+            changed = True
         out.append(claim)
         if not claim.cards:
             continue
