@@ -156,3 +156,20 @@ def test_adversarial_input_stays_within_limits(catalog: Catalog) -> None:
             started = time.process_time()
             verify_response(text, catalog, ruleset=ruleset)
             assert time.process_time() - started < 60, ruleset
+
+
+OWN_RATES: list[Case] = [
+    # a rate typed as the cash advance or penalty APR and nothing else is checked against it
+    ("Summit Cash: cash advances are a different story: 19.99% APR and a 5% fee.", None, _APR, _OK),
+    # honest twins: the card's own cash advance APR; a rate of another kind
+    ("Summit Cash: cash advances are a different story: 29.99% APR and a 5% fee.", None, _OK, _OK),
+]
+_FLAG_OF["own_rates_28"] = OWN_RATES
+
+
+@pytest.mark.parametrize(("text", "customer", "want28", "want27"), OWN_RATES)
+def test_ruleset28_own_rates(
+    catalog: Catalog, text: str, customer: str | None, want28: list[str], want27: list[str]
+) -> None:
+    assert codes(text, catalog, 28, customer) == want28
+    assert codes(text, catalog, 27, customer) == want27

@@ -165,7 +165,7 @@ from replicas.verifiers.compliance.ruleset27 import revise_27
 from replicas.verifiers.compliance.ruleset27b import generic_27, tails_27
 from replicas.verifiers.compliance.ruleset28 import revise_28
 from replicas.verifiers.compliance.ruleset28b import extended_28
-from replicas.verifiers.compliance.ruleset28c import picks_28
+from replicas.verifiers.compliance.ruleset28c import own_rates_28, picks_28
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -537,6 +537,8 @@ def _evaluate(
             found = penalty_findings_20(catalog, extraction, *found), found[1]
         if rules.advance_22:
             found = advance_findings_22(catalog, extraction, *found), found[1]
+        if rules.own_rates_28:
+            found = own_rates_28(catalog, extraction, *found), found[1]
         return found
     if rules.rec_lists_14c:
         return evaluate(catalog, lower, extraction, customer, rules, rec_lists_14c)

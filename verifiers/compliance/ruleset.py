@@ -653,6 +653,9 @@ class Ruleset:
     # ruleset 28 (``ruleset28c``): "I recommend our top card, the X", "I'd look at the X", an
     # answer opening with a card after "> best card for ...?": a recommendation
     picks_28: bool = False
+    # ruleset 28 (``ruleset28c``): a single rate typed as a card's cash advance or penalty APR
+    # and nothing else is checked against that APR ("cash advances are charged 26.24%")
+    own_rates_28: bool = False
 
 
 FROZEN_RULESET = 3
@@ -969,6 +972,7 @@ RULESETS[28] = replace(
     variability_28=True,
     extended_28=True,
     picks_28=True,
+    own_rates_28=True,
 )
 
 

@@ -18,7 +18,11 @@ import re
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance import lexicon as lex
+from replicas.verifiers.compliance.catalog import Catalog
+from replicas.verifiers.compliance.claim_types import APR_CLAIM
+from replicas.verifiers.compliance.findings import WRONG_APR, Finding, Tally, claimed, pct, same
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, UNKNOWN
+from replicas.verifiers.compliance.term_checks import FAMILY_OBJECTIVE
 
 if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Extraction
@@ -111,4 +115,58 @@ def picks_28(masked: str, extraction: Extraction, recs: Recommendations) -> Reco
     return Recommendations(positive, recs.negated) if changed else recs
 
 
-__all__ = ["picks_28"]
+# -- own_rates_28 ----------------------------------------------------------------------------------
+
+
+def own_rates_28(
+    catalog: Catalog, extraction: Extraction, findings: list[Finding], tally: Tally
+) -> list[Finding]:
+    """Findings for a single rate typed as one card's cash advance or penalty APR and nothing
+    else ("cash advances are a different story: 29.99% APR", "cash advances are charged 26.24%",
+    "penalty APR? 29.99% if you pay late") when it is not that APR. Rulesets 3-27 passed any
+    rate of the card there (a misread kind must not become a violation); rulesets 20 and 22
+    checked the kind only when its words stand right at the figure. The typing is as sure when
+    its clause's scope word leaves no other kind open, so the rate is checked against that APR.
+    """
+    taken = {(f.start, f.end) for f in findings}
+    extra: list[Finding] = []
+    for claim in extraction.claims:
+        kind = claim.kind
+        if (
+            claim.family != APR_CLAIM
+            or kind not in _OWN_KINDS
+            or claim.kinds != frozenset({kind})
+            or claim.is_none
+            or len(claim.cards) != 1
+            or claim.low is None
+            or claim.low != claim.high
+            or (claim.start, claim.end) in taken
+        ):
+            continue
+        card = catalog.card(claim.cards[0])
+        truth = getattr(card, f"{kind}_apr_pct")
+        if truth is None:
+            continue  # the base check already says the card has none
+        wrong = not same(claim.low, truth)
+        tally.count(FAMILY_OBJECTIVE[APR_CLAIM], not wrong)
+        if wrong:
+            name = catalog.names.name_of(claim.cards[0])
+            extra.append(
+                Finding(
+                    WRONG_APR,
+                    f"the {_OWN_KINDS[kind]} of {name} is {pct(truth)}, not {claimed(claim)}",
+                    claim.start,
+                    claim.end,
+                    pct(truth),
+                    claimed(claim),
+                )
+            )
+    if not extra:
+        return findings
+    return sorted([*findings, *extra], key=lambda f: (f.start, f.end, f.code))
+
+
+_OWN_KINDS = {"cash_advance": "cash advance APR", "penalty": "penalty APR"}
+
+
+__all__ = ["own_rates_28", "picks_28"]
