@@ -33,9 +33,28 @@ _MARK = r"(?:\*\*|__)?"
 _DEFERRED = re.compile(rf"(?:[:,]|[ \t][-\u2013\u2014])[ \t]*(?:(?:the|our)[ \t]+)?{_MARK}$")
 # what makes that clause a pick, besides the recommending words of rulesets 4 and 7
 _PICK_WORDS = re.compile(
-    r"\b(?:short[ \t]+answer|(?:my|our|the|top)[ \t]+(?:pick|answer|suggestion|vote|choice)"
-    r"|recommend\w*|best[ \t]+bet|top[ \t]+shelf|go[ \t]+straight[ \t]+(?:to|for))\b"
+    r"\b(?:recommend(?:s|ation)?|top[ \t]+shelf|go[ \t]+straight[ \t]+(?:to|for))\b"
 )
+# a label of the answer's own pick, right before the colon that leads to the card
+_PICK_LABEL = re.compile(
+    r"\b(?:short[ \t]+answer|tl;?dr|(?:my|our|top)[ \t]+(?:pick|answer|suggestion|vote|choice)"
+    rf"|best[ \t]+bet|verdict|bottom[ \t]+line)[ \t]*{_MARK}[ \t]*$"
+)
+# whose pick: the answer's own (first person, or a label of its own answer)
+_OWN_VOICE = re.compile(r"\b(?:i|i'd|i'll|i'm|i've|we|we'd|we'll|we're|my|our|me|us)\b")
+# anywhere in the pick's sentence: a pick not made now, of another, or against the card
+_NOT_A_PICK = re.compile(
+    r"\b(?:if(?![ \t]+you(?:'re|[ \t]+are)?[ \t]+(?:want|need|prefer|like|looking|after|value|care"
+    r"|plan|mostly|mainly|'d[ \t]+like|would[ \t]+like))|unless|were|had|once|when|whenever|later|someday|eventually|down[ \t]+the[ \t]+road"
+    r"|in[ \t]+a[ \t]+(?:year|few|couple)|worst|close|closing|cancel\w*|drop\w*|cut\w*|trim\w*"
+    r"|avoid\w*|against|hold\w*[ \t]+off|wait\w*|stay\w*[ \t]+away|instead|rather|than|over"
+    r"|unlike|vs|versus|overkill|nah|nope|wrong|friend\w*|colleague\w*|partner\w*|recommended"
+    r"|suggested|asked|whether|not|n't|never|between|depends|comes[ \t]+down|either|neither"
+    r"|imagine|suppose\w*|hypothetical\w*|world[ \t]+where)\b"
+)
+# right after the card: the end of the pick's noun phrase (not "the X's fee table", "the X is
+# overkill", "the X in a year or two")
+_PHRASE_END = re.compile(rf"{_MARK}[ \t]*(?:[.!:;,(\n]|$|[-\u2013\u2014]|from\b|by\b|\((?!\s))")
 # a pick by a verb the earlier readings do not list, right before the card
 _VERB_PICK = re.compile(
     r"\bi(?:'d|[ \t]+would)[ \t]+(?:(?:probably|definitely|just|really|personally|also|first"
@@ -51,6 +70,10 @@ _WORTH_A_LOOK = re.compile(
 _ASKS_FOR_CARD = re.compile(
     r"\b(?:best|which|what|recommend\w*|suggest\w*|should[ \t]+i[ \t]+(?:get|pick|choose|apply))"
     r"\b[^\n]{0,80}\bcards?\b|\bcards?\b[^\n]{0,40}\b(?:for[ \t]+me|should[ \t]+i)\b"
+)
+# a question asking which card to get rid of, or the worst one, asks for no pick
+_ASKS_TO_DROP = re.compile(
+    r"\b(?:close|closing|cancel\w*|drop\w*|cut\w*|ditch\w*|get[ \t]+rid|worst|avoid\w*|downgrade\w*)\b"
 )
 _ANSWER_HEAD = re.compile(rf"[ \t]*{_MARK}(?:the[ \t]+)?{_MARK}$")
 _ANSWER_TAIL = re.compile(rf"{_MARK}[ \t]*(?:[.!:]|[ \t]-|\n|$)")
@@ -74,7 +97,60 @@ def _answer_opening(masked: str, start: int) -> bool:
     if not before:
         return False
     question = before[before.rfind("\n") + 1 :]
-    return question.lstrip().startswith(">") and bool(_ASKS_FOR_CARD.search(question))
+    return (
+        question.lstrip().startswith(">")
+        and bool(_ASKS_FOR_CARD.search(question))
+        and not _ASKS_TO_DROP.search(question)
+    )
+
+
+def _sentence_of(masked: str, start: int, end: int) -> str:
+    """The sentence around ``masked[start:end]`` (at most ``_REACH`` characters either side)."""
+    floor = max(0, start - _REACH)
+    cut = max(masked.rfind(c, floor, start) for c in ".!?\n")
+    ceiling = min(len(masked), end + _REACH)
+    stops = [i for i in (masked.find(c, end, ceiling) for c in ".!?\n") if i >= 0]
+    stop = min(stops) + 1 if stops else ceiling
+    return masked[max(cut + 1, floor) : stop]
+
+
+def _picked(masked: str, start: int, end: int) -> bool:
+    """The card at ``masked[start:end]`` is the answer's own pick, made now (module docstring)."""
+    if _answer_opening(masked, start):
+        return _ANSWER_TAIL.match(masked, end) is not None and not _NOT_A_PICK.search(
+            _sentence_of(masked, start, end)
+        )
+    window = masked[max(0, start - _REACH) : start]
+    clause = _clause_before(masked, start)
+    deferred = _DEFERRED.search(window)
+    if deferred is not None:
+        lead = _clause_before(masked, start - (len(window) - deferred.start()))
+        # a label of the answer's own pick right before the colon ("Short answer:", "My pick:"),
+        # or a recommending verb in the answer's own voice ("I recommend our top card, the X")
+        picked = "#" not in lead and (
+            _PICK_LABEL.search(lead) is not None
+            or (
+                _OWN_VOICE.search(lead) is not None
+                and (
+                    _PICK_WORDS.search(lead) is not None
+                    or lex.RECOMMEND_MORE.search(lead) is not None
+                    or lex.RECOMMEND_7.search(lead) is not None
+                )
+            )
+        )
+    else:
+        picked = bool(_VERB_PICK.search(window)) or bool(_WORTH_A_LOOK.match(masked, end))
+    if not picked or lex.NEGATION.search(clause) is not None:
+        return False
+    sentence = _sentence_of(masked, start, end)
+    if sentence.rstrip().endswith("?") or _NOT_A_PICK.search(sentence):
+        return False
+    asked = masked[max(0, start - _REACH) : start]
+    if "?" in asked and _ASKS_TO_DROP.search(asked[asked.rfind("?") - 120 :]):
+        return False  # "Which would I nominate as the worst value? I'd nominate the X."
+    return (
+        _WORTH_A_LOOK.match(masked, end) is not None or _PHRASE_END.match(masked, end) is not None
+    )
 
 
 def picks_28(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
@@ -89,27 +165,7 @@ def picks_28(masked: str, extraction: Extraction, recs: Recommendations) -> Reco
             continue
         if card_id in positive or card_id in recs.negated:
             continue
-        window = masked[max(0, m.start - _REACH) : m.start]
-        picked = False
-        deferred = _DEFERRED.search(window)
-        if deferred is not None:
-            clause = _clause_before(masked, m.start - (len(window) - deferred.start()))
-            picked = (
-                "#" not in clause
-                and lex.NEGATION.search(clause) is None
-                and (
-                    _PICK_WORDS.search(clause) is not None
-                    or lex.RECOMMEND_MORE.search(clause) is not None
-                    or lex.RECOMMEND_7.search(clause) is not None
-                )
-            )
-        if not picked and _VERB_PICK.search(window):
-            picked = lex.NEGATION.search(_clause_before(masked, m.start)) is None
-        if not picked and _WORTH_A_LOOK.match(masked, m.end):
-            picked = lex.NEGATION.search(_clause_before(masked, m.start)) is None
-        if not picked and _answer_opening(masked, m.start):
-            picked = _ANSWER_TAIL.match(masked, m.end) is not None
-        if picked:
+        if _picked(masked, m.start, m.end):
             positive[card_id] = m
             changed = True
     return Recommendations(positive, recs.negated) if changed else recs
