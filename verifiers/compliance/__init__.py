@@ -164,7 +164,7 @@ from replicas.verifiers.compliance.ruleset26 import labels_26, revise_26, tiers_
 from replicas.verifiers.compliance.ruleset27 import revise_27
 from replicas.verifiers.compliance.ruleset27b import generic_27, tails_27
 from replicas.verifiers.compliance.ruleset28 import revise_28
-from replicas.verifiers.compliance.ruleset28b import extended_28
+from replicas.verifiers.compliance.ruleset28b import extended_28, spaces_28
 from replicas.verifiers.compliance.ruleset28c import own_rates_28, picks_28
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
@@ -276,6 +276,8 @@ def _normalize_11(
     rewrites last; ruleset 12 reads a name wrapped inside a list item as one line before them),
     and the positions of letters read through a look-alike or an underscore."""
     norm = normalize(text)
+    if rules.spaces_28:
+        norm = spaces_28(norm)
     if rules.fees_20:
         norm = percent_20(norm)
     if rules.footnote_offers_15:

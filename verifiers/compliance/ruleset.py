@@ -656,6 +656,9 @@ class Ruleset:
     # ruleset 28 (``ruleset28c``): a single rate typed as a card's cash advance or penalty APR
     # and nothing else is checked against that APR ("cash advances are charged 26.24%")
     own_rates_28: bool = False
+    # ruleset 28 (``ruleset28b``): runs of more than eight spaces, tabs or line breaks read as
+    # eight (no reading tells them apart; long runs made patterns quadratic)
+    spaces_28: bool = False
 
 
 FROZEN_RULESET = 3
@@ -973,6 +976,7 @@ RULESETS[28] = replace(
     extended_28=True,
     picks_28=True,
     own_rates_28=True,
+    spaces_28=True,
 )
 
 

@@ -43,13 +43,13 @@ if TYPE_CHECKING:  # claims imports this module for ``fee_phrases_28``
 # The noun phrase of a fee right after a percentage: its scope words, then "fee(s)" or
 # "charge(s)". The scope decides the kind; no scope leaves every percentage fee open.
 _FEE_PHRASE = re.compile(
-    r"[ \t]*(?:"
+    r"[ \t]{0,3}(?:"
     r"(?P<foreign>(?:foreign|international|overseas|currency)"
     r"(?:[- ](?:currency|exchange|conversion))?"
     r"(?:[- ](?:transaction|purchase|exchange|spend(?:ing)?|conversion)s?)?|fx|forex|ftf)"
     r"|(?P<bt>(?:balance|bal\.?)[- ]transfers?|transfers?|bt)"
     r"|(?P<cash_advance>cash[- ]advances?|advances?)"
-    r")?[ \t]*(?:fees?|charges?)\b"
+    r")?[ \t]{0,3}(?:fees?|charges?)\b"
 )
 _PCT_FEE_KINDS = ("foreign", "bt", "cash_advance")
 # Right before the figure: the words that give a card a fee ("with a", "has a", "charges", a
@@ -62,9 +62,22 @@ _GIVES_FEE = re.compile(
 _NOT_ITS_FEE = re.compile(
     r"\b(?:sav\w*|spare\w*|avoid\w*|skip\w*|dodg\w*|escap\w*|sidestep\w*|instead|unlike|rather"
     r"|compar\w*|vs|versus|than|if|would|could|should|other|others|most|many|typical\w*|usual\w*"
-    r"|standard|debit|los(?:e|es|ing)|wast\w*|suppose\w*|imagine|whereas|while|respectively)\b"
+    r"|standard|debit|los(?:e|es|ing)|wast\w*|suppose\w*|imagine|whereas|while|respectively"
+    r"|my|old|older|previous\w*|former\w*|replac\w*|upgrad\w*|from|used|had|ex)\b"
+    # ", which ..." / ", that ...": a relative clause about the noun before the comma
+    r"|,[ \t]+(?:which|that|who)\b"
 )
+# ", a cash back card with a 3% fee": an appositive describing the noun before its comma - the
+# named card's only when that noun is the card
+_APPOSITIVE = re.compile(
+    r"(?P<noun>[^,]{0,40}),[ \t]+(?:a|an|the|one)[ \t]+[^,#]{0,60}\bcards?\b[^,#]*$"
+)
+_NAMED_BEFORE_COMMA = re.compile(r"#[ \t]*(?:\*\*|__)?[ \t]*$")
 _SENTENCE_REACH = 200
+# a unit that opens as a yes/no question ("Does the X earn cash back with a 3% ... fee")
+_ASKING = re.compile(
+    r"[ \t>*_-]*(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have)\b"
+)
 
 
 def fee_phrases_28(
@@ -86,6 +99,13 @@ def fee_phrases_28(
         before = unit_text[max(cut + 1, floor) : value.start]
         if "#" not in before or not _GIVES_FEE.search(before) or _NOT_ITS_FEE.search(before):
             continue
+        appositive = _APPOSITIVE.search(before)
+        if appositive is not None and not _NAMED_BEFORE_COMMA.search(appositive.group("noun")):
+            continue  # "replaces my old card, a cash back card with a 3% fee"
+        rest = unit_text[value.end : value.end + _SENTENCE_REACH]
+        stop = min((i for i in (rest.find(c) for c in ".!\n") if i >= 0), default=len(rest))
+        if "?" in rest[:stop] or _ASKING.match(unit_text):
+            continue  # asked, not said
         kind = next((k for k in _PCT_FEE_KINDS if match.group(k)), "any")
         out[i] = {
             "family": FEE_CLAIM,
@@ -109,7 +129,7 @@ _S = r"[ \t]+"
 _CHARGED = r"(?:charged|payable|billed|applies|applicable|due|paid|owed|levied|assessed|collected)"
 _FIRST_YEAR = rf"(?:(?:first|1st){_S}year|year{_S}(?:one|1))"
 _YEAR_ONE = re.compile(
-    rf"(?:{_CHARGED}|pay(?:ing)?|starts?|kicks?{_S}in)?[ \t]*(?:in{_S}full{_S})?"
+    rf"(?:{_CHARGED}|pay(?:ing)?|starts?|kicks?{_S}in)?[ \t]{{0,3}}(?:in{_S}full{_S})?"
     r"(?:"
     # "from the first year", "starting in year one", "from day one", "from your first statement"
     rf"(?:(?:right{_S})?from|starting(?:{_S}(?:in|with))?|beginning(?:{_S}(?:in|with))?"
@@ -120,7 +140,8 @@ _YEAR_ONE = re.compile(
     # "in year one too", "even in the first year", "first year included", "including the first"
     rf"|(?:even{_S})?(?:in|for){_S}(?:the{_S})?{_FIRST_YEAR}{_S}(?:too|as{_S}well|also)"
     rf"|even{_S}(?:in|for){_S}(?:the{_S})?{_FIRST_YEAR}"
-    rf"|(?:the{_S})?first{_S}year{_S}included|including{_S}the{_S}first(?:{_S}year)?"
+    rf"|(?:the{_S})?first{_S}year{_S}included(?=[ \t]*(?:[.,;:)!\n]|$))"
+    rf"|including{_S}the{_S}first(?:{_S}year)?"
     # "no first-year waiver", "no intro fee waiver", "not waived", "isn't waived"
     rf"|(?:with{_S})?no{_S}(?:[a-z-]+{_S}){{0,5}}?waiver"
     rf"|(?:(?:is|it'?s){_S})?not{_S}waived|isn't{_S}waived"
@@ -149,13 +170,16 @@ _FILLER = re.compile(
 # Before the figure, in its sentence: what makes the first year another's or the claim unsaid.
 _NOT_SAID_BEFORE = re.compile(
     r"\b(?:waiv\w*|if|suppose\w*|whether|imagine|nobody|no[ \t]+one|unlike|would|were|asked"
-    r"|wonder\w*|not|n't|never|without)\b"
+    r"|wonder\w*|not|n't|never|without|had|used[ \t]+to)\b"
 )
 _SPOILERS = re.compile(
     r"\b(?:waiv(?:ed|es|e)|then|after|later|until|unless|except|not|n't|never|isn't|no\s+longer"
     r"|free|zero|nothing|if)\b"
 )
-_LATER_YEARS = re.compile(r"\b(?:after|anniversary|second|2nd|two|following|until|unless|ends?)\b")
+_LATER_YEARS = re.compile(
+    r"\b(?:after|anniversary|second|2nd|two|following|until|unless|ends?|renew\w*|thereafter"
+    r"|going[ \t]+forward|beyond|once|subsequent\w*|later|past|keep)\b"
+)
 _CLAUSE_END = re.compile(r"[;|\n?!]|\.(?:\s|$)")
 _CLAUSE_REACH = 200  # how far a clause end is looked for
 
@@ -189,12 +213,15 @@ def _says_year_one(masked: str, claim: Claim) -> bool:
     ):
         return False
     end = _clause_end(masked, match.end())
-    if _LATER_YEARS.search(masked, match.end(), min(end, match.end() + 60)):
+    if _LATER_YEARS.search(masked, match.start(), min(end, match.end() + 60)):
         return False  # "starting with the first billing cycle after your first year ends"
     return end >= len(masked) or masked[end] != "?"  # asked, not said
 
 
-_WAIVER_AFTER = re.compile(r"[ \t]*(?:\*\*|__)?[ \t]*waivers?\b")
+_WAIVER_AFTER = re.compile(
+    r"[ \t]{0,3}(?:\*\*|__)?[ \t]{0,3}waivers?\b(?=[ \t]*(?:[.,;:!?)\n*_]|$|(?:on|for|in|at|with"
+    r"|and|but|so|though|here|this|that|to|unlike|either)\b))"
+)
 
 
 def _denied_waiver(masked: str, claim: Claim) -> bool:
@@ -222,14 +249,20 @@ def _is_annual(claim: Claim) -> bool:
 # -- variability_28 ----------------------------------------------------------------------------
 
 _VARIABILITY_AFTER = re.compile(
-    r"(?:[ \t]*apr)?[ \t]*(?:,|-|\u2013|\u2014|\(|:|;)?[ \t]*(?:and[ \t]+|but[ \t]+)?"
+    r"(?:[ \t]{0,3}apr)?[ \t]{0,3}(?:,|-|\u2013|\u2014|\(|:|;)?[ \t]{0,3}(?:and[ \t]+|but[ \t]+)?"
     r"(?:(?:it|that|this|which|the[ \t]+(?:rate|apr))[ \t]*(?:'s|[ \t]is|[ \t]was)[ \t]+"
     r"(?:a[ \t]+|an[ \t]+)?(?:fully[ \t]+|completely[ \t]+|truly[ \t]+)?)?"
     r"(?P<word>fixed|variable)\b"
     # the word ends the phrase or names the rate: not "fixed APRs like ...", "fixed vs. variable",
     # "fixed $0 annual fee", "fixed for the intro", "variable-rate"
-    r"(?=[ \t]*(?:(?:rate|apr)\b[ \t]*)?(?:[.,;:!)\n]|$|[ \t]+(?:and|but|so|which|meaning|that)\b"
-    r"|\(|[ \t]+[-\u2013\u2014][ \t]))"
+    r"(?=[ \t]{0,3}(?:(?:rate|apr)\b[ \t]{0,3})?(?:[.,;!)\n]|$|[ \t]+(?:and|but|so|which|meaning"
+    r"|that)\b|\(|[ \t]+[-\u2013\u2014][ \t]))"
+)
+# in the rest of the clause: the word is about something else ("fixed, thanks for catching that",
+# "variable and fixed, respectively")
+_OTHER_SENSE = re.compile(
+    r"\b(?:thanks?|typo\w*|edit\w*|catch\w*|corrected|updated|respectively|fixed|variable|yes"
+    r"|no)\b"
 )
 
 
@@ -241,6 +274,11 @@ def _variability_after(masked: str, claim: Claim) -> str | None:
         return None
     end = _clause_end(masked, match.end())
     if end < len(masked) and masked[end] == "?":
+        return None
+    if (
+        _OTHER_SENSE.search(masked, match.end(), end)
+        or "edit" in masked[max(0, claim.start - 40) : claim.start]
+    ):
         return None
     return match.group("word")
 

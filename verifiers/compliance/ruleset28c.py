@@ -199,6 +199,8 @@ def own_rates_28(
             or (claim.start, claim.end) in taken
         ):
             continue
+        if _RATE_AFTER.match(extraction.masked, claim.end):
+            continue  # "the X's 14.99% can jump to 29.99%": the rate a penalty replaces
         card = catalog.card(claim.cards[0])
         truth = getattr(card, f"{kind}_apr_pct")
         if truth is None:
@@ -223,6 +225,8 @@ def own_rates_28(
 
 
 _OWN_KINDS = {"cash_advance": "cash advance APR", "penalty": "penalty APR"}
+# another rate after the figure in its clause: the figure is the one it moves from
+_RATE_AFTER = re.compile(r"[^.;:\n%]{0,30}?\b(?:to|into)[ \t]{1,3}\d{1,2}(?:\.\d{1,2})?[ \t]?%")
 
 
 __all__ = ["own_rates_28", "picks_28"]
