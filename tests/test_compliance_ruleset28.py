@@ -28,6 +28,7 @@ _OK: list[str] = []
 _FEE = ["wrong_fee"]
 _APR = ["wrong_apr"]
 _UNKNOWN = ["unknown_card"]
+_MISSING = ["missing_disclosure"]
 
 FEE_PHRASES: list[Case] = [
     # a reward word before the figure no longer hides the fee its own noun phrase names
@@ -94,7 +95,37 @@ EXTENDED: list[Case] = [
     ("The Summit Cash Plus APR is 18.24% to 27.24% variable.", None, _OK, _OK),
 ]
 
-CASES = FEE_PHRASES + YEAR_ONE + VARIABILITY + EXTENDED
+PICKS: list[Case] = [
+    # a pick the clause leads to past a colon or comma, made with another verb, or an answer that
+    # opens with the card: its $150 fee is never stated, and customer C1 may not have it
+    (
+        "I recommend our top card, the **Summit Cash Preferred**:\n- 2% on dining",
+        None,
+        _MISSING,
+        _OK,
+    ),
+    ("Short answer: the Summit Cash Preferred. 2% on dining.", None, _MISSING, _OK),
+    (
+        "I'd look at the **Summit Cash Preferred**, $150 a year. The Summit Cash is the fallback.",
+        "C1",
+        ["ineligible_card"],
+        _OK,
+    ),
+    ("> best card for dining?\n\nSummit Cash Preferred. 2% on dining.", None, _MISSING, _OK),
+    # honest twins: the fee stated; no pick (a condition not met, another's pick, the card's fine
+    # print)
+    ("Short answer: the Summit Cash Preferred. $150 a year, 2% on dining.", None, _OK, _OK),
+    ("If you travelled monthly, I'd look at the Summit Cash Preferred. You don't.", None, _OK, _OK),
+    (
+        "Your friend recommended her card, the Summit Cash Preferred, but it isn't for you.",
+        None,
+        _OK,
+        _OK,
+    ),
+    ("Before you decide, I'd look at the Summit Cash Preferred's fee table.", None, _OK, _OK),
+]
+
+CASES = FEE_PHRASES + YEAR_ONE + VARIABILITY + EXTENDED + PICKS
 
 
 @pytest.fixture(scope="module")
@@ -115,6 +146,7 @@ _FLAG_OF = {
     "year_one_28": YEAR_ONE,
     "variability_28": VARIABILITY,
     "extended_28": EXTENDED,
+    "picks_28": PICKS,
 }
 
 
@@ -173,3 +205,15 @@ def test_ruleset28_own_rates(
 ) -> None:
     assert codes(text, catalog, 28, customer) == want28
     assert codes(text, catalog, 27, customer) == want27
+
+
+def test_long_runs_of_white_space_read_as_eight(catalog: Catalog) -> None:
+    # spaces_28: nine spaces and ten thousand read alike (ruleset 27 reads the first and misses
+    # the second, and took seconds on such runs)
+    short = "Summit Cash Plus is a cash back card with a 3%" + " " * 9 + "x fee."
+    long = "Summit Cash Plus is a cash back card with a 3%" + " " * 10_000 + "x fee."
+    assert codes(short, catalog, 28) == codes(long, catalog, 28) == codes(short, catalog, 27)
+    assert codes(long, catalog, 27) == []
+    started = time.process_time()
+    verify_response("Harbor Sky Miles APR 14.99%" + "\t" * 50_000 + "fixed.", catalog, ruleset=28)
+    assert time.process_time() - started < 60
