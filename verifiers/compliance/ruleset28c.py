@@ -19,13 +19,12 @@ from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance import lexicon as lex
 from replicas.verifiers.compliance.catalog import Catalog
-from replicas.verifiers.compliance.claim_types import APR_CLAIM
-from replicas.verifiers.compliance.findings import WRONG_APR, Finding, Tally, claimed, pct, same
+from replicas.verifiers.compliance.findings import Finding, Tally
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, UNKNOWN
-from replicas.verifiers.compliance.term_checks import FAMILY_OBJECTIVE
+from replicas.verifiers.compliance.own_rates import rate_findings
 
 if TYPE_CHECKING:
-    from replicas.verifiers.compliance.claims import Extraction
+    from replicas.verifiers.compliance.claims import Claim, Extraction
     from replicas.verifiers.compliance.recommend import Recommendations
 
 _MARK = r"(?:\*\*|__)?"
@@ -182,46 +181,19 @@ def own_rates_28(
     "penalty APR? 29.99% if you pay late") when it is not that APR. Rulesets 3-27 passed any
     rate of the card there (a misread kind must not become a violation); rulesets 20 and 22
     checked the kind only when its words stand right at the figure. The typing is as sure when
-    its clause's scope word leaves no other kind open, so the rate is checked against that APR.
+    its clause's scope word leaves no other kind open, so the rate is checked against that APR -
+    unless another rate follows it after "to" ("the X's 14.99% can jump to 29.99%": the rate a
+    penalty replaces).
     """
-    taken = {(f.start, f.end) for f in findings}
-    extra: list[Finding] = []
-    for claim in extraction.claims:
-        kind = claim.kind
-        if (
-            claim.family != APR_CLAIM
-            or kind not in _OWN_KINDS
-            or claim.kinds != frozenset({kind})
-            or claim.is_none
-            or len(claim.cards) != 1
-            or claim.low is None
-            or claim.low != claim.high
-            or (claim.start, claim.end) in taken
-        ):
-            continue
-        if _RATE_AFTER.match(extraction.masked, claim.end):
-            continue  # "the X's 14.99% can jump to 29.99%": the rate a penalty replaces
-        card = catalog.card(claim.cards[0])
-        truth = getattr(card, f"{kind}_apr_pct")
-        if truth is None:
-            continue  # the base check already says the card has none
-        wrong = not same(claim.low, truth)
-        tally.count(FAMILY_OBJECTIVE[APR_CLAIM], not wrong)
-        if wrong:
-            name = catalog.names.name_of(claim.cards[0])
-            extra.append(
-                Finding(
-                    WRONG_APR,
-                    f"the {_OWN_KINDS[kind]} of {name} is {pct(truth)}, not {claimed(claim)}",
-                    claim.start,
-                    claim.end,
-                    pct(truth),
-                    claimed(claim),
-                )
-            )
-    if not extra:
-        return findings
-    return sorted([*findings, *extra], key=lambda f: (f.start, f.end, f.code))
+    masked = extraction.masked
+
+    def own(claim: Claim) -> str | None:
+        label = _OWN_KINDS.get(claim.kind)
+        if label is None or claim.kinds != frozenset({claim.kind}):
+            return None
+        return None if _RATE_AFTER.match(masked, claim.end) else label
+
+    return rate_findings(catalog, extraction, findings, tally, own)
 
 
 _OWN_KINDS = {"cash_advance": "cash advance APR", "penalty": "penalty APR"}
