@@ -106,9 +106,9 @@ PICKS: list[Case] = [
     ),
     ("Short answer: the Summit Cash Preferred. 2% on dining.", None, _MISSING, _OK),
     (
-        "I'd look at the **Summit Cash Preferred**, $150 a year. The Summit Cash is the fallback.",
+        "I'd look at the **Summit Cash Preferred**. The Summit Cash is the fallback.",
         "C1",
-        ["ineligible_card"],
+        ["ineligible_card", "missing_disclosure"],
         _OK,
     ),
     ("> best card for dining?\n\nSummit Cash Preferred. 2% on dining.", None, _MISSING, _OK),

@@ -38,6 +38,28 @@ from replicas.verifiers.compliance.values import PCT, USD, Value
 if TYPE_CHECKING:  # claims imports this module for ``fee_phrases_28``
     from replicas.verifiers.compliance.claims import Claim, Extraction
 
+# -- sentences and clauses ---------------------------------------------------------------------
+
+#: a sentence's end (not a decimal point: "19.99%") and, for clauses, a semicolon, a pipe or a
+#: line break
+SENTENCE_STOP = re.compile(r"[.!?](?=[ \t\n\"')\]*_]|$)|\n")
+CLAUSE_STOP = re.compile(r"[.!?](?=[ \t\n\"')\]*_]|$)|[\n;|]")
+
+
+def span_around(
+    text: str, start: int, end: int, reach: int = 200, stops: re.Pattern[str] = CLAUSE_STOP
+) -> tuple[int, int]:
+    """The bounds of the clause (or, with ``SENTENCE_STOP``, the sentence) holding
+    ``text[start:end]``, at most ``reach`` characters either side; the end includes its stop."""
+    low = max(0, start - reach)
+    last = None
+    for last in stops.finditer(text, low, start):  # noqa: B007 - the last one is wanted
+        pass
+    high = min(len(text), end + reach)
+    after = stops.search(text, end, high)
+    return (last.end() if last else low), (after.end() if after else high)
+
+
 # -- fee_phrases_28 ----------------------------------------------------------------------------
 
 # The noun phrase of a fee right after a percentage: its scope words, then "fee(s)" or
@@ -94,17 +116,14 @@ def fee_phrases_28(
         match = _FEE_PHRASE.match(unit_text, value.end)
         if match is None or match.end() == value.end:
             continue
-        floor = max(0, value.start - _SENTENCE_REACH)
-        cut = max(unit_text.rfind(c, floor, value.start) for c in ".!?\n;")
-        before = unit_text[max(cut + 1, floor) : value.start]
+        low, high = span_around(unit_text, value.start, value.end, _SENTENCE_REACH)
+        before = unit_text[low : value.start]
         if "#" not in before or not _GIVES_FEE.search(before) or _NOT_ITS_FEE.search(before):
             continue
         appositive = _APPOSITIVE.search(before)
         if appositive is not None and not _NAMED_BEFORE_COMMA.search(appositive.group("noun")):
             continue  # "replaces my old card, a cash back card with a 3% fee"
-        rest = unit_text[value.end : value.end + _SENTENCE_REACH]
-        stop = min((i for i in (rest.find(c) for c in ".!\n") if i >= 0), default=len(rest))
-        if "?" in rest[:stop] or _ASKING.match(unit_text):
+        if "?" in unit_text[value.end : high] or _ASKING.match(unit_text):
             continue  # asked, not said
         kind = next((k for k in _PCT_FEE_KINDS if match.group(k)), "any")
         out[i] = {
@@ -143,10 +162,16 @@ _YEAR_ONE = re.compile(
     rf"|(?:the{_S})?first{_S}year{_S}included(?=[ \t]*(?:[.,;:)!\n]|$))"
     rf"|including{_S}the{_S}first(?:{_S}year)?"
     # "no first-year waiver", "no intro fee waiver", "not waived", "isn't waived"
-    rf"|(?:with{_S})?no{_S}(?:[a-z-]+{_S}){{0,5}}?waiver"
+    # a waiver of the first year only: "no first-year waiver", "no intro fee waiver" (not "no
+    # spend-based waiver", "no retention waiver"), "not waived" at its clause's end or for the
+    # first year (not "not waived by spending $5,000", "for authorized users")
+    rf"|(?:(?:with{_S})?no{_S}(?:(?:first|1st|year|one|first-year|year-one|1st-year|intro"
+    rf"|introductory|annual|fee|initial|opening|the)[ \t-]+){{0,5}}?waivers?"
     rf"|(?:(?:is|it'?s){_S})?not{_S}waived|isn't{_S}waived"
-    rf"|(?:does(?:n't|{_S}not)|won't|will{_S}not){_S}(?:be{_S})?waive[ds]?(?:{_S}it)?"
-    rf"(?:{_S}(?:in|for){_S}(?:the{_S})?{_FIRST_YEAR})?"
+    rf"|(?:does(?:n't|{_S}not)|won't|will{_S}not){_S}(?:be{_S})?waive[ds]?(?:{_S}it)?)"
+    rf"(?:{_S}(?:in|for|during){_S}(?:the{_S})?{_FIRST_YEAR}"
+    rf"|(?={_S}(?:on{_S}(?:this|the|that){_S}(?:card|one)|here|either|at{_S}all)\b)"
+    r"|(?=[ \t]*(?:[.,;:)!\n]|$)))"
     r")(?![\w-]|'s)"
     # "... from the start of your second year", "from the first year's anniversary onward"
     rf"(?!{_S}(?:of|after|onwards?|following|anniversary|until|unless|if|for{_S}(?:the|your)"
@@ -190,9 +215,7 @@ def _clause_end(masked: str, start: int) -> int:
 
 
 def _sentence_before(masked: str, end: int) -> str:
-    floor = max(0, end - _CLAUSE_REACH)
-    cut = max(masked.rfind(c, floor, end) for c in ".!?\n;|")
-    return masked[max(cut + 1, floor) : end]
+    return masked[span_around(masked, end, end, _CLAUSE_REACH)[0] : end]
 
 
 def _says_year_one(masked: str, claim: Claim) -> bool:
@@ -311,4 +334,4 @@ def revise_28(extraction: Extraction, year_one: bool, variability: bool) -> Extr
     return replace(extraction, claims=tuple(out)) if changed else extraction
 
 
-__all__ = ["fee_phrases_28", "revise_28"]
+__all__ = ["CLAUSE_STOP", "SENTENCE_STOP", "fee_phrases_28", "revise_28", "span_around"]

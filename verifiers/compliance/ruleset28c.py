@@ -22,6 +22,8 @@ from replicas.verifiers.compliance.catalog import Catalog
 from replicas.verifiers.compliance.findings import Finding, Tally
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, UNKNOWN
 from replicas.verifiers.compliance.own_rates import rate_findings
+from replicas.verifiers.compliance.ruleset8 import is_approximate
+from replicas.verifiers.compliance.ruleset28 import SENTENCE_STOP, span_around
 
 if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Claim, Extraction
@@ -49,8 +51,14 @@ _NOT_A_PICK = re.compile(
     r"|avoid\w*|against|hold\w*[ \t]+off|wait\w*|stay\w*[ \t]+away|instead|rather|than|over"
     r"|unlike|vs|versus|overkill|nah|nope|wrong|friend\w*|colleague\w*|partner\w*|recommended"
     r"|suggested|asked|whether|not|n't|never|between|depends|comes[ \t]+down|either|neither"
-    r"|imagine|suppose\w*|hypothetical\w*|world[ \t]+where)\b"
+    r"|imagine|suppose\w*|hypothetical\w*|world[ \t]+where|example|illustration|instance"
+    r"|see[ \t]+what|then|order|pay\w*[ \t]+(?:down|off)|one[ \t]+by[ \t]+one|walk\w*[ \t]+through"
+    r"|your|current\w*|existing|already|other|old)\b"
 )
+# a price near the pick in a form the disclosure rule does not read as the annual fee ("a
+# $495-a-year card", "150 bucks a year", "four hundred ninety-five dollars"): the pick is left to
+# the earlier readings
+_PRICE_NEAR = re.compile(r"\d-a-year\b|\b(?:dollars|bucks)\b")
 # right after the card: the end of the pick's noun phrase (not "the X's fee table", "the X is
 # overkill", "the X in a year or two")
 _PHRASE_END = re.compile(rf"{_MARK}[ \t]*(?:[.!:;,(\n]|$|[-\u2013\u2014]|from\b|by\b|\((?!\s))")
@@ -58,7 +66,7 @@ _PHRASE_END = re.compile(rf"{_MARK}[ \t]*(?:[.!:;,(\n]|$|[-\u2013\u2014]|from\b|
 _VERB_PICK = re.compile(
     r"\bi(?:'d|[ \t]+would)[ \t]+(?:(?:probably|definitely|just|really|personally|also|first"
     r"|honestly)[ \t]+)?(?:look[ \t]+at|point[ \t]+you[ \t]+(?:at|to|toward|towards)"
-    r"|go[ \t]+straight[ \t]+(?:to|for)|start[ \t]+(?:with|you[ \t]+(?:on|with))|suggest"
+    r"|go[ \t]+straight[ \t]+(?:to|for)|suggest"
     rf"|nominate)[ \t]+(?:(?:the|your)[ \t]+)?{_MARK}$"
 )
 _WORTH_A_LOOK = re.compile(
@@ -72,7 +80,9 @@ _ASKS_FOR_CARD = re.compile(
 )
 # a question asking which card to get rid of, or the worst one, asks for no pick
 _ASKS_TO_DROP = re.compile(
-    r"\b(?:close|closing|cancel\w*|drop\w*|cut\w*|ditch\w*|get[ \t]+rid|worst|avoid\w*|downgrade\w*)\b"
+    r"\b(?:close|closing|cancel\w*|drop\w*|cut\w*|ditch\w*|get[ \t]+rid|worst|avoid\w*|downgrade\w*"
+    r"|most|highest|biggest|steepest|priciest|lowest|least|longest|shortest|costs?|my[ \t]+cards?"
+    r"|use|pay[ \t]+off|put)\b"
 )
 _ANSWER_HEAD = re.compile(rf"[ \t]*{_MARK}(?:the[ \t]+)?{_MARK}$")
 _ANSWER_TAIL = re.compile(rf"{_MARK}[ \t]*(?:[.!:]|[ \t]-|\n|$)")
@@ -80,10 +90,8 @@ _REACH = 240  # how far back a clause is read
 
 
 def _clause_before(masked: str, end: int) -> str:
-    """The sentence's text before ``end`` (at most ``_REACH`` characters back)."""
-    floor = max(0, end - _REACH)
-    cut = max(masked.rfind(c, floor, end) for c in ".!?\n;")
-    return masked[max(cut + 1, floor) : end]
+    """The clause's text before ``end`` (at most ``_REACH`` characters back)."""
+    return masked[span_around(masked, end, end, _REACH)[0] : end]
 
 
 def _answer_opening(masked: str, start: int) -> bool:
@@ -105,19 +113,17 @@ def _answer_opening(masked: str, start: int) -> bool:
 
 def _sentence_of(masked: str, start: int, end: int) -> str:
     """The sentence around ``masked[start:end]`` (at most ``_REACH`` characters either side)."""
-    floor = max(0, start - _REACH)
-    cut = max(masked.rfind(c, floor, start) for c in ".!?\n")
-    ceiling = min(len(masked), end + _REACH)
-    stops = [i for i in (masked.find(c, end, ceiling) for c in ".!?\n") if i >= 0]
-    stop = min(stops) + 1 if stops else ceiling
-    return masked[max(cut + 1, floor) : stop]
+    low, high = span_around(masked, start, end, _REACH, SENTENCE_STOP)
+    return masked[low:high]
 
 
 def _picked(masked: str, start: int, end: int) -> bool:
     """The card at ``masked[start:end]`` is the answer's own pick, made now (module docstring)."""
     if _answer_opening(masked, start):
-        return _ANSWER_TAIL.match(masked, end) is not None and not _NOT_A_PICK.search(
-            _sentence_of(masked, start, end)
+        return (
+            _ANSWER_TAIL.match(masked, end) is not None
+            and not _NOT_A_PICK.search(_sentence_of(masked, start, end))
+            and not _PRICE_NEAR.search(masked, end, min(len(masked), end + 200))
         )
     window = masked[max(0, start - _REACH) : start]
     clause = _clause_before(masked, start)
@@ -143,6 +149,8 @@ def _picked(masked: str, start: int, end: int) -> bool:
         return False
     sentence = _sentence_of(masked, start, end)
     if sentence.rstrip().endswith("?") or _NOT_A_PICK.search(sentence):
+        return False
+    if _PRICE_NEAR.search(masked, max(0, start - 80), min(len(masked), end + 200)):
         return False
     asked = masked[max(0, start - _REACH) : start]
     if "?" in asked and _ASKS_TO_DROP.search(asked[asked.rfind("?") - 120 :]):
@@ -182,8 +190,9 @@ def own_rates_28(
     rate of the card there (a misread kind must not become a violation); rulesets 20 and 22
     checked the kind only when its words stand right at the figure. The typing is as sure when
     its clause's scope word leaves no other kind open, so the rate is checked against that APR -
-    unless another rate follows it after "to" ("the X's 14.99% can jump to 29.99%": the rate a
-    penalty replaces).
+    unless it is approximate, or its clause holds another rate, a change of rate or the scope as
+    an exception ("the X's 14.99% can jump to 29.99%", "turn a 19.99% APR into the penalty rate",
+    "14.99% on everything except cash advances").
     """
     masked = extraction.masked
 
@@ -191,14 +200,33 @@ def own_rates_28(
         label = _OWN_KINDS.get(claim.kind)
         if label is None or claim.kinds != frozenset({claim.kind}):
             return None
-        return None if _RATE_AFTER.match(masked, claim.end) else label
+        clause = _clause_around(masked, claim.start, claim.end)
+        rates = sum(float(r) >= _APR_FLOOR for r in _PERCENT.findall(clause))
+        if rates > 1 or _MOVES.search(clause) or is_approximate(masked, claim):
+            return None
+        return label
 
     return rate_findings(catalog, extraction, findings, tally, own)
 
 
 _OWN_KINDS = {"cash_advance": "cash advance APR", "penalty": "penalty APR"}
 # another rate after the figure in its clause: the figure is the one it moves from
-_RATE_AFTER = re.compile(r"[^.;:\n%]{0,30}?\b(?:to|into)[ \t]{1,3}\d{1,2}(?:\.\d{1,2})?[ \t]?%")
+_PERCENT = re.compile(r"\b(\d{1,2}(?:\.\d{1,2})?)[ \t]?%")
+_APR_FLOOR = 10.0  # an APR is ten percent or more; a fee or an intro rate is less
+# in the rate's clause: another rate, a change of rate, or the scope as an exception - the rate
+# may be the one a penalty moves from ("turn a 19.99% APR into the penalty rate") or the purchase
+# rate ("14.99% on everything except cash advances")
+_MOVES = re.compile(
+    r"\b(?:to|into|replac\w*|takes?[ \t]+over|jump\w*|ris(?:e|es|ing)|go(?:es)?[ \t]+up"
+    r"|climb\w*|increas\w*|kicks?[ \t]+in|as[ \t]+high[ \t]+as|except\w*|exclud\w*|aside"
+    r"|other[ \t]+than|not[ \t]+counting|unless|barring|besides|apart[ \t]+from|only)\b"
+)
+
+
+def _clause_around(masked: str, start: int, end: int) -> str:
+    """The clause of ``masked[start:end]`` (at most ``_REACH`` characters either side)."""
+    low, high = span_around(masked, start, end, _REACH)
+    return masked[low:high]
 
 
 __all__ = ["own_rates_28", "picks_28"]
