@@ -963,10 +963,12 @@ RULESETS[27] = replace(
 )
 
 
-#: Ruleset 28 (``ruleset28``, the missed defects of all read blind sets' tuning halves) is ruleset
-#: 27 plus a percentage that its own noun phrase calls a fee, "charged from the first year" as a
-#: first-year fee, "it's a variable rate" after a purchase APR, and a card named exactly with a
-#: word of its own after it as an unknown product, and picks led to by a recommending clause.
+#: Ruleset 28 (``ruleset28``, ``ruleset28b``, ``ruleset28c``; the missed defects of all read blind
+#: sets' tuning halves) is ruleset 27 plus readings for recall: a percentage that its own noun
+#: phrase calls a fee, "charged from the first year" as a first-year fee, "it's a variable rate"
+#: after a purchase APR, a tier-sounding word after a card named exactly as an unknown product,
+#: picks led to by a recommending clause, single cash advance or penalty rates checked against
+#: that rate, and long runs of white space read as eight.
 RULESETS[28] = replace(
     RULESETS[27],
     version=28,

@@ -3,7 +3,9 @@
 Rulesets 24-27 were read for precision: each unbinds figures an honest answer states. Ruleset 28
 reads for recall. The classes come from the defective answers of all read blind sets (w1-w28,
 tuning halves) that ruleset 27 passes, and from a hole known since ruleset 3; each holds for any
-writer, not a phrasing:
+writer, not a phrasing. Every guard below closes a class of honest text that a red team with the
+source code found flagged (four rounds, ``tests/compliance_attacks28.py``); a reading that is not
+sure leaves the claim to ruleset 27, so ruleset 28 gives every code ruleset 27 gives.
 
 * ``fee_phrases_28`` - **a percentage is the fee its own noun phrase names.** "a cash back card
   with a 3% foreign transaction fee", "earns 2x miles with a 3% balance transfer fee": the
@@ -11,18 +13,31 @@ writer, not a phrasing:
   before the figure is nearer than the "fee" that ends the long noun phrase after it, so the
   figure was dropped as a reward rate and a false fee passed. Here a percentage that no reading
   typed and that is followed at once by a fee's noun phrase ("foreign transaction fee",
-  "balance-transfer fee", "cash advance fee", "FX fee", "fee") is that fee.
+  "balance-transfer fee", "currency conversion fee", "FX fee", "fee") is that fee - where the
+  words right before it give a card the fee ("with a", "has a", "charges", a label's colon), a
+  card is named before it in its sentence, and nothing there makes the fee another's, avoided or
+  supposed ("saves you the", "unlike", "if", "most cards", "my old card", "from", an appositive
+  or relative clause about another noun, a yes/no question, "respectively").
 * ``year_one_28`` - **"$95, charged from the first year" says what the first year costs.** A
-  dollar annual fee followed in its clause by "charged from the first year", "from year one",
-  "starting in year one", "in year one too", "first year included", "no (first-year) waiver",
-  "not waived" is also the first-year fee, and is checked against it (a card whose first year is
-  $0 fails; one whose catalog does not say what the first year costs is not checked). Not when
-  the words between name a card, another figure, a waiver, "then" or "after", or when the
-  words are negated or asked ("isn't charged from the first year", "charged from year one?").
+  dollar annual fee followed by "charged from the first year", "from year one", "starting in
+  year one", "in year one too", "first year included", "no first-year waiver", "not waived" is
+  also the first-year fee, and is checked against it (a card whose first year is $0 fails; one
+  whose catalog does not say what the first year costs is not checked). Only the fee's own
+  filler words may stand between ("annual fee, which is charged"; not "interest is charged", "the
+  cap resets"), and not before later years ("from the start of your second year", "at renewal",
+  "the first year you keep it past the intro"), waivers of something else ("no spend-based
+  waiver", "not waived by spending"), or after "if", "whether", "waives", "unlike", "had" in its
+  sentence, or a question. "no first-year fee waiver" (read "no annual fee the first year
+  waiver" by the normaliser) denies the waiver, not the fee.
 * ``variability_28`` - **"14.99% - and it's a variable rate" says the rate varies.** A purchase
-  APR with no fixed/variable word of its own, followed at once (after a comma, dash or "and")
-  by "it's a variable rate", "that's a fixed rate", "variable (it moves with prime)", takes that
-  word. Not when negated ("it's not a fixed rate") or asked.
+  APR with no fixed/variable word of its own, followed at once (after a comma, dash, semicolon or
+  "and") by "it's a variable rate", "that's a fixed rate", "variable (it moves with prime)",
+  takes that word - only where the word ends its phrase or names the rate (not "fixed APRs like
+  ...", "fixed vs. variable", "fixed $0 annual fee", "variable: no"), and not as a correction
+  ("fixed, thanks"), a "respectively" list, negated or asked.
+
+``span_around`` finds a figure's clause or sentence without taking a decimal point ("19.99%") for
+a sentence's end.
 """
 
 from __future__ import annotations

@@ -16,6 +16,10 @@
   vocabulary, wide but closed: an invented tier that is an ordinary word ("Choice", "Value",
   "Bonus") still passes. Not before a word that makes the phrase a program, a group of holders
   or a heading's ("Legacy cardholders", "Ultimate Guide", "Exclusive Offer").
+* ``spaces_28`` - **nine spaces and ten thousand read alike.** Runs of more than eight spaces or
+  tabs read as eight spaces, and of more than eight line breaks as eight (``_normalize_11``, first
+  of the rewrites). No reading tells such runs apart, and patterns of the form "[ \\t]*(x)?[ \\t]*"
+  try every split of a run: a red team's 20 kB of spaces after a rate cost ruleset 27 23 s.
 """
 
 from __future__ import annotations

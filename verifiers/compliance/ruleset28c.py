@@ -1,15 +1,30 @@
-"""Ruleset 28, recommendations: a pick the earlier readings did not see as one.
+"""Ruleset 28, recommendations and own rates: a pick the earlier readings did not see as one,
+and a rate whose kind is sure.
 
 * ``picks_28`` - **the card a recommending clause leads to is recommended.** The readings of
   rulesets 4-27 look for a recommending word in the clause that names a card, so a pick whose
-  name comes after a colon, comma or dash ("I recommend our top travel card, the **X**", "short
+  name comes after a colon, comma or dash ("I recommend our top travel card, the **X**", "Short
   answer: the X", "I'd go straight to the top shelf: the **X**"), a pick made with a verb they do
   not list ("I'd look at the X", "I'd point you at **X**"), a pick "worth a look", and an answer
   that opens with a card's name after a question asking for a card ("> best card for dining?"
   then "X. 4% on dining ...") were no recommendation: a pick of a card whose annual fee the answer
   never states passed the disclosure rule, and an ineligible pick passed the eligibility rule.
-  Here each is a recommendation - unless the card is ruled out anywhere, the clause before it
-  negates or names another card, or (after punctuation) no recommending words lead to it.
+  Here each is a recommendation - in the answer's own voice (first person, or its own label
+  before the colon) and where the card ends its noun phrase ("the X's fee table" is none) -
+  unless the card is ruled out anywhere, or its sentence asks, supposes ("if you travelled", not
+  "if you want"), defers ("once your score", "in a year"), contrasts, reports another's pick
+  ("your friend recommended"), rejects the card ("overkill", "avoid", "worst"), gives an example
+  or an order of work, or is about the reader's own cards; or a question before it asks which
+  card to close, is the most or least of something, or which of the reader's cards to use; or a
+  price stands near it in a form the disclosure rule does not read ("$495-a-year", "bucks").
+* ``own_rates_28`` - **a rate whose kind is sure is checked against that rate.** Rulesets 3-27
+  pass a single rate when it equals any rate of its card, and rulesets 20 and 22 check a penalty
+  or cash advance APR against its own term only when its words stand right at the figure; so
+  "cash advances are a different story: 29.99% APR" on a card whose cash advance APR is 25.99%
+  (and whose penalty APR is 29.99%) passed. A single rate that the typing gives one kind alone,
+  cash advance or penalty, on one card, is checked against that APR - unless approximate, or its
+  clause holds another APR, a change of rate ("jump to", "into", "takes over") or the scope as an
+  exception ("except cash advances", "unless a penalty APR kicks in").
 """
 
 from __future__ import annotations
