@@ -20,7 +20,9 @@ from dataclasses import replace
 
 import pytest
 
+from replicas import ensure_snapshot
 from replicas.verifiers.compliance import RULESETS, Catalog, verify_response
+from tests.compliance_attacks28 import ATTACKS_28
 from tests.compliance_cases import CARDS, ELIGIBILITY, codes
 
 Case = tuple[str, str | None, list[str], list[str]]
@@ -217,3 +219,26 @@ def test_long_runs_of_white_space_read_as_eight(catalog: Catalog) -> None:
     started = time.process_time()
     verify_response("Harbor Sky Miles APR 14.99%" + "\t" * 50_000 + "fixed.", catalog, ruleset=28)
     assert time.process_time() - started < 60
+
+
+@pytest.fixture(scope="module")
+def attack_catalogs(catalog: Catalog) -> dict[str, Catalog]:
+    return {
+        "hand": catalog,
+        "seed": Catalog.from_snapshot(ensure_snapshot("credit_cards", 231, None).path),
+    }
+
+
+@pytest.mark.parametrize("attack", ATTACKS_28, ids=[a[0] for a in ATTACKS_28])
+def test_the_red_teams_texts_flag_nothing_new_and_lose_nothing(
+    attack: tuple[str, str, str, str | int | None, str], attack_catalogs: dict[str, Catalog]
+) -> None:
+    # an honest text gets no code ruleset 27 does not give it; a false text is flagged by 28 with
+    # every code 27 gives it
+    _, which, text, customer, kind = attack
+    cat = attack_catalogs[which]
+    r27, r28 = set(codes(text, cat, 27, customer)), set(codes(text, cat, 28, customer))
+    if kind == "false":
+        assert r28 and r27 <= r28, text
+    else:
+        assert r28 <= r27, text
