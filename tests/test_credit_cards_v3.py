@@ -1,16 +1,16 @@
-"""The -v3 to -v13 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
-core-v9, core-v10, core-v11, core-v12, core-v13, core-v14): the compliance verifier under
-rulesets 10, 16, 17, 19, 20, 21, 23, 24, 25, 26 and 27.
+"""The -v3 to -v14 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
+core-v9, core-v10, core-v11, core-v12, core-v13, core-v14, core-v15): the compliance verifier
+under rulesets 10, 16, 17, 19, 20, 21, 23, 24, 25, 26, 27 and 28.
 
 -v4 (core-v5) is -v3 with ruleset 16, -v5 (core-v6) -v4 with ruleset 17, -v6 (core-v7) -v5
 with ruleset 19, -v7 (core-v8) -v6 with ruleset 20, -v8 (core-v9) -v7 with ruleset 21, -v9
 (core-v10) -v8 with ruleset 23, -v10 (core-v11) -v9 with ruleset 24, -v11 (core-v12) -v10 with
-ruleset 25, -v12 (core-v13) -v11 with ruleset 26 and -v13 (core-v14) -v12 with ruleset 27; the
-tests of -v3's build and episodes run for all eleven, and the same text is graded by -v3 as
-ruleset 10 reads it, by -v4 as ruleset 16 does, by -v5 as ruleset 17 does, by -v6 as ruleset 19
-does, by -v7 as ruleset 20 does, by -v8 as ruleset 21 does, by -v9 as ruleset 23 does, by -v10
-as ruleset 24 does, by -v11 as ruleset 25 does, by -v12 as ruleset 26 does and by -v13 as
-ruleset 27 does.
+ruleset 25, -v12 (core-v13) -v11 with ruleset 26, -v13 (core-v14) -v12 with ruleset 27 and -v14
+(core-v15) -v13 with ruleset 28; the tests of -v3's build and episodes run for all twelve, and
+the same text is graded by -v3 as ruleset 10 reads it, by -v4 as ruleset 16 does, by -v5 as
+ruleset 17 does, by -v6 as ruleset 19 does, by -v7 as ruleset 20 does, by -v8 as ruleset 21
+does, by -v9 as ruleset 23 does, by -v10 as ruleset 24 does, by -v11 as ruleset 25 does, by -v12
+as ruleset 26 does, by -v13 as ruleset 27 does and by -v14 as ruleset 28 does.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
 compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ from replicas.families.credit_cards import card_terms_qa, offer_audit, recommend
 from replicas.families.credit_cards.common import catalog_for, load_cards, shown_in_project
 from replicas.tasks import BuildContext, GradeContext, Task, get_family
 from replicas.tasks.loader import task_from_id
-from replicas.verifiers.compliance import FROZEN_RULESET, Catalog, verify_response
+from replicas.verifiers.compliance import FROZEN_RULESET, RULESETS, Catalog, verify_response
 from replicas.verifiers.verdict import Verdict
 
 SEED = 1
@@ -52,6 +53,7 @@ V10_RULESET = 24
 V11_RULESET = 25
 V12_RULESET = 26
 V13_RULESET = 27
+V14_RULESET = 28
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -731,6 +733,213 @@ def test_v13_grades_with_ruleset_27(base: str, snapshot: Any, catalog: Catalog) 
     assert {"rewards_27"} <= rates, rates
 
 
+#: Lines for a recall ruleset: true ones as (reading, line) and false ones as (reading, code,
+#: line), the reading being the ruleset-28 flag the line is about and the code what it gives.
+Recall = tuple[list[tuple[str, str]], list[tuple[str, str, str]]]
+
+
+def _eligibility(snapshot: Any, customer_id: int) -> list[tuple[str, bool]]:
+    """Every card's name and whether the customer is eligible for it, in card_id order."""
+    ctx = GradeContext(snapshot=snapshot, sandbox_root=Path("."), project_dir=Path("."))
+    try:
+        rows = ctx.pristine_query(
+            "select t.card_name, e.is_eligible from main.card_eligibility e join main.card_terms t "
+            f"using (card_id) where e.customer_id = {customer_id} order by e.card_id"
+        )
+    finally:
+        ctx.close()
+    return [(str(name), bool(eligible)) for name, eligible in rows]
+
+
+def _lines_v14(task: Task, catalog: Catalog, snapshot: Any) -> Recall:
+    """Lines about the task's card and the catalog in the shapes of ruleset 28's six readings:
+    false ones ruleset 27 lets pass and ruleset 28 catches, and true ones in the same shapes that
+    both pass - every figure and name from the catalog (and, for a recommendation, the
+    customer's eligibility).
+
+    ``fee_phrases_28``: "The <card> is a cash back card with a <pct>% foreign transaction fee",
+    true with the card's own foreign transaction fee (and its balance transfer fee), false with
+    another foreign transaction fee some catalog card has (wrong_fee; "cash back" before the
+    figure made ruleset 27 read it as a reward rate). ``year_one_28``: "The <card>: $<fee> annual
+    fee, charged from the first year", true for the first card (the task's own if it qualifies)
+    whose first-year fee is its annual fee, false for the first catalog card whose first year
+    costs $0 while its annual fee does not (wrong_fee: the first-year fee). ``variability_28``:
+    "The <card> has a purchase APR of <range> - and it's a <word> rate", true with the card's own
+    fixed/variable word, false with the other one (wrong_apr). ``extended_28``: "I also looked at
+    the <card> <word>", false with a tier-sounding word no catalog name has ("Prestige"; an
+    unknown product, unknown_card), true with the card's name alone and with the first catalog
+    name that is another catalog name plus one word (a card of its own, not an extension).
+    ``picks_28``: "I'd look at the <card>", false for the first other catalog card with an annual
+    fee the answer never states (missing_disclosure: a pick) and, for a recommendation, for the
+    customer's first ineligible card with no annual fee (ineligible_card), true with that fee
+    stated ("I'd look at the <card> ($<fee> annual fee)") and for the customer's first eligible
+    card with no annual fee other than the one recommended. ``own_rates_28``: "Cash advances on
+    the <card> are charged <rate>%", true with the card's cash advance APR, false with one of its
+    purchase APRs that is not (wrong_apr; ruleset 27 passed any rate of the card there).
+    """
+    card = _subject(task, catalog)
+    name = card.card_name
+    fx, bt = float(card.foreign_txn_fee_pct or 0), float(card.bt_fee_pct or 0)
+    other_fx = next(
+        f
+        for f in sorted({float(c.foreign_txn_fee_pct or 0) for c in catalog.cards}, reverse=True)
+        if f != fx
+    )
+    honest = [
+        (
+            "fee_phrases_28",
+            f"The {name} is a cash back card with a {fx:g}% foreign transaction fee.",
+        ),
+        ("fee_phrases_28", f"The {name} is a cash back card with a {bt:g}% balance transfer fee."),
+    ]
+    false = [
+        (
+            "fee_phrases_28",
+            "wrong_fee",
+            f"The {name} is a cash back card with a {other_fx:g}% foreign transaction fee.",
+        )
+    ]
+
+    def year_one(c: Any) -> str:
+        fee = float(c.annual_fee_usd)
+        return f"The {c.card_name}: ${fee:.0f} annual fee, charged from the first year."
+
+    charged = next(
+        c
+        for c in (card, *catalog.cards)
+        if c.annual_fee_usd and c.annual_fee_first_year_usd == c.annual_fee_usd
+    )
+    free = next(c for c in catalog.cards if c.annual_fee_usd and c.annual_fee_first_year_usd == 0)
+    honest.append(("year_one_28", year_one(charged)))
+    false.append(("year_one_28", "wrong_fee", year_one(free)))
+
+    if card.apr_is_variable is not None:
+        low, high = float(card.purchase_apr_min_pct), float(card.purchase_apr_max_pct)
+        rate = f"{low:g}%" if low == high else f"{low:g}%-{high:g}%"
+        word, other = ("variable", "fixed") if card.apr_is_variable else ("fixed", "variable")
+        said = f"The {name} has a purchase APR of {rate} - and it's a"
+        honest.append(("variability_28", f"{said} {word} rate."))
+        false.append(("variability_28", "wrong_apr", f"{said} {other} rate."))
+
+    words = {w.lower() for c in catalog.cards for w in c.card_name.split()}
+    invented = next(w for w in ("Prestige", "Obsidian", "Luxe") if w.lower() not in words)
+    names = {c.card_name for c in catalog.cards}
+    longer = next(
+        c.card_name
+        for c in catalog.cards
+        if len(c.card_name.split()) > 2 and c.card_name.rsplit(" ", 1)[0] in names
+    )
+    honest += [
+        ("extended_28", f"I also looked at the {name}."),
+        ("extended_28", f"I also looked at the {longer}."),
+    ]
+    false.append(("extended_28", "unknown_card", f"I also looked at the {name} {invented}."))
+
+    feed = next(c for c in catalog.cards if c.annual_fee_usd and c.card_name != name)
+    picked = f"I'd look at the {feed.card_name}"
+    honest.append(("picks_28", f"{picked} (${float(feed.annual_fee_usd):.0f} annual fee)."))
+    false.append(("picks_28", "missing_disclosure", f"{picked}."))
+    customer = task.metadata.get("customer_id")
+    if customer is not None:
+        no_fee = {c.card_name for c in catalog.cards if not c.annual_fee_usd} - {name}
+        cards = _eligibility(snapshot, int(customer))
+        ineligible = next(n for n, eligible in cards if not eligible and n in no_fee)
+        eligible = next(n for n, eligible in cards if eligible and n in no_fee)
+        honest.append(("picks_28", f"I'd look at the {eligible}."))
+        false.append(("picks_28", "ineligible_card", f"I'd look at the {ineligible}."))
+
+    advance = card.cash_advance_apr_pct
+    if advance is not None:
+        rates = (card.purchase_apr_max_pct, card.purchase_apr_min_pct)
+        other_rate = next((float(r) for r in rates if float(r) != float(advance)), None)
+        charged_at = f"Cash advances on the {name} are charged"
+        honest.append(("own_rates_28", f"{charged_at} {float(advance):g}%."))
+        if other_rate is not None:
+            false.append(("own_rates_28", "wrong_apr", f"{charged_at} {other_rate:g}%."))
+    return honest, false
+
+
+def _recalled_readings(
+    base: str,
+    old: str,
+    new: str,
+    rulesets: tuple[int, int],
+    lines: Callable[[Task, Catalog], Recall],
+    snapshot: Any,
+    catalog: Catalog,
+) -> tuple[set[str], set[str]]:
+    """On the same four ``new`` tasks, each family grades a text as its ruleset reads it, for a
+    ruleset that reads for recall: every false line passes ``old`` and fails ``new`` with its
+    code - and fails the old ruleset with only its own reading's flag added - and every true
+    line passes both. Returns the readings of the false lines and of the true lines."""
+    old_family, new_family = f"credit_cards.{base}-{old}", f"credit_cards.{base}-{new}"
+    old_rs, new_rs = rulesets
+    caught: set[str] = set()
+    kept: set[str] = set()
+    for variant in range(4):
+        task = _task(base, new, variant)
+        customer = task.metadata.get("customer_id")
+        customer_id = None if customer is None else int(customer)
+        oracle = task.oracle[-1].arguments["answer"]
+        assert _grade(new_family, task, oracle, snapshot).passed
+        honest, false = lines(task, catalog)
+        checks = [(r, None, x) for r, x in honest] + [(r, c, x) for r, c, x in false]
+        for reading, code, line in checks:
+            text = f"{oracle}\n{line}"
+            before = verify_response(text, catalog, customer_id=customer_id, ruleset=old_rs)
+            after = verify_response(text, catalog, customer_id=customer_id, ruleset=new_rs)
+            _assert_graded_like(_grade(old_family, task, text, snapshot), before)
+            _assert_graded_like(_grade(new_family, task, text, snapshot), after)
+            assert before.passed, (task.id, line, before.codes)
+            if code is None:
+                assert after.passed, (task.id, line, after.codes)
+                kept.add(reading)
+                continue
+            assert not after.passed and code in after.codes, (task.id, line, after.codes)
+            alone = replace(RULESETS[old_rs], **{reading: True})
+            found = verify_response(text, catalog, customer_id=customer_id, ruleset=alone)
+            assert code in found.codes, (task.id, reading, line, found.codes)
+            caught.add(reading)
+    return caught, kept
+
+
+@pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
+def test_v14_grades_with_ruleset_28(base: str, snapshot: Any, catalog: Catalog) -> None:
+    """On the same task, -v13 grades a text as ruleset 27 reads it and -v14 as ruleset 28 does.
+    Ruleset 28 reads for recall, so the texts go the other way from the earlier bumps: false
+    claims -v13 passes fail -v14 - a foreign transaction fee after "a cash back card with a"
+    that is not the card's (wrong_fee), "$<fee> annual fee, charged from the first year" for a
+    card whose first year is free (wrong_fee), "- and it's a fixed rate" after a variable
+    purchase APR or the reverse (wrong_apr), "the <card> Prestige" (unknown_card), "I'd look at
+    the <card>" for a card whose annual fee the answer never states (missing_disclosure) or, for
+    a recommendation, one the customer is not eligible for (ineligible_card), and "Cash advances
+    on the <card> are charged <rate>%" with one of its purchase APRs (wrong_apr) - each one also
+    under ruleset 27 with only its own reading's flag added; the same shapes with the true
+    figures, words and names (and a stated fee, an eligible card) pass both.
+
+    No true text -v13 passes and -v14 fails is asserted: none of these shapes gives one (the
+    readings only bind a figure or a word to the claim it states, read a name that no catalog
+    card has as unknown, or read a pick as a recommendation)."""
+
+    def lines(task: Task, catalog: Catalog) -> Recall:
+        return _lines_v14(task, catalog, snapshot)
+
+    caught, kept = _recalled_readings(
+        base, "v13", "v14", (V13_RULESET, V14_RULESET), lines, snapshot, catalog
+    )
+    readings = {
+        "fee_phrases_28",
+        "year_one_28",
+        "variability_28",
+        "extended_28",
+        "picks_28",
+        "own_rates_28",
+    }
+    # every reading has false texts -v13 passes and -v14 fails, and true twins both pass
+    assert caught == readings, caught
+    assert kept == readings, kept
+
+
 def test_v2_tasks_keep_ruleset_3(snapshot: Any, catalog: Catalog) -> None:
     """A published -v2 task: a false "no AF" (caught only by later rulesets) still passes."""
     for base in ("card_terms_qa", "recommend_card"):
@@ -780,6 +989,7 @@ def test_build_runs_the_verifier_with_the_family_ruleset(
         ("v11", V11_RULESET),
         ("v12", V12_RULESET),
         ("v13", V13_RULESET),
+        ("v14", V14_RULESET),
     ):
         seen.clear()
         task = get_family(f"credit_cards.{base}-{version}").build(snapshot, SEED, 0)
@@ -826,10 +1036,10 @@ def _episode(task: Task, snapshot: Any, calls: list[dict[str, Any]]) -> float:
 
 
 @pytest.mark.parametrize(
-    "version", ["v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13"]
+    "version", ["v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14"]
 )
 @pytest.mark.parametrize("base", BUMPED)
-def test_v3_to_v13_oracle_scores_one_null_zero_and_wrong_readings_fail(
+def test_v3_to_v14_oracle_scores_one_null_zero_and_wrong_readings_fail(
     base: str, version: str, snapshot: Any, catalog: Catalog
 ) -> None:
     task = _task(base, version)
@@ -864,6 +1074,7 @@ def test_v3_to_v13_oracle_scores_one_null_zero_and_wrong_readings_fail(
             "v11": V11_RULESET,
             "v12": V12_RULESET,
             "v13": V13_RULESET,
+            "v14": V14_RULESET,
         }[version]
         found = verify_response(draft.group(1), catalog, ruleset=ruleset).codes
         assert sorted(set(found)) == sorted(task.expected)

@@ -227,7 +227,7 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   have it already"), prose after a code block, estimates in a record's keys, balances with the fee
   added, a value rejected after ", not", a quoted statement the reply corrects, and negated verbs
   whose object is the term ("doesn't cover the $95 fee").
-* ``27`` - the default since stop 41 (``ruleset27``, ``ruleset27b``): ruleset 26 plus readings
+* ``27`` - the default in stop 41 (``ruleset27``, ``ruleset27b``): ruleset 26 plus readings
   chosen on the tuning halves of all read blind sets at once, each for a class that holds for any
   writer: a fee figure whose words name no fee is held as a fee only when its value looks like a fee
   of the catalog ("a flat 2% card", "$247 after the fee" are a reward rate and an amount), an
@@ -237,6 +237,16 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   year"), a lower-case kind of card ("an everyday rewards card") is no product, and a percentage
   followed by a spend category after "the first year" is a reward rate ("$95 annual fee, $0 the
   first year, 3% travel and dining").
+* ``28`` - the default since stop 42 (``ruleset28``, ``ruleset28b``, ``ruleset28c``): ruleset 27
+  plus readings for recall, of false claims earlier rulesets let pass: a percentage that its own
+  noun phrase calls a fee is that fee ("a cash back card with a 3% foreign transaction fee"),
+  "charged from the first year" after a dollar annual fee is also the first-year fee ("$95
+  annual fee, charged from the first year"), "and it's a variable rate" after a purchase APR is
+  its fixed/variable word ("14.99% - and it's a variable rate"), a tier-sounding word of its own
+  after a card named exactly makes an unknown product ("the Summit Cash Plus Prestige"), the
+  card a recommending clause leads to is recommended ("I'd look at the X", "Short answer: the
+  X"), and a single rate typed as a card's cash advance or penalty APR alone is checked against
+  that APR ("cash advances are charged 26.24%").
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -662,7 +672,7 @@ class Ruleset:
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 27
+DEFAULT_RULESET = 28
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(
@@ -947,7 +957,7 @@ RULESETS[26] = replace(
     fees_26=True,
 )
 
-#: Ruleset 27 (the default since stop 41; ``ruleset27``, the tuning halves of all read blind sets)
+#: Ruleset 27 (the default in stop 41; ``ruleset27``, the tuning halves of all read blind sets)
 #: is ruleset 26 plus fee figures that name no fee held only when they look like a fee, unknown
 #: products that are the tail of one card the response names in full before, results worked out
 #: before an "=", lower-case kinds of card that are no product, and reward rates after "the first
@@ -963,12 +973,12 @@ RULESETS[27] = replace(
 )
 
 
-#: Ruleset 28 (``ruleset28``, ``ruleset28b``, ``ruleset28c``; the missed defects of all read blind
-#: sets' tuning halves) is ruleset 27 plus readings for recall: a percentage that its own noun
-#: phrase calls a fee, "charged from the first year" as a first-year fee, "it's a variable rate"
-#: after a purchase APR, a tier-sounding word after a card named exactly as an unknown product,
-#: picks led to by a recommending clause, single cash advance or penalty rates checked against
-#: that rate, and long runs of white space read as eight.
+#: Ruleset 28 (the default since stop 42; ``ruleset28``, ``ruleset28b``, ``ruleset28c``; the
+#: missed defects of all read blind sets' tuning halves) is ruleset 27 plus readings for recall: a
+#: percentage that its own noun phrase calls a fee, "charged from the first year" as a first-year
+#: fee, "it's a variable rate" after a purchase APR, a tier-sounding word after a card named
+#: exactly as an unknown product, picks led to by a recommending clause, single cash advance or
+#: penalty rates checked against that rate, and long runs of white space read as eight.
 RULESETS[28] = replace(
     RULESETS[27],
     version=28,

@@ -33,6 +33,9 @@ in ``replicas.families.credit_cards.v12_families``.
 ``-v13`` (core-v14): ``-v12`` with part (b) under compliance ruleset 27; see ``CardTermsQAV13``
 in ``replicas.families.credit_cards.v13_families``.
 
+``-v14`` (core-v15): ``-v13`` with part (b) under compliance ruleset 28; see ``CardTermsQAV14``
+in ``replicas.families.credit_cards.v14_families``.
+
 The question names a card exactly — usually one with a near-collision sibling ("Atlas Cash" /
 "Atlas Cash Back", "Compass Traveler One" / "Compass Traveller One") — and asks for one
 Schumer-box term. The answer is free text whose FIRST line is ``Answer: <value>`` (or

@@ -115,6 +115,10 @@ V12_COMPLIANCE_RULESET = 26
 #: with (the verifier's default since stop 41; a literal for the same reason).
 V13_COMPLIANCE_RULESET = 27
 
+#: The compliance ruleset the ``-v14`` families (suite core-v15, ``v14_families``) grade and build
+#: with (the verifier's default since stop 42; a literal for the same reason).
+V14_COMPLIANCE_RULESET = 28
+
 #: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
 #: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).
 RULES_SQL = f"""

@@ -25,6 +25,8 @@ in ``replicas.families.credit_cards.v11_families``.
 in ``replicas.families.credit_cards.v12_families``.
 ``-v13`` (core-v14): ``-v12`` with check 2 under compliance ruleset 27; see ``RecommendCardV13``
 in ``replicas.families.credit_cards.v13_families``.
+``-v14`` (core-v15): ``-v13`` with check 2 under compliance ruleset 28; see ``RecommendCardV14``
+in ``replicas.families.credit_cards.v14_families``.
 
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
