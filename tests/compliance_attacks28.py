@@ -1,4 +1,4 @@
-"""The texts of ruleset 28's red teams (helpers with the source code, stop 42), as data for
+"""The texts of ruleset 28's red teams (helpers with the source code, stop 42; rounds A-G), as data for
 ``tests/test_compliance_ruleset28.py``: (id, catalog, text, customer, kind). ``catalog`` is "hand"
 (``tests/compliance_cases``) or "seed" (credit_cards seed 231); ``kind`` is "false" (a text with a
 planted defect: ruleset 28 flags it, with every code ruleset 27 gives it) or "honest" (a true text

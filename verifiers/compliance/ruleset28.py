@@ -86,7 +86,7 @@ _FEE_PHRASE = re.compile(
     r"(?:[- ](?:transaction|purchase|exchange|spend(?:ing)?|conversion)s?)?|fx|forex|ftf)"
     r"|(?P<bt>(?:balance|bal\.?)[- ]transfers?|transfers?|bt)"
     r"|(?P<cash_advance>cash[- ]advances?|advances?)"
-    r")?[ \t]{0,3}(?:fees?|charges?)\b"
+    r")?[ \t]{0,3}(?:fees?|charges?)\b(?!-)"  # not "1% fee-free rewards"
 )
 _PCT_FEE_KINDS = ("foreign", "bt", "cash_advance")
 # Right before the figure: the words that give a card a fee ("with a", "has a", "charges", a
@@ -217,8 +217,10 @@ _SPOILERS = re.compile(
     r"|free|zero|nothing|if)\b"
 )
 _LATER_YEARS = re.compile(
-    r"\b(?:after|anniversary|second|2nd|two|following|until|unless|ends?|renew\w*|thereafter"
-    r"|going[ \t]+forward|beyond|once|subsequent\w*|later|past|keep)\b"
+    r"\b(?:after|anniversary|second|2nd|two|three|third|following|until|unless|ends?|renew\w*"
+    r"|thereafter|going[ \t]+forward|beyond|once|subsequent\w*|later|past|keep|months?|next"
+    r"|january|february|march|april|may|june|july|august|september|october|november|december)\b"
+    r"|\d"  # "billed from the first statement in month 13", "from year 2", "from 2027"
 )
 _CLAUSE_END = re.compile(r"[;|\n?!]|\.(?:\s|$)")
 _CLAUSE_REACH = 200  # how far a clause end is looked for
@@ -257,8 +259,8 @@ def _says_year_one(masked: str, claim: Claim) -> bool:
 
 
 _WAIVER_AFTER = re.compile(
-    r"[ \t]{0,3}(?:\*\*|__)?[ \t]{0,3}waivers?\b(?=[ \t]*(?:[.,;:!?)\n*_]|$|(?:on|for|in|at|with"
-    r"|and|but|so|though|here|this|that|to|unlike|either)\b))"
+    r"[ \t]{0,3}(?:\*\*|__)?[ \t]{0,3}waivers?\b(?=[ \t]*(?:[.,;:!?)\n*_]|$|(?:on|for|in)[ \t]+"
+    r"(?:this|the|that|its|year|first|1st)\b|(?:here|either|at[ \t]+all)\b))"
 )
 
 

@@ -47,7 +47,7 @@ TIER_SOUNDING_28 = word_set(
     prestige prestigious obsidian luxe deluxe onyx emerald topaz amethyst quartz titan zenith
     vertex apex pinnacle paragon vanguard altitude odyssey voyage expedition infinity boundless
     limitless magnum noir azure eclipse stellar alpha omega sigma zeta sovereign imperial monarch
-    majestic regal eminence edition
+    majestic regal eminence
     """
 )
 # after the phrase: a noun that makes the words a program, a group of holders or a heading's

@@ -68,7 +68,8 @@ _NOT_A_PICK = re.compile(
     r"|suggested|asked|whether|not|n't|never|between|depends|comes[ \t]+down|either|neither"
     r"|imagine|suppose\w*|hypothetical\w*|world[ \t]+where|example|illustration|instance"
     r"|see[ \t]+what|then|order|pay\w*[ \t]+(?:down|off)|one[ \t]+by[ \t]+one|walk\w*[ \t]+through"
-    r"|your|current\w*|existing|already|other|old)\b"
+    r"|your|current\w*|existing|already|other|old|applicant\w*|profile|persona|scenario|someone"
+    r"|somebody|anyone|after|next|months?)\b"
 )
 # a price near the pick in a form the disclosure rule does not read as the annual fee ("a
 # $495-a-year card", "150 bucks a year", "four hundred ninety-five dollars"): the pick is left to
@@ -217,7 +218,9 @@ def own_rates_28(
             return None
         clause = _clause_around(masked, claim.start, claim.end)
         rates = sum(float(r) >= _APR_FLOOR for r in _PERCENT.findall(clause))
-        if rates > 1 or _MOVES.search(clause) or is_approximate(masked, claim):
+        if rates > 1 or _MOVES.search(clause) or _NEGATED.search(clause):
+            return None
+        if is_approximate(masked, claim):
             return None
         return label
 
@@ -226,6 +229,7 @@ def own_rates_28(
 
 _OWN_KINDS = {"cash_advance": "cash advance APR", "penalty": "penalty APR"}
 # another rate after the figure in its clause: the figure is the one it moves from
+_NEGATED = re.compile(r"\b(?:not|never|no)\b|n't\b")
 _PERCENT = re.compile(r"\b(\d{1,2}(?:\.\d{1,2})?)[ \t]?%")
 _APR_FLOOR = 10.0  # an APR is ten percent or more; a fee or an intro rate is less
 # in the rate's clause: another rate, a change of rate, or the scope as an exception - the rate
