@@ -1,5 +1,5 @@
-"""The texts of ruleset 28's red teams (helpers with the source code, stop 42; rounds A-G), as data for
-``tests/test_compliance_ruleset28.py``: (id, catalog, text, customer, kind). ``catalog`` is "hand"
+"""The texts of ruleset 28's red teams (helpers with the source code, stop 42; rounds A-G), as
+data for ``tests/test_compliance_ruleset28.py``: (id, catalog, text, customer, kind). ``catalog`` is "hand"
 (``tests/compliance_cases``) or "seed" (credit_cards seed 231); ``kind`` is "false" (a text with a
 planted defect: ruleset 28 flags it, with every code ruleset 27 gives it) or "honest" (a true text
 ruleset 28 must not flag with a code ruleset 27 does not give). Generated from the red teams'
