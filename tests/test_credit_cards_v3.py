@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -430,6 +430,9 @@ def _lines_v10(card: Any, snapshot: Any) -> tuple[list[tuple[str, str]], list[st
 
 
 Lines = tuple[list[tuple[str, str]], list[tuple[str, str]], list[str]]
+# a line to grade: its reading, what it should do (true/false, or the code it should get) and its
+# text, last
+_Check = tuple[str, Any, str]
 
 
 @pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
@@ -450,6 +453,42 @@ def test_v10_grades_with_ruleset_24(base: str, snapshot: Any, catalog: Catalog) 
     assert {"corrections_24", "results_24", "generic_24"} <= fixed, fixed
 
 
+def _bumped_tasks(base: str, new: str, snapshot: Any) -> Iterator[tuple[Task, int | None, str]]:
+    """The four ``new`` tasks of ``base`` the bump tests share, each with its customer and oracle
+    answer (which passes ``new``)."""
+    for variant in range(4):
+        task = _task(base, new, variant)
+        customer = task.metadata.get("customer_id")
+        oracle = task.oracle[-1].arguments["answer"]
+        assert _grade(f"credit_cards.{base}-{new}", task, oracle, snapshot).passed
+        yield task, None if customer is None else int(customer), oracle
+
+
+def _graded_lines(
+    base: str,
+    versions: tuple[str, str],
+    rulesets: tuple[int, int],
+    task: Task,
+    customer_id: int | None,
+    oracle: str,
+    checks: Sequence[_Check],
+    snapshot: Any,
+    catalog: Catalog,
+) -> Iterator[tuple[_Check, Verdict, Verdict]]:
+    """Each check with the verdicts of the oracle plus its line (its last item) under the old and
+    the new ruleset; each family grades the text as its ruleset reads it."""
+    for check in checks:
+        text = f"{oracle}\n{check[-1]}"
+        verdicts = []
+        for version, ruleset in zip(versions, rulesets, strict=True):
+            found = verify_response(text, catalog, customer_id=customer_id, ruleset=ruleset)
+            _assert_graded_like(
+                _grade(f"credit_cards.{base}-{version}", task, text, snapshot), found
+            )
+            verdicts.append(found)
+        yield check, verdicts[0], verdicts[1]
+
+
 def _bumped_readings(
     base: str,
     old: str,
@@ -468,22 +507,12 @@ def _bumped_readings(
     old_rs, new_rs = rulesets
     fixed: set[str] = set()
     caught: set[str] = set()
-    for variant in range(4):
-        task = _task(base, new, variant)
-        customer = task.metadata.get("customer_id")
-        customer_id = None if customer is None else int(customer)
-        oracle = task.oracle[-1].arguments["answer"]
-        assert _grade(new_family, task, oracle, snapshot).passed
+    for task, customer_id, oracle in _bumped_tasks(base, new, snapshot):
         honest, false, wrongs = lines(_subject(task, catalog), catalog)
-        for reading, line, line_is_true in [
-            *((r, x, True) for r, x in honest),
-            *((r, x, False) for r, x in false),
-        ]:
-            text = f"{oracle}\n{line}"
-            before = verify_response(text, catalog, customer_id=customer_id, ruleset=old_rs)
-            after = verify_response(text, catalog, customer_id=customer_id, ruleset=new_rs)
-            _assert_graded_like(_grade(old_family, task, text, snapshot), before)
-            _assert_graded_like(_grade(new_family, task, text, snapshot), after)
+        checks = [(r, True, x) for r, x in honest] + [(r, False, x) for r, x in false]
+        for (reading, line_is_true, line), before, after in _graded_lines(
+            base, (old, new), rulesets, task, customer_id, oracle, checks, snapshot, catalog
+        ):
             if line_is_true:
                 assert after.passed, (task.id, line, after.codes)
                 if not before.passed:
@@ -872,24 +901,16 @@ def _recalled_readings(
     ruleset that reads for recall: every false line passes ``old`` and fails ``new`` with its
     code - and fails the old ruleset with only its own reading's flag added - and every true
     line passes both. Returns the readings of the false lines and of the true lines."""
-    old_family, new_family = f"credit_cards.{base}-{old}", f"credit_cards.{base}-{new}"
-    old_rs, new_rs = rulesets
+    old_rs, _ = rulesets
     caught: set[str] = set()
     kept: set[str] = set()
-    for variant in range(4):
-        task = _task(base, new, variant)
-        customer = task.metadata.get("customer_id")
-        customer_id = None if customer is None else int(customer)
-        oracle = task.oracle[-1].arguments["answer"]
-        assert _grade(new_family, task, oracle, snapshot).passed
+    for task, customer_id, oracle in _bumped_tasks(base, new, snapshot):
         honest, false = lines(task, catalog)
         checks = [(r, None, x) for r, x in honest] + [(r, c, x) for r, c, x in false]
-        for reading, code, line in checks:
+        for (reading, code, line), before, after in _graded_lines(
+            base, (old, new), rulesets, task, customer_id, oracle, checks, snapshot, catalog
+        ):
             text = f"{oracle}\n{line}"
-            before = verify_response(text, catalog, customer_id=customer_id, ruleset=old_rs)
-            after = verify_response(text, catalog, customer_id=customer_id, ruleset=new_rs)
-            _assert_graded_like(_grade(old_family, task, text, snapshot), before)
-            _assert_graded_like(_grade(new_family, task, text, snapshot), after)
             assert before.passed, (task.id, line, before.codes)
             if code is None:
                 assert after.passed, (task.id, line, after.codes)
