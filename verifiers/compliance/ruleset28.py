@@ -75,6 +75,18 @@ def span_around(
     return (last.end() if last else low), (after.end() if after else high)
 
 
+def clause_before(text: str, end: int, reach: int = 200) -> str:
+    """The clause's text before ``end``, at most ``reach`` characters back."""
+    return text[span_around(text, end, end, reach)[0] : end]
+
+
+def clause_end(text: str, start: int, reach: int = 200) -> int:
+    """Where the clause holding ``start`` stops: its stop's position (``text[end]`` is ".", "?",
+    ... ), or ``reach`` characters on, or the text's end."""
+    stop = CLAUSE_STOP.search(text, start, min(len(text), start + reach))
+    return stop.start() if stop is not None else min(len(text), start + reach)
+
+
 # -- fee_phrases_28 ----------------------------------------------------------------------------
 
 # The noun phrase of a fee right after a percentage: its scope words, then "fee(s)" or
@@ -176,7 +188,6 @@ _YEAR_ONE = re.compile(
     rf"|even{_S}(?:in|for){_S}(?:the{_S})?{_FIRST_YEAR}"
     rf"|(?:the{_S})?first{_S}year{_S}included(?=[ \t]*(?:[.,;:)!\n]|$))"
     rf"|including{_S}the{_S}first(?:{_S}year)?"
-    # "no first-year waiver", "no intro fee waiver", "not waived", "isn't waived"
     # a waiver of the first year only: "no first-year waiver", "no intro fee waiver" (not "no
     # spend-based waiver", "no retention waiver"), "not waived" at its clause's end or for the
     # first year (not "not waived by spending $5,000", "for authorized users")
@@ -222,17 +233,6 @@ _LATER_YEARS = re.compile(
     r"|january|february|march|april|may|june|july|august|september|october|november|december)\b"
     r"|\d"  # "billed from the first statement in month 13", "from year 2", "from 2027"
 )
-_CLAUSE_END = re.compile(r"[;|\n?!]|\.(?:\s|$)")
-_CLAUSE_REACH = 200  # how far a clause end is looked for
-
-
-def _clause_end(masked: str, start: int) -> int:
-    end = _CLAUSE_END.search(masked, start, start + _CLAUSE_REACH)
-    return end.start() if end is not None else min(len(masked), start + _CLAUSE_REACH)
-
-
-def _sentence_before(masked: str, end: int) -> str:
-    return masked[span_around(masked, end, end, _CLAUSE_REACH)[0] : end]
 
 
 def _says_year_one(masked: str, claim: Claim) -> bool:
@@ -249,10 +249,10 @@ def _says_year_one(masked: str, claim: Claim) -> bool:
     else:
         return False
     if _SPOILERS.search(masked, claim.end, pos) or _NOT_SAID_BEFORE.search(
-        _sentence_before(masked, claim.start)
+        clause_before(masked, claim.start)
     ):
         return False
-    end = _clause_end(masked, match.end())
+    end = clause_end(masked, match.end())
     if _LATER_YEARS.search(masked, match.start(), min(end, match.end() + 60)):
         return False  # "starting with the first billing cycle after your first year ends"
     return end >= len(masked) or masked[end] != "?"  # asked, not said
@@ -312,7 +312,7 @@ def _variability_after(masked: str, claim: Claim) -> str | None:
     match = _VARIABILITY_AFTER.match(masked, claim.end)
     if match is None:
         return None
-    end = _clause_end(masked, match.end())
+    end = clause_end(masked, match.end())
     if end < len(masked) and masked[end] == "?":
         return None
     if (
@@ -351,4 +351,12 @@ def revise_28(extraction: Extraction, year_one: bool, variability: bool) -> Extr
     return replace(extraction, claims=tuple(out)) if changed else extraction
 
 
-__all__ = ["CLAUSE_STOP", "SENTENCE_STOP", "fee_phrases_28", "revise_28", "span_around"]
+__all__ = [
+    "CLAUSE_STOP",
+    "SENTENCE_STOP",
+    "clause_before",
+    "clause_end",
+    "fee_phrases_28",
+    "revise_28",
+    "span_around",
+]

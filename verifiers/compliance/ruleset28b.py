@@ -74,7 +74,7 @@ def extended_28(index: NameIndex, text: str, mentions: Sequence[NameMention]) ->
             w = word.group(0).lower()
             if w in TRAILING_NOISE:
                 continue  # "the Summit Cash Plus Visa Prestige": read on past a network
-            if w not in TIER_SOUNDING_28 or w in index.name_words or w in index.brands:
+            if w not in TIER_SOUNDING_28 or w in index.name_words:  # brands are name words
                 break
             end = m.end + word.end()
         if end == m.end or _NOT_PRODUCT_AFTER.match(text, end):

@@ -38,7 +38,7 @@ from replicas.verifiers.compliance.findings import Finding, Tally
 from replicas.verifiers.compliance.mentions import AMBIGUOUS, UNKNOWN
 from replicas.verifiers.compliance.own_rates import rate_findings
 from replicas.verifiers.compliance.ruleset8 import is_approximate
-from replicas.verifiers.compliance.ruleset28 import SENTENCE_STOP, span_around
+from replicas.verifiers.compliance.ruleset28 import SENTENCE_STOP, clause_before, span_around
 
 if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Claim, Extraction
@@ -105,11 +105,6 @@ _ANSWER_TAIL = re.compile(rf"{_MARK}[ \t]*(?:[.!:]|[ \t]-|\n|$)")
 _REACH = 240  # how far back a clause is read
 
 
-def _clause_before(masked: str, end: int) -> str:
-    """The clause's text before ``end`` (at most ``_REACH`` characters back)."""
-    return masked[span_around(masked, end, end, _REACH)[0] : end]
-
-
 def _answer_opening(masked: str, start: int) -> bool:
     """The card opens the first line of an answer to a quoted question asking for a card."""
     line_start = masked.rfind("\n", max(0, start - 40), start) + 1
@@ -142,10 +137,10 @@ def _picked(masked: str, start: int, end: int) -> bool:
             and not _PRICE_NEAR.search(masked, end, min(len(masked), end + 200))
         )
     window = masked[max(0, start - _REACH) : start]
-    clause = _clause_before(masked, start)
+    clause = clause_before(masked, start, _REACH)
     deferred = _DEFERRED.search(window)
     if deferred is not None:
-        lead = _clause_before(masked, start - (len(window) - deferred.start()))
+        lead = clause_before(masked, start - (len(window) - deferred.start()), _REACH)
         # a label of the answer's own pick right before the colon ("Short answer:", "My pick:"),
         # or a recommending verb in the answer's own voice ("I recommend our top card, the X")
         picked = "#" not in lead and (
