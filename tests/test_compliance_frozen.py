@@ -61,6 +61,9 @@
 * Ruleset 27 against the revision that published it as the default (``RULESET_27_PUBLISHED``,
   ``3a1cc9b``, stop 41: its last change to ``verifiers/``, a comment), run there with
   ``ruleset=27``.
+* Ruleset 28 against the revision that published it as the default (``RULESET_28_PUBLISHED``,
+  ``41bdc67``, stop 42: its last change to ``verifiers/``, a behaviour-identical refactor), run
+  there with ``ruleset=28``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -108,6 +111,7 @@ RULESET_24_PUBLISHED = "638d3567d7674bd6171cc8fbf095ec7c304cb208"
 RULESET_25_PUBLISHED = "c06920126957aabd4c330cc08c9eb35d5530bf56"
 RULESET_26_PUBLISHED = "95a87153aaea9d571968d792803f175eacccd6cd"
 RULESET_27_PUBLISHED = "3a1cc9be1102d0184dbc483aaa19b8902b887895"
+RULESET_28_PUBLISHED = "41bdc67eed2ce83a15536ad81acf53374e86c256"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -255,6 +259,7 @@ PUBLISHED = {
     25: RULESET_25_PUBLISHED,
     26: RULESET_26_PUBLISHED,
     27: RULESET_27_PUBLISHED,
+    28: RULESET_28_PUBLISHED,
 }
 
 
