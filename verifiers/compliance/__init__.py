@@ -166,6 +166,7 @@ from replicas.verifiers.compliance.ruleset27b import generic_27, tails_27
 from replicas.verifiers.compliance.ruleset28 import revise_28
 from replicas.verifiers.compliance.ruleset28b import extended_28, spaces_28
 from replicas.verifiers.compliance.ruleset28c import own_rates_28, picks_28
+from replicas.verifiers.compliance.ruleset29 import options_29, picks_29, slash_29
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -278,6 +279,8 @@ def _normalize_11(
     norm = normalize(text)
     if rules.spaces_28:
         norm = spaces_28(norm)
+    if rules.slash_29:
+        norm = slash_29(norm)
     if rules.fees_20:
         norm = percent_20(norm)
     if rules.footnote_offers_15:
@@ -526,13 +529,17 @@ def _evaluate(
         )
         if rules.options_21 and offered is not None:
             offered = partial(options_21, offered=offered)
+        if rules.options_29 and offered is not None:
+            offered = _then(offered, options_29)
         if rules.ruled_21 and offered is not None:
             offered = _then(offered, ruled_21)
         if rules.why_not_26:
             more = _then(more, _why_not_26)
             if offered is not None:
                 offered = _then(offered, _why_not_26)
-        if rules.picks_28:
+        if rules.picks_29:
+            more = _then(more, picks_29)
+        elif rules.picks_28:
             more = _then(more, picks_28)
         found = evaluate(catalog, lower, extraction, customer, rules, more, offered)
         if rules.penalty_20:

@@ -247,6 +247,11 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   card a recommending clause leads to is recommended ("I'd look at the X", "Short answer: the
   X"), and a single rate typed as a card's cash advance or penalty APR alone is checked against
   that APR ("cash advances are charged 26.24%").
+* ``29`` - published in stop 43 (``ruleset29``): ruleset 28 plus readings for recall of
+  the s33 blind sets' tuning halves: a pick after a label whose bold closes after its colon
+  ("> **The short answer:** the **X**"), the reasons given for a pick ("because it pays well on
+  your spending") no longer unmake it, a card's name alone on its line between emoji ("✨ X") is
+  offered to the customer (the eligibility rule), and "0% / 15mo" is a rate for fifteen months.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -669,6 +674,13 @@ class Ruleset:
     # ruleset 28 (``ruleset28b``): runs of more than eight spaces, tabs or line breaks read as
     # eight (no reading tells them apart; long runs made patterns quadratic)
     spaces_28: bool = False
+    # ruleset 29 (``ruleset29``, recall on s33's tuning halves): "**The short answer:** the X",
+    # and the reasons given for a pick ("because ...") do not unmake it
+    picks_29: bool = False
+    # ruleset 29: a card's name alone on its line between emoji is offered (eligibility only)
+    options_29: bool = False
+    # ruleset 29: "0% / 15mo" is a rate for fifteen months
+    slash_29: bool = False
 
 
 FROZEN_RULESET = 3
@@ -990,6 +1002,13 @@ RULESETS[28] = replace(
     own_rates_28=True,
     spaces_28=True,
 )
+
+
+#: Ruleset 29 (published in stop 43; ``ruleset29``; the missed defects of s33's tuning
+#: halves) is ruleset 28 plus a pick after a label whose bold closes after its colon, the reasons
+#: given for a pick read apart from what unmakes it, a card alone on its line between emoji
+#: offered to the customer, and "0% / 15mo" read as a rate for fifteen months.
+RULESETS[29] = replace(RULESETS[28], version=29, picks_29=True, options_29=True, slash_29=True)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:

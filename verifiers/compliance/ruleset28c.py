@@ -122,23 +122,36 @@ def _answer_opening(masked: str, start: int) -> bool:
     )
 
 
-def _sentence_of(masked: str, start: int, end: int) -> str:
-    """The sentence around ``masked[start:end]`` (at most ``_REACH`` characters either side)."""
+def _sentence_of(
+    masked: str, start: int, end: int, reasons: re.Pattern[str] | None
+) -> tuple[str, str]:
+    """The sentence around ``masked[start:end]`` (at most ``_REACH`` characters either side),
+    and the part of it read for what unmakes a pick: all of it, or with ``reasons`` only up to
+    the first of them after the card (ruleset 29: the reasons given for a pick do not unmake
+    it)."""
     low, high = span_around(masked, start, end, _REACH, SENTENCE_STOP)
-    return masked[low:high]
+    why = reasons.search(masked, end, high) if reasons is not None else None
+    return masked[low:high], masked[low : why.start() if why is not None else high]
 
 
-def _picked(masked: str, start: int, end: int) -> bool:
-    """The card at ``masked[start:end]`` is the answer's own pick, made now (module docstring)."""
+def _picked(
+    masked: str,
+    start: int,
+    end: int,
+    deferred_at: re.Pattern[str] = _DEFERRED,
+    reasons: re.Pattern[str] | None = None,
+) -> bool:
+    """The card at ``masked[start:end]`` is the answer's own pick, made now (module docstring;
+    ``deferred_at`` and ``reasons``: a later ruleset's readings of the lead and the sentence)."""
     if _answer_opening(masked, start):
         return (
             _ANSWER_TAIL.match(masked, end) is not None
-            and not _NOT_A_PICK.search(_sentence_of(masked, start, end))
+            and not _NOT_A_PICK.search(_sentence_of(masked, start, end, reasons)[1])
             and not _PRICE_NEAR.search(masked, end, min(len(masked), end + 200))
         )
     window = masked[max(0, start - _REACH) : start]
     clause = clause_before(masked, start, _REACH)
-    deferred = _DEFERRED.search(window)
+    deferred = deferred_at.search(window)
     if deferred is not None:
         lead = clause_before(masked, start - (len(window) - deferred.start()), _REACH)
         # a label of the answer's own pick right before the colon ("Short answer:", "My pick:"),
@@ -158,8 +171,8 @@ def _picked(masked: str, start: int, end: int) -> bool:
         picked = bool(_VERB_PICK.search(window)) or bool(_WORTH_A_LOOK.match(masked, end))
     if not picked or lex.NEGATION.search(clause) is not None:
         return False
-    sentence = _sentence_of(masked, start, end)
-    if sentence.rstrip().endswith("?") or _NOT_A_PICK.search(sentence):
+    sentence, read = _sentence_of(masked, start, end, reasons)
+    if sentence.rstrip().endswith("?") or _NOT_A_PICK.search(read):
         return False
     if _PRICE_NEAR.search(masked, max(0, start - 80), min(len(masked), end + 200)):
         return False
@@ -171,8 +184,15 @@ def _picked(masked: str, start: int, end: int) -> bool:
     )
 
 
-def picks_28(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
-    """``recs`` with the cards a recommending clause leads to (module docstring)."""
+def picks_28(
+    masked: str,
+    extraction: Extraction,
+    recs: Recommendations,
+    deferred_at: re.Pattern[str] = _DEFERRED,
+    reasons: re.Pattern[str] | None = None,
+) -> Recommendations:
+    """``recs`` with the cards a recommending clause leads to (module docstring; ``deferred_at``
+    and ``reasons``: ruleset 29's readings, ``ruleset29.picks_29``)."""
     from replicas.verifiers.compliance.recommend import Recommendations
 
     positive = dict(recs.positive)
@@ -183,7 +203,7 @@ def picks_28(masked: str, extraction: Extraction, recs: Recommendations) -> Reco
             continue
         if card_id in positive or card_id in recs.negated:
             continue
-        if _picked(masked, m.start, m.end):
+        if _picked(masked, m.start, m.end, deferred_at, reasons):
             positive[card_id] = m
             changed = True
     return Recommendations(positive, recs.negated) if changed else recs
