@@ -16,7 +16,9 @@ writer uses:
   eligibility rule only, as ruleset 19's bare headings): "✨ Willow Cash Back 360" and
   "**Meridian Business Rewards Preferred** 💳" head a block of terms in a shortlist; ruleset 19
   read a line holding only a name (with "#" or bold) and no other mark. Up to three emoji or
-  pictographs may stand on either side of the name; the rule-outs are ruleset 19's.
+  pictographs may stand on either side of the name; the rule-outs are ruleset 19's for a list
+  item (its block up to the next blank line or item, and its list's lead), and a mark that rules
+  out or warns ("❌", "🚫", "⚠️", "👎", "🔴", ...) on the line makes no offer.
 * ``slash_29`` - **"0% / 15mo" is a rate for fifteen months.** A table cell or list item
   "intro purch | 0% / 15mo" gave the rate and no duration, so a wrong number of months passed.
   A percentage under 10 followed by a slash and a number of months ("mo", "mos", "mths",
@@ -58,6 +60,12 @@ def picks_29(masked: str, extraction: Extraction, recs: Recommendations) -> Reco
 
 # an emoji or pictograph (with its variation selector or joiner)
 _DECOR = r"[\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff][\ufe0f\u200d]*"
+# marks that rule a card out or warn about it ("❌ X", "🚫 X", "⚠️ X", "👎 X"): no offer
+_AGAINST = re.compile(
+    "[\u274c\u274e\u2716\u2717\u2718\u26a0\u26d4\U0001f6ab\U0001f6d1\U0001f44e"
+    "\U0001f645\U0001f480\U0001f4a9\U0001f534\U0001f7e5\u2639\U0001f612\U0001f62c"
+    "\U0001f615\U0001f641\U0001f61e\U0001f494]"
+)
 _BARE_HEAD_29 = re.compile(
     rf"[ \t]*(?:#{{1,6}}[ \t]+)?(?:{_DECOR}[ \t]*){{0,3}}(?:\*\*|__)?[ \t]*(?:{_DECOR}[ \t]*){{0,3}}"
 )
@@ -69,7 +77,9 @@ _HEAD_REACH_29 = 40
 
 
 def _decorated(text: str, mention: NameMention, a: int, b: int) -> str | None:
-    """"bare" when the mention (on the line ``[a, b)``) is alone on its line between emoji."""
+    """"item" when the mention (on the line ``[a, b)``) is alone on its line between emoji that
+    do not rule it out or warn ("❌", "🚫", "⚠️", "👎", ...): its block and its list's lead are
+    read for rule-outs as a list item's are."""
     if mention.start - a > _HEAD_REACH_29 or b - mention.end > _HEAD_REACH_29:
         return None
     if not _BARE_HEAD_29.fullmatch(text, a, mention.start):
@@ -80,7 +90,9 @@ def _decorated(text: str, mention: NameMention, a: int, b: int) -> str | None:
         text, mention.end, b
     ):
         return None  # ruleset 19's own bare heading
-    return "bare"
+    if _AGAINST.search(text, a, b):
+        return None
+    return "item"  # its block and its list's lead are read for rule-outs
 
 
 def options_29(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
