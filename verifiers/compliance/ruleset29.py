@@ -77,7 +77,7 @@ _HEAD_REACH_29 = 40
 
 
 def _decorated(text: str, mention: NameMention, a: int, b: int) -> str | None:
-    """"item" when the mention (on the line ``[a, b)``) is alone on its line between emoji that
+    """Reads "item" when the mention (on the line ``[a, b)``) is alone on its line between emoji that
     do not rule it out or warn ("❌", "🚫", "⚠️", "👎", ...): its block and its list's lead are
     read for rule-outs as a list item's are."""
     if mention.start - a > _HEAD_REACH_29 or b - mention.end > _HEAD_REACH_29:

@@ -1,0 +1,195 @@
+"""Compliance ruleset 29 (issue 13, ``verifiers/compliance/ruleset29.py``): defects ruleset 28 let
+pass on the s33 blind sets' tuning halves - a pick after a label whose bold closes after its
+colon, a pick unmade by the reason given for it, a card alone on its line between emoji in an
+answer to a customer, and an intro rate with its months after a slash - in our own wording on the
+hand catalog (``tests/compliance_cases``).
+
+Summit Cash: no annual fee, 0% on purchases for 15 months. Summit Cash Preferred: $150 a year.
+Vista Clear: no annual fee, 0% on purchases for 12 months, 1.99% on transfers for 21 months.
+Customer C1 may have the Summit Cash, Harbor Sky Miles and Vista Clear, not the Summit Cash
+Preferred (score) and not the Harbor Sky Miles Elites (already held).
+
+Each case is (text, customer, ruleset 29's codes, ruleset 28's codes). Every class holds a false
+text ruleset 28 passes and 29 catches, and honest twins in the same shape that neither flags.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import pytest
+
+from replicas.verifiers.compliance import RULESETS, Catalog, verify_response
+from tests.compliance_cases import CARDS, ELIGIBILITY, codes
+
+Case = tuple[str, str | None, list[str], list[str]]
+_OK: list[str] = []
+_MISSING = ["missing_disclosure"]
+_INELIGIBLE = ["ineligible_card"]
+_INTRO = ["wrong_intro_terms"]
+
+PICKS: list[Case] = [
+    # a label whose bold closes after its colon; the card's $150 fee is never stated
+    (
+        "> **The short answer:** the **Summit Cash Preferred**, for dining.\n\n"
+        "Runner-up: the Summit Cash (no annual fee).",
+        None,
+        _MISSING,
+        _OK,
+    ),
+    ("**Short answer:** the Summit Cash Preferred, for dining.", None, _MISSING, _OK),
+    # the reason given for the pick ("your dining") does not unmake it
+    (
+        "Short answer: the Summit Cash Preferred, because it pays 2% on your dining.",
+        None,
+        _MISSING,
+        _OK,
+    ),
+    (
+        "Short answer: the Summit Cash Preferred, since it pays the most on your dining.",
+        None,
+        _MISSING,
+        _OK,
+    ),
+    # honest twins: the fee stated; a label that rules the card out; a question
+    (
+        "> **The short answer:** the **Summit Cash Preferred** ($150 annual fee), for dining.",
+        None,
+        _OK,
+        _OK,
+    ),
+    ("**Ruled out:** the Summit Cash Preferred, because of its fee.", None, _OK, _OK),
+    (
+        "Short answer: the Summit Cash Preferred ($150 a year), because it pays 2% on your dining.",
+        None,
+        _OK,
+        _OK,
+    ),
+    (
+        "**My question:** the Summit Cash Preferred, because your friend has it - is it worth it?",
+        None,
+        _OK,
+        _OK,
+    ),
+]
+
+OPTIONS: list[Case] = [
+    # a card alone on its line between emoji, offered to C1, who may not have it
+    (
+        "Your shortlist:\n\n\u2728 Summit Cash\n-> no annual fee\n\n"
+        "\u2728 Summit Cash Preferred\n-> $150 annual fee",
+        "C1",
+        _INELIGIBLE,
+        _OK,
+    ),
+    (
+        "my picks:\n\n**Summit Cash** \U0001f4b3\n- no annual fee\n\n"
+        "\U0001f4b3 **Summit Cash Preferred**\n- $150 annual fee",
+        "C1",
+        _INELIGIBLE,
+        _OK,
+    ),
+    # honest twins: eligible cards; a mark that rules the card out; a list's lead that does
+    (
+        "Your shortlist:\n\n\u2728 Summit Cash\n-> no annual fee\n\n\u2728 Vista Clear\n"
+        "-> no annual fee",
+        "C1",
+        _OK,
+        _OK,
+    ),
+    (
+        "Your shortlist:\n\n\u2728 Summit Cash\n-> no annual fee\n\n"
+        "\u274c Summit Cash Preferred\n-> $150 annual fee, and your score is under its minimum",
+        "C1",
+        _OK,
+        _OK,
+    ),
+    (
+        "Your shortlist:\n\n\u2728 Summit Cash\n-> no annual fee\n\n"
+        "Cards you already hold:\n\U0001f4b3 Harbor Sky Miles Elites",
+        "C1",
+        _OK,
+        _OK,
+    ),
+]
+
+SLASH: list[Case] = [
+    # the months after a slash are the intro offer's: Vista Clear's is 12 months, not 15
+    (
+        "Vista Clear: intro purchases 0% / 15mo, then 19.99%-29.99% variable.",
+        None,
+        _INTRO,
+        _MISSING,
+    ),
+    (
+        "| | Vista Clear | Summit Cash |\n|---|---|---|\n| intro purch | 0% / 12mo | 0% / 18mo |\n"
+        "| APR | 19.99-29.99% variable | 19.99-29.99% variable |",
+        None,
+        _INTRO,
+        _MISSING,
+    ),
+    # honest twins: the true months; a fee's minimum after a slash
+    ("Vista Clear: intro purchases 0% / 12mo, then 19.99%-29.99% variable.", None, _OK, _OK),
+    (
+        "| | Vista Clear | Summit Cash |\n|---|---|---|\n| intro purch | 0% / 12mo | 0% / 15mo |\n"
+        "| APR | 19.99-29.99% variable | 19.99-29.99% variable |",
+        None,
+        _OK,
+        _OK,
+    ),
+    ("Vista Clear: balance transfer fee 3%/$5, no annual fee.", None, _OK, _OK),
+]
+
+CASES = PICKS + OPTIONS + SLASH
+_FLAG_OF = {"picks_29": PICKS, "options_29": OPTIONS, "slash_29": SLASH}
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return Catalog.from_records(CARDS, ELIGIBILITY)
+
+
+@pytest.mark.parametrize(("text", "customer", "want29", "want28"), CASES)
+def test_ruleset29_reads_each_class(
+    catalog: Catalog, text: str, customer: str | None, want29: list[str], want28: list[str]
+) -> None:
+    assert codes(text, catalog, 29, customer) == want29
+    assert codes(text, catalog, 28, customer) == want28
+
+
+@pytest.mark.parametrize("flag", sorted(_FLAG_OF))
+def test_each_flag_alone_reads_its_class(catalog: Catalog, flag: str) -> None:
+    """Ruleset 28 plus one flag gives ruleset 29's codes on that flag's cases: no reading leans
+    on another."""
+    rules = replace(RULESETS[28], **{flag: True})
+    for text, customer, want29, _ in _FLAG_OF[flag]:
+        got = sorted(set(verify_response(text, catalog, customer_id=customer, ruleset=rules).codes))
+        assert got == want29, text
+
+
+def test_ruleset29_drops_no_code_of_28_but_an_unread_duration(catalog: Catalog) -> None:
+    """A recall ruleset: every code ruleset 28 gives a case, 29 gives it too - except the
+    disclosure finding for an intro rate whose months 28 did not read ("0% / 15mo"): 29 reads
+    them and checks them instead."""
+    for text, customer, _, _ in PICKS + OPTIONS:
+        assert set(codes(text, catalog, 28, customer)) <= set(codes(text, catalog, 29, customer))
+    for text, customer, _, _ in SLASH:
+        old = set(codes(text, catalog, 28, customer)) - {"missing_disclosure"}
+        assert old <= set(codes(text, catalog, 29, customer))
+
+
+def test_adversarial_input_stays_within_limits(catalog: Catalog) -> None:
+    # a worker must not exceed its limits: 100 kB of each reading's own shapes (bold labels and
+    # "because", emoji headings, slashes and months), on one line and on many; the speed against
+    # ruleset 28 is benchmarks/' business
+    chunk = (
+        "> **The short answer:** the **Summit Cash Preferred**, because since because, "
+        "\u2728\u2728\u2728 Summit Cash \U0001f4b3\U0001f4b3 0% / 15mo 1%/12 mo 2% /3mths / / "
+    )
+    lines = (chunk * (100_000 // len(chunk)))[:100_000]
+    for text in (lines, lines.replace(", ", "\n"), "\u2728" * 50_000):
+        for ruleset in (28, 29):
+            started = time.process_time()
+            verify_response(text, catalog, customer_id="C1", ruleset=ruleset)
+            assert time.process_time() - started < 60, ruleset
