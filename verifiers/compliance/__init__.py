@@ -166,7 +166,7 @@ from replicas.verifiers.compliance.ruleset27b import generic_27, tails_27
 from replicas.verifiers.compliance.ruleset28 import revise_28
 from replicas.verifiers.compliance.ruleset28b import extended_28, spaces_28
 from replicas.verifiers.compliance.ruleset28c import own_rates_28, picks_28
-from replicas.verifiers.compliance.ruleset29 import options_29, picks_29, slash_29
+from replicas.verifiers.compliance.ruleset29 import options_29, picks_29, revise_29, slash_29
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -487,6 +487,8 @@ def _extract(
         )
     if rules.year_one_28 or rules.variability_28:
         extraction = revise_28(extraction, rules.year_one_28, rules.variability_28)
+    if rules.questions_29 or rules.nets_29:
+        extraction = revise_29(extraction, rules.questions_29, rules.nets_29)
     return extraction, examples
 
 

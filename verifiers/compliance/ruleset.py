@@ -681,6 +681,11 @@ class Ruleset:
     options_29: bool = False
     # ruleset 29: "0% / 15mo" is a rate for fifteen months
     slash_29: bool = False
+    # ruleset 29 (precision): the figures of a labelled or reported reader's question that the
+    # answer denies ("**q:** does the X have a 0% intro period? no ...") are unverified
+    questions_29: bool = False
+    # ruleset 29 (precision): "$350 after the first-year fee" is a value net of the fee
+    nets_29: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1008,7 +1013,15 @@ RULESETS[28] = replace(
 #: halves) is ruleset 28 plus a pick after a label whose bold closes after its colon, the reasons
 #: given for a pick read apart from what unmakes it, a card alone on its line between emoji
 #: offered to the customer, and "0% / 15mo" read as a rate for fifteen months.
-RULESETS[29] = replace(RULESETS[28], version=29, picks_29=True, options_29=True, slash_29=True)
+RULESETS[29] = replace(
+    RULESETS[28],
+    version=29,
+    picks_29=True,
+    options_29=True,
+    slash_29=True,
+    questions_29=True,
+    nets_29=True,
+)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:

@@ -30,6 +30,7 @@ and a rate whose kind is sure.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance import lexicon as lex
@@ -105,6 +106,39 @@ _ANSWER_TAIL = re.compile(rf"{_MARK}[ \t]*(?:[.!:]|[ \t]-|\n|$)")
 _REACH = 240  # how far back a clause is read
 
 
+@dataclass(frozen=True)
+class PickReading:
+    """The patterns ``picks_28`` reads a pick with (ruleset 28's by default; ruleset 29 passes
+    its own, ``ruleset29.READING_29``): the lead to a card after a colon, comma or dash; a label
+    of the answer's own pick; and, when given, the words after which the reasons for a pick
+    start, what in those reasons still unmakes it, and what in its sentence makes the card an
+    answer to a factual or comparing question rather than a pick."""
+
+    deferred: re.Pattern[str] = _DEFERRED
+    label: re.Pattern[str] = _PICK_LABEL
+    reasons: re.Pattern[str] | None = None
+    against_reasons: re.Pattern[str] | None = None
+    compared: re.Pattern[str] | None = None
+    # a question before the card that asks a fact about the cards ("which has a transfer
+    # offer?"), not for one to get ("which is best for me?")
+    asks_fact: re.Pattern[str] | None = None
+    asks_pick: re.Pattern[str] | None = None
+
+    def fact_asked(self, masked: str, start: int) -> bool:
+        """Whether the last question before ``start`` (within reach) asks a fact, not a pick."""
+        if self.asks_fact is None or self.asks_pick is None:
+            return False
+        asked = masked[max(0, start - _REACH) : start]
+        mark = asked.rfind("?")
+        if mark < 0:
+            return False
+        question = asked[max(0, mark - 120) : mark + 1]
+        return bool(self.asks_fact.search(question)) and not self.asks_pick.search(question)
+
+
+READING_28 = PickReading()
+
+
 def _answer_opening(masked: str, start: int) -> bool:
     """The card opens the first line of an answer to a quoted question asking for a card."""
     line_start = masked.rfind("\n", max(0, start - 40), start) + 1
@@ -134,30 +168,37 @@ def _sentence_of(
     return masked[low:high], masked[low : why.start() if why is not None else high]
 
 
-def _picked(
-    masked: str,
-    start: int,
-    end: int,
-    deferred_at: re.Pattern[str] = _DEFERRED,
-    reasons: re.Pattern[str] | None = None,
-) -> bool:
+def _unmade(sentence: str, read: str, reading: PickReading) -> bool:
+    """Whether the pick's sentence unmakes it: ``_NOT_A_PICK`` in the part read, and (with a
+    later ruleset's reading) its own words in the reasons after that part, or a comparison in
+    it."""
+    if _NOT_A_PICK.search(read):
+        return True
+    if reading.against_reasons is not None and reading.against_reasons.search(sentence, len(read)):
+        return True
+    return reading.compared is not None and reading.compared.search(read) is not None
+
+
+def _picked(masked: str, start: int, end: int, reading: PickReading = READING_28) -> bool:
     """The card at ``masked[start:end]`` is the answer's own pick, made now (module docstring;
-    ``deferred_at`` and ``reasons``: a later ruleset's readings of the lead and the sentence)."""
+    ``reading``: the patterns, ruleset 28's or a later ruleset's)."""
+    if reading.fact_asked(masked, start):
+        return False
     if _answer_opening(masked, start):
         return (
             _ANSWER_TAIL.match(masked, end) is not None
-            and not _NOT_A_PICK.search(_sentence_of(masked, start, end, reasons)[1])
+            and not _unmade(*_sentence_of(masked, start, end, reading.reasons), reading)
             and not _PRICE_NEAR.search(masked, end, min(len(masked), end + 200))
         )
     window = masked[max(0, start - _REACH) : start]
     clause = clause_before(masked, start, _REACH)
-    deferred = deferred_at.search(window)
+    deferred = reading.deferred.search(window)
     if deferred is not None:
         lead = clause_before(masked, start - (len(window) - deferred.start()), _REACH)
         # a label of the answer's own pick right before the colon ("Short answer:", "My pick:"),
         # or a recommending verb in the answer's own voice ("I recommend our top card, the X")
         picked = "#" not in lead and (
-            _PICK_LABEL.search(lead) is not None
+            reading.label.search(lead) is not None
             or (
                 _OWN_VOICE.search(lead) is not None
                 and (
@@ -171,8 +212,8 @@ def _picked(
         picked = bool(_VERB_PICK.search(window)) or bool(_WORTH_A_LOOK.match(masked, end))
     if not picked or lex.NEGATION.search(clause) is not None:
         return False
-    sentence, read = _sentence_of(masked, start, end, reasons)
-    if sentence.rstrip().endswith("?") or _NOT_A_PICK.search(read):
+    sentence, read = _sentence_of(masked, start, end, reading.reasons)
+    if sentence.rstrip().endswith("?") or _unmade(sentence, read, reading):
         return False
     if _PRICE_NEAR.search(masked, max(0, start - 80), min(len(masked), end + 200)):
         return False
@@ -188,11 +229,10 @@ def picks_28(
     masked: str,
     extraction: Extraction,
     recs: Recommendations,
-    deferred_at: re.Pattern[str] = _DEFERRED,
-    reasons: re.Pattern[str] | None = None,
+    reading: PickReading = READING_28,
 ) -> Recommendations:
-    """``recs`` with the cards a recommending clause leads to (module docstring; ``deferred_at``
-    and ``reasons``: ruleset 29's readings, ``ruleset29.picks_29``)."""
+    """``recs`` with the cards a recommending clause leads to (module docstring; ``reading``:
+    ruleset 28's patterns, or ruleset 29's, ``ruleset29.picks_29``)."""
     from replicas.verifiers.compliance.recommend import Recommendations
 
     positive = dict(recs.positive)
@@ -203,7 +243,7 @@ def picks_28(
             continue
         if card_id in positive or card_id in recs.negated:
             continue
-        if _picked(masked, m.start, m.end, deferred_at, reasons):
+        if _picked(masked, m.start, m.end, reading):
             positive[card_id] = m
             changed = True
     return Recommendations(positive, recs.negated) if changed else recs

@@ -28,43 +28,96 @@ writer uses:
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import TYPE_CHECKING
 
+from replicas.verifiers.compliance.claims import unbind_claims
 from replicas.verifiers.compliance.expansions import apply_first_replacements
-from replicas.verifiers.compliance.ruleset19 import offered_19
-from replicas.verifiers.compliance.ruleset28c import _MARK, picks_28
+from replicas.verifiers.compliance.mentions import AMBIGUOUS
+from replicas.verifiers.compliance.ruleset19 import Lines19, rules_out_19
+from replicas.verifiers.compliance.ruleset28c import _MARK, PickReading, picks_28
 
 if TYPE_CHECKING:
-    from replicas.verifiers.compliance.claims import Extraction
+    from collections.abc import Callable
+
+    from replicas.verifiers.compliance.claims import Claim, Extraction
     from replicas.verifiers.compliance.mentions import NameMention
     from replicas.verifiers.compliance.recommend import Recommendations
     from replicas.verifiers.compliance.text import NormalizedText
 
 # -- picks_29 --------------------------------------------------------------------------------------
 
-# ruleset 28's lead to a card after a colon, comma or dash, with a bold that closes after the colon
+# ruleset 28's lead to a card after a colon, comma or dash, with a bold that closes after the
+# colon or the dash ("**The short answer:** the **X**", "**Short answer -** the X")
 _DEFERRED_29 = re.compile(
-    rf"(?:[:,]{_MARK}|[ \t][-\u2013\u2014])[ \t]*(?:(?:the|our)[ \t]+)?{_MARK}$"
+    rf"(?:[:,]|[ \t][-\u2013\u2014]){_MARK}[ \t]*(?:(?:the|our)[ \t]+)?{_MARK}$"
+)
+# ruleset 28's labels of the answer's own pick, read after an underscore too ("__Verdict:__"),
+# with "quick answer" and "in short"
+_PICK_LABEL_29 = re.compile(
+    r"(?<![a-z0-9])(?:short[ \t]+answer|quick[ \t]+answer|in[ \t]+short|tl;?dr|(?:my|our|top)"
+    r"[ \t]+(?:pick|answer|suggestion|vote|choice)|best[ \t]+bet|verdict|bottom[ \t]+line)"
+    rf"[ \t]*{_MARK}[ \t]*$"
 )
 # the reasons given for a pick, after the card
-_REASONS_29 = re.compile(r"\b(?:because|since)\b")
+_REASONS_29 = re.compile(r"\b(?:because|since|given|as[ \t]+(?:it|its|it's|they|you))\b")
+# what still unmakes a pick in its reasons: a comparison, a negation, a condition, a deferral or
+# a rule-out ("because its APR is lower than ...", "because it needs a 700 score - so not yet")
+_AGAINST_REASONS_29 = re.compile(
+    r"n't\b|(?<![a-z])(?:than|unlike|over|vs|versus|not|never|other|others|instead|rather|worst"
+    r"|avoid\w*|skip\w*|overkill|wrong|but|however|although|though|yet|except|whereas|while"
+    r"|until|unless|if|once|when|later|eventually|someday|hold|held|already|close|closing"
+    r"|cancel\w*|of[ \t]+the[ \t]+(?:two|three|four|five|bunch|lot))\b"
+)
+# what makes the card the answer to a factual or comparing question, before its reasons: a
+# superlative or comparison ("the lowest variable range of the three") or a second card named
+_COMPARED_29 = re.compile(
+    r"#[^#\n]+#|(?<![a-z])(?:highest|lowest|most|least|only|priciest|cheapest|longest|shortest"
+    r"|biggest|smallest|largest|steepest|costliest|higher|lower|than|vs|versus|unlike|compared"
+    r"|whereas)\b"
+)
+# a question asking a fact about the cards ("Which Orion card has a balance transfer offer?",
+# "Which of these would I be turned down for?") ...
+_ASKS_FACT_29 = re.compile(
+    r"\b(?:which|what|whichever)\b[^?\n]{0,80}?\b(?:has|have|had|is|are|was|were|charges?"
+    r"|offers?|gives?|comes|carries|costs?|would|could|can't|cannot|won't|turned|denied|declined"
+    r"|rejected)\b"
+)
+# ... not for a card to get ("Which card is best for me?", "which would you recommend?")
+_ASKS_PICK_29 = re.compile(
+    r"\b(?:best|better|for[ \t]+me|should|recommend\w*|suggest\w*|suit\w*|right|good|worth"
+    r"|go[ \t]+for|get|apply|pick|choose|start)\b"
+)
+READING_29 = PickReading(
+    _DEFERRED_29,
+    _PICK_LABEL_29,
+    _REASONS_29,
+    _AGAINST_REASONS_29,
+    _COMPARED_29,
+    _ASKS_FACT_29,
+    _ASKS_PICK_29,
+)
 
 
 def picks_29(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
     """``recs`` with the cards a recommending clause leads to, as ruleset 28 reads them plus a
     label bold after its colon and with the reasons for a pick read apart (module docstring)."""
-    return picks_28(masked, extraction, recs, _DEFERRED_29, _REASONS_29)
+    return picks_28(masked, extraction, recs, READING_29)
 
 
 # -- options_29 ------------------------------------------------------------------------------------
 
 # an emoji or pictograph (with its variation selector or joiner)
 _DECOR = r"[\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff][\ufe0f\u200d]*"
-# marks that rule a card out or warn about it ("❌ X", "🚫 X", "⚠️ X", "👎 X"): no offer
+# marks that rule a card out, warn, defer or doubt ("❌ X", "🚫 X", "⚠️ X", "🔒 X", "🔜 X"): no
+# offer where they stand on the heading's line or its section's lead
 _AGAINST = re.compile(
-    "[\u274c\u274e\u2716\u2717\u2718\u26a0\u26d4\U0001f6ab\U0001f6d1\U0001f44e"
-    "\U0001f645\U0001f480\U0001f4a9\U0001f534\U0001f7e5\u2639\U0001f612\U0001f62c"
-    "\U0001f615\U0001f641\U0001f61e\U0001f494]"
+    "[\u274c\u274e\u2716\u2717\u2718\u26a0\u26d4\u23f3\u231b\u23f8\u2753\u2754"
+    "\U0001f6ab\U0001f6d1\U0001f44e\U0001f645\U0001f480\U0001f4a9\U0001f534\U0001f7e5"
+    "\U0001f7e0\U0001f7e1\U0001f7e7\U0001f7e8\u2639\U0001f612\U0001f62c\U0001f615"
+    "\U0001f641\U0001f61e\U0001f494\U0001f512\U0001f510\U0001f4c9\U0001f5d1\U0001f937"
+    "\U0001f51c\U0001f4b8\U0001f6b7\U0001f648\U0001f914\U0001f928\U0001f9ca\U0001f422"
+    "\U0001f4a4\U0001f6a7\U0001f6a8\U0001f331\U0001f33f\U0001f333\U0001f4c5\U0001f5d3]"
 )
 _BARE_HEAD_29 = re.compile(
     rf"[ \t]*(?:#{{1,6}}[ \t]+)?(?:{_DECOR}[ \t]*){{0,3}}(?:\*\*|__)?[ \t]*(?:{_DECOR}[ \t]*){{0,3}}"
@@ -74,33 +127,119 @@ _BARE_TAIL_29 = re.compile(
 )
 _ANY_DECOR = re.compile(_DECOR)
 _HEAD_REACH_29 = 40
+# the lead of a section of picks ("my picks:", "shortlist:", "## Your options") ...
+_PICKS_LEAD_29 = re.compile(
+    r"\b(?:picks?|shortlist|short[ \t]+list|shortlisted|options?|recommend\w*|suggest\w*"
+    r"|top[ \t]+(?:\d|two|three|four|five|choices?)|best[ \t]+(?:bets?|cards?|fits?|options?|matches)"
+    r"|contenders?|candidates?)\b"
+)
+# ... that does not put the cards aside, off, in the past or in another's hands
+_LEAD_AGAINST_29 = re.compile(
+    r"\b(?:not|n't|no|never|nor|later|once|someday|eventually|future|next|hold|holds|held|have"
+    r"|has|already|current\w*|wallet|friend\w*|partner\w*|colleague\w*|spouse|skip\w*|avoid\w*"
+    r"|ruled|out|reach|stretch|revisit\w*|upgrade\w*|wait\w*|after|when|if|unless|other|others"
+    r"|compar\w*|vs|versus|considered|rejected|instead|less|worse|worst|weak\w*|downside\w*"
+    r"|need\w*|requir\w*|better|higher|improv\w*|rebuild|step|ladder|path|goal\w*)\b"
+)
+_STRIP_29 = re.compile(rf"(?:[ \t*_>#\-\u2022|]|{_DECOR})+")
+_LEAD_LINES_29 = 40
+_LEAD_REACH_29 = 3000
+_ENTRY_REACH_29 = 800
 
 
-def _decorated(text: str, mention: NameMention, a: int, b: int) -> str | None:
-    """Reads "item" when the mention (on the line ``[a, b)``) is alone on its line between emoji that
-    do not rule it out or warn ("❌", "🚫", "⚠️", "👎", ...): its block and its list's lead are
-    read for rule-outs as a list item's are."""
+def _decorated(text: str, mention: NameMention, a: int, b: int) -> bool:
+    """Whether the mention (on the line ``[a, b)``) is alone on its line between emoji, none of
+    which rules it out, warns, defers or doubts."""
     if mention.start - a > _HEAD_REACH_29 or b - mention.end > _HEAD_REACH_29:
-        return None
+        return False
     if not _BARE_HEAD_29.fullmatch(text, a, mention.start):
-        return None
+        return False
     if not _BARE_TAIL_29.fullmatch(text, mention.end, b):
-        return None
+        return False
     if not _ANY_DECOR.search(text, a, mention.start) and not _ANY_DECOR.search(
         text, mention.end, b
     ):
-        return None  # ruleset 19's own bare heading
-    if _AGAINST.search(text, a, b):
-        return None
-    return "item"  # its block and its list's lead are read for rule-outs
+        return False  # ruleset 19's own bare heading
+    return _AGAINST.search(text, a, b) is None
+
+
+def _is_lead(line: str) -> bool:
+    """A section's lead: a markdown heading, or a line ending with a colon."""
+    return line.lstrip(" \t>").startswith("#") or _STRIP_29.sub(" ", line).rstrip().endswith(":")
+
+
+def _section_lead(text: str, line_start: int) -> str:
+    """The lead of the section holding the line at ``line_start``: the nearest line before it
+    that is a markdown heading or ends with a colon (within 40 lines and 3,000 characters)."""
+    pos = line_start - 1
+    floor = max(0, line_start - _LEAD_REACH_29)
+    for _ in range(_LEAD_LINES_29):
+        if pos <= floor:
+            return ""
+        a = text.rfind("\n", floor, pos) + 1
+        line = text[a:pos]
+        pos = a - 1
+        if _is_lead(line):
+            return line
+    return ""
+
+
+def _entry_stop(text: str, line_end: int, others: list[int]) -> int:
+    """The end of a heading's entry: before the next section lead or the next line naming a
+    card (its terms, sub-list and paragraphs up to then; 800 characters at most)."""
+    stop = min(len(text), line_end + _ENTRY_REACH_29)
+    k = bisect_right(others, line_end)
+    if k < len(others) and others[k] < stop:
+        stop = text.rfind("\n", line_end, others[k]) + 1 or stop
+    pos = line_end
+    while pos < stop:
+        nxt = text.find("\n", pos + 1, stop)
+        nxt = stop if nxt < 0 else nxt
+        if _is_lead(text[pos + 1 : nxt]):
+            return pos
+        pos = nxt
+    return stop
 
 
 def options_29(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
-    """``recs`` with the cards alone on their line between emoji offered (the eligibility rule
-    only), unless ruled out as ruleset 19 rules out its options (module docstring)."""
+    """``recs`` with the cards alone on their line between emoji in a section of picks offered
+    (the eligibility rule only), unless ruled out (module docstring)."""
+    from replicas.verifiers.compliance.recommend import Recommendations
+
     if not _ANY_DECOR.search(masked):
         return recs
-    return offered_19(masked, extraction, recs, _decorated)
+    mentions = [m for m in extraction.mentions if m.card_id is not None and m.kind != AMBIGUOUS]
+    lines = Lines19(masked)
+    starts = [m.start for m in mentions]
+    # a card ruled out on any line naming it, alone or with others
+    ruled = set(recs.negated)
+    for m in mentions:
+        a, b = lines.of(m.start)
+        if m.card_id not in ruled and rules_out_19(masked, a, b):
+            ruled.add(m.card_id)
+    positive = dict(recs.positive)
+    changed = False
+    for m in mentions:
+        card_id = m.card_id
+        if card_id is None or card_id in positive or card_id in ruled:
+            continue
+        a, b = lines.of(m.start)
+        if not _decorated(masked, m, a, b):
+            continue
+        lead = _section_lead(masked, a)
+        if (
+            not lead
+            or _PICKS_LEAD_29.search(lead) is None
+            or _LEAD_AGAINST_29.search(lead) is not None
+            or _AGAINST.search(lead) is not None
+            or rules_out_19(lead, 0, len(lead))
+        ):
+            continue
+        if rules_out_19(masked, a, _entry_stop(masked, b, starts)):
+            continue
+        positive[card_id] = m
+        changed = True
+    return Recommendations(positive, recs.negated) if changed else recs
 
 
 # -- slash_29 --------------------------------------------------------------------------------------
@@ -119,4 +258,105 @@ def slash_29(norm: NormalizedText) -> NormalizedText:
     return apply_first_replacements(norm, found) if found else norm
 
 
-__all__ = ["options_29", "picks_29", "slash_29"]
+# -- questions_29 ----------------------------------------------------------------------------------
+
+# a question after a label of the reader's question ("**comment reply** - does the X have ...?",
+# "**q (from the comments):** does ...?"): the label names a question, a comment or its asker
+_LABELED_QUESTION_29 = re.compile(
+    r"[^?\n]{0,40}?\b(?:q|question|questions|comment|comments|reply|reader|mailbag|asks|asked"
+    r"|dm|user|customer|cx)\b[^?\n:]{0,24}?(?::|[ \t][-\u2013\u2014])[ \t*_]*"
+    r"(?:can|could|does|do|is|are|will|would|should|what|which|how|when|where|who)\b"
+)
+# a question reported in a note ("Cx asked about 0% promo -> none on this card")
+_ASKED_29 = re.compile(
+    r"\b(?:asked|asks|enquired|inquired|wanted[ \t]+to[ \t]+know)[ \t]+(?:about|re|abt|if"
+    r"|whether)\b[^\n.;:?!\u2192\u2013\u2014>]{0,60}$"
+)
+# where a reported question ends and its answer starts
+_ANSWER_MARK_29 = re.compile(r"[ \t]*(?:->|=>|\u2192|[:\u2013\u2014]|[ \t]-[ \t])")
+# an answer that denies what was asked: no, none, not, there is no ...
+_DENIED_29 = re.compile(
+    r"[\s>*#_-]*(?:(?:a|answer)[ \t]*[:.)-][ \t]*)?[*_]{0,2}[ \t]*"
+    r"(?:no|nope|nah|none|not|n/a|never|there(?:'s|[ \t]+is)[ \t]+no|it[ \t]+(?:doesn't|does"
+    r"[ \t]+not|has[ \t]+no|isn't|is[ \t]+not))\b"
+)
+_MARKUP_29 = " \t\n*_#>-\u2022|"
+_ASKED_REACH_29 = 80
+
+
+def _labeled_question_denied(masked: str, a: int, b: int) -> bool:
+    """The unit ``masked[a:b]`` is a labelled reader's question that the answer after it denies."""
+    body = masked[a:b].strip(_MARKUP_29)
+    if not body.endswith("?") or _LABELED_QUESTION_29.match(body) is None:
+        return False
+    return _DENIED_29.match(masked, b) is not None
+
+
+def _asked_and_denied(masked: str, a: int, start: int, end: int) -> bool:
+    """The figure at ``masked[start:end]`` is what a reported question asked about ("asked about
+    0% promo"), and the answer after it denies it ("-> none")."""
+    if _ASKED_29.search(masked, max(a, start - _ASKED_REACH_29), start) is None:
+        return False
+    stop = min(len(masked), end + _ASKED_REACH_29)
+    for k in range(end, stop):
+        mark = _ANSWER_MARK_29.match(masked, k)
+        if mark is not None:
+            return _DENIED_29.match(masked, mark.end()) is not None
+        if masked[k] in "\n.;?!":
+            return False
+    return False
+
+
+# a dollar figure worked out net of the fee, the phrase ending its clause: "$350 after the
+# first-year fee." (rewritten "after the annual fee the first year"), "$120 net of the annual
+# fee," (not "$95 after the first-year fee waiver ends")
+_NET_AFTER_29 = re.compile(
+    r"[ \t*_]*(?:\([^()\n]{0,30}\)[ \t]*)?(?:a[ \t]+year[ \t]+|/[ \t]*yr[ \t]+|per[ \t]+year[ \t]+)?"
+    r"(?:net[ \t]+)?(?:after|net[ \t]+of|less|minus)[ \t]+(?:(?:the|its|that|their|paying"
+    r"(?:[ \t]+the)?)[ \t]+)?(?:first[- \t]year|annual|yearly|\$[\d,]+)?[ \t]*(?:annual[ \t]+)?fees?\b"
+    r"(?:[ \t]+(?:the|in)[ \t]+(?:first[ \t]+year|year[ \t]+one))?(?:\[\d{1,2}\]|[*\u2020])?"
+    r"[ \t*_]*(?:[.,;:)!?\n]|$)"
+)
+
+
+def revise_29(extraction: Extraction, questions: bool, nets: bool) -> Extraction:
+    """The extraction with ``questions_29``'s and ``nets_29``'s figures unbound (module
+    docstring)."""
+    readings = []
+    if questions:
+        readings.append(_questions_29(extraction))
+    if nets and "$" in extraction.masked:
+        readings.append(_net_after_29)
+    return unbind_claims(extraction, [r for r in readings if r is not None])
+
+
+def _net_after_29(claim: Claim, masked: str) -> bool:
+    """A dollar figure followed by "after the first-year fee" (or "net of the annual fee")."""
+    return "$" in claim.text and _NET_AFTER_29.match(masked, claim.end) is not None
+
+
+def _questions_29(extraction: Extraction) -> Callable[[Claim, str], bool] | None:
+    """Whether a claim is in a reader's question that the answer denies: a labelled question
+    ("**q (from the comments):** does the X have a 0% intro period?" then "no introductory apr
+    ...") or a reported one ("Cx asked about 0% promo -> none on this card") (module
+    docstring). A question answered yes keeps its figures."""
+    masked = extraction.masked
+    if "?" not in masked and not any(w in masked for w in ("ask", "enquir", "inquir", "want")):
+        return None
+    units = extraction.units
+    starts = [u[0] for u in units]
+    memo: dict[int, bool] = {}
+
+    def denied(claim: Claim, _masked: str) -> bool:
+        k = bisect_right(starts, claim.start) - 1
+        if k < 0 or claim.start >= units[k][1]:
+            return False
+        a, b = units[k]
+        if a not in memo:
+            memo[a] = _labeled_question_denied(masked, a, b)
+        return memo[a] or _asked_and_denied(masked, a, claim.start, claim.end)
+
+    return denied
+
+
+__all__ = ["options_29", "picks_29", "revise_29", "slash_29"]
