@@ -1,16 +1,18 @@
 """Compliance ruleset 29 (issue 13, ``verifiers/compliance/ruleset29.py``): defects ruleset 28 let
 pass on the s33 blind sets' tuning halves - a pick after a label whose bold closes after its
 colon, a pick unmade by the reason given for it, a card alone on its line between emoji in an
-answer to a customer, and an intro rate with its months after a slash - in our own wording on the
-hand catalog (``tests/compliance_cases``).
+answer to a customer, and an intro rate with its months after a slash - and honest figures it
+flagged there - a reader's question the answer denies, a value net of the fee - in our own
+wording on the hand catalog (``tests/compliance_cases``).
 
 Summit Cash: no annual fee, 0% on purchases for 15 months. Summit Cash Preferred: $150 a year.
 Vista Clear: no annual fee, 0% on purchases for 12 months, 1.99% on transfers for 21 months.
 Customer C1 may have the Summit Cash, Harbor Sky Miles and Vista Clear, not the Summit Cash
 Preferred (score) and not the Harbor Sky Miles Elites (already held).
 
-Each case is (text, customer, ruleset 29's codes, ruleset 28's codes). Every class holds a false
-text ruleset 28 passes and 29 catches, and honest twins in the same shape that neither flags.
+Each case is (text, customer, ruleset 29's codes, ruleset 28's codes). Every recall class holds
+a false text ruleset 28 passes and 29 catches, and honest twins in the same shape that neither
+flags; every precision class an honest text 28 flags and 29 passes, and false twins both flag.
 """
 
 from __future__ import annotations
@@ -141,8 +143,62 @@ SLASH: list[Case] = [
     ("Vista Clear: balance transfer fee 3%/$5, no annual fee.", None, _OK, _OK),
 ]
 
-CASES = PICKS + OPTIONS + SLASH
-_FLAG_OF = {"picks_29": PICKS, "options_29": OPTIONS, "slash_29": SLASH}
+_INTRO_OFFER = ["false_intro_offer"]
+_FEE = ["wrong_fee"]
+
+QUESTIONS: list[Case] = [
+    # a reader's question behind a label, or reported in a note, that the answer denies: its 0%
+    # is what was asked, not a claim (the Summit Cash Preferred has no intro offer)
+    (
+        "**q (from the comments):** does the Summit Cash Preferred have a 0% intro period?\n\n"
+        "**a:** no introductory apr on either purchases or transfers. The annual fee is $150.",
+        None,
+        _OK,
+        _INTRO_OFFER,
+    ),
+    (
+        "- Cx asked about 0% promo on Summit Cash Preferred -> none on this card (no intro purch, "
+        "no intro BT).",
+        None,
+        _OK,
+        _INTRO_OFFER,
+    ),
+    # false twins: the answer confirms the offer that does not exist
+    (
+        "**q (from the comments):** does the Summit Cash Preferred have a 0% intro period?\n\n"
+        "**a:** yes, 0% for 12 months.",
+        None,
+        _INTRO_OFFER,
+        _INTRO_OFFER,
+    ),
+    (
+        "- Cx asked about 0% promo on Summit Cash Preferred -> confirmed, 0% for 12 months.",
+        None,
+        _INTRO_OFFER,
+        _INTRO_OFFER,
+    ),
+]
+
+NETS: list[Case] = [
+    # a value worked out net of the fee is no fee (the Summit Cash Plus's fee is $95)
+    (
+        "On first-year value the Summit Cash Plus comes out at $350 after the first-year fee.",
+        None,
+        _OK,
+        _FEE,
+    ),
+    # false twin: a fee that applies after the waiver ends is the fee
+    ("Summit Cash Plus: $99 after the first-year fee waiver ends.", None, _FEE, _FEE),
+]
+
+CASES = PICKS + OPTIONS + SLASH + QUESTIONS + NETS
+_FLAG_OF = {
+    "picks_29": PICKS,
+    "options_29": OPTIONS,
+    "slash_29": SLASH,
+    "questions_29": QUESTIONS,
+    "nets_29": NETS,
+}
 
 
 @pytest.fixture(scope="module")
@@ -169,9 +225,10 @@ def test_each_flag_alone_reads_its_class(catalog: Catalog, flag: str) -> None:
 
 
 def test_ruleset29_drops_no_code_of_28_but_an_unread_duration(catalog: Catalog) -> None:
-    """A recall ruleset: every code ruleset 28 gives a case, 29 gives it too - except the
+    """The recall readings: every code ruleset 28 gives a case, 29 gives it too - except the
     disclosure finding for an intro rate whose months 28 did not read ("0% / 15mo"): 29 reads
-    them and checks them instead."""
+    them and checks them instead. (The precision readings, questions and nets, drop codes by
+    design: their false twins keep theirs.)"""
     for text, customer, _, _ in PICKS + OPTIONS:
         assert set(codes(text, catalog, 28, customer)) <= set(codes(text, catalog, 29, customer))
     for text, customer, _, _ in SLASH:
