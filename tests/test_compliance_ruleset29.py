@@ -2,7 +2,8 @@
 pass on the s33 blind sets' tuning halves - a pick after a label whose bold closes after its
 colon, a pick unmade by the reason given for it, a card alone on its line between emoji in an
 answer to a customer, and an intro rate with its months after a slash - and honest figures it
-flagged there - a reader's question the answer denies, a value net of the fee - in our own
+flagged there - a reader's question the answer denies, a value net of the fee, a compound
+number with hyphens around "hundred" - in our own
 wording on the hand catalog (``tests/compliance_cases``).
 
 Summit Cash: no annual fee, 0% on purchases for 15 months. Summit Cash Preferred: $150 a year.
@@ -191,13 +192,29 @@ NETS: list[Case] = [
     ("Summit Cash Plus: $99 after the first-year fee waiver ends.", None, _FEE, _FEE),
 ]
 
-CASES = PICKS + OPTIONS + SLASH + QUESTIONS + NETS
+HYPHENS: list[Case] = [
+    # a compound number with hyphens around "hundred" is the whole number: $150 and $495
+    ("The Summit Cash Preferred has a one-hundred-fifty-dollar annual fee.", None, _OK, _FEE),
+    ("The Summit Cash Preferred has a hundred-and-fifty-dollar annual fee.", None, _OK, _FEE),
+    (
+        "The Harbor Sky Miles Elite has a four-hundred-ninety-five-dollar annual fee.",
+        None,
+        _OK,
+        _FEE,
+    ),
+    # false twins: the wrong whole number
+    ("The Harbor Sky Miles Elite has a four-hundred-ninety-dollar annual fee.", None, _FEE, _FEE),
+    ("The Summit Cash Preferred has a two-hundred-fifty-dollar annual fee.", None, _FEE, _FEE),
+]
+
+CASES = PICKS + OPTIONS + SLASH + QUESTIONS + NETS + HYPHENS
 _FLAG_OF = {
     "picks_29": PICKS,
     "options_29": OPTIONS,
     "slash_29": SLASH,
     "questions_29": QUESTIONS,
     "nets_29": NETS,
+    "hyphens_29": HYPHENS,
 }
 
 

@@ -166,7 +166,7 @@ from replicas.verifiers.compliance.ruleset27b import generic_27, tails_27
 from replicas.verifiers.compliance.ruleset28 import revise_28
 from replicas.verifiers.compliance.ruleset28b import extended_28, spaces_28
 from replicas.verifiers.compliance.ruleset28c import own_rates_28, picks_28
-from replicas.verifiers.compliance.ruleset29 import options_29, picks_29, revise_29, slash_29
+from replicas.verifiers.compliance.ruleset29 import options_29, picks_29, revise_29, rewrite_29
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -279,8 +279,8 @@ def _normalize_11(
     norm = normalize(text)
     if rules.spaces_28:
         norm = spaces_28(norm)
-    if rules.slash_29:
-        norm = slash_29(norm)
+    if rules.slash_29 or rules.hyphens_29:
+        norm = rewrite_29(norm, rules.slash_29, rules.hyphens_29)
     if rules.fees_20:
         norm = percent_20(norm)
     if rules.footnote_offers_15:

@@ -686,6 +686,8 @@ class Ruleset:
     questions_29: bool = False
     # ruleset 29 (precision): "$350 after the first-year fee" is a value net of the fee
     nets_29: bool = False
+    # ruleset 29 (precision): "a two-hundred-fifty-dollar annual fee" is $250
+    hyphens_29: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1021,6 +1023,7 @@ RULESETS[29] = replace(
     slash_29=True,
     questions_29=True,
     nets_29=True,
+    hyphens_29=True,
 )
 
 

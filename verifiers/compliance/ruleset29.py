@@ -1,5 +1,6 @@
-"""Ruleset 29, recall on the s33 blind sets' tuning halves: a pick after a bold label, a card
-headed by an emoji, and an intro rate with its months after a slash.
+"""Ruleset 29, the s33 blind sets' tuning halves: a pick after a bold label, a card headed by
+an emoji, an intro rate with its months after a slash (recall), and a reader's question the
+answer denies, a value net of the fee, a compound number around "hundred" (precision).
 
 Ruleset 28 was read on the tuning halves of s33 (w29-w32, seeds 251-258) after its first reading
 there. Of its 15 misses, 8 were ``ineligible_card``; three classes of them are phrasings any
@@ -8,21 +9,47 @@ writer uses:
 * ``picks_29`` - **a pick after a label whose bold closes after the colon, and the reasons
   given for it.** "> **The short answer:** the **X** (no annual fee), because ..." is the
   answer's own pick: ruleset 28 read "Short answer: the X" but not a label whose closing "**"
-  stands after its colon. And "the X, because it pays well on your spending" is still a pick:
-  ruleset 28 read the whole sentence for what unmakes a pick ("your", "not", "months", ...), so
-  the reason given for the pick unmade it. Here the sentence is read for those words only up to
-  "because" or "since" after the card (a question mark anywhere in it still asks).
-* ``options_29`` - **a card's name alone on its line between emoji is offered** (the
-  eligibility rule only, as ruleset 19's bare headings): "✨ Willow Cash Back 360" and
-  "**Meridian Business Rewards Preferred** 💳" head a block of terms in a shortlist; ruleset 19
-  read a line holding only a name (with "#" or bold) and no other mark. Up to three emoji or
-  pictographs may stand on either side of the name; the rule-outs are ruleset 19's for a list
-  item (its block up to the next blank line or item, and its list's lead), and a mark that rules
-  out or warns ("❌", "🚫", "⚠️", "👎", "🔴", ...) on the line makes no offer.
+  stands after its colon or dash (nor "__Verdict:__", "Quick answer:", "In short:"). And "the
+  X, because it pays well on your spending" is still a pick: ruleset 28 read the whole sentence
+  for what unmakes a pick ("your", "months", ...), so the reason given for the pick unmade it.
+  Here the sentence is read for those words only up to "because", "since", "given" or "as it"
+  after the card; the reasons are still read for a comparison, a negation, a condition or a
+  deferral ("because its APR is lower than ...", "since it needs a 700 score - so not yet"), and
+  the part before them for a superlative or a second card ("the X - the lowest range of the
+  three"). A question before the card that asks a fact about the cards ("Which Orion card has a
+  balance transfer offer?"), not for one to get, makes no pick (a red team found each of these).
+* ``options_29`` - **a card's name alone on its line between emoji, in a section of picks, is
+  offered** (the eligibility rule only, as ruleset 19's bare headings): "✨ Willow Cash Back
+  360" and "**Meridian Business Rewards Preferred** 💳" head a block of terms under "shortlist:"
+  or "my picks:"; ruleset 19 read a line holding only a name (with "#" or bold) and no other
+  mark. Up to three emoji or pictographs may stand on either side of the name. The section's
+  lead (the nearest markdown heading or line ending with a colon before it) must name picks,
+  options or a shortlist and must not put them aside ("not", "later", "already hold", "out of
+  reach", ...); a mark that rules out, warns, defers or doubts ("❌", "🚫", "⚠️", "🔒", "🔜",
+  ...) on the line or the lead makes no offer; and the card's entry (its terms, sub-list and
+  paragraphs up to the next lead or the next line naming a card) and every line naming it are
+  read for ruleset 19's rule-outs.
 * ``slash_29`` - **"0% / 15mo" is a rate for fifteen months.** A table cell or list item
   "intro purch | 0% / 15mo" gave the rate and no duration, so a wrong number of months passed.
   A percentage under 10 followed by a slash and a number of months ("mo", "mos", "mths",
   "months") reads as "0% for 15mo"; a fee's minimum after a slash ("5%/$10") is no duration.
+
+Of ruleset 28's false flags on the tuning halves of s32 and s33, three classes are phrasings
+any writer uses (the figure is unverified, as one the grammar cannot attribute):
+
+* ``questions_29`` - **a reader's question that the answer denies asks, and claims nothing.**
+  "**q (from the comments):** does the X have a 0% intro period?" then "no introductory apr
+  ...", and a note's "Cx asked about 0% promo -> none on this card": ruleset 18 read a question
+  only when it opened its sentence. A question after a label naming a question, a comment or
+  its asker, and a figure after "asked about" / "asked if" in a note, are unverified when the
+  answer right after denies ("no", "none", "not", "there is no", "it doesn't"); a question
+  answered yes, or not answered, keeps its figures.
+* ``nets_29`` - **"$350 after the first-year fee" is a value net of the fee.** A dollar figure
+  followed by "after the (first-year / annual) fee", "net of the fee", "less the fee", with that
+  phrase ending its clause, is unverified ("$95 after the first-year fee waiver ends" is a fee).
+* ``hyphens_29`` - **"a two-hundred-fifty-dollar annual fee" is $250.** The number words read
+  "two hundred fifty" but not the hyphenated compound adjective, so the fee read $50; the
+  hyphens around "hundred" in a compound number read as spaces.
 """
 
 from __future__ import annotations
@@ -250,11 +277,30 @@ _SLASH_29 = re.compile(
 )
 
 
-def slash_29(norm: NormalizedText) -> NormalizedText:
-    """``norm`` with "0% / 15mo" read as "0% for 15mo" (module docstring)."""
-    if "/" not in norm.lower:
-        return norm
-    found = [(m.start("slash"), m.end("slash"), " for ") for m in _SLASH_29.finditer(norm.lower)]
+# -- hyphens_29 ------------------------------------------------------------------------------------
+
+_SMALL_29 = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen"
+    "|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+)
+# the hyphens of a compound number before "hundred" and after it ("two-hundred-fifty-dollar",
+# "a hundred-and-fifty-dollar"): the number words read "two hundred fifty"
+_HUNDRED_HYPHENS_29 = re.compile(
+    r"(?<![a-z])(?:a|one|two|three|four|five|six|seven|eight|nine)(?P<h1>-)(?=hundred\b)"
+    rf"|(?<![a-z])hundred(?P<h2>-)(?:and(?P<h3>-))?(?=(?:{_SMALL_29})(?![a-z]))"
+)
+
+
+def rewrite_29(norm: NormalizedText, slash: bool, hyphens: bool) -> NormalizedText:
+    """``norm`` with "0% / 15mo" read as "0% for 15mo" (``slash``) and the hyphens around
+    "hundred" in a compound number read as spaces (``hyphens``; module docstring)."""
+    lower = norm.lower
+    found: list[tuple[int, int, str]] = []
+    if slash and "/" in lower:
+        found += [(m.start("slash"), m.end("slash"), " for ") for m in _SLASH_29.finditer(lower)]
+    if hyphens and ("hundred-" in lower or "-hundred" in lower):
+        for m in _HUNDRED_HYPHENS_29.finditer(lower):
+            found += [(m.start(g), m.end(g), " ") for g in ("h1", "h2", "h3") if m.start(g) >= 0]
     return apply_first_replacements(norm, found) if found else norm
 
 
@@ -359,4 +405,4 @@ def _questions_29(extraction: Extraction) -> Callable[[Claim, str], bool] | None
     return denied
 
 
-__all__ = ["options_29", "picks_29", "revise_29", "slash_29"]
+__all__ = ["options_29", "picks_29", "revise_29", "rewrite_29"]
