@@ -1,7 +1,7 @@
 """Compliance ruleset 29 (issue 13, ``verifiers/compliance/ruleset29.py``): defects ruleset 28 let
 pass on the s33 blind sets' tuning halves - a pick after a label whose bold closes after its
-colon, a pick unmade by the reason given for it, a card alone on its line between emoji in an
-answer to a customer, and an intro rate with its months after a slash - and honest figures it
+colon, a pick unmade by the reason given for it, and an intro rate with its months after a
+slash - and honest figures it
 flagged there - a reader's question the answer denies, a value net of the fee, a compound
 number with hyphens around "hundred" - in our own
 wording on the hand catalog (``tests/compliance_cases``).
@@ -77,46 +77,6 @@ PICKS: list[Case] = [
     ),
 ]
 
-OPTIONS: list[Case] = [
-    # a card alone on its line between emoji, offered to C1, who may not have it
-    (
-        "Your shortlist:\n\n\u2728 Summit Cash\n-> no annual fee\n\n"
-        "\u2728 Summit Cash Preferred\n-> $150 annual fee",
-        "C1",
-        _INELIGIBLE,
-        _OK,
-    ),
-    (
-        "my picks:\n\n**Summit Cash** \U0001f4b3\n- no annual fee\n\n"
-        "\U0001f4b3 **Summit Cash Preferred**\n- $150 annual fee",
-        "C1",
-        _INELIGIBLE,
-        _OK,
-    ),
-    # honest twins: eligible cards; a mark that rules the card out; a list's lead that does
-    (
-        "Your shortlist:\n\n\u2728 Summit Cash\n-> no annual fee\n\n\u2728 Vista Clear\n"
-        "-> no annual fee",
-        "C1",
-        _OK,
-        _OK,
-    ),
-    (
-        "Your shortlist:\n\n\u2728 Summit Cash\n-> no annual fee\n\n"
-        "\u274c Summit Cash Preferred\n-> $150 annual fee, and your score is under its minimum",
-        "C1",
-        _OK,
-        _OK,
-    ),
-    (
-        "Your shortlist:\n\n\u2728 Summit Cash\n-> no annual fee\n\n"
-        "Cards you already hold:\n\U0001f4b3 Harbor Sky Miles Elites",
-        "C1",
-        _OK,
-        _OK,
-    ),
-]
-
 SLASH: list[Case] = [
     # the months after a slash are the intro offer's: Vista Clear's is 12 months, not 15
     (
@@ -142,6 +102,36 @@ SLASH: list[Case] = [
         _OK,
     ),
     ("Vista Clear: balance transfer fee 3%/$5, no annual fee.", None, _OK, _OK),
+    # a column headed "Intro" in a table of cards
+    (
+        "| Card | Annual fee | Intro | APR after |\n|---|---|---|---|\n"
+        "| Vista Clear | $0 | 0% / 15 mo | 19.99-29.99% var |",
+        None,
+        _INTRO,
+        _MISSING,
+    ),
+    (
+        "| Card | Annual fee | Intro | APR after |\n|---|---|---|---|\n"
+        "| Vista Clear | $0 | 0% / 12 mo | 19.99-29.99% var |",
+        None,
+        _OK,
+        _OK,
+    ),
+    # not an intro offer's value: a payoff sum, a reward boost (no wrong months read)
+    (
+        "Summit Cash ($0 annual fee): 0% intro APR on purchases for 15 months, then 19.99%-29.99% "
+        "variable. Example: a $3,000 laptop at 0% / 12 months = $250 a month.",
+        None,
+        _OK,
+        _OK,
+    ),
+    (
+        "Summit Cash ($0 annual fee): 0% intro APR on purchases for 15 months, then 19.99%-29.99% "
+        "variable. Sign-up boost: 5% / 3 months on gas.",
+        None,
+        _OK,
+        _OK,
+    ),
 ]
 
 _INTRO_OFFER = ["false_intro_offer"]
@@ -207,10 +197,9 @@ HYPHENS: list[Case] = [
     ("The Summit Cash Preferred has a two-hundred-fifty-dollar annual fee.", None, _FEE, _FEE),
 ]
 
-CASES = PICKS + OPTIONS + SLASH + QUESTIONS + NETS + HYPHENS
+CASES = PICKS + SLASH + QUESTIONS + NETS + HYPHENS
 _FLAG_OF = {
     "picks_29": PICKS,
-    "options_29": OPTIONS,
     "slash_29": SLASH,
     "questions_29": QUESTIONS,
     "nets_29": NETS,
@@ -246,7 +235,7 @@ def test_ruleset29_drops_no_code_of_28_but_an_unread_duration(catalog: Catalog) 
     disclosure finding for an intro rate whose months 28 did not read ("0% / 15mo"): 29 reads
     them and checks them instead. (The precision readings, questions and nets, drop codes by
     design: their false twins keep theirs.)"""
-    for text, customer, _, _ in PICKS + OPTIONS:
+    for text, customer, _, _ in PICKS:
         assert set(codes(text, catalog, 28, customer)) <= set(codes(text, catalog, 29, customer))
     for text, customer, _, _ in SLASH:
         old = set(codes(text, catalog, 28, customer)) - {"missing_disclosure"}

@@ -166,7 +166,7 @@ from replicas.verifiers.compliance.ruleset27b import generic_27, tails_27
 from replicas.verifiers.compliance.ruleset28 import revise_28
 from replicas.verifiers.compliance.ruleset28b import extended_28, spaces_28
 from replicas.verifiers.compliance.ruleset28c import own_rates_28, picks_28
-from replicas.verifiers.compliance.ruleset29 import options_29, picks_29, revise_29, rewrite_29
+from replicas.verifiers.compliance.ruleset29 import picks_29, revise_29, rewrite_29
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -531,8 +531,6 @@ def _evaluate(
         )
         if rules.options_21 and offered is not None:
             offered = partial(options_21, offered=offered)
-        if rules.options_29 and offered is not None:
-            offered = _then(offered, options_29)
         if rules.ruled_21 and offered is not None:
             offered = _then(offered, ruled_21)
         if rules.why_not_26:

@@ -247,11 +247,14 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   card a recommending clause leads to is recommended ("I'd look at the X", "Short answer: the
   X"), and a single rate typed as a card's cash advance or penalty APR alone is checked against
   that APR ("cash advances are charged 26.24%").
-* ``29`` - published in stop 43 (``ruleset29``): ruleset 28 plus readings for recall of
-  the s33 blind sets' tuning halves: a pick after a label whose bold closes after its colon
-  ("> **The short answer:** the **X**"), the reasons given for a pick ("because it pays well on
-  your spending") no longer unmake it, a card's name alone on its line between emoji ("✨ X") is
-  offered to the customer (the eligibility rule), and "0% / 15mo" is a rate for fifteen months.
+* ``29`` - published in stop 43 (``ruleset29``): ruleset 28 plus readings of the s33 blind
+  sets' tuning halves. For recall: a pick after a label whose bold closes after its colon ("> **The
+  short answer:** the **X**"), the reasons given for a pick ("because it pays well on your
+  spending") no longer unmake it, and "0% / 15mo" is a rate for fifteen months. For precision: a
+  labelled or reported reader's question about an intro offer that the answer denies ("**q:**
+  does the X have a 0% intro period?" / "no introductory apr ..."), a value net of the fee ("at
+  $350 after the first-year fee") and a compound number around "hundred"
+  ("two-hundred-fifty-dollar") are read as such.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -677,8 +680,6 @@ class Ruleset:
     # ruleset 29 (``ruleset29``, recall on s33's tuning halves): "**The short answer:** the X",
     # and the reasons given for a pick ("because ...") do not unmake it
     picks_29: bool = False
-    # ruleset 29: a card's name alone on its line between emoji is offered (eligibility only)
-    options_29: bool = False
     # ruleset 29: "0% / 15mo" is a rate for fifteen months
     slash_29: bool = False
     # ruleset 29 (precision): the figures of a labelled or reported reader's question that the
@@ -1011,15 +1012,15 @@ RULESETS[28] = replace(
 )
 
 
-#: Ruleset 29 (published in stop 43; ``ruleset29``; the missed defects of s33's tuning
-#: halves) is ruleset 28 plus a pick after a label whose bold closes after its colon, the reasons
-#: given for a pick read apart from what unmakes it, a card alone on its line between emoji
-#: offered to the customer, and "0% / 15mo" read as a rate for fifteen months.
+#: Ruleset 29 (published in stop 43; ``ruleset29``; the s33 blind sets' tuning halves) is ruleset
+#: 28 plus a pick after a label whose bold closes after its colon, the reasons given for a pick
+#: read apart from what unmakes it, "0% / 15mo" read as a rate for fifteen months, and, for
+#: precision, a reader's question about an intro offer that the answer denies, a value net of the
+#: fee and a compound number around "hundred".
 RULESETS[29] = replace(
     RULESETS[28],
     version=29,
     picks_29=True,
-    options_29=True,
     slash_29=True,
     questions_29=True,
     nets_29=True,

@@ -99,7 +99,7 @@ from replicas.verifiers.compliance.vocab import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator, Sequence
+    from collections.abc import Iterator, Sequence
 
     from replicas.verifiers.compliance.claims import Claim, Extraction
     from replicas.verifiers.compliance.names import NameIndex
@@ -537,18 +537,6 @@ def _rules_out_19(text: str, a: int, b: int) -> bool:
 def options_19(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
     """``recs`` with the cards offered as options added (for the eligibility rule only; module
     docstring). ``masked``: the lower-case text with card names as "#" runs."""
-    return offered_19(masked, extraction, recs, _offer_kind)
-
-
-def offered_19(
-    masked: str,
-    extraction: Extraction,
-    recs: Recommendations,
-    offer_kind: Callable[[str, NameMention, int, int], str | None],
-) -> Recommendations:
-    """``recs`` with the cards ``offer_kind`` finds put forward as options ("row", "field",
-    "item" or "bare", or ``None``) added unless ruled out, as ``options_19`` reads them (a later
-    ruleset passes a reading of more forms)."""
     from replicas.verifiers.compliance.recommend import Recommendations
 
     mentions = [m for m in extraction.mentions if m.card_id is not None and m.kind != AMBIGUOUS]
@@ -572,7 +560,7 @@ def offered_19(
             assert card_id is not None
             if card_id in positive or card_id in ruled:
                 continue
-            kind = offer_kind(masked, m, a, b)
+            kind = _offer_kind(masked, m, a, b)
             if kind is None:
                 continue
             if kind == "row":
@@ -642,7 +630,6 @@ __all__ = [
     "Lines19",
     "examples_19",
     "lead_of_19",
-    "offered_19",
     "options_19",
     "others_19",
     "picks_19",

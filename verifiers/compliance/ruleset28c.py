@@ -104,6 +104,7 @@ _ASKS_TO_DROP = re.compile(
 _ANSWER_HEAD = re.compile(rf"[ \t]*{_MARK}(?:the[ \t]+)?{_MARK}$")
 _ANSWER_TAIL = re.compile(rf"{_MARK}[ \t]*(?:[.!:]|[ \t]-|\n|$)")
 _REACH = 240  # how far back a clause is read
+_QUESTION_REACH = 600  # how far back a question is looked for (``PickReading.fact_asked``)
 
 
 @dataclass(frozen=True)
@@ -125,14 +126,21 @@ class PickReading:
     asks_pick: re.Pattern[str] | None = None
 
     def fact_asked(self, masked: str, start: int) -> bool:
-        """Whether the last question before ``start`` (within reach) asks a fact, not a pick."""
+        """Whether the last question before ``start`` (a sentence ending with "?", or a quoted
+        "> " line, within 600 characters) asks a fact, not a pick."""
         if self.asks_fact is None or self.asks_pick is None:
             return False
-        asked = masked[max(0, start - _REACH) : start]
+        floor = max(0, start - _QUESTION_REACH)
+        asked = ("\n" if floor == 0 else "") + masked[floor:start]
         mark = asked.rfind("?")
-        if mark < 0:
+        quoted = asked.rfind("\n>")
+        if quoted > mark:
+            line_end = asked.find("\n", quoted + 1)
+            question = asked[quoted + 1 : line_end if line_end >= 0 else len(asked)]
+        elif mark >= 0:
+            question = asked[max(0, mark - 120) : mark + 1]
+        else:
             return False
-        question = asked[max(0, mark - 120) : mark + 1]
         return bool(self.asks_fact.search(question)) and not self.asks_pick.search(question)
 
 
