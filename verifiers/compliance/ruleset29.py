@@ -145,6 +145,12 @@ _INTRO_LABEL_29 = re.compile(r"\b(?:intro|introductory|promo|promotional)\b[^\d%
 _CELL_HEAD_29 = re.compile(
     r"[ \t*_]*(?:(?:purch\w*|bt|balance[ \t]+transfers?|transfers?|on[ \t]+purchases)[ \t:]*)?"
 )
+# what makes an intro label another offer's or what is left of one ("intro left", "your current
+# card's intro", "you need an intro of", "months remaining")
+_NOT_OFFERED_29 = re.compile(
+    r"\b(?:left|remain\w*|your|you|need\w*|current\w*|ago|ending|ends|elapsed|used|old|previous"
+    r"|other|target\w*|goal\w*|want\w*|wish|since|until|expir\w*)\b"
+)
 # a column header naming an intro offer ("Intro", "Intro APR", "0% intro")
 _INTRO_WORD_29 = re.compile(r"\b(?:intro|introductory|promo|promotional)\b")
 # after the months: the end of the cell, the line or the clause, and no further slash
@@ -161,17 +167,24 @@ def _slash_read(lower: str, match: re.Match[str]) -> bool:
     line_start = lower.rfind("\n", 0, match.start()) + 1
     before = lower[line_start : match.start()]
     if "|" not in before:
-        return _INTRO_LABEL_29.search(before) is not None
+        clause = before[max(before.rfind(stop) for stop in ".;!?") + 1 :][-80:]
+        return _INTRO_LABEL_29.search(clause) is not None and _NOT_OFFERED_29.search(clause) is None
     cells = before.split("|")
     if _CELL_HEAD_29.fullmatch(cells[-1]) is None:
         return False  # not alone in its cell (but for its kind: "purch 0% / 21 mo")
     if len(cells) < 2 or (not cells[0].strip() and len(cells) < 3):
         return False  # the row's first cell: no label
     label = cells[1] if not cells[0].strip() else cells[0]
+    if _NOT_OFFERED_29.search(label) is not None:
+        return False  # "| your current card | 0% / 6 mo |"
     if _INTRO_LABEL_29.search(label.rstrip(" \t*_")) is not None:
         return True  # "| intro BT | 0% / 12mo |"
     header = _header_cell(lower, line_start, len(cells) - 1)
-    return header is not None and _INTRO_WORD_29.search(header) is not None
+    return (
+        header is not None
+        and _INTRO_WORD_29.search(header) is not None
+        and _NOT_OFFERED_29.search(header) is None
+    )
 
 
 def _header_cell(lower: str, line_start: int, column: int) -> str | None:
