@@ -173,13 +173,15 @@ QUESTIONS: list[Case] = [
 NETS: list[Case] = [
     # a value worked out net of the fee is no fee (the Summit Cash Plus's fee is $95)
     (
-        "On first-year value the Summit Cash Plus comes out at $350 after the first-year fee.",
+        "On first-year value the Summit Cash Plus ($95 a year, $0 the first year) wins, at $350 "
+        "after the first-year fee.",
         None,
         _OK,
         _FEE,
     ),
-    # false twin: a fee that applies after the waiver ends is the fee
+    # false twins: a fee that applies after the waiver ends is the fee, and so is a price
     ("Summit Cash Plus: $99 after the first-year fee waiver ends.", None, _FEE, _FEE),
+    ("The Summit Cash Plus comes in at $120 a year after the first-year fee.", None, _FEE, _FEE),
 ]
 
 HYPHENS: list[Case] = [

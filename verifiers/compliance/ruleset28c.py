@@ -124,10 +124,16 @@ class PickReading:
     # offer?"), not for one to get ("which is best for me?")
     asks_fact: re.Pattern[str] | None = None
     asks_pick: re.Pattern[str] | None = None
+    # a question about a card the reader holds ("the X I opened last year", "my X")
+    asks_held: re.Pattern[str] | None = None
+    # read the question before the card from its own start (ruleset 28 reads a slice that goes
+    # wrong when the "?" stands in the first 120 characters of its window)
+    whole_question: bool = False
 
     def fact_asked(self, masked: str, start: int) -> bool:
         """Whether the last question before ``start`` (a sentence ending with "?", or a quoted
-        "> " line, within 600 characters) asks a fact, not a pick."""
+        "> " line, within 600 characters) asks a fact, not a pick, or asks about a card the
+        reader holds."""
         if self.asks_fact is None or self.asks_pick is None:
             return False
         floor = max(0, start - _QUESTION_REACH)
@@ -141,6 +147,8 @@ class PickReading:
             question = asked[max(0, mark - 120) : mark + 1]
         else:
             return False
+        if self.asks_held is not None and self.asks_held.search(question):
+            return True
         return bool(self.asks_fact.search(question)) and not self.asks_pick.search(question)
 
 
@@ -226,8 +234,14 @@ def _picked(masked: str, start: int, end: int, reading: PickReading = READING_28
     if _PRICE_NEAR.search(masked, max(0, start - 80), min(len(masked), end + 200)):
         return False
     asked = masked[max(0, start - _REACH) : start]
-    if "?" in asked and _ASKS_TO_DROP.search(asked[asked.rfind("?") - 120 :]):
-        return False  # "Which would I nominate as the worst value? I'd nominate the X."
+    if "?" in asked:
+        mark = asked.rfind("?")
+        if reading.whole_question:
+            question = asked[max(0, mark - 120) : mark + 1]
+        else:
+            question = asked[mark - 120 :]
+        if _ASKS_TO_DROP.search(question):
+            return False  # "Which would I nominate as the worst value? I'd nominate the X."
     return (
         _WORTH_A_LOOK.match(masked, end) is not None or _PHRASE_END.match(masked, end) is not None
     )

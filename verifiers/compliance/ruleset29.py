@@ -28,8 +28,9 @@ writer uses, and ruleset 29 reads two:
   "intro purch | 0% / 15mo" gave the rate and no duration, so a wrong number of months passed.
   A percentage under 10 followed by a slash and a number of months ("mo", "mos", "mths",
   "months") reads as "0% for 15mo" where it is an intro offer's value: in a table cell whose
-  row label ("intro BT") or column header ("Intro") names an intro offer, or right after such a
-  label ("intro purchase APR 0% / 12mo"), the months ending the cell or clause. A red team found the slash in
+  row label names an intro offer ("intro BT"), or whose row is led by a card's name and whose
+  column header names one ("Intro"), or right after such a label ("intro purchase APR 0% /
+  12mo"), the months ending the cell or clause. A red team found the slash in
   payoff sums ("$3,000 at 0% / 12 months = $250 a month"), reward boosts ("5% / 3 months on
   gas"), the reader's own targets and promos, and chains ("0% / 1.99% / 12 mo / 21 mo"): none
   of them is read. A fee's minimum after a slash ("5%/$10") is no duration.
@@ -40,16 +41,23 @@ any writer uses (the figure is unverified, as one the grammar cannot attribute):
 * ``questions_29`` - **a reader's question that the answer denies asks, and claims nothing.**
   "**q (from the comments):** does the X have a 0% intro period?" then "no introductory apr
   ...", and a note's "Cx asked about 0% promo -> none on this card": ruleset 18 read a question
-  only when it opened its sentence. A question after a label naming a question, a comment or
-  its asker, and a figure after "asked about" / "asked if" in a note, are unverified when the
-  answer right after denies ("no", "none", "not", "there is no", "it doesn't"); a question
-  answered yes, or not answered, keeps its figures.
-* ``nets_29`` - **"$350 after the first-year fee" is a value net of the fee.** A dollar figure
-  followed by "after the (first-year / annual) fee", "net of the fee", "less the fee", with that
-  phrase ending its clause, is unverified ("$95 after the first-year fee waiver ends" is a fee).
+  only when it opened its sentence. Only whether there is a 0% offer at all is read: a question
+  right after a label naming a question or a comment that asks "does the X have / is there a 0%
+  ... ?", answered "No," or with a denial naming the offer ("no introductory apr", "none on
+  this card"), and a note's "Cx asked about 0% promo" answered "-> none on this card". Its 0%
+  (no months) is unverified; a question answered yes, a question about a property of an offer
+  ("is the X's 0% going away?", "does the 0% need enrolment? No"), and what a question
+  presupposes (the X's $95 fee, its 0% for 21 months) keep their figures (red teams found each
+  of these).
+* ``nets_29`` - **"wins, at $350 after the first-year fee" is a value net of the fee.** A dollar
+  figure given as a value ("wins, at", "worth", "nets you", "earns", "saves") and followed by
+  "after the (first-year / annual) fee", "net of the fee", "less the fee", with that phrase
+  ending its clause, is unverified. A price is not a value: "comes in at $120 a year after the
+  first-year fee", "$95 after the first-year fee waiver ends" are fees (a red team found them).
 * ``hyphens_29`` - **"a two-hundred-fifty-dollar annual fee" is $250.** The number words read
   "two hundred fifty" but not the hyphenated compound adjective, so the fee read $50; the
-  hyphens around "hundred" in a compound number read as spaces.
+  hyphens around "hundred" in a compound number read as spaces (not after "thousand", which the
+  number words do not read).
 """
 
 from __future__ import annotations
@@ -66,6 +74,7 @@ from replicas.verifiers.compliance.ruleset28c import _MARK, PickReading, picks_2
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from replicas.verifiers.compliance.catalog import Catalog
     from replicas.verifiers.compliance.claims import Claim, Extraction
     from replicas.verifiers.compliance.recommend import Recommendations
     from replicas.verifiers.compliance.text import NormalizedText
@@ -103,17 +112,22 @@ _COMPARED_29 = re.compile(
     r"|whereas)\b"
 )
 # a question asking a fact about the cards ("Which Orion card has a balance transfer offer?",
-# "Which of these would I be turned down for?") ...
+# "Which of these would I be turned down for?", "Does the X charge foreign fees?") ...
 _ASKS_FACT_29 = re.compile(
     r"\b(?:which|what|whichever)\b[^?\n]{0,80}?\b(?:has|have|had|is|are|was|were|charges?"
     r"|offers?|gives?|comes|carries|costs?|would|could|can't|cannot|won't|turned|denied|declined"
-    r"|rejected)\b"
+    r"|rejected)\b|(?:^|[\n>.!?][ \t>*_]*)(?:does|do|is|are|can|will|has|have|any)\b"
 )
 # ... not for a card to get ("Which card is best for me?", "which would you recommend?")
 _ASKS_PICK_29 = re.compile(
     r"\b(?:best|better|for[ \t]+me|should|recommend\w*|suggest\w*|suit\w*|good|worth"
     r"|go[ \t]+for|apply|pick|choose|start)\b|\bright\b(?![ \t]+now)"
     r"|\bget\b(?![ \t]+(?:turned|declined|denied|rejected|refused|approved))"
+)
+# a question about a card the reader holds: "the X I opened last year", "my X"
+_ASKS_HELD_29 = re.compile(
+    r"#[ \t*_]*(?:that[ \t]+|which[ \t]+)?(?:i|we)(?:'ve)?[ \t]+(?:already[ \t]+)?(?:opened|got"
+    r"|have|had|hold|own|carry|signed[ \t]+up)\b|\b(?:my|our)[ \t]+(?:\*\*|__)?#"
 )
 READING_29 = PickReading(
     _DEFERRED_29,
@@ -123,6 +137,8 @@ READING_29 = PickReading(
     _COMPARED_29,
     _ASKS_FACT_29,
     _ASKS_PICK_29,
+    _ASKS_HELD_29,
+    whole_question=True,
 )
 
 
@@ -140,46 +156,64 @@ _SLASH_29 = re.compile(
 )
 # the label of an intro offer right before the rate, with no figure between ("intro purch",
 # "Intro APR on purchases:", "intro BT")
-_INTRO_LABEL_29 = re.compile(r"\b(?:intro|introductory|promo|promotional)\b[^\d%|\n/]{0,30}$")
+_INTRO_LABEL_29 = re.compile(r"\b(?:intro|introductory)\b[^\d%|\n/]{0,30}$")
 # a cell's text before the rate: nothing, or the kind of the offer ("purch 0% / 21 mo")
 _CELL_HEAD_29 = re.compile(
     r"[ \t*_]*(?:(?:purch\w*|bt|balance[ \t]+transfers?|transfers?|on[ \t]+purchases)[ \t:]*)?"
 )
-# what makes an intro label another offer's or what is left of one ("intro left", "your current
-# card's intro", "you need an intro of", "months remaining")
+# what makes an intro label another offer's, an example's or what is left of one ("intro left",
+# "your current card's intro", "you need an intro of", "a friend's intro for comparison")
 _NOT_OFFERED_29 = re.compile(
     r"\b(?:left|remain\w*|your|you|need\w*|current\w*|ago|ending|ends|elapsed|used|old|previous"
-    r"|other|target\w*|goal\w*|want\w*|wish|since|until|expir\w*)\b"
+    r"|other|target\w*|goal\w*|want\w*|wish|since|until|expir\w*|today|to[ \t]+go|friend\w*"
+    r"|sister|brother|partner|spouse|wife|husband|parent\w*|colleague\w*|example|e\.g|instance"
+    r"|comparison|compare\w*|below|above|hypothetical\w*|plan\w*|scenario\w*|store|retail\w*"
+    r"|financing|loan|bnpl)\b|'s\b"
 )
-# a column header naming an intro offer ("Intro", "Intro APR", "0% intro")
-_INTRO_WORD_29 = re.compile(r"\b(?:intro|introductory|promo|promotional)\b")
+# a column header naming an intro offer ("Intro", "Intro APR", "0% intro"), over a row led by a
+# card's name
+_INTRO_WORD_29 = re.compile(r"\b(?:intro|introductory)\b")
 # after the months: the end of the cell, the line or the clause, and no further slash
 _SLASH_END_29 = re.compile(r"[ \t*_]*(?:[|,;)\n]|\.(?!\d)|$)")
+_SLASH_REACH_29 = 120  # how far back an intro label or a cell is read
 
 
-def _slash_read(lower: str, match: re.Match[str]) -> bool:
-    """Whether the "rate / months" at ``match`` is an intro offer's value: the value cell of a
-    table row whose label cell names an intro offer, or a rate right after an intro label, the
-    months ending the cell or clause (not "a $3,000 laptop at 0% / 12 months", a reward's "5% /
-    3 months" or a chain "0% / 1.99% / 12 mo / 21 mo")."""
+def _slash_read(
+    lower: str, match: re.Match[str], line_start: int, names: Callable[[], frozenset[str]]
+) -> bool:
+    """Whether the "rate / months" at ``match`` (on the line starting at ``line_start``) is an
+    intro offer's value: the value cell of a table row whose label cell names an intro offer, or
+    a rate right after an intro label, the months ending the cell or clause (not "a $3,000 laptop
+    at 0% / 12 months", a reward's "5% / 3 months", a chain "0% / 1.99% / 12 mo / 21 mo", a
+    column of plans or time left)."""
     if _SLASH_END_29.match(lower, match.end()) is None:
         return False
-    line_start = lower.rfind("\n", 0, match.start()) + 1
-    before = lower[line_start : match.start()]
-    if "|" not in before:
+    start = match.start()
+    bar = lower.rfind("|", max(line_start, start - _SLASH_REACH_29), start)
+    if bar < 0:
+        if lower.find("|", line_start, start) >= 0:
+            return False  # a cell too long to be a value
+        before = lower[max(line_start, start - _SLASH_REACH_29) : start]
         clause = before[max(before.rfind(stop) for stop in ".;!?") + 1 :][-80:]
         return _INTRO_LABEL_29.search(clause) is not None and _NOT_OFFERED_29.search(clause) is None
-    cells = before.split("|")
-    if _CELL_HEAD_29.fullmatch(cells[-1]) is None:
+    if _CELL_HEAD_29.fullmatch(lower, bar + 1, start) is None:
         return False  # not alone in its cell (but for its kind: "purch 0% / 21 mo")
-    if len(cells) < 2 or (not cells[0].strip() and len(cells) < 3):
-        return False  # the row's first cell: no label
-    label = cells[1] if not cells[0].strip() else cells[0]
+    first = lower.find("|", line_start, bar + 1)
+    if lower[line_start:first].strip():
+        label_start, label_end = line_start, first  # a row without a leading bar
+    else:
+        label_start = first + 1
+        label_end = lower.find("|", label_start, bar + 1)
+    if label_end < 0 or label_end - label_start > _SLASH_REACH_29:
+        return False  # the rate's own cell is the row's label, or the label is no label
+    label = lower[label_start:label_end].strip(" \t*_")
     if _NOT_OFFERED_29.search(label) is not None:
-        return False  # "| your current card | 0% / 6 mo |"
-    if _INTRO_LABEL_29.search(label.rstrip(" \t*_")) is not None:
+        return False
+    if _INTRO_LABEL_29.search(label) is not None:
         return True  # "| intro BT | 0% / 12mo |"
-    header = _header_cell(lower, line_start, len(cells) - 1)
+    if label not in names():
+        return False  # a row of plans, of time left, of another's card
+    header = _header_cell(lower, line_start, lower.count("|", line_start, bar + 1) - 1)
     return (
         header is not None
         and _INTRO_WORD_29.search(header) is not None
@@ -188,8 +222,8 @@ def _slash_read(lower: str, match: re.Match[str]) -> bool:
 
 
 def _header_cell(lower: str, line_start: int, column: int) -> str | None:
-    """The cell in column ``column`` of the header row of the table holding the line at
-    ``line_start`` (its first line; at most 60 lines up)."""
+    """The cell in column ``column`` (counting from the first "|") of the header row of the
+    table holding the line at ``line_start`` (its first line; at most 60 lines up)."""
     top = line_start
     for _ in range(60):
         if top == 0:
@@ -200,7 +234,9 @@ def _header_cell(lower: str, line_start: int, column: int) -> str | None:
         top = prev
     end = lower.find("\n", top)
     cells = lower[top : end if end >= 0 else len(lower)].split("|")
-    return cells[column] if column < len(cells) else None
+    if cells and cells[0].strip():
+        cells.insert(0, "")
+    return cells[column + 1] if column + 1 < len(cells) else None
 
 
 # -- hyphens_29 ------------------------------------------------------------------------------------
@@ -217,46 +253,70 @@ _HUNDRED_HYPHENS_29 = re.compile(
 )
 
 
-def rewrite_29(norm: NormalizedText, slash: bool, hyphens: bool) -> NormalizedText:
-    """``norm`` with "0% / 15mo" read as "0% for 15mo" (``slash``) and the hyphens around
+def rewrite_29(
+    norm: NormalizedText, slash: bool, hyphens: bool, catalog: Catalog | None = None
+) -> NormalizedText:
+    """``norm`` with "0% / 15mo" read as "0% for 15mo" (``slash``; the ``catalog``'s card names
+    may lead a row under an "Intro" column) and the hyphens around
     "hundred" in a compound number read as spaces (``hyphens``; module docstring)."""
     lower = norm.lower
     found: list[tuple[int, int, str]] = []
     if slash and "/" in lower:
-        found += [
-            (m.start("slash"), m.end("slash"), " for ")
-            for m in _SLASH_29.finditer(lower)
-            if _slash_read(lower, m)
-        ]
+        known: list[frozenset[str]] = []
+
+        def names() -> frozenset[str]:
+            if not known:
+                cards = catalog.cards if catalog is not None else ()
+                known.append(frozenset(" ".join(c.card_name.lower().split()) for c in cards))
+            return known[0]
+
+        breaks = [k for k, ch in enumerate(lower) if ch == "\n"] if "\n" in lower else []
+        for m in _SLASH_29.finditer(lower):
+            k = bisect_right(breaks, m.start() - 1)
+            if _slash_read(lower, m, breaks[k - 1] + 1 if k else 0, names):
+                found.append((m.start("slash"), m.end("slash"), " for "))
     if hyphens and ("hundred-" in lower or "-hundred" in lower):
         for m in _HUNDRED_HYPHENS_29.finditer(lower):
+            if "thousand" in lower[max(0, m.start() - 24) : m.start()]:
+                continue  # the number words read no thousands: the earlier reading stands
             found += [(m.start(g), m.end(g), " ") for g in ("h1", "h2", "h3") if m.start(g) >= 0]
     return apply_first_replacements(norm, found) if found else norm
 
 
 # -- questions_29 ----------------------------------------------------------------------------------
 
-# a question after a label of the reader's question, at the start of its sentence ("**comment
-# reply** - does the X have ...?", "**q (from the comments):** does ...?")
+# a question after a label of the reader's question, at the start of its sentence, asking
+# whether there is an offer at all ("**comment reply** - does the X have a 0% intro period?",
+# "**q (from the comments):** is there any 0% promo on the X?")
 _LABELED_QUESTION_29 = re.compile(
     r"(?:q|question|reader[ \t]+question|comment|comment[ \t]+reply|reply|mailbag)\b"
     r"(?:[ \t]*\([^()\n]{0,30}\))?[ \t*_]*(?::|[ \t][-\u2013\u2014])[ \t*_]*"
-    r"(?:can|could|does|do|is|are|will|would|what|which|how)\b"
+    r"(?:(?:does|do)\b[^?\n]{0,60}?\b(?:have|offer|come[ \t]+with|get)|is[ \t]+there)[ \t]+"
+    r"(?:a|an|any)[ \t]+(?:0%|intro|introductory|promo)"
 )
-# a question reported in a note about its asker ("Cx asked about 0% promo -> none on this card")
+# a question reported in a note about its asker, the figure right after it ("Cx asked about 0%
+# promo -> none on this card")
 _ASKED_29 = re.compile(
     r"\b(?:cx|customer|caller|client|member|applicant)[ \t]+(?:asked|enquired|inquired)[ \t]+"
-    r"(?:about|re|abt|if|whether)\b[^\n.,;:?!\u2192\u2013\u2014>-]{0,40}$"
+    r"(?:about|re|abt)[ \t]+(?:(?:a|an|any)[ \t]+)?$"
 )
 # where a reported question ends and its answer starts
 _ANSWER_MARK_29 = re.compile(r"[ \t]*(?:->|=>|\u2192)")
-# an answer that denies an intro offer: a bare "no", "none on this card", "no introductory apr"
-_DENIED_29 = re.compile(
-    r"[\s>*#_-]*(?:(?:a|answer)[ \t]*[:.)-][ \t]*)?[*_]{0,2}[ \t]*"
-    r"(?:(?:no|nope)[ \t]*(?:[.,;!]|[\u2013\u2014]|[ \t]-[ \t])|none[ \t]+(?:on|for)[ \t]+(?:this|the|that)"
-    r"[ \t]+card\b|no[ \t]+(?:intro(?:ductory)?|0%|promo(?:tional)?)\b|there(?:'s|[ \t]+is)[ \t]+no"
-    r"[ \t]+(?:intro(?:ductory)?|0%|promo(?:tional)?)\b)"
+# an answer that denies an intro offer by name: "none on this card", "no introductory apr"
+_NO_OFFER_29 = (
+    r"none[ \t]+(?:on|for)[ \t]+(?:this|the|that)[ \t]+card\b|no[ \t]+(?:intro(?:ductory)?|0%"
+    r"|promo(?:tional)?)\b|there(?:'s|[ \t]+is)[ \t]+no[ \t]+(?:intro(?:ductory)?|0%|promo(?:tional)?)\b"
 )
+_ANSWER_HEAD_29 = r"[\s>*#_-]*(?:(?:a|answer)[ \t]*[:.)-][ \t]*)?[*_]{0,2}[ \t]*"
+# ... or, after a question asking whether there is one, a bare "no"
+_DENIED_29 = re.compile(
+    _ANSWER_HEAD_29
+    + r"(?:(?:no|nope)[ \t]*(?:[.,;!]|[\u2013\u2014]|[ \t]-[ \t])|"
+    + _NO_OFFER_29
+    + ")"
+)
+_DENIED_NAMED_29 = re.compile(_ANSWER_HEAD_29 + "(?:" + _NO_OFFER_29 + ")")
+_OFFER_WORD_29 = re.compile(r"[ \t]*(?:intro(?:ductory)?|promo(?:tional)?|apr|offer|deal)\b")
 _MARKUP_29 = " \t\n*_#>-\u2022|"
 _ASKED_REACH_29 = 80
 
@@ -274,11 +334,13 @@ def _asked_and_denied(masked: str, a: int, start: int, end: int) -> bool:
     0% promo"), and the answer after it denies it ("-> none")."""
     if _ASKED_29.search(masked, max(a, start - _ASKED_REACH_29), start) is None:
         return False
+    if _OFFER_WORD_29.match(masked, end) is None:
+        return False  # "asked about 0% promo", not "asked about 0% balance transfer fees"
     stop = min(len(masked), end + _ASKED_REACH_29)
     for k in range(end, stop):
         mark = _ANSWER_MARK_29.match(masked, k)
         if mark is not None:
-            return _DENIED_29.match(masked, mark.end()) is not None
+            return _DENIED_NAMED_29.match(masked, mark.end()) is not None
         if masked[k] in "\n.,;:?!\u2013\u2014":
             return False
     return False
@@ -288,7 +350,7 @@ def _asked_and_denied(masked: str, a: int, start: int, end: int) -> bool:
 # first-year fee." (rewritten "after the annual fee the first year"), "$120 net of the annual
 # fee," (not "$95 after the first-year fee waiver ends")
 _NET_AFTER_29 = re.compile(
-    r"[ \t*_]*(?:\([^()\n]{0,30}\)[ \t]*)?(?:a[ \t]+year[ \t]+|/[ \t]*yr[ \t]+|per[ \t]+year[ \t]+)?"
+    r"[ \t*_]*(?:\([^()\n]{0,30}\)[ \t]*)?"
     r"(?:net[ \t]+)?(?:after|net[ \t]+of|less|minus)[ \t]+(?:(?:the|its|that|their|paying"
     r"(?:[ \t]+the)?)[ \t]+)?(?:first[- \t]year|annual|yearly)?[ \t]*(?:annual[ \t]+)?fees?\b"
     r"(?:[ \t]+(?:the|in)[ \t]+(?:first[ \t]+year|year[ \t]+one))?(?:\[\d{1,2}\]|[*\u2020])?"
@@ -296,10 +358,11 @@ _NET_AFTER_29 = re.compile(
 )
 
 
-# a value's cue right before the figure: "wins, at $350", "worth about $280", "nets you $120"
+# a value's cue right before the figure: "wins, at $350", "worth $280", "nets you $120" (not a
+# price's "at $120", "comes to $120", "= $120")
 _VALUE_BEFORE_29 = re.compile(
-    r"(?:\bat|\bworth|\bnets?(?:[ \t]+you)?|\bnetting|\bcomes[ \t]+(?:out[ \t]+)?(?:at|to)"
-    r"|\bleaves?(?:[ \t]+you)?|\bearns?(?:[ \t]+you)?|\bsaves?(?:[ \t]+you)?|\u2248|~)"
+    r"(?:\b(?:wins|ahead|first)[ \t]*,?[ \t]+at|\bworth|\bnets?(?:[ \t]+you)?|\bnetting"
+    r"|\bnet[ \t]+value[ \t]+of|\bleaves[ \t]+you|\bearns?(?:[ \t]+you)?|\bsaves?(?:[ \t]+you)?)"
     r"[ \t*_]*(?:about|around|roughly|~|\u2248)?[ \t*_]*$"
 )
 
