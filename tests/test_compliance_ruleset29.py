@@ -102,21 +102,6 @@ SLASH: list[Case] = [
         _OK,
     ),
     ("Vista Clear: balance transfer fee 3%/$5, no annual fee.", None, _OK, _OK),
-    # a column headed "Intro" in a table of cards
-    (
-        "| Card | Annual fee | Intro | APR after |\n|---|---|---|---|\n"
-        "| Vista Clear | $0 | 0% / 15 mo | 19.99-29.99% var |",
-        None,
-        _INTRO,
-        _MISSING,
-    ),
-    (
-        "| Card | Annual fee | Intro | APR after |\n|---|---|---|---|\n"
-        "| Vista Clear | $0 | 0% / 12 mo | 19.99-29.99% var |",
-        None,
-        _OK,
-        _OK,
-    ),
     # not an intro offer's value: a payoff sum, a reward boost (no wrong months read)
     (
         "Summit Cash ($0 annual fee): 0% intro APR on purchases for 15 months, then 19.99%-29.99% "

@@ -280,7 +280,7 @@ def _normalize_11(
     if rules.spaces_28:
         norm = spaces_28(norm)
     if rules.slash_29 or rules.hyphens_29:
-        norm = rewrite_29(norm, rules.slash_29, rules.hyphens_29, catalog)
+        norm = rewrite_29(norm, rules.slash_29, rules.hyphens_29)
     if rules.fees_20:
         norm = percent_20(norm)
     if rules.footnote_offers_15:

@@ -28,9 +28,10 @@ writer uses, and ruleset 29 reads two:
   "intro purch | 0% / 15mo" gave the rate and no duration, so a wrong number of months passed.
   A percentage under 10 followed by a slash and a number of months ("mo", "mos", "mths",
   "months") reads as "0% for 15mo" where it is an intro offer's value: in a table cell whose
-  row label names an intro offer ("intro BT"), or whose row is led by a card's name and whose
-  column header names one ("Intro"), or right after such a label ("intro purchase APR 0% /
-  12mo"), the months ending the cell or clause. A red team found the slash in
+  row label names an intro offer ("intro BT"), or right after such a label ("intro purchase APR
+  0% / 12mo"), the months ending the cell or clause. A column headed "Intro" was read too, in
+  rows led by a card's name, and dropped: a red team found months left, plans, other moments
+  and bar-less tables whose columns shift under it. A red team found the slash in
   payoff sums ("$3,000 at 0% / 12 months = $250 a month"), reward boosts ("5% / 3 months on
   gas"), the reader's own targets and promos, and chains ("0% / 1.99% / 12 mo / 21 mo"): none
   of them is read. A fee's minimum after a slash ("5%/$10") is no duration.
@@ -50,9 +51,11 @@ any writer uses (the figure is unverified, as one the grammar cannot attribute):
   presupposes (the X's $95 fee, its 0% for 21 months) keep their figures (red teams found each
   of these).
 * ``nets_29`` - **"wins, at $350 after the first-year fee" is a value net of the fee.** A dollar
-  figure given as a value ("wins, at", "worth", "nets you", "earns", "saves") and followed by
+  figure given as a value ("worth", "nets you", "earns", "saves", or "wins, at" after "net" or
+  "value" in its sentence) and followed by
   "after the (first-year / annual) fee", "net of the fee", "less the fee", with that phrase
-  ending its clause, is unverified. A price is not a value: "comes in at $120 a year after the
+  ending its sentence, is unverified ("wins, at $120 after the first-year fee, versus $150 for
+  the Preferred" compares fees). A price is not a value: "comes in at $120 a year after the
   first-year fee", "$95 after the first-year fee waiver ends" are fees (a red team found them).
 * ``hyphens_29`` - **"a two-hundred-fifty-dollar annual fee" is $250.** The number words read
   "two hundred fifty" but not the hyphenated compound adjective, so the fee read $50; the
@@ -74,7 +77,6 @@ from replicas.verifiers.compliance.ruleset28c import _MARK, PickReading, picks_2
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from replicas.verifiers.compliance.catalog import Catalog
     from replicas.verifiers.compliance.claims import Claim, Extraction
     from replicas.verifiers.compliance.recommend import Recommendations
     from replicas.verifiers.compliance.text import NormalizedText
@@ -164,23 +166,19 @@ _CELL_HEAD_29 = re.compile(
 # what makes an intro label another offer's, an example's or what is left of one ("intro left",
 # "your current card's intro", "you need an intro of", "a friend's intro for comparison")
 _NOT_OFFERED_29 = re.compile(
-    r"\b(?:left|remain\w*|your|you|need\w*|current\w*|ago|ending|ends|elapsed|used|old|previous"
+    r"\b(?:left|remain\w*|your|you|need\w*|current\w*|ago|ending|ends|elapsed|used|old|previous\w*"
+    r"|formerly|was|were|after|statements?|now|still|ahead|as[ \t]+of|in[ \t]+\d{4}|month[ \t]+\d+"
     r"|other|target\w*|goal\w*|want\w*|wish|since|until|expir\w*|today|to[ \t]+go|friend\w*"
     r"|sister|brother|partner|spouse|wife|husband|parent\w*|colleague\w*|example|e\.g|instance"
     r"|comparison|compare\w*|below|above|hypothetical\w*|plan\w*|scenario\w*|store|retail\w*"
     r"|financing|loan|bnpl)\b|'s\b"
 )
-# a column header naming an intro offer ("Intro", "Intro APR", "0% intro"), over a row led by a
-# card's name
-_INTRO_WORD_29 = re.compile(r"\b(?:intro|introductory)\b")
 # after the months: the end of the cell, the line or the clause, and no further slash
 _SLASH_END_29 = re.compile(r"[ \t*_]*(?:[|,;)\n]|\.(?!\d)|$)")
 _SLASH_REACH_29 = 120  # how far back an intro label or a cell is read
 
 
-def _slash_read(
-    lower: str, match: re.Match[str], line_start: int, names: Callable[[], frozenset[str]]
-) -> bool:
+def _slash_read(lower: str, match: re.Match[str], line_start: int) -> bool:
     """Whether the "rate / months" at ``match`` (on the line starting at ``line_start``) is an
     intro offer's value: the value cell of a table row whose label cell names an intro offer, or
     a rate right after an intro label, the months ending the cell or clause (not "a $3,000 laptop
@@ -209,34 +207,7 @@ def _slash_read(
     label = lower[label_start:label_end].strip(" \t*_")
     if _NOT_OFFERED_29.search(label) is not None:
         return False
-    if _INTRO_LABEL_29.search(label) is not None:
-        return True  # "| intro BT | 0% / 12mo |"
-    if label not in names():
-        return False  # a row of plans, of time left, of another's card
-    header = _header_cell(lower, line_start, lower.count("|", line_start, bar + 1) - 1)
-    return (
-        header is not None
-        and _INTRO_WORD_29.search(header) is not None
-        and _NOT_OFFERED_29.search(header) is None
-    )
-
-
-def _header_cell(lower: str, line_start: int, column: int) -> str | None:
-    """The cell in column ``column`` (counting from the first "|") of the header row of the
-    table holding the line at ``line_start`` (its first line; at most 60 lines up)."""
-    top = line_start
-    for _ in range(60):
-        if top == 0:
-            break
-        prev = lower.rfind("\n", 0, top - 1) + 1
-        if "|" not in lower[prev : top - 1]:
-            break
-        top = prev
-    end = lower.find("\n", top)
-    cells = lower[top : end if end >= 0 else len(lower)].split("|")
-    if cells and cells[0].strip():
-        cells.insert(0, "")
-    return cells[column + 1] if column + 1 < len(cells) else None
+    return _INTRO_LABEL_29.search(label) is not None  # "| intro BT | 0% / 12mo |"
 
 
 # -- hyphens_29 ------------------------------------------------------------------------------------
@@ -253,27 +224,16 @@ _HUNDRED_HYPHENS_29 = re.compile(
 )
 
 
-def rewrite_29(
-    norm: NormalizedText, slash: bool, hyphens: bool, catalog: Catalog | None = None
-) -> NormalizedText:
-    """``norm`` with "0% / 15mo" read as "0% for 15mo" (``slash``; the ``catalog``'s card names
-    may lead a row under an "Intro" column) and the hyphens around
+def rewrite_29(norm: NormalizedText, slash: bool, hyphens: bool) -> NormalizedText:
+    """``norm`` with "0% / 15mo" read as "0% for 15mo" (``slash``) and the hyphens around
     "hundred" in a compound number read as spaces (``hyphens``; module docstring)."""
     lower = norm.lower
     found: list[tuple[int, int, str]] = []
     if slash and "/" in lower:
-        known: list[frozenset[str]] = []
-
-        def names() -> frozenset[str]:
-            if not known:
-                cards = catalog.cards if catalog is not None else ()
-                known.append(frozenset(" ".join(c.card_name.lower().split()) for c in cards))
-            return known[0]
-
         breaks = [k for k, ch in enumerate(lower) if ch == "\n"] if "\n" in lower else []
         for m in _SLASH_29.finditer(lower):
             k = bisect_right(breaks, m.start() - 1)
-            if _slash_read(lower, m, breaks[k - 1] + 1 if k else 0, names):
+            if _slash_read(lower, m, breaks[k - 1] + 1 if k else 0):
                 found.append((m.start("slash"), m.end("slash"), " for "))
     if hyphens and ("hundred-" in lower or "-hundred" in lower):
         for m in _HUNDRED_HYPHENS_29.finditer(lower):
@@ -354,17 +314,23 @@ _NET_AFTER_29 = re.compile(
     r"(?:net[ \t]+)?(?:after|net[ \t]+of|less|minus)[ \t]+(?:(?:the|its|that|their|paying"
     r"(?:[ \t]+the)?)[ \t]+)?(?:first[- \t]year|annual|yearly)?[ \t]*(?:annual[ \t]+)?fees?\b"
     r"(?:[ \t]+(?:the|in)[ \t]+(?:first[ \t]+year|year[ \t]+one))?(?:\[\d{1,2}\]|[*\u2020])?"
-    r"[ \t*_]*(?:[.,;:)!?\n]|$)"
+    r"[ \t*_]*(?:[.;)!\n]|$)"
 )
 
 
 # a value's cue right before the figure: "wins, at $350", "worth $280", "nets you $120" (not a
 # price's "at $120", "comes to $120", "= $120")
 _VALUE_BEFORE_29 = re.compile(
-    r"(?:\b(?:wins|ahead|first)[ \t]*,?[ \t]+at|\bworth|\bnets?(?:[ \t]+you)?|\bnetting"
+    r"(?:\bworth|\bnets?(?:[ \t]+you)?|\bnetting"
     r"|\bnet[ \t]+value[ \t]+of|\bleaves[ \t]+you|\bearns?(?:[ \t]+you)?|\bsaves?(?:[ \t]+you)?)"
     r"[ \t*_]*(?:about|around|roughly|~|\u2248)?[ \t*_]*$"
 )
+
+
+# "wins, at $350" is a value only where the sentence says it compares values ("on first-year
+# net value the X wins, at $350"), not costs ("on cost, the X wins, at $120")
+_WINS_AT_29 = re.compile(r"\bwins[ \t]*,?[ \t]+at[ \t*_]*$")
+_NET_VALUE_29 = re.compile(r"\b(?:net|value)\b")
 
 
 def revise_29(extraction: Extraction, questions: bool, nets: bool) -> Extraction:
@@ -379,13 +345,16 @@ def revise_29(extraction: Extraction, questions: bool, nets: bool) -> Extraction
 
 
 def _net_after_29(claim: Claim, masked: str) -> bool:
-    """A dollar figure given as a value ("wins, at $350", "worth $280") and followed by "after
-    the first-year fee" (or "net of the annual fee")."""
-    return (
-        "$" in claim.text
-        and _VALUE_BEFORE_29.search(masked, max(0, claim.start - 24), claim.start) is not None
-        and _NET_AFTER_29.match(masked, claim.end) is not None
-    )
+    """A dollar figure given as a value ("worth $280", "on net value the X wins, at $350") and
+    followed by "after the first-year fee" (or "net of the annual fee")."""
+    if "$" not in claim.text or _NET_AFTER_29.match(masked, claim.end) is None:
+        return False
+    if _VALUE_BEFORE_29.search(masked, max(0, claim.start - 24), claim.start) is not None:
+        return True
+    wins = _WINS_AT_29.search(masked, max(0, claim.start - 16), claim.start)
+    if wins is None:
+        return False
+    return _NET_VALUE_29.search(masked, max(0, wins.start() - 80), wins.start()) is not None
 
 
 def _questions_29(extraction: Extraction) -> Callable[[Claim, str], bool] | None:
