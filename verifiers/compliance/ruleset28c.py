@@ -126,8 +126,8 @@ class PickReading:
     asks_pick: re.Pattern[str] | None = None
     # a question about a card the reader holds ("the X I opened last year", "my X")
     asks_held: re.Pattern[str] | None = None
-    # read the question before the card from its own start (ruleset 28 reads a slice that goes
-    # wrong when the "?" stands in the first 120 characters of its window)
+    # also read the question before the card from its own start to its "?" (ruleset 28 reads a
+    # slice that goes wrong when the "?" stands in the first 120 characters of its window)
     whole_question: bool = False
 
     def fact_asked(self, masked: str, start: int) -> bool:
@@ -236,12 +236,10 @@ def _picked(masked: str, start: int, end: int, reading: PickReading = READING_28
     asked = masked[max(0, start - _REACH) : start]
     if "?" in asked:
         mark = asked.rfind("?")
-        if reading.whole_question:
-            question = asked[max(0, mark - 120) : mark + 1]
-        else:
-            question = asked[mark - 120 :]
-        if _ASKS_TO_DROP.search(question):
+        if _ASKS_TO_DROP.search(asked[mark - 120 :]):
             return False  # "Which would I nominate as the worst value? I'd nominate the X."
+        if reading.whole_question and _ASKS_TO_DROP.search(asked[max(0, mark - 120) : mark + 1]):
+            return False
     return (
         _WORTH_A_LOOK.match(masked, end) is not None or _PHRASE_END.match(masked, end) is not None
     )

@@ -118,7 +118,8 @@ _COMPARED_29 = re.compile(
 _ASKS_FACT_29 = re.compile(
     r"\b(?:which|what|whichever)\b[^?\n]{0,80}?\b(?:has|have|had|is|are|was|were|charges?"
     r"|offers?|gives?|comes|carries|costs?|would|could|can't|cannot|won't|turned|denied|declined"
-    r"|rejected)\b|(?:^|[\n>.!?][ \t>*_]*)(?:does|do|is|are|can|will|has|have|any)\b"
+    r"|rejected)\b|(?:^|[\n>.!?:,\u2013\u2014-][ \t>*_]*)(?:does|doesn't|do|don't|did|didn't|is"
+    r"|isn't|are|aren't|was|wasn't|can|can't|will|won't|has|hasn't|have|haven't|any)(?![\w'])"
 )
 # ... not for a card to get ("Which card is best for me?", "which would you recommend?")
 _ASKS_PICK_29 = re.compile(
@@ -126,10 +127,14 @@ _ASKS_PICK_29 = re.compile(
     r"|go[ \t]+for|apply|pick|choose|start)\b|\bright\b(?![ \t]+now)"
     r"|\bget\b(?![ \t]+(?:turned|declined|denied|rejected|refused|approved))"
 )
-# a question about a card the reader holds: "the X I opened last year", "my X"
+# a question about a card the reader holds: "the X I opened last year", "my (current) X", "I
+# have the X", "the X in my wallet"
 _ASKS_HELD_29 = re.compile(
     r"#[ \t*_]*(?:that[ \t]+|which[ \t]+)?(?:i|we)(?:'ve)?[ \t]+(?:already[ \t]+)?(?:opened|got"
-    r"|have|had|hold|own|carry|signed[ \t]+up)\b|\b(?:my|our)[ \t]+(?:\*\*|__)?#"
+    r"|have|had|hold|own|carry|signed[ \t]+up|been[ \t]+using)\b"
+    r"|\b(?:my|our)[ \t]+(?:(?:current|existing|old|trusty)[ \t]+)?(?:\*\*|__)?#"
+    r"|\b(?:i|we)[ \t]+(?:already[ \t]+)?(?:have|hold|own|carry|use)[ \t]+(?:the[ \t]+|a[ \t]+|an[ \t]+)?"
+    r"(?:\*\*|__)?#|#[^?\n]{0,24}\bin[ \t]+(?:my|our)[ \t]+wallet"
 )
 READING_29 = PickReading(
     _DEFERRED_29,
@@ -145,9 +150,11 @@ READING_29 = PickReading(
 
 
 def picks_29(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
-    """``recs`` with the cards a recommending clause leads to, as ruleset 28 reads them plus a
-    label bold after its colon and with the reasons for a pick read apart (module docstring)."""
-    return picks_28(masked, extraction, recs, READING_29)
+    """``recs`` with the cards a recommending clause leads to: ruleset 28's picks, then those
+    ruleset 29's patterns find among the rest (a label bold after its colon, the reasons for a
+    pick read apart; module docstring). Its stricter checks (a question asking a fact, about a
+    held card) only hold back picks ruleset 28 did not make, so no pick of 28 is lost."""
+    return picks_28(masked, extraction, picks_28(masked, extraction, recs), READING_29)
 
 
 # -- slash_29 --------------------------------------------------------------------------------------
@@ -276,9 +283,28 @@ _DENIED_29 = re.compile(
     + ")"
 )
 _DENIED_NAMED_29 = re.compile(_ANSWER_HEAD_29 + "(?:" + _NO_OFFER_29 + ")")
+# what narrows a denial to part of the offer ("not on purchases", "for purchases", "only", "but
+# the BT promo still applies")
+_NARROWED_29 = re.compile(
+    r"\b(?:not[ \t]+(?:on|for)|on[ \t]+purchases|for[ \t]+(?:purchases|transfers|balance|new|the[ \t]+first)"
+    r"|only|but|except|however|though|until|unless|apart|still|applies|instead|yet|just)\b"
+)
+_SENTENCE_END_29 = re.compile(r"[.!?](?=\s|$)|\n\s*\n")
 _OFFER_WORD_29 = re.compile(r"[ \t]*(?:intro(?:ductory)?|promo(?:tional)?|apr|offer|deal)\b")
 _MARKUP_29 = " \t\n*_#>-\u2022|"
 _ASKED_REACH_29 = 80
+
+
+def _denies(pattern: re.Pattern[str], masked: str, at: int) -> bool:
+    """Whether the answer at ``at`` opens with a denial and its sentence does not narrow it ("No,
+    not on purchases - balance transfers only", "none on this card for purchases; the BT promo
+    still applies")."""
+    denial = pattern.match(masked, at)
+    if denial is None:
+        return False
+    stop = min(len(masked), denial.end() + _ASKED_REACH_29 * 2)
+    end = _SENTENCE_END_29.search(masked, denial.end(), stop)
+    return _NARROWED_29.search(masked, denial.end(), end.start() if end else stop) is None
 
 
 def _labeled_question_denied(masked: str, a: int, b: int) -> bool:
@@ -286,7 +312,7 @@ def _labeled_question_denied(masked: str, a: int, b: int) -> bool:
     body = masked[a:b].strip(_MARKUP_29)
     if not body.endswith("?") or _LABELED_QUESTION_29.match(body) is None:
         return False
-    return _DENIED_29.match(masked, b) is not None
+    return _denies(_DENIED_29, masked, b)
 
 
 def _asked_and_denied(masked: str, a: int, start: int, end: int) -> bool:
@@ -300,7 +326,7 @@ def _asked_and_denied(masked: str, a: int, start: int, end: int) -> bool:
     for k in range(end, stop):
         mark = _ANSWER_MARK_29.match(masked, k)
         if mark is not None:
-            return _DENIED_NAMED_29.match(masked, mark.end()) is not None
+            return _denies(_DENIED_NAMED_29, masked, mark.end())
         if masked[k] in "\n.,;:?!\u2013\u2014":
             return False
     return False
