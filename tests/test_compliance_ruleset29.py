@@ -23,7 +23,9 @@ from dataclasses import replace
 
 import pytest
 
+from replicas import ensure_snapshot
 from replicas.verifiers.compliance import RULESETS, Catalog, verify_response
+from tests.compliance_attacks29 import ATTACKS_29
 from tests.compliance_cases import CARDS, ELIGIBILITY, codes
 
 Case = tuple[str, str | None, list[str], list[str]]
@@ -243,3 +245,28 @@ def test_adversarial_input_stays_within_limits(catalog: Catalog) -> None:
             started = time.process_time()
             verify_response(text, catalog, customer_id="C1", ruleset=ruleset)
             assert time.process_time() - started < 60, ruleset
+
+
+@pytest.fixture(scope="module")
+def attack_catalogs(catalog: Catalog) -> dict[str, Catalog]:
+    return {
+        "hand": catalog,
+        "seed": Catalog.from_snapshot(ensure_snapshot("credit_cards", 231, None).path),
+    }
+
+
+@pytest.mark.parametrize("attack", ATTACKS_29, ids=[a[0] for a in ATTACKS_29])
+def test_the_red_teams_texts_flag_nothing_new_and_lose_nothing(
+    attack: tuple[str, str, str, str | int | None, str, list[str]],
+    attack_catalogs: dict[str, Catalog],
+) -> None:
+    # an honest text gets no code ruleset 28 does not give it; a false text is flagged by 29 with
+    # every code 28 gives it, but a reviewed few (``may_drop``: a disclosure finding that gives
+    # way to the check of the months 28 did not read, a question's figure the answer denies)
+    _, which, text, customer, kind, may_drop = attack
+    cat = attack_catalogs[which]
+    r28, r29 = set(codes(text, cat, 28, customer)), set(codes(text, cat, 29, customer))
+    if kind == "false":
+        assert r29 and r28 - set(may_drop) <= r29, text
+    else:
+        assert r29 <= r28, text
