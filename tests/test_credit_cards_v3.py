@@ -1,16 +1,17 @@
-"""The -v3 to -v14 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
-core-v9, core-v10, core-v11, core-v12, core-v13, core-v14, core-v15): the compliance verifier
-under rulesets 10, 16, 17, 19, 20, 21, 23, 24, 25, 26, 27 and 28.
+"""The -v3 to -v15 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
+core-v9, core-v10, core-v11, core-v12, core-v13, core-v14, core-v15, core-v16): the compliance
+verifier under rulesets 10, 16, 17, 19, 20, 21, 23, 24, 25, 26, 27, 28 and 29.
 
 -v4 (core-v5) is -v3 with ruleset 16, -v5 (core-v6) -v4 with ruleset 17, -v6 (core-v7) -v5
 with ruleset 19, -v7 (core-v8) -v6 with ruleset 20, -v8 (core-v9) -v7 with ruleset 21, -v9
 (core-v10) -v8 with ruleset 23, -v10 (core-v11) -v9 with ruleset 24, -v11 (core-v12) -v10 with
-ruleset 25, -v12 (core-v13) -v11 with ruleset 26, -v13 (core-v14) -v12 with ruleset 27 and -v14
-(core-v15) -v13 with ruleset 28; the tests of -v3's build and episodes run for all twelve, and
-the same text is graded by -v3 as ruleset 10 reads it, by -v4 as ruleset 16 does, by -v5 as
-ruleset 17 does, by -v6 as ruleset 19 does, by -v7 as ruleset 20 does, by -v8 as ruleset 21
-does, by -v9 as ruleset 23 does, by -v10 as ruleset 24 does, by -v11 as ruleset 25 does, by -v12
-as ruleset 26 does, by -v13 as ruleset 27 does and by -v14 as ruleset 28 does.
+ruleset 25, -v12 (core-v13) -v11 with ruleset 26, -v13 (core-v14) -v12 with ruleset 27, -v14
+(core-v15) -v13 with ruleset 28 and -v15 (core-v16) -v14 with ruleset 29; the tests of -v3's
+build and episodes run for all thirteen, and the same text is graded by -v3 as ruleset 10 reads
+it, by -v4 as ruleset 16 does, by -v5 as ruleset 17 does, by -v6 as ruleset 19 does, by -v7 as
+ruleset 20 does, by -v8 as ruleset 21 does, by -v9 as ruleset 23 does, by -v10 as ruleset 24
+does, by -v11 as ruleset 25 does, by -v12 as ruleset 26 does, by -v13 as ruleset 27 does, by -v14
+as ruleset 28 does and by -v15 as ruleset 29 does.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
 compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
@@ -54,6 +55,7 @@ V11_RULESET = 25
 V12_RULESET = 26
 V13_RULESET = 27
 V14_RULESET = 28
+V15_RULESET = 29
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -763,7 +765,8 @@ def test_v13_grades_with_ruleset_27(base: str, snapshot: Any, catalog: Catalog) 
 
 
 #: Lines for a recall ruleset: true ones as (reading, line) and false ones as (reading, code,
-#: line), the reading being the ruleset-28 flag the line is about and the code what it gives.
+#: line), the reading being the new ruleset's flag the line is about (ruleset 28's for -v14, 29's
+#: for -v15) and the code what it gives.
 Recall = tuple[list[tuple[str, str]], list[tuple[str, str, str]]]
 
 
@@ -778,6 +781,15 @@ def _eligibility(snapshot: Any, customer_id: int) -> list[tuple[str, bool]]:
     finally:
         ctx.close()
     return [(str(name), bool(eligible)) for name, eligible in rows]
+
+
+def _no_fee_cards(cards: list[tuple[str, bool]], catalog: Catalog, name: str) -> tuple[str, str]:
+    """The first card with no annual fee other than ``name`` the customer is eligible for, and
+    the first one they are not eligible for (``cards``: ``_eligibility``'s, in card_id order)."""
+    no_fee = {c.card_name for c in catalog.cards if not c.annual_fee_usd} - {name}
+    eligible = next(n for n, ok in cards if ok and n in no_fee)
+    ineligible = next(n for n, ok in cards if not ok and n in no_fee)
+    return eligible, ineligible
 
 
 def _lines_v14(task: Task, catalog: Catalog, snapshot: Any) -> Recall:
@@ -870,10 +882,7 @@ def _lines_v14(task: Task, catalog: Catalog, snapshot: Any) -> Recall:
     false.append(("picks_28", "missing_disclosure", f"{picked}."))
     customer = task.metadata.get("customer_id")
     if customer is not None:
-        no_fee = {c.card_name for c in catalog.cards if not c.annual_fee_usd} - {name}
-        cards = _eligibility(snapshot, int(customer))
-        ineligible = next(n for n, eligible in cards if not eligible and n in no_fee)
-        eligible = next(n for n, eligible in cards if eligible and n in no_fee)
+        eligible, ineligible = _no_fee_cards(_eligibility(snapshot, int(customer)), catalog, name)
         honest.append(("picks_28", f"I'd look at the {eligible}."))
         false.append(("picks_28", "ineligible_card", f"I'd look at the {ineligible}."))
 
@@ -961,6 +970,105 @@ def test_v14_grades_with_ruleset_28(base: str, snapshot: Any, catalog: Catalog) 
     assert kept == readings, kept
 
 
+def _lines_v15(task: Task, catalog: Catalog, snapshot: Any) -> Recall:
+    """Lines in the shapes of ruleset 29's two readings for recall: false ones ruleset 28 lets
+    pass and ruleset 29 catches, and true twins both pass - every name, fee, rate and month from
+    the catalog (and, for a recommendation, the customer's eligibility: a card a line names is
+    one the customer is eligible for unless the line is false for that reason).
+
+    ``picks_29``: "> **The short answer:** the **<card>** ..., because it suits your spending"
+    (a label whose bold closes after its colon, and a reason that says "your"): false for the
+    first fee-bearing card other than the task's whose fee is not stated (missing_disclosure),
+    true with "($<fee> annual fee)"; and, for a recommendation, false with "(no annual fee)" for
+    the customer's first ineligible card with no annual fee (ineligible_card), true for their
+    first eligible one. ``slash_29``: the intro purchase offer of the first card with a 0% one
+    (the task's own if it has one), stated in full - "The <card> offers a 0% intro APR on
+    purchases for <n> months, then <APR>." - and then the label "intro purchases: 0% / <m>mo",
+    false with the first other number of months a catalog card's offer has (wrong_intro_terms),
+    true with its own. The offer is stated in full first because ruleset 28 reads "0% / <m>mo"
+    as an intro rate without its length: alone, a wrong <m> fails it already
+    (missing_disclosure); after the full statement it passed.
+
+    No line has a card alone on its line between emoji ("shortlist:" then "✨ <card>"): ruleset
+    29 leaves that class out (``verifiers/compliance/ruleset29.py``), so such a line for an
+    ineligible card passes both rulesets.
+    """
+    card = _subject(task, catalog)
+    name = card.card_name
+    customer = task.metadata.get("customer_id")
+    cards = None if customer is None else _eligibility(snapshot, int(customer))
+    names = [c.card_name for c in catalog.cards]
+    offered = set(names) if cards is None else {n for n, ok in cards if ok}
+
+    def short(pick: str, said: str) -> str:
+        return f"> **The short answer:** the **{pick}**{said}, because it suits your spending."
+
+    feed = next(
+        c
+        for c in catalog.cards
+        if c.annual_fee_usd and c.card_name != name and c.card_name in offered
+    )
+    fee = f" (${float(feed.annual_fee_usd):.0f} annual fee)"
+    honest = [("picks_29", short(feed.card_name, fee))]
+    false = [("picks_29", "missing_disclosure", short(feed.card_name, ""))]
+    if cards is not None:
+        eligible, ineligible = _no_fee_cards(cards, catalog, name)
+        honest.append(("picks_29", short(eligible, " (no annual fee)")))
+        false.append(("picks_29", "ineligible_card", short(ineligible, " (no annual fee)")))
+
+    intro = next(
+        c
+        for c in (card, *catalog.cards)
+        if c.intro_purchase_months
+        and float(c.intro_purchase_apr_pct) == 0
+        and c.apr_is_variable is not None
+        and c.card_name in offered
+    )
+    months = int(intro.intro_purchase_months)
+    other = next(
+        m
+        for m in sorted({int(c.intro_purchase_months or 0) for c in catalog.cards})
+        if m and m != months
+    )
+    low, high = float(intro.purchase_apr_min_pct), float(intro.purchase_apr_max_pct)
+    rate = f"{low:g}%" if low == high else f"{low:g}%-{high:g}%"
+    word = "variable" if intro.apr_is_variable else "fixed"
+    stated = (
+        f"The {intro.card_name} offers a 0% intro APR on purchases for {months} months, then "
+        f"{rate} {word} APR.\nintro purchases: 0% /"
+    )
+    honest.append(("slash_29", f"{stated} {months}mo"))
+    false.append(("slash_29", "wrong_intro_terms", f"{stated} {other}mo"))
+    return honest, false
+
+
+@pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
+def test_v15_grades_with_ruleset_29(base: str, snapshot: Any, catalog: Catalog) -> None:
+    """On the same task, -v14 grades a text as ruleset 28 reads it and -v15 as ruleset 29 does.
+    Ruleset 29 reads for recall, as ruleset 28 did (its readings for precision are
+    tests/test_compliance_ruleset29.py's): false claims -v14 passes fail -v15 - a pick after
+    "> **The short answer:**" (the bold closing after the colon) with a reason after it, for a
+    card whose annual fee is not stated (missing_disclosure) or, for a recommendation, one the
+    customer is not eligible for (ineligible_card), and "intro purchases: 0% / <m>mo" after the
+    offer stated in full, with another number of months (wrong_intro_terms) - each one also
+    under ruleset 28 with only its own reading's flag added; the same shapes with a stated fee,
+    an eligible card and the card's own months pass both.
+
+    No true text -v14 passes and -v15 fails is asserted: none of these shapes gives one (the
+    readings only read a pick where ruleset 28 read none, and a duration where it read a rate
+    alone)."""
+
+    def lines(task: Task, catalog: Catalog) -> Recall:
+        return _lines_v15(task, catalog, snapshot)
+
+    caught, kept = _recalled_readings(
+        base, "v14", "v15", (V14_RULESET, V15_RULESET), lines, snapshot, catalog
+    )
+    # every reading has false texts -v14 passes and -v15 fails, and true twins both pass
+    assert caught == {"picks_29", "slash_29"}, caught
+    assert kept == {"picks_29", "slash_29"}, kept
+
+
 def test_v2_tasks_keep_ruleset_3(snapshot: Any, catalog: Catalog) -> None:
     """A published -v2 task: a false "no AF" (caught only by later rulesets) still passes."""
     for base in ("card_terms_qa", "recommend_card"):
@@ -1011,6 +1119,7 @@ def test_build_runs_the_verifier_with_the_family_ruleset(
         ("v12", V12_RULESET),
         ("v13", V13_RULESET),
         ("v14", V14_RULESET),
+        ("v15", V15_RULESET),
     ):
         seen.clear()
         task = get_family(f"credit_cards.{base}-{version}").build(snapshot, SEED, 0)
@@ -1057,10 +1166,11 @@ def _episode(task: Task, snapshot: Any, calls: list[dict[str, Any]]) -> float:
 
 
 @pytest.mark.parametrize(
-    "version", ["v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14"]
+    "version",
+    ["v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15"],
 )
 @pytest.mark.parametrize("base", BUMPED)
-def test_v3_to_v14_oracle_scores_one_null_zero_and_wrong_readings_fail(
+def test_v3_to_v15_oracle_scores_one_null_zero_and_wrong_readings_fail(
     base: str, version: str, snapshot: Any, catalog: Catalog
 ) -> None:
     task = _task(base, version)
@@ -1096,6 +1206,7 @@ def test_v3_to_v14_oracle_scores_one_null_zero_and_wrong_readings_fail(
             "v12": V12_RULESET,
             "v13": V13_RULESET,
             "v14": V14_RULESET,
+            "v15": V15_RULESET,
         }[version]
         found = verify_response(draft.group(1), catalog, ruleset=ruleset).codes
         assert sorted(set(found)) == sorted(task.expected)

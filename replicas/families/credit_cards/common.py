@@ -119,6 +119,10 @@ V13_COMPLIANCE_RULESET = 27
 #: with (the verifier's default since stop 42; a literal for the same reason).
 V14_COMPLIANCE_RULESET = 28
 
+#: The compliance ruleset the ``-v15`` families (suite core-v16, ``v15_families``) grade and build
+#: with (the verifier's default since stop 43; a literal for the same reason).
+V15_COMPLIANCE_RULESET = 29
+
 #: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
 #: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).
 RULES_SQL = f"""

@@ -28,6 +28,8 @@ grader's words. Both versions' oracles look the cards up by the names the draft 
 ``OfferAuditV13`` in ``replicas.families.credit_cards.v13_families``.
 ``-v14`` (core-v15): ``-v13`` with its drafts validated under compliance ruleset 28; see
 ``OfferAuditV14`` in ``replicas.families.credit_cards.v14_families``.
+``-v15`` (core-v16): ``-v14`` with its drafts validated under compliance ruleset 29; see
+``OfferAuditV15`` in ``replicas.families.credit_cards.v15_families``.
 
 The family writes a short marketing draft about one card (sometimes with its near-collision
 sibling as an alternative), grounded in the catalog, then injects 1-3 violations of different

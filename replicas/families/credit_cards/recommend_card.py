@@ -27,6 +27,8 @@ in ``replicas.families.credit_cards.v12_families``.
 in ``replicas.families.credit_cards.v13_families``.
 ``-v14`` (core-v15): ``-v13`` with check 2 under compliance ruleset 28; see ``RecommendCardV14``
 in ``replicas.families.credit_cards.v14_families``.
+``-v15`` (core-v16): ``-v14`` with check 2 under compliance ruleset 29; see ``RecommendCardV15``
+in ``replicas.families.credit_cards.v15_families``.
 
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
