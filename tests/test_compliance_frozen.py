@@ -64,6 +64,9 @@
 * Ruleset 28 against the revision that published it as the default (``RULESET_28_PUBLISHED``,
   ``41bdc67``, stop 42: its last change to ``verifiers/``, a behaviour-identical refactor), run
   there with ``ruleset=28``.
+* Ruleset 29 against the revision that published it as the default (``RULESET_29_PUBLISHED``,
+  ``b20f7b0``, stop 43: its last change to ``verifiers/``, the default switched to it), run there
+  with ``ruleset=29``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -112,6 +115,7 @@ RULESET_25_PUBLISHED = "c06920126957aabd4c330cc08c9eb35d5530bf56"
 RULESET_26_PUBLISHED = "95a87153aaea9d571968d792803f175eacccd6cd"
 RULESET_27_PUBLISHED = "3a1cc9be1102d0184dbc483aaa19b8902b887895"
 RULESET_28_PUBLISHED = "41bdc67eed2ce83a15536ad81acf53374e86c256"
+RULESET_29_PUBLISHED = "b20f7b0deb5fb984f1e1a7d39c890adf373aeff7"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -260,6 +264,7 @@ PUBLISHED = {
     26: RULESET_26_PUBLISHED,
     27: RULESET_27_PUBLISHED,
     28: RULESET_28_PUBLISHED,
+    29: RULESET_29_PUBLISHED,
 }
 
 
