@@ -237,8 +237,10 @@ def rewrite_29(norm: NormalizedText, slash: bool, hyphens: bool) -> NormalizedTe
     lower = norm.lower
     found: list[tuple[int, int, str]] = []
     if slash and "/" in lower:
-        breaks = [k for k, ch in enumerate(lower) if ch == "\n"] if "\n" in lower else []
+        breaks: list[int] | None = None  # the line breaks, found once at the first match
         for m in _SLASH_29.finditer(lower):
+            if breaks is None:
+                breaks = [b.start() for b in re.finditer("\n", lower)]
             k = bisect_right(breaks, m.start() - 1)
             if _slash_read(lower, m, breaks[k - 1] + 1 if k else 0):
                 found.append((m.start("slash"), m.end("slash"), " for "))
