@@ -65,7 +65,7 @@
   ``41bdc67``, stop 42: its last change to ``verifiers/``, a behaviour-identical refactor), run
   there with ``ruleset=28``.
 * Ruleset 29 against the revision that published it as the default (``RULESET_29_PUBLISHED``,
-  ``b20f7b0``, stop 43: its last change to ``verifiers/``, the default switched to it), run there
+  ``066a433``, stop 43: its last change to ``verifiers/``, a behaviour-identical speed-up), run there
   with ``ruleset=29``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
@@ -115,7 +115,7 @@ RULESET_25_PUBLISHED = "c06920126957aabd4c330cc08c9eb35d5530bf56"
 RULESET_26_PUBLISHED = "95a87153aaea9d571968d792803f175eacccd6cd"
 RULESET_27_PUBLISHED = "3a1cc9be1102d0184dbc483aaa19b8902b887895"
 RULESET_28_PUBLISHED = "41bdc67eed2ce83a15536ad81acf53374e86c256"
-RULESET_29_PUBLISHED = "b20f7b0deb5fb984f1e1a7d39c890adf373aeff7"
+RULESET_29_PUBLISHED = "066a43399c6ac400fb728d03da99a529d26bebae"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
