@@ -65,8 +65,8 @@
   ``41bdc67``, stop 42: its last change to ``verifiers/``, a behaviour-identical refactor), run
   there with ``ruleset=28``.
 * Ruleset 29 against the revision that published it as the default (``RULESET_29_PUBLISHED``,
-  ``066a433``, stop 43: its last change to ``verifiers/``, a behaviour-identical speed-up), run there
-  with ``ruleset=29``.
+  ``066a433``, stop 43: its last change to ``verifiers/``, a behaviour-identical speed-up), run
+  there with ``ruleset=29``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
