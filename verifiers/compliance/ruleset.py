@@ -689,6 +689,16 @@ class Ruleset:
     nets_29: bool = False
     # ruleset 29 (precision): "a two-hundred-fifty-dollar annual fee" is $250
     hyphens_29: bool = False
+    # ruleset 30 (``ruleset30``, precision on s34's tuning halves): a denial of an intro offer
+    # that is hedged, hypothetical, about the time after it or a "zero" that counts a balance
+    # claims nothing ("if there's no promo", "may not share the promo rate")
+    promos_30: bool = False
+    # ruleset 30: an intro rate followed by its own kind and months ("0% purchases, 15 mo")
+    cells_30: bool = False
+    # ruleset 30 (precision): "$590 in combined fees" sums fees
+    totals_30: bool = False
+    # ruleset 30 (precision): "most have no annual fee, except the X" denies nothing of X
+    except_30: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1025,6 +1035,19 @@ RULESETS[29] = replace(
     questions_29=True,
     nets_29=True,
     hyphens_29=True,
+)
+
+
+#: Ruleset 30 (``ruleset30``; the s34 blind sets' false flags) is ruleset 29 plus, for precision,
+#: denials of an intro offer that speak of promotions in general, an intro rate read with its own
+#: kind and months, a sum of fees and a card excepted from a group's denial.
+RULESETS[30] = replace(
+    RULESETS[29],
+    version=30,
+    promos_30=True,
+    cells_30=True,
+    totals_30=True,
+    except_30=True,
 )
 
 
