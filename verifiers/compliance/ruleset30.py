@@ -111,8 +111,8 @@ def _generic_promo_30(claim: Claim, masked: str) -> bool:
     if text.startswith("zero") and _ZERO_DENIES_30.match(masked, claim.start) is None:
         return True
     before = masked[max(0, claim.start - 40) : claim.start]
-    negator_not = text.startswith(("not", "n't")) or before.endswith("n't") or text.startswith(
-        "never"
+    negator_not = (
+        text.startswith(("not", "n't")) or before.endswith("n't") or text.startswith("never")
     )
     if negator_not:
         head = before[:-3] if before.endswith("n't") else before
