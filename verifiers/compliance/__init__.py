@@ -492,7 +492,13 @@ def _extract(
         extraction = revise_29(extraction, rules.questions_29, rules.nets_29)
     if rules.promos_30 or rules.cells_30 or rules.totals_30 or rules.except_30:
         extraction = revise_30(
-            extraction, mentions, rules.promos_30, rules.cells_30, rules.totals_30, rules.except_30
+            extraction,
+            catalog,
+            mentions,
+            rules.promos_30,
+            rules.cells_30,
+            rules.totals_30,
+            rules.except_30,
         )
     return extraction, examples
 

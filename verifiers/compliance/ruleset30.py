@@ -44,6 +44,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import replace
+from itertools import combinations
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claim_types import FEE_CLAIM, INTRO_CLAIM
@@ -52,55 +53,43 @@ from replicas.verifiers.compliance.claims import unbind_claims
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from replicas.verifiers.compliance.catalog import Catalog
     from replicas.verifiers.compliance.claims import Claim, Extraction
     from replicas.verifiers.compliance.mentions import NameMention
 
 
 # -- promos_30 -------------------------------------------------------------------------------------
 
-# "zero" as an intro negator only right before what it denies ("zero promo", "zero interest")
-_ZERO_DENIES_30 = re.compile(
-    r"zero[ \t-]+(?:intro\w*|promo\w*|teaser|interest|apr|percent|%|rate|offers?|deals?"
-    r"|special)\b"
-)
-# a hedge right before the negator ("may not", "might not", "won't necessarily")
-_HEDGE_30 = re.compile(
-    r"\b(?:may|might|could|can|wo)(?:[ \t]+(?:well|also|still|sometimes|often))?[ \t]*$"
-)
-_HEDGE_AFTER_30 = re.compile(r"[ \t]+(?:necessarily|always)\b")
-# a hypothetical right before the negator: "if there's no promo", "on a card with no promo"
+# "zero" that counts a balance: "be at zero", "pay it down to zero", "hit zero"
+_ZERO_BALANCE_30 = re.compile(r"\b(?:at|to|hit|hits|hitting|reach|reaches|reaching)[ \t]+$")
+# a hedge right before the negator: "may not", "might not" (not "won't", "can not", "couldn't")
+_HEDGE_30 = re.compile(r"\b(?:may|might)(?:[ \t]+(?:well|also|still|sometimes|often))?[ \t]+$")
+_HEDGE_AFTER_30 = re.compile(r"[ \t]+necessarily\b")
+# a hypothetical right before the negator: "if there's no promo", "on a card with no promo",
+# "for cards without a promo" (not a description: "is a card with", "are two cards with",
+# "one of the cards without", "where there's no")
 _HYPOTHETICAL_30 = re.compile(
-    r"(?:\b(?:if|unless|when|whenever|once|whether|where)[ \t]+(?:there(?:'s|[ \t]+is|[ \t]+are"
-    r"|'re|[ \t]+was|[ \t]+were)|(?:the|a|your|that)[ \t]+card[ \t]+(?:has|had|offers|comes"
-    r"[ \t]+with)|it[ \t]+(?:has|had|offers)|you[ \t]+(?:have|had|get|got))"
+    r"(?:\b(?:if|unless|whether)[ \t]+(?:there(?:'s|[ \t]+is|[ \t]+are|'re|[ \t]+was"
+    r"|[ \t]+were)|(?:the|a|your|that)[ \t]+card[ \t]+(?:has|had|offers|comes[ \t]+with)"
+    r"|it[ \t]+(?:has|had|offers)|you[ \t]+(?:have|had|get|got))"
     r"|\b(?:on|with|for|from|to|get|getting|pick|picking|choose|choosing|carry|carrying|use"
     r"|using|want|need|prefer)[ \t]+(?:an?|any|some)[ \t]+(?:\w+[ \t]+){0,2}?"
-    r"(?:card|cards|one|option)[ \t]+(?:with|that[ \t]+(?:has|offers)|without)"
-    r"|(?<!\bare[ \t])(?<!'re[ \t])(?<!\bwere[ \t])\bcards[ \t]+(?:with|that[ \t]+(?:have|offer)"
-    r"|without)"
+    r"(?:card|option)[ \t]+(?:with|that[ \t]+(?:has|offers)|without)"
+    r"|\b(?:on|for|from|to|than|most|many|some|any)[ \t]+cards[ \t]+(?:with|that[ \t]+(?:have"
+    r"|offer)|without)"
     r")[ \t]+(?:a[ \t]+|an[ \t]+|any[ \t]+)?$"
 )
-# the time after the offer: "no intro rate left", "no promo any more"
-_AFTER_OFFER_30 = re.compile(
-    r"[ \t]+(?:\w+[ \t]+){0,2}?(?:left|remaining|any[ \t]?more|any[ \t]+longer)\b"
-)
+# the time after the offer, in the denial's own clause: "once the promo is over there's no
+# intro rate left", "after the intro period ends, you'll pay ..." (the ending clause right
+# before the denial's: no other card, no "switch to", between them)
 _OFFER_ENDS_30 = re.compile(
     r"\b(?:once|after|when|whenever)[ \t]+(?:the|your|that|its|this)[ \t]+(?:\w+[ \t]+){0,2}?"
     r"(?:promo\w*|intro\w*|offer|teaser|period|deal)[ \t]+(?:\w+[ \t]+)?"
     r"(?:ends|ended|is[ \t]+over|was[ \t]+over|expires|expired|runs[ \t]+out|ran[ \t]+out"
-    r"|lapses|lapsed|finishes|finished|wraps[ \t]+up|is[ \t]+done|is[ \t]+up)\b"
+    r"|lapses|lapsed|finishes|finished|wraps[ \t]+up|is[ \t]+done|is[ \t]+up)"
+    r"[ \t]*,?[ \t]*(?:then[ \t]+)?(?:there(?:'s|[ \t]+is|[ \t]+are|'ll[ \t]+be|[ \t]+will"
+    r"[ \t]+be)|you(?:'ll|[ \t]+will)?[ \t]+(?:have|get|see|pay[ \t]+with))[ \t]+$"
 )
-_CLAUSE_BACK_30 = re.compile(r"[.;:!?\n|(]|\b(?:but|however|whereas|while)\b")
-_REACH_30 = 90
-
-
-def _clause_start(masked: str, pos: int) -> int:
-    """Where the clause holding ``pos`` starts (its last boundary within reach)."""
-    lo = max(0, pos - _REACH_30)
-    last = lo
-    for m in _CLAUSE_BACK_30.finditer(masked, lo, pos):
-        last = m.end()
-    return last
 
 
 def _generic_promo_30(claim: Claim, masked: str) -> bool:
@@ -108,49 +97,76 @@ def _generic_promo_30(claim: Claim, masked: str) -> bool:
     if claim.family != INTRO_CLAIM or not claim.is_none:
         return False
     text = masked[claim.start : claim.end]
-    if text.startswith("zero") and _ZERO_DENIES_30.match(masked, claim.start) is None:
+    before = masked[max(0, claim.start - 90) : claim.start]
+    if text.startswith("zero") and _ZERO_BALANCE_30.search(before):
         return True
-    before = masked[max(0, claim.start - 40) : claim.start]
-    negator_not = (
-        text.startswith(("not", "n't")) or before.endswith("n't") or text.startswith("never")
-    )
-    if negator_not:
+    if text.startswith(("not", "n't")) or before.endswith("n't"):
         head = before[:-3] if before.endswith("n't") else before
         if _HEDGE_30.search(head) or _HEDGE_AFTER_30.match(masked, claim.start + 3):
             return True
     if _HYPOTHETICAL_30.search(before + ("without " if text.startswith("without") else "")):
         return True
-    if _AFTER_OFFER_30.match(masked, claim.end):
-        return True
-    clause = _clause_start(masked, claim.start)
-    return _OFFER_ENDS_30.search(masked, clause, claim.start) is not None
+    return _OFFER_ENDS_30.search(before) is not None
 
 
 # -- totals_30 -------------------------------------------------------------------------------------
 
-_TOTALS_30 = (
-    r"(?:combined|together|altogether|all[ \t]+told|between[ \t]+(?:them|the[ \t]+(?:two|three)"
-    r"|both|all[ \t]+(?:two|three)))"
-)
+# a sum's word after the figure ("$645 in combined fees", "$645 a year between them", "$645 all
+# told"; not "together with", "combined with") or before it ("a combined $645", "a total of")
 _TOTAL_AFTER_30 = re.compile(
     r"[ \t]*(?:(?:a|per|each|every)[ \t]+year[ \t]+|annually[ \t]+|yearly[ \t]+)?"
-    r"(?:in[ \t]+(?:combined|joint)[ \t]+(?:annual[ \t]+|yearly[ \t]+)?fees?\b"
-    r"|(?:in[ \t]+)?(?:annual[ \t]+)?fees?[ \t]+" + _TOTALS_30 + r"\b"
-    r"|" + _TOTALS_30 + r"\b)"
+    r"(?:in[ \t]+(?:annual[ \t]+|yearly[ \t]+)?fees?[ \t]+)?"
+    r"(?:in[ \t]+(?:combined|joint|total)[ \t]+(?:annual[ \t]+|yearly[ \t]+)?fees?"
+    r"|combined|together|altogether|all[ \t]+told|in[ \t]+total|total"
+    r"|between[ \t]+(?:them|the[ \t]+(?:two|three)|both))\b(?![ \t]+with\b)"
 )
 _TOTAL_BEFORE_30 = re.compile(
-    r"\b(?:a[ \t]+)?(?:combined|joint)[ \t]+(?:annual[ \t]+|yearly[ \t]+)?(?:fees?[ \t]+)?"
-    r"(?:of|is|are|comes?[ \t]+to|=)?[ \t]*(?:about|around|roughly|~)?[ \t]*$"
+    r"(?:\b(?:combined|joint|total)[ \t]+(?:annual[ \t]+|yearly[ \t]+)?(?:fees?[ \t]+)?"
+    r"(?:of|is|are|comes?[ \t]+to|=)?"
+    r"|\b(?:together|combined|altogether|all[ \t]+told|in[ \t]+total)[ \t]*[,:]?[ \t]*"
+    r"(?:that's|that[ \t]+is|it's|it[ \t]+is|they[ \t]+(?:cost|come[ \t]+to))?)"
+    r"[ \t]*(?:about|around|roughly|~)?[ \t]*$"
 )
+_SUM_REACH_30 = 300  # how far back the summed cards are looked for
+_SUM_CARDS_30 = 8  # at most this many cards' subsets are tried
 
 
-def _fee_total_30(claim: Claim, masked: str) -> bool:
-    """A dollar figure that sums fees ("$590 in combined fees", "a combined $590")."""
-    if claim.family != FEE_CLAIM or claim.is_none or "$" not in claim.text:
+def _sum_reading(catalog: Catalog, mentions: list[NameMention]) -> Callable[[Claim, str], bool]:
+    """Ruleset 30's ``totals_30``: a dollar figure with a sum's word that equals the annual fees
+    (or first-year fees) of two or more cards named in its sentence or just before it, each with
+    a fee, adds them: it is no card's fee (module docstring). A wrong sum keeps its claim."""
+    starts = [m.start for m in mentions]
+
+    def summed(claim: Claim, masked: str) -> bool:
+        if claim.family != FEE_CLAIM or claim.is_none or claim.low is None:
+            return False
+        if "$" not in claim.text:
+            return False
+        if _TOTAL_AFTER_30.match(masked, claim.end) is None and (
+            _TOTAL_BEFORE_30.search(masked, max(0, claim.start - 40), claim.start) is None
+        ):
+            return False
+        _, b = _sentence(masked, claim.start, claim.end)
+        cards = sorted(_cards_between(mentions, starts, max(0, claim.start - _SUM_REACH_30), b))[
+            :_SUM_CARDS_30
+        ]
+        for attr in ("annual_fee_usd", "annual_fee_first_year_usd"):
+            fees = [getattr(catalog.card(c), attr) for c in cards]
+            fees = [f for f in fees if f]
+            if len(fees) >= 2 and _subset_sums_to(fees, claim.low):
+                return True
         return False
-    if _TOTAL_AFTER_30.match(masked, claim.end) is not None:
-        return True
-    return _TOTAL_BEFORE_30.search(masked, max(0, claim.start - 40), claim.start) is not None
+
+    return summed
+
+
+def _subset_sums_to(fees: list[float], target: float) -> bool:
+    """Whether two or more of ``fees`` add up to ``target`` (to the cent)."""
+    for size in range(2, len(fees) + 1):
+        for combo in combinations(fees, size):
+            if abs(sum(combo) - target) < 0.005:
+                return True
+    return False
 
 
 # -- except_30 -------------------------------------------------------------------------------------
@@ -161,12 +177,29 @@ _EXCEPT_30 = re.compile(
 )
 _GROUP_30 = re.compile(
     r"\b(?:most|all|every|each|both|these|those|the[ \t]+(?:rest|others)|others|none|many"
-    r"|several|the[ \t]+other)\b"
+    r"|several)\b"
 )
-_SENTENCE_30 = re.compile(r"[.!?\n](?:[ \t]|$)|\n")
+_SENTENCE_30 = re.compile(r"[.!?;](?:[ \t]|$)|\n")
+# what ends an except-phrase before the denial: the verb of the group ("have", "charge" ...)
+_EXCEPT_VERB_30 = re.compile(
+    r"\b(?:have|has|had|charge|charges|come|comes|carry|carries|are|is|offer|offers|get|gets"
+    r"|cost|costs|include|includes|feature|features)\b"
+)
+# a clause between a group, its except-phrase and its denial ("..., which has no", "; it has
+# no", ", and the X has no", " - the X")
+_CLAUSE_30 = re.compile(
+    r",[ \t]*(?:which|who|that|and|but|while|though|although|so|it|its|the|this)\b"
+    r"|[;:(\u2014\u2013]| - |\b(?:which|who|whose)\b"
+)
+# what ends an except-phrase after the denial: a clause of its own
+_EXCEPT_END_30 = re.compile(
+    r",[ \t]*(?:which|who|that|and[ \t]+(?:the|it|its|this|that)|but|while|so|it|its)\b"
+    r"|[;:\u2014\u2013]| - |\b(?:which|who|whose|is|are|has|have|charges)\b"
+)
 
 
 def _sentence(masked: str, start: int, end: int) -> tuple[int, int]:
+    """The sentence (or clause after a semicolon) holding ``[start, end)``, within reach."""
     lo = max(0, start - 200)
     a = lo
     for m in _SENTENCE_30.finditer(masked, lo, start):
@@ -176,11 +209,69 @@ def _sentence(masked: str, start: int, end: int) -> tuple[int, int]:
     return a, b
 
 
-def _except_reading(
-    mentions: list[NameMention],
-) -> Callable[[Extraction], Extraction]:
-    """Ruleset 30's ``except_30``: the cards named after an "except" in a group's denial are
-    taken off that denial (module docstring)."""
+def _cards_between(mentions: list[NameMention], starts: list[int], a: int, b: int) -> set[str]:
+    """The catalog cards named from ``a`` to ``b``."""
+    k = bisect_right(starts, a - 1)
+    out = set()
+    while k < len(mentions) and mentions[k].start < b:
+        if mentions[k].card_id is not None:
+            out.add(mentions[k].card_id)
+        k += 1
+    return out
+
+
+def _excepted(
+    masked: str, claim: Claim, mentions: list[NameMention], starts: list[int]
+) -> tuple[set[str], set[str]]:
+    """The cards a group's denial excepts, and the cards it lists after a colon (module
+    docstring): "most have no annual fee, except the X (...) and the Y" (after the denial, up to
+    a clause of its own) or "all of these except the X ($495) have no annual fee: the Y and the
+    Z" (between the group and the denial, with no clause between the except-phrase and the
+    denial)."""
+    a, b = _sentence(masked, claim.start, claim.end)
+    for exc in _EXCEPT_30.finditer(masked, a, b):
+        if exc.start() >= claim.end:
+            # "<group> ... <denial>, except the X": the group is the denial's subject
+            group = _GROUP_30.search(masked, a, claim.start)
+            if group is None or _CLAUSE_30.search(masked, group.end(), claim.start):
+                continue
+            if "#" in masked[group.end() : claim.start]:
+                continue  # a card between the group and its denial
+            if _CLAUSE_30.search(masked, claim.end, exc.start()):
+                continue
+            end = _EXCEPT_END_30.search(masked, exc.end(), b)
+            return _cards_between(mentions, starts, exc.end(), end.start() if end else b), set()
+        if exc.end() <= claim.start:
+            # "<group> except the X (...) <verb> <denial>"
+            group = _GROUP_30.search(masked, a, exc.start())
+            if group is None or _CLAUSE_30.search(masked, group.end(), exc.start()):
+                continue
+            verb = _EXCEPT_VERB_30.search(masked, exc.end(), claim.start)
+            if verb is None:
+                continue
+            phrase = _ASIDE_30.sub("", masked[exc.end() : verb.start()])
+            gap = masked[verb.end() : claim.start]
+            if _CLAUSE_30.search(phrase) or _CLAUSE_30.search(gap) or "#" in gap:
+                continue
+            excepted = _cards_between(mentions, starts, exc.end(), verb.start())
+            colon = masked.find(":", claim.end, b + 1)
+            if colon >= 0 and not _CLAUSE_30.search(masked[claim.end : colon].replace(":", "")):
+                # the group listed after the denial: the denial is about those cards
+                end = masked.find("\n", colon)
+                end = len(masked) if end < 0 else end
+                listed = _cards_between(mentions, starts, colon, min(end, colon + 200))
+                return excepted, listed - excepted
+            return excepted, set()
+    return set(), set()
+
+
+# a parenthesised aside in an except-phrase ("except the X ($495)")
+_ASIDE_30 = re.compile(r"\([^()\n]{0,40}\)")
+
+
+def _except_reading(mentions: list[NameMention]) -> Callable[[Extraction], Extraction]:
+    """Ruleset 30's ``except_30``: the cards named in a group's except-phrase are taken off the
+    group's denial (module docstring)."""
     starts = [m.start for m in mentions]
 
     def revise(extraction: Extraction) -> Extraction:
@@ -190,24 +281,10 @@ def _except_reading(
         for i, claim in enumerate(out):
             if not claim.is_none or not claim.cards:
                 continue
-            a, b = _sentence(masked, claim.start, claim.end)
-            exc = _EXCEPT_30.search(masked, a, b)
-            if exc is None:
-                continue
-            if _GROUP_30.search(masked, a, min(exc.start(), claim.start)) is None:
-                continue
-            # the cards named from the "except" to its phrase's end (a comma, colon, "have" ...)
-            stop = re.compile(r"[,;:)]|\b(?:have|has|had|charge|charges|come|comes)\b")
-            m = stop.search(masked, exc.end(), b)
-            phrase_end = m.start() if m else b
-            if exc.end() <= claim.start < phrase_end:
-                continue  # the denial is inside the except-phrase itself
-            k = bisect_right(starts, exc.end() - 1)
-            excepted = set()
-            while k < len(mentions) and mentions[k].start < phrase_end:
-                excepted.add(mentions[k].card_id)
-                k += 1
-            if not excepted:
+            excepted, listed = _excepted(masked, claim, mentions, starts)
+            if listed:
+                out[i] = replace(claim, cards=tuple(sorted(listed)), binding="collective")
+                changed = True
                 continue
             kept = tuple(c for c in claim.cards if c not in excepted)
             if kept != claim.cards:
@@ -220,29 +297,41 @@ def _except_reading(
 
 # -- cells_30 --------------------------------------------------------------------------------------
 
+# in a table cell: "0% purchases, 15 mo + 0% transfers, 21 mo" (the kind right after the rate,
+# then its months, then the cell's end or the next offer; not "15 months of $300")
 _OWN_TERMS_30 = re.compile(
-    r"[ \t]*(?:intro[ \t]+)?(?:apr[ \t]+)?(?:on[ \t]+)?(?:new[ \t]+)?"
-    r"(?P<kind>purchases?|purch\.?|buys|(?:balance[ \t-]+)?transfers?|bts?)"
-    r"[ \t]*[,:(]?[ \t]*(?:for[ \t]+)?(?P<months>\d{1,2})[ \t]*(?:mo|mos|mths?|months?)\b"
+    r"[ \t]*(?:on[ \t]+)?(?P<kind>purchases?|purch\.?|(?:balance[ \t-]+)?transfers?|bts?)"
+    r"[ \t]*[,:(]?[ \t]*(?:for[ \t]+)?(?P<months>\d{1,2})[ \t]*(?:mo|mos|mths?|months?)\b\.?"
+    r"[ \t)]*(?=[|+;,&]|and\b)"
 )
 
 
 def _own_terms_30(extraction: Extraction) -> Extraction:
-    """Ruleset 30's ``cells_30``: an intro rate followed by its own kind and months is read with
-    them ("0% purchases, 15 mo + 0% transfers, 21 mo"; module docstring)."""
+    """Ruleset 30's ``cells_30``: in a table cell, an intro rate followed by its own kind and
+    months is read with those months ("0% purchases, 15 mo + 0% transfers, 21 mo"; module
+    docstring). A claim of another kind on the same rate is left alone, and no kind is taken
+    off a claim."""
     masked = extraction.masked
     out = list(extraction.claims)
     changed = False
     for i, claim in enumerate(out):
         if claim.family != INTRO_CLAIM or claim.is_none or claim.low is None:
             continue
-        m = _OWN_TERMS_30.match(masked, claim.end)
+        line_start = masked.rfind("\n", 0, claim.start) + 1
+        line_end = masked.find("\n", claim.end)
+        line_end = len(masked) if line_end < 0 else line_end
+        if (
+            masked.find("|", line_start, claim.start) < 0
+            or masked.find("|", claim.end, line_end) < 0
+        ):
+            continue
+        m = _OWN_TERMS_30.match(masked, claim.end, line_end)
         if m is None:
             continue
         word = m["kind"]
         kind = "bt" if "transfer" in word or word.startswith("bt") else "purchase"
         months = int(m["months"])
-        if claim.months == months and claim.scopes == frozenset({kind}) and claim.kind == kind:
+        if claim.months == months or (claim.scopes and claim.scopes != frozenset({kind})):
             continue
         out[i] = replace(claim, kind=kind, scopes=frozenset({kind}), months=months)
         changed = True
@@ -251,6 +340,7 @@ def _own_terms_30(extraction: Extraction) -> Extraction:
 
 def revise_30(
     extraction: Extraction,
+    catalog: Catalog | None,
     mentions: list[NameMention],
     promos: bool,
     cells: bool,
@@ -265,8 +355,8 @@ def revise_30(
     readings = []
     if promos:
         readings.append(_generic_promo_30)
-    if totals and "$" in extraction.masked:
-        readings.append(_fee_total_30)
+    if totals and catalog is not None and "$" in extraction.masked:
+        readings.append(_sum_reading(catalog, mentions))
     return unbind_claims(extraction, readings)
 
 
