@@ -62,17 +62,28 @@ if TYPE_CHECKING:
 
 # "zero" that counts a balance: "be at zero", "pay it down to zero", "hit zero"
 _ZERO_BALANCE_30 = re.compile(r"\b(?:at|to|hit|hits|hitting|reach|reaches|reaching)[ \t]+$")
+_ZERO_OFFER_30 = re.compile(
+    r"zero[ \t-]+(?:intro\w*|promo\w*|teaser|interest|apr|percent|%|rate|offers?|deals?|months?)\b"
+)
+# after a denial: it is about this card's terms ("no intro APR on this card", "from day one")
+_THIS_CARD_30 = re.compile(
+    r"[^.;:\n]{0,40}?\b(?:on|with)[ \t]+(?:this|that|the|its)[ \t]+(?:card|one|#)"
+    r"|[^.;:\n]{0,40}?\b(?:from[ \t]+day[ \t]+one|at[ \t]+all|whatsoever)\b"
+)
 # a hedge right before the negator: "may not", "might not" (not "won't", "can not", "couldn't")
 _HEDGE_30 = re.compile(r"\b(?:may|might)(?:[ \t]+(?:well|also|still|sometimes|often))?[ \t]+$")
 _HEDGE_AFTER_30 = re.compile(r"[ \t]+necessarily\b")
-# a hypothetical right before the negator: "if there's no promo", "on a card with no promo",
-# "for cards without a promo" (not a description: "is a card with", "are two cards with",
-# "one of the cards without", "where there's no")
-_HYPOTHETICAL_30 = re.compile(
-    r"(?:\b(?:if|unless|whether)[ \t]+(?:there(?:'s|[ \t]+is|[ \t]+are|'re|[ \t]+was"
+# a hypothetical right before the negator: "if there's no promo"
+_IF_30 = re.compile(
+    r"\b(?:if|unless|whether)[ \t]+(?:there(?:'s|[ \t]+is|[ \t]+are|'re|[ \t]+was"
     r"|[ \t]+were)|(?:the|a|your|that)[ \t]+card[ \t]+(?:has|had|offers|comes[ \t]+with)"
-    r"|it[ \t]+(?:has|had|offers)|you[ \t]+(?:have|had|get|got))"
-    r"|\b(?:on|with|for|from|to|get|getting|pick|picking|choose|choosing|carry|carrying|use"
+    r"|it[ \t]+(?:has|had|offers)|you[ \t]+(?:have|had|get|got))[ \t]+(?:a[ \t]+|an[ \t]+|any[ \t]+)?$"
+)
+# cards in general: "on a card with no promo", "for cards without a promo" (not a description:
+# "is a card with", "are two cards with", "one of the cards without"; and only where no card is
+# named after it in its sentence: "a travel card without a promo, like the X")
+_GENERIC_30 = re.compile(
+    r"(?:\b(?:on|with|for|from|to|get|getting|pick|picking|choose|choosing|carry|carrying|use"
     r"|using|want|need|prefer)[ \t]+(?:an?|any|some)[ \t]+(?:\w+[ \t]+){0,2}?"
     r"(?:card|option)[ \t]+(?:with|that[ \t]+(?:has|offers)|without)"
     r"|\b(?:on|for|from|to|than|most|many|some|any)[ \t]+cards[ \t]+(?:with|that[ \t]+(?:have"
@@ -84,7 +95,7 @@ _HYPOTHETICAL_30 = re.compile(
 # before the denial's: no other card, no "switch to", between them)
 _OFFER_ENDS_30 = re.compile(
     r"\b(?:once|after|when|whenever)[ \t]+(?:the|your|that|its|this)[ \t]+(?:\w+[ \t]+){0,2}?"
-    r"(?:promo\w*|intro\w*|offer|teaser|period|deal)[ \t]+(?:\w+[ \t]+)?"
+    r"(?:promo\w*|intro\w*|teaser)[ \t]+(?:(?:period|offer|rate|apr|deal)[ \t]+)?"
     r"(?:ends|ended|is[ \t]+over|was[ \t]+over|expires|expired|runs[ \t]+out|ran[ \t]+out"
     r"|lapses|lapsed|finishes|finished|wraps[ \t]+up|is[ \t]+done|is[ \t]+up)"
     r"[ \t]*,?[ \t]*(?:then[ \t]+)?(?:there(?:'s|[ \t]+is|[ \t]+are|'ll[ \t]+be|[ \t]+will"
@@ -98,15 +109,26 @@ def _generic_promo_30(claim: Claim, masked: str) -> bool:
         return False
     text = masked[claim.start : claim.end]
     before = masked[max(0, claim.start - 90) : claim.start]
-    if text.startswith("zero") and _ZERO_BALANCE_30.search(before):
+    if (
+        text.startswith("zero")
+        and _ZERO_BALANCE_30.search(before)
+        and _ZERO_OFFER_30.match(masked, claim.start) is None
+    ):
         return True
     if text.startswith(("not", "n't")) or before.endswith("n't"):
         head = before[:-3] if before.endswith("n't") else before
         if _HEDGE_30.search(head) or _HEDGE_AFTER_30.match(masked, claim.start + 3):
             return True
-    if _HYPOTHETICAL_30.search(before + ("without " if text.startswith("without") else "")):
+    if text.startswith("without"):
+        before += "without "
+    if _IF_30.search(before):
         return True
-    return _OFFER_ENDS_30.search(before) is not None
+    if _GENERIC_30.search(before):
+        _, end = _sentence(masked, claim.start, claim.end)
+        return "#" not in masked[claim.end : end]
+    if _OFFER_ENDS_30.search(before) is None:
+        return False
+    return _THIS_CARD_30.match(masked, claim.end) is None
 
 
 # -- totals_30 -------------------------------------------------------------------------------------
@@ -127,14 +149,14 @@ _TOTAL_BEFORE_30 = re.compile(
     r"(?:that's|that[ \t]+is|it's|it[ \t]+is|they[ \t]+(?:cost|come[ \t]+to))?)"
     r"[ \t]*(?:about|around|roughly|~)?[ \t]*$"
 )
-_SUM_REACH_30 = 300  # how far back the summed cards are looked for
+# a clause before the figure's own ("..., while", "..., but", "whereas")
+_SUM_CLAUSE_30 = re.compile(r",[ \t]*(?:while|whereas|but|though|although)\b|\b(?:while|whereas)\b")
 _SUM_CARDS_30 = 8  # at most this many cards' subsets are tried
 
 
 def _sum_reading(catalog: Catalog, mentions: list[NameMention]) -> Callable[[Claim, str], bool]:
     """Ruleset 30's ``totals_30``: a dollar figure with a sum's word that equals the annual fees
-    (or first-year fees) of two or more cards named in its sentence or just before it, each with
-    a fee, adds them: it is no card's fee (module docstring). A wrong sum keeps its claim."""
+    (or first-year fees) of two or more cards named in its clause, each with a fee, adds them: it is no card's fee (module docstring). A wrong sum keeps its claim."""
     starts = [m.start for m in mentions]
 
     def summed(claim: Claim, masked: str) -> bool:
@@ -146,10 +168,10 @@ def _sum_reading(catalog: Catalog, mentions: list[NameMention]) -> Callable[[Cla
             _TOTAL_BEFORE_30.search(masked, max(0, claim.start - 40), claim.start) is None
         ):
             return False
-        _, b = _sentence(masked, claim.start, claim.end)
-        cards = sorted(_cards_between(mentions, starts, max(0, claim.start - _SUM_REACH_30), b))[
-            :_SUM_CARDS_30
-        ]
+        a, b = _sentence(masked, claim.start, claim.end)
+        for m in _SUM_CLAUSE_30.finditer(masked, a, claim.start):
+            a = m.end()  # the figure's own clause: "X is $95, while the Y has a total of $790"
+        cards = sorted(_cards_between(mentions, starts, a, b))[:_SUM_CARDS_30]
         for attr in ("annual_fee_usd", "annual_fee_first_year_usd"):
             fees = [getattr(catalog.card(c), attr) for c in cards]
             fees = [f for f in fees if f]
@@ -194,6 +216,8 @@ _CLAUSE_30 = re.compile(
 # what ends an except-phrase after the denial: a clause of its own
 _EXCEPT_END_30 = re.compile(
     r",[ \t]*(?:which|who|that|and[ \t]+(?:the|it|its|this|that)|but|while|so|it|its)\b"
+    r"|,?[ \t]*\b(?:including|even|especially|notably|plus|as[ \t]+well[ \t]+as|like|such"
+    r"[ \t]+as|incl\.?)\b"
     r"|[;:\u2014\u2013]| - |\b(?:which|who|whose|is|are|has|have|charges)\b"
 )
 
@@ -258,13 +282,19 @@ def _excepted(
             if colon >= 0 and not _CLAUSE_30.search(masked[claim.end : colon].replace(":", "")):
                 # the group listed after the denial: the denial is about those cards
                 end = masked.find("\n", colon)
-                end = len(masked) if end < 0 else end
-                listed = _cards_between(mentions, starts, colon, min(end, colon + 200))
+                end = min(len(masked) if end < 0 else end, colon + 200)
+                stop = _LIST_END_30.search(masked, colon + 1, end)
+                listed = _cards_between(mentions, starts, colon, stop.start() if stop else end)
                 return excepted, listed - excepted
             return excepted, set()
     return set(), set()
 
 
+# what ends a group listed after its denial's colon (", while the X costs $95")
+_LIST_END_30 = re.compile(
+    r",[ \t]*(?:which|who|that|but|while|though|although|so|whereas)\b|[;(\u2014\u2013]| - "
+    r"|\b(?:which|who|whose|while|whereas|but)\b"
+)
 # a parenthesised aside in an except-phrase ("except the X ($495)")
 _ASIDE_30 = re.compile(r"\([^()\n]{0,40}\)")
 
