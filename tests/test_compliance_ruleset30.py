@@ -133,17 +133,25 @@ EXCEPTS: list[Case] = [
         _FEE,
     ),
     (
-        "All of these except the Harbor Sky Miles Elite ($495) have no annual fee: the Summit "
-        "Cash, the Harbor Sky Miles and the Vista Clear.",
+        "All of these have no annual fee apart from the Harbor Sky Miles Elite ($495).",
         None,
         _OK,
         _FEE,
     ),
-    # false twins: a card as the subject, another sentence, the card outside the except-phrase
+    # false twins: a card as the subject, another sentence, the card outside the except-phrase;
+    # a group listed after its denial is left to the earlier readings (a red team found lists
+    # that run on and exceptions inside them)
     ("The Harbor Sky Miles Elite has no annual fee.", None, _FEE, _FEE),
     (
         "Most of these have no annual fee, except the Summit Cash Plus. The Summit Cash Preferred "
         "has no annual fee either.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+    (
+        "All of these except the Summit Cash Preferred ($150) have no annual fee: the Harbor Sky "
+        "Miles Elite and the Vista Clear.",
         None,
         _FEE,
         _FEE,

@@ -70,6 +70,7 @@ _THIS_CARD_30 = re.compile(
     r"[^.;:\n]{0,40}?\b(?:on|with)[ \t]+(?:this|that|the|its)[ \t]+(?:card|one|#)"
     r"|[^.;:\n]{0,40}?\b(?:from[ \t]+day[ \t]+one|at[ \t]+all|whatsoever)\b"
 )
+_POINTS_30 = re.compile(r"\b(?:it|its|it's|this[ \t]+(?:card|one)|that[ \t]+(?:card|one))\b")
 # a hedge right before the negator: "may not", "might not" (not "won't", "can not", "couldn't")
 _HEDGE_30 = re.compile(r"\b(?:may|might)(?:[ \t]+(?:well|also|still|sometimes|often))?[ \t]+$")
 _HEDGE_AFTER_30 = re.compile(r"[ \t]+necessarily\b")
@@ -123,12 +124,15 @@ def _generic_promo_30(claim: Claim, masked: str) -> bool:
         before += "without "
     if _IF_30.search(before):
         return True
-    if _GENERIC_30.search(before):
-        _, end = _sentence(masked, claim.start, claim.end)
-        return "#" not in masked[claim.end : end]
-    if _OFFER_ENDS_30.search(before) is None:
+    if _GENERIC_30.search(before) is None and (
+        _OFFER_ENDS_30.search(before) is None or _THIS_CARD_30.match(masked, claim.end)
+    ):
         return False
-    return _THIS_CARD_30.match(masked, claim.end) is None
+    # cards in general, or the time after an offer, only where the sentence names no card and
+    # points at none ("Harbor Travel is the best pick for a card without a promo", "with it
+    # you're getting a card without a promo")
+    start, end = _sentence(masked, claim.start, claim.end)
+    return "#" not in masked[start:end] and _POINTS_30.search(masked, start, end) is None
 
 
 # -- totals_30 -------------------------------------------------------------------------------------
@@ -168,10 +172,12 @@ def _sum_reading(catalog: Catalog, mentions: list[NameMention]) -> Callable[[Cla
             _TOTAL_BEFORE_30.search(masked, max(0, claim.start - 40), claim.start) is None
         ):
             return False
-        a, b = _sentence(masked, claim.start, claim.end)
+        a, _ = _sentence(masked, claim.start, claim.end)
         for m in _SUM_CLAUSE_30.finditer(masked, a, claim.start):
             a = m.end()  # the figure's own clause: "X is $95, while the Y has a total of $790"
-        cards = sorted(_cards_between(mentions, starts, a, b))[:_SUM_CARDS_30]
+        # the addends come before their sum ("A ($150) and B ($495) come to $645"), not after it
+        # ("$590, as much as A and B put together")
+        cards = sorted(_cards_between(mentions, starts, a, claim.start))[:_SUM_CARDS_30]
         for attr in ("annual_fee_usd", "annual_fee_first_year_usd"):
             fees = [getattr(catalog.card(c), attr) for c in cards]
             fees = [f for f in fees if f]
@@ -217,7 +223,8 @@ _CLAUSE_30 = re.compile(
 _EXCEPT_END_30 = re.compile(
     r",[ \t]*(?:which|who|that|and[ \t]+(?:the|it|its|this|that)|but|while|so|it|its)\b"
     r"|,?[ \t]*\b(?:including|even|especially|notably|plus|as[ \t]+well[ \t]+as|like|such"
-    r"[ \t]+as|incl\.?)\b"
+    r"[ \t]+as|incl\.?|as[ \t]+does|as[ \t]+do|so[ \t]+does|so[ \t]+do|along[ \t]+with"
+    r"|among[ \t]+them|together[ \t]+with|alongside|same[ \t]+(?:for|goes)|included)\b"
     r"|[;:\u2014\u2013]| - |\b(?:which|who|whose|is|are|has|have|charges)\b"
 )
 
@@ -246,12 +253,12 @@ def _cards_between(mentions: list[NameMention], starts: list[int], a: int, b: in
 
 def _excepted(
     masked: str, claim: Claim, mentions: list[NameMention], starts: list[int]
-) -> tuple[set[str], set[str]]:
-    """The cards a group's denial excepts, and the cards it lists after a colon (module
-    docstring): "most have no annual fee, except the X (...) and the Y" (after the denial, up to
-    a clause of its own) or "all of these except the X ($495) have no annual fee: the Y and the
-    Z" (between the group and the denial, with no clause between the except-phrase and the
-    denial)."""
+) -> set[str]:
+    """The cards a group's denial excepts (module docstring): "most have no annual fee, except
+    the X (...) and the Y" (after the denial, up to a clause of its own or a word that puts a
+    card in the group) or "all of these except the X ($495) have no annual fee" (between the
+    group and the denial, with no clause between the except-phrase and the denial, and no list
+    of the group after it)."""
     a, b = _sentence(masked, claim.start, claim.end)
     for exc in _EXCEPT_30.finditer(masked, a, b):
         if exc.start() >= claim.end:
@@ -264,7 +271,7 @@ def _excepted(
             if _CLAUSE_30.search(masked, claim.end, exc.start()):
                 continue
             end = _EXCEPT_END_30.search(masked, exc.end(), b)
-            return _cards_between(mentions, starts, exc.end(), end.start() if end else b), set()
+            return _cards_between(mentions, starts, exc.end(), end.start() if end else b)
         if exc.end() <= claim.start:
             # "<group> except the X (...) <verb> <denial>"
             group = _GROUP_30.search(masked, a, exc.start())
@@ -277,24 +284,15 @@ def _excepted(
             gap = masked[verb.end() : claim.start]
             if _CLAUSE_30.search(phrase) or _CLAUSE_30.search(gap) or "#" in gap:
                 continue
-            excepted = _cards_between(mentions, starts, exc.end(), verb.start())
-            colon = masked.find(":", claim.end, b + 1)
-            if colon >= 0 and not _CLAUSE_30.search(masked[claim.end : colon].replace(":", "")):
-                # the group listed after the denial: the denial is about those cards
-                end = masked.find("\n", colon)
-                end = min(len(masked) if end < 0 else end, colon + 200)
-                stop = _LIST_END_30.search(masked, colon + 1, end)
-                listed = _cards_between(mentions, starts, colon, stop.start() if stop else end)
-                return excepted, listed - excepted
-            return excepted, set()
-    return set(), set()
+            if masked.find(":", claim.end, b + 1) >= 0:
+                continue  # the group is listed after its denial: left to the earlier readings
+            inside = _EXCEPT_END_30.search(masked, exc.end(), verb.start())
+            return _cards_between(
+                mentions, starts, exc.end(), inside.start() if inside else verb.start()
+            )
+    return set()
 
 
-# what ends a group listed after its denial's colon (", while the X costs $95")
-_LIST_END_30 = re.compile(
-    r",[ \t]*(?:which|who|that|but|while|though|although|so|whereas)\b|[;(\u2014\u2013]| - "
-    r"|\b(?:which|who|whose|while|whereas|but)\b"
-)
 # a parenthesised aside in an except-phrase ("except the X ($495)")
 _ASIDE_30 = re.compile(r"\([^()\n]{0,40}\)")
 
@@ -311,11 +309,7 @@ def _except_reading(mentions: list[NameMention]) -> Callable[[Extraction], Extra
         for i, claim in enumerate(out):
             if not claim.is_none or not claim.cards:
                 continue
-            excepted, listed = _excepted(masked, claim, mentions, starts)
-            if listed:
-                out[i] = replace(claim, cards=tuple(sorted(listed)), binding="collective")
-                changed = True
-                continue
+            excepted = _excepted(masked, claim, mentions, starts)
             kept = tuple(c for c in claim.cards if c not in excepted)
             if kept != claim.cards:
                 out[i] = replace(claim, cards=kept)
