@@ -71,6 +71,13 @@ _THIS_CARD_30 = re.compile(
     r"|[^.;:\n]{0,40}?\b(?:from[ \t]+day[ \t]+one|at[ \t]+all|whatsoever)\b"
 )
 _POINTS_30 = re.compile(r"\b(?:it|its|it's|this[ \t]+(?:card|one)|that[ \t]+(?:card|one))\b")
+# an aside after a hypothetical denial that asserts it of the card ("- and there isn't -", "(the X
+# has none)", ", as is the case with both options above")
+_CONFIRMED_30 = re.compile(
+    r"[^.;\n]{0,40}?(?:[-\u2014\u2013(,][ \t]*(?:and|as|which)\b|\()[^.;\n]{0,50}?"
+    r"(?:n't\b|\b(?:has|have)[ \t]+none\b|\bis[ \t]+the[ \t]+case\b|\bnone\b|\bno[ \t]+(?:promo"
+    r"|intro))"
+)
 # a hedge right before the negator: "may not", "might not" (not "won't", "can not", "couldn't")
 _HEDGE_30 = re.compile(r"\b(?:may|might)(?:[ \t]+(?:well|also|still|sometimes|often))?[ \t]+$")
 _HEDGE_AFTER_30 = re.compile(r"[ \t]+necessarily\b")
@@ -116,6 +123,9 @@ def _generic_promo_30(claim: Claim, masked: str) -> bool:
         and _ZERO_OFFER_30.match(masked, claim.start) is None
     ):
         return True
+    if _THIS_CARD_30.match(masked, claim.end) or _CONFIRMED_30.match(masked, claim.end):
+        # "may not carry any promo at all", "if there's no promo on it - and there isn't -"
+        return False
     if text.startswith(("not", "n't")) or before.endswith("n't"):
         head = before[:-3] if before.endswith("n't") else before
         if _HEDGE_30.search(head) or _HEDGE_AFTER_30.match(masked, claim.start + 3):
@@ -124,9 +134,7 @@ def _generic_promo_30(claim: Claim, masked: str) -> bool:
         before += "without "
     if _IF_30.search(before):
         return True
-    if _GENERIC_30.search(before) is None and (
-        _OFFER_ENDS_30.search(before) is None or _THIS_CARD_30.match(masked, claim.end)
-    ):
+    if _GENERIC_30.search(before) is None and _OFFER_ENDS_30.search(before) is None:
         return False
     # cards in general, or the time after an offer, only where the sentence names no card and
     # points at none ("Harbor Travel is the best pick for a card without a promo", "with it
