@@ -54,14 +54,15 @@ PROMOS: list[Case] = [
         _OK,
         _INTRO,
     ),
-    # the time after the offer
+    # false twins: a question reported, a concession, an aside that asserts it
+    ("Vista Clear: you asked if the card has no intro APR. Correct.", None, _INTRO, _INTRO),
     (
-        "Vista Clear has 0% on purchases for 12 months and 1.99% on transfers for 21 months, then "
-        "19.99%-29.99% variable. Once the promo is over there's no intro rate left.",
+        "Even if there's no promo on the Summit Cash, its APR is 19.99%-29.99%.",
         None,
-        _OK,
+        _INTRO,
         _INTRO,
     ),
+    ("If there's no promo on the Vista Clear - and there isn't - skip it.", None, _INTRO, _INTRO),
     # false twins: the card's own offer denied, plainly, after a "zero", with "any"
     ("The Summit Cash has no intro APR.", None, _INTRO, _INTRO),
     ("There's no promo on the Vista Clear.", None, _INTRO, _INTRO),

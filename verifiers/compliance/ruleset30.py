@@ -1,42 +1,46 @@
 """Ruleset 30, the s34 blind sets' false flags: talk about promotions in general, a table cell
 holding two intro offers, a sum of fees and a card excepted from "no annual fee" (precision).
 
-Ruleset 29's first reading of s34 (w33-w36, seeds 261-268) flagged 53 of its 400 honest
-answers. Their tuning halves' false flags fell into classes any writer produces; ruleset 30 reads
-four (their figures are unverified, as figures the grammar cannot attribute, or are read with
-their own words):
+Ruleset 29's first reading of s34 (w33-w36, seeds 261-268) flagged 53 of its 400 honest answers.
+Stop 43's closing note named the classes of their tuning halves' false flags; the texts were lost
+with the scratch space, so each class was rebuilt in our own wording and reproduced a ruleset-29
+false flag before a reading was written (RULESETS.md, "Ruleset 30"). Four readings; a figure
+they read is unverified (as one the grammar cannot attribute), or read with its own words:
 
-* ``promos_30`` - **talk about promotions in general denies no card's offer.** "If you carry a
-  balance on a card with no promo, you pay interest from day one, so plan to be at zero before
-  the promo ends", "new purchases may not share the promo rate", "you'd pay interest if there's
-  no promo", "once the promo is over there's no intro rate left": ruleset 29 read each as "the
-  card has no intro offer" and flagged a card that has one. A denial of an intro offer claims
-  nothing where its negator is
+* ``promos_30`` - **talk about promotions in general denies no card's offer.** "Plan to be at
+  zero before the promo ends", "new purchases may not share the promo rate", "you'd pay interest
+  if there's no promo": ruleset 29 read each as "the card has no intro offer" and flagged a card
+  that has one. A denial of an intro offer claims nothing where its negator is
 
-  - "zero" that counts something else (a balance: "at zero before the promo"), i.e. not right
-    before an offer, interest or rate word;
-  - hedged ("may not", "might not", "could not", "won't necessarily");
-  - in a hypothetical ("if / unless / when / once / whether there's no promo", "if the card has
-    no intro", "on a card with no promo", "cards without a promo");
-  - about the time after the offer ("no intro rate left", "no promo any more", "once the promo
-    ends / is over / expires there's no ...").
+  - a "zero" that counts a balance ("at / to / hit zero", not "to zero promo APR");
+  - hedged ("may not", "might not", "not necessarily"; not "won't", "can not", "couldn't");
+  - in an if-clause ("if / unless there's no promo", "if the card has no intro"; not "even if",
+    "as if", "you asked if", nor a question echoed: "... if there's no promo on the X?").
 
-  "The X has no intro APR", "no promo on this one", "X: no 0% offer" still claim.
-* ``cells_30`` - **"0% purchases, 15 mo + 0% transfers, 21 mo" is two offers.** A table cell
-  or line giving each offer's kind and months right after its rate was read as one offer: the
-  first rate lost its months and the second took the first's ("0% on balance transfers for 15
-  months"). An intro rate followed by its own kind word and a number of months ("0% purchases,
-  15 mo", "0% on transfers for 21 months") is read with that kind and those months.
-* ``totals_30`` - **"$590 in combined fees" is a sum.** A dollar figure followed by "in
-  combined / total (annual) fees", "in fees combined / between them / together / all told", or
-  after "a combined / total (annual fee) of", adds several cards' fees (or a fee over years):
-  it is no card's annual fee. "$95 in fees a year" and "a $150 annual fee" are still a fee.
-* ``except_30`` - **"Most of these have no annual fee, except the X at $95" says nothing of
-  X's fee being none.** A denial ("no annual fee", "no foreign transaction fee", "no intro
-  offer") said of a group ("most / all / the rest / these / both / every / none of ...") with a
-  card named after "except (for)", "other than", "apart from", "aside from", "besides", "save
-  for", "but not" or "with the exception of" in its sentence is not a claim about that card.
-  "The X has no annual fee except ..." (a card as the subject, no group) keeps its claim.
+  Not where the sentence asserts it of the card after all ("may not carry any promo at all",
+  "from day one", "on this card", "if there's no promo on it - and there isn't -", "(the X has
+  none)"). "The X has no intro APR", "no promo on the X", "zero intro APR", "X won't give you an
+  intro APR", "X is a card with no promo" still claim. Cards in general ("on a card with no
+  promo") and the time after an offer ("once the promo is over there's no ...") were read too
+  and dropped: three red-team rounds found cards named around them in ways no gate caught.
+* ``cells_30`` - **"0% purchases, 15 mo + 0% transfers, 21 mo" is two offers.** In a table
+  cell, ruleset 29 gave the first rate no months and the second the first's ("0% on balance
+  transfers for 15 months"). An intro rate followed by its own kind word and months, then the
+  cell's end or the next offer, is read with those months; a claim of another kind on the same
+  rate is left alone, and no kind is taken off a claim.
+* ``totals_30`` - **"$645 in combined fees" is a sum.** A dollar figure with a sum's word ("in
+  combined / joint / total fees", "together", "altogether", "all told", "in total", "between
+  them", "a combined ... of"; not "together with", "combined with") is no card's fee where it
+  equals the annual (or first-year) fees of two or more cards named before it in its own clause.
+  A wrong sum, and a single card's "total annual fee of $790", keep their claim.
+* ``except_30`` - **"Most of these have no annual fee, except the X at $150" says nothing of
+  X's fee being none.** A denial whose subject is a group ("most / all / these / both / the rest
+  / none of ...") is taken off the cards its except-phrase names ("except (for)", "other than",
+  "apart from", "aside from", "besides", "save for", "but not", "with the exception of",
+  "excluding"): after the denial, up to a clause of its own or a word that puts a card in the
+  group ("including", "even", "as does"); or between the group and its verb, where the phrase is
+  only a list of cards ("all of these except the X ($495) have no annual fee"). A card as the
+  subject keeps its claim, and a group listed after the denial's colon is left alone.
 """
 
 from __future__ import annotations
@@ -70,44 +74,27 @@ _THIS_CARD_30 = re.compile(
     r"[^.;:\n]{0,40}?\b(?:on|with)[ \t]+(?:this|that|the|its)[ \t]+(?:card|one|#)"
     r"|[^.;:\n]{0,40}?\b(?:from[ \t]+day[ \t]+one|at[ \t]+all|whatsoever)\b"
 )
-_POINTS_30 = re.compile(r"\b(?:it|its|it's|this[ \t]+(?:card|one)|that[ \t]+(?:card|one))\b")
+# "even if", "as if", "no matter if": a concession, not a hypothetical; "you asked if": a
+# question reported
+_CONCESSIVE_30 = re.compile(
+    r"\b(?:even|as|matter|only|asked|ask|asks|asking|wonder\w*|know|check\w*|see|question)"
+    r"[ \t]+(?:me[ \t]+|us[ \t]+)?(?:if|unless)\b[^,;:.\n]*$"
+)
 # an aside after a hypothetical denial that asserts it of the card ("- and there isn't -", "(the X
 # has none)", ", as is the case with both options above")
 _CONFIRMED_30 = re.compile(
     r"[^.;\n]{0,40}?(?:[-\u2014\u2013(,][ \t]*(?:and|as|which)\b|\()[^.;\n]{0,50}?"
-    r"(?:n't\b|\b(?:has|have)[ \t]+none\b|\bis[ \t]+the[ \t]+case\b|\bnone\b|\bno[ \t]+(?:promo"
-    r"|intro))"
+    r"(?:n't\b|\b(?:has|have)[ \t]+none\b|(?:\bis|'s)[ \t]+the[ \t]+case\b|\bnone\b"
+    r"|\bno[ \t]+(?:promo|intro)|(?:\bis|'s)[ \t]+(?:right|correct|true)\b|\bcorrect\b|\bindeed\b)"
 )
 # a hedge right before the negator: "may not", "might not" (not "won't", "can not", "couldn't")
 _HEDGE_30 = re.compile(r"\b(?:may|might)(?:[ \t]+(?:well|also|still|sometimes|often))?[ \t]+$")
 _HEDGE_AFTER_30 = re.compile(r"[ \t]+necessarily\b")
 # a hypothetical right before the negator: "if there's no promo"
 _IF_30 = re.compile(
-    r"\b(?:if|unless|whether)[ \t]+(?:there(?:'s|[ \t]+is|[ \t]+are|'re|[ \t]+was"
+    r"\b(?:if|unless)[ \t]+(?:there(?:'s|[ \t]+is|[ \t]+are|'re|[ \t]+was"
     r"|[ \t]+were)|(?:the|a|your|that)[ \t]+card[ \t]+(?:has|had|offers|comes[ \t]+with)"
     r"|it[ \t]+(?:has|had|offers)|you[ \t]+(?:have|had|get|got))[ \t]+(?:a[ \t]+|an[ \t]+|any[ \t]+)?$"
-)
-# cards in general: "on a card with no promo", "for cards without a promo" (not a description:
-# "is a card with", "are two cards with", "one of the cards without"; and only where no card is
-# named after it in its sentence: "a travel card without a promo, like the X")
-_GENERIC_30 = re.compile(
-    r"(?:\b(?:on|with|for|from|to|get|getting|pick|picking|choose|choosing|carry|carrying|use"
-    r"|using|want|need|prefer)[ \t]+(?:an?|any|some)[ \t]+(?:\w+[ \t]+){0,2}?"
-    r"(?:card|option)[ \t]+(?:with|that[ \t]+(?:has|offers)|without)"
-    r"|\b(?:on|for|from|to|than|most|many|some|any)[ \t]+cards[ \t]+(?:with|that[ \t]+(?:have"
-    r"|offer)|without)"
-    r")[ \t]+(?:a[ \t]+|an[ \t]+|any[ \t]+)?$"
-)
-# the time after the offer, in the denial's own clause: "once the promo is over there's no
-# intro rate left", "after the intro period ends, you'll pay ..." (the ending clause right
-# before the denial's: no other card, no "switch to", between them)
-_OFFER_ENDS_30 = re.compile(
-    r"\b(?:once|after|when|whenever)[ \t]+(?:the|your|that|its|this)[ \t]+(?:\w+[ \t]+){0,2}?"
-    r"(?:promo\w*|intro\w*|teaser)[ \t]+(?:(?:period|offer|rate|apr|deal)[ \t]+)?"
-    r"(?:ends|ended|is[ \t]+over|was[ \t]+over|expires|expired|runs[ \t]+out|ran[ \t]+out"
-    r"|lapses|lapsed|finishes|finished|wraps[ \t]+up|is[ \t]+done|is[ \t]+up)"
-    r"[ \t]*,?[ \t]*(?:then[ \t]+)?(?:there(?:'s|[ \t]+is|[ \t]+are|'ll[ \t]+be|[ \t]+will"
-    r"[ \t]+be)|you(?:'ll|[ \t]+will)?[ \t]+(?:have|get|see|pay[ \t]+with))[ \t]+$"
 )
 
 
@@ -132,15 +119,11 @@ def _generic_promo_30(claim: Claim, masked: str) -> bool:
             return True
     if text.startswith("without"):
         before += "without "
-    if _IF_30.search(before):
-        return True
-    if _GENERIC_30.search(before) is None and _OFFER_ENDS_30.search(before) is None:
-        return False
-    # cards in general, or the time after an offer, only where the sentence names no card and
-    # points at none ("Harbor Travel is the best pick for a card without a promo", "with it
-    # you're getting a card without a promo")
-    start, end = _sentence(masked, claim.start, claim.end)
-    return "#" not in masked[start:end] and _POINTS_30.search(masked, start, end) is None
+    if _IF_30.search(before) and _CONCESSIVE_30.search(before) is None:
+        # a hypothetical, not a question echoed ("... if there's no intro APR on the X?")
+        _, end = _sentence(masked, claim.start, claim.end)
+        return masked[end : end + 1] != "?"
+    return False
 
 
 # -- totals_30 -------------------------------------------------------------------------------------
@@ -162,7 +145,10 @@ _TOTAL_BEFORE_30 = re.compile(
     r"[ \t]*(?:about|around|roughly|~)?[ \t]*$"
 )
 # a clause before the figure's own ("..., while", "..., but", "whereas")
-_SUM_CLAUSE_30 = re.compile(r",[ \t]*(?:while|whereas|but|though|although)\b|\b(?:while|whereas)\b")
+_SUM_CLAUSE_30 = re.compile(
+    r",[ \t]*(?:while|whereas|but|though|although|and|so|then)\b|\b(?:while|whereas)\b"
+    r"|\bunlike\b[^,;:\n]*,"
+)
 _SUM_CARDS_30 = 8  # at most this many cards' subsets are tried
 
 
@@ -279,7 +265,10 @@ def _excepted(
             if _CLAUSE_30.search(masked, claim.end, exc.start()):
                 continue
             end = _EXCEPT_END_30.search(masked, exc.end(), b)
-            return _cards_between(mentions, starts, exc.end(), end.start() if end else b)
+            stop = end.start() if end else b
+            return _cards_between(mentions, starts, exc.end(), stop) - _aside_cards(
+                masked, mentions, starts, exc.end(), stop
+            )
         if exc.end() <= claim.start:
             # "<group> except the X (...) <verb> <denial>"
             group = _GROUP_30.search(masked, a, exc.start())
@@ -290,19 +279,34 @@ def _excepted(
                 continue
             phrase = _ASIDE_30.sub("", masked[exc.end() : verb.start()])
             gap = masked[verb.end() : claim.start]
-            if _CLAUSE_30.search(phrase) or _CLAUSE_30.search(gap) or "#" in gap:
+            if _CLAUSE_30.search(gap) or "#" in gap:
                 continue
             if masked.find(":", claim.end, b + 1) >= 0:
                 continue  # the group is listed after its denial: left to the earlier readings
-            inside = _EXCEPT_END_30.search(masked, exc.end(), verb.start())
-            return _cards_between(
-                mentions, starts, exc.end(), inside.start() if inside else verb.start()
+            if _CARD_LIST_30.fullmatch(phrase) is None:
+                continue  # only a list of cards is excepted ("except the X ($495) and the Y")
+            return _cards_between(mentions, starts, exc.end(), verb.start()) - _aside_cards(
+                masked, mentions, starts, exc.end(), verb.start()
             )
     return set()
 
 
 # a parenthesised aside in an except-phrase ("except the X ($495)")
 _ASIDE_30 = re.compile(r"\([^()\n]{0,40}\)")
+# an except-phrase that is only a list of cards (asides removed): "the X, the Y and the Z"
+_CARD_LIST_30 = re.compile(
+    r"[ \t,]*(?:(?:the|for)[ \t]+)*#+(?:[ \t]*(?:,|and|or|&)[ \t]*(?:the[ \t]+)?#+)*[ \t,]*"
+)
+
+
+def _aside_cards(
+    masked: str, mentions: list[NameMention], starts: list[int], a: int, b: int
+) -> set[str]:
+    """The cards named inside parenthesised asides between ``a`` and ``b`` ("(not the Y)")."""
+    out: set[str] = set()
+    for m in _ASIDE_30.finditer(masked, a, b):
+        out |= _cards_between(mentions, starts, m.start(), m.end())
+    return out
 
 
 def _except_reading(mentions: list[NameMention]) -> Callable[[Extraction], Extraction]:
