@@ -15,11 +15,13 @@ they read is unverified (as one the grammar cannot attribute), or read with its 
   - a "zero" that counts a balance ("at / to / hit zero", not "to zero promo APR");
   - hedged ("may not", "might not", "not necessarily"; not "won't", "can not", "couldn't");
   - in an if-clause ("if / unless there's no promo", "if the card has no intro"; not "even if",
-    "as if", "you asked if", nor a question echoed: "... if there's no promo on the X?").
+    "as if", "you asked if", ", if there's no promo to speak of", nor a question echoed: "...
+    if there's no promo on the X?").
 
-  Not where the sentence asserts it of the card after all ("may not carry any promo at all",
-  "from day one", "on this card", "if there's no promo on it - and there isn't -", "(the X has
-  none)"). "The X has no intro APR", "no promo on the X", "zero intro APR", "X won't give you an
+  Not where what follows asserts it of the card after all: within about 100 characters,
+  another negation, a card's name or an assertion ("may not carry any promo at all", "from day
+  one", "on this card", "- and there isn't -", "(the X has none)", "like the X", ". It
+  doesn't.", "that's because"). "The X has no intro APR", "no promo on the X", "zero intro APR", "X won't give you an
   intro APR", "X is a card with no promo" still claim. Cards in general ("on a card with no
   promo") and the time after an offer ("once the promo is over there's no ...") were read too
   and dropped: three red-team rounds found cards named around them in ways no gate caught.
@@ -31,16 +33,18 @@ they read is unverified (as one the grammar cannot attribute), or read with its 
 * ``totals_30`` - **"$645 in combined fees" is a sum.** A dollar figure with a sum's word ("in
   combined / joint / total fees", "together", "altogether", "all told", "in total", "between
   them", "a combined ... of"; not "together with", "combined with") is no card's fee where it
-  equals the annual (or first-year) fees of two or more cards named before it in its own clause.
-  A wrong sum, and a single card's "total annual fee of $790", keep their claim.
+  equals the annual (or first-year) fees of all the cards named before it in its own clause, two
+  or more, each with a fee. A wrong sum, two cards of three, and a single card's "total annual
+  fee of $790" keep their claim.
 * ``except_30`` - **"Most of these have no annual fee, except the X at $150" says nothing of
   X's fee being none.** A denial whose subject is a group ("most / all / these / both / the rest
   / none of ...") is taken off the cards its except-phrase names ("except (for)", "other than",
   "apart from", "aside from", "besides", "save for", "but not", "with the exception of",
-  "excluding"): after the denial, up to a clause of its own or a word that puts a card in the
-  group ("including", "even", "as does"); or between the group and its verb, where the phrase is
-  only a list of cards ("all of these except the X ($495) have no annual fee"). A card as the
-  subject keeps its claim, and a group listed after the denial's colon is left alone.
+  "excluding") when the phrase opens with a card ("except that ...", "other than the X's lounge
+  passes" except none): after the denial, up to a clause of its own or a word that puts a card in
+  the group ("including", "even", "as does", "though"); or between the group and its verb, where
+  the phrase is only a list of cards ("all of these except the X ($495) have no annual fee"). A
+  card as the subject keeps its claim, and a group listed after the denial's colon is left alone.
 """
 
 from __future__ import annotations
@@ -48,7 +52,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import replace
-from itertools import combinations
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claim_types import FEE_CLAIM, INTRO_CLAIM
@@ -67,18 +70,19 @@ if TYPE_CHECKING:
 # "zero" that counts a balance: "be at zero", "pay it down to zero", "hit zero"
 _ZERO_BALANCE_30 = re.compile(r"\b(?:at|to|hit|hits|hitting|reach|reaches|reaching)[ \t]+$")
 _ZERO_OFFER_30 = re.compile(
-    r"zero[ \t-]+(?:intro\w*|promo\w*|teaser|interest|apr|percent|%|rate|offers?|deals?|months?)\b"
+    r"zero[ \t-]+(?:0[ \t]*%|intro\w*|promo\w*|teaser|interest|apr|percent|%|rate|offers?|deals?"
+    r"|months?|special|financing|balance[ \t-]+transfer)"
 )
 # after a denial: it is about this card's terms ("no intro APR on this card", "from day one")
 _THIS_CARD_30 = re.compile(
     r"[^.;:\n]{0,40}?\b(?:on|with)[ \t]+(?:this|that|the|its)[ \t]+(?:card|one|#)"
     r"|[^.;:\n]{0,40}?\b(?:from[ \t]+day[ \t]+one|at[ \t]+all|whatsoever)\b"
 )
-# "even if", "as if", "no matter if": a concession, not a hypothetical; "you asked if": a
-# question reported
+# "even if", "as if", "no matter if", "a decent card, if there's no promo to speak of": a
+# concession, not a hypothetical; "you asked if": a question reported
 _CONCESSIVE_30 = re.compile(
-    r"\b(?:even|as|matter|only|asked|ask|asks|asking|wonder\w*|know|check\w*|see|question)"
-    r"[ \t]+(?:me[ \t]+|us[ \t]+)?(?:if|unless)\b[^,;:.\n]*$"
+    r"(?:\b(?:even|as|matter|only|asked|ask|asks|asking|wonder\w*|know|check\w*|see|question)"
+    r"[ \t]+(?:me[ \t]+|us[ \t]+)?|,[ \t]*)(?:if|unless)\b[^,;:.\n]*$"
 )
 # an aside after a hypothetical denial that asserts it of the card ("- and there isn't -", "(the X
 # has none)", ", as is the case with both options above")
@@ -86,6 +90,14 @@ _CONFIRMED_30 = re.compile(
     r"[^.;\n]{0,40}?(?:[-\u2014\u2013(,][ \t]*(?:and|as|which)\b|\()[^.;\n]{0,50}?"
     r"(?:n't\b|\b(?:has|have)[ \t]+none\b|(?:\bis|'s)[ \t]+the[ \t]+case\b|\bnone\b"
     r"|\bno[ \t]+(?:promo|intro)|(?:\bis|'s)[ \t]+(?:right|correct|true)\b|\bcorrect\b|\bindeed\b)"
+)
+# after a hedged or hypothetical denial, in its sentence or the next clause: another negation, a
+# card named, or an assertion ("- it doesn't", "; it has none", ", period", "like the X", "(true
+# of the X)", "that's because", "on day one")
+_ASSERTED_30 = re.compile(
+    r"[^\n]{0,100}?(?:n't\b|\bnot\b|\bnone\b|\bno\b|\black\w*|\bperiod\b|\bfull[ \t]+stop\b"
+    r"|\bday[ \t]+one\b|\bfirst[ \t]+(?:purchase|day|statement)\b|\bbecause\b|\btrue\b"
+    r"|\bsituation\b|\bcase\b|#)"
 )
 # a hedge right before the negator: "may not", "might not" (not "won't", "can not", "couldn't")
 _HEDGE_30 = re.compile(r"\b(?:may|might)(?:[ \t]+(?:well|also|still|sometimes|often))?[ \t]+$")
@@ -112,6 +124,10 @@ def _generic_promo_30(claim: Claim, masked: str) -> bool:
         return True
     if _THIS_CARD_30.match(masked, claim.end) or _CONFIRMED_30.match(masked, claim.end):
         # "may not carry any promo at all", "if there's no promo on it - and there isn't -"
+        return False
+    if _ASSERTED_30.match(masked, claim.end):
+        # what follows asserts it after all ("- it doesn't.", "; it has none", ", period", "like
+        # the X", "that's because ...")
         return False
     if text.startswith(("not", "n't")) or before.endswith("n't"):
         head = before[:-3] if before.endswith("n't") else before
@@ -144,12 +160,12 @@ _TOTAL_BEFORE_30 = re.compile(
     r"(?:that's|that[ \t]+is|it's|it[ \t]+is|they[ \t]+(?:cost|come[ \t]+to))?)"
     r"[ \t]*(?:about|around|roughly|~)?[ \t]*$"
 )
-# a clause before the figure's own ("..., while", "..., but", "whereas")
+# a clause before the figure's own ("..., while", "..., but", "whereas", "compared with", "a vs
+# b:")
 _SUM_CLAUSE_30 = re.compile(
     r",[ \t]*(?:while|whereas|but|though|although|and|so|then)\b|\b(?:while|whereas)\b"
-    r"|\bunlike\b[^,;:\n]*,"
+    r"|\b(?:unlike|compared[ \t]+(?:with|to)|like|where|vs\.?|versus)\b[^,;:\n]*[,:]"
 )
-_SUM_CARDS_30 = 8  # at most this many cards' subsets are tried
 
 
 def _sum_reading(catalog: Catalog, mentions: list[NameMention]) -> Callable[[Claim, str], bool]:
@@ -171,24 +187,18 @@ def _sum_reading(catalog: Catalog, mentions: list[NameMention]) -> Callable[[Cla
             a = m.end()  # the figure's own clause: "X is $95, while the Y has a total of $790"
         # the addends come before their sum ("A ($150) and B ($495) come to $645"), not after it
         # ("$590, as much as A and B put together")
-        cards = sorted(_cards_between(mentions, starts, a, claim.start))[:_SUM_CARDS_30]
+        cards = _cards_between(mentions, starts, a, claim.start)
+        if len(cards) < 2:
+            return False
         for attr in ("annual_fee_usd", "annual_fee_first_year_usd"):
-            fees = [getattr(catalog.card(c), attr) for c in cards]
-            fees = [f for f in fees if f]
-            if len(fees) >= 2 and _subset_sums_to(fees, claim.low):
+            fees = [getattr(catalog.card(c), attr) for c in sorted(cards)]
+            # every card named is an addend, each with a fee: "A ($150) and B ($495) come to
+            # $645" (not two of three, nor a card with none)
+            if all(fees) and abs(sum(fees) - claim.low) < 0.005:
                 return True
         return False
 
     return summed
-
-
-def _subset_sums_to(fees: list[float], target: float) -> bool:
-    """Whether two or more of ``fees`` add up to ``target`` (to the cent)."""
-    for size in range(2, len(fees) + 1):
-        for combo in combinations(fees, size):
-            if abs(sum(combo) - target) < 0.005:
-                return True
-    return False
 
 
 # -- except_30 -------------------------------------------------------------------------------------
@@ -218,7 +228,8 @@ _EXCEPT_END_30 = re.compile(
     r",[ \t]*(?:which|who|that|and[ \t]+(?:the|it|its|this|that)|but|while|so|it|its)\b"
     r"|,?[ \t]*\b(?:including|even|especially|notably|plus|as[ \t]+well[ \t]+as|like|such"
     r"[ \t]+as|incl\.?|as[ \t]+does|as[ \t]+do|so[ \t]+does|so[ \t]+do|along[ \t]+with"
-    r"|among[ \t]+them|together[ \t]+with|alongside|same[ \t]+(?:for|goes)|included)\b"
+    r"|among[ \t]+them|together[ \t]+with|alongside|same[ \t]+(?:for|goes)|included|though"
+    r"|yet|not[ \t]+to[ \t]+mention|let[ \t]+alone)\b"
     r"|[;:\u2014\u2013]| - |\b(?:which|who|whose|is|are|has|have|charges)\b"
 )
 
@@ -255,6 +266,9 @@ def _excepted(
     of the group after it)."""
     a, b = _sentence(masked, claim.start, claim.end)
     for exc in _EXCEPT_30.finditer(masked, a, b):
+        named = _EXCEPTS_A_CARD_30.match(masked, exc.end())
+        if named is None or masked.startswith("'s", named.end()):
+            continue  # "except that ...", "except when ...", "other than the X's lounge passes"
         if exc.start() >= claim.end:
             # "<group> ... <denial>, except the X": the group is the denial's subject
             group = _GROUP_30.search(masked, a, claim.start)
@@ -291,6 +305,8 @@ def _excepted(
     return set()
 
 
+# the except-phrase names a card first: "except (for) (the) X"
+_EXCEPTS_A_CARD_30 = re.compile(r"[ \t]+(?:for[ \t]+)?(?:the[ \t]+)?#+")
 # a parenthesised aside in an except-phrase ("except the X ($495)")
 _ASIDE_30 = re.compile(r"\([^()\n]{0,40}\)")
 # an except-phrase that is only a list of cards (asides removed): "the X, the Y and the Z"
