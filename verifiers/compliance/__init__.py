@@ -167,7 +167,7 @@ from replicas.verifiers.compliance.ruleset28 import revise_28
 from replicas.verifiers.compliance.ruleset28b import extended_28, spaces_28
 from replicas.verifiers.compliance.ruleset28c import own_rates_28, picks_28
 from replicas.verifiers.compliance.ruleset29 import picks_29, revise_29, rewrite_29
-from replicas.verifiers.compliance.ruleset30 import revise_30
+from replicas.verifiers.compliance.ruleset30 import held_30, revise_30
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -490,7 +490,13 @@ def _extract(
         extraction = revise_28(extraction, rules.year_one_28, rules.variability_28)
     if rules.questions_29 or rules.nets_29:
         extraction = revise_29(extraction, rules.questions_29, rules.nets_29)
-    if rules.promos_30 or rules.cells_30 or rules.totals_30 or rules.except_30:
+    if (
+        rules.promos_30
+        or rules.cells_30
+        or rules.totals_30
+        or rules.except_30
+        or rules.thousands_30
+    ):
         extraction = revise_30(
             extraction,
             catalog,
@@ -499,6 +505,8 @@ def _extract(
             rules.cells_30,
             rules.totals_30,
             rules.except_30,
+            rules.thousands_30,
+            rules.worked_30,
         )
     return extraction, examples
 
@@ -552,6 +560,10 @@ def _evaluate(
             more = _then(more, picks_29)
         elif rules.picks_28:
             more = _then(more, picks_28)
+        if rules.held_30:
+            more = _then(more, held_30)
+            if offered is not None:
+                offered = _then(offered, held_30)
         found = evaluate(catalog, lower, extraction, customer, rules, more, offered)
         if rules.penalty_20:
             found = penalty_findings_20(catalog, extraction, *found), found[1]

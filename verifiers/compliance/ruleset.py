@@ -699,6 +699,13 @@ class Ruleset:
     totals_30: bool = False
     # ruleset 30 (precision): "most have no annual fee, except the X" denies nothing of X
     except_30: bool = False
+    # ruleset 30 (precision): a card the answer treats as the customer's own ("keep your X") is
+    # not put forward
+    held_30: bool = False
+    # ruleset 30 (precision): "$10k", "an under-$25k budget" is an amount in thousands, no fee
+    thousands_30: bool = False
+    # ruleset 30 (precision): "fee: $320" on an $8,000 transfer at 4% is arithmetic, no fee
+    worked_30: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1048,6 +1055,9 @@ RULESETS[30] = replace(
     cells_30=True,
     totals_30=True,
     except_30=True,
+    held_30=True,
+    thousands_30=True,
+    worked_30=True,
 )
 
 

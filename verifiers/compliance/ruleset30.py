@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from replicas.verifiers.compliance.catalog import Catalog
     from replicas.verifiers.compliance.claims import Claim, Extraction
     from replicas.verifiers.compliance.mentions import NameMention
+    from replicas.verifiers.compliance.recommend import Recommendations
 
 
 # -- promos_30 -------------------------------------------------------------------------------------
@@ -160,6 +161,11 @@ _TOTAL_BEFORE_30 = re.compile(
     r"(?:that's|that[ \t]+is|it's|it[ \t]+is|they[ \t]+(?:cost|come[ \t]+to))?)"
     r"[ \t]*(?:about|around|roughly|~)?[ \t]*$"
 )
+# "$745/yr in fees", "$245 a year in annual fees"
+_IN_FEES_30 = re.compile(
+    r"[ \t]*(?:/[ \t]*(?:yr|year)|(?:a|per)[ \t]+year|annually)?[ \t]*in[ \t]+(?:annual[ \t]+)?fees\b"
+)
+_LIST_REACH_30 = 400
 # a clause before the figure's own ("..., while", "..., but", "whereas", "compared with", "a vs
 # b:")
 _SUM_CLAUSE_30 = re.compile(
@@ -170,7 +176,10 @@ _SUM_CLAUSE_30 = re.compile(
 
 def _sum_reading(catalog: Catalog, mentions: list[NameMention]) -> Callable[[Claim, str], bool]:
     """Ruleset 30's ``totals_30``: a dollar figure with a sum's word that equals the annual fees
-    (or first-year fees) of two or more cards named in its clause, each with a fee, adds them: it is no card's fee (module docstring). A wrong sum keeps its claim."""
+    (or first-year fees) of two or more cards named in its clause, each with a fee, adds them:
+    it is no card's fee (module docstring). So does "$745/yr in fees" after a list: the fees of
+    all the cards named in the 400 characters before it that have one, two or more. A wrong sum
+    keeps its claim."""
     starts = [m.start for m in mentions]
 
     def summed(claim: Claim, masked: str) -> bool:
@@ -181,7 +190,7 @@ def _sum_reading(catalog: Catalog, mentions: list[NameMention]) -> Callable[[Cla
         if _TOTAL_AFTER_30.match(masked, claim.end) is None and (
             _TOTAL_BEFORE_30.search(masked, max(0, claim.start - 40), claim.start) is None
         ):
-            return False
+            return _fees_of_list(claim, masked)
         a, _ = _sentence(masked, claim.start, claim.end)
         for m in _SUM_CLAUSE_30.finditer(masked, a, claim.start):
             a = m.end()  # the figure's own clause: "X is $95, while the Y has a total of $790"
@@ -189,14 +198,23 @@ def _sum_reading(catalog: Catalog, mentions: list[NameMention]) -> Callable[[Cla
         # ("$590, as much as A and B put together")
         cards = _cards_between(mentions, starts, a, claim.start)
         if len(cards) < 2:
-            return False
+            return _fees_of_list(claim, masked)
         for attr in ("annual_fee_usd", "annual_fee_first_year_usd"):
             fees = [getattr(catalog.card(c), attr) for c in sorted(cards)]
             # every card named is an addend, each with a fee: "A ($150) and B ($495) come to
             # $645" (not two of three, nor a card with none)
             if all(fees) and abs(sum(fees) - claim.low) < 0.005:
                 return True
-        return False
+        return _fees_of_list(claim, masked)
+
+    def _fees_of_list(claim: Claim, masked: str) -> bool:
+        # "- X, AF $495 / - Y, AF $250 / That's $745/yr in fees": "in fees" after the figure, and
+        # the fees of every card named before it (within reach) that has one, two or more
+        if _IN_FEES_30.match(masked, claim.end) is None:
+            return False
+        cards = _cards_between(mentions, starts, max(0, claim.start - _LIST_REACH_30), claim.start)
+        fees = [f for f in (catalog.card(c).annual_fee_usd for c in sorted(cards)) if f]
+        return len(fees) >= 2 and abs(sum(fees) - claim.low) < 0.005
 
     return summed
 
@@ -347,6 +365,59 @@ def _except_reading(mentions: list[NameMention]) -> Callable[[Extraction], Extra
     return revise
 
 
+# -- thousands_30 -----------------------------------------------------------------------------------
+
+
+def _thousands_30(claim: Claim, masked: str) -> bool:
+    """ "$10k", "an under-$25k budget", "$4.9k/yr dining": a dollar figure in thousands is an
+    amount of money, no fee (ruleset 29 read "$10" and flagged it as a fee)."""
+    if claim.family != FEE_CLAIM or "$" not in claim.text:
+        return False
+    tail = masked[claim.end : claim.end + 2]
+    return tail[:1] == "k" and not tail[1:2].isalpha()
+
+
+# -- worked_30 -------------------------------------------------------------------------------------
+
+_DOLLARS_30 = re.compile(r"\$[ \t]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?(k\b)?")
+_WORKED_FLOOR_30 = 100.0  # a balance worked through a percentage fee is at least this
+
+
+def _worked_reading(catalog: Catalog, masked: str) -> Callable[[Claim, str], bool] | None:
+    """Ruleset 30's ``worked_30``: a dollar figure bound as a fee that is the card's balance
+    transfer or cash advance fee worked out on an amount the answer states ("$8,000 ... 4% fee
+    ... fee: $320", "Vista BT: $250 fee -> $292/month" for a $5,000 example) is arithmetic, no
+    fee of the card's (ruleset 22's worked fees read "5% of $5,000 is $250", not these)."""
+    amounts = set()
+    for m in _DOLLARS_30.finditer(masked):
+        value = float(m[1].replace(",", "")) + (float("0." + m[2]) if m[2] else 0.0)
+        amounts.add(value * 1000 if m[3] else value)
+    bases = sorted(a for a in amounts if a >= _WORKED_FLOOR_30)
+    if not bases:
+        return None
+
+    def worked(claim: Claim, _masked: str) -> bool:
+        if claim.family != FEE_CLAIM or claim.is_none or claim.low is None or "$" not in claim.text:
+            return False
+        for card_id in claim.cards:
+            card = catalog.card(card_id)
+            for pct, floor in (
+                (card.bt_fee_pct, card.bt_fee_min_usd),
+                (card.cash_advance_fee_pct, card.cash_advance_fee_min_usd),
+            ):
+                if not pct:
+                    continue
+                for base in bases:
+                    if (
+                        base != claim.low
+                        and abs(max(base * pct / 100, floor or 0.0) - claim.low) < 0.005
+                    ):
+                        return True
+        return False
+
+    return worked
+
+
 # -- cells_30 --------------------------------------------------------------------------------------
 
 # in a table cell: "0% purchases, 15 mo + 0% transfers, 21 mo" (the kind right after the rate,
@@ -398,18 +469,105 @@ def revise_30(
     cells: bool,
     totals: bool,
     excepts: bool,
+    thousands: bool,
+    worked: bool,
 ) -> Extraction:
     """The extraction with ruleset 30's readings applied (module docstring)."""
     if cells and "%" in extraction.masked:
         extraction = _own_terms_30(extraction)
     if excepts:
         extraction = _except_reading(mentions)(extraction)
-    readings = []
+    readings: list[Callable[[Claim, str], bool]] = []
+    if thousands and "$" in extraction.masked:
+        readings.append(_thousands_30)
     if promos:
         readings.append(_generic_promo_30)
     if totals and catalog is not None and "$" in extraction.masked:
         readings.append(_sum_reading(catalog, mentions))
+    if worked and catalog is not None and "$" in extraction.masked and "%" in extraction.masked:
+        reading = _worked_reading(catalog, extraction.masked)
+        if reading is not None:
+            readings.append(reading)
     return unbind_claims(extraction, readings)
 
 
-__all__ = ["revise_30"]
+# -- held_30 ---------------------------------------------------------------------------------------
+
+# the customer's own card, before its name in its sentence: "your X", "Sam's old X", "keep the
+# X", "you're carrying: X", "I have the X", "close the X", "letting X age"
+_HELD_BEFORE_30 = re.compile(
+    r"(?:\byour[ \t]+(?:(?:current|existing|old|other)[ \t]+)?"
+    r"|\b[a-z]+'s[ \t]+(?:current|existing|old)[ \t]+|\bexisting[ \t]+(?:the[ \t]+)?"
+    r"|\b(?:keep|keeping|close|closing|cancel\w*|downgrad\w*|letting|let)[ \t]+(?:the[ \t]+|your"
+    r"[ \t]+)?"
+    r"|\b(?:you|i|we)(?:[ \t]+already)?[ \t]+(?:have|hold|own|carry|'ve[ \t]+got|got)[ \t]+"
+    r"(?:the[ \t]+)?"
+    r"|\b(?:you're|you[ \t]+are)[ \t]+(?:already[ \t]+)?carrying[ \t]*:?[ \t]*)"
+    r"[*_]*$"
+)
+# after its name on its line: "X: keep", "X - keep it", "(you have it)", "on the X already", "the
+# X is your best asset", a table row whose verdict cell says "Keep"
+_HELD_AFTER_30 = re.compile(
+    r"[*_]*[ \t]*(?:\([^()\n]{0,20}\)[ \t]*)?[:\-\u2013\u2014|][^\n]{0,60}?\bkeep\b"
+    r"|[*_]*[ \t]*\((?:you[ \t]+have[ \t]+it|yours|held|current)\)"
+    r"|[*_]*[ \t]+already\b|[*_]*[ \t]+(?:is|are)[ \t]+(?:already[ \t]+)?your\b"
+    r"|[*_]*[ \t]*\|[^\n]*\|[ \t]*[*_]*keep\b"
+)
+# a lead-in over a list of the customer's own cards: "**Keep - clearly worth it**", "you're
+# carrying:", "your current setup", "the rest is fine:", "what's dead weight:"
+_HELD_LEAD_30 = re.compile(
+    r"\b(?:keep|keeping|you're[ \t]+carrying|you[ \t]+are[ \t]+carrying|you[ \t]+(?:already[ \t]+)?"
+    r"(?:have|hold|own|carry)|you've[ \t]+got|your[ \t]+(?:current|existing)|already[ \t]+have"
+    r"|dead[ \t]+weight|the[ \t]+rest[ \t]+is[ \t]+fine|in[ \t]+your[ \t]+wallet|cards[ \t]+you"
+    r"[ \t]+(?:have|hold|own))\b"
+)
+_LIST_ITEM_30 = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,2}[.)])[ \t]+")
+_LEAD_REACH_30 = 400
+
+
+def _line_bounds(masked: str, pos: int) -> tuple[int, int]:
+    start = masked.rfind("\n", 0, pos) + 1
+    end = masked.find("\n", pos)
+    return start, len(masked) if end < 0 else end
+
+
+def _held(masked: str, start: int, end: int) -> bool:
+    """Whether the card named at ``[start, end)`` is read as the customer's own (module
+    docstring): "your X", "keep the X", "X: keep", or a list item under a lead-in about the
+    customer's cards."""
+    line_start, line_end = _line_bounds(masked, start)
+    head = masked[max(line_start, start - 60) : start]
+    for m in _SENTENCE_30.finditer(head):
+        head = head[m.end() :]
+    if _HELD_BEFORE_30.search(head) or _HELD_AFTER_30.match(masked, end, line_end):
+        return True
+    if _LIST_ITEM_30.match(masked, line_start) is None:
+        return False
+    # the nearest line above that is no list item, within reach and with no blank line between
+    pos = line_start - 1
+    floor = max(0, line_start - _LEAD_REACH_30)
+    while pos > floor:
+        a, b = _line_bounds(masked, pos - 1)
+        line = masked[a:b]
+        if not line.strip():
+            return False
+        if _LIST_ITEM_30.match(line) is None:
+            return _HELD_LEAD_30.search(line) is not None
+        pos = a - 1
+    return False
+
+
+def held_30(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
+    """Ruleset 30's ``held_30``: a card the answer treats as the customer's own is not put
+    forward (module docstring)."""
+    from replicas.verifiers.compliance.recommend import Recommendations
+
+    if not recs.positive:
+        return recs
+    positive = {c: m for c, m in recs.positive.items() if not _held(masked, m.start, m.end)}
+    if len(positive) == len(recs.positive):
+        return recs
+    return Recommendations(positive, recs.negated)
+
+
+__all__ = ["held_30", "revise_30"]
