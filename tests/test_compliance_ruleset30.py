@@ -1,7 +1,9 @@
 """Compliance ruleset 30 (issue 13, ``verifiers/compliance/ruleset30.py``): honest figures ruleset
 29 flagged on the s34 blind sets - talk about promotions in general read as a denial of the card's
 intro offer, a table cell holding two intro offers, a sum of fees, a card excepted from a group's
-"no annual fee" - in our own wording on the hand catalog (``tests/compliance_cases``).
+"no annual fee" - and on s36's tuning halves - the customer's own cards reviewed, "$10k", a
+transfer fee worked out on the answer's amount, a list's fees summed - in our own wording on the
+hand catalog (``tests/compliance_cases``).
 
 Summit Cash: no annual fee, 0% on purchases for 15 months, 19.99%-29.99% variable. Summit Cash
 Plus: $95 (first year $0), 0% on transfers for 18 months, 18.24%-27.24% variable. Summit Cash
@@ -159,12 +161,82 @@ EXCEPTS: list[Case] = [
     ),
 ]
 
-CASES = PROMOS + CELLS + TOTALS + EXCEPTS
+_INELIGIBLE = ["ineligible_card"]
+
+# customer C1 holds the Harbor Sky Miles Elites and may not get the Summit Cash Preferred or the
+# Harbor Sky Miles Elite (score)
+HELD: list[Case] = [
+    (
+        "Here's my review of your cards:\n\n| Card | Annual fee | Verdict |\n|---|---|---|\n"
+        "| Harbor Sky Miles Elites | $695 | Keep - your travel card |\n| Vista Clear | $0 | Keep |",
+        "C1",
+        _OK,
+        _INELIGIBLE,
+    ),
+    (
+        "You're carrying:\n- Harbor Sky Miles Elites, $695 a year\n- Vista Clear, $0",
+        "C1",
+        _OK,
+        _INELIGIBLE,
+    ),
+    # false twins: the held card put forward; a card out of reach beside a held one
+    ("Apply for the Harbor Sky Miles Elites ($695 a year).", "C1", _INELIGIBLE, _INELIGIBLE),
+    (
+        "Keep your Vista Clear. I'd recommend the Harbor Sky Miles Elite ($495 a year).",
+        "C1",
+        _INELIGIBLE,
+        _INELIGIBLE,
+    ),
+]
+
+THOUSANDS: list[Case] = [
+    (
+        "On the Summit Cash Preferred ($150 annual fee), $10k a year of dining earns about $200.",
+        None,
+        _OK,
+        _FEE,
+    ),
+    ("The Summit Cash Preferred's annual fee is $10.", None, _FEE, _FEE),
+]
+
+WORKED: list[Case] = [
+    (
+        "Moving $5,000 to the Summit Cash Plus (0% on transfers for 18 months, then 18.24%-27.24% "
+        "variable, $95 annual fee):\n- fee: $250\n- monthly to clear it: about $292",
+        None,
+        _OK,
+        _FEE,
+    ),
+    # false twin: an annual fee that happens to be 5% of the example's amount
+    ("Moving $5,000 to the Summit Cash Plus: it has a $250 annual fee.", None, _FEE, _FEE),
+]
+
+LIST_TOTALS: list[Case] = [
+    (
+        "- Summit Cash Preferred, $150 a year\n- Harbor Sky Miles Elite, $495 a year\n\n"
+        "That's $645/yr in fees.",
+        None,
+        _OK,
+        _FEE,
+    ),
+    (
+        "- Summit Cash Preferred, $150 a year\n- Harbor Sky Miles Elite, $495 a year\n\n"
+        "That's $600/yr in fees.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+]
+
+CASES = PROMOS + CELLS + TOTALS + EXCEPTS + HELD + THOUSANDS + WORKED + LIST_TOTALS
 _FLAG_OF = {
     "promos_30": PROMOS,
     "cells_30": CELLS,
-    "totals_30": TOTALS,
+    "totals_30": TOTALS + LIST_TOTALS,
     "except_30": EXCEPTS,
+    "held_30": HELD,
+    "thousands_30": THOUSANDS,
+    "worked_30": WORKED,
 }
 
 

@@ -496,6 +496,7 @@ def _extract(
         or rules.totals_30
         or rules.except_30
         or rules.thousands_30
+        or rules.worked_30
     ):
         extraction = revise_30(
             extraction,

@@ -381,6 +381,7 @@ def _thousands_30(claim: Claim, masked: str) -> bool:
 
 _DOLLARS_30 = re.compile(r"\$[ \t]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?(k\b)?")
 _WORKED_FLOOR_30 = 100.0  # a balance worked through a percentage fee is at least this
+_WORKED_KINDS_30 = frozenset({"any", "bt", "cash_advance"})
 
 
 def _worked_reading(catalog: Catalog, masked: str) -> Callable[[Claim, str], bool] | None:
@@ -399,6 +400,8 @@ def _worked_reading(catalog: Catalog, masked: str) -> Callable[[Claim, str], boo
     def worked(claim: Claim, _masked: str) -> bool:
         if claim.family != FEE_CLAIM or claim.is_none or claim.low is None or "$" not in claim.text:
             return False
+        if claim.kind not in _WORKED_KINDS_30:
+            return False  # "a $250 annual fee" is a fee, whatever the example's amounts
         for card_id in claim.cards:
             card = catalog.card(card_id)
             for pct, floor in (
