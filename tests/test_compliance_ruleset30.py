@@ -277,6 +277,8 @@ def test_adversarial_input_stays_within_limits(catalog: Catalog) -> None:
         "if there's no promo, may not share the promo, zero zero before the promo ends, "
         "0% purchases, 12 mo + 1.99% transfers, 21 mo $645 in combined fees between them "
         "most have no annual fee except the Summit Cash except besides other than "
+        "keep your Summit Cash - keep | keep | you're carrying:\n- Vista Clear $10k $2k fee "
+        "moving $5,000 transfer fee: $250 that's $645/yr in fees "
     )
     lines = (chunk * (100_000 // len(chunk)))[:100_000]
     for text in (lines, lines.replace(", ", "\n")):

@@ -212,9 +212,15 @@ def _sum_reading(catalog: Catalog, mentions: list[NameMention]) -> Callable[[Cla
         # the fees of every card named before it (within reach) that has one, two or more
         if _IN_FEES_30.match(masked, claim.end) is None:
             return False
+        a, b = _sentence(masked, claim.start, claim.end)
+        if "#" in masked[a:b]:
+            return False  # "$190 a year in fees on the X": a card's own fee
         cards = _cards_between(mentions, starts, max(0, claim.start - _LIST_REACH_30), claim.start)
-        fees = [f for f in (catalog.card(c).annual_fee_usd for c in sorted(cards)) if f]
-        return len(fees) >= 2 and abs(sum(fees) - claim.low) < 0.005
+        addends = {c for c in cards if catalog.card(c).annual_fee_usd}
+        if len(addends) < 2 or not set(claim.cards) <= addends:
+            return False
+        total = sum(catalog.card(c).annual_fee_usd for c in addends)
+        return abs(total - claim.low) < 0.005
 
     return summed
 
@@ -370,11 +376,27 @@ def _except_reading(mentions: list[NameMention]) -> Callable[[Extraction], Extra
 
 def _thousands_30(claim: Claim, masked: str) -> bool:
     """ "$10k", "an under-$25k budget", "$4.9k/yr dining": a dollar figure in thousands is an
-    amount of money, no fee (ruleset 29 read "$10" and flagged it as a fee)."""
+    amount of money, no fee (ruleset 29 read "$10" and flagged it as a fee). Not where it is
+    priced as a fee: "a $1k annual fee", "it costs $1k a year" stay fees (read as $1, and
+    wrong)."""
     if claim.family != FEE_CLAIM or "$" not in claim.text:
         return False
     tail = masked[claim.end : claim.end + 2]
-    return tail[:1] == "k" and not tail[1:2].isalpha()
+    if tail[:1] != "k" or tail[1:2].isalpha():
+        return False
+    if _PRICED_AFTER_30.match(masked, claim.end + 1):
+        return False
+    return _PRICED_BEFORE_30.search(masked, max(0, claim.start - 30), claim.start) is None
+
+
+_PRICED_AFTER_30 = re.compile(
+    r"[ \t]*(?:/[ \t]*(?:yr|year)|(?:a|per)[ \t]+year|annually)?[ \t]*(?:annual[ \t]+|yearly[ \t]+)?"
+    r"(?:fee|fees|charge)\b"
+)
+_PRICED_BEFORE_30 = re.compile(
+    r"\b(?:costs?|charges?|charging|priced[ \t]+at|fee[ \t]+(?:is|of))[ \t]+(?:you[ \t]+)?"
+    r"(?:about|around|roughly|~)?[ \t]*$"
+)
 
 
 # -- worked_30 -------------------------------------------------------------------------------------
@@ -382,41 +404,52 @@ def _thousands_30(claim: Claim, masked: str) -> bool:
 _DOLLARS_30 = re.compile(r"\$[ \t]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?(k\b)?")
 _WORKED_FLOOR_30 = 100.0  # a balance worked through a percentage fee is at least this
 _WORKED_KINDS_30 = frozenset({"any", "bt", "cash_advance"})
+# what is done with a worked amount: moved, transferred, owed, advanced
+_MOVED_30 = re.compile(
+    r"\b(?:transfer\w*|mov(?:e|es|ed|ing)|balance|debt|owe\w*|advance\w*|withdraw\w*|example"
+    r"|carry\w*|bt)\b"
+)
 
 
 def _worked_reading(catalog: Catalog, masked: str) -> Callable[[Claim, str], bool] | None:
-    """Ruleset 30's ``worked_30``: a dollar figure bound as a fee that is the card's balance
-    transfer or cash advance fee worked out on an amount the answer states ("$8,000 ... 4% fee
-    ... fee: $320", "Vista BT: $250 fee -> $292/month" for a $5,000 example) is arithmetic, no
-    fee of the card's (ruleset 22's worked fees read "5% of $5,000 is $250", not these)."""
-    amounts = set()
+    """Ruleset 30's ``worked_30``: a dollar figure bound as a fee (of no named kind, or a
+    transfer or cash advance fee) that is the card's balance transfer or cash advance fee worked
+    out on an amount the answer moves, owes or transfers ("moving $8,000 ... 4% fee ... fee:
+    $320", "Worked example: $5,000 - Vista BT: $250 fee") is arithmetic, no fee of the card's
+    (ruleset 22's worked fees read "5% of $5,000 is $250", not these)."""
+    bases = set()
     for m in _DOLLARS_30.finditer(masked):
         value = float(m[1].replace(",", "")) + (float("0." + m[2]) if m[2] else 0.0)
-        amounts.add(value * 1000 if m[3] else value)
-    bases = sorted(a for a in amounts if a >= _WORKED_FLOOR_30)
+        value = value * 1000 if m[3] else value
+        near = masked[max(0, m.start() - 40) : m.end() + 40]
+        if value >= _WORKED_FLOOR_30 and _MOVED_30.search(near):
+            bases.add(value)
     if not bases:
         return None
+    worked_fees: dict[str, set[int]] = {}
 
-    def worked(claim: Claim, _masked: str) -> bool:
-        if claim.family != FEE_CLAIM or claim.is_none or claim.low is None or "$" not in claim.text:
-            return False
-        if claim.kind not in _WORKED_KINDS_30:
-            return False  # "a $250 annual fee" is a fee, whatever the example's amounts
-        for card_id in claim.cards:
+    def fees_of(card_id: str) -> set[int]:
+        # the card's transfer and cash advance fees on each base, in cents (once per card)
+        if card_id not in worked_fees:
             card = catalog.card(card_id)
+            cents = set()
             for pct, floor in (
                 (card.bt_fee_pct, card.bt_fee_min_usd),
                 (card.cash_advance_fee_pct, card.cash_advance_fee_min_usd),
             ):
-                if not pct:
-                    continue
-                for base in bases:
-                    if (
-                        base != claim.low
-                        and abs(max(base * pct / 100, floor or 0.0) - claim.low) < 0.005
-                    ):
-                        return True
-        return False
+                if pct:
+                    cents |= {round(100 * max(b * pct / 100, floor or 0.0)) for b in bases}
+            worked_fees[card_id] = cents
+        return worked_fees[card_id]
+
+    def worked(claim: Claim, _masked: str) -> bool:
+        if claim.family != FEE_CLAIM or claim.is_none or claim.low is None:
+            return False
+        if claim.kind not in _WORKED_KINDS_30 or not claim.text.lstrip("*_ ").startswith("$"):
+            return False  # "a $250 annual fee", "5% (minimum $10)" are fees
+        if claim.low in bases:
+            return False
+        return any(round(100 * claim.low) in fees_of(c) for c in claim.cards)
 
     return worked
 
@@ -499,30 +532,34 @@ def revise_30(
 # the customer's own card, before its name in its sentence: "your X", "Sam's old X", "keep the
 # X", "you're carrying: X", "I have the X", "close the X", "letting X age"
 _HELD_BEFORE_30 = re.compile(
-    r"(?:\byour[ \t]+(?:(?:current|existing|old|other)[ \t]+)?"
+    r"(?<!\bfor[ \t])(?<!\bget[ \t])(?<!\bopen[ \t])(?<!\bapply[ \t])"
+    r"(?:\byour[ \t]+(?:(?:current|existing|old)[ \t]+)?"
     r"|\b[a-z]+'s[ \t]+(?:current|existing|old)[ \t]+|\bexisting[ \t]+(?:the[ \t]+)?"
-    r"|\b(?:keep|keeping|close|closing|cancel\w*|downgrad\w*|letting|let)[ \t]+(?:the[ \t]+|your"
+    r"|\b(?:close|closing|cancel|cancelling|canceling|downgrade|downgrading)[ \t]+(?:the[ \t]+|your"
     r"[ \t]+)?"
-    r"|\b(?:you|i|we)(?:[ \t]+already)?[ \t]+(?:have|hold|own|carry|'ve[ \t]+got|got)[ \t]+"
-    r"(?:the[ \t]+)?"
+    r"|\b(?:you|i)[ \t]+already[ \t]+(?:have|hold|own|carry)[ \t]+(?:the[ \t]+)?"
+    r"|\bi[ \t]+(?:have|hold|own|carry|'ve[ \t]+got|got)[ \t]+(?:the[ \t]+)?"
     r"|\b(?:you're|you[ \t]+are)[ \t]+(?:already[ \t]+)?carrying[ \t]*:?[ \t]*)"
     r"[*_]*$"
 )
-# after its name on its line: "X: keep", "X - keep it", "(you have it)", "on the X already", "the
-# X is your best asset", a table row whose verdict cell says "Keep"
+# after its name on its line: "X: keep", "X - keep it", "(you have it)", a table row whose
+# verdict cell is "Keep" (not "keep an eye on", "keep in mind", "keep it as your main card")
+_KEEP_30 = r"keep\b(?![ \t]+(?:an[ \t]+eye|in[ \t]+mind|reading|track|earning|flying|it[ \t]+as))"
 _HELD_AFTER_30 = re.compile(
-    r"[*_]*[ \t]*(?:\([^()\n]{0,20}\)[ \t]*)?[:\-\u2013\u2014|][^\n]{0,60}?\bkeep\b"
+    r"[*_]*[ \t]*(?:\([^()\n]{0,20}\)[ \t]*)?[:\-\u2013\u2014][ \t]*[*_]*"
+    + _KEEP_30
+    + r"(?:[ \t]+it)?[ \t*_]*(?:[.,;:!|()\n\-\u2013\u2014]|$)"
     r"|[*_]*[ \t]*\((?:you[ \t]+have[ \t]+it|yours|held|current)\)"
-    r"|[*_]*[ \t]+already\b|[*_]*[ \t]+(?:is|are)[ \t]+(?:already[ \t]+)?your\b"
-    r"|[*_]*[ \t]*\|[^\n]*\|[ \t]*[*_]*keep\b"
+    r"|[*_]*[ \t]*\|[^\n]*\|[ \t]*[*_]*" + _KEEP_30 + r"[^|\n]{0,30}\|[ \t]*$"
 )
 # a lead-in over a list of the customer's own cards: "**Keep - clearly worth it**", "you're
-# carrying:", "your current setup", "the rest is fine:", "what's dead weight:"
+# carrying:", "your current setup:", "the rest is fine:", "what's dead weight:"
 _HELD_LEAD_30 = re.compile(
-    r"\b(?:keep|keeping|you're[ \t]+carrying|you[ \t]+are[ \t]+carrying|you[ \t]+(?:already[ \t]+)?"
-    r"(?:have|hold|own|carry)|you've[ \t]+got|your[ \t]+(?:current|existing)|already[ \t]+have"
-    r"|dead[ \t]+weight|the[ \t]+rest[ \t]+is[ \t]+fine|in[ \t]+your[ \t]+wallet|cards[ \t]+you"
-    r"[ \t]+(?:have|hold|own))\b"
+    r"^[ \t#*_]*keep\b(?![ \t]+(?:in[ \t]+mind|reading|it[ \t]+simple))"
+    r"|\b(?:you're[ \t]+carrying|you[ \t]+are[ \t]+carrying|you[ \t]+already[ \t]+(?:have|hold|own"
+    r"|carry)|your[ \t]+current[ \t]+(?:cards|setup|lineup|wallet)|already[ \t]+in[ \t]+your"
+    r"[ \t]+wallet|dead[ \t]+weight|the[ \t]+rest[ \t]+is[ \t]+fine|cards[ \t]+you[ \t]+(?:already"
+    r"[ \t]+)?(?:have|hold|own)[ \t]*:)"
 )
 _LIST_ITEM_30 = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,2}[.)])[ \t]+")
 _LEAD_REACH_30 = 400
