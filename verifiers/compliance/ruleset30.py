@@ -1,5 +1,6 @@
-"""Ruleset 30, the s34 blind sets' false flags: talk about promotions in general, a table cell
-holding two intro offers, a sum of fees and a card excepted from "no annual fee" (precision).
+"""Ruleset 30, the s34 and s36 blind sets' false flags: talk about promotions in general, a table
+cell holding two intro offers, a sum of fees, a card excepted from "no annual fee", the
+customer's own cards reviewed, "$10k" and a transfer fee worked out (precision).
 
 Ruleset 29's first reading of s34 (w33-w36, seeds 261-268) flagged 53 of its 400 honest answers.
 Stop 43's closing note named the classes of their tuning halves' false flags; the texts were lost
@@ -45,6 +46,29 @@ they read is unverified (as one the grammar cannot attribute), or read with its 
   the group ("including", "even", "as does", "though"); or between the group and its verb, where
   the phrase is only a list of cards ("all of these except the X ($495) have no annual fee"). A
   card as the subject keeps its claim, and a group listed after the denial's colon is left alone.
+
+Then s36's tuning halves (w41-w44, seeds 281-288), after ruleset 30's first reading there gave
+every answer 29's codes:
+
+* ``held_30`` - **the customer's own cards, reviewed, are not put forward.** "Keep your X", "|
+  X | $0 | Keep - your everyday card |", "You're carrying: - X", "I have the X", "close the X":
+  each made a held card a recommendation, and ``ineligible_card`` (already held) fired. A card
+  is not put forward where the answer treats it as the customer's own: "your (current / existing
+  / old) X" (not after "apply for", "get", "open"), "Sam's old X", "existing X", "close / cancel
+  / downgrade the X", "I have the X", "you already have the X", "X: keep", "X - keep it.", a
+  table row whose last cell is "Keep ...", or a list item under a "Keep" heading, "you're
+  carrying:", "your current cards:", "dead weight", "the rest is fine". "Keep reading for my
+  picks:", "If you have fair credit, these are your options:", "X is your best bet", "X - keep
+  it for travel" put cards forward as before.
+* ``thousands_30`` - **"$10k" is ten thousand dollars**, no $10 fee ("$10k/yr on other stuff",
+  "an under-$25k budget"), unless priced as a fee ("a $1k annual fee": read as $1, and wrong).
+* ``worked_30`` - **a transfer fee worked out is arithmetic**: a dollar figure bound as a fee of
+  no named kind (or a transfer or cash advance fee) equal to the card's transfer or cash advance
+  fee on an amount the answer moves, owes or transfers ("$8,000 ... 4% fee ... - fee: $320").
+* ``totals_30``, a second shape - **"That's $745/yr in fees" after a list**: followed by "in
+  (annual) fees", in a sentence that names no card, equal to the annual fees of every
+  fee-charging card named in the 400 characters before it (two or more, the claimed card among
+  them).
 """
 
 from __future__ import annotations
