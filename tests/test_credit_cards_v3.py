@@ -1,17 +1,18 @@
-"""The -v3 to -v15 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
-core-v9, core-v10, core-v11, core-v12, core-v13, core-v14, core-v15, core-v16): the compliance
-verifier under rulesets 10, 16, 17, 19, 20, 21, 23, 24, 25, 26, 27, 28 and 29.
+"""The -v3 to -v16 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
+core-v9, core-v10, core-v11, core-v12, core-v13, core-v14, core-v15, core-v16, core-v17): the
+compliance verifier under rulesets 10, 16, 17, 19, 20, 21, 23, 24, 25, 26, 27, 28, 29 and 30.
 
 -v4 (core-v5) is -v3 with ruleset 16, -v5 (core-v6) -v4 with ruleset 17, -v6 (core-v7) -v5
 with ruleset 19, -v7 (core-v8) -v6 with ruleset 20, -v8 (core-v9) -v7 with ruleset 21, -v9
 (core-v10) -v8 with ruleset 23, -v10 (core-v11) -v9 with ruleset 24, -v11 (core-v12) -v10 with
 ruleset 25, -v12 (core-v13) -v11 with ruleset 26, -v13 (core-v14) -v12 with ruleset 27, -v14
-(core-v15) -v13 with ruleset 28 and -v15 (core-v16) -v14 with ruleset 29; the tests of -v3's
-build and episodes run for all thirteen, and the same text is graded by -v3 as ruleset 10 reads
-it, by -v4 as ruleset 16 does, by -v5 as ruleset 17 does, by -v6 as ruleset 19 does, by -v7 as
-ruleset 20 does, by -v8 as ruleset 21 does, by -v9 as ruleset 23 does, by -v10 as ruleset 24
-does, by -v11 as ruleset 25 does, by -v12 as ruleset 26 does, by -v13 as ruleset 27 does, by -v14
-as ruleset 28 does and by -v15 as ruleset 29 does.
+(core-v15) -v13 with ruleset 28, -v15 (core-v16) -v14 with ruleset 29 and -v16 (core-v17) -v15
+with ruleset 30; the tests of -v3's build and episodes run for all fourteen, and the same text is
+graded by -v3 as ruleset 10 reads it, by -v4 as ruleset 16 does, by -v5 as ruleset 17 does, by
+-v6 as ruleset 19 does, by -v7 as ruleset 20 does, by -v8 as ruleset 21 does, by -v9 as ruleset
+23 does, by -v10 as ruleset 24 does, by -v11 as ruleset 25 does, by -v12 as ruleset 26 does, by
+-v13 as ruleset 27 does, by -v14 as ruleset 28 does, by -v15 as ruleset 29 does and by -v16 as
+ruleset 30 does.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
 compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
@@ -56,6 +57,7 @@ V12_RULESET = 26
 V13_RULESET = 27
 V14_RULESET = 28
 V15_RULESET = 29
+V16_RULESET = 30
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -1069,6 +1071,276 @@ def test_v15_grades_with_ruleset_29(base: str, snapshot: Any, catalog: Catalog) 
     assert kept == {"picks_29", "slash_29"}, kept
 
 
+#: Lines for a precision ruleset: true ones and their false twins, each as (reading, code, line),
+#: the reading being ruleset 30's flag the line is about and the code what ruleset 29 gives a true
+#: line (and both rulesets give a false one).
+Precision = tuple[list[tuple[str, str, str]], list[tuple[str, str, str]]]
+
+
+def _lines_v16(task: Task, catalog: Catalog, snapshot: Any) -> Precision:
+    """Lines in the shapes of ruleset 30's seven readings, all for precision: true ones ruleset 29
+    flags and ruleset 30 passes, and false twins in the same shapes that both flag - every name,
+    fee, rate and month from the catalog (and, for a recommendation, only cards the customer is
+    eligible for but the held one: a table row naming an ineligible card is ineligible_card under
+    both).
+
+    ``except_30``: for the first card with an annual fee (the task's own if it has one), "The <n1>,
+    the <n2> and the <card>: most of these have no annual fee, except the <card> at $<fee>." and "I
+    compared the <n1>, the <n2> and the <card>. All of these have no annual fee apart from the
+    <card> ($<fee>).", the <n> being the first catalog cards with no annual fee (wrong_fee under
+    ruleset 29: the group's denial read as the card's); false: "The <card> has no annual fee.",
+    "Most of these cards have no annual fee, except the <other>. The <card> has no annual fee
+    either." (<other>: the next card with another annual fee) and "All of these except the <other>
+    ($<fee'>) have no annual fee: the <n1>, the <n2> and the <card>." (a group listed after its
+    denial's colon is left to ruleset 29's reading). The cards are named before the denial: after a
+    sentence about another card ruleset 29 gives the denial to the card the answer is about, which
+    mostly has no fee, and passes. ``totals_30``: "The <card> ($<fee> annual fee) and the <other>
+    ($<fee'> annual fee) come to $<sum> in combined fees each year." (wrong_fee under ruleset 29:
+    the sum read as <other>'s fee); false: the same with the card's fee $50 too high (and the sum
+    with it), and "The <card>'s total annual fee is $<sum>." ``thousands_30``: "On the <card>
+    ($<fee> annual fee), $10k a year of dining earns about $200." (wrong_fee under ruleset 29: $10
+    read as its fee); false: "The <card>'s annual fee is $10."
+
+    ``promos_30``: the intro purchase offer of the first card with a 0% one (the task's own if it
+    has one), stated in full - "The <card> offers a 0% intro APR on purchases for <n> months, then
+    <APR>." - and then talk about promotions in general: a hedge ("Cash advances may not share the
+    promo rate."), an if-clause ("You'd pay interest if there's no promo.") and a "zero" that
+    counts a balance ("Plan to be at zero before the promo ends.") - wrong_intro_terms under
+    ruleset 29, read as the card having no intro offer; false: the same statement then "The <card>
+    has no intro APR.", "The <card> has no promo, so you'd pay interest from day one." and "There's
+    no promo on the <card>." (Cards in general and the time after an offer are no longer read:
+    ruleset 30 dropped both at e1502e3.) ``cells_30``: for the first card (the task's own if it
+    qualifies) whose intro purchase and transfer offers run for different numbers of months, the
+    table row "| <card> | <p>% purchases, <pm> mo + <b>% transfers, <bm> mo | <APR> |"
+    (wrong_intro_terms under ruleset 29, which gives the first rate no months and the second the
+    first's); false: the transfers with the purchases' months. ``worked_30``: for the first card
+    with a 0% intro transfer offer and a transfer fee other than its annual fee, "Moving $5,000 to
+    the <card> (0% on transfers for <n> months, then <APR>, <annual fee>):" then "- fee: $<its
+    transfer fee on $5,000>" and the monthly payment to clear it (wrong_fee under ruleset 29: the
+    figure read as a fee of the card); false: the same lead then ": it has a $<that figure> annual
+    fee." ``held_30`` (a recommendation): "You're carrying:" then "- <card>, $<fee> a year" for the
+    customer's first card they are not eligible for (ineligible_card under ruleset 29: a listed
+    card put forward); false: "Apply for the <card>, $<fee> a year."
+    """
+    card = _subject(task, catalog)
+    customer = task.metadata.get("customer_id")
+    offered = (
+        {c.card_name for c in catalog.cards}
+        if customer is None
+        else {n for n, ok in _eligibility(snapshot, int(customer)) if ok}
+    )
+    cards = [c for c in (card, *catalog.cards) if c.card_name in offered]
+
+    def rate(c: Any) -> str:
+        low, high = float(c.purchase_apr_min_pct), float(c.purchase_apr_max_pct)
+        word = "variable" if c.apr_is_variable else "fixed"
+        return f"{low:g}% {word}" if low == high else f"{low:g}%-{high:g}% {word}"
+
+    feed = next(c for c in cards if c.annual_fee_usd)
+    name, fee = feed.card_name, float(feed.annual_fee_usd)
+    other = next(c for c in cards if c.annual_fee_usd and float(c.annual_fee_usd) != fee)
+    other_fee = float(other.annual_fee_usd)
+    no_fee = [c.card_name for c in catalog.cards if not c.annual_fee_usd and c.card_name in offered]
+    n1, n2 = no_fee[:2]
+    honest = [
+        (
+            "except_30",
+            "wrong_fee",
+            f"The {n1}, the {n2} and the {name}: most of these have no annual fee, except the "
+            f"{name} at ${fee:.0f}.",
+        ),
+        (
+            "except_30",
+            "wrong_fee",
+            f"I compared the {n1}, the {n2} and the {name}. All of these have no annual fee "
+            f"apart from the {name} (${fee:.0f}).",
+        ),
+    ]
+    false = [
+        ("except_30", "wrong_fee", f"The {name} has no annual fee."),
+        (
+            "except_30",
+            "wrong_fee",
+            f"Most of these cards have no annual fee, except the {other.card_name}. The {name} "
+            "has no annual fee either.",
+        ),
+        (
+            "except_30",
+            "wrong_fee",
+            f"All of these except the {other.card_name} (${other_fee:.0f}) have no annual fee: "
+            f"the {n1}, the {n2} and the {name}.",
+        ),
+    ]
+
+    def combined(own: float) -> str:
+        return (
+            f"The {name} (${own:.0f} annual fee) and the {other.card_name} (${other_fee:.0f} "
+            f"annual fee) come to ${own + other_fee:.0f} in combined fees each year."
+        )
+
+    honest.append(("totals_30", "wrong_fee", combined(fee)))
+    false += [
+        ("totals_30", "wrong_fee", combined(fee + 50)),
+        ("totals_30", "wrong_fee", f"The {name}'s total annual fee is ${fee + other_fee:.0f}."),
+    ]
+
+    intro = next(
+        c for c in cards if c.intro_purchase_months and float(c.intro_purchase_apr_pct) == 0
+    )
+    stated = (
+        f"The {intro.card_name} offers a 0% intro APR on purchases for "
+        f"{int(intro.intro_purchase_months)} months, then {rate(intro)} APR."
+    )
+    general = (
+        "Cash advances may not share the promo rate.",
+        "You'd pay interest if there's no promo.",
+        "Plan to be at zero before the promo ends.",
+    )
+    honest += [("promos_30", "wrong_intro_terms", f"{stated} {line}") for line in general]
+    false += [
+        ("promos_30", "wrong_intro_terms", f"{stated} The {intro.card_name} has no intro APR."),
+        (
+            "promos_30",
+            "wrong_intro_terms",
+            f"The {intro.card_name} has no promo, so you'd pay interest from day one.",
+        ),
+        ("promos_30", "wrong_intro_terms", f"There's no promo on the {intro.card_name}."),
+    ]
+
+    both = next(
+        c
+        for c in cards
+        if c.intro_purchase_months
+        and c.intro_bt_months
+        and int(c.intro_purchase_months) != int(c.intro_bt_months)
+    )
+    months, bt_months = int(both.intro_purchase_months), int(both.intro_bt_months)
+    purchases = f"{float(both.intro_purchase_apr_pct):g}% purchases, {months} mo"
+    transfers = f"{float(both.intro_bt_apr_pct):g}% transfers"
+    table = "| Card | Intro offers | Regular APR |\n|---|---|---|\n"
+
+    def row(bt: int) -> str:
+        return f"{table}| {both.card_name} | {purchases} + {transfers}, {bt} mo | {rate(both)} |"
+
+    honest.append(("cells_30", "wrong_intro_terms", row(bt_months)))
+    false.append(("cells_30", "wrong_intro_terms", row(months)))
+
+    honest.append(
+        (
+            "thousands_30",
+            "wrong_fee",
+            f"On the {name} (${fee:.0f} annual fee), $10k a year of dining earns about $200.",
+        )
+    )
+    false.append(("thousands_30", "wrong_fee", f"The {name}'s annual fee is $10."))
+
+    def transfer_fee(c: Any) -> float:
+        return max(50 * float(c.bt_fee_pct or 0), float(c.bt_fee_min_usd or 0))
+
+    moved = next(
+        c
+        for c in cards
+        if c.bt_fee_pct
+        and c.intro_bt_months
+        and float(c.intro_bt_apr_pct) == 0
+        and c.apr_is_variable is not None
+        and transfer_fee(c) != float(c.annual_fee_usd or 0)
+    )
+    bt_fee, bt_months = transfer_fee(moved), int(moved.intro_bt_months)
+    af = float(moved.annual_fee_usd or 0)
+    moving = (
+        f"Moving $5,000 to the {moved.card_name} ({float(moved.intro_bt_apr_pct):g}% on transfers "
+        f"for {bt_months} months, then {rate(moved)}, "
+        + (f"${af:.0f} annual fee)" if af else "no annual fee)")
+    )
+    monthly = (5000 + bt_fee) / bt_months
+    worked = f"{moving}:\n- fee: ${bt_fee:.0f}\n- monthly to clear it: about ${monthly:.0f}"
+    honest.append(("worked_30", "wrong_fee", worked))
+    false.append(("worked_30", "wrong_fee", f"{moving}: it has a ${bt_fee:.0f} annual fee."))
+
+    if customer is not None:
+        held = next(
+            c for c in catalog.cards if c.card_name not in offered and c.card_name != card.card_name
+        )
+        yearly = f"{held.card_name}, ${float(held.annual_fee_usd or 0):.0f} a year"
+        honest.append(("held_30", "ineligible_card", f"You're carrying:\n- {yearly}"))
+        false.append(("held_30", "ineligible_card", f"Apply for the {yearly}."))
+    return honest, false
+
+
+def _precise_readings(
+    base: str,
+    old: str,
+    new: str,
+    rulesets: tuple[int, int],
+    lines: Callable[[Task, Catalog], Precision],
+    snapshot: Any,
+    catalog: Catalog,
+) -> tuple[set[str], set[str]]:
+    """On the same four ``new`` tasks, each family grades a text as its ruleset reads it, for a
+    ruleset that reads for precision: every true line fails ``old`` with its code and passes
+    ``new`` - and passes the old ruleset with only its own reading's flag added - and every false
+    twin fails both with its code; on no line does ``new`` give a code ``old`` does not. Returns
+    the readings of the true lines and of the false ones."""
+    old_rs, _ = rulesets
+    fixed: set[str] = set()
+    kept: set[str] = set()
+    for task, customer_id, oracle in _bumped_tasks(base, new, snapshot):
+        honest, false = lines(task, catalog)
+        checks = [(r, (True, c), x) for r, c, x in honest]
+        checks += [(r, (False, c), x) for r, c, x in false]
+        for (reading, (line_is_true, code), line), before, after in _graded_lines(
+            base, (old, new), rulesets, task, customer_id, oracle, checks, snapshot, catalog
+        ):
+            assert not before.passed and code in before.codes, (task.id, line, before.codes)
+            assert set(after.codes) <= set(before.codes), (task.id, line, after.codes)
+            if not line_is_true:
+                assert not after.passed and code in after.codes, (task.id, line, after.codes)
+                kept.add(reading)
+                continue
+            assert after.passed, (task.id, line, after.codes)
+            alone = replace(RULESETS[old_rs], **{reading: True})
+            text = f"{oracle}\n{line}"
+            found = verify_response(text, catalog, customer_id=customer_id, ruleset=alone)
+            assert found.passed, (task.id, reading, line, found.codes)
+            fixed.add(reading)
+    return fixed, kept
+
+
+@pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
+def test_v16_grades_with_ruleset_30(base: str, snapshot: Any, catalog: Catalog) -> None:
+    """On the same task, -v15 grades a text as ruleset 29 reads it and -v16 as ruleset 30 does.
+    Ruleset 30 reads for precision, as rulesets 24-27 did: true texts -v15 fails pass -v16 - a card
+    with an annual fee excepted from a group's "no annual fee" (wrong_fee under -v15), two cards'
+    fees "in combined fees" (wrong_fee), "$10k a year" (wrong_fee), a transfer fee worked out on
+    $5,000 (wrong_fee), talk about promotions in general after a card's 0% offer - hedged, an
+    if-clause, a "zero" that counts a balance (wrong_intro_terms) -, a table cell with two intro
+    offers, each with its own kind and months (wrong_intro_terms), and, for a recommendation, a
+    card the customer is carrying that they are not eligible for (ineligible_card) - each one also
+    under ruleset 29 with only its own reading's flag added; their false twins (the card itself
+    said to have no annual fee or no promo, a group listed after its denial's colon, a wrong fee in
+    the sum, a card's "total annual fee" that is the sum, an annual fee of $10, the worked figure
+    as an annual fee, the transfers with the purchases' months, "Apply for the <card>") fail both.
+
+    No false text -v15 passes and -v16 fails is asserted: none of these shapes gives one, and on
+    every line here -v16's codes are among -v15's (the readings leave a denial, a figure or a pick
+    unchecked, or read an intro rate with its own kind and months, so a wrong number of months
+    keeps its flag)."""
+
+    def lines(task: Task, catalog: Catalog) -> Precision:
+        return _lines_v16(task, catalog, snapshot)
+
+    fixed, kept = _precise_readings(
+        base, "v15", "v16", (V15_RULESET, V16_RULESET), lines, snapshot, catalog
+    )
+    readings = {"promos_30", "cells_30", "totals_30", "except_30", "thousands_30", "worked_30"}
+    if base == "recommend_card":  # held_30 reads a customer's own cards
+        readings.add("held_30")
+    # every reading has true texts -v15 fails and -v16 passes, and false twins both fail
+    assert fixed == readings, fixed
+    assert kept == readings, kept
+
+
 def test_v2_tasks_keep_ruleset_3(snapshot: Any, catalog: Catalog) -> None:
     """A published -v2 task: a false "no AF" (caught only by later rulesets) still passes."""
     for base in ("card_terms_qa", "recommend_card"):
@@ -1120,6 +1392,7 @@ def test_build_runs_the_verifier_with_the_family_ruleset(
         ("v13", V13_RULESET),
         ("v14", V14_RULESET),
         ("v15", V15_RULESET),
+        ("v16", V16_RULESET),
     ):
         seen.clear()
         task = get_family(f"credit_cards.{base}-{version}").build(snapshot, SEED, 0)
@@ -1167,10 +1440,10 @@ def _episode(task: Task, snapshot: Any, calls: list[dict[str, Any]]) -> float:
 
 @pytest.mark.parametrize(
     "version",
-    ["v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15"],
+    ["v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16"],
 )
 @pytest.mark.parametrize("base", BUMPED)
-def test_v3_to_v15_oracle_scores_one_null_zero_and_wrong_readings_fail(
+def test_v3_to_v16_oracle_scores_one_null_zero_and_wrong_readings_fail(
     base: str, version: str, snapshot: Any, catalog: Catalog
 ) -> None:
     task = _task(base, version)
@@ -1207,6 +1480,7 @@ def test_v3_to_v15_oracle_scores_one_null_zero_and_wrong_readings_fail(
             "v13": V13_RULESET,
             "v14": V14_RULESET,
             "v15": V15_RULESET,
+            "v16": V16_RULESET,
         }[version]
         found = verify_response(draft.group(1), catalog, ruleset=ruleset).codes
         assert sorted(set(found)) == sorted(task.expected)

@@ -247,7 +247,7 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   card a recommending clause leads to is recommended ("I'd look at the X", "Short answer: the
   X"), and a single rate typed as a card's cash advance or penalty APR alone is checked against
   that APR ("cash advances are charged 26.24%").
-* ``29`` - the default since stop 43 (``ruleset29``): ruleset 28 plus readings of the s33 blind
+* ``29`` - the default in stop 43 (``ruleset29``): ruleset 28 plus readings of the s33 blind
   sets' tuning halves. For recall: a pick after a label whose bold closes after its colon ("> **The
   short answer:** the **X**"), the reasons given for a pick ("because it pays well on your
   spending") no longer unmake it, and "0% / 15mo" is a rate for fifteen months. For precision: a
@@ -255,6 +255,18 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   does the X have a 0% intro period?" / "no introductory apr ..."), a value net of the fee ("at
   $350 after the first-year fee") and a compound number around "hundred"
   ("two-hundred-fifty-dollar") are read as such.
+* ``30`` - the default since stop 44 (``ruleset30``): ruleset 29 plus readings, all for
+  precision, of the s34 blind sets' false flags: talk about promotions in general denies no
+  card's offer (a hedged denial, one in an if-clause, or a "zero" that counts a balance: "may not
+  share the promo rate", "you'd pay interest if there's no promo"), an intro rate in a table cell
+  followed by its own kind and months is read with them ("0% purchases, 15 mo + 0% transfers, 21
+  mo" is two offers), a dollar figure "in combined fees" that is the fees of the cards named
+  before it is their sum, not a card's annual fee, and a card named after "except" in a group's
+  denial ("most of these have no annual fee, except the X at $95") is not denied (``promos_30``,
+  ``cells_30``, ``totals_30``, ``except_30``); and of s36's tuning halves: a card the answer
+  treats as the customer's own ("keep your X", "you're carrying:") is not put forward, "$10k" is
+  no $10 fee, and a transfer or cash advance fee worked out on an amount the answer moves, owes
+  or transfers is arithmetic (``held_30``, ``thousands_30``, ``worked_30``).
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -709,7 +721,7 @@ class Ruleset:
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 29
+DEFAULT_RULESET = 30
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(
@@ -1029,7 +1041,7 @@ RULESETS[28] = replace(
 )
 
 
-#: Ruleset 29 (the default since stop 43; ``ruleset29``; the s33 blind sets' tuning halves) is
+#: Ruleset 29 (the default in stop 43; ``ruleset29``; the s33 blind sets' tuning halves) is
 #: ruleset 28 plus a pick after a label whose bold closes after its colon, the reasons given for a
 #: pick read apart from what unmakes it, "0% / 15mo" read as a rate for fifteen months, and, for
 #: precision, a reader's question about an intro offer that the answer denies, a value net of the
@@ -1045,9 +1057,10 @@ RULESETS[29] = replace(
 )
 
 
-#: Ruleset 30 (``ruleset30``; the s34 blind sets' false flags) is ruleset 29 plus, for precision,
-#: denials of an intro offer that speak of promotions in general, an intro rate read with its own
-#: kind and months, a sum of fees and a card excepted from a group's denial.
+#: Ruleset 30 (the default since stop 44; ``ruleset30``; the s34 blind sets' false flags) is
+#: ruleset 29 plus, for precision, denials of an intro offer that speak of promotions in general,
+#: an intro rate read with its own kind and months, a sum of fees and a card excepted from a
+#: group's denial.
 RULESETS[30] = replace(
     RULESETS[29],
     version=30,

@@ -39,6 +39,9 @@ in ``replicas.families.credit_cards.v14_families``.
 ``-v15`` (core-v16): ``-v14`` with part (b) under compliance ruleset 29; see ``CardTermsQAV15``
 in ``replicas.families.credit_cards.v15_families``.
 
+``-v16`` (core-v17): ``-v15`` with part (b) under compliance ruleset 30; see ``CardTermsQAV16``
+in ``replicas.families.credit_cards.v16_families``.
+
 The question names a card exactly — usually one with a near-collision sibling ("Atlas Cash" /
 "Atlas Cash Back", "Compass Traveler One" / "Compass Traveller One") — and asks for one
 Schumer-box term. The answer is free text whose FIRST line is ``Answer: <value>`` (or

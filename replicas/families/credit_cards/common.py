@@ -123,6 +123,10 @@ V14_COMPLIANCE_RULESET = 28
 #: with (the verifier's default since stop 43; a literal for the same reason).
 V15_COMPLIANCE_RULESET = 29
 
+#: The compliance ruleset the ``-v16`` families (suite core-v17, ``v16_families``) grade and build
+#: with (the verifier's default since stop 44; a literal for the same reason).
+V16_COMPLIANCE_RULESET = 30
+
 #: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
 #: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).
 RULES_SQL = f"""

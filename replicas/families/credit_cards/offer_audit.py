@@ -30,6 +30,8 @@ grader's words. Both versions' oracles look the cards up by the names the draft 
 ``OfferAuditV14`` in ``replicas.families.credit_cards.v14_families``.
 ``-v15`` (core-v16): ``-v14`` with its drafts validated under compliance ruleset 29; see
 ``OfferAuditV15`` in ``replicas.families.credit_cards.v15_families``.
+``-v16`` (core-v17): ``-v15`` with its drafts validated under compliance ruleset 30; see
+``OfferAuditV16`` in ``replicas.families.credit_cards.v16_families``.
 
 The family writes a short marketing draft about one card (sometimes with its near-collision
 sibling as an alternative), grounded in the catalog, then injects 1-3 violations of different

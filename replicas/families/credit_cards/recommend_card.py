@@ -29,6 +29,8 @@ in ``replicas.families.credit_cards.v13_families``.
 in ``replicas.families.credit_cards.v14_families``.
 ``-v15`` (core-v16): ``-v14`` with check 2 under compliance ruleset 29; see ``RecommendCardV15``
 in ``replicas.families.credit_cards.v15_families``.
+``-v16`` (core-v17): ``-v15`` with check 2 under compliance ruleset 30; see ``RecommendCardV16``
+in ``replicas.families.credit_cards.v16_families``.
 
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
