@@ -288,8 +288,8 @@ def _sentence(masked: str, start: int, end: int) -> tuple[int, int]:
     a = lo
     for m in _SENTENCE_30.finditer(masked, lo, start):
         a = m.end()
-    m = _SENTENCE_30.search(masked, end, end + 200)
-    b = m.start() if m else min(len(masked), end + 200)
+    after = _SENTENCE_30.search(masked, end, end + 200)
+    b = after.start() if after else min(len(masked), end + 200)
     return a, b
 
 
