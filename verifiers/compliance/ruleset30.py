@@ -198,6 +198,20 @@ _SUM_CLAUSE_30 = re.compile(
 )
 
 
+_SUMMED_KINDS_30 = frozenset({"any", "annual", "annual_first_year"})
+_YEAR_ONE_30 = re.compile(
+    r"\b(?:year[ \t-]+(?:one|1)|first[ \t-]+year|1st[ \t-]+year|opening[ \t]+year)\b"
+)
+
+
+def _summed_fields(claim: Claim, masked: str, a: int, b: int) -> tuple[str, ...]:
+    """The fee a sum adds: the first-year fees where the claim or its sentence says year one,
+    else the annual fees."""
+    if claim.kind == "annual_first_year" or _YEAR_ONE_30.search(masked, a, b):
+        return ("annual_fee_first_year_usd",)
+    return ("annual_fee_usd",)
+
+
 def _sum_reading(catalog: Catalog, mentions: list[NameMention]) -> Callable[[Claim, str], bool]:
     """Ruleset 30's ``totals_30``: a dollar figure with a sum's word that equals the annual fees
     (or first-year fees) of two or more cards named in its clause, each with a fee, adds them:
@@ -215,6 +229,8 @@ def _sum_reading(catalog: Catalog, mentions: list[NameMention]) -> Callable[[Cla
             _TOTAL_BEFORE_30.search(masked, max(0, claim.start - 40), claim.start) is None
         ):
             return _fees_of_list(claim, masked)
+        if claim.kind not in _SUMMED_KINDS_30:
+            return False  # "a total of $190 in late fees" is no sum of annual fees
         a, _ = _sentence(masked, claim.start, claim.end)
         for m in _SUM_CLAUSE_30.finditer(masked, a, claim.start):
             a = m.end()  # the figure's own clause: "X is $95, while the Y has a total of $790"
@@ -223,7 +239,7 @@ def _sum_reading(catalog: Catalog, mentions: list[NameMention]) -> Callable[[Cla
         cards = _cards_between(mentions, starts, a, claim.start)
         if len(cards) < 2:
             return _fees_of_list(claim, masked)
-        for attr in ("annual_fee_usd", "annual_fee_first_year_usd"):
+        for attr in _summed_fields(claim, masked, a, _):
             fees = [getattr(catalog.card(c), attr) for c in sorted(cards)]
             # every card named is an addend, each with a fee: "A ($150) and B ($495) come to
             # $645" (not two of three, nor a card with none)
@@ -234,9 +250,11 @@ def _sum_reading(catalog: Catalog, mentions: list[NameMention]) -> Callable[[Cla
     def _fees_of_list(claim: Claim, masked: str) -> bool:
         # "- X, AF $495 / - Y, AF $250 / That's $745/yr in fees": "in fees" after the figure, and
         # the fees of every card named before it (within reach) that has one, two or more
-        if _IN_FEES_30.match(masked, claim.end) is None:
+        if _IN_FEES_30.match(masked, claim.end) is None or claim.kind not in _SUMMED_KINDS_30:
             return False
         a, b = _sentence(masked, claim.start, claim.end)
+        if _summed_fields(claim, masked, a, b) != ("annual_fee_usd",):
+            return False
         if "#" in masked[a:b]:
             return False  # "$190 a year in fees on the X": a card's own fee
         cards = _cards_between(mentions, starts, max(0, claim.start - _LIST_REACH_30), claim.start)
@@ -277,7 +295,8 @@ _EXCEPT_END_30 = re.compile(
     r"|,?[ \t]*\b(?:including|even|especially|notably|plus|as[ \t]+well[ \t]+as|like|such"
     r"[ \t]+as|incl\.?|as[ \t]+does|as[ \t]+do|so[ \t]+does|so[ \t]+do|along[ \t]+with"
     r"|among[ \t]+them|together[ \t]+with|alongside|same[ \t]+(?:for|goes)|included|though"
-    r"|yet|not[ \t]+to[ \t]+mention|let[ \t]+alone)\b"
+    r"|yet|not[ \t]+to[ \t]+mention|let[ \t]+alone|leaving|making|then|unlike|whereas"
+    r"|meaning|so[ \t]+that)\b"
     r"|[;:\u2014\u2013]| - |\b(?:which|who|whose|is|are|has|have|charges)\b"
 )
 
@@ -399,18 +418,42 @@ def _except_reading(mentions: list[NameMention]) -> Callable[[Extraction], Extra
 
 
 def _thousands_30(claim: Claim, masked: str) -> bool:
-    """ "$10k", "an under-$25k budget", "$4.9k/yr dining": a dollar figure in thousands is an
-    amount of money, no fee (ruleset 29 read "$10" and flagged it as a fee). Not where it is
-    priced as a fee: "a $1k annual fee", "it costs $1k a year" stay fees (read as $1, and
+    """ "$10k/yr on other stuff", "an under-$25k budget", "$4.9k/yr dining": a dollar figure in
+    thousands that the answer spends, earns or budgets is an amount of money, no fee (ruleset 29
+    read "$10" and flagged it as a fee). Only with such words next to it, and never in a table
+    row: "AF $1k", "| $1k |" under a fee column, "it runs $1k a year" stay fees (read as $1, and
     wrong)."""
     if claim.family != FEE_CLAIM or "$" not in claim.text:
         return False
     tail = masked[claim.end : claim.end + 2]
     if tail[:1] != "k" or tail[1:2].isalpha():
         return False
+    line_start = masked.rfind("\n", 0, claim.start) + 1
+    line_end = masked.find("\n", claim.end)
+    if "|" in masked[line_start : len(masked) if line_end < 0 else line_end]:
+        return False
     if _PRICED_AFTER_30.match(masked, claim.end + 1):
         return False
-    return _PRICED_BEFORE_30.search(masked, max(0, claim.start - 30), claim.start) is None
+    if _PRICED_BEFORE_30.search(masked, max(0, claim.start - 30), claim.start):
+        return False
+    return bool(
+        _MONEY_AFTER_30.match(masked, claim.end + 1)
+        or _MONEY_BEFORE_30.search(masked, max(0, claim.start - 30), claim.start)
+    )
+
+
+# what a sum of money in thousands is, after it: "$10k/yr on other stuff", "$25k budget",
+# "$4.9k/yr dining", "$5k balance"
+_MONEY_AFTER_30 = re.compile(
+    r"[ \t]*(?:/[ \t]*(?:yr|year|mo|month)|(?:a|per)[ \t]+(?:year|month))?[ \t]*(?:of[ \t]+|in[ \t]+|on"
+    r"[ \t]+)?(?:your[ \t]+)?(?:spend\w*|income|budget|salary|balance|limit|line|credit|dining"
+    r"|travel|groceries|gas|purchases|other|everything|stuff|debt|transfer|bill|trip|expenses?)\b"
+)
+# before it: "an under-$25k budget", "income of $60k", "if you spend $10k"
+_MONEY_BEFORE_30 = re.compile(
+    r"(?:\b(?:under|over|about|around|income|budget|salary|spend\w*|earn\w*|owe|owes|owing"
+    r"|balance|limit|put|charge[ \t]+up)[ \t-]+(?:of[ \t]+)?(?:about[ \t]+|around[ \t]+|~[ \t]*)?)$"
+)
 
 
 _PRICED_AFTER_30 = re.compile(
@@ -418,7 +461,8 @@ _PRICED_AFTER_30 = re.compile(
     r"(?:fee|fees|charge)\b"
 )
 _PRICED_BEFORE_30 = re.compile(
-    r"\b(?:costs?|charges?|charging|priced[ \t]+at|fee[ \t]+(?:is|of))[ \t]+(?:you[ \t]+)?"
+    r"(?:\b(?:costs?|charges?|charging|priced[ \t]+at|fee[ \t]+(?:is|of)|runs?|af|fee|fees)[:=]?"
+    r"|[:=])[ \t]+(?:you[ \t]+)?"
     r"(?:about|around|roughly|~)?[ \t]*$"
 )
 
@@ -556,15 +600,27 @@ def revise_30(
 # the customer's own card, before its name in its sentence: "your X", "Sam's old X", "keep the
 # X", "you're carrying: X", "I have the X", "close the X", "letting X age"
 _HELD_BEFORE_30 = re.compile(
-    r"(?<!\bfor[ \t])(?<!\bget[ \t])(?<!\bopen[ \t])(?<!\bapply[ \t])"
     r"(?:\byour[ \t]+(?:(?:current|existing|old)[ \t]+)?"
     r"|\b[a-z]+'s[ \t]+(?:current|existing|old)[ \t]+|\bexisting[ \t]+(?:the[ \t]+)?"
     r"|\b(?:close|closing|cancel|cancelling|canceling|downgrade|downgrading)[ \t]+(?:the[ \t]+|your"
     r"[ \t]+)?"
     r"|\b(?:you|i)[ \t]+already[ \t]+(?:have|hold|own|carry)[ \t]+(?:the[ \t]+)?"
-    r"|\bi[ \t]+(?:have|hold|own|carry|'ve[ \t]+got|got)[ \t]+(?:the[ \t]+)?"
     r"|\b(?:you're|you[ \t]+are)[ \t]+(?:already[ \t]+)?carrying[ \t]*:?[ \t]*)"
     r"[*_]*$"
+)
+# a verb that puts the card forward right before "your X": "grab your X", "apply for your X"
+_ACQUIRE_30 = re.compile(
+    r"\b(?:for|get|getting|open|opening|apply|applying|grab|snag|pick|take|try|add|land|score"
+    r"|choose|consider|recommend|suggest|want|need|start|go[ \t]+with|with|submit|send|complete"
+    r"|finish)[ \t]+$"
+)
+# "your X application": the card is asked for, not held
+_APPLICATION_30 = re.compile(r"[*_]*[ \t]+(?:application|app|approval|request|offer)\b")
+_I_HAVE_30 = re.compile(
+    r"\bi[ \t]+(?:have|hold|own|carry|'ve[ \t]+got|got)[ \t]+(?:the[ \t]+)?[*_]*$"
+)
+_CLAUSE_ENDS_30 = re.compile(
+    r"[*_]*[ \t]*(?:card[ \t]*)?(?:[.,;:?!)]|\band\b|\bbut\b|\balready\b|\bnow\b|\bright[ \t]+now\b|$)"
 )
 # after its name on its line: "X: keep", "X - keep it", "(you have it)", a table row whose
 # verdict cell is "Keep" (not "keep an eye on", "keep in mind", "keep it as your main card")
@@ -573,19 +629,25 @@ _HELD_AFTER_30 = re.compile(
     r"[*_]*[ \t]*(?:\([^()\n]{0,20}\)[ \t]*)?[:\-\u2013\u2014][ \t]*[*_]*"
     + _KEEP_30
     + r"(?:[ \t]+it)?[ \t*_]*(?:[.,;:!|()\n\-\u2013\u2014]|$)"
-    r"|[*_]*[ \t]*\((?:you[ \t]+have[ \t]+it|yours|held|current)\)"
+    r"|[*_]*[ \t]*\((?:you[ \t]+have[ \t]+it|yours|held)\)"
     r"|[*_]*[ \t]*\|[^\n]*\|[ \t]*[*_]*" + _KEEP_30 + r"[^|\n]{0,30}\|[ \t]*$"
 )
 # a lead-in over a list of the customer's own cards: "**Keep - clearly worth it**", "you're
 # carrying:", "your current setup:", "the rest is fine:", "what's dead weight:"
 _HELD_LEAD_30 = re.compile(
-    r"^[ \t#*_]*keep\b(?![ \t]+(?:in[ \t]+mind|reading|it[ \t]+simple))"
+    r"^[ \t#*_]*keep\b(?![ \t]+(?:in[ \t]+mind|reading|it[ \t]+simple|an[ \t]+eye|track|these"
+    r"|those|going))"
     r"|\b(?:you're[ \t]+carrying|you[ \t]+are[ \t]+carrying|you[ \t]+already[ \t]+(?:have|hold|own"
     r"|carry)|your[ \t]+current[ \t]+(?:cards|setup|lineup|wallet)|already[ \t]+in[ \t]+your"
     r"[ \t]+wallet|dead[ \t]+weight|the[ \t]+rest[ \t]+is[ \t]+fine|cards[ \t]+you[ \t]+(?:already"
     r"[ \t]+)?(?:have|hold|own)[ \t]*:)"
 )
 _LIST_ITEM_30 = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,2}[.)])[ \t]+")
+_LEAD_CHARS_30 = 40
+_FORWARD_30 = re.compile(
+    r"\b(?:apply|get|upgrade\w*|instead|add|over|ditch|eye|consider|try|pick\w*|recommend\w*"
+    r"|suggest\w*|new|switch\w*|replace\w*|better|best)\b"
+)
 _LEAD_REACH_30 = 400
 
 
@@ -603,7 +665,16 @@ def _held(masked: str, start: int, end: int) -> bool:
     head = masked[max(line_start, start - 60) : start]
     for m in _SENTENCE_30.finditer(head):
         head = head[m.end() :]
-    if _HELD_BEFORE_30.search(head) or _HELD_AFTER_30.match(masked, end, line_end):
+    before = _HELD_BEFORE_30.search(head)
+    if (
+        before
+        and not _ACQUIRE_30.search(head, 0, before.start())
+        and not _APPLICATION_30.match(masked, end, line_end)
+    ):
+        return True
+    if _I_HAVE_30.search(head) and _CLAUSE_ENDS_30.match(masked, end, line_end):
+        return True  # "I have the X. should I ...", not "I have the X at the top of my list"
+    if _HELD_AFTER_30.match(masked, end, line_end):
         return True
     if _LIST_ITEM_30.match(masked, line_start) is None:
         return False
@@ -616,7 +687,14 @@ def _held(masked: str, start: int, end: int) -> bool:
         if not line.strip():
             return False
         if _LIST_ITEM_30.match(line) is None:
-            return _HELD_LEAD_30.search(line) is not None
+            # a lead of its own: short, and not one that puts cards forward ("Upgrades over
+            # your current setup:", "Ditch the dead weight and apply for these:")
+            lead = line.strip(" \t#*_>")
+            return (
+                len(lead) <= _LEAD_CHARS_30
+                and _HELD_LEAD_30.search(line) is not None
+                and _FORWARD_30.search(line) is None
+            )
         pos = a - 1
     return False
 
