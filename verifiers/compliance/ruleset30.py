@@ -54,21 +54,27 @@ every answer 29's codes:
   X | $0 | Keep - your everyday card |", "You're carrying: - X", "I have the X", "close the X":
   each made a held card a recommendation, and ``ineligible_card`` (already held) fired. A card
   is not put forward where the answer treats it as the customer's own: "your (current / existing
-  / old) X" (not after "apply for", "get", "open"), "Sam's old X", "existing X", "close / cancel
-  / downgrade the X", "I have the X", "you already have the X", "X: keep", "X - keep it.", a
-  table row whose last cell is "Keep ...", or a list item under a "Keep" heading, "you're
-  carrying:", "your current cards:", "dead weight", "the rest is fine". "Keep reading for my
-  picks:", "If you have fair credit, these are your options:", "X is your best bet", "X - keep
-  it for travel" put cards forward as before.
-* ``thousands_30`` - **"$10k" is ten thousand dollars**, no $10 fee ("$10k/yr on other stuff",
-  "an under-$25k budget"), unless priced as a fee ("a $1k annual fee": read as $1, and wrong).
+  / old) X" (not after "apply for", "get", "grab", "submit", ..., nor "your X application"),
+  "Sam's old X", "existing X", "close / cancel / downgrade the X", "I have the X." (ending its
+  clause), "you already have the X", "X: keep", "X - keep it.", a table row whose last cell is
+  "Keep ...", or a list item under a short lead of its own: a "Keep" heading, "you're carrying:",
+  "your current cards:", "dead weight:", "the rest is fine:" (not one that puts cards forward:
+  "Upgrades over your current setup:", "Ditch the dead weight and apply for these:"). "Keep
+  reading for my picks:", "If you have fair credit, these are your options:", "X is your best
+  bet", "X - keep it for travel", "I have the X at the top of my list" put cards forward as
+  before.
+* ``thousands_30`` - **"$10k" is ten thousand dollars**, no $10 fee, where words of spending,
+  budgets or balances stand beside it ("$10k/yr on other stuff", "an under-$25k budget", "$4.9k/yr
+  dining"), never in a table row; "AF $1k", "a $1k annual fee", "it runs $1k a year" stay fees
+  (read as $1, and wrong).
 * ``worked_30`` - **a transfer fee worked out is arithmetic**: a dollar figure bound as a fee of
   no named kind (or a transfer or cash advance fee) equal to the card's transfer or cash advance
   fee on an amount the answer moves, owes or transfers ("$8,000 ... 4% fee ... - fee: $320").
 * ``totals_30``, a second shape - **"That's $745/yr in fees" after a list**: followed by "in
   (annual) fees", in a sentence that names no card, equal to the annual fees of every
   fee-charging card named in the 400 characters before it (two or more, the claimed card among
-  them).
+  them). Both shapes sum annual fees only (first-year fees where the sentence says year one),
+  never late or other fees.
 """
 
 from __future__ import annotations
