@@ -167,7 +167,8 @@ from replicas.verifiers.compliance.ruleset28 import revise_28
 from replicas.verifiers.compliance.ruleset28b import extended_28, spaces_28
 from replicas.verifiers.compliance.ruleset28c import own_rates_28, picks_28
 from replicas.verifiers.compliance.ruleset29 import picks_29, revise_29, rewrite_29
-from replicas.verifiers.compliance.ruleset30 import held_30, revise_30
+from replicas.verifiers.compliance.ruleset30 import revise_30
+from replicas.verifiers.compliance.ruleset30b import held_30
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
