@@ -181,6 +181,13 @@ HELD: list[Case] = [
     ),
     # false twins: the held card put forward; a card out of reach beside a held one
     ("Apply for the Harbor Sky Miles Elites ($695 a year).", "C1", _INELIGIBLE, _INELIGIBLE),
+    # a card closed to C1 (score) is not made theirs by calling it theirs
+    (
+        "You're carrying:\n- Summit Cash Preferred, $150 a year\n- Vista Clear, $0",
+        "C1",
+        _INELIGIBLE,
+        _INELIGIBLE,
+    ),
     (
         "Keep your Vista Clear. I'd recommend the Harbor Sky Miles Elite ($495 a year).",
         "C1",

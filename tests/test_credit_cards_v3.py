@@ -1119,8 +1119,9 @@ def _lines_v16(task: Task, catalog: Catalog, snapshot: Any) -> Precision:
     transfer fee on $5,000>" and the monthly payment to clear it (wrong_fee under ruleset 29: the
     figure read as a fee of the card); false: the same lead then ": it has a $<that figure> annual
     fee." ``held_30`` (a recommendation): "You're carrying:" then "- <card>, $<fee> a year" for the
-    customer's first card they are not eligible for (ineligible_card under ruleset 29: a listed
-    card put forward); false: "Apply for the <card>, $<fee> a year."
+    first card the customer already holds (ineligible_card under ruleset 29: a listed card put
+    forward); false: "Apply for the <card>, $<fee> a year.", and "You're carrying:" for a card
+    closed to the customer for another reason (score, student-only, bankruptcy).
     """
     card = _subject(task, catalog)
     customer = task.metadata.get("customer_id")
@@ -1259,12 +1260,24 @@ def _lines_v16(task: Task, catalog: Catalog, snapshot: Any) -> Precision:
     false.append(("worked_30", "wrong_fee", f"{moving}: it has a ${bt_fee:.0f} annual fee."))
 
     if customer is not None:
-        held = next(
-            c for c in catalog.cards if c.card_name not in offered and c.card_name != card.card_name
+        rows = catalog.eligibility_of(customer)
+        owned = [
+            c
+            for c in catalog.cards
+            if rows[c.card_id].reason == "already_holds_card" and c.card_name != card.card_name
+        ]
+        closed = next(
+            c
+            for c in catalog.cards
+            if not rows[c.card_id].eligible and rows[c.card_id].reason != "already_holds_card"
         )
-        yearly = f"{held.card_name}, ${float(held.annual_fee_usd or 0):.0f} a year"
-        honest.append(("held_30", "ineligible_card", f"You're carrying:\n- {yearly}"))
-        false.append(("held_30", "ineligible_card", f"Apply for the {yearly}."))
+        for held in owned[:1]:
+            yearly = f"{held.card_name}, ${float(held.annual_fee_usd or 0):.0f} a year"
+            honest.append(("held_30", "ineligible_card", f"You're carrying:\n- {yearly}"))
+            false.append(("held_30", "ineligible_card", f"Apply for the {yearly}."))
+        # a card closed to the customer is not made theirs by calling it theirs
+        closed_yearly = f"{closed.card_name}, ${float(closed.annual_fee_usd or 0):.0f} a year"
+        false.append(("held_30", "ineligible_card", f"You're carrying:\n- {closed_yearly}"))
     return honest, false
 
 
@@ -1316,11 +1329,12 @@ def test_v16_grades_with_ruleset_30(base: str, snapshot: Any, catalog: Catalog) 
     $5,000 (wrong_fee), talk about promotions in general after a card's 0% offer - hedged, an
     if-clause, a "zero" that counts a balance (wrong_intro_terms) -, a table cell with two intro
     offers, each with its own kind and months (wrong_intro_terms), and, for a recommendation, a
-    card the customer is carrying that they are not eligible for (ineligible_card) - each one also
+    card the customer already holds listed as theirs (ineligible_card) - each one also
     under ruleset 29 with only its own reading's flag added; their false twins (the card itself
     said to have no annual fee or no promo, a group listed after its denial's colon, a wrong fee in
     the sum, a card's "total annual fee" that is the sum, an annual fee of $10, the worked figure
-    as an annual fee, the transfers with the purchases' months, "Apply for the <card>") fail both.
+    as an annual fee, the transfers with the purchases' months, "Apply for the <card>", a card
+    closed to the customer listed as theirs) fail both.
 
     No false text -v15 passes and -v16 fails is asserted: none of these shapes gives one, and on
     every line here -v16's codes are among -v15's (the readings leave a denial, a figure or a pick

@@ -538,6 +538,18 @@ def _why_not_26(masked: str, extraction: Extraction, recs: Recommendations) -> R
     return why_not_26(masked, recs)
 
 
+def _closed_to(catalog: Catalog, customer: str | None) -> frozenset[str]:
+    """The cards ``customer`` may not get for a reason other than holding them already (ruleset
+    30's ``held_30`` excuses none of them)."""
+    if customer is None:
+        return frozenset()
+    return frozenset(
+        card_id
+        for card_id, row in catalog.eligibility_of(customer).items()
+        if not row.eligible and row.reason != "already_holds_card"
+    )
+
+
 def _evaluate(
     catalog: Catalog, lower: str, extraction: Extraction, customer: str | None, rules: Ruleset
 ) -> tuple[list[Finding], Tally]:
@@ -563,9 +575,10 @@ def _evaluate(
         elif rules.picks_28:
             more = _then(more, picks_28)
         if rules.held_30:
-            more = _then(more, held_30)
+            held = partial(held_30, closed=_closed_to(catalog, customer))
+            more = _then(more, held)
             if offered is not None:
-                offered = _then(offered, held_30)
+                offered = _then(offered, held)
         found = evaluate(catalog, lower, extraction, customer, rules, more, offered)
         if rules.penalty_20:
             found = penalty_findings_20(catalog, extraction, *found), found[1]

@@ -130,14 +130,24 @@ def _held(masked: str, start: int, end: int) -> bool:
     return False
 
 
-def held_30(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
+def held_30(
+    masked: str,
+    extraction: Extraction,
+    recs: Recommendations,
+    *,
+    closed: frozenset[str] = frozenset(),
+) -> Recommendations:
     """Ruleset 30's ``held_30``: a card the answer treats as the customer's own is not put
-    forward (module docstring)."""
+    forward (module docstring). ``closed``: the cards the customer may not get for a reason
+    other than holding them already - "your X" does not make those the customer's own, so they
+    stay put forward (an answer cannot excuse an ineligible card by calling it "yours")."""
     from replicas.verifiers.compliance.recommend import Recommendations
 
     if not recs.positive:
         return recs
-    positive = {c: m for c, m in recs.positive.items() if not _held(masked, m.start, m.end)}
+    positive = {
+        c: m for c, m in recs.positive.items() if c in closed or not _held(masked, m.start, m.end)
+    }
     if len(positive) == len(recs.positive):
         return recs
     return Recommendations(positive, recs.negated)
