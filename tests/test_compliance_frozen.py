@@ -68,7 +68,8 @@
   ``066a433``, stop 43: its last change to ``verifiers/``, a behaviour-identical speed-up), run
   there with ``ruleset=29``.
 * Ruleset 30 against the revision that published it as the default (``RULESET_30_PUBLISHED``,
-  ``45497ea``, stop 44: its last change to ``verifiers/``, a docstring after round 6), run
+  ``72ecdc2``, stop 44: its last change to ``verifiers/``, held_30 closed to cards the customer may
+  not get), run
   there with ``ruleset=30``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
@@ -119,7 +120,7 @@ RULESET_26_PUBLISHED = "95a87153aaea9d571968d792803f175eacccd6cd"
 RULESET_27_PUBLISHED = "3a1cc9be1102d0184dbc483aaa19b8902b887895"
 RULESET_28_PUBLISHED = "41bdc67eed2ce83a15536ad81acf53374e86c256"
 RULESET_29_PUBLISHED = "066a43399c6ac400fb728d03da99a529d26bebae"
-RULESET_30_PUBLISHED = "45497ea182375e9c295fe51524adbfd2cea58971"
+RULESET_30_PUBLISHED = "72ecdc2cdb893bd036713563f8f359788e65b19d"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
