@@ -169,6 +169,7 @@ from replicas.verifiers.compliance.ruleset28c import own_rates_28, picks_28
 from replicas.verifiers.compliance.ruleset29 import picks_29, revise_29, rewrite_29
 from replicas.verifiers.compliance.ruleset30 import revise_30
 from replicas.verifiers.compliance.ruleset30b import held_30
+from replicas.verifiers.compliance.ruleset31 import revise_31
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -510,6 +511,8 @@ def _extract(
             rules.thousands_30,
             rules.worked_30,
         )
+    if rules.shortrefs_31:
+        extraction = revise_31(extraction, norm.text, catalog, mentions)
     return extraction, examples
 
 

@@ -718,6 +718,7 @@ class Ruleset:
     thousands_30: bool = False
     # ruleset 30 (precision): "fee: $320" on an $8,000 transfer at 4% is arithmetic, no fee
     worked_30: bool = False
+    shortrefs_31: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1072,6 +1073,12 @@ RULESETS[30] = replace(
     thousands_30=True,
     worked_30=True,
 )
+
+
+#: Ruleset 31 (``ruleset31``; the s36 tuning halves' false flags) is ruleset 30 plus, for
+#: precision, a card called by a short name (one word of its name, or its initials) taking the
+#: figures after it.
+RULESETS[31] = replace(RULESETS[30], version=31, shortrefs_31=True)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:

@@ -1,0 +1,261 @@
+"""Ruleset 31: a card called by a short name takes the figures after it (precision).
+
+* ``shortrefs_31`` - **"BJR has no intro rate, 26.24%-32.24% variable", "Beacon 26.24% var,
+  Frontier 26.99% var", "do you still need the Preferred at $150/yr?"**: answers that name two or
+  more cards in full often call them by one word of the name or by the name's initials later on.
+  Ruleset 30 does not see those words as cards, so the figure after one went to the card the text
+  named in full last - a different card - and was flagged as wrong for it.
+
+  A *short name* is a capitalised word of the name of a card the response names in full (not a
+  generic word of card talk: "Cash", "Card", "Rewards", "Travel" ...), or an all-capitals word
+  that spells the initials of such a name ("EDJE" for "Every Day Journey Elite"). A figure bound
+  to a card by its clause, its sentence or the text's context is read as about the cards the
+  nearest short name before it in its unit could mean - when no card is named in full between
+  them - or about the card a bracketed short name right after it names ("24.74% var (Liberty)").
+  One card: the figure is checked against that card. Several ("Aspen" for "Aspen Cash" and
+  "Aspen Cash Plus"): it must be right for one of them, as ruleset 3 reads any figure whose card
+  the text leaves open.
+
+  A short name in a comparison ("like Summit", "unlike Summit", "than Summit's", "vs Summit",
+  "compared with Summit") is not the subject and takes nothing; nor does a word that is not
+  followed by a figure in its own clause before a card named in full. A short name of a card the
+  response never names in full is not read (it could be an invented product, which the name rules
+  judge).
+
+See "Ruleset 31" in ``verifiers/compliance/RULESETS.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable
+from dataclasses import replace
+
+from replicas.verifiers.compliance.attribution import UNION
+from replicas.verifiers.compliance.catalog import Catalog
+from replicas.verifiers.compliance.claims import Claim, Extraction, unbind_claims
+from replicas.verifiers.compliance.memo import PerCatalog
+from replicas.verifiers.compliance.mentions import EXACT, MISSPELLED, NameMention, tokens_of
+from replicas.verifiers.compliance.vocab import GENERIC_WORDS, NOT_NAME_WORDS, PRODUCT_WORDS
+
+__all__ = ["revise_31"]
+
+# Bindings a short name may override: the ones that only say which card was named nearest.
+_LOOSE = frozenset({"clause", "unit", "context"})
+# Words of card talk that never call a particular card (the product words are shared by many
+# names: "Cash", "Rewards", "Miles"; tier words stay, since "the Preferred" calls one card).
+_NOT_SHORT = (
+    GENERIC_WORDS
+    | NOT_NAME_WORDS
+    | (
+        PRODUCT_WORDS
+        - frozenset(
+            {
+                "plus",
+                "preferred",
+                "premier",
+                "premium",
+                "platinum",
+                "gold",
+                "silver",
+                "elite",
+                "select",
+                "reserve",
+                "pro",
+                "max",
+                "prime",
+                "ultra",
+                "edge",
+                "flex",
+                "advantage",
+                "classic",
+                "essential",
+                "essentials",
+                "black",
+                "diamond",
+                "titanium",
+                "sapphire",
+                "voyager",
+                "explorer",
+                "traveler",
+                "sky",
+                "signature",
+                "infinite",
+                "world",
+                "unlimited",
+            }
+        )
+    )
+)
+_WORD = re.compile(r"(?<![\w'-])([A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)(?:'s|\u2019s)?(?![\w-])")
+_COMPARISON = re.compile(
+    r"(?:\b(?:like|unlike|than|vs\.?|versus|compared\s+(?:with|to)|over|beats?|from|against)"
+    r"\s+(?:the\s+|your\s+)?)$",
+    re.IGNORECASE,
+)
+_BRACKET_AFTER = re.compile(
+    r"[ \t]{0,3}(?:(?:var(?:iable)?|fixed|a\s+year|/yr|per\s+year)[ \t]{0,3})?\(([A-Z][A-Za-z0-9'-]*)\)"
+)
+# A clause ends at these (a short name before one does not reach a figure after it).
+_CLAUSE_END = re.compile(r"[;.!?\n]|,\s+(?:but|while|whereas|and)\b|\s+but\s+|\s+while\s+")
+
+
+def _named_cards(mentions: list[NameMention]) -> dict[str, tuple[str, ...]]:
+    """Card id -> the words of the name the response wrote for it in full."""
+    out: dict[str, tuple[str, ...]] = {}
+    for m in mentions:
+        if m.card_id is not None and m.kind in (EXACT, MISSPELLED):
+            out.setdefault(m.card_id, tokens_of(m.surface))
+    return out
+
+
+def _short_names(
+    text: str, catalog: Catalog, named: dict[str, tuple[str, ...]], mentions: list[NameMention]
+) -> list[tuple[int, int, frozenset[str]]]:
+    """Each short name of the text: (start, end, the named cards it may call), in order."""
+    words: dict[str, set[str]] = {}
+    initials: dict[str, set[str]] = {}
+    blockers: set[str] = set()
+    for card_id in named:
+        full = tokens_of(catalog.names.name_of(card_id))
+        for w in full:
+            if w in _NOT_SHORT or w.isdigit():
+                blockers.add(w)
+            else:
+                words.setdefault(w, set()).add(card_id)
+        if len(full) >= 2:
+            initials.setdefault("".join(w[0] for w in full), set()).add(card_id)
+    spans = sorted((m.start, m.end) for m in mentions)
+    out = []
+    k = 0
+    for match in _WORD.finditer(text):
+        start, end = match.span()
+        while k < len(spans) and spans[k][1] <= start:
+            k += 1
+        if k < len(spans) and spans[k][0] < end:
+            continue  # inside a name the mention rules read
+        word = match.group(1)
+        lower = word.lower()
+        cards = words.get(lower)
+        if cards is None and word.isupper() and 2 <= len(word) <= 6:
+            cards = initials.get(lower)
+        if cards:
+            out.append((start, end, frozenset(cards)))
+        elif lower in blockers:
+            out.append((start, end, frozenset()))  # may call a card; which, the words don't say
+    return out
+
+
+def _unit_of(extraction: Extraction, pos: int) -> tuple[int, int]:
+    units = extraction.units
+    k = bisect_right(units, (pos, 1 << 62)) - 1
+    return units[k] if k >= 0 else (0, pos)
+
+
+def _referent(
+    claim: Claim,
+    text: str,
+    extraction: Extraction,
+    shorts: list[tuple[int, int, frozenset[str]]],
+    starts: list[int],
+    mention_ends: list[int],
+) -> frozenset[str] | None:
+    unit_start, _ = _unit_of(extraction, claim.start)
+    after = _BRACKET_AFTER.match(text, claim.end)
+    if after is not None:
+        k = bisect_right(starts, after.start(1)) - 1
+        if k >= 0 and shorts[k][0] == after.start(1):
+            return shorts[k][2] or None
+    k = bisect_right(starts, claim.start) - 1
+    if k < 0:
+        return None
+    start, end, cards = shorts[k]
+    if start < unit_start or end > claim.start:
+        return None
+    # a card named in full between the short name and the figure is the nearer subject
+    m = bisect_right(mention_ends, claim.start) - 1
+    if m >= 0 and mention_ends[m] > end:
+        return None
+    if _CLAUSE_END.search(text, end, claim.start):
+        return None
+    if _COMPARISON.search(text[max(unit_start, start - 24) : start]):
+        return None
+    return cards or None
+
+
+def _annual_fees(catalog: Catalog) -> frozenset[float]:
+    """Every annual and first-year fee of the catalog, in cents."""
+    out = set()
+    for card in catalog.cards:
+        for fee in (card.annual_fee_usd, card.annual_fee_first_year_usd):
+            if fee is not None:
+                out.add(round(fee * 100))
+    return frozenset(out)
+
+
+_fees_of = PerCatalog(_annual_fees)
+_CLAUSE_EDGE = re.compile(r"[|\n;]|[.!?](?:\s|$)")
+_FEE_WORDS = re.compile(
+    r"\b(?:fees?|af|charges?|charged|charging|costs?|costing|membership|annual(?:ly)?|waived?)\b"
+)
+_CLAUSE_REACH = 60
+
+
+def _own_clause(masked: str, start: int, end: int) -> str:
+    before = masked[max(0, start - _CLAUSE_REACH) : start]
+    after = masked[end : end + _CLAUSE_REACH]
+    edges = [m.end() for m in _CLAUSE_EDGE.finditer(before)]
+    if edges:
+        before = before[edges[-1] :]
+    stop = _CLAUSE_EDGE.search(after)
+    if stop is not None:
+        after = after[: stop.start()]
+    return f"{before} {after}"
+
+
+def _yearly_reading(catalog: Catalog) -> Callable[[Claim, str], bool]:
+    fees = _fees_of(catalog)
+
+    def yearly(claim: Claim, masked: str) -> bool:
+        """``yearly_31``: an amount read as an annual fee that no card of the catalog charges,
+        with no word of fees in its own clause ("$480/yr, skip", "wins by $19/yr")."""
+        if claim.family != "fee" or claim.is_none or claim.low is None or claim.unit != "usd":
+            return False
+        if "annual" not in claim.admissible and claim.kind != "annual":
+            return False
+        if round(claim.low * 100) in fees:
+            return False
+        return _FEE_WORDS.search(_own_clause(masked, claim.start, claim.end)) is None
+
+    return yearly
+
+
+def revise_31(
+    extraction: Extraction, text: str, catalog: Catalog | None, mentions: list[NameMention]
+) -> Extraction:
+    """The extraction with ruleset 31's readings (module docstring)."""
+    if catalog is None:
+        return extraction
+    if "$" in extraction.masked:
+        extraction = unbind_claims(extraction, [_yearly_reading(catalog)])
+    named = _named_cards(mentions)
+    if len(named) < 2:
+        return extraction
+    shorts = _short_names(text, catalog, named, mentions)
+    if not shorts:
+        return extraction
+    starts = [s for s, _, _ in shorts]
+    mention_ends = sorted(m.end for m in mentions)
+    out = list(extraction.claims)
+    changed = False
+    for i, claim in enumerate(out):
+        if not claim.cards or claim.binding not in _LOOSE:
+            continue
+        cards = _referent(claim, text, extraction, shorts, starts, mention_ends)
+        if cards is None or cards == frozenset(claim.cards):
+            continue
+        ordered = tuple(sorted(cards))
+        out[i] = replace(claim, cards=ordered, binding="clause" if len(ordered) == 1 else UNION)
+        changed = True
+    return replace(extraction, claims=tuple(out)) if changed else extraction
