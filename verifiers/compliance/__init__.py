@@ -511,8 +511,10 @@ def _extract(
             rules.thousands_30,
             rules.worked_30,
         )
-    if rules.shortrefs_31:
-        extraction = revise_31(extraction, norm.text, catalog, mentions)
+    if rules.shortrefs_31 or rules.yearly_31:
+        extraction = revise_31(
+            extraction, norm.text, catalog, mentions, rules.shortrefs_31, rules.yearly_31
+        )
     return extraction, examples
 
 

@@ -718,7 +718,12 @@ class Ruleset:
     thousands_30: bool = False
     # ruleset 30 (precision): "fee: $320" on an $8,000 transfer at 4% is arithmetic, no fee
     worked_30: bool = False
+    # ruleset 31 (precision): "Beacon 26.24% var, Frontier 26.99% var" - one word of a card's
+    # name (or its initials) calls that card, and the figures after it are its
     shortrefs_31: bool = False
+    # ruleset 31 (precision): "$480/yr, skip" - an amount no catalog card charges as an annual
+    # fee, with no word of fees in its sentence, is no annual fee
+    yearly_31: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1077,8 +1082,8 @@ RULESETS[30] = replace(
 
 #: Ruleset 31 (``ruleset31``; the s36 tuning halves' false flags) is ruleset 30 plus, for
 #: precision, a card called by a short name (one word of its name, or its initials) taking the
-#: figures after it.
-RULESETS[31] = replace(RULESETS[30], version=31, shortrefs_31=True)
+#: figures after it, and a yearly amount no catalog card charges read as no annual fee.
+RULESETS[31] = replace(RULESETS[30], version=31, shortrefs_31=True, yearly_31=True)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:

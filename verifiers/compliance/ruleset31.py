@@ -199,6 +199,11 @@ _CLAUSE_EDGE = re.compile(r"[|\n;]|[.!?](?:\s|$)")
 _FEE_WORDS = re.compile(
     r"\b(?:fees?|af|charges?|charged|charging|costs?|costing|membership|annual(?:ly)?|waived?)\b"
 )
+# Words that make an amount a value worked out: earned, saved, won, netted, added.
+_VALUE_WORDS = re.compile(
+    r"\b(?:worth|earns?|earning|earned|back|value|net|after|saves?|saving|savings|wins?|gives?|"
+    r"ahead|extra|difference|rewards?|points|bonus|spend|spending)\b|[+=\u2192\u2248]|->"
+)
 _CLAUSE_REACH = 60
 
 
@@ -226,19 +231,16 @@ def _yearly_reading(catalog: Catalog) -> Callable[[Claim, str], bool]:
             return False
         if round(claim.low * 100) in fees:
             return False
-        return _FEE_WORDS.search(_own_clause(masked, claim.start, claim.end)) is None
+        clause = _own_clause(masked, claim.start, claim.end)
+        return _FEE_WORDS.search(clause) is None and _VALUE_WORDS.search(clause) is not None
 
     return yearly
 
 
-def revise_31(
-    extraction: Extraction, text: str, catalog: Catalog | None, mentions: list[NameMention]
+def _shortrefs(
+    extraction: Extraction, text: str, catalog: Catalog, mentions: list[NameMention]
 ) -> Extraction:
-    """The extraction with ruleset 31's readings (module docstring)."""
-    if catalog is None:
-        return extraction
-    if "$" in extraction.masked:
-        extraction = unbind_claims(extraction, [_yearly_reading(catalog)])
+    """``shortrefs_31``: figures re-bound to the card a short name before them calls."""
     named = _named_cards(mentions)
     if len(named) < 2:
         return extraction
@@ -259,3 +261,21 @@ def revise_31(
         out[i] = replace(claim, cards=ordered, binding="clause" if len(ordered) == 1 else UNION)
         changed = True
     return replace(extraction, claims=tuple(out)) if changed else extraction
+
+
+def revise_31(
+    extraction: Extraction,
+    text: str,
+    catalog: Catalog | None,
+    mentions: list[NameMention],
+    shortrefs: bool,
+    yearly: bool,
+) -> Extraction:
+    """The extraction with ruleset 31's readings (module docstring)."""
+    if catalog is None:
+        return extraction
+    if yearly and "$" in extraction.masked:
+        extraction = unbind_claims(extraction, [_yearly_reading(catalog)])
+    if shortrefs:
+        extraction = _shortrefs(extraction, text, catalog, mentions)
+    return extraction
