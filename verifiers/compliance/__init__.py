@@ -511,9 +511,15 @@ def _extract(
             rules.thousands_30,
             rules.worked_30,
         )
-    if rules.shortrefs_31 or rules.yearly_31:
+    if rules.shortrefs_31 or rules.yearly_31 or rules.pairs_31:
         extraction = revise_31(
-            extraction, norm.text, catalog, mentions, rules.shortrefs_31, rules.yearly_31
+            extraction,
+            norm.text,
+            catalog,
+            mentions,
+            rules.shortrefs_31,
+            rules.yearly_31,
+            rules.pairs_31,
         )
     return extraction, examples
 

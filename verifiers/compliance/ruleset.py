@@ -724,6 +724,8 @@ class Ruleset:
     # ruleset 31 (precision): "$480/yr, skip" - an amount no catalog card charges as an annual
     # fee, with no word of fees in its sentence, is no annual fee
     yearly_31: bool = False
+    # ruleset 31 (precision): "X and Y both charge an annual fee, $39 and $29" pairs in order
+    pairs_31: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1083,7 +1085,7 @@ RULESETS[30] = replace(
 #: Ruleset 31 (``ruleset31``; the s36 tuning halves' false flags) is ruleset 30 plus, for
 #: precision, a card called by a short name (one word of its name, or its initials) taking the
 #: figures after it, and a yearly amount no catalog card charges read as no annual fee.
-RULESETS[31] = replace(RULESETS[30], version=31, shortrefs_31=True, yearly_31=True)
+RULESETS[31] = replace(RULESETS[30], version=31, shortrefs_31=True, yearly_31=True, pairs_31=True)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:

@@ -90,7 +90,8 @@ _NOT_SHORT = (
 )
 _WORD = re.compile(r"(?<![\w'-])([A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)(?:'s|\u2019s)?(?![\w-])")
 _COMPARISON = re.compile(
-    r"(?:\b(?:like|unlike|than|vs\.?|versus|compared\s+(?:with|to)|over|beats?|from|against)"
+    r"(?:\b(?:like|unlike|than|as|vs\.?|versus|compared\s+(?:with|to)|over|beats?|from|against|"
+    r"instead\s+of|including)"
     r"\s+(?:the\s+|your\s+)?)$",
     re.IGNORECASE,
 )
@@ -98,7 +99,7 @@ _BRACKET_AFTER = re.compile(
     r"[ \t]{0,3}(?:(?:var(?:iable)?|fixed|a\s+year|/yr|per\s+year)[ \t]{0,3})?\(([A-Z][A-Za-z0-9'-]*)\)"
 )
 # A clause ends at these (a short name before one does not reach a figure after it).
-_CLAUSE_END = re.compile(r"[;.!?\n]|,\s+(?:but|while|whereas|and)\b|\s+but\s+|\s+while\s+")
+_CLAUSE_END = re.compile(r"[;\n]")
 
 
 def _named_cards(mentions: list[NameMention]) -> dict[str, tuple[str, ...]]:
@@ -263,6 +264,58 @@ def _shortrefs(
     return replace(extraction, claims=tuple(out)) if changed else extraction
 
 
+_JOINER = re.compile(r"[ \t]*(?:,|and|&|or|/|,[ \t]*and)[ \t]*(?:the[ \t]+)?$", re.IGNORECASE)
+_FIGURE_JOINER = re.compile(r"[ \t]*(?:,|and|&|/|,[ \t]*and)[ \t]*$")
+
+
+def _pairs(extraction: Extraction, text: str) -> Extraction:
+    """``pairs_31``: "X and Y both charge an annual fee, $39 and $29" - two figures of one kind
+    joined by "and" after two cards joined by "and" are the cards' in order."""
+    claims = list(extraction.claims)
+    named = [
+        m for m in extraction.mentions if m.card_id is not None and m.kind in (EXACT, MISSPELLED)
+    ]
+    if len(named) < 2 or len(claims) < 2:
+        return extraction
+    ends = [m.end for m in extraction.mentions]
+    changed = False
+    for k in range(len(claims) - 1):
+        first, second = claims[k], claims[k + 1]
+        if (
+            not first.cards
+            or not second.cards
+            or first.family != second.family
+            or first.kind != second.kind
+            or first.binding not in _PAIRABLE
+            or second.binding not in _PAIRABLE
+            or not _FIGURE_JOINER.fullmatch(text[first.end : second.start])
+        ):
+            continue
+        # the two mentions nearest before the first figure, joined by "and", in its unit
+        j = bisect_right(ends, first.start) - 1
+        if j < 1:
+            continue
+        one, two = extraction.mentions[j - 1], extraction.mentions[j]
+        if (
+            one.card_id is None
+            or two.card_id is None
+            or one.card_id == two.card_id
+            or not _JOINER.fullmatch(text[one.end : two.start])
+            or not set(first.cards) | set(second.cards) <= {one.card_id, two.card_id}
+        ):
+            continue
+        unit_start, _ = _unit_of(extraction, first.start)
+        if one.start < unit_start:
+            continue
+        claims[k] = replace(first, cards=(one.card_id,), binding="respectively")
+        claims[k + 1] = replace(second, cards=(two.card_id,), binding="respectively")
+        changed = True
+    return replace(extraction, claims=tuple(claims)) if changed else extraction
+
+
+_PAIRABLE = frozenset({"clause", "unit", "context", "collective", UNION})
+
+
 def revise_31(
     extraction: Extraction,
     text: str,
@@ -270,6 +323,7 @@ def revise_31(
     mentions: list[NameMention],
     shortrefs: bool,
     yearly: bool,
+    pairs: bool,
 ) -> Extraction:
     """The extraction with ruleset 31's readings (module docstring)."""
     if catalog is None:
@@ -278,4 +332,6 @@ def revise_31(
         extraction = unbind_claims(extraction, [_yearly_reading(catalog)])
     if shortrefs:
         extraction = _shortrefs(extraction, text, catalog, mentions)
+    if pairs:
+        extraction = _pairs(extraction, text)
     return extraction
