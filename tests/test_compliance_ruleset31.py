@@ -1,0 +1,162 @@
+"""Compliance ruleset 31 (issue 13, ``verifiers/compliance/ruleset31.py``): honest figures ruleset
+30 flagged on the s36 blind sets' tuning halves - a card called by one word of its name or by its
+initials, a yearly value worked out, two cards' fees given in order - in our own wording on the
+hand catalog (``tests/compliance_cases``).
+
+Summit Cash: no annual fee, 19.99%-29.99% variable, late fee $40. Summit Cash Plus: $95 (first
+year $0), 18.24%-27.24% variable, late fee $39, no foreign transaction fee. Summit Cash Preferred:
+$150, 17.99%-25.99% variable. Harbor Sky Miles: no annual fee, 14.99% fixed, late fee $40. Harbor
+Sky Miles Elite: $495. Vista Clear: no annual fee, late fee $40.
+
+Each case is (text, customer, ruleset 31's codes, ruleset 30's codes). Every class holds an honest
+text 30 flags and 31 passes, and false twins in the same shape that 31 flags.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import pytest
+
+from replicas.verifiers.compliance import RULESETS, Catalog, verify_response
+from tests.compliance_cases import CARDS, ELIGIBILITY, codes
+
+Case = tuple[str, str | None, list[str], list[str]]
+_OK: list[str] = []
+_APR = ["wrong_apr"]
+_FEE = ["wrong_fee"]
+
+_TWO = "Summit Cash Plus and Harbor Sky Miles both work. The Summit Cash Plus has no foreign fee. "
+_ELITE = "Harbor Sky Miles Elite or Summit Cash Plus? The Summit Cash Plus has no foreign fee. "
+_VISTA = "Summit Cash Plus or Vista Clear. Granite Business Cash is also there. "
+_HSM = "Harbor Sky Miles or the Summit Cash Plus? Summit Cash Plus: $95/yr. "
+
+SHORTREFS: list[Case] = [
+    # one word of a name calls its card
+    (_TWO + "Harbor 14.99% fixed, Plus 18.24%-27.24% variable.", None, _OK, _APR),
+    (
+        "Summit Cash Plus and Harbor Sky Miles both work. Harbor's 14.99% fixed APR is low; "
+        "Plus runs 18.24%-27.24% variable.",
+        None,
+        _OK,
+        _APR,
+    ),
+    (_VISTA + "Plus: $95 a year, Vista: no annual fee.", None, _OK, _FEE),
+    # the initials of a name call its card
+    (_ELITE + "HSME is $495/yr.", None, _OK, _FEE),
+    (_HSM + "HSM: no foreign transaction fee, and the late fee is $40.", None, _OK, _FEE),
+    # false twins: the figure is wrong for the card the short name calls
+    (_TWO + "Harbor 15.99% fixed, Plus 18.24%-27.24% variable.", None, _APR, _APR),
+    (_VISTA + "Plus: $150 a year, Vista: no annual fee.", None, _FEE, _FEE),
+    (_ELITE + "HSME is $395/yr.", None, _FEE, _FEE),
+    (_HSM + "HSM: no foreign transaction fee, and the late fee is $39.", None, _FEE, _OK),
+    # a short name in a comparison is no subject
+    (
+        "Vista Clear or Summit Cash Plus? The Summit Cash Plus, like Vista, has no annual fee.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+    (
+        "Vista Clear or Summit Cash Plus? The Summit Cash Plus, unlike Vista, charges a $95 annual fee.",
+        None,
+        _OK,
+        _OK,
+    ),
+]
+
+YEARLY: list[Case] = [
+    # a value worked out is no annual fee
+    ("Against the Summit Cash, the Summit Cash Plus wins by $19/yr.", None, _OK, _FEE),
+    # false twins: an amount stated as the card's yearly price, with or without a fee word
+    ("The Summit Cash Plus costs $99 a year.", None, _FEE, _FEE),
+    ("The Summit Cash Plus: $99/yr.", None, _FEE, _FEE),
+    ("The Summit Cash Plus's membership runs $120 a year.", None, _FEE, _FEE),
+    # a label and an amount with no word of value stays a fee (the reading is narrow on purpose)
+    ("- Harbor Sky Miles Elite: $480/yr, skip\n- Summit Cash: keep", None, _FEE, _FEE),
+    # an amount some card of the catalog charges stays a fee
+    ("Against the Summit Cash, the Summit Cash Plus wins by $150/yr.", None, _FEE, _FEE),
+]
+
+PAIRS: list[Case] = [
+    (
+        "Summit Cash Preferred and Summit Cash Plus both charge an annual fee, $150 and $95, so "
+        "skip them.",
+        None,
+        _OK,
+        _FEE,
+    ),
+    # false twins: swapped, or one wrong - and a swap ruleset 30 let through
+    (
+        "Summit Cash Preferred and Summit Cash Plus both charge an annual fee, $95 and $150, so "
+        "skip them.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+    (
+        "Summit Cash Preferred and Summit Cash Plus both charge an annual fee, $150 and $99.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+    (
+        "The Summit Cash Preferred and the Summit Cash Plus charge $95 and $150 a year.",
+        None,
+        _FEE,
+        _OK,
+    ),
+    ("Vista Clear and Summit Cash Plus: late fees of $39 and $40.", None, _FEE, _OK),
+    ("Vista Clear and Summit Cash Plus: late fees of $40 and $39.", None, _OK, _OK),
+]
+
+CASES = SHORTREFS + YEARLY + PAIRS
+_FLAG_OF = {"shortrefs_31": SHORTREFS, "yearly_31": YEARLY, "pairs_31": PAIRS}
+# cases where ruleset 31 reads for recall: a figure it now gives to the card its words call
+_STRICTER = {case[0] for case in CASES if not set(case[2]) <= set(case[3])}
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return Catalog.from_records(CARDS, ELIGIBILITY)
+
+
+@pytest.mark.parametrize(("text", "customer", "want31", "want30"), CASES)
+def test_ruleset31_reads_each_class(
+    catalog: Catalog, text: str, customer: str | None, want31: list[str], want30: list[str]
+) -> None:
+    assert codes(text, catalog, 31, customer) == want31
+    assert codes(text, catalog, 30, customer) == want30
+
+
+@pytest.mark.parametrize("flag", sorted(_FLAG_OF))
+def test_each_flag_alone_reads_its_class(catalog: Catalog, flag: str) -> None:
+    """Ruleset 30 plus one flag gives ruleset 31's codes on that flag's cases: no reading leans
+    on another."""
+    rules = replace(RULESETS[30], **{flag: True})
+    for text, customer, want31, _ in _FLAG_OF[flag]:
+        got = sorted(set(verify_response(text, catalog, customer_id=customer, ruleset=rules).codes))
+        assert got == want31, text
+
+
+def test_the_stricter_cases_are_false_texts(catalog: Catalog) -> None:
+    """Where 31 flags what 30 passed, the text is false: the figure is wrong for the card its
+    words call (a swap, or a short name's card), never an honest text."""
+    assert len(_STRICTER) == 3
+    for text in _STRICTER:
+        assert codes(text, catalog, 31) == _FEE, text
+
+
+def test_adversarial_input_stays_within_limits(catalog: Catalog) -> None:
+    # 100 kB of short names, initials, bracket labels and paired figures on one line and on many
+    chunk = (
+        "Summit Cash Plus and Harbor Sky Miles Elite, HSME $495/yr (Plus) Harbor 14.99% fixed "
+        "wins by $19/yr + $133/yr Summit Cash Preferred and Summit Cash Plus $150 and $95 and "
+    )
+    lines = (chunk * (100_000 // len(chunk)))[:100_000]
+    for text in (lines, lines.replace(", ", "\n")):
+        for ruleset in (30, 31):
+            started = time.process_time()
+            verify_response(text, catalog, customer_id="C1", ruleset=ruleset)
+            assert time.process_time() - started < 60, ruleset
