@@ -169,7 +169,7 @@ from replicas.verifiers.compliance.ruleset28c import own_rates_28, picks_28
 from replicas.verifiers.compliance.ruleset29 import picks_29, revise_29, rewrite_29
 from replicas.verifiers.compliance.ruleset30 import revise_30
 from replicas.verifiers.compliance.ruleset30b import held_30
-from replicas.verifiers.compliance.ruleset31 import revise_31
+from replicas.verifiers.compliance.ruleset31 import held_31, revise_31
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -561,6 +561,15 @@ def _closed_to(catalog: Catalog, customer: str | None) -> frozenset[str]:
     )
 
 
+def _held_by(catalog: Catalog, customer: str) -> frozenset[str]:
+    """The cards ``customer`` holds already (ruleset 31's ``held_31``)."""
+    return frozenset(
+        card
+        for card, row in catalog.eligibility_of(customer).items()
+        if not row.eligible and row.reason == "already_holds_card"
+    )
+
+
 def _evaluate(
     catalog: Catalog, lower: str, extraction: Extraction, customer: str | None, rules: Ruleset
 ) -> tuple[list[Finding], Tally]:
@@ -590,6 +599,11 @@ def _evaluate(
             more = _then(more, held)
             if offered is not None:
                 offered = _then(offered, held)
+        if rules.held_31 and customer is not None:
+            own = partial(held_31, held=_held_by(catalog, customer))
+            more = _then(more, own)
+            if offered is not None:
+                offered = _then(offered, own)
         found = evaluate(catalog, lower, extraction, customer, rules, more, offered)
         if rules.penalty_20:
             found = penalty_findings_20(catalog, extraction, *found), found[1]

@@ -726,6 +726,9 @@ class Ruleset:
     yearly_31: bool = False
     # ruleset 31 (precision): "X and Y both charge an annual fee, $39 and $29" pairs in order
     pairs_31: bool = False
+    # ruleset 31 (precision): a card the customer already holds is put forward only by words
+    # that put it forward ("I'd add the X", "apply for the X"), not by a review of it
+    held_31: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1085,7 +1088,14 @@ RULESETS[30] = replace(
 #: Ruleset 31 (``ruleset31``; the s36 tuning halves' false flags) is ruleset 30 plus, for
 #: precision, a card called by a short name (one word of its name, or its initials) taking the
 #: figures after it, and a yearly amount no catalog card charges read as no annual fee.
-RULESETS[31] = replace(RULESETS[30], version=31, shortrefs_31=True, yearly_31=True, pairs_31=True)
+RULESETS[31] = replace(
+    RULESETS[30],
+    version=31,
+    shortrefs_31=True,
+    yearly_31=True,
+    pairs_31=True,
+    held_31=True,
+)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:

@@ -31,6 +31,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.attribution import UNION
 from replicas.verifiers.compliance.catalog import Catalog
@@ -39,7 +40,10 @@ from replicas.verifiers.compliance.memo import PerCatalog
 from replicas.verifiers.compliance.mentions import EXACT, MISSPELLED, NameMention, tokens_of
 from replicas.verifiers.compliance.vocab import GENERIC_WORDS, NOT_NAME_WORDS, PRODUCT_WORDS
 
-__all__ = ["revise_31"]
+if TYPE_CHECKING:
+    from replicas.verifiers.compliance.recommend import Recommendations
+
+__all__ = ["held_31", "revise_31"]
 
 # Bindings a short name may override: the ones that only say which card was named nearest.
 _LOOSE = frozenset({"clause", "unit", "context"})
@@ -314,6 +318,68 @@ def _pairs(extraction: Extraction, text: str) -> Extraction:
 
 
 _PAIRABLE = frozenset({"clause", "unit", "context", "collective", UNION})
+
+
+# -- held_31 ---------------------------------------------------------------------------------------
+
+# words that put a card forward for the customer to get: "I'd suggest", "I'd go with", "I'd add",
+# "apply for", "my pick", "is the one", "switch to" (not "keep", "use", "close", "your X")
+_FORWARD_31 = re.compile(
+    r"\b(?:suggest\w*|recommend\w*|go(?:ing)?[ \t]+(?:with|for)|add|adding|get|getting|apply\w*|"
+    r"applications?|picks?|choice|sign(?:ing)?[ \t]+up|open(?:ing)?[ \t]+(?:a|an|the|one)|"
+    r"switch(?:ing)?[ \t]+to|try|consider\w*|grab|put[ \t]+you[ \t]+in|upgrade[ \t]+to|"
+    r"is[ \t]+the[ \t]+one|would[ \t]+be[ \t]+my|best[ \t]+bet|winner|new[ \t]+card)\b"
+)
+_LIST_LINE_31 = re.compile(r"[ \t]*(?:[-*+>\u2022|#]|\d{1,2}[.)])")
+_SENTENCE_END_31 = re.compile(r"[.!?;](?:[ \t]|$)|\n")
+_REACH_31 = 200
+
+
+def _put_forward(masked: str, start: int, end: int) -> bool:
+    """Whether words putting a card forward stand in the mention's sentence, or (in a list item,
+    heading or table row) in the nearest line above that is none."""
+    head = masked[max(0, start - _REACH_31) : start]
+    cuts = [m.end() for m in _SENTENCE_END_31.finditer(head)]
+    if cuts:
+        head = head[cuts[-1] :]
+    tail = masked[end : end + _REACH_31]
+    stop = _SENTENCE_END_31.search(tail)
+    if stop is not None:
+        tail = tail[: stop.start()]
+    if _FORWARD_31.search(head) or _FORWARD_31.search(tail):
+        return True
+    line_start = masked.rfind("\n", 0, start) + 1
+    if not _LIST_LINE_31.match(masked, line_start):
+        return False
+    pos = line_start - 1
+    floor = max(0, line_start - 4 * _REACH_31)
+    while pos > floor:
+        above = masked.rfind("\n", 0, pos) + 1
+        line = masked[above:pos]
+        pos = above - 1
+        if not line.strip() or _LIST_LINE_31.match(line):
+            continue
+        return _FORWARD_31.search(line) is not None
+    return False
+
+
+def held_31(
+    masked: str, extraction: Extraction, recs: Recommendations, *, held: frozenset[str]
+) -> Recommendations:
+    """``held_31``: a card the customer already holds is put forward only by words that put it
+    forward (module docstring)."""
+    from replicas.verifiers.compliance.recommend import Recommendations
+
+    if not held or not recs.positive:
+        return recs
+    positive = {
+        c: m
+        for c, m in recs.positive.items()
+        if c not in held or _put_forward(masked, m.start, m.end)
+    }
+    if len(positive) == len(recs.positive):
+        return recs
+    return Recommendations(positive, recs.negated)
 
 
 def revise_31(
