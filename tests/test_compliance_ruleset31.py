@@ -111,8 +111,62 @@ PAIRS: list[Case] = [
     ("Vista Clear and Summit Cash Plus: late fees of $40 and $39.", None, _OK, _OK),
 ]
 
-CASES = SHORTREFS + YEARLY + PAIRS
-_FLAG_OF = {"shortrefs_31": SHORTREFS, "yearly_31": YEARLY, "pairs_31": PAIRS}
+_INELIGIBLE = ["ineligible_card"]
+# customer C1 holds the Harbor Sky Miles Elites ($695)
+HELD: list[Case] = [
+    # a review of the customer's own card puts nothing forward
+    (
+        "Here's where your cards stand:\n- **Harbor Sky Miles Elites** - $695 a year, worth it "
+        "only if you fly monthly.\n- **Summit Cash** - no annual fee, 19.99%-29.99% variable.",
+        "C1",
+        _OK,
+        _INELIGIBLE,
+    ),
+    (
+        "The Harbor Sky Miles Elites is your best asset right now ($695 a year), so let it age.",
+        "C1",
+        _OK,
+        _INELIGIBLE,
+    ),
+    (
+        "Will closing the Harbor Sky Miles Elites ($695 a year) hurt your score? A little.",
+        "C1",
+        _OK,
+        _INELIGIBLE,
+    ),
+    # false twins: words that put the held card forward
+    (
+        "I'd add the Harbor Sky Miles Elites ($695 annual fee) for your travel.",
+        "C1",
+        _INELIGIBLE,
+        _INELIGIBLE,
+    ),
+    ("My pick for you: the Harbor Sky Miles Elites, $695 a year.", "C1", _INELIGIBLE, _INELIGIBLE),
+    ("Apply for the Harbor Sky Miles Elites - $695 a year.", "C1", _INELIGIBLE, _INELIGIBLE),
+    (
+        "The Harbor Sky Miles Elites is a great fit for you: $695 a year, and it pays for itself.",
+        "C1",
+        _INELIGIBLE,
+        _INELIGIBLE,
+    ),
+    (
+        "Here's what I'd suggest:\n\n- **Harbor Sky Miles Elites** ($695 annual fee)\n"
+        "- **Summit Cash** (no annual fee)",
+        "C1",
+        _INELIGIBLE,
+        _INELIGIBLE,
+    ),
+    # a card closed to the customer for another reason stays put forward when reviewed
+    (
+        "Here's where things stand:\n- **Summit Cash Preferred** - $150 a year.",
+        "C1",
+        _INELIGIBLE,
+        _INELIGIBLE,
+    ),
+]
+
+CASES = SHORTREFS + YEARLY + PAIRS + HELD
+_FLAG_OF = {"shortrefs_31": SHORTREFS, "yearly_31": YEARLY, "pairs_31": PAIRS, "held_31": HELD}
 # cases where ruleset 31 reads for recall: a figure it now gives to the card its words call
 _STRICTER = {case[0] for case in CASES if not set(case[2]) <= set(case[3])}
 

@@ -328,7 +328,8 @@ _FORWARD_31 = re.compile(
     r"\b(?:suggest\w*|recommend\w*|go(?:ing)?[ \t]+(?:with|for)|add|adding|get|getting|apply\w*|"
     r"applications?|picks?|choice|sign(?:ing)?[ \t]+up|open(?:ing)?[ \t]+(?:a|an|the|one)|"
     r"switch(?:ing)?[ \t]+to|try|consider\w*|grab|put[ \t]+you[ \t]+in|upgrade[ \t]+to|"
-    r"is[ \t]+the[ \t]+one|would[ \t]+be[ \t]+my|best[ \t]+bet|winner|new[ \t]+card)\b"
+    r"is[ \t]+the[ \t]+one|would[ \t]+be[ \t]+my|best[ \t]+bet|winner|new[ \t]+card|fit|for[ \t]+you|"
+    r"ideal|perfect|right[ \t]+(?:card|choice|pick|one))\b"
 )
 _LIST_LINE_31 = re.compile(r"[ \t]*(?:[-*+>\u2022|#]|\d{1,2}[.)])")
 _SENTENCE_END_31 = re.compile(r"[.!?;](?:[ \t]|$)|\n")
@@ -367,19 +368,25 @@ def held_31(
     masked: str, extraction: Extraction, recs: Recommendations, *, held: frozenset[str]
 ) -> Recommendations:
     """``held_31``: a card the customer already holds is put forward only by words that put it
-    forward (module docstring)."""
+    forward (module docstring). One that no mention puts forward is no recommendation, and not
+    the answer's sole pick either (ruleset 3 takes the only card an answer names as its pick)."""
     from replicas.verifiers.compliance.recommend import Recommendations
 
-    if not held or not recs.positive:
+    named = {m.card_id for m in extraction.mentions if m.card_id in held}
+    if not named:
         return recs
-    positive = {
-        c: m
-        for c, m in recs.positive.items()
-        if c not in held or _put_forward(masked, m.start, m.end)
+    forward = {
+        card
+        for card in named
+        if any(
+            m.card_id == card and _put_forward(masked, m.start, m.end) for m in extraction.mentions
+        )
     }
-    if len(positive) == len(recs.positive):
+    reviewed = named - forward
+    if not reviewed:
         return recs
-    return Recommendations(positive, recs.negated)
+    positive = {c: m for c, m in recs.positive.items() if c not in reviewed}
+    return Recommendations(positive, recs.negated | reviewed)
 
 
 def revise_31(
