@@ -1,26 +1,47 @@
-"""Ruleset 31: a card called by a short name takes the figures after it (precision).
+"""Ruleset 31, the s36 blind sets' tuning halves' false flags by class: a card called by a short
+name, a yearly value worked out, two cards' figures given in order, and the customer's own cards
+reviewed (precision; one reading, ``pairs_31``, is also stricter on swapped pairs).
+
+Ruleset 30 was read on s36 and gave each of its 800 answers 29's codes: its readings were of
+phrasings s34 had shown, and s36's writers used others. These four readings are of what a figure
+or a card is in any writer's text, not of one phrasing:
 
 * ``shortrefs_31`` - **"BJR has no intro rate, 26.24%-32.24% variable", "Beacon 26.24% var,
-  Frontier 26.99% var", "do you still need the Preferred at $150/yr?"**: answers that name two or
-  more cards in full often call them by one word of the name or by the name's initials later on.
-  Ruleset 30 does not see those words as cards, so the figure after one went to the card the text
-  named in full last - a different card - and was flagged as wrong for it.
-
-  A *short name* is a capitalised word of the name of a card the response names in full (not a
-  generic word of card talk: "Cash", "Card", "Rewards", "Travel" ...), or an all-capitals word
-  that spells the initials of such a name ("EDJE" for "Every Day Journey Elite"). A figure bound
-  to a card by its clause, its sentence or the text's context is read as about the cards the
-  nearest short name before it in its unit could mean - when no card is named in full between
-  them - or about the card a bracketed short name right after it names ("24.74% var (Liberty)").
-  One card: the figure is checked against that card. Several ("Aspen" for "Aspen Cash" and
-  "Aspen Cash Plus"): it must be right for one of them, as ruleset 3 reads any figure whose card
-  the text leaves open.
-
-  A short name in a comparison ("like Summit", "unlike Summit", "than Summit's", "vs Summit",
-  "compared with Summit") is not the subject and takes nothing; nor does a word that is not
-  followed by a figure in its own clause before a card named in full. A short name of a card the
-  response never names in full is not read (it could be an invented product, which the name rules
-  judge).
+  Frontier 26.99% var", "Plus: $95 a year, Vista: no annual fee"**: an answer that names two or
+  more cards in full often calls them by one word of the name or by its initials afterwards.
+  Ruleset 30 did not see those words as cards, so the figure after one went to the card named in
+  full last and was flagged as wrong for it. A *short name* is a capitalised word of the name of
+  a card the response names in full (not a word of card talk: "Cash", "Card", "Rewards", ...:
+  such a word stops the search, since it may call a card and the words do not say which), or an
+  all-capitals word spelling the initials of such a name ("EDJE" for "Every Day Journey Elite").
+  A figure bound by its clause, sentence or the text's context is read as about the card(s) the
+  nearest short name before it in its unit calls, when no card is named in full between them and
+  no ";" or line end either - or about the card a bracketed short name right after it calls
+  ("24.74% var (Liberty)"). Several cards ("Summit" for three Summit cards): it must be right for
+  one of them. A short name after "like", "unlike", "than", "as", "vs", "compared with", "over",
+  "instead of", "including" is a comparison, not the subject, and takes nothing. A card the
+  response never names in full has no short name (it could be an invented product, which the
+  name rules judge).
+* ``yearly_31`` - **"the Plus wins by $19/yr", "that's +$133/yr", "Plus gives $360/yr from
+  groceries"**: a dollar amount read as an annual fee (or a fee of no named kind) is unverified
+  where its value is no annual or first-year fee of any card of the catalog, its sentence holds
+  no word of fees ("fee", "AF", "charge", "cost", "membership", "annual", "waive") and does hold
+  a word of value worked out ("wins", "gives", "earns", "worth", "back", "net", "after",
+  "saves", "ahead", "extra", "+", "=", "->"). "X: $99/yr", "X costs $99 a year", "X: $480/yr,
+  skip" keep their claim: with no word of value an amount beside a card is its price.
+* ``pairs_31`` - **"X and Y both charge an annual fee, $39 and $29"**: two figures of one kind
+  joined by "and" (or ",", "&", "/") right after two cards joined by "and" in the same unit,
+  each bound to those cards, are the cards' in order. Ruleset 30 checked each figure against
+  both (or let either card's value pass): the honest pair was flagged and a swapped pair
+  ("charge $95 and $150" for $150 and $95) passed. This reading is stricter on the swap.
+* ``held_31`` - **"Here's where your cards stand: - X - $695 a year, worth it if you fly
+  monthly", "X is your best asset right now, so let it age", "Will closing the X hurt my
+  score?"**: with a customer, a card the customer already holds is put forward only by words
+  that put it forward in its sentence, or in the lead line of its list ("I'd suggest", "I'd go
+  with", "I'd add", "apply", "get", "my pick", "is the one", "switch to", "a great fit", "for
+  you", ...: ``_FORWARD_31``). Otherwise it is reviewed: no recommendation, and not the sole
+  pick of the answer either. Cards closed to the customer for any other reason (score,
+  student-only, bankruptcy) are untouched.
 
 See "Ruleset 31" in ``verifiers/compliance/RULESETS.md``.
 """
