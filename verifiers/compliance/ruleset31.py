@@ -59,7 +59,12 @@ from replicas.verifiers.compliance.catalog import Catalog
 from replicas.verifiers.compliance.claims import Claim, Extraction, unbind_claims
 from replicas.verifiers.compliance.memo import PerCatalog
 from replicas.verifiers.compliance.mentions import EXACT, MISSPELLED, NameMention, tokens_of
-from replicas.verifiers.compliance.vocab import GENERIC_WORDS, NOT_NAME_WORDS, PRODUCT_WORDS
+from replicas.verifiers.compliance.vocab import (
+    GENERIC_WORDS,
+    NOT_NAME_WORDS,
+    PRODUCT_WORDS,
+    TIER_WORDS,
+)
 
 if TYPE_CHECKING:
     from replicas.verifiers.compliance.recommend import Recommendations
@@ -156,7 +161,7 @@ def _short_names(
     out = []
     k = 0
     for match in _WORD.finditer(text):
-        start, end = match.span()
+        start, end = match.span(1)  # "Harbor" of "Harbor's": the possessive is read after it
         while k < len(spans) and spans[k][1] <= start:
             k += 1
         if k < len(spans) and spans[k][0] < end:
@@ -164,8 +169,10 @@ def _short_names(
         word = match.group(1)
         lower = word.lower()
         cards = words.get(lower)
-        if cards is None and word.isupper() and 2 <= len(word) <= 6:
+        if cards is None and word.isupper() and 3 <= len(word) <= 6 and lower not in _ABBREVIATIONS:
             cards = initials.get(lower)
+        if cards and _part_of_other_name(text, start, end, word):
+            cards = None  # "First Meridian Savings Bank", "World Elite Mastercard"
         if cards:
             out.append((start, end, frozenset(cards)))
         elif lower in blockers:
@@ -173,10 +180,113 @@ def _short_names(
     return out
 
 
+# abbreviations of card talk that may spell a name's initials ("BT" for "Beacon Traveler")
+_ABBREVIATIONS = frozenset(
+    [
+        "apr",
+        "aprs",
+        "apy",
+        "atm",
+        "ach",
+        "fico",
+        "ftf",
+        "sub",
+        "cb",
+        "pts",
+        "usd",
+        "faq",
+        "fyi",
+        "tldr",
+        "asap",
+        "imo",
+        "imho",
+        "btw",
+        "lol",
+        "nfc",
+        "pin",
+        "mo",
+        "yr",
+        "min",
+        "max",
+        "avg",
+        "est",
+        "pst",
+        "est",
+        "edt",
+        "utc",
+    ]
+)
+_CAPITALISED = re.compile(r"[A-Z][\w'-]*")
+
+
+def _part_of_other_name(text: str, start: int, end: int, word: str) -> bool:
+    """A capitalised word right before or after the short name (not a sentence's first word, not
+    an all-capitals word): it is a word of another proper name."""
+    after = _CAPITALISED.match(text, end + 1) if text[end : end + 1] == " " else None
+    if after is not None and not after.group().isupper():
+        return True
+    if start >= 2 and text[start - 1] == " ":
+        k = start - 2
+        while k >= 0 and (text[k].isalnum() or text[k] in "'-"):
+            k -= 1
+        before = text[k + 1 : start - 1]
+        if before[:1].isupper() and not before.isupper() and not _sentence_start(text, k + 1):
+            return before.lower() not in ("the", "a", "an", "my", "your")
+    return False
+
+
+def _sentence_start(text: str, pos: int) -> bool:
+    """Whether only blanks, markup or a list bullet stand between ``pos`` and the sentence,
+    line, clause (":") or bracket before it."""
+    k = pos - 1
+    while k >= 0 and text[k] in " \t*_#>-\u2022":
+        k -= 1
+    return k < 0 or text[k] in ".!?:;(\n|" or text[k].isdigit()
+
+
 def _unit_of(extraction: Extraction, pos: int) -> tuple[int, int]:
     units = extraction.units
     k = bisect_right(units, (pos, 1 << 62)) - 1
     return units[k] if k >= 0 else (0, pos)
+
+
+# Between a short name and its figure: "Harbor's 14.99%", "the Preferred at $150/yr", "Plus: $95",
+# "HSME is $495/yr", "Juniper's (23.99%-31.99%)" - the figure is the name's whatever stands before.
+_DIRECT = re.compile(
+    r"(?:'s|\u2019s)?[ \t]*(?:\*\*|__)?[ \t]*(?:[:=(\-\u2013\u2014]|at|is|runs|charges|costs|has)?"
+    r"[ \t]*(?:\*\*|__|\()?[ \t]*(?:a|an|the|only|just|about|~)?[ \t]*"
+)
+# What may open a clause before its subject: "Harbor 14.99% fixed, Plus 18.24%", "and the Plus".
+_SUBJECT_LEAD = re.compile(
+    r"(?:(?:and|but|while|whereas|so|then|also|or|meanwhile)[ \t]+)?(?:(?:the|and)[ \t]+)?"
+)
+_CLAUSE_OPEN = re.compile(r"[,;:(\n|]|[.!?](?:[ \t]|$)")
+# after "X's": a word of the card's terms ("BJR's annual fee is $550"), else X's is a modifier
+# of something else ("Y's sister card charges ...")
+_TERM_AFTER_POSSESSIVE = re.compile(
+    r"(?:'s|\u2019s)[ \t]+(?:\*\*)?(?:annual|fee|fees|apr|aprs|rate|rates|intro|late|foreign|fx|"
+    r"af|bt|penalty|cash|balance|purchase|purchases|transfer|transfers|regular|ongoing|variable|"
+    r"fixed|first|promo|\$|\d)",
+    re.IGNORECASE,
+)
+# Words of names that are common words too: as a sentence's first word they call no card
+# ("Plus, it has ...", "Clear advantage: ...") unless a figure follows at once.
+_COMMON_31 = TIER_WORDS | frozenset({"clear", "day", "every", "world", "first", "bright", "true"})
+
+
+def _subject(text: str, unit_start: int, start: int, end: int, word: str) -> bool:
+    """Whether the short name at ``[start, end)`` opens its clause as its subject."""
+    lead = text[max(unit_start, start - 80) : start]
+    opens = [m.end() for m in _CLAUSE_OPEN.finditer(lead)]
+    lead = lead[opens[-1] :] if opens else lead
+    lead = lead.strip(" \t*_#>-\u2022").lower()
+    if lead and not _SUBJECT_LEAD.fullmatch(lead + " "):
+        return False
+    if text[end : end + 2] in ("'s", "\u2019s") and not _TERM_AFTER_POSSESSIVE.match(text, end):
+        return False
+    if word.lower() in _COMMON_31 and not lead.endswith("the"):
+        return False  # "Plus, ...", "Clear advantage", "Elite perks"
+    return text[end : end + 1] != ","
 
 
 def _referent(
@@ -187,6 +297,8 @@ def _referent(
     starts: list[int],
     mention_ends: list[int],
 ) -> frozenset[str] | None:
+    """The cards the short name nearest before ``claim`` (or bracketed right after it) calls, or
+    None when no short name calls the figure's card."""
     unit_start, _ = _unit_of(extraction, claim.start)
     after = _BRACKET_AFTER.match(text, claim.end)
     if after is not None:
@@ -197,7 +309,7 @@ def _referent(
     if k < 0:
         return None
     start, end, cards = shorts[k]
-    if start < unit_start or end > claim.start:
+    if not cards or start < unit_start or end > claim.start:
         return None
     # a card named in full between the short name and the figure is the nearer subject
     m = bisect_right(mention_ends, claim.start) - 1
@@ -205,9 +317,13 @@ def _referent(
         return None
     if _CLAUSE_END.search(text, end, claim.start):
         return None
-    if _COMPARISON.search(text[max(unit_start, start - 24) : start]):
-        return None
-    return cards or None
+    direct = _DIRECT.fullmatch(text, end, claim.start) is not None
+    if not direct:
+        if _COMPARISON.search(text[max(unit_start, start - 24) : start]):
+            return None
+        if not _subject(text, unit_start, start, end, text[start:end].split("'")[0]):
+            return None
+    return cards
 
 
 def _annual_fees(catalog: Catalog) -> frozenset[float]:
@@ -281,7 +397,7 @@ def _shortrefs(
         if not claim.cards or claim.binding not in _LOOSE:
             continue
         cards = _referent(claim, text, extraction, shorts, starts, mention_ends)
-        if cards is None or cards == frozenset(claim.cards):
+        if cards is None or set(claim.cards) <= cards:  # no short name, or one its card answers to
             continue
         ordered = tuple(sorted(cards))
         out[i] = replace(claim, cards=ordered, binding="clause" if len(ordered) == 1 else UNION)
