@@ -49,7 +49,7 @@ See "Ruleset 31" in ``verifiers/compliance/RULESETS.md``.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -296,6 +296,7 @@ def _referent(
     shorts: list[tuple[int, int, frozenset[str]]],
     starts: list[int],
     mention_ends: list[int],
+    breaks: list[int],
 ) -> frozenset[str] | None:
     """The cards the short name nearest before ``claim`` (or bracketed right after it) calls, or
     None when no short name calls the figure's card."""
@@ -315,8 +316,9 @@ def _referent(
     m = bisect_right(mention_ends, claim.start) - 1
     if m >= 0 and mention_ends[m] > end:
         return None
-    if _CLAUSE_END.search(text, end, claim.start):
-        return None
+    j = bisect_left(breaks, end)
+    if j < len(breaks) and breaks[j] < claim.start:
+        return None  # a ";" or a line end between them
     direct = _DIRECT.fullmatch(text, end, claim.start) is not None
     if not direct:
         if _COMPARISON.search(text[max(unit_start, start - 24) : start]):
@@ -341,11 +343,20 @@ _CLAUSE_EDGE = re.compile(r"[|\n;]|[.!?](?:\s|$)")
 _FEE_WORDS = re.compile(
     r"\b(?:fees?|af|charges?|charged|charging|costs?|costing|membership|annual(?:ly)?|waived?)\b"
 )
-# Words that make an amount a value worked out: earned, saved, won, netted, added.
-_VALUE_WORDS = re.compile(
-    r"\b(?:worth|earns?|earning|earned|back|value|net|after|saves?|saving|savings|wins?|gives?|"
-    r"ahead|extra|difference|rewards?|points|bonus|spend|spending)\b|[+=\u2192\u2248]|->"
+# An amount worked out, by the words right at it: "+$133/yr", "wins by $19/yr", "gives you $360/yr",
+# "worth about $400 a year", "= $606", "$360/yr back", "$44/yr ahead", "$250 in rewards".
+_VALUE_BEFORE = re.compile(
+    r"(?:\+|=|\u2192|->|\u2248|\bwins?[ \t]+by(?:[ \t]*(?:\.{2,3}|\u2026))?|\bahead[ \t]+by|"
+    r"\b(?:gives?|earns?|saves?|nets?)(?:[ \t]+(?:you|him|her|them|us))?(?:[ \t]+(?:about|around|"
+    r"roughly|nearly|almost|over))?|\bworth(?:[ \t]+(?:about|around|roughly|nearly|almost|over))?)"
+    r"[ \t]*~?[ \t]*$"
 )
+_VALUE_AFTER = re.compile(
+    r"(?:/yr|/year|[ \t]+a[ \t]+year|[ \t]+per[ \t]+year|[ \t]+yearly)?[ \t]*(?:back\b|ahead\b|in[ \t]+"
+    r"(?:rewards|value|cash[ \t]*back|points|miles|savings)\b|of[ \t]+value\b|more[ \t]+(?:back|in[ \t]+"
+    r"rewards|value)\b)"
+)
+_VALUE_REACH = 30
 _CLAUSE_REACH = 60
 
 
@@ -366,15 +377,21 @@ def _yearly_reading(catalog: Catalog) -> Callable[[Claim, str], bool]:
 
     def yearly(claim: Claim, masked: str) -> bool:
         """``yearly_31``: an amount read as an annual fee that no card of the catalog charges,
-        with no word of fees in its own clause ("$480/yr, skip", "wins by $19/yr")."""
+        with no word of fees in its sentence and words of a value worked out right at it ("wins
+        by $19/yr", "+$133/yr", "$360/yr back")."""
         if claim.family != "fee" or claim.is_none or claim.low is None or claim.unit != "usd":
             return False
         if "annual" not in claim.admissible and claim.kind != "annual":
             return False
         if round(claim.low * 100) in fees:
             return False
-        clause = _own_clause(masked, claim.start, claim.end)
-        return _FEE_WORDS.search(clause) is None and _VALUE_WORDS.search(clause) is not None
+        if _FEE_WORDS.search(_own_clause(masked, claim.start, claim.end)) is not None:
+            return False
+        before = masked[max(0, claim.start - _VALUE_REACH) : claim.start]
+        return (
+            _VALUE_BEFORE.search(before) is not None
+            or _VALUE_AFTER.match(masked, claim.end) is not None
+        )
 
     return yearly
 
@@ -391,12 +408,13 @@ def _shortrefs(
         return extraction
     starts = [s for s, _, _ in shorts]
     mention_ends = sorted(m.end for m in mentions)
+    breaks = [m.start() for m in _CLAUSE_END.finditer(text)]
     out = list(extraction.claims)
     changed = False
     for i, claim in enumerate(out):
         if not claim.cards or claim.binding not in _LOOSE:
             continue
-        cards = _referent(claim, text, extraction, shorts, starts, mention_ends)
+        cards = _referent(claim, text, extraction, shorts, starts, mention_ends, breaks)
         if cards is None or set(claim.cards) <= cards:  # no short name, or one its card answers to
             continue
         ordered = tuple(sorted(cards))
