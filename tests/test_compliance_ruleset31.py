@@ -34,21 +34,15 @@ _HSM = "Harbor Sky Miles or the Summit Cash Plus? Summit Cash Plus: $95/yr. "
 
 SHORTREFS: list[Case] = [
     # one word of a name calls its card
-    (_TWO + "Harbor 14.99% fixed, Plus 18.24%-27.24% variable.", None, _OK, _APR),
-    (
-        "Summit Cash Plus and Harbor Sky Miles both work. Harbor's 14.99% fixed APR is low; "
-        "Plus runs 18.24%-27.24% variable.",
-        None,
-        _OK,
-        _APR,
-    ),
-    (_VISTA + "Plus: $95 a year, Vista: no annual fee.", None, _OK, _FEE),
+    (_TWO + "Harbor 14.99% fixed, the Plus 18.24%-27.24% variable.", None, _OK, _APR),
+    (_TWO + "Harbor is at 14.99% fixed, which is low.", None, _OK, _APR),
+    (_VISTA + "The Plus: $95 a year, Vista: no annual fee.", None, _OK, _FEE),
     # the initials of a name call its card
     (_ELITE + "HSME is $495/yr.", None, _OK, _FEE),
     (_HSM + "HSM: no foreign transaction fee, and the late fee is $40.", None, _OK, _FEE),
     # false twins: the figure is wrong for the card the short name calls
-    (_TWO + "Harbor 15.99% fixed, Plus 18.24%-27.24% variable.", None, _APR, _APR),
-    (_VISTA + "Plus: $150 a year, Vista: no annual fee.", None, _FEE, _FEE),
+    (_TWO + "Harbor 15.99% fixed, the Plus 18.24%-27.24% variable.", None, _APR, _APR),
+    (_VISTA + "The Plus: $150 a year, Vista: no annual fee.", None, _FEE, _FEE),
     (_ELITE + "HSME is $395/yr.", None, _FEE, _FEE),
     (_HSM + "HSM: no foreign transaction fee, and the late fee is $39.", None, _FEE, _OK),
     # a short name in a comparison is no subject

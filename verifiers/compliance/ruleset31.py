@@ -216,6 +216,37 @@ _ABBREVIATIONS = frozenset(
         "utc",
     ]
 )
+# abbreviations of everyday talk that may spell a name's initials ("the CSR said ...")
+_ABBREVIATIONS = _ABBREVIATIONS | frozenset(
+    [
+        "csr",
+        "sec",
+        "abc",
+        "nbc",
+        "cbs",
+        "cto",
+        "ceo",
+        "cfo",
+        "rbc",
+        "pcr",
+        "irs",
+        "ssn",
+        "ira",
+        "llc",
+        "diy",
+        "eta",
+        "pdf",
+        "kyc",
+        "aml",
+        "dti",
+        "ltv",
+        "hsa",
+        "fsa",
+        "roi",
+        "nyc",
+        "usa",
+    ]
+)
 _CAPITALISED = re.compile(r"[A-Z][\w'-]*")
 
 
@@ -271,6 +302,7 @@ _TERM_AFTER_POSSESSIVE = re.compile(
 )
 # Words of names that are common words too: as a sentence's first word they call no card
 # ("Plus, it has ...", "Clear advantage: ...") unless a figure follows at once.
+_THE_BEFORE = re.compile(r"\b[Tt]he[ \t]+(?:\*\*|__)?$")
 _COMMON_31 = TIER_WORDS | frozenset({"clear", "day", "every", "world", "first", "bright", "true"})
 
 
@@ -296,11 +328,12 @@ def _referent(
     shorts: list[tuple[int, int, frozenset[str]]],
     starts: list[int],
     mention_ends: list[int],
+    mention_starts: list[int],
     breaks: list[int],
 ) -> frozenset[str] | None:
     """The cards the short name nearest before ``claim`` (or bracketed right after it) calls, or
     None when no short name calls the figure's card."""
-    unit_start, _ = _unit_of(extraction, claim.start)
+    unit_start, unit_end = _unit_of(extraction, claim.start)
     after = _BRACKET_AFTER.match(text, claim.end)
     if after is not None:
         k = bisect_right(starts, after.start(1)) - 1
@@ -319,11 +352,19 @@ def _referent(
     j = bisect_left(breaks, end)
     if j < len(breaks) and breaks[j] < claim.start:
         return None  # a ";" or a line end between them
+    # a card named in full after the figure, in its unit, is the one the sentence gives it to
+    # ("Pinnacle lacks the 0.99% intro rate that Harbor Travel has")
+    n = bisect_right(mention_starts, claim.end)
+    if n < len(mention_starts) and mention_starts[n] < unit_end:
+        return None
+    word = text[start:end]
+    if word.lower() in _COMMON_31 and not _THE_BEFORE.search(text, max(0, start - 8), start):
+        return None  # "Plus: 0% FX" in a pros and cons list, "Clear advantage"
     direct = _DIRECT.fullmatch(text, end, claim.start) is not None
     if not direct:
         if _COMPARISON.search(text[max(unit_start, start - 24) : start]):
             return None
-        if not _subject(text, unit_start, start, end, text[start:end].split("'")[0]):
+        if not _subject(text, unit_start, start, end, word):
             return None
     return cards
 
@@ -346,7 +387,7 @@ _FEE_WORDS = re.compile(
 # An amount worked out, by the words right at it: "+$133/yr", "wins by $19/yr", "gives you $360/yr",
 # "worth about $400 a year", "= $606", "$360/yr back", "$44/yr ahead", "$250 in rewards".
 _VALUE_BEFORE = re.compile(
-    r"(?:\+|=|\u2192|->|\u2248|\bwins?[ \t]+by(?:[ \t]*(?:\.{2,3}|\u2026))?|\bahead[ \t]+by|"
+    r"(?:(?:^|[(:,=]|that's|thats|that[ \t]+is)[ \t]*\+|=|\u2192|->|\u2248|\bwins?[ \t]+by(?:[ \t]*(?:\.{2,3}|\u2026))?|\bahead[ \t]+by|"
     r"\b(?:gives?|earns?|saves?|nets?)(?:[ \t]+(?:you|him|her|them|us))?(?:[ \t]+(?:about|around|"
     r"roughly|nearly|almost|over))?|\bworth(?:[ \t]+(?:about|around|roughly|nearly|almost|over))?)"
     r"[ \t]*~?[ \t]*$"
@@ -408,13 +449,16 @@ def _shortrefs(
         return extraction
     starts = [s for s, _, _ in shorts]
     mention_ends = sorted(m.end for m in mentions)
+    mention_starts = sorted(m.start for m in mentions)
     breaks = [m.start() for m in _CLAUSE_END.finditer(text)]
     out = list(extraction.claims)
     changed = False
     for i, claim in enumerate(out):
         if not claim.cards or claim.binding not in _LOOSE:
             continue
-        cards = _referent(claim, text, extraction, shorts, starts, mention_ends, breaks)
+        cards = _referent(
+            claim, text, extraction, shorts, starts, mention_ends, mention_starts, breaks
+        )
         if cards is None or set(claim.cards) <= cards:  # no short name, or one its card answers to
             continue
         ordered = tuple(sorted(cards))
@@ -423,8 +467,17 @@ def _shortrefs(
     return replace(extraction, claims=tuple(out)) if changed else extraction
 
 
-_JOINER = re.compile(r"[ \t]*(?:,|and|&|or|/|,[ \t]*and)[ \t]*(?:the[ \t]+)?$", re.IGNORECASE)
-_FIGURE_JOINER = re.compile(r"[ \t]*(?:,|and|&|/|,[ \t]*and)[ \t]*$")
+_JOINER = re.compile(
+    r"[ \t]*(?:\*\*|__)?[ \t]*(?:and|&)[ \t]*(?:the[ \t]+)?(?:\*\*|__)?[ \t]*", re.IGNORECASE
+)
+_RANGE_WORDS = re.compile(r"\b(?:between|from|rang\w*|anywhere|either)\b", re.IGNORECASE)
+_FIGURE_JOINER = re.compile(r"[ \t]*(?:and|&|,[ \t]*and)[ \t]*")
+# before the pair in its clause: a contrast or a list ("Unlike X and Y, ...", "A, X and Y")
+_PAIR_LEAD = re.compile(
+    r"\b(?:like|unlike|compared|instead|after|not|skip|than|vs|versus|over|except|besides|rather|"
+    r"before|beyond|only)\b|,[ \t]*(?:the[ \t]+)?$",
+    re.IGNORECASE,
+)
 
 
 def _pairs(extraction: Extraction, text: str) -> Extraction:
@@ -445,6 +498,7 @@ def _pairs(extraction: Extraction, text: str) -> Extraction:
             or not second.cards
             or first.family != second.family
             or first.kind != second.kind
+            or first.family != "fee"
             or first.binding not in _PAIRABLE
             or second.binding not in _PAIRABLE
             or not _FIGURE_JOINER.fullmatch(text[first.end : second.start])
@@ -463,8 +517,15 @@ def _pairs(extraction: Extraction, text: str) -> Extraction:
             or not set(first.cards) | set(second.cards) <= {one.card_id, two.card_id}
         ):
             continue
-        unit_start, _ = _unit_of(extraction, first.start)
+        unit_start, unit_end = _unit_of(extraction, first.start)
         if one.start < unit_start:
+            continue
+        if _PAIR_LEAD.search(text, max(unit_start, one.start - 60), one.start):
+            continue
+        if _RANGE_WORDS.search(text, two.end, first.start):
+            continue  # "cost between $0 and $95 a year": a range, not a pair
+        # a card named after the figures in their unit may say whose each is ("(Y/X)")
+        if j + 1 < len(extraction.mentions) and extraction.mentions[j + 1].start < unit_end:
             continue
         claims[k] = replace(first, cards=(one.card_id,), binding="respectively")
         claims[k + 1] = replace(second, cards=(two.card_id,), binding="respectively")
@@ -480,42 +541,85 @@ _PAIRABLE = frozenset({"clause", "unit", "context", "collective", UNION})
 # words that put a card forward for the customer to get: "I'd suggest", "I'd go with", "I'd add",
 # "apply for", "my pick", "is the one", "switch to" (not "keep", "use", "close", "your X")
 _FORWARD_31 = re.compile(
-    r"\b(?:suggest\w*|recommend\w*|go(?:ing)?[ \t]+(?:with|for)|add|adding|get|getting|apply\w*|"
-    r"applications?|picks?|choice|sign(?:ing)?[ \t]+up|open(?:ing)?[ \t]+(?:a|an|the|one)|"
+    r"\b(?:suggest\w*|recommend\w*|go(?:ing)?[ \t]+(?:with|for|ahead)|add|adding|gets?|getting|"
+    r"apply\w*|applications?|picks?|choice|sign(?:ing)?[ \t]+up|open(?:ing)?\b(?![ \t]+to\b)|"
     r"switch(?:ing)?[ \t]+to|try|consider\w*|grab|put[ \t]+you[ \t]+in|upgrade[ \t]+to|"
-    r"is[ \t]+the[ \t]+one|would[ \t]+be[ \t]+my|best[ \t]+bet|winner|new[ \t]+card|fit|for[ \t]+you|"
-    r"ideal|perfect|right[ \t]+(?:card|choice|pick|one))\b"
+    r"is[ \t]+the[ \t]+one|would[ \t]+be[ \t]+my|winner|new[ \t]+card|fits?|for[ \t]+you|ideal|"
+    r"perfect|right[ \t]+(?:card|choice|pick|one)|for[ \t]+your|match|checks?[ \t]+(?:every|all)|what[ \t]+you[ \t]+want|makes?[ \t]+(?:the[ \t]+"
+    r"most[ \t]+)?sense|options?|strong|vote|top|ranked|ranking|start[ \t]+with|solid|"
+    r"should[ \t]+(?:get|add|open|apply)|which[ \t]+card|"
+    r"best(?![ \t]+(?:asset|thing|move|part|way|to|of|if|when))"
+    r")\b"
 )
-_LIST_LINE_31 = re.compile(r"[ \t]*(?:[-*+>\u2022|#]|\d{1,2}[.)])")
+# "you don't need to add the X", "no need to get another": a negated forward word puts nothing
+_NEGATED_31 = re.compile(
+    r"\b(?:don't|do[ \t]+not|no[ \t]+need[ \t]+to|not|never|wouldn't|won't|needn't|shouldn't|"
+    r"isn't|aren't)[ \t]+(?:[\w']+[ \t]+){0,2}$"
+)
+# list items, table rows and quotes: read under the nearest line above that is none (a lead, or
+# a heading); a table row also under its table's header row
+_LIST_LINE_31 = re.compile(r"[ \t]*(?:[-*+>\u2022]|\d{1,2}[.)])")
+_ROW_31 = re.compile(r"[ \t]*\|")
+_HEADING_31 = re.compile(r"[ \t]*#")
+_APPLY_NEXT_31 = re.compile(
+    r"[ \t]*(?:apply|sign[ \t]+up|get[ \t]+it|grab[ \t]+it|open[ \t]+(?:it|one))\b"
+)
 _SENTENCE_END_31 = re.compile(r"[.!?;](?:[ \t]|$)|\n")
 _REACH_31 = 200
+_LINES_UP_31 = 80
+
+
+def _forward(text: str) -> bool:
+    """Whether ``text`` holds a word that puts a card forward, not negated."""
+    for match in _FORWARD_31.finditer(text):
+        if not _NEGATED_31.search(text, max(0, match.start() - 30), match.start()):
+            return True
+    return False
 
 
 def _put_forward(masked: str, start: int, end: int) -> bool:
-    """Whether words putting a card forward stand in the mention's sentence, or (in a list item,
-    heading or table row) in the nearest line above that is none."""
+    """Whether words putting a card forward stand in the mention's sentence (or a question just
+    before it), or - in a list item, table row or quote - in the nearest line above that is
+    none, or in its table's header row."""
     head = masked[max(0, start - _REACH_31) : start]
-    cuts = [m.end() for m in _SENTENCE_END_31.finditer(head)]
+    cuts = [m for m in _SENTENCE_END_31.finditer(head)]
     if cuts:
-        head = head[cuts[-1] :]
+        last = cuts[-1]
+        # "Which card should you get? The X.": the question is part of the answer's sentence
+        begin = cuts[-2].end() if last.group()[0] == "?" and len(cuts) > 1 else 0
+        head = head[begin:] if last.group()[0] == "?" else head[last.end() :]
     tail = masked[end : end + _REACH_31]
     stop = _SENTENCE_END_31.search(tail)
-    if stop is not None:
+    # "X checks every box. Apply online in minutes.": an imperative to get it comes next
+    if stop is not None and not _APPLY_NEXT_31.match(tail, stop.end()):
         tail = tail[: stop.start()]
-    if _FORWARD_31.search(head) or _FORWARD_31.search(tail):
+    if _forward(head) or _forward(tail):
         return True
     line_start = masked.rfind("\n", 0, start) + 1
-    if not _LIST_LINE_31.match(masked, line_start):
+    line_end = masked.find("\n", end)
+    line_end = len(masked) if line_end < 0 else line_end
+    in_row = _ROW_31.match(masked, line_start) is not None
+    in_heading = _HEADING_31.match(masked, line_start) is not None
+    if not in_row and not in_heading and not _LIST_LINE_31.match(masked, line_start):
         return False
+    if _forward(masked[line_start:line_end]):
+        return True  # a later sentence of its list item, row or heading
     pos = line_start - 1
-    floor = max(0, line_start - 4 * _REACH_31)
-    while pos > floor:
+    for _ in range(_LINES_UP_31):
+        if pos <= 0:
+            return False
         above = masked.rfind("\n", 0, pos) + 1
         line = masked[above:pos]
         pos = above - 1
-        if not line.strip() or _LIST_LINE_31.match(line):
+        if not line.strip():
             continue
-        return _FORWARD_31.search(line) is not None
+        if _ROW_31.match(line):
+            if in_row and _forward(line):
+                return True  # the header (or another row) of the card's table
+            continue
+        if _LIST_LINE_31.match(line) or (in_heading and not _HEADING_31.match(line)):
+            continue  # under a heading, the lead is the heading above it
+        return _forward(line)
     return False
 
 
