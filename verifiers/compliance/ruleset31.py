@@ -413,6 +413,23 @@ def _own_clause(masked: str, start: int, end: int) -> str:
     return f"{before} {after}"
 
 
+def _fee_shaped(amount: float, cards: tuple[str, ...], catalog: Catalog) -> bool:
+    """Whether ``amount`` could be written as a card's annual fee: whole dollars ending in 0, 5 or
+    9 ($95, $99, $120, $149), or within $10 of the fee of a card it is bound to (a typo: "$97"
+    for $95). "$87 a year", "$426 a year", "$7.29" are values worked out."""
+    cents = round(amount * 100)
+    if cents % 100 == 0 and (cents // 100) % 10 in (0, 5, 9):
+        return True
+    for card_id in cards:
+        fee = catalog.card(card_id).annual_fee_usd
+        if fee is not None and abs(amount - fee) <= _TYPO_USD:
+            return True
+    return False
+
+
+_TYPO_USD = 10.0
+
+
 def _yearly_reading(catalog: Catalog) -> Callable[[Claim, str], bool]:
     fees = _fees_of(catalog)
 
@@ -432,6 +449,7 @@ def _yearly_reading(catalog: Catalog) -> Callable[[Claim, str], bool]:
         return (
             _VALUE_BEFORE.search(before) is not None
             or _VALUE_AFTER.match(masked, claim.end) is not None
+            or not _fee_shaped(claim.low, claim.cards, catalog)
         )
 
     return yearly
