@@ -161,8 +161,29 @@ HELD: list[Case] = [
     ),
 ]
 
-CASES = SHORTREFS + YEARLY + PAIRS + HELD
-_FLAG_OF = {"shortrefs_31": SHORTREFS, "yearly_31": YEARLY, "pairs_31": PAIRS, "held_31": HELD}
+GENERIC: list[Case] = [
+    # a fee inside "a ... card" is about cards in general
+    (
+        "The Summit Cash Preferred pays 3% on groceries; for everything else a flat 2% no-fee "
+        "card does fine.",
+        None,
+        _OK,
+        _FEE,
+    ),
+    # false twins: the phrase says it of the card (a predicate, an appositive)
+    ("The Summit Cash Preferred is a no-fee card.", None, _FEE, _FEE),
+    ("The Summit Cash Preferred: a no-fee card with 3% on groceries.", None, _FEE, _FEE),
+    ("Get the Summit Cash Preferred, a no-annual-fee card.", None, _FEE, _FEE),
+]
+
+CASES = SHORTREFS + YEARLY + PAIRS + HELD + GENERIC
+_FLAG_OF = {
+    "shortrefs_31": SHORTREFS,
+    "yearly_31": YEARLY,
+    "pairs_31": PAIRS,
+    "held_31": HELD,
+    "generic_31": GENERIC,
+}
 # cases where ruleset 31 reads for recall: a figure it now gives to the card its words call
 _STRICTER = {case[0] for case in CASES if not set(case[2]) <= set(case[3])}
 

@@ -511,7 +511,7 @@ def _extract(
             rules.thousands_30,
             rules.worked_30,
         )
-    if rules.shortrefs_31 or rules.yearly_31 or rules.pairs_31:
+    if rules.shortrefs_31 or rules.yearly_31 or rules.pairs_31 or rules.generic_31:
         extraction = revise_31(
             extraction,
             norm.text,
@@ -520,6 +520,7 @@ def _extract(
             rules.shortrefs_31,
             rules.yearly_31,
             rules.pairs_31,
+            rules.generic_31,
         )
     return extraction, examples
 

@@ -729,6 +729,8 @@ class Ruleset:
     # ruleset 31 (precision): a card the customer already holds is put forward only by words
     # that put it forward ("I'd add the X", "apply for the X"), not by a review of it
     held_31: bool = False
+    # ruleset 31 (precision): "a no-fee card", "a $0 annual fee card" is about cards in general
+    generic_31: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1095,6 +1097,7 @@ RULESETS[31] = replace(
     yearly_31=True,
     pairs_31=True,
     held_31=True,
+    generic_31=True,
 )
 
 

@@ -388,9 +388,9 @@ _FEE_WORDS = re.compile(
 # "worth about $400 a year", "= $606", "$360/yr back", "$44/yr ahead", "$250 in rewards".
 _VALUE_BEFORE = re.compile(
     r"(?:(?:^|[(:,=]|that's|thats|that[ \t]+is)[ \t]*\+|=|\u2192|->|\u2248|\bwins?[ \t]+by(?:[ \t]*(?:\.{2,3}|\u2026))?|\bahead[ \t]+by|"
-    r"\b(?:gives?|earns?|saves?|nets?)(?:[ \t]+(?:you|him|her|them|us))?(?:[ \t]+(?:about|around|"
+    r"\b(?:an[ \t]+)?extra|\b(?:gives?|earns?|saves?|nets?)(?:[ \t]+(?:you|him|her|them|us))?(?:[ \t]+(?:about|around|"
     r"roughly|nearly|almost|over))?|\bworth(?:[ \t]+(?:about|around|roughly|nearly|almost|over))?)"
-    r"[ \t]*~?[ \t]*$"
+    r"[ \t]*~?[ \t]*(?:\*\*|__)?[ \t]*$"
 )
 _VALUE_AFTER = re.compile(
     r"(?:/yr|/year|[ \t]+a[ \t]+year|[ \t]+per[ \t]+year|[ \t]+yearly)?[ \t]*(?:back\b|ahead\b|in[ \t]+"
@@ -554,6 +554,34 @@ def _pairs(extraction: Extraction, text: str) -> Extraction:
 _PAIRABLE = frozenset({"clause", "unit", "context", "collective", UNION})
 
 
+# -- generic_31 -----------------------------------------------------------------------------------
+
+# "a no-fee card", "a $0 annual fee card", "carry a no-foreign-fee card", "a flat 2% no-fee card":
+# the figure inside an indefinite noun phrase headed by "card" is about cards in general
+_GENERIC_BEFORE = re.compile(
+    r"(?<![\w'])(?:a|an|one|any|another|some|other|extra|second|backup)[ \t]+"
+    r"(?:[\w$%.,-]+[ \t]+){0,2}(?:\*\*|__)?$"
+)
+_GENERIC_AFTER = re.compile(r"(?:\*\*|__)?[ \t]*(?:[\w-]+[ \t]+){0,2}?cards?\b")
+_PREDICATE_31 = re.compile(
+    r"(?:\b(?:is|are|was|be|been|as|it'?s|that'?s|'s|'re|becomes?|remains?|stays?)|[:,(\u2014\u2013]|"
+    r"[ \t]-)[ \t]*$"
+)
+
+
+def _generic_card(claim: Claim, masked: str) -> bool:
+    """``generic_31``: the claim sits in "a(n) ... <claim> ... card" (not "X is a no-fee card")."""
+    if claim.family != "fee":
+        return False
+    before = _GENERIC_BEFORE.search(masked, max(0, claim.start - 40), claim.start)
+    if before is None:
+        return False
+    after = _GENERIC_AFTER.match(masked, claim.end)
+    if after is None or "#" in masked[before.start() : after.end()]:
+        return False
+    return _PREDICATE_31.search(masked, max(0, before.start() - 20), before.start()) is None
+
+
 # -- held_31 ---------------------------------------------------------------------------------------
 
 # words that put a card forward for the customer to get: "I'd suggest", "I'd go with", "I'd add",
@@ -674,12 +702,15 @@ def revise_31(
     shortrefs: bool,
     yearly: bool,
     pairs: bool,
+    generic: bool = False,
 ) -> Extraction:
     """The extraction with ruleset 31's readings (module docstring)."""
     if catalog is None:
         return extraction
     if yearly and "$" in extraction.masked:
         extraction = unbind_claims(extraction, [_yearly_reading(catalog)])
+    if generic and " card" in extraction.masked:
+        extraction = unbind_claims(extraction, [_generic_card])
     if shortrefs:
         extraction = _shortrefs(extraction, text, catalog, mentions)
     if pairs:
