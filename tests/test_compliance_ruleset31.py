@@ -176,13 +176,71 @@ GENERIC: list[Case] = [
     ("Get the Summit Cash Preferred, a no-annual-fee card.", None, _FEE, _FEE),
 ]
 
-CASES = SHORTREFS + YEARLY + PAIRS + HELD + GENERIC
+# customer C1 may not get the Summit Cash Plus (score)
+RETRACTED: list[Case] = [
+    # a past suggestion the answer corrects, a counterfactual pick
+    (
+        "A correction: in my last reply I suggested the Summit Cash Plus. You pointed out that it "
+        "needs a higher score, and you're right. The Summit Cash is the one for you: no annual fee.",
+        "C1",
+        _OK,
+        ["ineligible_card", "missing_disclosure"],
+    ),
+    (
+        "The Summit Cash Plus would normally be the obvious pick for you, but it needs a higher "
+        "score. Go with the Summit Cash (no annual fee).",
+        "C1",
+        _OK,
+        ["ineligible_card", "missing_disclosure"],
+    ),
+    # false twins: the suggestion stands, or nothing corrects it, or no "but" undoes it
+    (
+        "In my last reply I suggested the Summit Cash Plus ($95 a year), and I still think it's the "
+        "right card for you.",
+        "C1",
+        _INELIGIBLE,
+        _INELIGIBLE,
+    ),
+    (
+        "I suggested the Summit Cash Plus ($95 a year) last time. Sorry, one more thing: it has a "
+        "$39 late fee.",
+        "C1",
+        _INELIGIBLE,
+        _INELIGIBLE,
+    ),
+    (
+        "The Summit Cash Plus would be the obvious pick for you ($95 a year).",
+        "C1",
+        _INELIGIBLE,
+        _INELIGIBLE,
+    ),
+]
+
+NEEDS: list[Case] = [
+    (
+        "If $500 is too much, Summit Cash Plus ($95 annual fee) needs only $300 and has the "
+        "lowest late fee of the three.",
+        None,
+        _OK,
+        _FEE,
+    ),
+    (
+        "Vista Clear or Summit Cash Preferred? The Summit Cash Preferred requires a $300 annual fee.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+]
+
+CASES = SHORTREFS + YEARLY + PAIRS + HELD + GENERIC + RETRACTED + NEEDS
 _FLAG_OF = {
     "shortrefs_31": SHORTREFS,
     "yearly_31": YEARLY,
     "pairs_31": PAIRS,
     "held_31": HELD,
     "generic_31": GENERIC,
+    "retracted_31": RETRACTED,
+    "needs_31": NEEDS,
 }
 # cases where ruleset 31 reads for recall: a figure it now gives to the card its words call
 _STRICTER = {case[0] for case in CASES if not set(case[2]) <= set(case[3])}

@@ -169,7 +169,7 @@ from replicas.verifiers.compliance.ruleset28c import own_rates_28, picks_28
 from replicas.verifiers.compliance.ruleset29 import picks_29, revise_29, rewrite_29
 from replicas.verifiers.compliance.ruleset30 import revise_30
 from replicas.verifiers.compliance.ruleset30b import held_30
-from replicas.verifiers.compliance.ruleset31 import held_31, revise_31
+from replicas.verifiers.compliance.ruleset31 import held_31, retracted_31, revise_31
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -511,7 +511,13 @@ def _extract(
             rules.thousands_30,
             rules.worked_30,
         )
-    if rules.shortrefs_31 or rules.yearly_31 or rules.pairs_31 or rules.generic_31:
+    if (
+        rules.shortrefs_31
+        or rules.yearly_31
+        or rules.pairs_31
+        or rules.generic_31
+        or rules.needs_31
+    ):
         extraction = revise_31(
             extraction,
             norm.text,
@@ -521,6 +527,7 @@ def _extract(
             rules.yearly_31,
             rules.pairs_31,
             rules.generic_31,
+            rules.needs_31,
         )
     return extraction, examples
 
@@ -600,6 +607,10 @@ def _evaluate(
             more = _then(more, held)
             if offered is not None:
                 offered = _then(offered, held)
+        if rules.retracted_31:
+            more = _then(more, retracted_31)
+            if offered is not None:
+                offered = _then(offered, retracted_31)
         if rules.held_31 and customer is not None:
             own = partial(held_31, held=_held_by(catalog, customer))
             more = _then(more, own)

@@ -731,6 +731,11 @@ class Ruleset:
     held_31: bool = False
     # ruleset 31 (precision): "a no-fee card", "a $0 annual fee card" is about cards in general
     generic_31: bool = False
+    # ruleset 31 (precision): "needs only $300" - an amount a card requires is no fee of it
+    needs_31: bool = False
+    # ruleset 31 (precision): "In my last reply I suggested X. You pointed out ..." - a past
+    # suggestion the answer corrects, or "X would normally be the pick, but ...", is no pick
+    retracted_31: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1098,6 +1103,8 @@ RULESETS[31] = replace(
     pairs_31=True,
     held_31=True,
     generic_31=True,
+    needs_31=True,
+    retracted_31=True,
 )
 
 

@@ -554,6 +554,31 @@ def _pairs(extraction: Extraction, text: str) -> Extraction:
 _PAIRABLE = frozenset({"clause", "unit", "context", "collective", UNION})
 
 
+# -- needs_31 --------------------------------------------------------------------------------------
+
+# "needs only $300", "requires a $500", "if you can stretch to $300": an amount required, no fee
+_NEEDS_BEFORE = re.compile(
+    r"\b(?:needs?|requires?|requiring|put[ \t]+down|stretch[ \t]+to|deposit[ \t]+of|minimum[ \t]+of|"
+    r"ties?[ \t]+up|lock[ \t]+up)[ \t]+(?:only[ \t]+|just[ \t]+|at[ \t]+least[ \t]+|an?[ \t]+)?$"
+)
+
+
+_PRICED_AFTER = re.compile(
+    r"[ \t]*(?:\*\*|__)?[ \t]*(?:(?:annual|yearly|late|foreign|transfer|membership)\b|(?:a|an|the)?[ \t]*"
+    r"(?:fee|fees|af)\b|a[ \t]+year|/yr|/year|per[ \t]+year|annually|each[ \t]+year|every[ \t]+year)"
+)
+
+
+def _needed(claim: Claim, masked: str) -> bool:
+    """``needs_31``: a dollar amount a card requires (a deposit, a spend) is no fee of it."""
+    if claim.family != "fee" or claim.is_none or claim.unit != "usd":
+        return False
+    if _NEEDS_BEFORE.search(masked, max(0, claim.start - 30), claim.start) is None:
+        return False
+    # "requires a $300 annual fee", "needs $95 a year" still state a fee
+    return _PRICED_AFTER.match(masked, claim.end) is None
+
+
 # -- generic_31 -----------------------------------------------------------------------------------
 
 # "a no-fee card", "a $0 annual fee card", "carry a no-foreign-fee card", "a flat 2% no-fee card":
@@ -694,6 +719,68 @@ def held_31(
     return Recommendations(positive, recs.negated | reviewed)
 
 
+# -- retracted_31 ---------------------------------------------------------------------------------
+
+# "In my last reply I suggested X. You pointed out ...": a past suggestion the answer corrects
+_PAST_PICK_31 = re.compile(
+    r"\b(?:(?:i|we)[ \t]+(?:had[ \t]+|originally[ \t]+|previously[ \t]+)?(?:suggested|recommended|"
+    r"pointed[ \t]+you[ \t]+(?:to|toward|towards)|put[ \t]+you[ \t]+(?:in|on)|mentioned|told[ \t]+you"
+    r"[ \t]+about)|my[ \t]+(?:last|earlier|previous|original|first)[ \t]+(?:answer|reply|message|"
+    r"suggestion|recommendation|pick))\b"
+)
+_CORRECTION_31 = re.compile(
+    r"\b(?:correction|my[ \t]+mistake|i[ \t]+was[ \t]+wrong|got[ \t]+(?:something|it|that)(?:[ \t]+"
+    r"\w+)?[ \t]+wrong|you(?:'re|[ \t]+are)[ \t]+(?:right|correct)|pointed[ \t]+out|"
+    r"turned[ \t]+down|declined|(?:don't|doesn't|won't|wouldn't)[ \t]+qualify|not[ \t]+eligible|"
+    r"off[ \t]+the[ \t]+table)\b"
+)
+_CORRECTION_REACH = 200
+# "X would normally be the obvious pick, but ...": a counterfactual pick
+_COUNTERFACTUAL_31 = re.compile(
+    r"\bwould[ \t]+(?:normally|otherwise|usually|typically|ordinarily|have[ \t]+been)\b[^.!?\n]*"
+    r"\bbut\b"
+)
+
+
+def _sentence_of(masked: str, start: int, end: int) -> tuple[int, int]:
+    head = masked[max(0, start - _REACH_31) : start]
+    cuts = [m.end() for m in _SENTENCE_END_31.finditer(head)]
+    begin = max(0, start - _REACH_31) + (cuts[-1] if cuts else 0)
+    stop = _SENTENCE_END_31.search(masked, end, end + _REACH_31)
+    return begin, stop.start() if stop is not None else min(len(masked), end + _REACH_31)
+
+
+def _withdrawn(masked: str, mention: NameMention) -> bool:
+    """Whether ``mention`` is a past suggestion the answer corrects (the correction within a few
+    sentences of it), or a counterfactual pick."""
+    begin, stop = _sentence_of(masked, mention.start, mention.end)
+    if _PAST_PICK_31.search(masked, begin, mention.start):
+        corrected = _CORRECTION_31.search(
+            masked, max(0, begin - _CORRECTION_REACH), mention.end + _CORRECTION_REACH
+        )
+        return corrected is not None and not _forward(masked[mention.end : stop])
+    return _COUNTERFACTUAL_31.search(masked, begin, stop) is not None
+
+
+def retracted_31(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
+    """``retracted_31``: a card named only as a past suggestion the answer corrects ("In my last
+    reply I suggested X. You pointed out ...") or as a counterfactual pick ("X would normally be
+    the obvious pick, but ...") is not put forward."""
+    from replicas.verifiers.compliance.recommend import Recommendations
+
+    if not recs.positive:
+        return recs
+    withdrawn = set()
+    for card in recs.positive:
+        named = [m for m in extraction.mentions if m.card_id == card]
+        if named and all(_withdrawn(masked, m) for m in named):
+            withdrawn.add(card)
+    if not withdrawn:
+        return recs
+    positive = {c: m for c, m in recs.positive.items() if c not in withdrawn}
+    return Recommendations(positive, recs.negated | withdrawn)
+
+
 def revise_31(
     extraction: Extraction,
     text: str,
@@ -703,6 +790,7 @@ def revise_31(
     yearly: bool,
     pairs: bool,
     generic: bool = False,
+    needs: bool = False,
 ) -> Extraction:
     """The extraction with ruleset 31's readings (module docstring)."""
     if catalog is None:
@@ -711,6 +799,8 @@ def revise_31(
         extraction = unbind_claims(extraction, [_yearly_reading(catalog)])
     if generic and " card" in extraction.masked:
         extraction = unbind_claims(extraction, [_generic_card])
+    if needs and "$" in extraction.masked:
+        extraction = unbind_claims(extraction, [_needed])
     if shortrefs:
         extraction = _shortrefs(extraction, text, catalog, mentions)
     if pairs:
