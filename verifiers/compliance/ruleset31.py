@@ -121,7 +121,8 @@ _NOT_SHORT = (
 _WORD = re.compile(r"(?<![\w'-])([A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)(?:'s|\u2019s)?(?![\w-])")
 _COMPARISON = re.compile(
     r"(?:\b(?:like|unlike|than|as|vs\.?|versus|compared\s+(?:with|to)|over|beats?|from|against|"
-    r"instead\s+of|including)"
+    r"instead\s+of|including|match(?:es)?|mirrors?|equals?|copies|think|similar\s+to|on\s+par\s+with|"
+    r"relative\s+to|identical\s+to|same\s+as)"
     r"\s+(?:the\s+|your\s+)?)$",
     re.IGNORECASE,
 )
@@ -283,8 +284,13 @@ def _unit_of(extraction: Extraction, pos: int) -> tuple[int, int]:
 
 # Between a short name and its figure: "Harbor's 14.99%", "the Preferred at $150/yr", "Plus: $95",
 # "HSME is $495/yr", "Juniper's (23.99%-31.99%)" - the figure is the name's whatever stands before.
+_INDEFINITE_31 = re.compile(r"\b(?:a|an|another|any)[ \t]+(?:[\w$%-]+[ \t]+){0,2}$", re.IGNORECASE)
+_LABEL_AFTER = re.compile(r"(?:'s|\u2019s|(?:\*\*|__)?[ \t]*:)")
+_PRONOUN_31 = re.compile(
+    r"\b(?:it|it's|its|this[ \t]+card|that[ \t]+card|they|which)\b", re.IGNORECASE
+)
 _DIRECT = re.compile(
-    r"(?:'s|\u2019s)?[ \t]*(?:\*\*|__)?[ \t]*(?:[:=(\-\u2013\u2014]|at|is|runs|charges|costs|has)?"
+    r"(?:'s|\u2019s)?[ \t]*(?:\*\*|__)?[ \t]*([:=(\-\u2013\u2014]|at|is|runs|charges|costs|has)?"
     r"[ \t]*(?:\*\*|__|\()?[ \t]*(?:a|an|the|only|just|about|~)?[ \t]*"
 )
 # What may open a clause before its subject: "Harbor 14.99% fixed, Plus 18.24%", "and the Plus".
@@ -360,11 +366,24 @@ def _referent(
     word = text[start:end]
     if word.lower() in _COMMON_31 and not _THE_BEFORE.search(text, max(0, start - 8), start):
         return None  # "Plus: 0% FX" in a pros and cons list, "Clear advantage"
-    direct = _DIRECT.fullmatch(text, end, claim.start) is not None
-    if not direct:
-        if _COMPARISON.search(text[max(unit_start, start - 24) : start]):
+    if _COMPARISON.search(text[max(unit_start, start - 24) : start]):
+        return None  # "like Harbor: $0 a year", "matches Orion at 0.99%"
+    if _INDEFINITE_31.search(text, max(unit_start, start - 30), start):
+        return None  # "basically a no-fee Crest": a kind of card, not the card
+    # the sentence names a card in full before the short name: that card is its subject
+    p = bisect_right(mention_starts, start) - 1
+    if p >= 0 and mention_starts[p] >= unit_start and not _LABEL_AFTER.match(text, end):
+        return None  # ("Vista: no annual fee" after "The Plus: $95 a year, " is a label)
+    between = text[end : claim.start]
+    if _PRONOUN_31.search(between) or (")" in between and "(" in text[unit_start:start]):
+        return None  # "Harbor doesn't, but it runs ...", "(Harbor is comparable) ... 0.99%"
+    direct = _DIRECT.fullmatch(text, end, claim.start)
+    if direct is None or direct.group(1) == "at":
+        if direct is None and _COMPARISON.search(text[max(unit_start, start - 24) : start]):
             return None
-        if not _subject(text, unit_start, start, end, word):
+        if not _subject(text, unit_start, start, end, word) and not (
+            direct is not None and _THE_BEFORE.search(text, max(0, start - 8), start)
+        ):
             return None
     return cards
 
@@ -488,6 +507,7 @@ def _shortrefs(
 _JOINER = re.compile(
     r"[ \t]*(?:\*\*|__)?[ \t]*(?:and|&)[ \t]*(?:the[ \t]+)?(?:\*\*|__)?[ \t]*", re.IGNORECASE
 )
+_BRACKET_NEXT = re.compile(r"[ \t]*\(")
 _RANGE_WORDS = re.compile(r"\b(?:between|from|rang\w*|anywhere|either)\b", re.IGNORECASE)
 _FIGURE_JOINER = re.compile(r"[ \t]*(?:and|&|,[ \t]*and)[ \t]*")
 # before the pair in its clause: a contrast or a list ("Unlike X and Y, ...", "A, X and Y")
@@ -540,6 +560,8 @@ def _pairs(extraction: Extraction, text: str) -> Extraction:
             continue
         if _PAIR_LEAD.search(text, max(unit_start, one.start - 60), one.start):
             continue
+        if _BRACKET_NEXT.match(text, second.end):
+            continue  # "$40 and $29 (first miss, repeat)": one schedule, not a pair
         if _RANGE_WORDS.search(text, two.end, first.start):
             continue  # "cost between $0 and $95 a year": a range, not a pair
         # a card named after the figures in their unit may say whose each is ("(Y/X)")
@@ -563,6 +585,10 @@ _NEEDS_BEFORE = re.compile(
 )
 
 
+_FEE_LABEL = re.compile(
+    r"\b(?:fees?|af)\b[ \t]*(?:\*\*|__)?[ \t]*[:=\-\u2013\u2014][ \t]*(?:\*\*|__)?[ \t]*$"
+)
+_CLAUSE_STOP = re.compile(r"[.;!?\n]|,|\band\b|\bbut\b|\bwhile\b")
 _PRICED_AFTER = re.compile(
     r"[ \t]*(?:\*\*|__)?[ \t]*(?:(?:annual|yearly|late|foreign|transfer|membership)\b|(?:a|an|the)?[ \t]*"
     r"(?:fee|fees|af)\b|a[ \t]+year|/yr|/year|per[ \t]+year|annually|each[ \t]+year|every[ \t]+year)"
@@ -573,10 +599,19 @@ def _needed(claim: Claim, masked: str) -> bool:
     """``needs_31``: a dollar amount a card requires (a deposit, a spend) is no fee of it."""
     if claim.family != "fee" or claim.is_none or claim.unit != "usd":
         return False
-    if _NEEDS_BEFORE.search(masked, max(0, claim.start - 30), claim.start) is None:
+    needs = _NEEDS_BEFORE.search(masked, max(0, claim.start - 30), claim.start)
+    if needs is None:
         return False
-    # "requires a $300 annual fee", "needs $95 a year" still state a fee
-    return _PRICED_AFTER.match(masked, claim.end) is None
+    # "requires a $300 annual fee", "requires $120 in annual fees", "annual fee: requires $120",
+    # "needs $95 a year" still state a fee
+    if _PRICED_AFTER.match(masked, claim.end):
+        return False
+    rest = _CLAUSE_STOP.search(masked, claim.end, claim.end + _CLAUSE_REACH)
+    after = masked[claim.end : rest.start() if rest else claim.end + _CLAUSE_REACH]
+    lead = masked[max(0, needs.start() - _CLAUSE_REACH) : needs.start()]
+    cut = [m.end() for m in _CLAUSE_STOP.finditer(lead)]
+    lead = lead[cut[-1] :] if cut else lead
+    return not _FEE_WORDS.search(after) and not _FEE_LABEL.search(lead)
 
 
 # -- generic_31 -----------------------------------------------------------------------------------
@@ -588,6 +623,7 @@ _GENERIC_BEFORE = re.compile(
     r"(?:[\w$%.,-]+[ \t]+){0,2}(?:\*\*|__)?$"
 )
 _GENERIC_AFTER = re.compile(r"(?:\*\*|__)?[ \t]*(?:[\w-]+[ \t]+){0,2}?cards?\b")
+_PER_CARD = re.compile(r"\b(?:per|each|every)[ \t]+cards?\b")
 _PREDICATE_31 = re.compile(
     r"(?:\b(?:is|are|was|be|been|as|it'?s|that'?s|'s|'re|becomes?|remains?|stays?)|[:,(\u2014\u2013]|"
     r"[ \t]-)[ \t]*$"
@@ -602,9 +638,13 @@ def _generic_card(claim: Claim, masked: str) -> bool:
     if before is None:
         return False
     after = _GENERIC_AFTER.match(masked, claim.end)
-    if after is None or "#" in masked[before.start() : after.end()]:
+    if after is None or _PER_CARD.search(masked, before.start(), after.end()):
         return False
-    return _PREDICATE_31.search(masked, max(0, before.start() - 20), before.start()) is None
+    # a sentence that names a card, or a table row, says it of that card ("X is basically a
+    # no-fee card", "| X | a great no annual fee card |", "For a no-fee card, X is my pick")
+    begin, stop = _sentence_of(masked, claim.start, claim.end)
+    line_start = masked.rfind("\n", 0, claim.start) + 1
+    return "#" not in masked[begin:stop] and not _ROW_31.match(masked, line_start)
 
 
 # -- held_31 ---------------------------------------------------------------------------------------
@@ -618,9 +658,19 @@ _FORWARD_31 = re.compile(
     r"is[ \t]+the[ \t]+one|would[ \t]+be[ \t]+my|winner|new[ \t]+card|fits?|for[ \t]+you|ideal|"
     r"perfect|right[ \t]+(?:card|choice|pick|one)|for[ \t]+your|match|checks?[ \t]+(?:every|all)|what[ \t]+you[ \t]+want|makes?[ \t]+(?:the[ \t]+"
     r"most[ \t]+)?sense|options?|strong|vote|top|ranked|ranking|start[ \t]+with|solid|"
-    r"should[ \t]+(?:get|add|open|apply)|which[ \t]+card|"
+    r"should[ \t]+(?:get|add|open|apply)|which[ \t]+card|point(?:ing)?[ \t]+you|steer(?:ing)?[ \t]+you|"
+    r"lean(?:ing)?[ \t]+(?:toward|towards|to)|"
     r"best(?![ \t]+(?:asset|thing|move|part|way|to|of|if|when))"
     r")\b"
+)
+# the customer's own card: "your X", "you've got", "you're paying $95 for X", "already", "keep it",
+# "close", "current", "letting X age", "pay X in full", "I have", "on file"
+_OWN_31 = re.compile(
+    r"\b(?:your|yours|you've[ \t]+got|you[ \t]+(?:have|hold|carry|own|already|currently|still|use|"
+    r"pay|are[ \t]+(?:paying|carrying|using|holding))|you're[ \t]+(?:paying|carrying|using|holding)|"
+    r"already|current(?:ly)?|existing|keep(?:ing|s)?|close|closing|cancel\w*|downgrad\w*|"
+    r"i[ \t]+have|i've[ \t]+got|my|holds?|owns?|on[ \t]+file|letting|let[ \t]+it|in[ \t]+full|"
+    r"bring|age)\b"
 )
 # "you don't need to add the X", "no need to get another": a negated forward word puts nothing
 _NEGATED_31 = re.compile(
@@ -631,12 +681,12 @@ _NEGATED_31 = re.compile(
 # a heading); a table row also under its table's header row
 _LIST_LINE_31 = re.compile(r"[ \t]*(?:[-*+>\u2022]|\d{1,2}[.)])")
 _ROW_31 = re.compile(r"[ \t]*\|")
-_HEADING_31 = re.compile(r"[ \t]*#")
+_HEADING_31 = re.compile(r"[ \t]*#{1,6}[ \t]")
 _APPLY_NEXT_31 = re.compile(
     r"[ \t]*(?:apply|sign[ \t]+up|get[ \t]+it|grab[ \t]+it|open[ \t]+(?:it|one))\b"
 )
 _SENTENCE_END_31 = re.compile(r"[.!?;](?:[ \t]|$)|\n")
-_REACH_31 = 200
+_REACH_31 = 400
 _LINES_UP_31 = 80
 
 
@@ -649,9 +699,21 @@ def _forward(text: str) -> bool:
 
 
 def _put_forward(masked: str, start: int, end: int) -> bool:
-    """Whether words putting a card forward stand in the mention's sentence (or a question just
-    before it), or - in a list item, table row or quote - in the nearest line above that is
-    none, or in its table's header row."""
+    """Whether words putting a card forward stand around the mention (``_said_around``)."""
+    return _said_around(masked, start, end, _forward)
+
+
+def _possessed(masked: str, start: int, end: int) -> bool:
+    """Whether words of the customer's own card ("your", "you have", "already", "keep", "close",
+    "current") stand around the mention (``_said_around``)."""
+    return _said_around(masked, start, end, lambda text: _OWN_31.search(text) is not None)
+
+
+def _said_around(masked: str, start: int, end: int, said: Callable[[str], bool]) -> bool:
+    """Whether ``said`` holds of the mention's sentence (or a question just before it), or - in a
+    list item, table row or heading - of its whole line, the nearest line above that is none, or
+    its table's header row."""
+    _forward = said
     head = masked[max(0, start - _REACH_31) : start]
     cuts = [m for m in _SENTENCE_END_31.finditer(head)]
     if cuts:
@@ -664,16 +726,18 @@ def _put_forward(masked: str, start: int, end: int) -> bool:
     # "X checks every box. Apply online in minutes.": an imperative to get it comes next
     if stop is not None and not _APPLY_NEXT_31.match(tail, stop.end()):
         tail = tail[: stop.start()]
-    if _forward(head) or _forward(tail):
+    if said(head) or said(tail):
         return True
     line_start = masked.rfind("\n", 0, start) + 1
     line_end = masked.find("\n", end)
     line_end = len(masked) if line_end < 0 else line_end
+    # (a long line is read near the mention: each mention reads at most this much of it)
+    near_start, near_end = max(line_start, start - _REACH_31), min(line_end, end + _REACH_31)
     in_row = _ROW_31.match(masked, line_start) is not None
     in_heading = _HEADING_31.match(masked, line_start) is not None
     if not in_row and not in_heading and not _LIST_LINE_31.match(masked, line_start):
         return False
-    if _forward(masked[line_start:line_end]):
+    if said(masked[near_start:near_end]):
         return True  # a later sentence of its list item, row or heading
     pos = line_start - 1
     for _ in range(_LINES_UP_31):
@@ -685,21 +749,22 @@ def _put_forward(masked: str, start: int, end: int) -> bool:
         if not line.strip():
             continue
         if _ROW_31.match(line):
-            if in_row and _forward(line):
+            if in_row and said(line):
                 return True  # the header (or another row) of the card's table
             continue
         if _LIST_LINE_31.match(line) or (in_heading and not _HEADING_31.match(line)):
             continue  # under a heading, the lead is the heading above it
-        return _forward(line)
+        return said(line)
     return False
 
 
 def held_31(
     masked: str, extraction: Extraction, recs: Recommendations, *, held: frozenset[str]
 ) -> Recommendations:
-    """``held_31``: a card the customer already holds is put forward only by words that put it
-    forward (module docstring). One that no mention puts forward is no recommendation, and not
-    the answer's sole pick either (ruleset 3 takes the only card an answer names as its pick)."""
+    """``held_31``: a card the customer already holds, that the answer treats as theirs and no
+    mention puts forward, is reviewed, not recommended (module docstring): no recommendation,
+    and not the answer's sole pick either (ruleset 3 takes the only card an answer names as its
+    pick)."""
     from replicas.verifiers.compliance.recommend import Recommendations
 
     named = {m.card_id for m in extraction.mentions if m.card_id in held}
@@ -712,7 +777,13 @@ def held_31(
             m.card_id == card and _put_forward(masked, m.start, m.end) for m in extraction.mentions
         )
     }
-    reviewed = named - forward
+    reviewed = {
+        card
+        for card in named - forward
+        if any(
+            m.card_id == card and _possessed(masked, m.start, m.end) for m in extraction.mentions
+        )
+    }
     if not reviewed:
         return recs
     positive = {c: m for c, m in recs.positive.items() if c not in reviewed}
@@ -730,15 +801,23 @@ _PAST_PICK_31 = re.compile(
 )
 _CORRECTION_31 = re.compile(
     r"\b(?:correction|my[ \t]+mistake|i[ \t]+was[ \t]+wrong|got[ \t]+(?:something|it|that)(?:[ \t]+"
-    r"\w+)?[ \t]+wrong|you(?:'re|[ \t]+are)[ \t]+(?:right|correct)|pointed[ \t]+out|"
-    r"turned[ \t]+down|declined|(?:don't|doesn't|won't|wouldn't)[ \t]+qualify|not[ \t]+eligible|"
-    r"off[ \t]+the[ \t]+table)\b"
+    r"\w+)?[ \t]+wrong|pointed[ \t]+out|"
+    r"turned[ \t]+down|declined)\b"
 )
 _CORRECTION_REACH = 200
 # "X would normally be the obvious pick, but ...": a counterfactual pick
 _COUNTERFACTUAL_31 = re.compile(
-    r"\bwould[ \t]+(?:normally|otherwise|usually|typically|ordinarily|have[ \t]+been)\b[^.!?\n]*"
-    r"\bbut\b"
+    r"[ \t]*(?:\)|\*\*|__)?[ \t]*(?:would|might)[ \t]+(?:normally|otherwise|usually|typically|ordinarily)[ \t]+be"
+    r"|[ \t]*(?:\)|\*\*|__)?[ \t]*would[ \t]+have[ \t]+been"
+)
+_COUNTER_PICK_31 = re.compile(
+    r"[^.!?;\n]{0,40}\b(?:pick|choice|option|recommendation|go-to|fit|card[ \t]+for[ \t]+you)\b"
+    r"[^.!?;\n]*\b(?:but|except)\b"
+)
+# words that keep a past pick standing: "my earlier recommendation stands", "I'd keep my original
+# pick", "still", "stick with"
+_STANDS_31 = re.compile(
+    r"\b(?:stands?|still|stick(?:ing)?[ \t]+with|keep[ \t]+my|same[ \t]+pick|again)\b"
 )
 
 
@@ -758,8 +837,18 @@ def _withdrawn(masked: str, mention: NameMention) -> bool:
         corrected = _CORRECTION_31.search(
             masked, max(0, begin - _CORRECTION_REACH), mention.end + _CORRECTION_REACH
         )
-        return corrected is not None and not _forward(masked[mention.end : stop])
-    return _COUNTERFACTUAL_31.search(masked, begin, stop) is not None
+        # what stands around it, up to the end of the next sentence, must not put it forward
+        after = _SENTENCE_END_31.search(masked, stop + 1, stop + _REACH_31)
+        around = masked[begin : after.start() if after else stop + _REACH_31]
+        return (
+            corrected is not None
+            and not _forward(around.replace(masked[begin : mention.start], "", 1))
+            and not _STANDS_31.search(around)
+        )
+    # "X would normally be the obvious pick for you, but ...": the card is the counterfactual's
+    # subject, and its pick is undone by "but" / "except"
+    shape = _COUNTERFACTUAL_31.match(masked, mention.end)
+    return shape is not None and _COUNTER_PICK_31.match(masked, shape.end()) is not None
 
 
 def retracted_31(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
