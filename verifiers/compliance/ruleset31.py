@@ -170,7 +170,13 @@ def _short_names(
         word = match.group(1)
         lower = word.lower()
         cards = words.get(lower)
-        if cards is None and word.isupper() and 3 <= len(word) <= 6 and lower not in _ABBREVIATIONS:
+        if (
+            cards is None
+            and word.isupper()
+            and 3 <= len(word) <= 6
+            and lower not in _ABBREVIATIONS
+            and lower not in _NOT_SHORT
+        ):
             cards = initials.get(lower)
         if cards and _part_of_other_name(text, start, end, word):
             cards = None  # "First Meridian Savings Bank", "World Elite Mastercard"
@@ -287,7 +293,10 @@ def _unit_of(extraction: Extraction, pos: int) -> tuple[int, int]:
 _INDEFINITE_31 = re.compile(r"\b(?:a|an|another|any)[ \t]+(?:[\w$%-]+[ \t]+){0,2}$", re.IGNORECASE)
 _LABEL_AFTER = re.compile(r"(?:'s|\u2019s|(?:\*\*|__)?[ \t]*:)")
 _PRONOUN_31 = re.compile(
-    r"\b(?:it|it's|its|this[ \t]+card|that[ \t]+card|they|which)\b", re.IGNORECASE
+    r"\b(?:it|it's|its|this[ \t]+card|that[ \t]+card|they|which|(?:the[ \t]+)?other[ \t]+one|that[ \t]+one|"
+    r"this[ \t]+one|the[ \t]+other|my[ \t]+(?:pick|choice|rec\w*)|the[ \t]+(?:first|second|former|latter|"
+    r"new|old)[ \t]+(?:one|card)?|the[ \t]+(?:former|latter))\b",
+    re.IGNORECASE,
 )
 _DIRECT = re.compile(
     r"(?:'s|\u2019s)?[ \t]*(?:\*\*|__)?[ \t]*([:=(\-\u2013\u2014]|at|is|runs|charges|costs|has)?"
@@ -310,6 +319,16 @@ _TERM_AFTER_POSSESSIVE = re.compile(
 # ("Plus, it has ...", "Clear advantage: ...") unless a figure follows at once.
 _THE_BEFORE = re.compile(r"\b[Tt]he[ \t]+(?:\*\*|__)?$")
 _COMMON_31 = TIER_WORDS | frozenset({"clear", "day", "every", "world", "first", "bright", "true"})
+
+
+def _opens_clause(text: str, unit_start: int, start: int) -> bool:
+    """Whether only a clause opening ("," ":" "(" ...), "and", "the" stand before ``start`` in its
+    clause: "The Plus: $95 a year, Vista: no annual fee", not "close Juniper: ..."."""
+    lead = text[max(unit_start, start - 80) : start]
+    opens = [m.end() for m in _CLAUSE_OPEN.finditer(lead)]
+    lead = lead[opens[-1] :] if opens else lead
+    lead = lead.strip(" \t*_#>-\u2022").lower()
+    return not lead or _SUBJECT_LEAD.fullmatch(lead + " ") is not None
 
 
 def _subject(text: str, unit_start: int, start: int, end: int, word: str) -> bool:
@@ -343,7 +362,11 @@ def _referent(
     after = _BRACKET_AFTER.match(text, claim.end)
     if after is not None:
         k = bisect_right(starts, after.start(1)) - 1
-        if k >= 0 and shorts[k][0] == after.start(1):
+        if (
+            k >= 0
+            and shorts[k][0] == after.start(1)
+            and text[shorts[k][0] : shorts[k][1]].lower() not in _COMMON_31
+        ):
             return shorts[k][2] or None
     k = bisect_right(starts, claim.start) - 1
     if k < 0:
@@ -372,7 +395,11 @@ def _referent(
         return None  # "basically a no-fee Crest": a kind of card, not the card
     # the sentence names a card in full before the short name: that card is its subject
     p = bisect_right(mention_starts, start) - 1
-    if p >= 0 and mention_starts[p] >= unit_start and not _LABEL_AFTER.match(text, end):
+    if (
+        p >= 0
+        and mention_starts[p] >= unit_start
+        and not (_LABEL_AFTER.match(text, end) and _opens_clause(text, unit_start, start))
+    ):
         return None  # ("Vista: no annual fee" after "The Plus: $95 a year, " is a label)
     between = text[end : claim.start]
     if _PRONOUN_31.search(between) or (")" in between and "(" in text[unit_start:start]):
@@ -507,6 +534,17 @@ def _shortrefs(
 _JOINER = re.compile(
     r"[ \t]*(?:\*\*|__)?[ \t]*(?:and|&)[ \t]*(?:the[ \t]+)?(?:\*\*|__)?[ \t]*", re.IGNORECASE
 )
+_PAIR_GAP = 160
+_PAIR_ORDER = re.compile(
+    r"'s\b|\u2019s\b|\b(?:lower|higher|lowest|highest|cheaper|pricier|first|second|respectively|order|"
+    r"annual|late|foreign|transfer|cash|penalty)\b[^$%\n]{0,40}\band\b",
+    re.IGNORECASE,
+)
+_BY_VALUE = re.compile(
+    r"[^.;\n]{0,30}\b(?:(?:lowest|highest|cheapest|smallest|biggest|largest)[ \t]+first|low[ \t]+to[ \t]+high|"
+    r"high[ \t]+to[ \t]+low|by[ \t]+size|in[ \t]+(?:ascending|descending)[ \t]+order)\b",
+    re.IGNORECASE,
+)
 _BRACKET_NEXT = re.compile(r"[ \t]*\(")
 _RANGE_WORDS = re.compile(r"\b(?:between|from|rang\w*|anywhere|either)\b", re.IGNORECASE)
 _FIGURE_JOINER = re.compile(r"[ \t]*(?:and|&|,[ \t]*and)[ \t]*")
@@ -560,8 +598,12 @@ def _pairs(extraction: Extraction, text: str) -> Extraction:
             continue
         if _PAIR_LEAD.search(text, max(unit_start, one.start - 60), one.start):
             continue
+        if _BY_VALUE.match(text, second.end):
+            continue  # "$25 and $29, lowest first"
         if _BRACKET_NEXT.match(text, second.end):
             continue  # "$40 and $29 (first miss, repeat)": one schedule, not a pair
+        if first.start - two.end > _PAIR_GAP or _PAIR_ORDER.search(text, two.end, first.start):
+            continue  # "Harbor's and Juniper's", "the lower and higher", "annual and late fees"
         if _RANGE_WORDS.search(text, two.end, first.start):
             continue  # "cost between $0 and $95 a year": a range, not a pair
         # a card named after the figures in their unit may say whose each is ("(Y/X)")
@@ -687,7 +729,8 @@ _APPLY_NEXT_31 = re.compile(
 )
 _SENTENCE_END_31 = re.compile(r"[.!?;](?:[ \t]|$)|\n")
 _REACH_31 = 400
-_LINES_UP_31 = 80
+_HELD_MENTIONS_31 = 40
+_LINES_UP_31 = 30
 
 
 def _forward(text: str) -> bool:
@@ -754,7 +797,7 @@ def _said_around(masked: str, start: int, end: int, said: Callable[[str], bool])
             continue
         if _LIST_LINE_31.match(line) or (in_heading and not _HEADING_31.match(line)):
             continue  # under a heading, the lead is the heading above it
-        return said(line)
+        return said(line[-2 * _REACH_31 :])
     return False
 
 
@@ -770,6 +813,9 @@ def held_31(
     named = {m.card_id for m in extraction.mentions if m.card_id in held}
     if not named:
         return recs
+    counts = {card: sum(1 for m in extraction.mentions if m.card_id == card) for card in named}
+    # a card named more than this often is left as ruleset 30 reads it (bounds the work)
+    named = {card for card in named if counts[card] <= _HELD_MENTIONS_31}
     forward = {
         card
         for card in named
