@@ -169,7 +169,8 @@ from replicas.verifiers.compliance.ruleset28c import own_rates_28, picks_28
 from replicas.verifiers.compliance.ruleset29 import picks_29, revise_29, rewrite_29
 from replicas.verifiers.compliance.ruleset30 import revise_30
 from replicas.verifiers.compliance.ruleset30b import held_30
-from replicas.verifiers.compliance.ruleset31 import held_31, retracted_31, revise_31
+from replicas.verifiers.compliance.ruleset31 import revise_31
+from replicas.verifiers.compliance.ruleset31b import held_31, retracted_31
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated

@@ -1,0 +1,237 @@
+"""Ruleset 31's readings of recommendations, ``held_31`` and ``retracted_31`` (``ruleset31``
+holds its docstring's full account and the claim readings, ``revise_31``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from replicas.verifiers.compliance.ruleset31c import (
+    _REACH_31,
+    _ROW_31,
+    _SENTENCE_END_31,
+    sentence_of,
+)
+
+if TYPE_CHECKING:
+    from replicas.verifiers.compliance.claims import Extraction
+    from replicas.verifiers.compliance.mentions import NameMention
+    from replicas.verifiers.compliance.recommend import Recommendations
+
+__all__ = ["held_31", "retracted_31"]
+
+# -- held_31 ---------------------------------------------------------------------------------------
+
+# words that put a card forward for the customer to get: "I'd suggest", "I'd go with", "I'd add",
+# "apply for", "my pick", "is the one", "switch to" (not "keep", "use", "close", "your X")
+_FORWARD_31 = re.compile(
+    r"\b(?:suggest\w*|recommend\w*|go(?:ing)?[ \t]+(?:with|for|ahead)|add|adding|gets?|getting|"
+    r"apply\w*|applications?|picks?|choice|sign(?:ing)?[ \t]+up|open(?:ing)?\b(?![ \t]+to\b)|"
+    r"switch(?:ing)?[ \t]+to|try|consider\w*|grab|put[ \t]+you[ \t]+in|upgrade[ \t]+to|"
+    r"is[ \t]+the[ \t]+one|would[ \t]+be[ \t]+my|winner|new[ \t]+card|fits?|for[ \t]+you|ideal|"
+    r"perfect|right[ \t]+(?:card|choice|pick|one)|for[ \t]+your|match|checks?[ \t]+(?:every|all)|what[ \t]+you[ \t]+want|makes?[ \t]+(?:the[ \t]+"
+    r"most[ \t]+)?sense|options?|strong|vote|top|ranked|ranking|start[ \t]+with|solid|"
+    r"should[ \t]+(?:get|add|open|apply)|which[ \t]+card|point(?:ing)?[ \t]+you|steer(?:ing)?[ \t]+you|"
+    r"lean(?:ing)?[ \t]+(?:toward|towards|to)|"
+    r"best(?![ \t]+(?:asset|thing|move|part|way|to|of|if|when))"
+    r")\b"
+)
+# the customer's own card: "your X", "you've got", "you're paying $95 for X", "already", "keep it",
+# "close", "current", "letting X age", "pay X in full", "I have", "on file"
+_OWN_31 = re.compile(
+    r"\b(?:your|yours|you've[ \t]+got|you[ \t]+(?:have|hold|carry|own|already|currently|still|use|"
+    r"pay|are[ \t]+(?:paying|carrying|using|holding))|you're[ \t]+(?:paying|carrying|using|holding)|"
+    r"already|current(?:ly)?|existing|keep(?:ing|s)?|close|closing|cancel\w*|downgrad\w*|"
+    r"i[ \t]+have|i've[ \t]+got|my|holds?|owns?|on[ \t]+file|letting|let[ \t]+it|in[ \t]+full|"
+    r"bring|age)\b"
+)
+# "you don't need to add the X", "no need to get another": a negated forward word puts nothing
+_NEGATED_31 = re.compile(
+    r"\b(?:don't|do[ \t]+not|no[ \t]+need[ \t]+to|not|never|wouldn't|won't|needn't|shouldn't|"
+    r"isn't|aren't)[ \t]+(?:[\w']+[ \t]+){0,2}$"
+)
+# list items, table rows and quotes: read under the nearest line above that is none (a lead, or
+# a heading); a table row also under its table's header row
+_LIST_LINE_31 = re.compile(r"[ \t]*(?:[-*+>\u2022]|\d{1,2}[.)])")
+_HEADING_31 = re.compile(r"[ \t]*#{1,6}[ \t]")
+_APPLY_NEXT_31 = re.compile(
+    r"[ \t]*(?:apply|sign[ \t]+up|get[ \t]+it|grab[ \t]+it|open[ \t]+(?:it|one))\b"
+)
+_HELD_MENTIONS_31 = 40
+_LINES_UP_31 = 30
+
+
+def _forward(text: str) -> bool:
+    """Whether ``text`` holds a word that puts a card forward, not negated."""
+    for match in _FORWARD_31.finditer(text):
+        if not _NEGATED_31.search(text, max(0, match.start() - 30), match.start()):
+            return True
+    return False
+
+
+def _put_forward(masked: str, start: int, end: int) -> bool:
+    """Whether words putting a card forward stand around the mention (``_said_around``)."""
+    return _said_around(masked, start, end, _forward)
+
+
+def _possessed(masked: str, start: int, end: int) -> bool:
+    """Whether words of the customer's own card ("your", "you have", "already", "keep", "close",
+    "current") stand around the mention (``_said_around``)."""
+    return _said_around(masked, start, end, lambda text: _OWN_31.search(text) is not None)
+
+
+def _said_around(masked: str, start: int, end: int, said: Callable[[str], bool]) -> bool:
+    """Whether ``said`` holds of the mention's sentence (or a question just before it), or - in a
+    list item, table row or heading - of its whole line, the nearest line above that is none, or
+    its table's header row."""
+    _forward = said
+    head = masked[max(0, start - _REACH_31) : start]
+    cuts = [m for m in _SENTENCE_END_31.finditer(head)]
+    if cuts:
+        last = cuts[-1]
+        # "Which card should you get? The X.": the question is part of the answer's sentence
+        begin = cuts[-2].end() if last.group()[0] == "?" and len(cuts) > 1 else 0
+        head = head[begin:] if last.group()[0] == "?" else head[last.end() :]
+    tail = masked[end : end + _REACH_31]
+    stop = _SENTENCE_END_31.search(tail)
+    # "X checks every box. Apply online in minutes.": an imperative to get it comes next
+    if stop is not None and not _APPLY_NEXT_31.match(tail, stop.end()):
+        tail = tail[: stop.start()]
+    if said(head) or said(tail):
+        return True
+    line_start = masked.rfind("\n", 0, start) + 1
+    line_end = masked.find("\n", end)
+    line_end = len(masked) if line_end < 0 else line_end
+    # (a long line is read near the mention: each mention reads at most this much of it)
+    near_start, near_end = max(line_start, start - _REACH_31), min(line_end, end + _REACH_31)
+    in_row = _ROW_31.match(masked, line_start) is not None
+    in_heading = _HEADING_31.match(masked, line_start) is not None
+    if not in_row and not in_heading and not _LIST_LINE_31.match(masked, line_start):
+        return False
+    if said(masked[near_start:near_end]):
+        return True  # a later sentence of its list item, row or heading
+    pos = line_start - 1
+    for _ in range(_LINES_UP_31):
+        if pos <= 0:
+            return False
+        above = masked.rfind("\n", 0, pos) + 1
+        line = masked[above:pos]
+        pos = above - 1
+        if not line.strip():
+            continue
+        if _ROW_31.match(line):
+            if in_row and said(line):
+                return True  # the header (or another row) of the card's table
+            continue
+        if _LIST_LINE_31.match(line) or (in_heading and not _HEADING_31.match(line)):
+            continue  # under a heading, the lead is the heading above it
+        return said(line[-2 * _REACH_31 :])
+    return False
+
+
+def held_31(
+    masked: str, extraction: Extraction, recs: Recommendations, *, held: frozenset[str]
+) -> Recommendations:
+    """``held_31``: a card the customer already holds, that the answer treats as theirs and no
+    mention puts forward, is reviewed, not recommended (module docstring): no recommendation,
+    and not the answer's sole pick either (ruleset 3 takes the only card an answer names as its
+    pick)."""
+    from replicas.verifiers.compliance.recommend import Recommendations
+
+    named = {m.card_id for m in extraction.mentions if m.card_id in held}
+    if not named:
+        return recs
+    counts = {card: sum(1 for m in extraction.mentions if m.card_id == card) for card in named}
+    # a card named more than this often is left as ruleset 30 reads it (bounds the work)
+    named = {card for card in named if counts[card] <= _HELD_MENTIONS_31}
+    forward = {
+        card
+        for card in named
+        if any(
+            m.card_id == card and _put_forward(masked, m.start, m.end) for m in extraction.mentions
+        )
+    }
+    reviewed = {
+        card
+        for card in named - forward
+        if any(
+            m.card_id == card and _possessed(masked, m.start, m.end) for m in extraction.mentions
+        )
+    }
+    if not reviewed:
+        return recs
+    positive = {c: m for c, m in recs.positive.items() if c not in reviewed}
+    return Recommendations(positive, recs.negated | reviewed)
+
+
+# -- retracted_31 ---------------------------------------------------------------------------------
+
+# "In my last reply I suggested X. You pointed out ...": a past suggestion the answer corrects
+_PAST_PICK_31 = re.compile(
+    r"\b(?:(?:i|we)[ \t]+(?:had[ \t]+|originally[ \t]+|previously[ \t]+)?(?:suggested|recommended|"
+    r"pointed[ \t]+you[ \t]+(?:to|toward|towards)|put[ \t]+you[ \t]+(?:in|on)|mentioned|told[ \t]+you"
+    r"[ \t]+about)|my[ \t]+(?:last|earlier|previous|original|first)[ \t]+(?:answer|reply|message|"
+    r"suggestion|recommendation|pick))\b"
+)
+_CORRECTION_31 = re.compile(
+    r"\b(?:correction|my[ \t]+mistake|i[ \t]+was[ \t]+wrong|got[ \t]+(?:something|it|that)(?:[ \t]+"
+    r"\w+)?[ \t]+wrong|pointed[ \t]+out|"
+    r"turned[ \t]+down|declined)\b"
+)
+_CORRECTION_REACH = 200
+# "X would normally be the obvious pick, but ...": a counterfactual pick
+_COUNTERFACTUAL_31 = re.compile(
+    r"[ \t]*(?:\)|\*\*|__)?[ \t]*(?:would|might)[ \t]+(?:normally|otherwise|usually|typically|ordinarily)[ \t]+be"
+    r"|[ \t]*(?:\)|\*\*|__)?[ \t]*would[ \t]+have[ \t]+been"
+)
+_COUNTER_PICK_31 = re.compile(
+    r"[^.!?;\n]{0,40}\b(?:pick|choice|option|recommendation|go-to|fit|card[ \t]+for[ \t]+you)\b"
+    r"[^.!?;\n]*\b(?:but|except)\b"
+)
+# words that keep a past pick standing: "my earlier recommendation stands", "I'd keep my original
+# pick", "still", "stick with"
+_STANDS_31 = re.compile(
+    r"\b(?:stands?|still|stick(?:ing)?[ \t]+with|keep[ \t]+my|same[ \t]+pick|again)\b"
+)
+
+
+def _withdrawn(masked: str, mention: NameMention) -> bool:
+    """Whether ``mention`` is a past suggestion the answer corrects (the correction within a few
+    sentences of it), or a counterfactual pick."""
+    begin, stop = sentence_of(masked, mention.start, mention.end)
+    if _PAST_PICK_31.search(masked, begin, mention.start):
+        corrected = _CORRECTION_31.search(
+            masked, max(0, begin - _CORRECTION_REACH), mention.end + _CORRECTION_REACH
+        )
+        # what stands around it, up to the end of the next sentence, must not put it forward
+        after = _SENTENCE_END_31.search(masked, stop + 1, stop + _REACH_31)
+        around = masked[begin : after.start() if after else stop + _REACH_31]
+        return (
+            corrected is not None
+            and not _forward(around.replace(masked[begin : mention.start], "", 1))
+            and not _STANDS_31.search(around)
+        )
+    # "X would normally be the obvious pick for you, but ...": the card is the counterfactual's
+    # subject, and its pick is undone by "but" / "except"
+    shape = _COUNTERFACTUAL_31.match(masked, mention.end)
+    return shape is not None and _COUNTER_PICK_31.match(masked, shape.end()) is not None
+
+
+def retracted_31(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
+    """``retracted_31``: a card named only as a past suggestion the answer corrects ("In my last
+    reply I suggested X. You pointed out ...") or as a counterfactual pick ("X would normally be
+    the obvious pick, but ...") is not put forward."""
+    from replicas.verifiers.compliance.recommend import Recommendations
+
+    if not recs.positive:
+        return recs
+    withdrawn = set()
+    for card in recs.positive:
+        named = [m for m in extraction.mentions if m.card_id == card]
+        if named and all(_withdrawn(masked, m) for m in named):
+            withdrawn.add(card)
+    if not withdrawn:
+        return recs
+    positive = {c: m for c, m in recs.positive.items() if c not in withdrawn}
+    return Recommendations(positive, recs.negated | withdrawn)
