@@ -77,7 +77,7 @@ from replicas.verifiers.compliance.mentions import EXACT, MISSPELLED, NameMentio
 from replicas.verifiers.compliance.ruleset31c import (
     CLAUSE_REACH,
     FEE_WORDS,
-    generic_card,
+    generic_reading,
     needed,
     read_pairs,
     unit_of,
@@ -142,8 +142,8 @@ _WORD = re.compile(r"(?<![\w'-])([A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)(?:'s|\u201
 _COMPARISON = re.compile(
     r"(?:\b(?:like|unlike|than|as|vs\.?|versus|compared\s+(?:with|to)|over|beats?|from|against|"
     r"instead\s+of|including|match(?:es)?|mirrors?|equals?|copies|think|similar\s+to|on\s+par\s+with|"
-    r"relative\s+to|identical\s+to|same\s+as)"
-    r"\s+(?:the\s+|your\s+)?)$",
+    r"relative\s+to|identical\s+to|same\s+as|forget|skip|ditch|drop|bye|sorry|not|avoid|pass\s+on)"
+    r",?\s+(?:the\s+|your\s+)?)$",
     re.IGNORECASE,
 )
 _BRACKET_AFTER = re.compile(
@@ -274,6 +274,67 @@ _ABBREVIATIONS = _ABBREVIATIONS | frozenset(
         "usa",
     ]
 )
+# currency codes and the jargon of card forums, which spell some names' initials ("billed in GBP",
+# "CPP on the miles")
+_ABBREVIATIONS = _ABBREVIATIONS | frozenset(
+    [
+        "usd",
+        "eur",
+        "gbp",
+        "jpy",
+        "cad",
+        "aud",
+        "nzd",
+        "chf",
+        "cny",
+        "hkd",
+        "sgd",
+        "inr",
+        "mxn",
+        "brl",
+        "zar",
+        "sek",
+        "nok",
+        "dkk",
+        "pln",
+        "czk",
+        "huf",
+        "krw",
+        "thb",
+        "php",
+        "idr",
+        "myr",
+        "aed",
+        "sar",
+        "ils",
+        "rub",
+        "cpp",
+        "cpm",
+        "msr",
+        "mse",
+        "bcc",
+        "bsc",
+        "bbc",
+        "rrp",
+        "pcp",
+        "jcb",
+        "llp",
+        "ytd",
+        "yoy",
+        "mom",
+        "eod",
+        "eom",
+        "tbd",
+        "tba",
+        "fwiw",
+        "iirc",
+        "afaik",
+        "lmk",
+        "smh",
+        "tho",
+        "ppl",
+    ]
+)
 _CAPITALISED = re.compile(r"[A-Z][\w'-]*")
 
 
@@ -303,7 +364,8 @@ def _sentence_start(text: str, pos: int) -> bool:
 
 
 _INDEFINITE_31 = re.compile(r"\b(?:a|an|another|any)[ \t]+(?:[\w$%-]+[ \t]+){0,2}$", re.IGNORECASE)
-_LABEL_AFTER = re.compile(r"(?:'s|\u2019s|(?:\*\*|__)?[ \t]*:)")
+_CLAUSE_JOIN = re.compile(r",[ \t]*(?:and|but|while|whereas|so|though)\b|[ \t]\u2014[ \t]")
+_LABEL_AFTER = re.compile(r"(?:\*\*|__)?[ \t]*:")
 _PRONOUN_31 = re.compile(
     r"\b(?:it|it's|its|this[ \t]+card|that[ \t]+card|they|which|(?:the[ \t]+)?other[ \t]+one|that[ \t]+one|"
     r"this[ \t]+one|the[ \t]+other|my[ \t]+(?:pick|choice|rec\w*)|the[ \t]+(?:first|second|former|latter|"
@@ -414,6 +476,8 @@ def _referent(
     ):
         return None  # ("Vista: no annual fee" after "The Plus: $95 a year, " is a label)
     between = text[end : claim.start]
+    if _CLAUSE_JOIN.search(between) and not _LABEL_AFTER.match(text, end):
+        return None  # "Harbor doesn't come close, and the annual fee is $0"
     if _PRONOUN_31.search(between) or (")" in between and "(" in text[unit_start:start]):
         return None  # "Harbor doesn't, but it runs ...", "(Harbor is comparable) ... 0.99%"
     direct = _DIRECT.fullmatch(text, end, claim.start)
@@ -480,6 +544,23 @@ def _fee_shaped(amount: float, cards: tuple[str, ...], catalog: Catalog) -> bool
 
 
 _TYPO_USD = 10.0
+# an answer working out what a card earns: the shape of an amount alone says it is no fee there
+_EARNING = re.compile(
+    r"\b(?:earn\w*|rewards?|points?|cash[ \t]*back|back|worth|value|miles|spend\w*)\b|\d(?:\.\d+)?x\b"
+)
+
+
+def _distinctive_words(catalog: Catalog) -> frozenset[str]:
+    """The words of the catalog's card names that are no words of card talk ("harbor", "willow")."""
+    return frozenset(
+        w
+        for card in catalog.cards
+        for w in tokens_of(card.card_name)
+        if w not in _NOT_SHORT and not w.isdigit()
+    )
+
+
+_name_words = PerCatalog(_distinctive_words)
 
 
 def _yearly_reading(catalog: Catalog) -> Callable[[Claim, str], bool]:
@@ -501,7 +582,10 @@ def _yearly_reading(catalog: Catalog) -> Callable[[Claim, str], bool]:
         return (
             _VALUE_BEFORE.search(before) is not None
             or _VALUE_AFTER.match(masked, claim.end) is not None
-            or not _fee_shaped(claim.low, claim.cards, catalog)
+            or (
+                not _fee_shaped(claim.low, claim.cards, catalog)
+                and _EARNING.search(masked, max(0, claim.start - 200), claim.end + 40) is not None
+            )
         )
 
     return yearly
@@ -554,7 +638,7 @@ def revise_31(
     if yearly and "$" in extraction.masked:
         extraction = unbind_claims(extraction, [_yearly_reading(catalog)])
     if generic and " card" in extraction.masked:
-        extraction = unbind_claims(extraction, [generic_card])
+        extraction = unbind_claims(extraction, [generic_reading(text, _name_words(catalog))])
     if needs and "$" in extraction.masked:
         extraction = unbind_claims(extraction, [needed])
     if shortrefs:

@@ -39,13 +39,27 @@ _FORWARD_31 = re.compile(
 )
 # the customer's own card: "your X", "you've got", "you're paying $95 for X", "already", "keep it",
 # "close", "current", "letting X age", "pay X in full", "I have", "on file"
-_OWN_31 = re.compile(
-    r"\b(?:your|yours|you've[ \t]+got|you[ \t]+(?:have|hold|carry|own|already|currently|still|use|"
-    r"pay|are[ \t]+(?:paying|carrying|using|holding))|you're[ \t]+(?:paying|carrying|using|holding)|"
-    r"already|current(?:ly)?|existing|keep(?:ing|s)?|close|closing|cancel\w*|downgrad\w*|"
-    r"i[ \t]+have|i've[ \t]+got|my|holds?|owns?|on[ \t]+file|letting|let[ \t]+it|in[ \t]+full|"
-    r"bring|age)\b"
+_OWN_BEFORE_31 = re.compile(
+    r"\b(?:your|yours|you[ \t]+(?:have|hold|carry|own|already[ \t]+(?:have|hold|carry|own))|"
+    r"you've[ \t]+got|you're[ \t]+(?:carrying|holding|using)|keep(?:ing)?|close|closing|cancel\w*|"
+    r"downgrad\w*|letting|pay(?:ing)?(?:[ \t]+off)?|current(?:ly)?|existing|old)"
+    r"[ \t]+(?:[\w\"'*]+[ \t]+){0,3}(?:the[ \t]+)?(?:\*\*|__)?$"
 )
+_OWN_AFTER_31 = re.compile(
+    r"[^.!?\n]{0,40}?\b(?:is[ \t]+already|already|is[ \t]+your|you[ \t]+(?:have|hold|carry|own)|"
+    r"age|keep[ \t]+it|open[ \t]+for)\b"
+)
+# in its sentence, or its list item's lead: "you already have", "you've got", "you're paying $95
+# for", "on file", "your current cards", "any of your cards", "I have"
+_OWN_31 = re.compile(
+    r"\b(?:you[ \t]+already[ \t]+(?:have|hold|carry|own)|you've[ \t]+got|you're[ \t]+(?:paying|"
+    r"carrying)|on[ \t]+file|your[ \t]+(?:current[ \t]+|existing[ \t]+|other[ \t]+|own[ \t]+)?"
+    r"(?:cards|setup|lineup|line-up|wallet|portfolio)|(?:any|all|one|none|each|both)[ \t]+of[ \t]+"
+    r"your[ \t]+cards|cards?[ \t]+you[ \t]+(?:have|hold|carry|own)|i[ \t]+have|i've[ \t]+got|"
+    r"already[ \t]+(?:have|hold|carry|own|open)|holds)\b"
+)
+# ... and in a list item's own line or lead: "keep", "review", "already", "current"
+_OWN_LINE_31 = re.compile(r"\b(?:keep|keeping|review|already|current)\b")
 # "you don't need to add the X", "no need to get another": a negated forward word puts nothing
 _NEGATED_31 = re.compile(
     r"\b(?:don't|do[ \t]+not|no[ \t]+need[ \t]+to|not|never|wouldn't|won't|needn't|shouldn't|"
@@ -78,14 +92,28 @@ def _put_forward(masked: str, start: int, end: int) -> bool:
 def _possessed(masked: str, start: int, end: int) -> bool:
     """Whether words of the customer's own card ("your", "you have", "already", "keep", "close",
     "current") stand around the mention (``_said_around``)."""
-    return _said_around(masked, start, end, lambda text: _OWN_31.search(text) is not None)
+    if _OWN_BEFORE_31.search(masked, max(0, start - 40), start) or _OWN_AFTER_31.match(masked, end):
+        return True
+    return _said_around(
+        masked,
+        start,
+        end,
+        lambda text: _OWN_31.search(text) is not None,
+        lambda text: _OWN_31.search(text) is not None or _OWN_LINE_31.search(text) is not None,
+    )
 
 
-def _said_around(masked: str, start: int, end: int, said: Callable[[str], bool]) -> bool:
+def _said_around(
+    masked: str,
+    start: int,
+    end: int,
+    said: Callable[[str], bool],
+    said_in_line: Callable[[str], bool] | None = None,
+) -> bool:
     """Whether ``said`` holds of the mention's sentence (or a question just before it), or - in a
     list item, table row or heading - of its whole line, the nearest line above that is none, or
     its table's header row."""
-    _forward = said
+    in_line = said_in_line or said
     head = masked[max(0, start - _REACH_31) : start]
     cuts = [m for m in _SENTENCE_END_31.finditer(head)]
     if cuts:
@@ -109,8 +137,9 @@ def _said_around(masked: str, start: int, end: int, said: Callable[[str], bool])
     in_heading = _HEADING_31.match(masked, line_start) is not None
     if not in_row and not in_heading and not _LIST_LINE_31.match(masked, line_start):
         return False
-    if said(masked[near_start:near_end]):
+    if in_line(masked[near_start:near_end]):
         return True  # a later sentence of its list item, row or heading
+    indent = len(masked[line_start:near_end]) - len(masked[line_start:near_end].lstrip(" \t"))
     pos = line_start - 1
     for _ in range(_LINES_UP_31):
         if pos <= 0:
@@ -121,12 +150,14 @@ def _said_around(masked: str, start: int, end: int, said: Callable[[str], bool])
         if not line.strip():
             continue
         if _ROW_31.match(line):
-            if in_row and said(line):
+            if in_row and in_line(line):
                 return True  # the header (or another row) of the card's table
             continue
+        if _LIST_LINE_31.match(line) and len(line) - len(line.lstrip(" \t")) < indent:
+            return in_line(line[-2 * _REACH_31 :])  # a nested item's parent item
         if _LIST_LINE_31.match(line) or (in_heading and not _HEADING_31.match(line)):
             continue  # under a heading, the lead is the heading above it
-        return said(line[-2 * _REACH_31 :])
+        return in_line(line[-2 * _REACH_31 :])
     return False
 
 
@@ -170,14 +201,14 @@ def held_31(
 # "In my last reply I suggested X. You pointed out ...": a past suggestion the answer corrects
 _PAST_PICK_31 = re.compile(
     r"\b(?:(?:i|we)[ \t]+(?:had[ \t]+|originally[ \t]+|previously[ \t]+)?(?:suggested|recommended|"
-    r"pointed[ \t]+you[ \t]+(?:to|toward|towards)|put[ \t]+you[ \t]+(?:in|on)|mentioned|told[ \t]+you"
-    r"[ \t]+about)|my[ \t]+(?:last|earlier|previous|original|first)[ \t]+(?:answer|reply|message|"
-    r"suggestion|recommendation|pick))\b"
+    r"pointed[ \t]+you[ \t]+(?:to|toward|towards)|put[ \t]+you[ \t]+(?:in|on)|told[ \t]+you"
+    r"[ \t]+about)|my[ \t]+(?:last|earlier|previous|original)[ \t]+(?:answer|reply|message|"
+    r"suggestion|recommendation))\b"
 )
 _CORRECTION_31 = re.compile(
     r"\b(?:correction|my[ \t]+mistake|i[ \t]+was[ \t]+wrong|got[ \t]+(?:something|it|that)(?:[ \t]+"
-    r"\w+)?[ \t]+wrong|pointed[ \t]+out|"
-    r"turned[ \t]+down|declined)\b"
+    r"\w+)?[ \t]+wrong|you[ \t]+(?:rightly[ \t]+)?pointed[ \t]+out|you[ \t]+(?:were|got)[ \t]+"
+    r"(?:turned[ \t]+down|declined|rejected))\b"
 )
 _CORRECTION_REACH = 200
 # "X would normally be the obvious pick, but ...": a counterfactual pick
@@ -186,8 +217,8 @@ _COUNTERFACTUAL_31 = re.compile(
     r"|[ \t]*(?:\)|\*\*|__)?[ \t]*would[ \t]+have[ \t]+been"
 )
 _COUNTER_PICK_31 = re.compile(
-    r"[^.!?;\n]{0,40}\b(?:pick|choice|option|recommendation|go-to|fit|card[ \t]+for[ \t]+you)\b"
-    r"[^.!?;\n]*\b(?:but|except)\b"
+    r"(?![^.!?;\n]{0,40}\b(?:last|worst)\b)[^.!?;\n]{0,40}\b(?:pick|choice|option|recommendation|"
+    r"go-to|fit|card[ \t]+for[ \t]+you)\b[^.!?;\n]*\b(?:but|except)\b"
 )
 # words that keep a past pick standing: "my earlier recommendation stands", "I'd keep my original
 # pick", "still", "stick with"
@@ -215,7 +246,11 @@ def _withdrawn(masked: str, mention: NameMention) -> bool:
     # "X would normally be the obvious pick for you, but ...": the card is the counterfactual's
     # subject, and its pick is undone by "but" / "except"
     shape = _COUNTERFACTUAL_31.match(masked, mention.end)
-    return shape is not None and _COUNTER_PICK_31.match(masked, shape.end()) is not None
+    if shape is None:
+        return False
+    undone = _COUNTER_PICK_31.match(masked, shape.end())
+    # ", but ... it's the one to get" puts it forward after all
+    return undone is not None and not _forward(masked[undone.end() : stop])
 
 
 def retracted_31(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import replace
 
 from replicas.verifiers.compliance.attribution import UNION
@@ -15,7 +16,7 @@ from replicas.verifiers.compliance.mentions import EXACT, MISSPELLED
 __all__ = [
     "CLAUSE_REACH",
     "FEE_WORDS",
-    "generic_card",
+    "generic_reading",
     "needed",
     "read_pairs",
     "sentence_of",
@@ -67,7 +68,9 @@ _PAIR_ORDER = re.compile(
     re.IGNORECASE,
 )
 _BY_VALUE = re.compile(
-    r"[^.;\n]{0,30}\b(?:(?:lowest|highest|cheapest|smallest|biggest|largest)[ \t]+first|low[ \t]+to[ \t]+high|"
+    r"[^.;\n]{0,40}\b(?:the[ \t]+(?:higher|lower|bigger|smaller|larger|first|second)[ \t]+one|"
+    r"(?:repeat|second|subsequent|later)[ \t]+(?:miss|late|offence|offense|payment)|"
+    r"(?:lowest|highest|cheapest|smallest|biggest|largest)[ \t]+first|low[ \t]+to[ \t]+high|"
     r"high[ \t]+to[ \t]+low|by[ \t]+size|in[ \t]+(?:ascending|descending)[ \t]+order)\b",
     re.IGNORECASE,
 )
@@ -157,9 +160,16 @@ _FEE_LABEL = re.compile(
     r"\b(?:fees?|af)\b[ \t]*(?:\*\*|__)?[ \t]*[:=\-\u2013\u2014][ \t]*(?:\*\*|__)?[ \t]*$"
 )
 _CLAUSE_STOP = re.compile(r"[.;!?\n]|,|\band\b|\bbut\b|\bwhile\b")
+_FRAGMENT = re.compile(r"[ \t*_>\-\u2022]*(?:an?|one)[ \t]")
+_SAID_OF = re.compile(
+    r"\b(?:it's|it[ \t]+is|it[ \t]+has|it[ \t]+makes|this[ \t]+(?:card|one)|that[ \t]+(?:card|one)|"
+    r"they're|they[ \t]+are)\b"
+)
+_CAPITAL_WORD = re.compile(r"\b[A-Z][A-Za-z0-9'-]*")
 _PRICED_AFTER = re.compile(
     r"[ \t]*(?:\*\*|__)?[ \t]*(?:(?:annual|yearly|late|foreign|transfer|membership)\b|(?:a|an|the)?[ \t]*"
-    r"(?:fee|fees|af)\b|a[ \t]+year|/yr|/year|per[ \t]+year|annually|each[ \t]+year|every[ \t]+year)"
+    r"(?:fee|fees|af)\b|a[ \t]+year|/yr|/year|per[ \t]+(?:year|annum)|p\.a\.|annually|each[ \t]+year|"
+    r"every[ \t]+year)"
 )
 
 
@@ -198,8 +208,19 @@ _PREDICATE_31 = re.compile(
 )
 
 
-def generic_card(claim: Claim, masked: str) -> bool:
-    """``generic_31``: the claim sits in "a(n) ... <claim> ... card" (not "X is a no-fee card")."""
+def generic_reading(text: str, name_words: frozenset[str]) -> Callable[[Claim, str], bool]:
+    """``generic_31`` for ``text`` (the original case; ``name_words``: the distinctive words of
+    the catalog's card names)."""
+
+    def generic(claim: Claim, masked: str) -> bool:
+        return _generic_card(claim, masked, text, name_words)
+
+    return generic
+
+
+def _generic_card(claim: Claim, masked: str, text: str, name_words: frozenset[str]) -> bool:
+    """The claim sits in "a(n) ... <claim> ... card" in a sentence about no card: not "X is a
+    no-fee card", "It's a no-fee card", "Willow is a no-fee card", "...; a no-fee card"."""
     if claim.family != "fee":
         return False
     before = _GENERIC_BEFORE.search(masked, max(0, claim.start - 40), claim.start)
@@ -212,4 +233,9 @@ def generic_card(claim: Claim, masked: str) -> bool:
     # no-fee card", "| X | a great no annual fee card |", "For a no-fee card, X is my pick")
     begin, stop = sentence_of(masked, claim.start, claim.end)
     line_start = masked.rfind("\n", 0, claim.start) + 1
-    return "#" not in masked[begin:stop] and not _ROW_31.match(masked, line_start)
+    if "#" in masked[begin:stop] or _ROW_31.match(masked, line_start):
+        return False
+    sentence = masked[begin:stop]
+    if _FRAGMENT.match(sentence) or _SAID_OF.search(sentence):
+        return False  # "...; a no-fee card with ...", "It's a no-fee card"
+    return not any(w.lower() in name_words for w in _CAPITAL_WORD.findall(text, begin, stop))
