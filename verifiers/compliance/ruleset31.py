@@ -142,7 +142,8 @@ _WORD = re.compile(r"(?<![\w'-])([A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)(?:'s|\u201
 _COMPARISON = re.compile(
     r"(?:\b(?:like|unlike|than|as|vs\.?|versus|compared\s+(?:with|to)|over|beats?|from|against|"
     r"instead\s+of|including|match(?:es)?|mirrors?|equals?|copies|think|similar\s+to|on\s+par\s+with|"
-    r"relative\s+to|identical\s+to|same\s+as|forget|skip|ditch|drop|bye|sorry|not|avoid|pass\s+on)"
+    r"relative\s+to|identical\s+to|same\s+as|forget|skip|ditch|drop|bye|sorry|not|avoid|pass\s+on|"
+    r"thanks|thank\s+you|cheers|hi|hey|hello|dear|v)"
     r",?\s+(?:the\s+|your\s+)?)$",
     re.IGNORECASE,
 )
@@ -151,6 +152,8 @@ _BRACKET_AFTER = re.compile(
 )
 # A clause ends at these (a short name before one does not reach a figure after it).
 _CLAUSE_END = re.compile(r"[;\n]")
+# a sentence the units read on past an abbreviation's period ("etc. Next, ...", "the U.S. The")
+_ABBREVIATION_END = re.compile(r"\b(?:etc|U\.S|U\.K|e\.g|i\.e|vs|approx|incl)\.(?=[ \t]+[A-Z])")
 
 
 def _named_cards(mentions: list[NameMention]) -> dict[str, tuple[str, ...]]:
@@ -187,6 +190,8 @@ def _short_names(
             k += 1
         if k < len(spans) and spans[k][0] < end:
             continue  # inside a name the mention rules read
+        if start and text[start - 1] == "@":
+            continue  # a forum handle
         word = match.group(1)
         lower = word.lower()
         cards = words.get(lower)
@@ -364,6 +369,14 @@ def _sentence_start(text: str, pos: int) -> bool:
 
 
 _INDEFINITE_31 = re.compile(r"\b(?:a|an|another|any)[ \t]+(?:[\w$%-]+[ \t]+){0,2}$", re.IGNORECASE)
+_SHORT_REACH = 200
+_MODIFIER_AFTER = re.compile(
+    r"(?:'s|\u2019s)?[ \t]+(?:card)?(?:holders?|fans?|users?|customers?|owners?|members?|people|folks|"
+    r"crowd|loyalists|aside|gone|excluded|apart|notwithstanding|included|out[ \t]+of)\b"
+)
+_OTHER_PRODUCT = re.compile(
+    r"\b(?:version|variant|edition|tier|sibling|cousin|sister|another|other|upgrade|downgrade)\b"
+)
 _CLAUSE_JOIN = re.compile(r",[ \t]*(?:and|but|while|whereas|so|though)\b|[ \t]\u2014[ \t]")
 _LABEL_AFTER = re.compile(r"(?:\*\*|__)?[ \t]*:")
 _PRONOUN_31 = re.compile(
@@ -380,7 +393,7 @@ _DIRECT = re.compile(
 _SUBJECT_LEAD = re.compile(
     r"(?:(?:and|but|while|whereas|so|then|also|or|meanwhile)[ \t]+)?(?:(?:the|and)[ \t]+)?"
 )
-_CLAUSE_OPEN = re.compile(r"[,;:(\n|]|[.!?](?:[ \t]|$)")
+_CLAUSE_OPEN = re.compile(r"[,;:(\n|]|[.!?](?:[ \t]|$)|\u2192|->|=>")
 # after "X's": a word of the card's terms ("BJR's annual fee is $550"), else X's is a modifier
 # of something else ("Y's sister card charges ...")
 _TERM_AFTER_POSSESSIVE = re.compile(
@@ -475,19 +488,25 @@ def _referent(
         and not (_LABEL_AFTER.match(text, end) and _opens_clause(text, unit_start, start))
     ):
         return None  # ("Vista: no annual fee" after "The Plus: $95 a year, " is a label)
+    if claim.start - end > _SHORT_REACH:
+        return None  # a short name reaches this far at most (and each figure reads no more)
+    if _MODIFIER_AFTER.match(text, end):
+        return None  # "Juniper cardholders ...", "Juniper aside, ...": no subject
     between = text[end : claim.start]
     if _CLAUSE_JOIN.search(between) and not _LABEL_AFTER.match(text, end):
         return None  # "Harbor doesn't come close, and the annual fee is $0"
+    if _OTHER_PRODUCT.search(between):
+        return None  # "Juniper also does a version for $95 a year"
     if _PRONOUN_31.search(between) or (")" in between and "(" in text[unit_start:start]):
         return None  # "Harbor doesn't, but it runs ...", "(Harbor is comparable) ... 0.99%"
+    # subject of its clause, whatever stands between it and the figure ("Cancel Juniper: $0",
+    # "Heading to Keystone: ...", "The upside of ditching Juniper is $0" are not); right before
+    # the figure after "the" it may be an object ("do you still need the Preferred at $150/yr?")
     direct = _DIRECT.fullmatch(text, end, claim.start)
-    if direct is None or direct.group(1) == "at":
-        if direct is None and _COMPARISON.search(text[max(unit_start, start - 24) : start]):
-            return None
-        if not _subject(text, unit_start, start, end, word) and not (
-            direct is not None and _THE_BEFORE.search(text, max(0, start - 8), start)
-        ):
-            return None
+    if not _subject(text, unit_start, start, end, word) and not (
+        direct is not None and _THE_BEFORE.search(text, max(0, start - 8), start)
+    ):
+        return None
     return cards
 
 
@@ -604,7 +623,10 @@ def _shortrefs(
     starts = [s for s, _, _ in shorts]
     mention_ends = sorted(m.end for m in mentions)
     mention_starts = sorted(m.start for m in mentions)
-    breaks = [m.start() for m in _CLAUSE_END.finditer(text)]
+    breaks = sorted(
+        [m.start() for m in _CLAUSE_END.finditer(text)]
+        + [m.start() for m in _ABBREVIATION_END.finditer(text)]
+    )
     out = list(extraction.claims)
     changed = False
     for i, claim in enumerate(out):

@@ -248,9 +248,11 @@ def _withdrawn(masked: str, mention: NameMention) -> bool:
     shape = _COUNTERFACTUAL_31.match(masked, mention.end)
     if shape is None:
         return False
-    undone = _COUNTER_PICK_31.match(masked, shape.end())
+    undone = _COUNTER_PICK_31.match(masked[shape.end() : shape.end() + _REACH_31])
     # ", but ... it's the one to get" puts it forward after all
-    return undone is not None and not _forward(masked[undone.end() : stop])
+    return undone is not None and not _forward(
+        masked[shape.end() + undone.end() : max(stop, shape.end() + undone.end())]
+    )
 
 
 def retracted_31(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:

@@ -74,6 +74,8 @@ _BY_VALUE = re.compile(
     r"high[ \t]+to[ \t]+low|by[ \t]+size|in[ \t]+(?:ascending|descending)[ \t]+order)\b",
     re.IGNORECASE,
 )
+# "$29 and $25 - Harbor charges more", "with Cardinal the pricier one": a name after the pair orders it
+_NAMED_AFTER = re.compile(r"[^.!?\n]{0,60}?(?<![.!?] )\b[A-Z][a-z]+")
 _BRACKET_NEXT = re.compile(r"[ \t]*\(")
 _RANGE_WORDS = re.compile(r"\b(?:between|from|rang\w*|anywhere|either)\b", re.IGNORECASE)
 _FIGURE_JOINER = re.compile(r"[ \t]*(?:and|&|,[ \t]*and)[ \t]*")
@@ -127,7 +129,7 @@ def read_pairs(extraction: Extraction, text: str) -> Extraction:
             continue
         if _PAIR_LEAD.search(text, max(unit_start, one.start - 60), one.start):
             continue
-        if _BY_VALUE.match(text, second.end):
+        if _BY_VALUE.match(text, second.end) or _NAMED_AFTER.match(text, second.end):
             continue  # "$25 and $29, lowest first"
         if _BRACKET_NEXT.match(text, second.end):
             continue  # "$40 and $29 (first miss, repeat)": one schedule, not a pair
