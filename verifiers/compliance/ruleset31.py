@@ -156,24 +156,30 @@ _CLAUSE_END = re.compile(r"[;\n]")
 _ABBREVIATION_END = re.compile(r"\b(?:etc|U\.S|U\.K|e\.g|i\.e|vs|approx|incl)\.(?=[ \t]+[A-Z])")
 
 
-def _named_cards(mentions: list[NameMention]) -> dict[str, tuple[str, ...]]:
-    """Card id -> the words of the name the response wrote for it in full."""
-    out: dict[str, tuple[str, ...]] = {}
-    for m in mentions:
-        if m.card_id is not None and m.kind in (EXACT, MISSPELLED):
-            out.setdefault(m.card_id, tokens_of(m.surface))
-    return out
+def _named_cards(mentions: list[NameMention]) -> dict[str, None]:
+    """The cards the response names in full, in order of first mention."""
+    return {
+        m.card_id: None for m in mentions if m.card_id is not None and m.kind in (EXACT, MISSPELLED)
+    }
+
+
+def _tokens_by_card(catalog: Catalog) -> dict[str, tuple[str, ...]]:
+    return {card.card_id: tokens_of(catalog.names.name_of(card.card_id)) for card in catalog.cards}
+
+
+_name_tokens = PerCatalog(_tokens_by_card)
 
 
 def _short_names(
-    text: str, catalog: Catalog, named: dict[str, tuple[str, ...]], mentions: list[NameMention]
+    text: str, catalog: Catalog, named: dict[str, None], mentions: list[NameMention]
 ) -> list[tuple[int, int, frozenset[str]]]:
     """Each short name of the text: (start, end, the named cards it may call), in order."""
     words: dict[str, set[str]] = {}
     initials: dict[str, set[str]] = {}
     blockers: set[str] = set()
+    tokens = _name_tokens(catalog)
     for card_id in named:
-        full = tokens_of(catalog.names.name_of(card_id))
+        full = tokens[card_id]
         for w in full:
             if w in _NOT_SHORT or w.isdigit():
                 blockers.add(w)
