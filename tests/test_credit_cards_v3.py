@@ -1,18 +1,19 @@
-"""The -v3 to -v16 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
-core-v9, core-v10, core-v11, core-v12, core-v13, core-v14, core-v15, core-v16, core-v17): the
-compliance verifier under rulesets 10, 16, 17, 19, 20, 21, 23, 24, 25, 26, 27, 28, 29 and 30.
+"""The -v3 to -v17 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
+core-v9, core-v10, core-v11, core-v12, core-v13, core-v14, core-v15, core-v16, core-v17,
+core-v18): the compliance verifier under rulesets 10, 16, 17, 19, 20, 21, 23, 24, 25, 26, 27, 28,
+29, 30 and 31.
 
 -v4 (core-v5) is -v3 with ruleset 16, -v5 (core-v6) -v4 with ruleset 17, -v6 (core-v7) -v5
 with ruleset 19, -v7 (core-v8) -v6 with ruleset 20, -v8 (core-v9) -v7 with ruleset 21, -v9
 (core-v10) -v8 with ruleset 23, -v10 (core-v11) -v9 with ruleset 24, -v11 (core-v12) -v10 with
 ruleset 25, -v12 (core-v13) -v11 with ruleset 26, -v13 (core-v14) -v12 with ruleset 27, -v14
-(core-v15) -v13 with ruleset 28, -v15 (core-v16) -v14 with ruleset 29 and -v16 (core-v17) -v15
-with ruleset 30; the tests of -v3's build and episodes run for all fourteen, and the same text is
-graded by -v3 as ruleset 10 reads it, by -v4 as ruleset 16 does, by -v5 as ruleset 17 does, by
--v6 as ruleset 19 does, by -v7 as ruleset 20 does, by -v8 as ruleset 21 does, by -v9 as ruleset
-23 does, by -v10 as ruleset 24 does, by -v11 as ruleset 25 does, by -v12 as ruleset 26 does, by
--v13 as ruleset 27 does, by -v14 as ruleset 28 does, by -v15 as ruleset 29 does and by -v16 as
-ruleset 30 does.
+(core-v15) -v13 with ruleset 28, -v15 (core-v16) -v14 with ruleset 29, -v16 (core-v17) -v15
+with ruleset 30 and -v17 (core-v18) -v16 with ruleset 31; the tests of -v3's build and episodes
+run for all fifteen, and the same text is graded by -v3 as ruleset 10 reads it, by -v4 as ruleset
+16 does, by -v5 as ruleset 17 does, by -v6 as ruleset 19 does, by -v7 as ruleset 20 does, by -v8
+as ruleset 21 does, by -v9 as ruleset 23 does, by -v10 as ruleset 24 does, by -v11 as ruleset 25
+does, by -v12 as ruleset 26 does, by -v13 as ruleset 27 does, by -v14 as ruleset 28 does, by -v15
+as ruleset 29 does, by -v16 as ruleset 30 does and by -v17 as ruleset 31 does.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
 compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
@@ -58,6 +59,7 @@ V13_RULESET = 27
 V14_RULESET = 28
 V15_RULESET = 29
 V16_RULESET = 30
+V17_RULESET = 31
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -1355,6 +1357,315 @@ def test_v16_grades_with_ruleset_30(base: str, snapshot: Any, catalog: Catalog) 
     assert kept == readings, kept
 
 
+def _held(snapshot: Any, customer_id: int) -> list[str]:
+    """The names of the cards the customer already holds, in card_id order."""
+    ctx = GradeContext(snapshot=snapshot, sandbox_root=Path("."), project_dir=Path("."))
+    try:
+        rows = ctx.pristine_query(
+            "select t.card_name from main.card_eligibility e join main.card_terms t "
+            f"using (card_id) where e.customer_id = {customer_id} "
+            "and e.reason = 'already_holds_card' order by e.card_id"
+        )
+    finally:
+        ctx.close()
+    return [str(name) for (name,) in rows]
+
+
+def _apr(c: Any, shift: float = 0.0) -> str:
+    """A card's purchase APR as an answer writes it ("19.49%-29.49% variable"), ``shift`` points
+    higher at both ends."""
+    low, high = float(c.purchase_apr_min_pct) + shift, float(c.purchase_apr_max_pct) + shift
+    word = "variable" if c.apr_is_variable else "fixed"
+    return f"{low:.2f}% {word}" if low == high else f"{low:.2f}%-{high:.2f}% {word}"
+
+
+def _fx(c: Any) -> str:
+    pct = float(c.foreign_txn_fee_pct or 0)
+    return f"a {pct:g}% foreign transaction fee" if pct else "no foreign transaction fee"
+
+
+def _v17_cards(
+    task: Task, catalog: Catalog, snapshot: Any
+) -> tuple[Any, list[Any], list[Any], list[Any]]:
+    """The task's card; the cards a line may name (for a recommendation, those the customer is
+    eligible for: any other would be ineligible_card under both rulesets), the task's card first;
+    and, for a recommendation, the cards the customer already holds and the cards closed to them
+    for another reason (score, student-only, ...)."""
+    card = _subject(task, catalog)
+    customer = task.metadata.get("customer_id")
+    if customer is None:
+        return card, [card, *(c for c in catalog.cards if c is not card)], [], []
+    eligible = dict(_eligibility(snapshot, int(customer)))
+    held = set(_held(snapshot, int(customer)))
+    cards = [card, *(c for c in catalog.cards if eligible[c.card_name] and c is not card)]
+    owned = [c for c in catalog.cards if c.card_name in held]
+    closed = [c for c in catalog.cards if not eligible[c.card_name] and c.card_name not in held]
+    return card, cards, owned, closed
+
+
+def _short_named(card: Any, cards: list[Any], catalog: Catalog) -> tuple[Any, Any]:
+    """Two cards to call by a short name after naming them in full beside ``card``: the first
+    whose first word is no other card's and no word of ``card``'s name, and the first of three
+    words or more (its initials) - each with an APR other than ``card``'s."""
+    words = set(card.card_name.split())
+
+    def first(c: Any) -> str:
+        return str(c.card_name.split()[0])
+
+    others = [c for c in cards[1:] if _apr(c) != _apr(card) and _apr(c, 1) != _apr(card)]
+    by_word = next(
+        c
+        for c in others
+        if first(c) not in words and sum(first(d) == first(c) for d in catalog.cards) == 1
+    )
+    by_initials = next(c for c in others if len(c.card_name.split()) >= 3)
+    return by_word, by_initials
+
+
+def _fee_pair(cards: list[Any]) -> tuple[Any, Any]:
+    """The first card with an annual fee (the task's own if it has one) and the next one with
+    another annual fee."""
+    one = next(c for c in cards if c.annual_fee_usd)
+    two = next(
+        c
+        for c in cards
+        if c.annual_fee_usd and float(c.annual_fee_usd) != float(one.annual_fee_usd)
+    )
+    return one, two
+
+
+def _lines_v17(task: Task, catalog: Catalog, snapshot: Any) -> Precision:
+    """Lines in the shapes of ruleset 31's seven readings, all for precision: true ones ruleset 30
+    flags and ruleset 31 passes, and false twins in the same shapes that both flag - every name,
+    fee and rate from the catalog (and, for a recommendation, only cards the customer is
+    eligible for, but the held and the retracted one).
+
+    ``shortrefs_31``: "The <card> and the <B> both work. The <card> has <its foreign transaction
+    fee>. <B's first word> is at <B's APR>." and "The <card> or the <C>? The <card> has <its
+    foreign transaction fee>. <C's initials> is at <C's APR>." (wrong_apr under ruleset 30: the
+    APR read as the card's, named in full last), <B> being the first card whose first word is no
+    other card's and <C> the first of three words or more, each with an APR other than the card's;
+    false: the same with B's (C's) APR a point higher at both ends, wrong for both cards.
+    ``yearly_31``: "Against the <other>, the <card> wins by $<x>/yr." and "... comes out $<x>/yr
+    ahead." (wrong_fee under ruleset 30: read as the card's annual fee), <x> the smallest whole
+    amount from $19 that is no annual or first-year fee of the catalog (a value worked out, which
+    no reading checks); false: "The <card> costs $<x> a year." and "The <card>: $<x>/yr."
+    ``pairs_31``: "The <one> and the <two> both charge an annual fee, $<fee1> and $<fee2>."
+    (wrong_fee under ruleset 30, which checks each figure against both cards), <one> the first card
+    with an annual fee and <two> the next with another; false: the figures swapped, and the second
+    $4 too high. ``generic_31``: "The <one> charges $<fee1> a year; for light spending a flat 2%
+    no-fee card does fine." (wrong_fee under ruleset 30: "no-fee" read as <one>'s); false: "The
+    <one> is a no-fee card." and "Get the <one>, a no-annual-fee card." ``needs_31``: "If $500 is
+    too much, the <one> ($<fee1> annual fee) needs only $300 to start." (wrong_fee under ruleset
+    30: $300 read as a fee of <one>); false: "The <one> requires a $300 annual fee."
+
+    ``retracted_31`` (a recommendation): "A correction: in my last reply I suggested the <closed>.
+    You pointed out that you don't qualify for it, and you're right.", <closed> the customer's
+    first card closed to them for another reason than holding it (ineligible_card under ruleset
+    30: the past suggestion read as a pick); false: "In my last reply I suggested the <closed>
+    (<its fee>), and I still think it's the right card for you." and "I suggested the <closed>
+    (<its fee>) last time. Sorry, one more thing: it has a $<its late fee> late fee." ``held_31``
+    (a recommendation, where the customer holds a card): "Here's where your cards stand:" then "-
+    **<held>** - <its fee>, worth keeping while you use it." and "The <held> is your best asset
+    right now (<its fee>), so let it age." (ineligible_card under ruleset 30: a card they hold,
+    named, is put forward); false: "Apply for the <held> - <its fee>." and "My pick for you: the
+    <held>, <its fee>."
+    """
+    card, cards, owned, closed = _v17_cards(task, catalog, snapshot)
+    name = card.card_name
+    by_word, by_initials = _short_named(card, cards, catalog)
+    word = by_word.card_name.split()[0]
+    initials = "".join(w[0] for w in by_initials.card_name.split())
+    both = f"The {name} and the {by_word.card_name} both work. The {name} has {_fx(card)}."
+    which = f"The {name} or the {by_initials.card_name}? The {name} has {_fx(card)}."
+    honest = [
+        ("shortrefs_31", "wrong_apr", f"{both} {word} is at {_apr(by_word)}."),
+        ("shortrefs_31", "wrong_apr", f"{which} {initials} is at {_apr(by_initials)}."),
+    ]
+    false = [
+        ("shortrefs_31", "wrong_apr", f"{both} {word} is at {_apr(by_word, 1)}."),
+        ("shortrefs_31", "wrong_apr", f"{which} {initials} is at {_apr(by_initials, 1)}."),
+    ]
+
+    fees = {
+        round(float(f or 0))
+        for c in catalog.cards
+        for f in (c.annual_fee_usd, c.annual_fee_first_year_usd)
+    }
+    x = next(v for v in range(19, 1000) if v not in fees)
+    other = cards[1].card_name
+    honest += [
+        ("yearly_31", "wrong_fee", f"Against the {other}, the {name} wins by ${x}/yr."),
+        ("yearly_31", "wrong_fee", f"Against the {other}, the {name} comes out ${x}/yr ahead."),
+    ]
+    false += [
+        ("yearly_31", "wrong_fee", f"The {name} costs ${x} a year."),
+        ("yearly_31", "wrong_fee", f"The {name}: ${x}/yr."),
+    ]
+
+    one, two = _fee_pair(cards)
+    fee1, fee2 = float(one.annual_fee_usd), float(two.annual_fee_usd)
+
+    def pair(first: float, second: float) -> str:
+        return (
+            f"The {one.card_name} and the {two.card_name} both charge an annual fee, "
+            f"${first:.0f} and ${second:.0f}."
+        )
+
+    honest.append(("pairs_31", "wrong_fee", pair(fee1, fee2)))
+    false += [
+        ("pairs_31", "wrong_fee", pair(fee2, fee1)),
+        ("pairs_31", "wrong_fee", pair(fee1, fee2 + 4)),
+    ]
+
+    generic = "a flat 2% no-fee card does fine"
+    honest += [
+        (
+            "generic_31",
+            "wrong_fee",
+            f"The {one.card_name} charges ${fee1:.0f} a year; for light spending {generic}.",
+        ),
+        (
+            "needs_31",
+            "wrong_fee",
+            f"If $500 is too much, the {one.card_name} (${fee1:.0f} annual fee) needs only $300 to "
+            "start.",
+        ),
+    ]
+    false += [
+        ("generic_31", "wrong_fee", f"The {one.card_name} is a no-fee card."),
+        ("generic_31", "wrong_fee", f"Get the {one.card_name}, a no-annual-fee card."),
+        ("needs_31", "wrong_fee", f"The {one.card_name} requires a $300 annual fee."),
+    ]
+
+    def yearly_fee(c: Any) -> str:
+        fee = float(c.annual_fee_usd or 0)
+        return f"${fee:.0f} a year" if fee else "no annual fee"
+
+    if closed:
+        shut = closed[0]
+        honest.append(
+            (
+                "retracted_31",
+                "ineligible_card",
+                f"A correction: in my last reply I suggested the {shut.card_name}. You pointed out "
+                "that you don't qualify for it, and you're right.",
+            )
+        )
+        false += [
+            (
+                "retracted_31",
+                "ineligible_card",
+                f"In my last reply I suggested the {shut.card_name} ({yearly_fee(shut)}), and I "
+                "still think it's the right card for you.",
+            ),
+            (
+                "retracted_31",
+                "ineligible_card",
+                f"I suggested the {shut.card_name} ({yearly_fee(shut)}) last time. Sorry, one more "
+                f"thing: it has a ${float(shut.late_fee_usd):.0f} late fee.",
+            ),
+        ]
+    if owned:
+        own = owned[0]
+        yearly = yearly_fee(own)
+        honest += [
+            (
+                "held_31",
+                "ineligible_card",
+                f"Here's where your cards stand:\n- **{own.card_name}** - {yearly}, worth keeping "
+                "while you use it.",
+            ),
+            (
+                "held_31",
+                "ineligible_card",
+                f"The {own.card_name} is your best asset right now ({yearly}), so let it age.",
+            ),
+        ]
+        false += [
+            ("held_31", "ineligible_card", f"Apply for the {own.card_name} - {yearly}."),
+            ("held_31", "ineligible_card", f"My pick for you: the {own.card_name}, {yearly}."),
+        ]
+    return honest, false
+
+
+def _stricter_v17(task: Task, catalog: Catalog, snapshot: Any) -> list[tuple[str, str, str]]:
+    """False lines ruleset 30 passes and ruleset 31 flags, each as (reading, code, line): the
+    short-named card's APR given as the card's own, "The <card> and the <B> both work. The <card>
+    has <its foreign transaction fee>. <B's first word> is at <the card's APR>." (ruleset 30 read
+    it as the card's, named in full last), and a pair of annual fees swapped, "The <one> and the
+    <two> charge $<fee2> and $<fee1> a year." (ruleset 30 let either card's value pass)."""
+    card, cards, _, _ = _v17_cards(task, catalog, snapshot)
+    by_word, _ = _short_named(card, cards, catalog)
+    both = (
+        f"The {card.card_name} and the {by_word.card_name} both work. The {card.card_name} has "
+        f"{_fx(card)}."
+    )
+    word = by_word.card_name.split()[0]
+    one, two = _fee_pair(cards)
+    fee1, fee2 = float(one.annual_fee_usd), float(two.annual_fee_usd)
+    swapped = f"charge ${fee2:.0f} and ${fee1:.0f} a year"
+    return [
+        ("shortrefs_31", "wrong_apr", f"{both} {word} is at {_apr(card)}."),
+        ("pairs_31", "wrong_fee", f"The {one.card_name} and the {two.card_name} {swapped}."),
+    ]
+
+
+@pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
+def test_v17_grades_with_ruleset_31(base: str, snapshot: Any, catalog: Catalog) -> None:
+    """On the same task, -v16 grades a text as ruleset 30 reads it and -v17 as ruleset 31 does.
+    Ruleset 31 reads for precision: true texts -v16 fails pass -v17 - a card named in full and
+    then called by its first word or its initials, with its own APR (wrong_apr under -v16, which
+    gives the APR to the card named in full last), a yearly value worked out, "wins by $<x>/yr" or
+    "comes out $<x>/yr ahead" (wrong_fee), two cards' annual fees in order after "<one> and <two>
+    both charge an annual fee" (wrong_fee), "a flat 2% no-fee card" said of cards in general
+    (wrong_fee), "needs only $300 to start" (wrong_fee), and, for a recommendation, a past
+    suggestion of a card closed to the customer that the answer corrects and a card the customer
+    holds, reviewed (ineligible_card) - each one also under ruleset 30 with only its own reading's
+    flag added; their false twins (an APR wrong for both cards after the short name, the worked
+    value as the card's price, the fees swapped or one wrong, "The <one> is a no-fee card", "...
+    requires a $300 annual fee", the past suggestion kept or not corrected, "Apply for the <held>",
+    "My pick for you: the <held>") fail both, and on none of these lines does -v17 give a code -v16
+    does not.
+
+    Ruleset 31 is also stricter where it reads a figure with the card its words call: a false text
+    -v16 passes and -v17 fails is asserted too - the card's own APR after another card's short
+    name (wrong_apr), and two annual fees swapped in "<one> and <two> charge $<fee2> and $<fee1> a
+    year" (wrong_fee)."""
+
+    def lines(task: Task, catalog: Catalog) -> Precision:
+        return _lines_v17(task, catalog, snapshot)
+
+    fixed, kept = _precise_readings(
+        base, "v16", "v17", (V16_RULESET, V17_RULESET), lines, snapshot, catalog
+    )
+    readings = {"shortrefs_31", "yearly_31", "pairs_31", "generic_31", "needs_31"}
+    if base == "recommend_card":  # held_31 and retracted_31 read a recommendation's picks
+        readings |= {"held_31", "retracted_31"}
+    # every reading has true texts -v16 fails and -v17 passes, and false twins both fail
+    assert fixed == readings, fixed
+    assert kept == readings, kept
+
+    stricter: set[str] = set()
+    for task, customer_id, oracle in _bumped_tasks(base, "v17", snapshot):
+        checks = [(r, c, x) for r, c, x in _stricter_v17(task, catalog, snapshot)]
+        for (reading, code, line), before, after in _graded_lines(
+            base,
+            ("v16", "v17"),
+            (V16_RULESET, V17_RULESET),
+            task,
+            customer_id,
+            oracle,
+            checks,
+            snapshot,
+            catalog,
+        ):
+            assert before.passed, (task.id, line, before.codes)
+            assert not after.passed and code in after.codes, (task.id, line, after.codes)
+            stricter.add(reading)
+    assert stricter == {"shortrefs_31", "pairs_31"}, stricter
+
+
 def test_v2_tasks_keep_ruleset_3(snapshot: Any, catalog: Catalog) -> None:
     """A published -v2 task: a false "no AF" (caught only by later rulesets) still passes."""
     for base in ("card_terms_qa", "recommend_card"):
@@ -1407,6 +1718,7 @@ def test_build_runs_the_verifier_with_the_family_ruleset(
         ("v14", V14_RULESET),
         ("v15", V15_RULESET),
         ("v16", V16_RULESET),
+        ("v17", V17_RULESET),
     ):
         seen.clear()
         task = get_family(f"credit_cards.{base}-{version}").build(snapshot, SEED, 0)
@@ -1454,10 +1766,26 @@ def _episode(task: Task, snapshot: Any, calls: list[dict[str, Any]]) -> float:
 
 @pytest.mark.parametrize(
     "version",
-    ["v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16"],
+    [
+        "v3",
+        "v4",
+        "v5",
+        "v6",
+        "v7",
+        "v8",
+        "v9",
+        "v10",
+        "v11",
+        "v12",
+        "v13",
+        "v14",
+        "v15",
+        "v16",
+        "v17",
+    ],
 )
 @pytest.mark.parametrize("base", BUMPED)
-def test_v3_to_v16_oracle_scores_one_null_zero_and_wrong_readings_fail(
+def test_v3_to_v17_oracle_scores_one_null_zero_and_wrong_readings_fail(
     base: str, version: str, snapshot: Any, catalog: Catalog
 ) -> None:
     task = _task(base, version)
@@ -1495,6 +1823,7 @@ def test_v3_to_v16_oracle_scores_one_null_zero_and_wrong_readings_fail(
             "v14": V14_RULESET,
             "v15": V15_RULESET,
             "v16": V16_RULESET,
+            "v17": V17_RULESET,
         }[version]
         found = verify_response(draft.group(1), catalog, ruleset=ruleset).codes
         assert sorted(set(found)) == sorted(task.expected)

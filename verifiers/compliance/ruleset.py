@@ -255,7 +255,7 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   does the X have a 0% intro period?" / "no introductory apr ..."), a value net of the fee ("at
   $350 after the first-year fee") and a compound number around "hundred"
   ("two-hundred-fifty-dollar") are read as such.
-* ``30`` - the default since stop 44 (``ruleset30``): ruleset 29 plus readings, all for
+* ``30`` - the default in stop 44 (``ruleset30``): ruleset 29 plus readings, all for
   precision, of the s34 blind sets' false flags: talk about promotions in general denies no
   card's offer (a hedged denial, one in an if-clause, or a "zero" that counts a balance: "may not
   share the promo rate", "you'd pay interest if there's no promo"), an intro rate in a table cell
@@ -267,6 +267,20 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   treats as the customer's own ("keep your X", "you're carrying:") is not put forward, "$10k" is
   no $10 fee, and a transfer or cash advance fee worked out on an amount the answer moves, owes
   or transfers is arithmetic (``held_30``, ``thousands_30``, ``worked_30``).
+* ``31`` - the default since stop 45 (``ruleset31``, ``ruleset31b``, ``ruleset31c``): ruleset 30
+  plus readings, all for precision, of the s36 and s37 blind sets' tuning halves' false flags: a
+  card the answer names in full and then calls by a short name (one word of its name, or its
+  initials: "Beacon 26.24% var", "BJR has no intro rate") takes the figures after that short name,
+  a yearly value worked out ("the Plus wins by $19/yr", "that's +$133/yr") is no annual fee, two
+  fees after two cards joined by "and" ("X and Y charge $39 and $29") are the cards' in order (a
+  swapped pair is flagged), a fee inside "a ... card" in a sentence that names no card ("a flat 2%
+  no-fee card") is about cards in general, and "needs only $300" is an amount required, no fee
+  (``shortrefs_31``, ``yearly_31``, ``pairs_31``, ``generic_31``, ``needs_31``); and, in a
+  recommendation, a card the customer already holds that the answer treats as theirs ("your",
+  "keep", "already") is put forward only by words that put it forward ("I'd suggest", "apply for",
+  "my pick"), not by a review of it, and a past suggestion the answer corrects ("in my last reply
+  I suggested X. You pointed out ...") or a counterfactual pick ("X would normally be the pick,
+  but ...") is no pick (``held_31``, ``retracted_31``).
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -739,7 +753,7 @@ class Ruleset:
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 30
+DEFAULT_RULESET = 31
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(
@@ -1075,7 +1089,7 @@ RULESETS[29] = replace(
 )
 
 
-#: Ruleset 30 (the default since stop 44; ``ruleset30``; the s34 blind sets' false flags) is
+#: Ruleset 30 (the default in stop 44; ``ruleset30``; the s34 blind sets' false flags) is
 #: ruleset 29 plus, for precision, denials of an intro offer that speak of promotions in general,
 #: an intro rate read with its own kind and months, a sum of fees and a card excepted from a
 #: group's denial.
@@ -1092,9 +1106,10 @@ RULESETS[30] = replace(
 )
 
 
-#: Ruleset 31 (``ruleset31``; the s36 tuning halves' false flags) is ruleset 30 plus, for
-#: precision, a card called by a short name (one word of its name, or its initials) taking the
-#: figures after it, and a yearly amount no catalog card charges read as no annual fee.
+#: Ruleset 31 (the default since stop 45; ``ruleset31``; the s36 tuning halves' false flags) is
+#: ruleset 30 plus, for precision, a card called by a short name (one word of its name, or its
+#: initials) taking the figures after it, and a yearly amount no catalog card charges read as no
+#: annual fee.
 RULESETS[31] = replace(
     RULESETS[30],
     version=31,

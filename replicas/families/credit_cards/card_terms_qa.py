@@ -42,6 +42,9 @@ in ``replicas.families.credit_cards.v15_families``.
 ``-v16`` (core-v17): ``-v15`` with part (b) under compliance ruleset 30; see ``CardTermsQAV16``
 in ``replicas.families.credit_cards.v16_families``.
 
+``-v17`` (core-v18): ``-v16`` with part (b) under compliance ruleset 31; see ``CardTermsQAV17``
+in ``replicas.families.credit_cards.v17_families``.
+
 The question names a card exactly — usually one with a near-collision sibling ("Atlas Cash" /
 "Atlas Cash Back", "Compass Traveler One" / "Compass Traveller One") — and asks for one
 Schumer-box term. The answer is free text whose FIRST line is ``Answer: <value>`` (or

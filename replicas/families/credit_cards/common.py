@@ -127,6 +127,10 @@ V15_COMPLIANCE_RULESET = 29
 #: with (the verifier's default since stop 44; a literal for the same reason).
 V16_COMPLIANCE_RULESET = 30
 
+#: The compliance ruleset the ``-v17`` families (suite core-v18, ``v17_families``) grade and build
+#: with (the verifier's default since stop 45; a literal for the same reason).
+V17_COMPLIANCE_RULESET = 31
+
 #: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
 #: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).
 RULES_SQL = f"""

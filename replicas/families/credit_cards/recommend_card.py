@@ -31,6 +31,8 @@ in ``replicas.families.credit_cards.v14_families``.
 in ``replicas.families.credit_cards.v15_families``.
 ``-v16`` (core-v17): ``-v15`` with check 2 under compliance ruleset 30; see ``RecommendCardV16``
 in ``replicas.families.credit_cards.v16_families``.
+``-v17`` (core-v18): ``-v16`` with check 2 under compliance ruleset 31; see ``RecommendCardV17``
+in ``replicas.families.credit_cards.v17_families``.
 
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
