@@ -71,6 +71,9 @@
   ``72ecdc2``, stop 44: its last change to ``verifiers/``, held_30 closed to cards the customer may
   not get), run
   there with ``ruleset=30``.
+* Ruleset 31 against the revision that published it as the default (``RULESET_31_PUBLISHED``,
+  ``cc2d258``, stop 45: its last change to ``verifiers/``, the default set to 31), run there with
+  ``ruleset=31``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -121,6 +124,7 @@ RULESET_27_PUBLISHED = "3a1cc9be1102d0184dbc483aaa19b8902b887895"
 RULESET_28_PUBLISHED = "41bdc67eed2ce83a15536ad81acf53374e86c256"
 RULESET_29_PUBLISHED = "066a43399c6ac400fb728d03da99a529d26bebae"
 RULESET_30_PUBLISHED = "72ecdc2cdb893bd036713563f8f359788e65b19d"
+RULESET_31_PUBLISHED = "cc2d25819592401b4dc26a2ea3a7c26386db98f8"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -271,6 +275,7 @@ PUBLISHED = {
     28: RULESET_28_PUBLISHED,
     29: RULESET_29_PUBLISHED,
     30: RULESET_30_PUBLISHED,
+    31: RULESET_31_PUBLISHED,
 }
 
 
