@@ -188,3 +188,33 @@ def codes(
         assert reason.span is not None
         assert text[reason.span.start : reason.span.end] == reason.span.text
     return sorted(set(verdict.codes))
+
+
+Attack = tuple[str, int, str, int | None, str, str | None]
+
+
+def seed_catalogs_of(attacks: list[Attack]) -> dict[int, Catalog]:
+    """The catalog of every credit_cards seed a red team's texts are about."""
+    from replicas import ensure_snapshot
+    from replicas.verifiers.compliance import Catalog
+
+    seeds = sorted({attack[1] for attack in attacks})
+    return {s: Catalog.from_snapshot(ensure_snapshot("credit_cards", s, None).path) for s in seeds}
+
+
+def assert_attack_holds(
+    attack: Attack, catalogs: dict[int, Catalog], before: int, after: int
+) -> None:
+    """A red team's text against a precision ruleset ``after`` and the one ``before`` it: a false
+    text (one planted defect) is flagged by ``after`` with its planted code; an honest text gets
+    no code from ``after`` that ``before`` does not give it."""
+    _, seed, text, customer, kind, expected = attack
+    catalog = catalogs[seed]
+    old, new = (
+        set(codes(text, catalog, before, customer)),
+        set(codes(text, catalog, after, customer)),
+    )
+    if kind == "false":
+        assert expected in new, text
+    else:
+        assert new <= old, text

@@ -21,10 +21,16 @@ from dataclasses import replace
 
 import pytest
 
-from replicas import ensure_snapshot
 from replicas.verifiers.compliance import RULESETS, Catalog, verify_response
 from tests.compliance_attacks30 import ATTACKS_30
-from tests.compliance_cases import CARDS, ELIGIBILITY, codes
+from tests.compliance_cases import (
+    CARDS,
+    ELIGIBILITY,
+    Attack,
+    assert_attack_holds,
+    codes,
+    seed_catalogs_of,
+)
 
 Case = tuple[str, str | None, list[str], list[str]]
 _OK: list[str] = []
@@ -297,21 +303,11 @@ def test_adversarial_input_stays_within_limits(catalog: Catalog) -> None:
 
 @pytest.fixture(scope="module")
 def seed_catalogs() -> dict[int, Catalog]:
-    seeds = sorted({attack[1] for attack in ATTACKS_30})
-    return {s: Catalog.from_snapshot(ensure_snapshot("credit_cards", s, None).path) for s in seeds}
+    return seed_catalogs_of(ATTACKS_30)
 
 
 @pytest.mark.parametrize("attack", ATTACKS_30, ids=[a[0] for a in ATTACKS_30])
 def test_the_red_teams_texts_flag_nothing_new_and_lose_nothing(
-    attack: tuple[str, int, str, int | None, str, str | None],
-    seed_catalogs: dict[int, Catalog],
+    attack: Attack, seed_catalogs: dict[int, Catalog]
 ) -> None:
-    # an honest text gets no code ruleset 29 does not give it; a false text (one planted defect)
-    # is flagged by 30 with its planted code
-    _, seed, text, customer, kind, expected = attack
-    cat = seed_catalogs[seed]
-    r29, r30 = set(codes(text, cat, 29, customer)), set(codes(text, cat, 30, customer))
-    if kind == "false":
-        assert expected in r30, text
-    else:
-        assert r30 <= r29, text
+    assert_attack_holds(attack, seed_catalogs, 29, 30)
