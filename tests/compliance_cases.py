@@ -218,3 +218,21 @@ def assert_attack_holds(
         assert expected in new, text
     else:
         assert new <= old, text
+
+
+def assert_flag_alone(
+    catalog: Catalog,
+    before: int,
+    flag: str,
+    cases: list[tuple[str, str | None, list[str], list[str]]],
+) -> None:
+    """Ruleset ``before`` plus one flag of the next ruleset gives the next ruleset's codes on
+    that flag's cases (each case: text, customer, the next ruleset's codes, ``before``'s): no
+    reading leans on another."""
+    from dataclasses import replace
+
+    from replicas.verifiers.compliance import RULESETS
+
+    rules = replace(RULESETS[before], **{flag: True})
+    for text, customer, want, _ in cases:
+        assert codes(text, catalog, rules, customer) == want, text

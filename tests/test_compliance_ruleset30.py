@@ -17,17 +17,17 @@ text 29 flags and 30 passes, and false twins in the same shape that both flag.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 
 import pytest
 
-from replicas.verifiers.compliance import RULESETS, Catalog, verify_response
+from replicas.verifiers.compliance import Catalog, verify_response
 from tests.compliance_attacks30 import ATTACKS_30
 from tests.compliance_cases import (
     CARDS,
     ELIGIBILITY,
     Attack,
     assert_attack_holds,
+    assert_flag_alone,
     codes,
     seed_catalogs_of,
 )
@@ -268,12 +268,7 @@ def test_ruleset30_reads_each_class(
 
 @pytest.mark.parametrize("flag", sorted(_FLAG_OF))
 def test_each_flag_alone_reads_its_class(catalog: Catalog, flag: str) -> None:
-    """Ruleset 29 plus one flag gives ruleset 30's codes on that flag's cases: no reading leans
-    on another."""
-    rules = replace(RULESETS[29], **{flag: True})
-    for text, customer, want30, _ in _FLAG_OF[flag]:
-        got = sorted(set(verify_response(text, catalog, customer_id=customer, ruleset=rules).codes))
-        assert got == want30, text
+    assert_flag_alone(catalog, 29, flag, _FLAG_OF[flag])
 
 
 def test_ruleset30_flags_nothing_ruleset29_passes_on_its_cases(catalog: Catalog) -> None:

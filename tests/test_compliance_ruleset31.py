@@ -15,17 +15,17 @@ text 30 flags and 31 passes, and false twins in the same shape that 31 flags.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 
 import pytest
 
-from replicas.verifiers.compliance import RULESETS, Catalog, verify_response
+from replicas.verifiers.compliance import Catalog, verify_response
 from tests.compliance_attacks31 import ATTACKS_31
 from tests.compliance_cases import (
     CARDS,
     ELIGIBILITY,
     Attack,
     assert_attack_holds,
+    assert_flag_alone,
     codes,
     seed_catalogs_of,
 )
@@ -267,12 +267,7 @@ def test_ruleset31_reads_each_class(
 
 @pytest.mark.parametrize("flag", sorted(_FLAG_OF))
 def test_each_flag_alone_reads_its_class(catalog: Catalog, flag: str) -> None:
-    """Ruleset 30 plus one flag gives ruleset 31's codes on that flag's cases: no reading leans
-    on another."""
-    rules = replace(RULESETS[30], **{flag: True})
-    for text, customer, want31, _ in _FLAG_OF[flag]:
-        got = sorted(set(verify_response(text, catalog, customer_id=customer, ruleset=rules).codes))
-        assert got == want31, text
+    assert_flag_alone(catalog, 30, flag, _FLAG_OF[flag])
 
 
 def test_the_stricter_cases_are_false_texts(catalog: Catalog) -> None:
