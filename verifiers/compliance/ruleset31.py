@@ -75,17 +75,16 @@ from replicas.verifiers.compliance.claims import Claim, Extraction, unbind_claim
 from replicas.verifiers.compliance.memo import PerCatalog
 from replicas.verifiers.compliance.mentions import EXACT, MISSPELLED, NameMention, tokens_of
 from replicas.verifiers.compliance.ruleset31c import (
+    ABBREVIATIONS,
     CLAUSE_REACH,
     FEE_WORDS,
+    NOT_SHORT,
     generic_reading,
     needed,
     read_pairs,
     unit_of,
 )
 from replicas.verifiers.compliance.vocab import (
-    GENERIC_WORDS,
-    NOT_NAME_WORDS,
-    PRODUCT_WORDS,
     TIER_WORDS,
 )
 
@@ -93,51 +92,6 @@ __all__ = ["revise_31"]
 
 # Bindings a short name may override: the ones that only say which card was named nearest.
 _LOOSE = frozenset({"clause", "unit", "context"})
-# Words of card talk that never call a particular card (the product words are shared by many
-# names: "Cash", "Rewards", "Miles"; tier words stay, since "the Preferred" calls one card).
-_NOT_SHORT = (
-    GENERIC_WORDS
-    | NOT_NAME_WORDS
-    | (
-        PRODUCT_WORDS
-        - frozenset(
-            {
-                "plus",
-                "preferred",
-                "premier",
-                "premium",
-                "platinum",
-                "gold",
-                "silver",
-                "elite",
-                "select",
-                "reserve",
-                "pro",
-                "max",
-                "prime",
-                "ultra",
-                "edge",
-                "flex",
-                "advantage",
-                "classic",
-                "essential",
-                "essentials",
-                "black",
-                "diamond",
-                "titanium",
-                "sapphire",
-                "voyager",
-                "explorer",
-                "traveler",
-                "sky",
-                "signature",
-                "infinite",
-                "world",
-                "unlimited",
-            }
-        )
-    )
-)
 _WORD = re.compile(r"(?<![\w'-])([A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)(?:'s|\u2019s)?(?![\w-])")
 _COMPARISON = re.compile(
     r"(?:\b(?:like|unlike|than|as|vs\.?|versus|compared\s+(?:with|to)|over|beats?|from|against|"
@@ -181,7 +135,7 @@ def _short_names(
     for card_id in named:
         full = tokens[card_id]
         for w in full:
-            if w in _NOT_SHORT or w.isdigit():
+            if w in NOT_SHORT or w.isdigit():
                 blockers.add(w)
             else:
                 words.setdefault(w, set()).add(card_id)
@@ -205,8 +159,8 @@ def _short_names(
             cards is None
             and word.isupper()
             and 3 <= len(word) <= 6
-            and lower not in _ABBREVIATIONS
-            and lower not in _NOT_SHORT
+            and lower not in ABBREVIATIONS
+            and lower not in NOT_SHORT
         ):
             cards = initials.get(lower)
         if cards and _part_of_other_name(text, start, end, word):
@@ -218,134 +172,6 @@ def _short_names(
     return out
 
 
-# abbreviations of card talk that may spell a name's initials ("BT" for "Beacon Traveler")
-_ABBREVIATIONS = frozenset(
-    [
-        "apr",
-        "aprs",
-        "apy",
-        "atm",
-        "ach",
-        "fico",
-        "ftf",
-        "sub",
-        "cb",
-        "pts",
-        "usd",
-        "faq",
-        "fyi",
-        "tldr",
-        "asap",
-        "imo",
-        "imho",
-        "btw",
-        "lol",
-        "nfc",
-        "pin",
-        "mo",
-        "yr",
-        "min",
-        "max",
-        "avg",
-        "est",
-        "pst",
-        "est",
-        "edt",
-        "utc",
-    ]
-)
-# abbreviations of everyday talk that may spell a name's initials ("the CSR said ...")
-_ABBREVIATIONS = _ABBREVIATIONS | frozenset(
-    [
-        "csr",
-        "sec",
-        "abc",
-        "nbc",
-        "cbs",
-        "cto",
-        "ceo",
-        "cfo",
-        "rbc",
-        "pcr",
-        "irs",
-        "ssn",
-        "ira",
-        "llc",
-        "diy",
-        "eta",
-        "pdf",
-        "kyc",
-        "aml",
-        "dti",
-        "ltv",
-        "hsa",
-        "fsa",
-        "roi",
-        "nyc",
-        "usa",
-    ]
-)
-# currency codes and the jargon of card forums, which spell some names' initials ("billed in GBP",
-# "CPP on the miles")
-_ABBREVIATIONS = _ABBREVIATIONS | frozenset(
-    [
-        "usd",
-        "eur",
-        "gbp",
-        "jpy",
-        "cad",
-        "aud",
-        "nzd",
-        "chf",
-        "cny",
-        "hkd",
-        "sgd",
-        "inr",
-        "mxn",
-        "brl",
-        "zar",
-        "sek",
-        "nok",
-        "dkk",
-        "pln",
-        "czk",
-        "huf",
-        "krw",
-        "thb",
-        "php",
-        "idr",
-        "myr",
-        "aed",
-        "sar",
-        "ils",
-        "rub",
-        "cpp",
-        "cpm",
-        "msr",
-        "mse",
-        "bcc",
-        "bsc",
-        "bbc",
-        "rrp",
-        "pcp",
-        "jcb",
-        "llp",
-        "ytd",
-        "yoy",
-        "mom",
-        "eod",
-        "eom",
-        "tbd",
-        "tba",
-        "fwiw",
-        "iirc",
-        "afaik",
-        "lmk",
-        "smh",
-        "tho",
-        "ppl",
-    ]
-)
 _CAPITALISED = re.compile(r"[A-Z][\w'-]*")
 
 
@@ -581,7 +407,7 @@ def _distinctive_words(catalog: Catalog) -> frozenset[str]:
         w
         for card in catalog.cards
         for w in tokens_of(card.card_name)
-        if w not in _NOT_SHORT and not w.isdigit()
+        if w not in NOT_SHORT and not w.isdigit()
     )
 
 

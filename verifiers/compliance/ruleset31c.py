@@ -11,17 +11,55 @@ from dataclasses import replace
 
 from replicas.verifiers.compliance.attribution import UNION
 from replicas.verifiers.compliance.claims import Claim, Extraction
+from replicas.verifiers.compliance.matchers import word_set
 from replicas.verifiers.compliance.mentions import EXACT, MISSPELLED
+from replicas.verifiers.compliance.vocab import GENERIC_WORDS, NOT_NAME_WORDS, PRODUCT_WORDS
 
 __all__ = [
+    "ABBREVIATIONS",
     "CLAUSE_REACH",
     "FEE_WORDS",
+    "NOT_SHORT",
     "generic_reading",
     "needed",
     "read_pairs",
     "sentence_of",
     "unit_of",
 ]
+
+# -- the words of short names (``shortrefs_31``) ------------------------------------------------
+
+# Words of card talk that never call a particular card (the product words are shared by many
+# names: "Cash", "Rewards", "Miles"; tier words stay, since "the Preferred" calls one card).
+NOT_SHORT = (
+    GENERIC_WORDS
+    | NOT_NAME_WORDS
+    | (
+        PRODUCT_WORDS
+        - word_set(
+            """
+            plus preferred premier premium platinum gold silver elite select reserve pro max prime
+            ultra edge flex advantage classic essential essentials black diamond titanium sapphire
+            voyager explorer traveler sky signature infinite world unlimited
+            """
+        )
+    )
+)
+# All-capitals words that may spell a name's initials but are something else: abbreviations of
+# card talk ("BT" for "Beacon Traveler"), of everyday talk ("the CSR said"), currency codes
+# ("billed in GBP") and the jargon of card forums ("CPP on the miles").
+ABBREVIATIONS = word_set(
+    """
+    apr aprs apy atm ach fico ftf sub cb pts usd faq fyi tldr asap imo imho btw lol nfc pin mo yr
+    min max avg est pst edt utc
+    csr sec abc nbc cbs cto ceo cfo rbc pcr irs ssn ira llc diy eta pdf kyc aml dti ltv hsa fsa
+    roi nyc usa
+    eur gbp jpy cad aud nzd chf cny hkd sgd inr mxn brl zar sek nok dkk pln czk huf krw thb php
+    idr myr aed sar ils rub cpp cpm msr mse bcc bsc bbc rrp pcp jcb llp ytd yoy mom eod eom tbd
+    tba fwiw iirc afaik lmk smh tho ppl
+    """
+)
+
 
 # -- shared by ruleset 31's modules ---------------------------------------------
 
