@@ -242,10 +242,6 @@ _GENERIC_BEFORE = re.compile(
 )
 _GENERIC_AFTER = re.compile(r"(?:\*\*|__)?[ \t]*(?:[\w-]+[ \t]+){0,2}?cards?\b")
 _PER_CARD = re.compile(r"\b(?:per|each|every)[ \t]+cards?\b")
-_PREDICATE_31 = re.compile(
-    r"(?:\b(?:is|are|was|be|been|as|it'?s|that'?s|'s|'re|becomes?|remains?|stays?)|[:,(\u2014\u2013]|"
-    r"[ \t]-)[ \t]*$"
-)
 
 
 def generic_reading(text: str, name_words: frozenset[str]) -> Callable[[Claim, str], bool]:
