@@ -171,6 +171,7 @@ from replicas.verifiers.compliance.ruleset30 import revise_30
 from replicas.verifiers.compliance.ruleset30b import held_30
 from replicas.verifiers.compliance.ruleset31 import revise_31
 from replicas.verifiers.compliance.ruleset31b import held_31, retracted_31
+from replicas.verifiers.compliance.ruleset32 import passing_32
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -617,7 +618,16 @@ def _evaluate(
             more = _then(more, own)
             if offered is not None:
                 offered = _then(offered, own)
-        found = evaluate(catalog, lower, extraction, customer, rules, more, offered)
+        found = evaluate(
+            catalog,
+            lower,
+            extraction,
+            customer,
+            rules,
+            more,
+            offered,
+            passing_32 if rules.passing_32 else None,
+        )
         if rules.penalty_20:
             found = penalty_findings_20(catalog, extraction, *found), found[1]
         if rules.advance_22:

@@ -750,6 +750,9 @@ class Ruleset:
     # ruleset 31 (precision): "In my last reply I suggested X. You pointed out ..." - a past
     # suggestion the answer corrects, or "X would normally be the pick, but ...", is no pick
     retracted_31: bool = False
+    # ruleset 32 (precision): "I'd pick X: - $0 fee (Y charges $29) - no foreign fee": a figure
+    # bound by context to a card named in passing may be about a card named before it
+    passing_32: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1121,6 +1124,12 @@ RULESETS[31] = replace(
     needs_31=True,
     retracted_31=True,
 )
+
+
+#: Ruleset 32 (``ruleset32``; the s37 tuning halves' false flags) is ruleset 31 plus, for
+#: precision, a figure bound by context to a card named in passing read as possibly about a card
+#: named before it.
+RULESETS[32] = replace(RULESETS[31], version=32, passing_32=True)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:
