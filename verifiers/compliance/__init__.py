@@ -171,7 +171,7 @@ from replicas.verifiers.compliance.ruleset30 import revise_30
 from replicas.verifiers.compliance.ruleset30b import held_30
 from replicas.verifiers.compliance.ruleset31 import revise_31
 from replicas.verifiers.compliance.ruleset31b import held_31, retracted_31
-from replicas.verifiers.compliance.ruleset32 import passing_32
+from replicas.verifiers.compliance.ruleset32 import held_32, passing_32
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -614,7 +614,7 @@ def _evaluate(
             if offered is not None:
                 offered = _then(offered, retracted_31)
         if rules.held_31 and customer is not None:
-            own = partial(held_31, held=_held_by(catalog, customer))
+            own = partial(held_32 if rules.held_32 else held_31, held=_held_by(catalog, customer))
             more = _then(more, own)
             if offered is not None:
                 offered = _then(offered, own)

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from replicas.verifiers.compliance.mentions import NameMention
     from replicas.verifiers.compliance.recommend import Recommendations
 
-__all__ = ["held_31", "retracted_31"]
+__all__ = ["held_31", "held_by", "retracted_31"]
 
 # -- held_31 ---------------------------------------------------------------------------------------
 
@@ -84,9 +84,12 @@ def _forward(text: str) -> bool:
     return False
 
 
-def _put_forward(masked: str, start: int, end: int) -> bool:
-    """Whether words putting a card forward stand around the mention (``_said_around``)."""
-    return _said_around(masked, start, end, _forward)
+def _put_forward(
+    masked: str, start: int, end: int, forward: Callable[[str], bool] = _forward
+) -> bool:
+    """Whether words putting a card forward (``forward``) stand around the mention
+    (``_said_around``)."""
+    return _said_around(masked, start, end, forward)
 
 
 def _possessed(masked: str, start: int, end: int) -> bool:
@@ -168,6 +171,18 @@ def held_31(
     mention puts forward, is reviewed, not recommended (module docstring): no recommendation,
     and not the answer's sole pick either (ruleset 3 takes the only card an answer names as its
     pick)."""
+    return held_by(masked, extraction, recs, held, _forward)
+
+
+def held_by(
+    masked: str,
+    extraction: Extraction,
+    recs: Recommendations,
+    held: frozenset[str],
+    forward: Callable[[str], bool],
+) -> Recommendations:
+    """The recommendations less the held cards the answer treats as theirs and no mention puts
+    forward by ``forward``'s words (``held_31``, ``held_32``)."""
     from replicas.verifiers.compliance.recommend import Recommendations
 
     named = {m.card_id for m in extraction.mentions if m.card_id in held}
@@ -180,7 +195,8 @@ def held_31(
         card
         for card in named
         if any(
-            m.card_id == card and _put_forward(masked, m.start, m.end) for m in extraction.mentions
+            m.card_id == card and _put_forward(masked, m.start, m.end, forward)
+            for m in extraction.mentions
         )
     }
     reviewed = {

@@ -31,12 +31,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.attribution import UNION
+from replicas.verifiers.compliance.ruleset31b import _NEGATED_31, held_by
 
 if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Claim, Extraction
     from replicas.verifiers.compliance.recommend import Recommendations
 
-__all__ = ["passing_32"]
+__all__ = ["held_32", "passing_32"]
 
 # What may stand in a unit before a card named where the unit opens: markup, list markers and
 # numbers, a label of one or two words ("Rec:", "My pick:"), "the".
@@ -94,3 +95,29 @@ def passing_32(extraction: Extraction, recs: Recommendations) -> Sequence[Claim]
             out = list(claims)
         out[i] = replace(claim, cards=(card, *others), binding=UNION)
     return claims if out is None else out
+
+
+# -- held_32 ---------------------------------------------------------------------------------------
+
+# words that put a card forward as one to get: "apply", "sign up", "open", "add", "a new card",
+# "switch to", "upgrade to" - not the words of a review ("best", "strong", "my pick for groceries",
+# "for you", "I'd go with your X"), which ``held_31`` also took as putting a held card forward
+_ACQUIRE_32 = re.compile(
+    r"\b(?:apply\w*|applications?|sign(?:ing)?[ \t]+up|open(?:ing)?\b(?![ \t]+(?:to|for)\b)|"
+    r"add|adding|new[ \t]+(?:card|account)|switch(?:ing)?[ \t]+to|upgrad\w*[ \t]+to|grab)\b"
+)
+
+
+def _acquire(text: str) -> bool:
+    """Whether ``text`` holds a word that puts a card forward as one to get, not negated."""
+    for match in _ACQUIRE_32.finditer(text):
+        if not _NEGATED_31.search(text, max(0, match.start() - 30), match.start()):
+            return True
+    return False
+
+
+def held_32(
+    masked: str, extraction: Extraction, recs: Recommendations, *, held: frozenset[str]
+) -> Recommendations:
+    """``held_31`` with only words of getting a card putting a held card forward."""
+    return held_by(masked, extraction, recs, held, _acquire)
