@@ -191,7 +191,7 @@ def held_by(
     counts = {card: sum(1 for m in extraction.mentions if m.card_id == card) for card in named}
     # a card named more than this often is left as ruleset 30 reads it (bounds the work)
     named = {card for card in named if counts[card] <= _HELD_MENTIONS_31}
-    forward = {
+    put = {
         card
         for card in named
         if any(
@@ -201,7 +201,7 @@ def held_by(
     }
     reviewed = {
         card
-        for card in named - forward
+        for card in named - put
         if any(
             m.card_id == card and _possessed(masked, m.start, m.end) for m in extraction.mentions
         )
