@@ -171,7 +171,7 @@ from replicas.verifiers.compliance.ruleset30 import revise_30
 from replicas.verifiers.compliance.ruleset30b import held_30
 from replicas.verifiers.compliance.ruleset31 import revise_31
 from replicas.verifiers.compliance.ruleset31b import held_31, retracted_31
-from replicas.verifiers.compliance.ruleset32 import held_32, passing_32
+from replicas.verifiers.compliance.ruleset32 import checked_32, held_32
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -626,7 +626,9 @@ def _evaluate(
             rules,
             more,
             offered,
-            passing_32 if rules.passing_32 else None,
+            checked_32(rules.passing_32, rules.kinds_32)
+            if rules.passing_32 or rules.kinds_32
+            else None,
         )
         if rules.penalty_20:
             found = penalty_findings_20(catalog, extraction, *found), found[1]

@@ -180,9 +180,12 @@ def held_by(
     recs: Recommendations,
     held: frozenset[str],
     forward: Callable[[str], bool],
+    owned: Callable[[str, int, int], bool] | None = None,
 ) -> Recommendations:
-    """The recommendations less the held cards the answer treats as theirs and no mention puts
-    forward by ``forward``'s words (``held_31``, ``held_32``)."""
+    """The recommendations less the held cards the answer treats as theirs (``owned``, default
+    ``_possessed``) and no mention puts forward by ``forward``'s words (``held_31``,
+    ``held_32``)."""
+    owns = _possessed if owned is None else owned
     from replicas.verifiers.compliance.recommend import Recommendations
 
     named = {m.card_id for m in extraction.mentions if m.card_id in held}
@@ -202,9 +205,7 @@ def held_by(
     reviewed = {
         card
         for card in named - put
-        if any(
-            m.card_id == card and _possessed(masked, m.start, m.end) for m in extraction.mentions
-        )
+        if any(m.card_id == card and owns(masked, m.start, m.end) for m in extraction.mentions)
     }
     if not reviewed:
         return recs

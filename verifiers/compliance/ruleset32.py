@@ -26,18 +26,27 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.attribution import UNION
-from replicas.verifiers.compliance.ruleset31b import _NEGATED_31, held_by
+from replicas.verifiers.compliance.claim_types import FEE_CLAIM
+from replicas.verifiers.compliance.ruleset31b import (
+    _LINES_UP_31,
+    _LIST_LINE_31,
+    _NEGATED_31,
+    _forward,
+    held_by,
+)
+from replicas.verifiers.compliance.ruleset31c import _REACH_31
+from replicas.verifiers.compliance.term_checks import open_kinds
 
 if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Claim, Extraction
     from replicas.verifiers.compliance.recommend import Recommendations
 
-__all__ = ["held_32", "passing_32"]
+__all__ = ["checked_32", "held_32", "kinds_32", "passing_32"]
 
 # What may stand in a unit before a card named where the unit opens: markup, list markers and
 # numbers, a label of one or two words ("Rec:", "My pick:"), "the".
@@ -50,11 +59,39 @@ _OPENING_32 = re.compile(
 _OPENING_REACH_32 = 64
 
 
-def passing_32(extraction: Extraction, recs: Recommendations) -> Sequence[Claim]:
-    """The claims as checked: each one bound by context to a card named in passing, widened to
-    the cards named before that card's mention (the list keeps its length and order)."""
-    del recs  # the reading needs no recommendation
-    claims = extraction.claims
+def checked_32(
+    passing: bool, kinds: bool
+) -> Callable[[Extraction, Recommendations], Sequence[Claim]]:
+    """The claims as ruleset 32 checks them (``passing_32``, ``kinds_32``); the list keeps the
+    extraction's length and order, a claim left unverified losing its cards."""
+
+    def checked(extraction: Extraction, recs: Recommendations) -> Sequence[Claim]:
+        claims: Sequence[Claim] = extraction.claims
+        if passing:
+            claims = passing_32(extraction, claims)
+        if kinds:
+            claims = kinds_32(claims)
+        return claims
+
+    return checked
+
+
+def kinds_32(claims: Sequence[Claim]) -> Sequence[Claim]:
+    """``kinds_32``: a fee figure the words around it leave several fees open for ("$960, no fee",
+    "Fee 3% (minimum $5): $240", "($0 vs $150)") is unverified: the grammar cannot tell which fee
+    it states, and a worked amount is no fee at all."""
+    out: list[Claim] | None = None
+    for i, claim in enumerate(claims):
+        if claim.family == FEE_CLAIM and claim.cards and not claim.is_none and open_kinds(claim):
+            if out is None:
+                out = list(claims)
+            out[i] = replace(claim, cards=(), binding="")
+    return claims if out is None else out
+
+
+def passing_32(extraction: Extraction, claims: Sequence[Claim]) -> Sequence[Claim]:
+    """``passing_32``: each of ``claims`` (the extraction's) bound by context to a card named in
+    passing, widened to the cards named before that card's mention."""
     if not any(c.binding == "context" and len(c.cards) == 1 for c in claims):
         return claims
     named = [m for m in extraction.mentions if m.card_id is not None]
@@ -99,25 +136,114 @@ def passing_32(extraction: Extraction, recs: Recommendations) -> Sequence[Claim]
 
 # -- held_32 ---------------------------------------------------------------------------------------
 
-# words that put a card forward as one to get: "apply", "sign up", "open", "add", "a new card",
-# "switch to", "upgrade to" - not the words of a review ("best", "strong", "my pick for groceries",
-# "for you", "I'd go with your X"), which ``held_31`` also took as putting a held card forward
+# words that put a card forward as one to get: "apply", "sign up", "open", "add", "a new (travel)
+# card", "switch to", "I'd get", "the one to get" - not the words of a review ("best", "strong",
+# "my pick for groceries", "for you", "I'd go with your X"), which ``held_31`` also took as
+# putting a held card forward
 _ACQUIRE_32 = re.compile(
-    r"\b(?:apply\w*|applications?|sign(?:ing)?[ \t]+up|open(?:ing)?\b(?![ \t]+(?:to|for)\b)|"
-    r"add|adding|new[ \t]+(?:card|account)|switch(?:ing)?[ \t]+to|upgrad\w*[ \t]+to|grab)\b"
+    r"\b(?:apply\w*|applications?|sign(?:ing)?[ \t-]+up|open(?:ing)?\b(?![ \t]+(?:to|for)\b)|"
+    r"add|adding|addition|new[ \t]+(?:[a-z-]+[ \t]+)?card|switch(?:ing)?[ \t]+to|grab|"
+    r"(?:i'd|i[ \t]+would|you[ \t]+should|to|worth)[ \t]+get(?:ting)?)\b"
+)
+# "rather than", "instead of" and the negations of ``held_31``: "no need to add"
+_NOT_32 = re.compile(r"\b(?:rather[ \t]+than|instead[ \t]+of)[ \t]+(?:[\w']+[ \t]+){0,2}$")
+
+# the customer's own card, in words attached to its name: "your (current) X", "you already have
+# the X", "keep the X", "you're paying $95 a year for X", "pay X in full" ...
+_OWNED_BEFORE_32 = re.compile(
+    r"(?:\byour(?:[ \t]+(?:current|existing|old|own|original|trusty))?|"
+    r"\byou(?:[ \t]+already)?[ \t]+(?:have|hold|carry|own)|\byou've[ \t]+(?:already[ \t]+)?got|"
+    r"\byou're[ \t]+(?:already[ \t]+)?(?:carrying|holding|using)|"
+    r"\byou(?:'ve)?[ \t]+(?:upgraded|switched|moved)[ \t]+to|\byou(?:'ve)?[ \t]+opened|"
+    r"\byou're[ \t]+paying[ \t]+\$[\d,.]+(?:[ \t]+a[ \t]+year)?[ \t]+for|"
+    r"\b(?:keep(?:ing)?|close|closing|cancel\w*|downgrad\w*|letting|pay(?:ing)?(?:[ \t]+off)?)"
+    r"(?:[ \t]+(?:using|the|your))?)"
+    r"[ \t]+(?:the[ \t]+)?(?:\*\*|__)?$"
+)
+# ... after it: "X (what you have)", "X, which you already hold", "X is already in your wallet"
+_OWNED_AFTER_32 = re.compile(
+    r"(?:\*\*|__)?[ \t]*(?:\([ \t]*(?:what|which|the[ \t]+(?:one|card))[ \t]+you|"
+    r",?[ \t]*(?:which|that)[ \t]+you|[ \t]+you)[ \t]+(?:already[ \t]+)?"
+    r"(?:have|hold|carry|own|got|opened)\b|(?:\*\*|__)?[ \t]*\((?:yours|your[ \t]+card)\)|"
+    r"(?:\*\*|__)?[ \t]+is[ \t]+already[ \t]+(?:in[ \t]+your|yours|your)|"
+    r"(?:\*\*|__)?[ \t]*[:,\u2013\u2014-][ \t]*keep[ \t]+(?:it|using[ \t]+it)\b"
+)
+# a list's lead about the customer's cards: "your (current) cards:", "the cards you hold:", "what
+# you have:", "you already have:"
+_OWNED_LEAD_32 = re.compile(
+    r"\b(?:your[ \t]+(?:current[ \t]+|existing[ \t]+|other[ \t]+|own[ \t]+)?(?:cards|wallet|"
+    r"lineup|line-up|setup|portfolio)|cards?[ \t]+you(?:'ve)?[ \t]+(?:already[ \t]+)?(?:have|hold|"
+    r"carry|own|opened|upgraded[ \t]+to|switched[ \t]+to)|"
+    r"what[ \t]+you[ \t]+(?:already[ \t]+)?(?:have|hold|carry|own)|"
+    r"you[ \t]+already[ \t]+(?:have|hold|carry|own)[ \t]*:)"
+)
+
+
+# an enumeration of the customer's cards: "you already have A, B and C", "you've already got four
+# cards - A, B and C", "already holding three cards (A and B)", "Holds: A, B"; the names (masked
+# as "#") and their joints run from the phrase to the mention
+_POSSESS_32 = (
+    r"(?:\b(?:you|i|we)(?:'ve|[ \t]+have)?[ \t]+(?:already[ \t]+)?(?:got|have|hold|holding|carry|"
+    r"carrying|own)|\balready[ \t]+(?:holding|carrying)|\bholds?|\byour[ \t]+(?:[a-z]+[ \t]+){0,2}"
+    r"cards)"
+)
+_NAMES_32 = r"(?:[#*_,&\s]|\band\b|\bthe\b|\bboth\b)*$"
+_ENUMERATED_32 = re.compile(
+    rf"{_POSSESS_32}(?:[ \t]+(?=[#*_])|[^.!?\n:(]{{0,60}}[:(\u2013\u2014-]){_NAMES_32}"
+)
+_ENUMERATION_REACH_32 = 240
+
+
+# a list led by a review's verdict: "**Keep - clearly worth it**", "## Review", "Close:"
+_REVIEW_LEAD_32 = re.compile(
+    r"[ \t#*_>]*(?:keep(?![ \t]+in[ \t]+mind)|review|close|cancel|drop|downgrade)\b"
 )
 
 
 def _acquire(text: str) -> bool:
     """Whether ``text`` holds a word that puts a card forward as one to get, not negated."""
     for match in _ACQUIRE_32.finditer(text):
-        if not _NEGATED_31.search(text, max(0, match.start() - 30), match.start()):
+        at = match.start()
+        if not _NEGATED_31.search(text, max(0, at - 30), at) and not _NOT_32.search(
+            text, max(0, at - 40), at
+        ):
             return True
+    return False
+
+
+def _owned(masked: str, start: int, end: int) -> bool:
+    """Whether words attached to the mention make the card the customer's own, or it is an
+    item of a list led by the customer's cards."""
+    if _OWNED_BEFORE_32.search(masked, max(0, start - 50), start):
+        return True
+    if _OWNED_AFTER_32.match(masked, end):
+        return True
+    if _ENUMERATED_32.search(masked, max(0, start - _ENUMERATION_REACH_32), start):
+        return True
+    line_start = masked.rfind("\n", 0, start) + 1
+    if not _LIST_LINE_31.match(masked, line_start):
+        return False
+    pos = line_start - 1
+    for _ in range(_LINES_UP_31):
+        if pos <= 0:
+            return False
+        above = masked.rfind("\n", 0, pos) + 1
+        line = masked[above:pos]
+        pos = above - 1
+        if not line.strip() or _LIST_LINE_31.match(line):
+            continue
+        lead = line[-2 * _REACH_31 :]
+        return _OWNED_LEAD_32.search(lead) is not None or _REVIEW_LEAD_32.match(lead) is not None
     return False
 
 
 def held_32(
     masked: str, extraction: Extraction, recs: Recommendations, *, held: frozenset[str]
 ) -> Recommendations:
-    """``held_31`` with only words of getting a card putting a held card forward."""
-    return held_by(masked, extraction, recs, held, _acquire)
+    """``held_31``, and then: a held card that words attached to its name make the customer's
+    (``_owned``: "your X", "you already have A, B and X", a list led by "Keep" or by "your
+    cards:") is reviewed unless words of getting a card (``_acquire``) stand around a mention -
+    words of a review ("best", "strong", "my pick for groceries") no longer put it forward. A card
+    only the words of its sentence make theirs is read as ``held_31`` reads it."""
+    recs = held_by(masked, extraction, recs, held, _forward)
+    return held_by(masked, extraction, recs, held, _acquire, _owned)

@@ -320,6 +320,12 @@ def _fee_kinds(claim: Claim) -> tuple[str, ...]:
     return ordered
 
 
+def open_kinds(claim: Claim) -> bool:
+    """Whether the words around a fee figure leave several fees open (ruleset 32's
+    ``kinds_32``)."""
+    return len(_fee_kinds(claim)) > 1
+
+
 def check_fee(claim: Claim, card: CardTerms, name: str) -> list[Finding]:
     """A fee is wrong only if it is none of the fees the words around it leave open."""
     kinds = _fee_kinds(claim)
