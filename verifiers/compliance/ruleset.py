@@ -759,6 +759,9 @@ class Ruleset:
     # ruleset 32 (precision): "$960, no fee", "Fee 3% (minimum $5): $240" - a fee figure whose
     # words leave several fees open is unverified
     kinds_32: bool = False
+    # ruleset 32 (precision): "say cust's rate is 24.74%", "if base rates rise by 0.25%, your
+    # 22.49% becomes 22.74%" - an APR supposed for an example is unverified
+    supposed_32: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1135,7 +1138,14 @@ RULESETS[31] = replace(
 #: Ruleset 32 (``ruleset32``; the s37 tuning halves' false flags) is ruleset 31 plus, for
 #: precision, a figure bound by context to a card named in passing read as possibly about a card
 #: named before it.
-RULESETS[32] = replace(RULESETS[31], version=32, passing_32=True, held_32=True, kinds_32=True)
+RULESETS[32] = replace(
+    RULESETS[31],
+    version=32,
+    passing_32=True,
+    held_32=True,
+    kinds_32=True,
+    supposed_32=True,
+)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:

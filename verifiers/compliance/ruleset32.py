@@ -31,7 +31,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.attribution import UNION
-from replicas.verifiers.compliance.claim_types import FEE_CLAIM
+from replicas.verifiers.compliance.claim_types import APR_CLAIM, FEE_CLAIM
 from replicas.verifiers.compliance.ruleset31b import (
     _LINES_UP_31,
     _LIST_LINE_31,
@@ -46,43 +46,101 @@ if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Claim, Extraction
     from replicas.verifiers.compliance.recommend import Recommendations
 
-__all__ = ["checked_32", "held_32", "kinds_32", "passing_32"]
+__all__ = ["checked_32", "held_32", "kinds_32", "passing_32", "supposed_32"]
 
-# What may stand in a unit before a card named where the unit opens: markup, list markers and
-# numbers, a label of one or two words ("Rec:", "My pick:"), "the".
-_OPENING_32 = re.compile(
-    r"[\s#>*_\-\u2022\d.)(|]{0,12}"
-    r"(?:[a-z]{1,12}(?:[ \t][a-z]{1,12})?[ \t]{0,3}:[\s*_]{0,6})?"
-    r"(?:the[ \t]{1,3})?[\s*_]{0,6}"
+# A card named in passing: inside brackets ("(Centerline Secured charges $29)"), after a word of
+# comparison ("against $75 from North Star", "a variable card like Juniper", "unlike the X"), or
+# as a modifier ("the Aspen cap", "Gray Rock's 1.5%").
+_COMPARED_32 = re.compile(
+    r"\b(?:against|than|vs\.?|versus|compared[ \t]+(?:to|with)|unlike|like|from|beats?|"
+    r"instead[ \t]+of|rather[ \t]+than)[ \t]+(?:(?:the|your|a|an)[ \t]+)?(?:\*\*|__)?$"
 )
-# the longest text _OPENING_32 matches (12 + 25 + 3 + 6 + 6 + 6), and some slack
-_OPENING_REACH_32 = 64
+_MODIFIER_32 = re.compile(r"(?:\*\*|__)?(?:'s\b|[ \t]+(?:caps?|limits?|bonus)\b)")
+_COMPARED_REACH_32 = 40
+# how far back an open bracket is looked for
+_BRACKET_REACH_32 = 200
 
 
 def checked_32(
-    passing: bool, kinds: bool
+    passing: bool, kinds: bool, supposed: bool
 ) -> Callable[[Extraction, Recommendations], Sequence[Claim]]:
-    """The claims as ruleset 32 checks them (``passing_32``, ``kinds_32``); the list keeps the
-    extraction's length and order, a claim left unverified losing its cards."""
+    """The claims as ruleset 32 checks them (``passing_32``, ``kinds_32``, ``supposed_32``); the
+    list keeps the extraction's length and order, a claim left unverified losing its cards."""
 
     def checked(extraction: Extraction, recs: Recommendations) -> Sequence[Claim]:
         claims: Sequence[Claim] = extraction.claims
         if passing:
             claims = passing_32(extraction, claims)
         if kinds:
-            claims = kinds_32(claims)
+            claims = kinds_32(claims, extraction.masked)
+        if supposed:
+            claims = supposed_32(claims, extraction.masked)
         return claims
 
     return checked
 
 
-def kinds_32(claims: Sequence[Claim]) -> Sequence[Claim]:
-    """``kinds_32``: a fee figure the words around it leave several fees open for ("$960, no fee",
-    "Fee 3% (minimum $5): $240", "($0 vs $150)") is unverified: the grammar cannot tell which fee
-    it states, and a worked amount is no fee at all."""
+# a rate supposed for an example: "say cust's rate is 24.74%", "if your APR were 25%", "suppose
+# the rate is", "at an assumed 20%" - right before the figure
+_SUPPOSED_32 = re.compile(
+    r"\b(?:(?:let's[ \t]+)?say|suppose|supposing|imagine|assume|assuming|if)[ \t]+(?:(?:the|your|a|"
+    r"an|his|her|their|[a-z]+'s)[ \t]+)?(?:[a-z]+[ \t]+)?(?:rate|apr|interest[ \t]+rate)[ \t]+"
+    r"(?:is|was|were|of|at)[ \t]+(?:about[ \t]+|around[ \t]+)?$|"
+    r"\b(?:an?[ \t]+)?(?:assumed|hypothetical|sample|example|made-up|illustrative)[ \t]+(?:rate[ \t]+of[ \t]+)?$"
+)
+# ... or moved by a change of rates the sentence supposes: "If base rates rise by 0.25%, your 22.49%
+# becomes 22.74%"
+_RATES_MOVE_32 = re.compile(
+    r"\b(?:if|when|once|should)[ \t]+(?:the[ \t]+)?(?:base[ \t]+|prime[ \t]+|interest[ \t]+)?"
+    r"(?:rates?|prime)[ \t]+(?:rise|rises|go[ \t]+up|goes[ \t]+up|climb|climbs|fall|falls|drop|"
+    r"drops|go[ \t]+down|goes[ \t]+down|move|moves|change|changes)\b"
+)
+_SUPPOSED_REACH_32 = 80
+
+
+def supposed_32(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
+    """``supposed_32``: an APR supposed for an example ("say cust's rate is 24.74%") or moved by a
+    change of rates the sentence supposes ("if base rates rise by 0.25%, your 22.49% becomes
+    22.74%") is no statement of the card's APR: unverified."""
     out: list[Claim] | None = None
     for i, claim in enumerate(claims):
-        if claim.family == FEE_CLAIM and claim.cards and not claim.is_none and open_kinds(claim):
+        if claim.family != APR_CLAIM or claim.is_none or not claim.cards:
+            continue
+        lo = max(0, claim.start - _SUPPOSED_REACH_32)
+        head = masked[lo : claim.start]
+        cut = max(head.rfind(". "), head.rfind("\n"), head.rfind("? "), head.rfind("! "))
+        lo += cut + 1 if cut >= 0 else 0
+        if _SUPPOSED_32.search(masked, lo, claim.start) or _RATES_MOVE_32.search(
+            masked, lo, claim.start
+        ):
+            if out is None:
+                out = list(claims)
+            out[i] = replace(claim, cards=(), binding="")
+    return claims if out is None else out
+
+
+# a fee word attached to the figure: "a 3% fee", "$150 membership fee", "fee of $95", "fee: $0"
+_FEE_AFTER_32 = re.compile(
+    r"(?:\*\*|__)?[ \t]*(?:\)[ \t]*)?(?:[a-z-]+[ \t]+){0,2}(?:fees?|charges?|surcharges?)\b"
+)
+_FEE_BEFORE_32 = re.compile(r"\b(?:fees?|charges?)[ \t]*(?:of|is|are|:|=)?[ \t]*(?:\*\*|__)?$")
+
+
+def kinds_32(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
+    """``kinds_32``: a fee figure the words around it leave several fees open for ("$960, no fee",
+    "Fee 3% (minimum $5): $240", "($0 vs $150)") is unverified: the grammar cannot tell which fee
+    it states, and a worked amount is no fee at all - unless a fee word is attached to it ("a 3%
+    fee on every purchase", "a $150 membership fee", "fee of $95"), which makes it a fee."""
+    out: list[Claim] | None = None
+    for i, claim in enumerate(claims):
+        if (
+            claim.family == FEE_CLAIM
+            and claim.cards
+            and not claim.is_none
+            and open_kinds(claim)
+            and not _FEE_AFTER_32.match(masked, claim.end)
+            and not _FEE_BEFORE_32.search(masked, max(0, claim.start - 20), claim.start)
+        ):
             if out is None:
                 out = list(claims)
             out[i] = replace(claim, cards=(), binding="")
@@ -96,14 +154,17 @@ def passing_32(extraction: Extraction, claims: Sequence[Claim]) -> Sequence[Clai
         return claims
     named = [m for m in extraction.mentions if m.card_id is not None]
     starts_of: dict[str, list[int]] = {}
+    ends_of: dict[str, list[int]] = {}
     first_seen: list[tuple[int, str]] = []
     for m in named:
         card = m.card_id
         assert card is not None
         if card not in starts_of:
             starts_of[card] = []
+            ends_of[card] = []
             first_seen.append((m.start, card))
         starts_of[card].append(m.start)
+        ends_of[card].append(m.end)
     firsts = [start for start, _ in first_seen]
     units = extraction.units
     masked = extraction.masked
@@ -121,10 +182,14 @@ def passing_32(extraction: Extraction, claims: Sequence[Claim]) -> Sequence[Clai
         at = starts[k]
         u = bisect_right(units, (at, 1 << 62)) - 1
         opens = units[u][0] if u >= 0 else 0
-        if at - opens <= _OPENING_REACH_32:
-            lead = _OPENING_32.match(masked, opens, at)
-            if lead is not None and lead.end() == at:
-                continue  # named where its unit opens: the unit, and what follows, is about it
+        end = ends_of[card][k]
+        head = masked[max(opens, at - _BRACKET_REACH_32) : at]
+        if not (
+            head.rfind("(") > head.rfind(")")
+            or _COMPARED_32.search(masked, max(opens, at - _COMPARED_REACH_32), at)
+            or _MODIFIER_32.match(masked, end)
+        ):
+            continue  # named as what its sentence is about: what follows is about it
         others = tuple(c for _, c in first_seen[: bisect_left(firsts, at)] if c != card)
         if not others:
             continue
@@ -240,10 +305,22 @@ def _owned(masked: str, start: int, end: int) -> bool:
 def held_32(
     masked: str, extraction: Extraction, recs: Recommendations, *, held: frozenset[str]
 ) -> Recommendations:
-    """``held_31``, and then: a held card that words attached to its name make the customer's
+    """``held_31``, and then: a held card that words attached to its first mention make the
+    customer's
     (``_owned``: "your X", "you already have A, B and X", a list led by "Keep" or by "your
     cards:") is reviewed unless words of getting a card (``_acquire``) stand around a mention -
     words of a review ("best", "strong", "my pick for groceries") no longer put it forward. A card
     only the words of its sentence make theirs is read as ``held_31`` reads it."""
     recs = held_by(masked, extraction, recs, held, _forward)
-    return held_by(masked, extraction, recs, held, _acquire, _owned)
+    first: dict[str, int] = {}
+    for m in extraction.mentions:
+        if m.card_id in held:
+            first.setdefault(m.card_id, m.start)
+    opening = frozenset(first.values())
+
+    def owned_first(text: str, start: int, end: int) -> bool:
+        # the card's first mention: "I recommend the X. Once you're approved, use your X" makes
+        # it the customer's only after the recommendation
+        return start in opening and _owned(text, start, end)
+
+    return held_by(masked, extraction, recs, held, _acquire, owned_first)
