@@ -210,8 +210,9 @@ _ACQUIRE_32 = re.compile(
     r"add|adding|addition|new[ \t]+(?:[a-z-]+[ \t]+)?card|switch(?:ing)?[ \t]+to|grab|"
     r"(?:i'd|i[ \t]+would|you[ \t]+should|to|worth)[ \t]+get(?:ting)?)\b"
 )
-# "rather than", "instead of" and the negations of ``held_31``: "no need to add"
-_NOT_32 = re.compile(r"\b(?:rather[ \t]+than|instead[ \t]+of)[ \t]+(?:[\w']+[ \t]+){0,2}$")
+# "rather than", "instead of", "no" and the negations of ``held_31``: "no need to add", "so no new
+# card"
+_NOT_32 = re.compile(r"\b(?:rather[ \t]+than|instead[ \t]+of|no)[ \t]+(?:[\w']+[ \t]+){0,2}$")
 
 # the customer's own card, in words attached to its name: "your (current) X", "you already have
 # the X", "keep the X", "you're paying $95 a year for X", "pay X in full" ...

@@ -1,0 +1,177 @@
+"""Compliance ruleset 32 (issue 13, ``verifiers/compliance/ruleset32.py``): honest figures ruleset
+31 flagged on the s36 and s37 blind sets' tuning halves - a figure after a card named only in
+passing, a review of the customer's own card, a worked amount no fee word is attached to, an APR
+supposed for an example - in our own wording on the hand catalog (``tests/compliance_cases``).
+
+Summit Cash: no annual fee, 19.99%-29.99% variable, late fee $40, 3% foreign transaction fee.
+Summit Cash Plus: $95 (first year $0), 18.24%-27.24% variable, late fee $39, no foreign
+transaction fee. Customer C1 holds the Harbor Sky Miles Elites ($695).
+
+Each case is (text, customer, ruleset 32's codes, ruleset 31's codes). Every class holds an honest
+text 31 flags and 32 passes, and false twins in the same shape that 32 flags.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from replicas.verifiers.compliance import Catalog, verify_response
+from tests.compliance_cases import (
+    CARDS,
+    ELIGIBILITY,
+    assert_flag_alone,
+    codes,
+)
+
+Case = tuple[str, str | None, list[str], list[str]]
+_OK: list[str] = []
+_APR = ["wrong_apr"]
+_FEE = ["wrong_fee"]
+_INELIGIBLE = ["ineligible_card"]
+
+PASSING: list[Case] = [
+    # the card named after a comparison or as a modifier lends nothing it says
+    (
+        "The Summit Cash Plus ($95 a year) pays 3% on groceries. That's about $140 a year, against "
+        "maybe $75 from the Summit Cash on the same spending.\n\nTerms: 18.24%-27.24% variable, no "
+        "foreign transaction fee, late fee $39.",
+        None,
+        _OK,
+        _APR + _FEE,
+    ),
+    (
+        "Get the Summit Cash Plus ($95 a year). Use it for groceries once the Summit Cash cap is "
+        "used up. No foreign transaction fee, and the late fee is $39.",
+        None,
+        _OK,
+        _FEE,
+    ),
+    # false twins: a figure right for neither card
+    (
+        "Get the Summit Cash Plus ($95 a year). Use it for groceries once the Summit Cash cap is "
+        "used up. No foreign transaction fee, and the late fee is $35.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+    # ... or after a card named as what its sentence is about
+    (
+        "I'd recommend the Summit Cash Plus ($95 a year). The Summit Cash is the alternative. It "
+        "has no foreign transaction fee.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+]
+
+# customer C1 holds the Harbor Sky Miles Elites ($695)
+HELD: list[Case] = [
+    # a review of a card the answer first names as the customer's
+    (
+        "You've already got three cards - Summit Cash, Vista Clear and Harbor Sky Miles Elites - "
+        "so no new card. For travel the Harbor Sky Miles Elites is the best of them ($695 a year).",
+        "C1",
+        _OK,
+        _INELIGIBLE,
+    ),
+    # false twins: recommended first, the customer's only after approval; words of getting it
+    (
+        "I recommend the Harbor Sky Miles Elites ($695 a year). Once you're approved, use your "
+        "Harbor Sky Miles Elites for flights.",
+        "C1",
+        _INELIGIBLE,
+        _INELIGIBLE,
+    ),
+    (
+        "You already have the Harbor Sky Miles Elites ($695 a year)? Then apply for the Harbor Sky "
+        "Miles Elites for your partner too.",
+        "C1",
+        _INELIGIBLE,
+        _INELIGIBLE,
+    ),
+    ("My pick for you: the Harbor Sky Miles Elites, $695 a year.", "C1", _INELIGIBLE, _INELIGIBLE),
+]
+
+KINDS: list[Case] = [
+    # an amount with no fee word attached, that the words leave open between fees, is unverified
+    (
+        "Summit Cash Plus or Summit Cash Preferred? On cost alone, the Summit Cash Plus wins for "
+        "year one ($0 vs $150).",
+        None,
+        _OK,
+        _FEE,
+    ),
+    # false twins: a fee word attached makes the figure a fee
+    ("**Summit Cash Preferred** ($150 a year): 3% on groceries.\n- $250 fee", None, _FEE, _FEE),
+    ("Abroad, the Summit Cash adds a 2% fee to every purchase.", None, _FEE, _FEE),
+]
+
+SUPPOSED: list[Case] = [
+    # a rate supposed for an example, or moved by a supposed change of rates
+    (
+        "On the Summit Cash (19.99%-29.99% variable), say your rate is 24.99%: a $1,000 balance "
+        "costs about $20 a month.",
+        None,
+        _OK,
+        _APR,
+    ),
+    (
+        "The Summit Cash is 19.99%-29.99% variable. If rates rise by 0.25%, your 19.99% becomes "
+        "20.24%.",
+        None,
+        _OK,
+        _APR,
+    ),
+    # false twins: the card's rate stated, or an example at a rate given as the card's
+    ("The Summit Cash's purchase APR is 24.99%.", None, _APR, _APR),
+    ("Say you carry $1,000 at the Summit Cash's 24.99% purchase APR.", None, _APR, _APR),
+]
+
+CASES = PASSING + HELD + KINDS + SUPPOSED
+_FLAG_OF = {
+    "passing_32": PASSING,
+    "held_32": HELD,
+    "kinds_32": KINDS,
+    "supposed_32": SUPPOSED,
+}
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return Catalog.from_records(CARDS, ELIGIBILITY)
+
+
+@pytest.mark.parametrize(("text", "customer", "want32", "want31"), CASES)
+def test_ruleset32_reads_each_class(
+    catalog: Catalog, text: str, customer: str | None, want32: list[str], want31: list[str]
+) -> None:
+    assert codes(text, catalog, 32, customer) == want32
+    assert codes(text, catalog, 31, customer) == want31
+
+
+@pytest.mark.parametrize("flag", sorted(_FLAG_OF))
+def test_each_flag_alone_reads_its_class(catalog: Catalog, flag: str) -> None:
+    assert_flag_alone(catalog, 31, flag, _FLAG_OF[flag])
+
+
+def test_ruleset32_flags_nothing_ruleset31_passes(catalog: Catalog) -> None:
+    """Every reading of 32 is for precision: no case gets a code from 32 that 31 does not give."""
+    for text, customer, want32, want31 in CASES:
+        assert set(want32) <= set(want31), text
+
+
+def test_adversarial_input_stays_within_limits(catalog: Catalog) -> None:
+    # 100 kB of bracketed and compared cards before card-less figures, held cards and worked sums
+    chunk = (
+        "I'd pick the Summit Cash Plus (the Summit Cash has none). No foreign fee, late fee $39. "
+        "Against $75 from the Summit Cash. **$936**, no fee. Say your rate is 24.99%. You already "
+        "have the Harbor Sky Miles Elites - Summit Cash, Vista Clear and Harbor Sky Miles Elites. "
+    )
+    lines = (chunk * (100_000 // len(chunk)))[:100_000]
+    for text in (lines, lines.replace(". ", ".\n- ")):
+        for ruleset in (31, 32):
+            started = time.process_time()
+            verify_response(text, catalog, customer_id="C1", ruleset=ruleset)
+            assert time.process_time() - started < 60, ruleset
