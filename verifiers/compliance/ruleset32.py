@@ -123,14 +123,47 @@ def supposed_32(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
 _FEE_AFTER_32 = re.compile(
     r"(?:\*\*|__)?[ \t]*(?:\)[ \t]*)?(?:[a-z-]+[ \t]+){0,2}(?:fees?|charges?|surcharges?)\b"
 )
-_FEE_BEFORE_32 = re.compile(r"\b(?:fees?|charges?)[ \t]*(?:of|is|are|:|=)?[ \t]*(?:\*\*|__)?$")
+# a fee word, and a figure (what a fee word before a figure governs, unless one stands between)
+_FEE_WORD_32 = re.compile(r"\b(?:fees?|charges?|surcharges?|af)\b")
+_FIGURE_32 = re.compile(r"\$[ \t]?\d|\d(?:\.\d+)?[ \t]?%")
+# "no fee", "no annual fee", "fee-free": a denial governs no figure
+_DENIED_32 = re.compile(r"\b(?:no|zero|without)[ \t]+(?:[a-z-]+[ \t]+){0,2}$")
+# a figure right before the fee word owns it: "the $35 fee", "a 5% fee"
+_OWNED_BY_FIGURE_32 = re.compile(
+    r"(?:\$[ \t]?[\d,.]+|\d(?:\.\d+)?[ \t]?%)[ \t]*(?:\*\*|__)?[ \t]*(?:[a-z-]+[ \t]+){0,2}$"
+)
+_GOVERN_REACH_32 = 120
+
+
+def _governed(masked: str, claim: Claim) -> bool:
+    """Whether a fee word makes the figure of ``claim`` a fee: in the figure's own words ("a 5%
+    fee, with a $10 minimum"), right after it ("$150 membership fee"), or before it in its
+    sentence (a question just before counts: "Fees on X? $0.") with no other figure between
+    ("the fee on X is only $195", "**Fee:** $195") - not a fee word denied ("no fee") or owned by
+    a figure right before it ("minus the $35 fee, you'd be $11 in the hole")."""
+    if claim.binding == "cell" or _FEE_WORD_32.search(masked, claim.start, claim.end):
+        return True
+    if _FEE_AFTER_32.match(masked, claim.end):
+        return True
+    lo = max(0, claim.start - _GOVERN_REACH_32)
+    head = masked[lo : claim.start]
+    cut = max(head.rfind(". "), head.rfind("\n"), head.rfind("! "), head.rfind("; "))
+    lo += cut + 1 if cut >= 0 else 0
+    for word in _FEE_WORD_32.finditer(masked, lo, claim.start):
+        if _DENIED_32.search(masked, max(lo, word.start() - 30), word.start()):
+            continue
+        if _OWNED_BY_FIGURE_32.search(masked, max(lo, word.start() - 40), word.start()):
+            continue
+        if _FIGURE_32.search(masked, word.end(), claim.start) is None:
+            return True
+    return False
 
 
 def kinds_32(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
     """``kinds_32``: a fee figure the words around it leave several fees open for ("$960, no fee",
     "Fee 3% (minimum $5): $240", "($0 vs $150)") is unverified: the grammar cannot tell which fee
-    it states, and a worked amount is no fee at all - unless a fee word is attached to it ("a 3%
-    fee on every purchase", "a $150 membership fee", "fee of $95"), which makes it a fee."""
+    it states, and a worked amount is no fee at all - unless a fee word governs it (``_governed``:
+    "a 3% fee on every purchase", "the fee is only $195", "**Fee:** $195"), which makes it a fee."""
     out: list[Claim] | None = None
     for i, claim in enumerate(claims):
         if (
@@ -138,8 +171,7 @@ def kinds_32(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
             and claim.cards
             and not claim.is_none
             and open_kinds(claim)
-            and not _FEE_AFTER_32.match(masked, claim.end)
-            and not _FEE_BEFORE_32.search(masked, max(0, claim.start - 20), claim.start)
+            and not _governed(masked, claim)
         ):
             if out is None:
                 out = list(claims)
@@ -230,15 +262,14 @@ _OWNED_BEFORE_32 = re.compile(
 _OWNED_AFTER_32 = re.compile(
     r"(?:\*\*|__)?[ \t]*(?:\([ \t]*(?:what|which|the[ \t]+(?:one|card))[ \t]+you|"
     r",?[ \t]*(?:which|that)[ \t]+you|[ \t]+you)[ \t]+(?:already[ \t]+)?"
-    r"(?:have|hold|carry|own|got|opened)\b|(?:\*\*|__)?[ \t]*\((?:yours|your[ \t]+card)\)|"
+    r"(?:have|hold|carry|own|got|opened)\b(?![ \t]+(?:the|a|an|to|for)\b)|(?:\*\*|__)?[ \t]*\((?:yours|your[ \t]+card)\)|"
     r"(?:\*\*|__)?[ \t]+is[ \t]+already[ \t]+(?:in[ \t]+your|yours|your)|"
     r"(?:\*\*|__)?[ \t]*[:,\u2013\u2014-][ \t]*keep[ \t]+(?:it|using[ \t]+it)\b"
 )
 # a list's lead about the customer's cards: "your (current) cards:", "the cards you hold:", "what
 # you have:", "you already have:"
 _OWNED_LEAD_32 = re.compile(
-    r"\b(?:your[ \t]+(?:current[ \t]+|existing[ \t]+|other[ \t]+|own[ \t]+)?(?:cards|wallet|"
-    r"lineup|line-up|setup|portfolio)|cards?[ \t]+you(?:'ve)?[ \t]+(?:already[ \t]+)?(?:have|hold|"
+    r"\b(?:your[ \t]+(?:current[ \t]+|existing[ \t]+|other[ \t]+|own[ \t]+)?cards|cards?[ \t]+you(?:'ve)?[ \t]+(?:already[ \t]+)?(?:have|hold|"
     r"carry|own|opened|upgraded[ \t]+to|switched[ \t]+to)|"
     r"what[ \t]+you[ \t]+(?:already[ \t]+)?(?:have|hold|carry|own)|"
     r"you[ \t]+already[ \t]+(?:have|hold|carry|own)[ \t]*:)"
@@ -249,20 +280,24 @@ _OWNED_LEAD_32 = re.compile(
 # cards - A, B and C", "already holding three cards (A and B)", "Holds: A, B"; the names (masked
 # as "#") and their joints run from the phrase to the mention
 _POSSESS_32 = (
-    r"(?:\b(?:you|i|we)(?:'ve|[ \t]+have)?[ \t]+(?:already[ \t]+)?(?:got|have|hold|holding|carry|"
-    r"carrying|own)|\balready[ \t]+(?:holding|carrying)|\bholds?|\byour[ \t]+(?:[a-z]+[ \t]+){0,2}"
-    r"cards)"
+    r"(?:\b(?:you|i)(?:'ve|[ \t]+have)?[ \t]+(?:already[ \t]+)?(?:got|have|hold|holding|carry|"
+    r"carrying|own)|\balready[ \t]+(?:holding|carrying))"
 )
 _NAMES_32 = r"(?:[#*_,&\s]|\band\b|\bthe\b|\bboth\b)*$"
+# the phrase right before the names ("you already have the X"), or a phrase about cards with a
+# colon, bracket or dash before them ("you've already got four cards - A, B", "your cards: A"),
+# or a label ("Holds: A, B")
 _ENUMERATED_32 = re.compile(
-    rf"{_POSSESS_32}(?:[ \t]+(?=[#*_])|[^.!?\n:(]{{0,60}}[:(\u2013\u2014-]){_NAMES_32}"
+    rf"(?:{_POSSESS_32}[ \t]+(?=[#*_]|the[ \t]|both[ \t])|(?:{_POSSESS_32}|\byour)"
+    rf"[^.!?\n:(]{{0,40}}?\bcards\b[^.!?\n:(]{{0,20}}[:(\u2013\u2014-]|\bholds?[ \t]*:){_NAMES_32}"
 )
 _ENUMERATION_REACH_32 = 240
 
 
 # a list led by a review's verdict: "**Keep - clearly worth it**", "## Review", "Close:"
 _REVIEW_LEAD_32 = re.compile(
-    r"[ \t#*_>]*(?:keep(?![ \t]+in[ \t]+mind)|review|close|cancel|drop|downgrade)\b"
+    r"[ \t#*_>]*(?:keep|review|close|cancel|drop|downgrade)(?:[ \t]+(?:it|them|these|both|or[ \t]+"
+    r"[a-z]+))?[ \t*_]*(?:[:\u2013\u2014-]|$)"
 )
 
 
@@ -299,6 +334,8 @@ def _owned(masked: str, start: int, end: int) -> bool:
         if not line.strip() or _LIST_LINE_31.match(line):
             continue
         lead = line[-2 * _REACH_31 :]
+        if _forward(lead):
+            return False  # "Based on your cards, here's my top pick:" puts the items forward
         return _OWNED_LEAD_32.search(lead) is not None or _REVIEW_LEAD_32.match(lead) is not None
     return False
 
