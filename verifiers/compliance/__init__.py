@@ -172,6 +172,7 @@ from replicas.verifiers.compliance.ruleset30b import held_30
 from replicas.verifiers.compliance.ruleset31 import revise_31
 from replicas.verifiers.compliance.ruleset31b import held_31, retracted_31
 from replicas.verifiers.compliance.ruleset32 import checked_32, held_32
+from replicas.verifiers.compliance.ruleset32b import names_32
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -387,6 +388,8 @@ def _mentions(
         mentions = tails_27(index, mentions, norm.text)
     if rules.extended_28:
         mentions = extended_28(index, norm.text, mentions)
+    if rules.names_32:
+        mentions = names_32(index, norm.text, mentions)
     return mentions
 
 

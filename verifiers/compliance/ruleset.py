@@ -762,6 +762,9 @@ class Ruleset:
     # ruleset 32 (precision): "say cust's rate is 24.74%", "if base rates rise by 0.25%, your
     # 22.49% becomes 22.74%" - an APR supposed for an example is unverified
     supposed_32: bool = False
+    # ruleset 32 (precision): "the Every Day Cash 360" (the tail of one name), "Gray Rock's 1.5%"
+    # (the head of a card named in full), "every rewards card" - no invented card
+    names_32: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1145,6 +1148,7 @@ RULESETS[32] = replace(
     held_32=True,
     kinds_32=True,
     supposed_32=True,
+    names_32=True,
 )
 
 
