@@ -172,7 +172,7 @@ from replicas.verifiers.compliance.ruleset30b import held_30
 from replicas.verifiers.compliance.ruleset31 import revise_31
 from replicas.verifiers.compliance.ruleset31b import held_31, retracted_31
 from replicas.verifiers.compliance.ruleset32 import checked_32, held_32
-from replicas.verifiers.compliance.ruleset32b import names_32
+from replicas.verifiers.compliance.ruleset32b import names_32, revise_32
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -534,6 +534,8 @@ def _extract(
             rules.generic_31,
             rules.needs_31,
         )
+    if rules.monthly_32 or rules.card_with_32:
+        extraction = revise_32(extraction, norm.text, catalog, rules.monthly_32, rules.card_with_32)
     return extraction, examples
 
 

@@ -765,6 +765,10 @@ class Ruleset:
     # ruleset 32 (precision): "the Every Day Cash 360" (the tail of one name), "Gray Rock's 1.5%"
     # (the head of a card named in full), "every rewards card" - no invented card
     names_32: bool = False
+    # ruleset 32 (precision): "about $7.29 a month, $87 a year" - twelve times a monthly amount
+    monthly_32: bool = False
+    # ruleset 32 (precision): "Prefer a card with no foreign transaction fee" - cards in general
+    card_with_32: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1149,6 +1153,8 @@ RULESETS[32] = replace(
     kinds_32=True,
     supposed_32=True,
     names_32=True,
+    monthly_32=True,
+    card_with_32=True,
 )
 
 

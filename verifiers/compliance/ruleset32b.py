@@ -1,4 +1,13 @@
-"""Ruleset 32's reading of card names, for precision: ``names_32``.
+"""Ruleset 32's readings of card names and of figures in general talk, for precision:
+``names_32`` and (``revise_32``) ``monthly_32`` and ``card_with_32``.
+
+``monthly_32``: "about $7.29 a month, $87 a year" - a yearly amount twelve times a monthly one
+before it in its sentence is a value worked out, no annual fee. ``card_with_32``: "Prefer a card
+with no foreign transaction fee", "I'd pick one without a foreign transaction fee" - a fee after
+"a card with(out)" or "one with(out)", in a sentence that names no card, is about cards in
+general (``generic_31`` reads "a no-fee card").
+
+``names_32``:
 
 A product-like phrase that is no catalog name is an invented card (``unknown_card``) - unless it
 is a way of calling a real card:
@@ -18,9 +27,12 @@ ends with ("Crest Obsidian Reserve") stay invented.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from replicas.verifiers.compliance.claim_types import FEE_CLAIM
+from replicas.verifiers.compliance.claims import unbind_claims
 from replicas.verifiers.compliance.mentions import (
     EXACT,
     MISSPELLED,
@@ -28,19 +40,78 @@ from replicas.verifiers.compliance.mentions import (
     NameMention,
     tokens_of,
 )
+from replicas.verifiers.compliance.ruleset31 import _name_words
+from replicas.verifiers.compliance.ruleset31c import said_of_no_card, sentence_of
+from replicas.verifiers.compliance.values import USD
 
 if TYPE_CHECKING:
+    from replicas.verifiers.compliance.catalog import Catalog
+    from replicas.verifiers.compliance.claims import Claim, Extraction
     from replicas.verifiers.compliance.names import NameIndex
 
-__all__ = ["names_32"]
+__all__ = ["names_32", "revise_32"]
 
 # words of the sentence that may open a phrase read as a product: a determiner, a gerund, an adverb
 _LEAD_32 = frozenset(
-    ["every", "only", "each", "any", "all", "keeping", "using", "keep", "use", "with", "for", "our", "my", "his", "her", "their", "its", "the", "a", "an", "your", "this", "that", "these", "those"]
+    [
+        "every",
+        "only",
+        "each",
+        "any",
+        "all",
+        "keeping",
+        "using",
+        "keep",
+        "use",
+        "with",
+        "for",
+        "our",
+        "my",
+        "his",
+        "her",
+        "their",
+        "its",
+        "the",
+        "a",
+        "an",
+        "your",
+        "this",
+        "that",
+        "these",
+        "those",
+    ]
 )
 # words of cards in general: a phrase of only these, in lower case, names no product
 _GENERIC_32 = frozenset(
-    ["cash", "back", "cashback", "rewards", "reward", "secured", "card", "cards", "everyday", "every", "day", "travel", "miles", "points", "student", "business", "low", "rate", "balance", "transfer", "no", "fee", "annual", "flat", "premium", "starter", "basic"]
+    [
+        "cash",
+        "back",
+        "cashback",
+        "rewards",
+        "reward",
+        "secured",
+        "card",
+        "cards",
+        "everyday",
+        "every",
+        "day",
+        "travel",
+        "miles",
+        "points",
+        "student",
+        "business",
+        "low",
+        "rate",
+        "balance",
+        "transfer",
+        "no",
+        "fee",
+        "annual",
+        "flat",
+        "premium",
+        "starter",
+        "basic",
+    ]
 )
 
 
@@ -86,3 +157,58 @@ def names_32(index: NameIndex, text: str, mentions: Sequence[NameMention]) -> li
             keep.append(m)
         # several cards' tail or head: a short name of one of them, no invented card
     return keep
+
+
+# -- revise_32: monthly_32, card_with_32 ------------------------------------------------------------
+
+_MONTHLY_32 = re.compile(
+    r"\$[ \t]?(\d[\d,]*(?:\.\d+)?)(?:\*\*|__)?[ \t]*(?:a|per|/|each)[ \t]*(?:month|mo)\b"
+)
+_YEARLY_AFTER_32 = re.compile(
+    r"(?:\*\*|__)?[ \t]*(?:a|per|/|each)[ \t]*(?:year|yr)\b|(?:\*\*|__)?[ \t]*(?:annually|yearly)\b"
+)
+_CARD_WITH_32 = re.compile(
+    r"(?<![\w'])(?:a|an|one|any|another)[ \t]+(?:[\w-]+[ \t]+)?(?:(?:card|one)s?[ \t]+)?"
+    r"(?:with|without|that[ \t]+(?:has|charges))[ \t]+(?:an?[ \t]+|any[ \t]+)?(?:\*\*|__)?$"
+)
+
+
+def _monthly(claim: Claim, masked: str) -> bool:
+    """``monthly_32``: a yearly dollar figure twelve times a monthly one before it in its
+    sentence ("about $7.29 a month, $87 a year") is a value worked out."""
+    if claim.family != FEE_CLAIM or claim.unit != USD or claim.is_none or claim.low is None:
+        return False
+    if not _YEARLY_AFTER_32.match(masked, claim.end):
+        return False
+    begin, _ = sentence_of(masked, claim.start, claim.end)
+    yearly = claim.low
+    for match in _MONTHLY_32.finditer(masked, begin, claim.start):
+        monthly = float(match.group(1).replace(",", ""))
+        if abs(12 * monthly - yearly) <= max(1.0, 0.02 * yearly):
+            return True
+    return False
+
+
+def _card_with(text: str, name_words: frozenset[str]) -> Callable[[Claim, str], bool]:
+    def card_with(claim: Claim, masked: str) -> bool:
+        """``card_with_32``: a fee after "a card with(out)", "one without" in a sentence that
+        names no card."""
+        if claim.family != FEE_CLAIM:
+            return False
+        if not _CARD_WITH_32.search(masked, max(0, claim.start - 40), claim.start):
+            return False
+        return said_of_no_card(claim, masked, text, name_words)
+
+    return card_with
+
+
+def revise_32(
+    extraction: Extraction, text: str, catalog: Catalog | None, monthly: bool, card_with: bool
+) -> Extraction:
+    """The extraction with ``monthly_32`` and ``card_with_32`` (module docstring)."""
+    readings: list[Callable[[Claim, str], bool]] = []
+    if monthly and "$" in extraction.masked:
+        readings.append(_monthly)
+    if card_with and catalog is not None:
+        readings.append(_card_with(text, _name_words(catalog)))
+    return unbind_claims(extraction, readings)
