@@ -14,10 +14,12 @@ text 31 flags and 32 passes, and false twins in the same shape that 32 flags.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import pytest
 
-from replicas.verifiers.compliance import Catalog, verify_response
+from replicas import ensure_snapshot
+from replicas.verifiers.compliance import RULESETS, Catalog, verify_response
 from tests.compliance_cases import (
     CARDS,
     ELIGIBILITY,
@@ -30,6 +32,7 @@ _OK: list[str] = []
 _APR = ["wrong_apr"]
 _FEE = ["wrong_fee"]
 _INELIGIBLE = ["ineligible_card"]
+_UNKNOWN = ["unknown_card"]
 
 PASSING: list[Case] = [
     # the card named after a comparison or as a modifier lends nothing it says
@@ -129,13 +132,89 @@ SUPPOSED: list[Case] = [
     ("Say you carry $1,000 at the Summit Cash's 24.99% purchase APR.", None, _APR, _APR),
 ]
 
-CASES = PASSING + HELD + KINDS + SUPPOSED
+MONTHLY: list[Case] = [
+    # a yearly amount twelve times a monthly one before it is worked out
+    (
+        "On your roughly $468 a month:\n- Summit Cash Plus ($95 a year): about $7.50 a month, **$90 "
+        "a year**\n- Summit Cash: about $6.10 a month, **$73 a year**",
+        None,
+        _OK,
+        _FEE,
+    ),
+    # false twin: a price word between makes it a price
+    (
+        "On your roughly $468 a month:\n- Summit Cash Plus: about $7.50 a month, costs **$90 a "
+        "year**",
+        None,
+        _FEE,
+        _FEE,
+    ),
+]
+
+CARD_WITH: list[Case] = [
+    # "a card with(out)" in a sentence that names no card is about cards in general
+    (
+        "I'd pick the Summit Cash ($0 a year). When you travel, bring a card without a foreign "
+        "transaction fee as well.",
+        None,
+        _OK,
+        _FEE,
+    ),
+    # false twin: said of the card
+    ("Abroad, the Summit Cash is a card with no foreign transaction fee.", None, _FEE, _FEE),
+]
+
+CASES = PASSING + HELD + KINDS + SUPPOSED + MONTHLY + CARD_WITH
 _FLAG_OF = {
     "passing_32": PASSING,
     "held_32": HELD,
     "kinds_32": KINDS,
     "supposed_32": SUPPOSED,
+    "monthly_32": MONTHLY,
+    "card_with_32": CARD_WITH,
 }
+
+# names_32 on the catalogs of seeds whose names invite it: (seed, text, 32's codes, 31's codes)
+NAMES: list[tuple[int, str, list[str], list[str]]] = [
+    # the tail of one catalog name (seed 290: Crest Every Day Cash 360)
+    (290, "Of the three, I'd take the Every Day Cash 360 if your score allows it.", _OK, _UNKNOWN),
+    # the head of a card named in full, possessive (seed 291: Gray Rock Rewards)
+    (
+        291,
+        "Gray Rock Rewards pays 1.5% on everything; on dining the Beacon Journey's 3% beats Gray "
+        "Rock's 1.5%.",
+        _OK,
+        _UNKNOWN,
+    ),
+    # a gerund before a tail several names share (seed 293: Sterling Cashback Preferred)
+    (
+        293,
+        "Sterling Cashback Preferred has the 6% grocery rate. Keeping Preferred for groceries is "
+        "worth about $125 a year more.",
+        _OK,
+        _UNKNOWN,
+    ),
+    # false twins: a brand and words no name ends with stay invented
+    (
+        290,
+        "Of the three, I'd take the Every Day Platinum Cash 360 if your score allows it.",
+        _UNKNOWN,
+        _UNKNOWN,
+    ),
+    (
+        291,
+        "Gray Rock Rewards pays 1.5% on everything; on dining Gray Rock Obsidian's 3% beats it.",
+        _UNKNOWN,
+        _UNKNOWN,
+    ),
+    (
+        293,
+        "Sterling Cashback Preferred has the 6% grocery rate. Sterling Cashback Obsidian Preferred "
+        "pays 7%.",
+        _UNKNOWN,
+        _UNKNOWN,
+    ),
+]
 
 
 @pytest.fixture(scope="module")
@@ -154,6 +233,25 @@ def test_ruleset32_reads_each_class(
 @pytest.mark.parametrize("flag", sorted(_FLAG_OF))
 def test_each_flag_alone_reads_its_class(catalog: Catalog, flag: str) -> None:
     assert_flag_alone(catalog, 31, flag, _FLAG_OF[flag])
+
+
+@pytest.fixture(scope="module")
+def name_catalogs() -> dict[int, Catalog]:
+    return {
+        seed: Catalog.from_snapshot(ensure_snapshot("credit_cards", seed, None).path)
+        for seed in (290, 291, 293)
+    }
+
+
+@pytest.mark.parametrize(("seed", "text", "want32", "want31"), NAMES)
+def test_names_32_reads_real_cards_called_short(
+    name_catalogs: dict[int, Catalog], seed: int, text: str, want32: list[str], want31: list[str]
+) -> None:
+    catalog = name_catalogs[seed]
+    assert codes(text, catalog, 32) == want32
+    assert codes(text, catalog, 31) == want31
+    rules = replace(RULESETS[31], names_32=True)
+    assert codes(text, catalog, rules) == want32
 
 
 def test_adversarial_input_stays_within_limits(catalog: Catalog) -> None:

@@ -167,6 +167,15 @@ _MONTHLY_32 = re.compile(
 _YEARLY_AFTER_32 = re.compile(
     r"(?:\*\*|__)?[ \t]*(?:a|per|/|each)[ \t]*(?:year|yr)\b|(?:\*\*|__)?[ \t]*(?:annually|yearly)\b"
 )
+_FEE_NEXT_32 = re.compile(r"[ \t]*(?:\*\*|__)?[ \t]*(?:annual[ \t]+)?(?:fee|charge|af)\b")
+_PRICE_32 = re.compile(
+    r"\b(?:fees?|costs?|costing|charges?|charged|charging|af|annual|annually|membership|price|"
+    r"priced|pay|pays|paying)\b"
+)
+# ... or "a card" right before a claim that starts "without a foreign transaction fee"
+_CARD_HEAD_32 = re.compile(
+    r"(?<![\w'])(?:a|an|one|any|another)[ \t]+(?:[\w-]+[ \t]+)?(?:(?:card|one)s?[ \t]+)?$"
+)
 _CARD_WITH_32 = re.compile(
     r"(?<![\w'])(?:a|an|one|any|another)[ \t]+(?:[\w-]+[ \t]+)?(?:(?:card|one)s?[ \t]+)?"
     r"(?:with|without|that[ \t]+(?:has|charges))[ \t]+(?:an?[ \t]+|any[ \t]+)?(?:\*\*|__)?$"
@@ -178,14 +187,17 @@ def _monthly(claim: Claim, masked: str) -> bool:
     sentence ("about $7.29 a month, $87 a year") is a value worked out."""
     if claim.family != FEE_CLAIM or claim.unit != USD or claim.is_none or claim.low is None:
         return False
-    if not _YEARLY_AFTER_32.match(masked, claim.end):
-        return False
+    after = _YEARLY_AFTER_32.match(masked, claim.end)
+    if not after or _FEE_NEXT_32.match(masked, after.end()):
+        return False  # "$90 a year fee"
     begin, _ = sentence_of(masked, claim.start, claim.end)
     yearly = claim.low
     for match in _MONTHLY_32.finditer(masked, begin, claim.start):
         monthly = float(match.group(1).replace(",", ""))
         if abs(12 * monthly - yearly) <= max(1.0, 0.02 * yearly):
-            return True
+            # "earns about $7.50 a month, and costs $90 a year": a price word between makes the
+            # yearly figure a price, whatever it equals
+            return _PRICE_32.search(masked, match.end(), claim.start) is None
     return False
 
 
@@ -195,7 +207,11 @@ def _card_with(text: str, name_words: frozenset[str]) -> Callable[[Claim, str], 
         names no card."""
         if claim.family != FEE_CLAIM:
             return False
-        if not _CARD_WITH_32.search(masked, max(0, claim.start - 40), claim.start):
+        lo = max(0, claim.start - 40)
+        if not _CARD_WITH_32.search(masked, lo, claim.start) and not (
+            masked.startswith(("without ", "with "), claim.start)
+            and _CARD_HEAD_32.search(masked, lo, claim.start)
+        ):
             return False
         return said_of_no_card(claim, masked, text, name_words)
 
