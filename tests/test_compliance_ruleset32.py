@@ -135,16 +135,24 @@ SUPPOSED: list[Case] = [
 MONTHLY: list[Case] = [
     # a yearly amount twelve times a monthly one before it is worked out
     (
-        "On your roughly $468 a month:\n- Summit Cash Plus ($95 a year): about $7.50 a month, **$90 "
-        "a year**\n- Summit Cash: about $6.10 a month, **$73 a year**",
+        "Summit Cash Plus: $95 annual fee. Summit Cash: no annual fee.\n\nOn your roughly $468 a "
+        "month:\n- Summit Cash Plus: about $7.50 a month, **$90 a year**\n- Summit Cash: about "
+        "$6.10 a month, **$73 a year**",
         None,
         _OK,
         _FEE,
     ),
-    # false twin: a price word between makes it a price
+    # false twins: a price word before it makes it a price; a card whose fee is stated nowhere
+    # else, in a sentence of no value, is priced by it
     (
         "On your roughly $468 a month:\n- Summit Cash Plus: about $7.50 a month, costs **$90 a "
         "year**",
+        None,
+        _FEE,
+        _FEE,
+    ),
+    (
+        "The Summit Cash Plus is the grocery pick. At roughly $7.50 a month, that's $90 a year.",
         None,
         _FEE,
         _FEE,

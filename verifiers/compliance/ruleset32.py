@@ -44,6 +44,7 @@ from replicas.verifiers.compliance.term_checks import open_kinds
 
 if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Claim, Extraction
+    from replicas.verifiers.compliance.mentions import NameMention
     from replicas.verifiers.compliance.recommend import Recommendations
 
 __all__ = ["checked_32", "held_32", "kinds_32", "passing_32", "supposed_32"]
@@ -52,10 +53,14 @@ __all__ = ["checked_32", "held_32", "kinds_32", "passing_32", "supposed_32"]
 # comparison ("against $75 from North Star", "a variable card like Juniper", "unlike the X"), or
 # as a modifier ("the Aspen cap", "Gray Rock's 1.5%").
 _COMPARED_32 = re.compile(
-    r"\b(?:against|than|vs\.?|versus|compared[ \t]+(?:to|with)|unlike|like|from|beats?|"
-    r"instead[ \t]+of|rather[ \t]+than)[ \t]+(?:(?:the|your|a|an)[ \t]+)?(?:\*\*|__)?$"
+    r"(?:\b(?:against|than|vs\.?|versus|compared[ \t]+(?:to|with)|unlike|(?:cards?|ones?)[ \t]+like|"
+    r"such[ \t]+as|instead[ \t]+of|rather[ \t]+than)|\bagainst\b[^.!?;\n]{0,30}\bfrom)[ \t]+"
+    r"(?:(?:the|your|a|an)[ \t]+)?(?:\*\*|__)?$"
 )
-_MODIFIER_32 = re.compile(r"(?:\*\*|__)?(?:'s\b|[ \t]+(?:caps?|limits?|bonus)\b)")
+_MODIFIER_32 = re.compile(r"(?:\*\*|__)?[ \t]+(?:caps?|limits?)\b")
+# a bracket holding only the name ("## Best for travel (X)", "(the X)") names the topic
+_NAME_ONLY_AFTER_32 = re.compile(r"(?:\*\*|__)?[ \t]*\)")
+_NAME_ONLY_BEFORE_32 = re.compile(r"\([ \t]*(?:the[ \t]+)?(?:\*\*|__)?$")
 _COMPARED_REACH_32 = 40
 # how far back an open bracket is looked for
 _BRACKET_REACH_32 = 200
@@ -83,17 +88,21 @@ def checked_32(
 # a rate supposed for an example: "say cust's rate is 24.74%", "if your APR were 25%", "suppose
 # the rate is", "at an assumed 20%" - right before the figure
 _SUPPOSED_32 = re.compile(
-    r"\b(?:(?:let's[ \t]+)?say|suppose|supposing|imagine|assume|assuming|if)[ \t]+(?:(?:the|your|a|"
-    r"an|his|her|their|[a-z]+'s)[ \t]+)?(?:[a-z]+[ \t]+)?(?:rate|apr|interest[ \t]+rate)[ \t]+"
-    r"(?:is|was|were|of|at)[ \t]+(?:about[ \t]+|around[ \t]+)?$|"
-    r"\b(?:an?[ \t]+)?(?:assumed|hypothetical|sample|example|made-up|illustrative)[ \t]+(?:rate[ \t]+of[ \t]+)?$"
+    r"\b(?:(?:let's[ \t]+)?say|suppose|supposing|imagine)[ \t]+(?:(?:your|a|an|his|her|their|"
+    r"[a-z]+'s)[ \t]+)?(?:[a-z]+[ \t]+)?(?:rate|apr|interest[ \t]+rate)[ \t]+(?:is|was|were|of|at)"
+    r"[ \t]+(?:about[ \t]+|around[ \t]+)?$|"
+    r"\b(?:an?[ \t]+)?(?:hypothetical|made-up|illustrative)[ \t]+(?:rate[ \t]+of[ \t]+)?$"
 )
-# ... or moved by a change of rates the sentence supposes: "If base rates rise by 0.25%, your 22.49%
-# becomes 22.74%"
+# ... or the rate a supposed change of rates moves it to: "If base rates rise by 0.25%, your 22.49%
+# becomes 22.74%" (the rate before the change is still the card's, and checked)
 _RATES_MOVE_32 = re.compile(
     r"\b(?:if|when|once|should)[ \t]+(?:the[ \t]+)?(?:base[ \t]+|prime[ \t]+|interest[ \t]+)?"
     r"(?:rates?|prime)[ \t]+(?:rise|rises|go[ \t]+up|goes[ \t]+up|climb|climbs|fall|falls|drop|"
     r"drops|go[ \t]+down|goes[ \t]+down|move|moves|change|changes)\b"
+)
+_MOVED_TO_32 = re.compile(
+    r"\b(?:becomes?|would[ \t]+(?:be|become)|go(?:es)?[ \t]+to|rises?[ \t]+to|jumps?[ \t]+to|"
+    r"climbs?[ \t]+to|falls?[ \t]+to|drops?[ \t]+to)[ \t]+(?:about[ \t]+|around[ \t]+)?$"
 )
 _SUPPOSED_REACH_32 = 80
 
@@ -110,8 +119,9 @@ def supposed_32(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
         head = masked[lo : claim.start]
         cut = max(head.rfind(". "), head.rfind("\n"), head.rfind("? "), head.rfind("! "))
         lo += cut + 1 if cut >= 0 else 0
-        if _SUPPOSED_32.search(masked, lo, claim.start) or _RATES_MOVE_32.search(
-            masked, lo, claim.start
+        if _SUPPOSED_32.search(masked, lo, claim.start) or (
+            _RATES_MOVE_32.search(masked, lo, claim.start)
+            and _MOVED_TO_32.search(masked, lo, claim.start)
         ):
             if out is None:
                 out = list(claims)
@@ -124,7 +134,7 @@ _FEE_AFTER_32 = re.compile(
     r"(?:\*\*|__)?[ \t]*(?:\)[ \t]*)?(?:[a-z-]+[ \t]+){0,2}(?:fees?|charges?|surcharges?)\b"
 )
 # a fee word, and a figure (what a fee word before a figure governs, unless one stands between)
-_FEE_WORD_32 = re.compile(r"\b(?:fees?|charges?|surcharges?|af)\b")
+_FEE_WORD_32 = re.compile(r"\b(?:fees?|charges?|surcharges?|af|costs?|costing)\b")
 _FIGURE_32 = re.compile(r"\$[ \t]?\d|\d(?:\.\d+)?[ \t]?%")
 # "no fee", "no annual fee", "fee-free": a denial governs no figure
 _DENIED_32 = re.compile(r"\b(?:no|zero|without)[ \t]+(?:[a-z-]+[ \t]+){0,2}$")
@@ -179,25 +189,44 @@ def kinds_32(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
     return claims if out is None else out
 
 
+def _topic_before(
+    named: Sequence[NameMention],
+    starts: Sequence[int],
+    units: Sequence[tuple[int, int]],
+    opens: int,
+    card: str,
+) -> tuple[str, ...]:
+    """The cards (other than ``card``) of the last unit naming a card before the unit that opens
+    at ``opens``: what the text was about before the card named in passing."""
+    j = bisect_left(starts, opens) - 1
+    if j < 0:
+        return ()
+    u = bisect_right(units, (starts[j], 1 << 62)) - 1
+    lo = units[u][0] if u >= 0 else 0
+    found: list[str] = []
+    for m in named[bisect_left(starts, lo) : j + 1]:
+        if m.card_id is not None and m.card_id != card and m.card_id not in found:
+            found.append(m.card_id)
+    return tuple(found)
+
+
 def passing_32(extraction: Extraction, claims: Sequence[Claim]) -> Sequence[Claim]:
     """``passing_32``: each of ``claims`` (the extraction's) bound by context to a card named in
-    passing, widened to the cards named before that card's mention."""
+    passing, widened to the cards of the unit naming a card before that mention's unit."""
     if not any(c.binding == "context" and len(c.cards) == 1 for c in claims):
         return claims
     named = [m for m in extraction.mentions if m.card_id is not None]
     starts_of: dict[str, list[int]] = {}
     ends_of: dict[str, list[int]] = {}
-    first_seen: list[tuple[int, str]] = []
     for m in named:
         card = m.card_id
         assert card is not None
         if card not in starts_of:
             starts_of[card] = []
             ends_of[card] = []
-            first_seen.append((m.start, card))
         starts_of[card].append(m.start)
         ends_of[card].append(m.end)
-    firsts = [start for start, _ in first_seen]
+    mention_starts = [m.start for m in named]
     units = extraction.units
     masked = extraction.masked
     out: list[Claim] | None = None
@@ -216,13 +245,17 @@ def passing_32(extraction: Extraction, claims: Sequence[Claim]) -> Sequence[Clai
         opens = units[u][0] if u >= 0 else 0
         end = ends_of[card][k]
         head = masked[max(opens, at - _BRACKET_REACH_32) : at]
+        bracketed = head.rfind("(") > head.rfind(")") and not (
+            _NAME_ONLY_AFTER_32.match(masked, end)
+            and _NAME_ONLY_BEFORE_32.search(masked, max(0, at - 12), at)
+        )
         if not (
-            head.rfind("(") > head.rfind(")")
+            bracketed
             or _COMPARED_32.search(masked, max(opens, at - _COMPARED_REACH_32), at)
             or _MODIFIER_32.match(masked, end)
         ):
             continue  # named as what its sentence is about: what follows is about it
-        others = tuple(c for _, c in first_seen[: bisect_left(firsts, at)] if c != card)
+        others = _topic_before(named, mention_starts, units, opens, card)
         if not others:
             continue
         if out is None:
@@ -249,7 +282,7 @@ _NOT_32 = re.compile(r"\b(?:rather[ \t]+than|instead[ \t]+of|no)[ \t]+(?:[\w']+[
 # the customer's own card, in words attached to its name: "your (current) X", "you already have
 # the X", "keep the X", "you're paying $95 a year for X", "pay X in full" ...
 _OWNED_BEFORE_32 = re.compile(
-    r"(?:\byour(?:[ \t]+(?:current|existing|old|own|original|trusty))?|"
+    r"(?:(?<!imagine )(?<!picture )\byour(?:[ \t]+(?:current|existing|old|own|original|trusty))?|"
     r"\byou(?:[ \t]+already)?[ \t]+(?:have|hold|carry|own)|\byou've[ \t]+(?:already[ \t]+)?got|"
     r"\byou're[ \t]+(?:already[ \t]+)?(?:carrying|holding|using)|"
     r"\byou(?:'ve)?[ \t]+(?:upgraded|switched|moved)[ \t]+to|\byou(?:'ve)?[ \t]+opened|"

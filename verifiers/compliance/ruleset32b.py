@@ -167,10 +167,21 @@ _MONTHLY_32 = re.compile(
 _YEARLY_AFTER_32 = re.compile(
     r"(?:\*\*|__)?[ \t]*(?:a|per|/|each)[ \t]*(?:year|yr)\b|(?:\*\*|__)?[ \t]*(?:annually|yearly)\b"
 )
+_VALUE_32 = re.compile(
+    r"\b(?:earn\w*|back|rewards?|points?|miles|worth|value|extra|interest|sav\w+|returns?|gets?|"
+    r"getting|more|less|net|bonus)\b"
+)
 _FEE_NEXT_32 = re.compile(r"[ \t]*(?:\*\*|__)?[ \t]*(?:annual[ \t]+)?(?:fee|charge|af)\b")
 _PRICE_32 = re.compile(
     r"\b(?:fees?|costs?|costing|charges?|charged|charging|af|annual|annually|membership|price|"
     r"priced|pay|pays|paying)\b"
+)
+# a sentence that points at the card the answer is about: "this is the one", "that's it", "this
+# card", "bottom line: a card with a $59 fee"
+_THIS_ONE_32 = re.compile(
+    r"\b(?:this|that|it|here)(?:'s|[ \t]+is)[ \t]+(?:it|the[ \t]+one|the[ \t]+card|your[ \t]+card|"
+    r"the[ \t]+pick|my[ \t]+pick)\b|\b(?:this|that)[ \t]+(?:one|card)\b|\bbottom[ \t]+line\b|"
+    r"\bin[ \t]+short\b|\btl;?dr\b"
 )
 # ... or "a card" right before a claim that starts "without a foreign transaction fee"
 _CARD_HEAD_32 = re.compile(
@@ -182,22 +193,55 @@ _CARD_WITH_32 = re.compile(
 )
 
 
+def _priced_cards(extraction: Extraction) -> frozenset[str]:
+    """The cards whose annual fee the text states with a fee word ("$0 annual fee", "AF $95")."""
+    masked = extraction.masked
+    return frozenset(
+        card
+        for claim in extraction.claims
+        if claim.family == FEE_CLAIM
+        and claim.kind in ("annual", "annual_first_year")
+        and len(claim.cards) == 1
+        and _PRICE_32.search(masked, max(0, claim.start - 20), min(len(masked), claim.end + 20))
+        for card in claim.cards
+    )
+
+
+def _monthly_reading(priced: frozenset[str]) -> Callable[[Claim, str], bool]:
+    def monthly(claim: Claim, masked: str) -> bool:
+        """``monthly_32``, for a card whose annual fee the text states elsewhere, or in a
+        sentence of value ("an extra $15 a month, $180 a year")."""
+        if not _monthly(claim, masked):
+            return False
+        if any(card in priced for card in claim.cards):
+            return True
+        begin, _ = sentence_of(masked, claim.start, claim.end)
+        return _VALUE_32.search(masked, begin, claim.start) is not None
+
+    return monthly
+
+
 def _monthly(claim: Claim, masked: str) -> bool:
     """``monthly_32``: a yearly dollar figure twelve times a monthly one before it in its
-    sentence ("about $7.29 a month, $87 a year") is a value worked out."""
+    sentence ("about $7.29 a month, $87 a year") is a value worked out - where the text states
+    the card's annual fee with a fee word elsewhere, or the sentence speaks of value ("At
+    roughly $4.92 a month, that's $59 a year" about a card whose fee is stated nowhere else is
+    its fee)."""
     if claim.family != FEE_CLAIM or claim.unit != USD or claim.is_none or claim.low is None:
         return False
     after = _YEARLY_AFTER_32.match(masked, claim.end)
     if not after or _FEE_NEXT_32.match(masked, after.end()):
         return False  # "$90 a year fee"
     begin, _ = sentence_of(masked, claim.start, claim.end)
+    if _PRICE_32.search(masked, begin, claim.start):
+        # "earns $7.50 a month, and costs $90 a year", "its fee works out to $4.92 a month, or
+        # $59 a year": a price word before it in its sentence makes the yearly figure a price
+        return False
     yearly = claim.low
     for match in _MONTHLY_32.finditer(masked, begin, claim.start):
         monthly = float(match.group(1).replace(",", ""))
         if abs(12 * monthly - yearly) <= max(1.0, 0.02 * yearly):
-            # "earns about $7.50 a month, and costs $90 a year": a price word between makes the
-            # yearly figure a price, whatever it equals
-            return _PRICE_32.search(masked, match.end(), claim.start) is None
+            return True
     return False
 
 
@@ -213,6 +257,9 @@ def _card_with(text: str, name_words: frozenset[str]) -> Callable[[Claim, str], 
             and _CARD_HEAD_32.search(masked, lo, claim.start)
         ):
             return False
+        begin, stop = sentence_of(masked, claim.start, claim.end)
+        if _THIS_ONE_32.search(masked, begin, stop):
+            return False  # "If you want a card without an annual fee, this is the one"
         return said_of_no_card(claim, masked, text, name_words)
 
     return card_with
@@ -224,7 +271,7 @@ def revise_32(
     """The extraction with ``monthly_32`` and ``card_with_32`` (module docstring)."""
     readings: list[Callable[[Claim, str], bool]] = []
     if monthly and "$" in extraction.masked:
-        readings.append(_monthly)
+        readings.append(_monthly_reading(_priced_cards(extraction)))
     if card_with and catalog is not None:
         readings.append(_card_with(text, _name_words(catalog)))
     return unbind_claims(extraction, readings)
