@@ -159,27 +159,13 @@ MONTHLY: list[Case] = [
     ),
 ]
 
-CARD_WITH: list[Case] = [
-    # "a card with(out)" in a sentence that names no card is about cards in general
-    (
-        "I'd pick the Summit Cash ($0 a year). When you travel, bring a card without a foreign "
-        "transaction fee as well.",
-        None,
-        _OK,
-        _FEE,
-    ),
-    # false twin: said of the card
-    ("Abroad, the Summit Cash is a card with no foreign transaction fee.", None, _FEE, _FEE),
-]
-
-CASES = PASSING + HELD + KINDS + SUPPOSED + MONTHLY + CARD_WITH
+CASES = PASSING + HELD + KINDS + SUPPOSED + MONTHLY
 _FLAG_OF = {
     "passing_32": PASSING,
     "held_32": HELD,
     "kinds_32": KINDS,
     "supposed_32": SUPPOSED,
     "monthly_32": MONTHLY,
-    "card_with_32": CARD_WITH,
 }
 
 # names_32 on the catalogs of seeds whose names invite it: (seed, text, 32's codes, 31's codes)

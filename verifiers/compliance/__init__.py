@@ -534,8 +534,8 @@ def _extract(
             rules.generic_31,
             rules.needs_31,
         )
-    if rules.monthly_32 or rules.card_with_32:
-        extraction = revise_32(extraction, norm.text, catalog, rules.monthly_32, rules.card_with_32)
+    if rules.monthly_32:
+        extraction = revise_32(extraction, rules.monthly_32)
     return extraction, examples
 
 

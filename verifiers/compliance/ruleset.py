@@ -767,8 +767,6 @@ class Ruleset:
     names_32: bool = False
     # ruleset 32 (precision): "about $7.29 a month, $87 a year" - twelve times a monthly amount
     monthly_32: bool = False
-    # ruleset 32 (precision): "Prefer a card with no foreign transaction fee" - cards in general
-    card_with_32: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1154,7 +1152,6 @@ RULESETS[32] = replace(
     supposed_32=True,
     names_32=True,
     monthly_32=True,
-    card_with_32=True,
 )
 
 

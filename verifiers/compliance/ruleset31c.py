@@ -23,7 +23,6 @@ __all__ = [
     "generic_reading",
     "needed",
     "read_pairs",
-    "said_of_no_card",
     "sentence_of",
     "unit_of",
 ]
@@ -266,12 +265,6 @@ def _generic_card(claim: Claim, masked: str, text: str, name_words: frozenset[st
     after = _GENERIC_AFTER.match(masked, claim.end)
     if after is None or _PER_CARD.search(masked, before.start(), after.end()):
         return False
-    return said_of_no_card(claim, masked, text, name_words)
-
-
-def said_of_no_card(claim: Claim, masked: str, text: str, name_words: frozenset[str]) -> bool:
-    """Whether the claim's sentence says it of no card (``generic_31``; ruleset 32's
-    ``card_with_32``)."""
     # a sentence that names a card, or a table row, says it of that card ("X is basically a
     # no-fee card", "| X | a great no annual fee card |", "For a no-fee card, X is my pick")
     begin, stop = sentence_of(masked, claim.start, claim.end)

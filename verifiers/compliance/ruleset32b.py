@@ -1,11 +1,9 @@
-"""Ruleset 32's readings of card names and of figures in general talk, for precision:
-``names_32`` and (``revise_32``) ``monthly_32`` and ``card_with_32``.
+"""Ruleset 32's readings of card names and of yearly values, for precision: ``names_32`` and
+(``revise_32``) ``monthly_32``.
 
 ``monthly_32``: "about $7.29 a month, $87 a year" - a yearly amount twelve times a monthly one
-before it in its sentence is a value worked out, no annual fee. ``card_with_32``: "Prefer a card
-with no foreign transaction fee", "I'd pick one without a foreign transaction fee" - a fee after
-"a card with(out)" or "one with(out)", in a sentence that names no card, is about cards in
-general (``generic_31`` reads "a no-fee card").
+before it in its sentence, in words of value and with no price word, is a value worked out, no
+annual fee (``_monthly``).
 
 ``names_32``:
 
@@ -28,7 +26,7 @@ ends with ("Crest Obsidian Reserve") stay invented.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claim_types import FEE_CLAIM
@@ -40,12 +38,10 @@ from replicas.verifiers.compliance.mentions import (
     NameMention,
     tokens_of,
 )
-from replicas.verifiers.compliance.ruleset31 import _name_words
-from replicas.verifiers.compliance.ruleset31c import said_of_no_card, sentence_of
+from replicas.verifiers.compliance.ruleset31c import sentence_of
 from replicas.verifiers.compliance.values import USD
 
 if TYPE_CHECKING:
-    from replicas.verifiers.compliance.catalog import Catalog
     from replicas.verifiers.compliance.claims import Claim, Extraction
     from replicas.verifiers.compliance.names import NameIndex
 
@@ -159,7 +155,7 @@ def names_32(index: NameIndex, text: str, mentions: Sequence[NameMention]) -> li
     return keep
 
 
-# -- revise_32: monthly_32, card_with_32 ------------------------------------------------------------
+# -- revise_32: monthly_32 -------------------------------------------------------------------------
 
 _MONTHLY_32 = re.compile(
     r"\$[ \t]?(\d[\d,]*(?:\.\d+)?)(?:\*\*|__)?[ \t]*(?:a|per|/|each)[ \t]*(?:month|mo)\b"
@@ -167,111 +163,62 @@ _MONTHLY_32 = re.compile(
 _YEARLY_AFTER_32 = re.compile(
     r"(?:\*\*|__)?[ \t]*(?:a|per|/|each)[ \t]*(?:year|yr)\b|(?:\*\*|__)?[ \t]*(?:annually|yearly)\b"
 )
+# words of a value worked out (not "gets", "more": "gets you lounge access and runs about ...")
 _VALUE_32 = re.compile(
-    r"\b(?:earn\w*|back|rewards?|points?|miles|worth|value|extra|interest|sav\w+|returns?|gets?|"
-    r"getting|more|less|net|bonus)\b"
+    r"\b(?:earn\w*|back|rewards?|points?|miles|worth|value|extra|interest|sav\w+|returns?|net|"
+    r"bonus)\b|\bon[ \t]+your\b"
 )
-_FEE_NEXT_32 = re.compile(r"[ \t]*(?:\*\*|__)?[ \t]*(?:annual[ \t]+)?(?:fee|charge|af)\b")
 _PRICE_32 = re.compile(
     r"\b(?:fees?|costs?|costing|charges?|charged|charging|af|annual|annually|membership|price|"
-    r"priced|pay|pays|paying)\b"
+    r"priced|pay|pays|paying|runs?|running)\b"
 )
-# a sentence that points at the card the answer is about: "this is the one", "that's it", "this
-# card", "bottom line: a card with a $59 fee"
-_THIS_ONE_32 = re.compile(
-    r"\b(?:this|that|it|here)(?:'s|[ \t]+is)[ \t]+(?:it|the[ \t]+one|the[ \t]+card|your[ \t]+card|"
-    r"the[ \t]+pick|my[ \t]+pick)\b|\b(?:this|that)[ \t]+(?:one|card)\b|\bbottom[ \t]+line\b|"
-    r"\bin[ \t]+short\b|\btl;?dr\b"
-)
-# ... or "a card" right before a claim that starts "without a foreign transaction fee"
-_CARD_HEAD_32 = re.compile(
-    r"(?<![\w'])(?:a|an|one|any|another)[ \t]+(?:[\w-]+[ \t]+)?(?:(?:card|one)s?[ \t]+)?$"
-)
-_CARD_WITH_32 = re.compile(
-    r"(?<![\w'])(?:a|an|one|any|another)[ \t]+(?:[\w-]+[ \t]+)?(?:(?:card|one)s?[ \t]+)?"
-    r"(?:with|without|that[ \t]+(?:has|charges))[ \t]+(?:an?[ \t]+|any[ \t]+)?(?:\*\*|__)?$"
-)
-
-
-def _priced_cards(extraction: Extraction) -> frozenset[str]:
-    """The cards whose annual fee the text states with a fee word ("$0 annual fee", "AF $95")."""
-    masked = extraction.masked
-    return frozenset(
-        card
-        for claim in extraction.claims
-        if claim.family == FEE_CLAIM
-        and claim.kind in ("annual", "annual_first_year")
-        and len(claim.cards) == 1
-        and _PRICE_32.search(masked, max(0, claim.start - 20), min(len(masked), claim.end + 20))
-        for card in claim.cards
-    )
-
-
-def _monthly_reading(priced: frozenset[str]) -> Callable[[Claim, str], bool]:
-    def monthly(claim: Claim, masked: str) -> bool:
-        """``monthly_32``, for a card whose annual fee the text states elsewhere, or in a
-        sentence of value ("an extra $15 a month, $180 a year")."""
-        if not _monthly(claim, masked):
-            return False
-        if any(card in priced for card in claim.cards):
-            return True
-        begin, _ = sentence_of(masked, claim.start, claim.end)
-        return _VALUE_32.search(masked, begin, claim.start) is not None
-
-    return monthly
+# the rest of the yearly figure's clause
+_CLAUSE_END_32 = re.compile(r"[.;:!?\n]|,[ \t]|\)")
+_MONTHLY_REACH_32 = 60
 
 
 def _monthly(claim: Claim, masked: str) -> bool:
     """``monthly_32``: a yearly dollar figure twelve times a monthly one before it in its
-    sentence ("about $7.29 a month, $87 a year") is a value worked out - where the text states
-    the card's annual fee with a fee word elsewhere, or the sentence speaks of value ("At
-    roughly $4.92 a month, that's $59 a year" about a card whose fee is stated nowhere else is
-    its fee)."""
+    sentence is a value worked out when the sentence, or the lead line of its list, speaks of
+    value ("about $7.29 a month, $87 a year" under "On your roughly $468 a month:", "an extra $15
+    a month, $180 a year") and no price word stands before it in its sentence or after it in its
+    clause ("costs $90 a year", "$395 a year in fees", "its fee works out to $4.92 a month")."""
     if claim.family != FEE_CLAIM or claim.unit != USD or claim.is_none or claim.low is None:
         return False
     after = _YEARLY_AFTER_32.match(masked, claim.end)
-    if not after or _FEE_NEXT_32.match(masked, after.end()):
-        return False  # "$90 a year fee"
+    if not after:
+        return False
+    stop = _CLAUSE_END_32.search(masked, after.end(), after.end() + _MONTHLY_REACH_32)
+    if _PRICE_32.search(masked, after.end(), stop.start() if stop else after.end() + 40):
+        return False  # "$90 a year fee", "$395 a year in fees", "$450 annually, charged ..."
     begin, _ = sentence_of(masked, claim.start, claim.end)
     if _PRICE_32.search(masked, begin, claim.start):
-        # "earns $7.50 a month, and costs $90 a year", "its fee works out to $4.92 a month, or
-        # $59 a year": a price word before it in its sentence makes the yearly figure a price
-        return False
+        return False  # "earns $7.50 a month, and costs $90 a year"
     yearly = claim.low
-    for match in _MONTHLY_32.finditer(masked, begin, claim.start):
-        monthly = float(match.group(1).replace(",", ""))
-        if abs(12 * monthly - yearly) <= max(1.0, 0.02 * yearly):
-            return True
-    return False
+    if not any(
+        abs(12 * float(m.group(1).replace(",", "")) - yearly) <= max(1.0, 0.02 * yearly)
+        for m in _MONTHLY_32.finditer(masked, begin, claim.start)
+    ):
+        return False
+    if _VALUE_32.search(masked, begin, claim.start):
+        return True
+    line_start = masked.rfind("\n", 0, claim.start) + 1
+    if not _LIST_ITEM_32.match(masked, line_start):
+        return False
+    lead_end = masked.rfind("\n", 0, max(0, line_start - 1))
+    lead = masked[lead_end + 1 : line_start]
+    while _LIST_ITEM_32.match(lead) and lead_end > 0:  # items above: the lead is the first line
+        line_start = lead_end + 1
+        lead_end = masked.rfind("\n", 0, max(0, line_start - 1))
+        lead = masked[lead_end + 1 : line_start]
+    return _VALUE_32.search(lead) is not None and _PRICE_32.search(lead) is None
 
 
-def _card_with(text: str, name_words: frozenset[str]) -> Callable[[Claim, str], bool]:
-    def card_with(claim: Claim, masked: str) -> bool:
-        """``card_with_32``: a fee after "a card with(out)", "one without" in a sentence that
-        names no card."""
-        if claim.family != FEE_CLAIM:
-            return False
-        lo = max(0, claim.start - 40)
-        if not _CARD_WITH_32.search(masked, lo, claim.start) and not (
-            masked.startswith(("without ", "with "), claim.start)
-            and _CARD_HEAD_32.search(masked, lo, claim.start)
-        ):
-            return False
-        begin, stop = sentence_of(masked, claim.start, claim.end)
-        if _THIS_ONE_32.search(masked, begin, stop):
-            return False  # "If you want a card without an annual fee, this is the one"
-        return said_of_no_card(claim, masked, text, name_words)
-
-    return card_with
+_LIST_ITEM_32 = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,2}[.)])[ \t]")
 
 
-def revise_32(
-    extraction: Extraction, text: str, catalog: Catalog | None, monthly: bool, card_with: bool
-) -> Extraction:
-    """The extraction with ``monthly_32`` and ``card_with_32`` (module docstring)."""
-    readings: list[Callable[[Claim, str], bool]] = []
-    if monthly and "$" in extraction.masked:
-        readings.append(_monthly_reading(_priced_cards(extraction)))
-    if card_with and catalog is not None:
-        readings.append(_card_with(text, _name_words(catalog)))
-    return unbind_claims(extraction, readings)
+def revise_32(extraction: Extraction, monthly: bool) -> Extraction:
+    """The extraction with ``monthly_32`` (module docstring)."""
+    if not monthly or "$" not in extraction.masked:
+        return extraction
+    return unbind_claims(extraction, [_monthly])
