@@ -101,8 +101,19 @@ _RATES_MOVE_32 = re.compile(
     r"drops|go[ \t]+down|goes[ \t]+down|move|moves|change|changes)\b"
 )
 _MOVED_TO_32 = re.compile(
-    r"\b(?:becomes?|would[ \t]+(?:be|become)|go(?:es)?[ \t]+to|rises?[ \t]+to|jumps?[ \t]+to|"
-    r"climbs?[ \t]+to|falls?[ \t]+to|drops?[ \t]+to)[ \t]+(?:about[ \t]+|around[ \t]+)?$"
+    r"\b(?:becomes?|would[ \t]+(?:be|become))[ \t]+(?:about[ \t]+|around[ \t]+)?$"
+)
+# ... unless the words after it tie it to the card's range: "say your rate is 18.99%, the bottom of
+# the X's range", "29.99% - the top of its range", "(its floor)", "the lowest tier"
+_RANGE_END_32 = re.compile(
+    r"[^.;!?\n]{0,30}?\b(?:bottom|top|low|high|lowest|highest|floor|ceiling|start|end|minimum|"
+    r"maximum|max|min)\b[^.;!?\n]{0,12}?\b(?:of|tier|end|rate)\b|[^.;!?\n]{0,20}?\bits[ \t]+"
+    r"(?:lowest|highest|floor|ceiling|minimum|maximum|bottom|top)\b"
+)
+# "Using the X's lowest APR as an illustrative rate of 17.99%": the card's own end of range
+_RANGE_WORDS_32 = re.compile(
+    r"\b(?:lowest|highest|floor|ceiling|bottom|top|minimum|maximum|starting|regular|purchase|"
+    r"penalty|go-to|standard)\b"
 )
 _SUPPOSED_REACH_32 = 80
 
@@ -119,9 +130,15 @@ def supposed_32(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
         head = masked[lo : claim.start]
         cut = max(head.rfind(". "), head.rfind("\n"), head.rfind("? "), head.rfind("! "))
         lo += cut + 1 if cut >= 0 else 0
-        if _SUPPOSED_32.search(masked, lo, claim.start) or (
-            _RATES_MOVE_32.search(masked, lo, claim.start)
-            and _MOVED_TO_32.search(masked, lo, claim.start)
+        if (
+            _SUPPOSED_32.search(masked, lo, claim.start)
+            or (
+                _RATES_MOVE_32.search(masked, lo, claim.start)
+                and _MOVED_TO_32.search(masked, lo, claim.start)
+            )
+        ) and not (
+            _RANGE_END_32.match(masked, claim.end)
+            or _RANGE_WORDS_32.search(masked, lo, claim.start)
         ):
             if out is None:
                 out = list(claims)

@@ -18,9 +18,10 @@ is a way of calling a real card:
 * in lower case, words of cards in general: "the best everyday cash back card", "for every
   rewards card we have", "the only secured card".
 
-A phrase is read so only when what is left, once a leading word of the sentence (``_LEAD_32``)
-and a possessive are taken off, is such a tail or head; a brand and premium words that no name
-ends with ("Crest Obsidian Reserve") stay invented.
+A phrase is read so only when the whole phrase as written - the mention with the capitalised words
+next to it ("the Platinum Campus Cash" is no tail of "Gray Rock Campus Cash"), less a leading word
+that opens the sentence or is in lower case (``_LEAD_32``) and a possessive - is such a tail or
+head; a brand and premium words that no name ends with ("Crest Obsidian Reserve") stay invented.
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ from replicas.verifiers.compliance.mentions import (
     MISSPELLED,
     UNKNOWN,
     NameMention,
-    tokens_of,
 )
 from replicas.verifiers.compliance.ruleset31c import sentence_of
 from replicas.verifiers.compliance.values import USD
@@ -111,48 +111,112 @@ _GENERIC_32 = frozenset(
 )
 
 
+# a capitalised word right before or after a phrase, on its line: the phrase as written is longer
+# ("the Platinum Campus Cash", "Keep Everyday Cash Plus")
+_CAP_BEFORE_32 = re.compile(r"(?<![\w'.,$%-])([A-Z][\w'-]*|\d+)[ \t]$")
+_CAP_AFTER_32 = re.compile(r"[ \t]([A-Z][\w'-]*|\d+)(?![\w'.,%-])")
+# a card named to be set aside: in brackets, or after "rather than", "instead of", "unlike", "not"
+_ASIDE_32 = re.compile(
+    r"(?:\([^()\n]{0,30}|\b(?:rather[ \t]+than|instead[ \t]+of|unlike|not|over|vs\.?|versus)"
+    r"[ \t]+(?:the[ \t]+|your[ \t]+)?)(?:\*\*|__)?$"
+)
+# what stands before a sentence's first word: the text's start, an end of sentence, a line start
+# (with list or heading markup), an opening bracket or emphasis
+_SENTENCE_OPEN_32 = re.compile(r"(?:^|[.!?:;][ \t]+|\n[ \t>#*+\-\u2022\d.)]*|[(\[*_\"]+)$")
+_WORD_32 = re.compile(r"[A-Za-z0-9](?:[^\W_]|['-])*")
+_EXTEND_32 = 3
+
+
+def _phrase_of(text: str, start: int, end: int) -> tuple[str, ...]:
+    """The product-like phrase a mention stands in, as its words in lower case: the mention
+    extended over capitalised words next to it, less a leading word of the sentence
+    (``_LEAD_32``) that opens the sentence or is written in lower case, less a possessive."""
+    for _ in range(_EXTEND_32):
+        before = _CAP_BEFORE_32.search(text, max(0, start - 40), start)
+        if before is None:
+            break
+        start = before.start(1)
+    for _ in range(_EXTEND_32):
+        after = _CAP_AFTER_32.match(text, end)
+        if after is None:
+            break
+        end = after.end(1)
+    words = [(m.group(), m.start()) for m in _WORD_32.finditer(text, start, end)]
+    while (
+        words
+        and words[0][0].lower() in _LEAD_32
+        and (
+            words[0][0].islower()
+            or _SENTENCE_OPEN_32.search(text, max(0, words[0][1] - 12), words[0][1])
+        )
+    ):
+        words.pop(0)
+    out = [w.lower() for w, _ in words]
+    if out and out[-1].endswith("'s"):
+        out[-1] = out[-1][:-2]
+    return tuple(w for w in out if w)
+
+
 def names_32(index: NameIndex, text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
     """The mentions, each unknown product that calls a real card (module docstring) read as
     that card, or dropped when it calls several or cards in general."""
     out = list(mentions)
     if not any(m.kind == UNKNOWN for m in out):
         return out
-    named_in_full = {m.card_id for m in out if m.kind in (EXACT, MISSPELLED) and m.card_id}
+    named_in_full = sorted({m.card_id for m in out if m.kind in (EXACT, MISSPELLED) and m.card_id})
+    tails_of: dict[tuple[str, ...], list[str]] = {}
+    inside_of: dict[tuple[str, ...], bool] = {}
     keep: list[NameMention] = []
     for m in out:
         if m.kind != UNKNOWN:
             keep.append(m)
             continue
-        words = list(tokens_of(m.surface))
-        while words and words[0] in _LEAD_32:
-            words.pop(0)
-        if words and words[-1].endswith("'s"):
-            words[-1] = words[-1][:-2]
-        if not words:
+        phrase = _phrase_of(text, m.start, m.end)
+        if not phrase:
             continue  # nothing but words of the sentence
-        phrase = tuple(words)
         if m.surface == m.surface.lower() and all(w in _GENERIC_32 for w in phrase):
             continue  # "the best everyday cash back card": cards in general
-        heads = sorted(
+        heads = [
             c
             for c in named_in_full
             if len(index.words_by_card[c]) > len(phrase)
             and index.words_by_card[c][: len(phrase)] == phrase
-        )
+        ]
         if len(heads) == 1:
             keep.append(NameMention(m.start, m.end, EXACT, heads[0], m.surface))
             continue
-        tails = sorted(
-            c
-            for c, name in index.words_by_card.items()
-            if len(name) > len(phrase) and name[-len(phrase) :] == phrase
-        )
-        if len(tails) == 1:
-            keep.append(NameMention(m.start, m.end, EXACT, tails[0], m.surface))
-        elif not tails and not heads:
+        tails = tails_of.get(phrase)
+        if tails is None:
+            tails = tails_of[phrase] = sorted(
+                c
+                for c, name in index.words_by_card.items()
+                if len(name) > len(phrase) and name[-len(phrase) :] == phrase
+            )
+        if not tails and not heads:
             keep.append(m)
-        # several cards' tail or head: a short name of one of them, no invented card
+            continue
+        if (
+            len(tails) == 1
+            and not heads
+            and not _ASIDE_32.search(text, max(0, m.start - 40), m.start)
+        ):
+            inside = inside_of.get(phrase)
+            if inside is None:
+                inside = inside_of[phrase] = any(
+                    _holds(name, phrase) for c, name in index.words_by_card.items() if c != tails[0]
+                )
+            if not inside:
+                keep.append(NameMention(m.start, m.end, EXACT, tails[0], m.surface))
+        # several cards' tail or head, one named as set aside, or words another name holds too
+        # ("Everyday Cash" for "Frontier Everyday Cash" or "Everyday Cash Rewards"): a short
+        # name of a real card, which one the grammar cannot tell, and no invented card
     return keep
+
+
+def _holds(name: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
+    """Whether the words ``phrase`` stand together in ``name``."""
+    n = len(phrase)
+    return any(name[i : i + n] == phrase for i in range(len(name) - n + 1))
 
 
 # -- revise_32: monthly_32 -------------------------------------------------------------------------
