@@ -20,11 +20,15 @@ import pytest
 
 from replicas import ensure_snapshot
 from replicas.verifiers.compliance import RULESETS, Catalog, verify_response
+from tests.compliance_attacks32 import ATTACKS_32
 from tests.compliance_cases import (
     CARDS,
     ELIGIBILITY,
+    Attack,
+    assert_attack_holds,
     assert_flag_alone,
     codes,
+    seed_catalogs_of,
 )
 
 Case = tuple[str, str | None, list[str], list[str]]
@@ -261,3 +265,34 @@ def test_adversarial_input_stays_within_limits(catalog: Catalog) -> None:
             started = time.process_time()
             verify_response(text, catalog, customer_id="C1", ruleset=ruleset)
             assert time.process_time() - started < 60, ruleset
+
+
+def test_a_passing_card_after_every_card_stays_within_limits(
+    name_catalogs: dict[int, Catalog],
+) -> None:
+    # every card of a 60-card catalog named, then one named in passing, then 100 kB of figures
+    # and unknown tails: passing_32 widens to one unit's cards, names_32 reads each phrase once
+    catalog = name_catalogs[290]
+    names = [card.card_name for card in catalog.cards]
+    head = "Options: " + ", ".join(names) + ". "
+    chunk = (
+        f"I'd pick the {names[0]} (nothing beats the {names[1]} on gas, though). Late fee $19, "
+        "APR 11.11%-12.12% variable, 0% for 7 months. Gold Day Cash 360, Every Day Cash 360. "
+    )
+    text = head + (chunk * (100_000 // len(chunk)))
+    for ruleset in (31, 32):
+        started = time.process_time()
+        verify_response(text, catalog, ruleset=ruleset)
+        assert time.process_time() - started < 60, ruleset
+
+
+@pytest.fixture(scope="module")
+def seed_catalogs() -> dict[int, Catalog]:
+    return seed_catalogs_of(ATTACKS_32)
+
+
+@pytest.mark.parametrize("attack", ATTACKS_32, ids=[a[0] for a in ATTACKS_32])
+def test_the_red_teams_texts_flag_nothing_new_and_lose_nothing(
+    attack: Attack, seed_catalogs: dict[int, Catalog]
+) -> None:
+    assert_attack_holds(attack, seed_catalogs, 31, 32)
