@@ -57,10 +57,26 @@ _COMPARED_32 = re.compile(
     r"such[ \t]+as|instead[ \t]+of|rather[ \t]+than)|\bagainst\b[^.!?;\n]{0,30}\bfrom)[ \t]+"
     r"(?:(?:the|your|a|an)[ \t]+)?(?:\*\*|__)?$"
 )
-_MODIFIER_32 = re.compile(r"(?:\*\*|__)?[ \t]+(?:caps?|limits?)\b")
-# a bracket holding only the name ("## Best for travel (X)", "(the X)") names the topic
-_NAME_ONLY_AFTER_32 = re.compile(r"(?:\*\*|__)?[ \t]*\)")
-_NAME_ONLY_BEFORE_32 = re.compile(r"\([ \t]*(?:the[ \t]+)?(?:\*\*|__)?$")
+# "once the Aspen cap is used up": the card's cap, not the card (not "the X caps nothing")
+_MODIFIER_32 = re.compile(
+    r"(?:\*\*|__)?[ \t]+caps?[ \t]+(?:is|are|was|has|have|runs?|ran|of|kicks|hits?|applies|resets)\b"
+)
+# an aside in brackets: the card named first in it and the subject of a verb ("(Centerline
+# Secured charges $29, so ...)"), or after a word of comparison ("(unlike the X)") - not a
+# bracket naming the topic ("(B, my recommendation)", "(B from Issuer)", "(the B, which ...)",
+# "(recommended: B)")
+_ASIDE_OPEN_32 = re.compile(
+    r"\([ \t]*(?:(?:unlike|vs\.?|versus|compared[ \t]+(?:to|with)|rather[ \t]+than|instead[ \t]+of|"
+    r"not|over)[ \t]+)?(?:the[ \t]+)?(?:\*\*|__)?$"
+)
+_ASIDE_COMPARED_32 = re.compile(
+    r"\([ \t]*(?:unlike|vs\.?|versus|compared[ \t]+(?:to|with)|rather[ \t]+than|instead[ \t]+of|"
+    r"not|over)[ \t]"
+)
+_ASIDE_VERB_32 = re.compile(
+    r"(?:\*\*|__)?[ \t]+(?:charges?|has|have|is|costs?|comes|offers?|carries|runs|gives|pays|earns|"
+    r"also|does|doesn't|only|still|would|will|gets)\b"
+)
 _COMPARED_REACH_32 = 40
 # how far back an open bracket is looked for
 _BRACKET_REACH_32 = 200
@@ -262,10 +278,14 @@ def passing_32(extraction: Extraction, claims: Sequence[Claim]) -> Sequence[Clai
         opens = units[u][0] if u >= 0 else 0
         end = ends_of[card][k]
         head = masked[max(opens, at - _BRACKET_REACH_32) : at]
-        bracketed = head.rfind("(") > head.rfind(")") and not (
-            _NAME_ONLY_AFTER_32.match(masked, end)
-            and _NAME_ONLY_BEFORE_32.search(masked, max(0, at - 12), at)
-        )
+        opened = head.rfind("(")
+        bracketed = False
+        if opened > head.rfind(")"):
+            bracket = max(opens, at - _BRACKET_REACH_32) + opened
+            if _ASIDE_OPEN_32.match(masked, bracket, at) is not None and (
+                _ASIDE_COMPARED_32.match(masked, bracket) or _ASIDE_VERB_32.match(masked, end)
+            ):
+                bracketed = True
         if not (
             bracketed
             or _COMPARED_32.search(masked, max(opens, at - _COMPARED_REACH_32), at)
