@@ -174,8 +174,14 @@ _FLAG_OF = {
 
 # names_32 on the catalogs of seeds whose names invite it: (seed, text, 32's codes, 31's codes)
 NAMES: list[tuple[int, str, list[str], list[str]]] = [
-    # the tail of one catalog name (seed 290: Crest Every Day Cash 360)
-    (290, "Of the three, I'd take the Every Day Cash 360 if your score allows it.", _OK, _UNKNOWN),
+    # the tail of one catalog name stays unknown, as under 31 (seed 290: Crest Every Day Cash 360):
+    # an invented tier beside it would leave the same tail to read
+    (
+        290,
+        "Of the three, I'd take the Every Day Cash 360 if your score allows it.",
+        _UNKNOWN,
+        _UNKNOWN,
+    ),
     # the head of a card named in full, possessive (seed 291: Gray Rock Rewards)
     (
         291,

@@ -131,6 +131,12 @@ _RANGE_WORDS_32 = re.compile(
     r"\b(?:lowest|highest|floor|ceiling|bottom|top|minimum|maximum|starting|regular|purchase|"
     r"penalty|go-to|standard)\b"
 )
+# ... or the rest of its sentence ties it to a card: "say your rate is 21.99%, the standard APR on
+# the X", "..., which is what the X charges", "(the X's variable APR)", "its going rate"
+_TIED_32 = re.compile(
+    r"[^.;!?\n]{0,80}?(?:#|\b(?:its|it[ \t]+charges|which[ \t]+is|that's|standard|going[ \t]+rate|"
+    r"apr|charges?|variable|fixed)\b)"
+)
 _SUPPOSED_REACH_32 = 80
 
 
@@ -155,6 +161,7 @@ def supposed_32(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
         ) and not (
             _RANGE_END_32.match(masked, claim.end)
             or _RANGE_WORDS_32.search(masked, lo, claim.start)
+            or _TIED_32.match(masked, claim.end)
         ):
             if out is None:
                 out = list(claims)

@@ -10,11 +10,12 @@ annual fee (``_monthly``).
 A product-like phrase that is no catalog name is an invented card (``unknown_card``) - unless it
 is a way of calling a real card:
 
-* the tail of one catalog name, its brand left off: "the Every Day Cash 360" for "Crest Every Day
-  Cash 360" (a tail several names share, "Preferred", calls one of them: no invention either);
+* a tier word several names end with, after a word of the sentence: "Keeping Preferred for
+  groceries" (a longer tail of a name stays as ruleset 31 reads it: an invented tier written
+  beside it - "the *Platinum* Campus Cash", "Campus Cash (Platinum edition)" - leaves only the
+  tail, so a tail is no proof of the real card; red team I);
 * the head of a card the answer names in full, possessive or not: "Gray Rock's 1.5%" after "Gray
   Rock Rewards";
-* a word of the sentence before a name's words: "Keeping Preferred for groceries", "Only Secured";
 * in lower case, words of cards in general: "the best everyday cash back card", "for every
   rewards card we have", "the only secured card".
 
@@ -115,11 +116,6 @@ _GENERIC_32 = frozenset(
 # ("the Platinum Campus Cash", "Keep Everyday Cash Plus")
 _CAP_BEFORE_32 = re.compile(r"(?<![\w'.,$%-])([A-Z][\w'-]*|\d+)[ \t]$")
 _CAP_AFTER_32 = re.compile(r"[ \t]([A-Z][\w'-]*|\d+)(?![\w'.,%-])")
-# a card named to be set aside: in brackets, or after "rather than", "instead of", "unlike", "not"
-_ASIDE_32 = re.compile(
-    r"(?:\([^()\n]{0,30}|\b(?:rather[ \t]+than|instead[ \t]+of|unlike|not|over|vs\.?|versus)"
-    r"[ \t]+(?:the[ \t]+|your[ \t]+)?)(?:\*\*|__)?$"
-)
 # what stands before a sentence's first word: the text's start, an end of sentence, a line start
 # (with list or heading markup), an opening bracket or emphasis
 _SENTENCE_OPEN_32 = re.compile(r"(?:^|[.!?:;][ \t]+|\n[ \t>#*+\-\u2022\d.)]*|[(\[*_\"]+)$")
@@ -165,7 +161,6 @@ def names_32(index: NameIndex, text: str, mentions: Sequence[NameMention]) -> li
         return out
     named_in_full = sorted({m.card_id for m in out if m.kind in (EXACT, MISSPELLED) and m.card_id})
     tails_of: dict[tuple[str, ...], list[str]] = {}
-    inside_of: dict[tuple[str, ...], bool] = {}
     keep: list[NameMention] = []
     for m in out:
         if m.kind != UNKNOWN:
@@ -192,31 +187,13 @@ def names_32(index: NameIndex, text: str, mentions: Sequence[NameMention]) -> li
                 for c, name in index.words_by_card.items()
                 if len(name) > len(phrase) and name[-len(phrase) :] == phrase
             )
-        if not tails and not heads:
-            keep.append(m)
-            continue
-        if (
-            len(tails) == 1
-            and not heads
-            and not _ASIDE_32.search(text, max(0, m.start - 40), m.start)
-        ):
-            inside = inside_of.get(phrase)
-            if inside is None:
-                inside = inside_of[phrase] = any(
-                    _holds(name, phrase) for c, name in index.words_by_card.items() if c != tails[0]
-                )
-            if not inside:
-                keep.append(NameMention(m.start, m.end, EXACT, tails[0], m.surface))
-        # several cards' tail or head, one named as set aside, or words another name holds too
-        # ("Everyday Cash" for "Frontier Everyday Cash" or "Everyday Cash Rewards"): a short
-        # name of a real card, which one the grammar cannot tell, and no invented card
+        if len(phrase) == 1 and len(tails) > 1 and not heads:
+            continue  # "Keeping Preferred": a tier word several names end with, no invented card
+        keep.append(m)
+        # any other tail of a name stays as ruleset 31 reads it: an invented tier written beside
+        # it ("the *Platinum* Campus Cash", "Campus Cash (Platinum edition)", "Campus Cash+")
+        # leaves only the tail to read, so a tail of one name is no proof of the real card
     return keep
-
-
-def _holds(name: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
-    """Whether the words ``phrase`` stand together in ``name``."""
-    n = len(phrase)
-    return any(name[i : i + n] == phrase for i in range(len(name) - n + 1))
 
 
 # -- revise_32: monthly_32 -------------------------------------------------------------------------
@@ -234,7 +211,8 @@ _VALUE_32 = re.compile(
 )
 _PRICE_32 = re.compile(
     r"\b(?:fees?|costs?|costing|charges?|charged|charging|af|annual|annually|membership|price|"
-    r"priced|pay|pays|paying|runs?|running)\b"
+    r"priced|pay|pays|paying|runs?|running)\b|\bcomes?[ \t]+at\b|\bat[ \t]+(?:about|roughly|"
+    r"around|just)\b"
 )
 # the rest of the yearly figure's clause
 _CLAUSE_END_32 = re.compile(r"[.;:!?\n]|,[ \t]|\)")
