@@ -53,7 +53,7 @@ __all__ = ["checked_32", "held_32", "kinds_32", "passing_32", "supposed_32"]
 # comparison ("against $75 from North Star", "a variable card like Juniper", "unlike the X"), or
 # as a modifier ("the Aspen cap", "Gray Rock's 1.5%").
 _COMPARED_32 = re.compile(
-    r"(?:\b(?:against|than|vs\.?|versus|compared[ \t]+(?:to|with)|unlike|(?:cards?|ones?)[ \t]+like|"
+    r"(?:\b(?:than|vs\.?|versus|compared[ \t]+(?:to|with)|unlike|(?:cards?|ones?)[ \t]+like|"
     r"such[ \t]+as|instead[ \t]+of|rather[ \t]+than)|\bagainst\b[^.!?;\n]{0,30}\bfrom)[ \t]+"
     r"(?:(?:the|your|a|an)[ \t]+)?(?:\*\*|__)?$"
 )
@@ -369,6 +369,11 @@ _ENUMERATED_32 = re.compile(
     rf"[^.!?\n:(]{{0,40}}?\bcards\b[^.!?\n:(]{{0,20}}[:(\u2013\u2014-]|\bholds?[ \t]*:){_NAMES_32}"
 )
 _ENUMERATION_REACH_32 = 240
+# ... and the name is an item of it, not the subject of what follows ("you already have the A,
+# the B is my pick"): a comma, "and"/"or", a bracket, a dash or the end of its sentence after it
+_LIST_GOES_ON_32 = re.compile(
+    r"(?:\*\*|__)?[ \t]*(?:[.,;:)\n!?]|[-\u2013\u2014][ \t]|$|(?:and|or|&)\b)"
+)
 
 
 # a list led by a review's verdict: "**Keep - clearly worth it**", "## Review", "Close:"
@@ -396,7 +401,9 @@ def _owned(masked: str, start: int, end: int) -> bool:
         return True
     if _OWNED_AFTER_32.match(masked, end):
         return True
-    if _ENUMERATED_32.search(masked, max(0, start - _ENUMERATION_REACH_32), start):
+    if _ENUMERATED_32.search(
+        masked, max(0, start - _ENUMERATION_REACH_32), start
+    ) and _LIST_GOES_ON_32.match(masked, end):
         return True
     line_start = masked.rfind("\n", 0, start) + 1
     if not _LIST_LINE_31.match(masked, line_start):
