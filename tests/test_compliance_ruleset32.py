@@ -1,7 +1,8 @@
-"""Compliance ruleset 32 (issue 13, ``verifiers/compliance/ruleset32.py``): honest figures ruleset
-31 flagged on the s36 and s37 blind sets' tuning halves - a figure after a card named only in
-passing, a review of the customer's own card, a worked amount no fee word is attached to, an APR
-supposed for an example - in our own wording on the hand catalog (``tests/compliance_cases``).
+"""Compliance ruleset 32 (issue 13, ``verifiers/compliance/ruleset32.py``, ``ruleset32b.py``):
+honest figures ruleset 31 flagged on the s36 and s37 blind sets' tuning halves - a review of the
+customer's own card, a worked amount no fee word governs, an APR supposed for an example, a real
+card called by its head or a shared tier word, a yearly value twelve times a monthly one - in our
+own wording on the hand catalog (``tests/compliance_cases``) and three seeds' catalogs.
 
 Summit Cash: no annual fee, 19.99%-29.99% variable, late fee $40, 3% foreign transaction fee.
 Summit Cash Plus: $95 (first year $0), 18.24%-27.24% variable, late fee $39, no foreign
@@ -37,41 +38,6 @@ _APR = ["wrong_apr"]
 _FEE = ["wrong_fee"]
 _INELIGIBLE = ["ineligible_card"]
 _UNKNOWN = ["unknown_card"]
-
-PASSING: list[Case] = [
-    # the card named after a comparison or as a modifier lends nothing it says
-    (
-        "The Summit Cash Plus ($95 a year) pays 3% on groceries. That's about $140 a year, against "
-        "maybe $75 from the Summit Cash on the same spending.\n\nTerms: 18.24%-27.24% variable, no "
-        "foreign transaction fee, late fee $39.",
-        None,
-        _OK,
-        _APR + _FEE,
-    ),
-    (
-        "Get the Summit Cash Plus ($95 a year). Use it for groceries once the Summit Cash cap is "
-        "used up. No foreign transaction fee, and the late fee is $39.",
-        None,
-        _OK,
-        _FEE,
-    ),
-    # false twins: a figure right for neither card
-    (
-        "Get the Summit Cash Plus ($95 a year). Use it for groceries once the Summit Cash cap is "
-        "used up. No foreign transaction fee, and the late fee is $35.",
-        None,
-        _FEE,
-        _FEE,
-    ),
-    # ... or after a card named as what its sentence is about
-    (
-        "I'd recommend the Summit Cash Plus ($95 a year). The Summit Cash is the alternative. It "
-        "has no foreign transaction fee.",
-        None,
-        _FEE,
-        _FEE,
-    ),
-]
 
 # customer C1 holds the Harbor Sky Miles Elites ($695)
 HELD: list[Case] = [
@@ -163,9 +129,8 @@ MONTHLY: list[Case] = [
     ),
 ]
 
-CASES = PASSING + HELD + KINDS + SUPPOSED + MONTHLY
+CASES = HELD + KINDS + SUPPOSED + MONTHLY
 _FLAG_OF = {
-    "passing_32": PASSING,
     "held_32": HELD,
     "kinds_32": KINDS,
     "supposed_32": SUPPOSED,
@@ -259,7 +224,7 @@ def test_names_32_reads_real_cards_called_short(
 
 
 def test_adversarial_input_stays_within_limits(catalog: Catalog) -> None:
-    # 100 kB of bracketed and compared cards before card-less figures, held cards and worked sums
+    # 100 kB of cards named in brackets before card-less figures, held cards and worked sums
     chunk = (
         "I'd pick the Summit Cash Plus (the Summit Cash has none). No foreign fee, late fee $39. "
         "Against $75 from the Summit Cash. **$936**, no fee. Say your rate is 24.99%. You already "
@@ -277,7 +242,7 @@ def test_a_passing_card_after_every_card_stays_within_limits(
     name_catalogs: dict[int, Catalog],
 ) -> None:
     # every card of a 60-card catalog named, then one named in passing, then 100 kB of figures
-    # and unknown tails: passing_32 widens to one unit's cards, names_32 reads each phrase once
+    # and unknown tails (a dropped passing_32 once checked each figure against all 60 cards)
     catalog = name_catalogs[290]
     names = [card.card_name for card in catalog.cards]
     head = "Options: " + ", ".join(names) + ". "

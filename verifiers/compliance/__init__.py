@@ -631,8 +631,8 @@ def _evaluate(
             rules,
             more,
             offered,
-            checked_32(rules.passing_32, rules.kinds_32, rules.supposed_32)
-            if rules.passing_32 or rules.kinds_32 or rules.supposed_32
+            checked_32(rules.kinds_32, rules.supposed_32)
+            if rules.kinds_32 or rules.supposed_32
             else None,
         )
         if rules.penalty_20:

@@ -750,9 +750,6 @@ class Ruleset:
     # ruleset 31 (precision): "In my last reply I suggested X. You pointed out ..." - a past
     # suggestion the answer corrects, or "X would normally be the pick, but ...", is no pick
     retracted_31: bool = False
-    # ruleset 32 (precision): "I'd pick X: - $0 fee (Y charges $29) - no foreign fee": a figure
-    # bound by context to a card named in passing may be about a card named before it
-    passing_32: bool = False
     # ruleset 32 (precision): a held card the answer treats as theirs is put forward only by words
     # of getting it ("apply", "add", "open"), not by a review's ("best", "strong", "my pick for")
     held_32: bool = False
@@ -1140,13 +1137,13 @@ RULESETS[31] = replace(
 )
 
 
-#: Ruleset 32 (``ruleset32``; the s37 tuning halves' false flags) is ruleset 31 plus, for
-#: precision, a figure bound by context to a card named in passing read as possibly about a card
-#: named before it.
+#: Ruleset 32 (``ruleset32``, ``ruleset32b``; the s36 and s37 tuning halves' false flags) is
+#: ruleset 31 plus, for precision, a review of a held card the answer first names as the
+#: customer's, fee figures no fee word governs, APRs supposed for an example, real cards called
+#: by a head or a shared tier word, and yearly values twelve times a monthly one.
 RULESETS[32] = replace(
     RULESETS[31],
     version=32,
-    passing_32=True,
     held_32=True,
     kinds_32=True,
     supposed_32=True,

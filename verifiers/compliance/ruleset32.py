@@ -1,36 +1,33 @@
-"""Ruleset 32's reading, for precision: ``passing_32``.
+"""Ruleset 32's readings of figures and recommendations, for precision (``ruleset32b`` holds
+``names_32`` and ``monthly_32``):
 
-A figure in a sentence or list item that names no card is bound to the card the text was last
-talking about ("context": the cards of the last unit that names one). When that card was only
-named in passing - its mention does not open its unit, as a subject, heading or label does - the
-text may well still be about a card named before it:
+* ``kinds_32``: a fee figure the words around it leave several fees open for, and no fee word
+  governs ("$960, no fee", "Fee 3% (minimum $5): $240", "($0 vs $150)"), is unverified;
+* ``supposed_32``: an APR supposed for an example ("say cust's rate is 24.74%") or the rate a
+  supposed change of rates moves it to ("if base rates rise by 0.25%, your 22.49% becomes
+  22.74%") is unverified, unless its sentence ties it to a card;
+* ``held_32``: a held card whose first mention the answer makes the customer's ("you already
+  have the X", "you've already got four cards - A, B and X", a list led by "Keep") is put forward
+  only by words of getting a card ("apply", "add", "open"), not by a review's ("best", "strong").
 
-* "I'd pick **Keystone Foundation**: - **$0 annual fee** (Centerline Secured charges $29) - no
-  foreign transaction fee" lists the pick's terms, the bracketed card notwithstanding;
-* "I'd add the Crest Cash Back. ... use it once the Aspen cap is used up. It also has 0% on
-  purchases for 15 months" goes on about Crest, not about Aspen;
-* "Around $140 a year, against maybe $75 from North Star Cashback. Terms: purchase APR ..." gives
-  the terms of the card the section is about.
+``kinds_32`` and ``supposed_32`` apply to the claims as checked against the catalog
+(``checked_32``); the disclosure rules keep the claims as extracted.
 
-Such a figure is then right when it is right for the passing card or for a card named before it
-("union"): which card it means is no certainty the grammar has. A card named where its unit opens
-("**Granite Sky Miles.** It comes with no annual fee", "Rec: Frontier Sky Miles / - no annual
-fee", "The X is ...") keeps the figures after it alone, so a false figure under a heading is still
-flagged though another card named earlier has that term.
-
-The reading applies to the claims as checked against the catalog. The disclosure rules keep the
-claims as extracted (a figure made ambiguous here discloses nothing it did not disclose before).
+A fourth reading, ``passing_32`` (a figure bound by context to a card named in passing - in
+brackets, after a comparison - may be about the card named before it), was written, attacked and
+dropped: eight rounds of red teams kept finding realistic texts where the passing card was the
+one the text was about ("I'd add a second card (the B earns 2x). It has no annual fee."), and
+on the tuning halves it was worth 2 of 238 and 0 of 256 honest answers (RULESETS.md, "Ruleset
+32").
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from replicas.verifiers.compliance.attribution import UNION
 from replicas.verifiers.compliance.claim_types import APR_CLAIM, FEE_CLAIM
 from replicas.verifiers.compliance.ruleset31b import (
     _LINES_UP_31,
@@ -44,54 +41,20 @@ from replicas.verifiers.compliance.term_checks import open_kinds
 
 if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Claim, Extraction
-    from replicas.verifiers.compliance.mentions import NameMention
     from replicas.verifiers.compliance.recommend import Recommendations
 
-__all__ = ["checked_32", "held_32", "kinds_32", "passing_32", "supposed_32"]
-
-# A card named in passing: inside brackets ("(Centerline Secured charges $29)"), after a word of
-# comparison ("against $75 from North Star", "a variable card like Juniper", "unlike the X"), or
-# as a modifier ("the Aspen cap", "Gray Rock's 1.5%").
-_COMPARED_32 = re.compile(
-    r"(?:\b(?:than|vs\.?|versus|compared[ \t]+(?:to|with)|unlike|(?:cards?|ones?)[ \t]+like|"
-    r"such[ \t]+as|instead[ \t]+of|rather[ \t]+than)|\bagainst\b[^.!?;\n]{0,30}\bfrom)[ \t]+"
-    r"(?:(?:the|your|a|an)[ \t]+)?(?:\*\*|__)?$"
-)
-# "once the Aspen cap is used up": the card's cap, not the card (not "the X caps nothing")
-_MODIFIER_32 = re.compile(
-    r"(?:\*\*|__)?[ \t]+caps?[ \t]+(?:is|are|was|has|have|runs?|ran|of|kicks|hits?|applies|resets)\b"
-)
-# an aside in brackets: the card named first in it and the subject of a verb ("(Centerline
-# Secured charges $29, so ...)"), or after a word of comparison ("(unlike the X)") - not a
-# bracket naming the topic ("(B, my recommendation)", "(B from Issuer)", "(the B, which ...)",
-# "(recommended: B)")
-_ASIDE_OPEN_32 = re.compile(
-    r"\([ \t]*(?:(?:unlike|vs\.?|versus|compared[ \t]+(?:to|with)|rather[ \t]+than|instead[ \t]+of|"
-    r"not|over)[ \t]+)?(?:the[ \t]+)?(?:\*\*|__)?$"
-)
-_ASIDE_COMPARED_32 = re.compile(
-    r"\([ \t]*(?:unlike|vs\.?|versus|compared[ \t]+(?:to|with)|rather[ \t]+than|instead[ \t]+of|"
-    r"not|over)[ \t]"
-)
-_ASIDE_VERB_32 = re.compile(
-    r"(?:\*\*|__)?[ \t]+(?:charges?|has|have|is|costs?|comes|offers?|carries|runs|gives|pays|earns|"
-    r"also|does|doesn't|only|still|would|will|gets)\b"
-)
-_COMPARED_REACH_32 = 40
-# how far back an open bracket is looked for
-_BRACKET_REACH_32 = 200
+__all__ = ["checked_32", "held_32", "kinds_32", "supposed_32"]
 
 
 def checked_32(
-    passing: bool, kinds: bool, supposed: bool
+    kinds: bool, supposed: bool
 ) -> Callable[[Extraction, Recommendations], Sequence[Claim]]:
-    """The claims as ruleset 32 checks them (``passing_32``, ``kinds_32``, ``supposed_32``); the
-    list keeps the extraction's length and order, a claim left unverified losing its cards."""
+    """The claims as ruleset 32 checks them (``kinds_32``, ``supposed_32``); the list keeps the
+    extraction's length and order, a claim left unverified losing its cards."""
 
     def checked(extraction: Extraction, recs: Recommendations) -> Sequence[Claim]:
+        del recs  # the readings need no recommendation
         claims: Sequence[Claim] = extraction.claims
-        if passing:
-            claims = passing_32(extraction, claims)
         if kinds:
             claims = kinds_32(claims, extraction.masked)
         if supposed:
@@ -229,85 +192,6 @@ def kinds_32(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
     return claims if out is None else out
 
 
-def _topic_before(
-    named: Sequence[NameMention],
-    starts: Sequence[int],
-    units: Sequence[tuple[int, int]],
-    opens: int,
-    card: str,
-) -> tuple[str, ...]:
-    """The cards (other than ``card``) of the last unit naming a card before the unit that opens
-    at ``opens``: what the text was about before the card named in passing."""
-    j = bisect_left(starts, opens) - 1
-    if j < 0:
-        return ()
-    u = bisect_right(units, (starts[j], 1 << 62)) - 1
-    lo = units[u][0] if u >= 0 else 0
-    found: list[str] = []
-    for m in named[bisect_left(starts, lo) : j + 1]:
-        if m.card_id is not None and m.card_id != card and m.card_id not in found:
-            found.append(m.card_id)
-    return tuple(found)
-
-
-def passing_32(extraction: Extraction, claims: Sequence[Claim]) -> Sequence[Claim]:
-    """``passing_32``: each of ``claims`` (the extraction's) bound by context to a card named in
-    passing, widened to the cards of the unit naming a card before that mention's unit."""
-    if not any(c.binding == "context" and len(c.cards) == 1 for c in claims):
-        return claims
-    named = [m for m in extraction.mentions if m.card_id is not None]
-    starts_of: dict[str, list[int]] = {}
-    ends_of: dict[str, list[int]] = {}
-    for m in named:
-        card = m.card_id
-        assert card is not None
-        if card not in starts_of:
-            starts_of[card] = []
-            ends_of[card] = []
-        starts_of[card].append(m.start)
-        ends_of[card].append(m.end)
-    mention_starts = [m.start for m in named]
-    units = extraction.units
-    masked = extraction.masked
-    out: list[Claim] | None = None
-    for i, claim in enumerate(claims):
-        if claim.binding != "context" or len(claim.cards) != 1:
-            continue
-        card = claim.cards[0]
-        starts = starts_of.get(card)
-        if not starts:
-            continue
-        k = bisect_left(starts, claim.start) - 1
-        if k < 0:
-            continue
-        at = starts[k]
-        u = bisect_right(units, (at, 1 << 62)) - 1
-        opens = units[u][0] if u >= 0 else 0
-        end = ends_of[card][k]
-        head = masked[max(opens, at - _BRACKET_REACH_32) : at]
-        opened = head.rfind("(")
-        bracketed = False
-        if opened > head.rfind(")"):
-            bracket = max(opens, at - _BRACKET_REACH_32) + opened
-            if _ASIDE_OPEN_32.match(masked, bracket, at) is not None and (
-                _ASIDE_COMPARED_32.match(masked, bracket) or _ASIDE_VERB_32.match(masked, end)
-            ):
-                bracketed = True
-        if not (
-            bracketed
-            or _COMPARED_32.search(masked, max(opens, at - _COMPARED_REACH_32), at)
-            or _MODIFIER_32.match(masked, end)
-        ):
-            continue  # named as what its sentence is about: what follows is about it
-        others = _topic_before(named, mention_starts, units, opens, card)
-        if not others:
-            continue
-        if out is None:
-            out = list(claims)
-        out[i] = replace(claim, cards=(card, *others), binding=UNION)
-    return claims if out is None else out
-
-
 # -- held_32 ---------------------------------------------------------------------------------------
 
 # words that put a card forward as one to get: "apply", "sign up", "open", "add", "a new (travel)
@@ -331,7 +215,7 @@ _OWNED_BEFORE_32 = re.compile(
     r"\byou're[ \t]+(?:already[ \t]+)?(?:carrying|holding|using)|"
     r"\byou(?:'ve)?[ \t]+(?:upgraded|switched|moved)[ \t]+to|\byou(?:'ve)?[ \t]+opened|"
     r"\byou're[ \t]+paying[ \t]+\$[\d,.]+(?:[ \t]+a[ \t]+year)?[ \t]+for|"
-    r"\b(?:keep(?:ing)?|close|closing|cancel\w*|downgrad\w*|letting|pay(?:ing)?(?:[ \t]+off)?)"
+    r"\b(?:keep(?:ing)?|close|closing|cancel\w*|downgrad\w*|letting)"
     r"(?:[ \t]+(?:using|the|your))?)"
     r"[ \t]+(?:the[ \t]+)?(?:\*\*|__)?$"
 )
@@ -342,13 +226,15 @@ _OWNED_AFTER_32 = re.compile(
     r"(?:have|hold|carry|own|got|opened)\b(?![ \t]+(?:the|a|an|to|for)\b)|(?:\*\*|__)?[ \t]*\((?:yours|your[ \t]+card)\)|"
     r"(?:\*\*|__)?[ \t]+is[ \t]+already[ \t]+(?:in[ \t]+your|yours|your)|"
     r"(?:\*\*|__)?[ \t]*[:,\u2013\u2014-][ \t]*keep[ \t]+(?:it|using[ \t]+it)\b"
+    r"(?![ \t]+(?:simple|short|in[ \t]+mind|up|going|low|cheap|easy))"
 )
 # a list's lead about the customer's cards: "your (current) cards:", "the cards you hold:", "what
 # you have:", "you already have:"
 _OWNED_LEAD_32 = re.compile(
     r"\b(?:your[ \t]+(?:current[ \t]+|existing[ \t]+|other[ \t]+|own[ \t]+)?cards|cards?[ \t]+you(?:'ve)?[ \t]+(?:already[ \t]+)?(?:have|hold|"
     r"carry|own|opened|upgraded[ \t]+to|switched[ \t]+to)|"
-    r"what[ \t]+you[ \t]+(?:already[ \t]+)?(?:have|hold|carry|own)|"
+    r"what[ \t]+you[ \t]+(?:already[ \t]+)?(?:have|hold|carry|own)\b(?![ \t]+(?:told|said|asked|"
+    r"mentioned|described|shared|given|written|explained))|"
     r"you[ \t]+already[ \t]+(?:have|hold|carry|own)[ \t]*:)"
 )
 
@@ -394,16 +280,26 @@ def _acquire(text: str) -> bool:
     return False
 
 
+# a time to come: "once you have the X", "when you've opened the X", "if you own the X"
+_ONCE_32 = re.compile(
+    r"\b(?:once|when|whenever|after|if|until|before|as[ \t]+soon[ \t]+as|by[ \t]+the[ \t]+time)[ \t]*$"
+)
+
+
 def _owned(masked: str, start: int, end: int) -> bool:
     """Whether words attached to the mention make the card the customer's own, or it is an
     item of a list led by the customer's cards."""
-    if _OWNED_BEFORE_32.search(masked, max(0, start - 50), start):
-        return True
+    owned = _OWNED_BEFORE_32.search(masked, max(0, start - 50), start)
+    if owned is not None and not _ONCE_32.search(masked, max(0, owned.start() - 20), owned.start()):
+        return True  # not "once you have the X", "after you've opened the X"
     if _OWNED_AFTER_32.match(masked, end):
         return True
-    if _ENUMERATED_32.search(
-        masked, max(0, start - _ENUMERATION_REACH_32), start
-    ) and _LIST_GOES_ON_32.match(masked, end):
+    listed = _ENUMERATED_32.search(masked, max(0, start - _ENUMERATION_REACH_32), start)
+    if (
+        listed is not None
+        and _LIST_GOES_ON_32.match(masked, end)
+        and not _ONCE_32.search(masked, max(0, listed.start() - 20), listed.start())
+    ):
         return True
     line_start = masked.rfind("\n", 0, start) + 1
     if not _LIST_LINE_31.match(masked, line_start):
