@@ -171,7 +171,7 @@ from replicas.verifiers.compliance.ruleset30 import revise_30
 from replicas.verifiers.compliance.ruleset30b import held_30
 from replicas.verifiers.compliance.ruleset31 import revise_31
 from replicas.verifiers.compliance.ruleset31b import held_31, retracted_31
-from replicas.verifiers.compliance.ruleset32 import checked_32, held_32
+from replicas.verifiers.compliance.ruleset32 import checked_32, held_32, quoted_32
 from replicas.verifiers.compliance.ruleset32b import names_32, revise_32
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
@@ -534,8 +534,8 @@ def _extract(
             rules.generic_31,
             rules.needs_31,
         )
-    if rules.monthly_32:
-        extraction = revise_32(extraction, rules.monthly_32)
+    if rules.monthly_32 or rules.leads_32:
+        extraction = revise_32(extraction, rules.monthly_32, rules.leads_32)
     return extraction, examples
 
 
@@ -618,6 +618,10 @@ def _evaluate(
             more = _then(more, retracted_31)
             if offered is not None:
                 offered = _then(offered, retracted_31)
+        if rules.quoted_32:
+            more = _then(more, quoted_32)
+            if offered is not None:
+                offered = _then(offered, quoted_32)
         if rules.held_31 and customer is not None:
             own = partial(held_32 if rules.held_32 else held_31, held=_held_by(catalog, customer))
             more = _then(more, own)
@@ -631,8 +635,8 @@ def _evaluate(
             rules,
             more,
             offered,
-            checked_32(rules.kinds_32, rules.supposed_32)
-            if rules.kinds_32 or rules.supposed_32
+            checked_32(rules.kinds_32, rules.supposed_32, rules.after_first_32)
+            if rules.kinds_32 or rules.supposed_32 or rules.after_first_32
             else None,
         )
         if rules.penalty_20:

@@ -764,6 +764,12 @@ class Ruleset:
     names_32: bool = False
     # ruleset 32 (precision): "about $7.29 a month, $87 a year" - twelve times a monthly amount
     monthly_32: bool = False
+    # ruleset 32 (precision): "($95 after the first year)" is the annual fee, not the first year's
+    after_first_32: bool = False
+    # ruleset 32 (precision): a card named only in quoted lines ("> my X ...") is the customer's
+    quoted_32: bool = False
+    # ruleset 32 (precision): "On your $2,000 a month: - X: $480 a year" - sums under a worked lead
+    leads_32: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1149,6 +1155,9 @@ RULESETS[32] = replace(
     supposed_32=True,
     names_32=True,
     monthly_32=True,
+    after_first_32=True,
+    quoted_32=True,
+    leads_32=True,
 )
 
 

@@ -43,18 +43,20 @@ if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Claim, Extraction
     from replicas.verifiers.compliance.recommend import Recommendations
 
-__all__ = ["checked_32", "held_32", "kinds_32", "supposed_32"]
+__all__ = ["after_first_32", "checked_32", "held_32", "kinds_32", "quoted_32", "supposed_32"]
 
 
 def checked_32(
-    kinds: bool, supposed: bool
+    kinds: bool, supposed: bool, after_first: bool = False
 ) -> Callable[[Extraction, Recommendations], Sequence[Claim]]:
-    """The claims as ruleset 32 checks them (``kinds_32``, ``supposed_32``); the list keeps the
-    extraction's length and order, a claim left unverified losing its cards."""
+    """The claims as ruleset 32 checks them (``kinds_32``, ``supposed_32``, ``after_first_32``);
+    the list keeps the extraction's length and order, a claim left unverified losing its cards."""
 
     def checked(extraction: Extraction, recs: Recommendations) -> Sequence[Claim]:
         del recs  # the readings need no recommendation
         claims: Sequence[Claim] = extraction.claims
+        if after_first:
+            claims = after_first_32(claims, extraction.masked)
         if kinds:
             claims = kinds_32(claims, extraction.masked)
         if supposed:
@@ -62,6 +64,32 @@ def checked_32(
         return claims
 
     return checked
+
+
+# "$95 after the first year", "$150 from year two": the fee after the first year is the annual fee
+_AFTER_FIRST_32 = re.compile(
+    r"(?:\*\*|__)?[ \t]*(?:(?:a|per)[ \t]+year[ \t]+|/(?:yr|year)[ \t]+|(?:annual[ \t]+)?fee[ \t]+)?"
+    r"(?:(?:after|from)[ \t]+(?:the[ \t]+)?(?:first|1st)[ \t]+year|from[ \t]+(?:year[ \t]+(?:two|2)|"
+    r"the[ \t]+second[ \t]+year)|after[ \t]+year[ \t]+(?:one|1))\b"
+)
+
+
+def after_first_32(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
+    """``after_first_32``: a first-year fee figure followed by "after the first year" ("($95
+    after the first year)") is the annual fee (ruleset 31 checked it as the first year's)."""
+    out: list[Claim] | None = None
+    for i, claim in enumerate(claims):
+        if (
+            claim.family == FEE_CLAIM
+            and claim.kind == "annual_first_year"
+            and not claim.is_none
+            and claim.cards
+            and _AFTER_FIRST_32.match(masked, claim.end)
+        ):
+            if out is None:
+                out = list(claims)
+            out[i] = replace(claim, kind="annual", kinds=frozenset())
+    return claims if out is None else out
 
 
 # a rate supposed for an example: "say cust's rate is 24.74%", "if your APR were 25%", "suppose
@@ -201,7 +229,8 @@ def kinds_32(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
 _ACQUIRE_32 = re.compile(
     r"\b(?:apply\w*|applications?|sign(?:ing)?[ \t-]+up|open(?:ing)?\b(?![ \t]+(?:to|for)\b)|"
     r"add|adding|addition|new[ \t]+(?:[a-z-]+[ \t]+)?card|switch(?:ing)?[ \t]+to|grab|"
-    r"(?:i'd|i[ \t]+would|you[ \t]+should|to|worth)[ \t]+get(?:ting)?)\b"
+    r"(?:i'd|i[ \t]+would|you[ \t]+should|to|worth)[ \t]+get(?:ting)?\b(?=[ \t]+(?:the|a|an|one|it|"
+    r"this|that|#|\*)))\b"
 )
 # "rather than", "instead of", "no" and the negations of ``held_31``: "no need to add", "so no new
 # card"
@@ -210,32 +239,24 @@ _NOT_32 = re.compile(r"\b(?:rather[ \t]+than|instead[ \t]+of|no)[ \t]+(?:[\w']+[
 # the customer's own card, in words attached to its name: "your (current) X", "you already have
 # the X", "keep the X", "you're paying $95 a year for X", "pay X in full" ...
 _OWNED_BEFORE_32 = re.compile(
-    r"(?:(?<!imagine )(?<!picture )\byour(?:[ \t]+(?:current|existing|old|own|original|trusty))?|"
-    r"\byou(?:[ \t]+already)?[ \t]+(?:have|hold|carry|own)|\byou've[ \t]+(?:already[ \t]+)?got|"
-    r"\byou're[ \t]+(?:already[ \t]+)?(?:carrying|holding|using)|"
-    r"\byou(?:'ve)?[ \t]+(?:upgraded|switched|moved)[ \t]+to|\byou(?:'ve)?[ \t]+opened|"
-    r"\byou're[ \t]+paying[ \t]+\$[\d,.]+(?:[ \t]+a[ \t]+year)?[ \t]+for|"
-    r"\b(?:keep(?:ing)?|close|closing|cancel\w*|downgrad\w*|letting)"
-    r"(?:[ \t]+(?:using|the|your))?)"
+    r"(?:(?<!imagine )(?<!picture )(?<!suppose )\byour(?:[ \t]+(?:current|existing|old|own|original|"
+    r"trusty))?|\byou(?:'ve|[ \t]+have)?[ \t]+already[ \t]+(?:got|have|hold|carry|own)|"
+    r"\byou're[ \t]+already[ \t]+(?:carrying|holding|using)|"
+    r"\byou're[ \t]+paying[ \t]+\$[\d,.]+(?:[ \t]+a[ \t]+year)?[ \t]+for)"
     r"[ \t]+(?:the[ \t]+)?(?:\*\*|__)?$"
 )
 # ... after it: "X (what you have)", "X, which you already hold", "X is already in your wallet"
 _OWNED_AFTER_32 = re.compile(
-    r"(?:\*\*|__)?[ \t]*(?:\([ \t]*(?:what|which|the[ \t]+(?:one|card))[ \t]+you|"
-    r",?[ \t]*(?:which|that)[ \t]+you|[ \t]+you)[ \t]+(?:already[ \t]+)?"
-    r"(?:have|hold|carry|own|got|opened)\b(?![ \t]+(?:the|a|an|to|for)\b)|(?:\*\*|__)?[ \t]*\((?:yours|your[ \t]+card)\)|"
-    r"(?:\*\*|__)?[ \t]+is[ \t]+already[ \t]+(?:in[ \t]+your|yours|your)|"
-    r"(?:\*\*|__)?[ \t]*[:,\u2013\u2014-][ \t]*keep[ \t]+(?:it|using[ \t]+it)\b"
-    r"(?![ \t]+(?:simple|short|in[ \t]+mind|up|going|low|cheap|easy))"
+    r"(?:\*\*|__)?[ \t]*(?:\([ \t]*(?:what|which|the[ \t]+(?:one|card))[ \t]+you[ \t]+(?:already[ \t]+)?"
+    r"(?:have|hold|carry|own)[ \t]*\)|,?[ \t]*(?:which|that)[ \t]+you[ \t]+already[ \t]+(?:have|hold|"
+    r"carry|own)\b)|(?:\*\*|__)?[ \t]*\((?:yours|your[ \t]+card)\)|"
+    r"(?:\*\*|__)?[ \t]+is[ \t]+already[ \t]+in[ \t]+your[ \t]+wallet"
 )
-# a list's lead about the customer's cards: "your (current) cards:", "the cards you hold:", "what
-# you have:", "you already have:"
+# a list's lead about the customer's cards, ending with a colon: "your (current) cards:", "the
+# cards you (already) hold:", "you already have:"
 _OWNED_LEAD_32 = re.compile(
-    r"\b(?:your[ \t]+(?:current[ \t]+|existing[ \t]+|other[ \t]+|own[ \t]+)?cards|cards?[ \t]+you(?:'ve)?[ \t]+(?:already[ \t]+)?(?:have|hold|"
-    r"carry|own|opened|upgraded[ \t]+to|switched[ \t]+to)|"
-    r"what[ \t]+you[ \t]+(?:already[ \t]+)?(?:have|hold|carry|own)\b(?![ \t]+(?:told|said|asked|"
-    r"mentioned|described|shared|given|written|explained))|"
-    r"you[ \t]+already[ \t]+(?:have|hold|carry|own)[ \t]*:)"
+    r"\b(?:your[ \t]+(?:current[ \t]+|existing[ \t]+)?cards|cards?[ \t]+you[ \t]+(?:already[ \t]+)?"
+    r"(?:have|hold|carry)|you[ \t]+already[ \t]+(?:have|hold|carry|own))[ \t*_]*:[ \t*_]*$"
 )
 
 
@@ -243,16 +264,17 @@ _OWNED_LEAD_32 = re.compile(
 # cards - A, B and C", "already holding three cards (A and B)", "Holds: A, B"; the names (masked
 # as "#") and their joints run from the phrase to the mention
 _POSSESS_32 = (
-    r"(?:\b(?:you|i)(?:'ve|[ \t]+have)?[ \t]+(?:already[ \t]+)?(?:got|have|hold|holding|carry|"
-    r"carrying|own)|\balready[ \t]+(?:holding|carrying))"
+    r"(?:\byou(?:'ve|[ \t]+have)?[ \t]+already[ \t]+(?:got|have|hold|carry|own)|"
+    r"\balready[ \t]+(?:holding|carrying))"
 )
 _NAMES_32 = r"(?:[#*_,&\s]|\band\b|\bthe\b|\bboth\b)*$"
 # the phrase right before the names ("you already have the X"), or a phrase about cards with a
-# colon, bracket or dash before them ("you've already got four cards - A, B", "your cards: A"),
-# or a label ("Holds: A, B")
+# colon, bracket or dash before them ("you've already got four cards - A, B"), or a label
+# ("Holds: A, B")
 _ENUMERATED_32 = re.compile(
-    rf"(?:{_POSSESS_32}[ \t]+(?=[#*_]|the[ \t]|both[ \t])|(?:{_POSSESS_32}|\byour)"
-    rf"[^.!?\n:(]{{0,40}}?\bcards\b[^.!?\n:(]{{0,20}}[:(\u2013\u2014-]|\bholds?[ \t]*:){_NAMES_32}"
+    rf"(?:{_POSSESS_32}[ \t]+(?=[#*_]|the[ \t]|both[ \t])|{_POSSESS_32}"
+    rf"[^.!?\n:(]{{0,40}}?\bcards\b[^.!?\n:(]{{0,20}}[:(\u2013\u2014-]|(?:^|\n)[ \t*_]*holds?[ \t*_]*:)"
+    rf"{_NAMES_32}"
 )
 _ENUMERATION_REACH_32 = 240
 # ... and the name is an item of it, not the subject of what follows ("you already have the A,
@@ -265,7 +287,7 @@ _LIST_GOES_ON_32 = re.compile(
 # a list led by a review's verdict: "**Keep - clearly worth it**", "## Review", "Close:"
 _REVIEW_LEAD_32 = re.compile(
     r"[ \t#*_>]*(?:keep|review|close|cancel|drop|downgrade)(?:[ \t]+(?:it|them|these|both|or[ \t]+"
-    r"[a-z]+))?[ \t*_]*(?:[:\u2013\u2014-]|$)"
+    r"[a-z]+))?[ \t*_]*(?:[:\u2013\u2014-][^\n]{0,40}$|$)"
 )
 
 
@@ -280,6 +302,10 @@ def _acquire(text: str) -> bool:
     return False
 
 
+_MY_32 = re.compile(
+    r"\b(?:my|i[ \t]+(?:already[ \t]+)?(?:have|hold|carry|own|got)|i've[ \t]+got|i'm[ \t]+using)"
+    r"(?:[ \t]+(?:the|a|an|current|old))?[ \t]+(?:\*\*|__)?$"
+)
 # a time to come: "once you have the X", "when you've opened the X", "if you own the X"
 _ONCE_32 = re.compile(
     r"\b(?:once|when|whenever|after|if|until|before|as[ \t]+soon[ \t]+as|by[ \t]+the[ \t]+time)[ \t]*$"
@@ -289,6 +315,11 @@ _ONCE_32 = re.compile(
 def _owned(masked: str, start: int, end: int) -> bool:
     """Whether words attached to the mention make the card the customer's own, or it is an
     item of a list led by the customer's cards."""
+    line_start = masked.rfind("\n", 0, start) + 1
+    if _QUOTE_LINE_32.match(masked, line_start) and _MY_32.search(
+        masked, max(line_start, start - 40), start
+    ):
+        return True  # the customer's words: "> my X intro is ending soon", "> I have the X"
     owned = _OWNED_BEFORE_32.search(masked, max(0, start - 50), start)
     if owned is not None and not _ONCE_32.search(masked, max(0, owned.start() - 20), owned.start()):
         return True  # not "once you have the X", "after you've opened the X"
@@ -342,3 +373,30 @@ def held_32(
         return start in opening and _owned(text, start, end)
 
     return held_by(masked, extraction, recs, held, _acquire, owned_first)
+
+
+# -- quoted_32 -------------------------------------------------------------------------------------
+
+_QUOTE_LINE_32 = re.compile(r"[ \t]*>")
+
+
+def quoted_32(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
+    """``quoted_32``: a card named only in quoted lines ("> my X intro is ending soon") is named
+    by the customer, not put forward by the answer."""
+    from replicas.verifiers.compliance.recommend import Recommendations
+
+    if ">" not in masked or not recs.positive:
+        return recs
+    quoted: dict[str, bool] = {}
+    for m in extraction.mentions:
+        if m.card_id is None or m.card_id not in recs.positive:
+            continue
+        line_start = masked.rfind("\n", 0, m.start) + 1
+        inside = _QUOTE_LINE_32.match(masked, line_start) is not None
+        quoted[m.card_id] = quoted.get(m.card_id, True) and inside
+    dropped = {card for card, only in quoted.items() if only}
+    if not dropped:
+        return recs
+    return Recommendations(
+        {c: m for c, m in recs.positive.items() if c not in dropped}, recs.negated
+    )

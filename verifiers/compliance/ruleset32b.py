@@ -3,7 +3,9 @@
 
 ``monthly_32``: "about $7.29 a month, $87 a year" - a yearly amount twelve times a monthly one
 before it in its sentence, in words of value and with no price word, is a value worked out, no
-annual fee (``_monthly``).
+annual fee (``_monthly``). ``leads_32``: under a list lead that announces sums ("On your $2,000 a
+month:", "Quick maths on $6,000:"), "- X: $480 a year" and "- X: $300 fee, then ..." are sums
+worked out (``_worked_lead``).
 
 ``names_32``:
 
@@ -28,7 +30,7 @@ head; a brand and premium words that no name ends with ("Crest Obsidian Reserve"
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claim_types import FEE_CLAIM
@@ -40,6 +42,7 @@ from replicas.verifiers.compliance.mentions import (
     NameMention,
 )
 from replicas.verifiers.compliance.ruleset31c import sentence_of
+from replicas.verifiers.compliance.term_checks import open_kinds
 from replicas.verifiers.compliance.values import USD
 
 if TYPE_CHECKING:
@@ -259,8 +262,64 @@ def _monthly(claim: Claim, masked: str) -> bool:
 _LIST_ITEM_32 = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,2}[.)])[ \t]")
 
 
-def revise_32(extraction: Extraction, monthly: bool) -> Extraction:
-    """The extraction with ``monthly_32`` (module docstring)."""
-    if not monthly or "$" not in extraction.masked:
+# a list's lead that announces sums: "On your $2,000 a month:", "Quick maths on $6,000:", "Rough
+# numbers:", "With your spending:", "Est. earnings:"
+_WORKED_LEAD_32 = re.compile(
+    r"\b(?:on[ \t]+(?:your|a|the)\b[^:\n]{0,40}\$|quick[ \t]+maths?|rough(?:ly)?[ \t]+(?:numbers|maths?)|"
+    r"back[ \t]+of[ \t]+(?:the[ \t]+)?envelope|with[ \t]+your[ \t]+(?:numbers|spend\w*)|"
+    r"worked[ \t]+example|est(?:imate[sd]?)?\.?[ \t]*(?:earnings|value|rewards)?|"
+    r"(?:on|for)[ \t]+\$[\d,]+)[^\n]{0,60}:[ \t*_]*$"
+)
+
+
+def _worked_lead(claim: Claim, masked: str) -> bool:
+    """``leads_32``: in a list item under a lead that announces sums ("On your $2,000 a month:",
+    "Quick maths on $6,000:"), a yearly dollar figure with no price word in its item ("- X: $480
+    a year") or a fee figure the words leave open between fees ("- X: $300 fee, then ...") is a
+    sum worked out, unverified."""
+    if claim.family != FEE_CLAIM or claim.unit != USD or claim.is_none or claim.low is None:
+        return False
+    line_start = masked.rfind("\n", 0, claim.start) + 1
+    if not _LIST_ITEM_32.match(masked, line_start):
+        return False
+    line_end = masked.find("\n", claim.end)
+    line_end = len(masked) if line_end < 0 else line_end
+    yearly = (
+        _YEARLY_AFTER_32.match(masked, claim.end) is not None
+        or _YEAR_ONE_32.match(masked, claim.end) is not None
+    )
+    if yearly:
+        if _PRICE_32.search(masked, line_start, line_end):
+            return False
+    elif not open_kinds(claim):
+        return False
+    pos = line_start - 1
+    for _ in range(_LEAD_LINES_32):
+        if pos <= 0:
+            return False
+        above = masked.rfind("\n", 0, pos) + 1
+        line = masked[above:pos]
+        pos = above - 1
+        if not line.strip() or _LIST_ITEM_32.match(line):
+            continue
+        return _WORKED_LEAD_32.search(line) is not None
+    return False
+
+
+_LEAD_LINES_32 = 12
+# "- X: $360 a year, plus $250 in year one"
+_YEAR_ONE_32 = re.compile(
+    r"(?:\*\*|__)?[ \t]*(?:in|for)[ \t]+(?:year[ \t]+(?:one|1)|the[ \t]+first[ \t]+year)\b"
+)
+
+
+def revise_32(extraction: Extraction, monthly: bool, leads: bool = False) -> Extraction:
+    """The extraction with ``monthly_32`` and ``leads_32`` (module docstring)."""
+    if "$" not in extraction.masked:
         return extraction
-    return unbind_claims(extraction, [_monthly])
+    readings: list[Callable[[Claim, str], bool]] = []
+    if monthly:
+        readings.append(_monthly)
+    if leads:
+        readings.append(_worked_lead)
+    return unbind_claims(extraction, readings)
