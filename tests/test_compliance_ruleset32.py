@@ -1,8 +1,8 @@
 """Compliance ruleset 32 (issue 13, ``verifiers/compliance/ruleset32.py``, ``ruleset32b.py``):
 honest figures ruleset 31 flagged on the s36 and s37 blind sets' tuning halves - a review of the
-customer's own card, a worked amount no fee word governs, an APR supposed for an example, a real
-card called by its head or a shared tier word, a yearly value twelve times a monthly one - in our
-own wording on the hand catalog (``tests/compliance_cases``) and three seeds' catalogs.
+customer's own card, a worked amount no fee word governs, a real card called by its head or a
+shared tier word, a yearly value twelve times a monthly one - in our own wording on the hand
+catalog (``tests/compliance_cases``) and three seeds' catalogs.
 
 Summit Cash: no annual fee, 19.99%-29.99% variable, late fee $40, 3% foreign transaction fee.
 Summit Cash Plus: $95 (first year $0), 18.24%-27.24% variable, late fee $39, no foreign
@@ -81,27 +81,6 @@ KINDS: list[Case] = [
     ("Abroad, the Summit Cash adds a 2% fee to every purchase.", None, _FEE, _FEE),
 ]
 
-SUPPOSED: list[Case] = [
-    # a rate supposed for an example, or moved by a supposed change of rates
-    (
-        "On the Summit Cash (19.99%-29.99% variable), say your rate is 24.99%: a $1,000 balance "
-        "costs about $20 a month.",
-        None,
-        _OK,
-        _APR,
-    ),
-    (
-        "The Summit Cash is 19.99%-29.99% variable. If rates rise by 0.25%, your 19.99% becomes "
-        "20.24%.",
-        None,
-        _OK,
-        _APR,
-    ),
-    # false twins: the card's rate stated, or an example at a rate given as the card's
-    ("The Summit Cash's purchase APR is 24.99%.", None, _APR, _APR),
-    ("Say you carry $1,000 at the Summit Cash's 24.99% purchase APR.", None, _APR, _APR),
-]
-
 MONTHLY: list[Case] = [
     # a yearly amount twelve times a monthly one before it is worked out
     (
@@ -129,11 +108,10 @@ MONTHLY: list[Case] = [
     ),
 ]
 
-CASES = HELD + KINDS + SUPPOSED + MONTHLY
+CASES = HELD + KINDS + MONTHLY
 _FLAG_OF = {
     "held_32": HELD,
     "kinds_32": KINDS,
-    "supposed_32": SUPPOSED,
     "monthly_32": MONTHLY,
 }
 

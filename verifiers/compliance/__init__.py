@@ -635,8 +635,8 @@ def _evaluate(
             rules,
             more,
             offered,
-            checked_32(rules.kinds_32, rules.supposed_32, rules.after_first_32)
-            if rules.kinds_32 or rules.supposed_32 or rules.after_first_32
+            checked_32(rules.kinds_32, rules.after_first_32)
+            if rules.kinds_32 or rules.after_first_32
             else None,
         )
         if rules.penalty_20:

@@ -756,9 +756,6 @@ class Ruleset:
     # ruleset 32 (precision): "$960, no fee", "Fee 3% (minimum $5): $240" - a fee figure whose
     # words leave several fees open is unverified
     kinds_32: bool = False
-    # ruleset 32 (precision): "say cust's rate is 24.74%", "if base rates rise by 0.25%, your
-    # 22.49% becomes 22.74%" - an APR supposed for an example is unverified
-    supposed_32: bool = False
     # ruleset 32 (precision): "the Every Day Cash 360" (the tail of one name), "Gray Rock's 1.5%"
     # (the head of a card named in full), "every rewards card" - no invented card
     names_32: bool = False
@@ -1145,14 +1142,13 @@ RULESETS[31] = replace(
 
 #: Ruleset 32 (``ruleset32``, ``ruleset32b``; the s36 and s37 tuning halves' false flags) is
 #: ruleset 31 plus, for precision, a review of a held card the answer first names as the
-#: customer's, fee figures no fee word governs, APRs supposed for an example, real cards called
+#: customer's, fee figures no fee word governs, real cards called
 #: by a head or a shared tier word, and yearly values twelve times a monthly one.
 RULESETS[32] = replace(
     RULESETS[31],
     version=32,
     held_32=True,
     kinds_32=True,
-    supposed_32=True,
     names_32=True,
     monthly_32=True,
     after_first_32=True,

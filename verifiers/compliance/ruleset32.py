@@ -3,17 +3,19 @@
 
 * ``kinds_32``: a fee figure the words around it leave several fees open for, and no fee word
   governs ("$960, no fee", "Fee 3% (minimum $5): $240", "($0 vs $150)"), is unverified;
-* ``supposed_32``: an APR supposed for an example ("say cust's rate is 24.74%") or the rate a
-  supposed change of rates moves it to ("if base rates rise by 0.25%, your 22.49% becomes
-  22.74%") is unverified, unless its sentence ties it to a card;
 * ``held_32``: a held card whose first mention the answer makes the customer's ("you already
   have the X", "you've already got four cards - A, B and X", a list led by "Keep") is put forward
   only by words of getting a card ("apply", "add", "open"), not by a review's ("best", "strong").
 
-``kinds_32`` and ``supposed_32`` apply to the claims as checked against the catalog
-(``checked_32``); the disclosure rules keep the claims as extracted.
+``kinds_32`` and ``after_first_32`` ("($95 after the first year)" is the annual fee) apply to the
+claims as checked against the catalog (``checked_32``); the disclosure rules keep the claims as
+extracted. ``quoted_32``: a card named only in the customer's quoted lines ("> my X intro is
+ending soon") is not put forward by the answer.
 
-A fourth reading, ``passing_32`` (a figure bound by context to a card named in passing - in
+Two more readings were written, attacked and dropped. ``supposed_32`` (an APR supposed for an
+example, "say cust's rate is 24.74%", is unverified): red teams E, I and M kept finding the
+supposed rate tied to the card by the rest of the sentence ("..., the low end of the X's range",
+"with excellent credit"), and it was worth one tuning answer. ``passing_32`` (a figure bound by context to a card named in passing - in
 brackets, after a comparison - may be about the card named before it), was written, attacked and
 dropped: eight rounds of red teams kept finding realistic texts where the passing card was the
 one the text was about ("I'd add a second card (the B earns 2x). It has no annual fee."), and
@@ -28,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from replicas.verifiers.compliance.claim_types import APR_CLAIM, FEE_CLAIM
+from replicas.verifiers.compliance.claim_types import FEE_CLAIM
 from replicas.verifiers.compliance.ruleset31b import (
     _LINES_UP_31,
     _LIST_LINE_31,
@@ -43,14 +45,14 @@ if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Claim, Extraction
     from replicas.verifiers.compliance.recommend import Recommendations
 
-__all__ = ["after_first_32", "checked_32", "held_32", "kinds_32", "quoted_32", "supposed_32"]
+__all__ = ["after_first_32", "checked_32", "held_32", "kinds_32", "quoted_32"]
 
 
 def checked_32(
-    kinds: bool, supposed: bool, after_first: bool = False
+    kinds: bool, after_first: bool
 ) -> Callable[[Extraction, Recommendations], Sequence[Claim]]:
-    """The claims as ruleset 32 checks them (``kinds_32``, ``supposed_32``, ``after_first_32``);
-    the list keeps the extraction's length and order, a claim left unverified losing its cards."""
+    """The claims as ruleset 32 checks them (``kinds_32``, ``after_first_32``); the list keeps
+    the extraction's length and order, a claim left unverified losing its cards."""
 
     def checked(extraction: Extraction, recs: Recommendations) -> Sequence[Claim]:
         del recs  # the readings need no recommendation
@@ -59,8 +61,6 @@ def checked_32(
             claims = after_first_32(claims, extraction.masked)
         if kinds:
             claims = kinds_32(claims, extraction.masked)
-        if supposed:
-            claims = supposed_32(claims, extraction.masked)
         return claims
 
     return checked
@@ -92,80 +92,21 @@ def after_first_32(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
     return claims if out is None else out
 
 
-# a rate supposed for an example: "say cust's rate is 24.74%", "if your APR were 25%", "suppose
-# the rate is", "at an assumed 20%" - right before the figure
-_SUPPOSED_32 = re.compile(
-    r"\b(?:(?:let's[ \t]+)?say|suppose|supposing|imagine)[ \t]+(?:(?:your|a|an|his|her|their|"
-    r"[a-z]+'s)[ \t]+)?(?:[a-z]+[ \t]+)?(?:rate|apr|interest[ \t]+rate)[ \t]+(?:is|was|were|of|at)"
-    r"[ \t]+(?:about[ \t]+|around[ \t]+)?$|"
-    r"\b(?:an?[ \t]+)?(?:hypothetical|made-up|illustrative)[ \t]+(?:rate[ \t]+of[ \t]+)?$"
-)
-# ... or the rate a supposed change of rates moves it to: "If base rates rise by 0.25%, your 22.49%
-# becomes 22.74%" (the rate before the change is still the card's, and checked)
-_RATES_MOVE_32 = re.compile(
-    r"\b(?:if|when|once|should)[ \t]+(?:the[ \t]+)?(?:base[ \t]+|prime[ \t]+|interest[ \t]+)?"
-    r"(?:rates?|prime)[ \t]+(?:rise|rises|go[ \t]+up|goes[ \t]+up|climb|climbs|fall|falls|drop|"
-    r"drops|go[ \t]+down|goes[ \t]+down|move|moves|change|changes)\b"
-)
-_MOVED_TO_32 = re.compile(
-    r"\b(?:becomes?|would[ \t]+(?:be|become))[ \t]+(?:about[ \t]+|around[ \t]+)?$"
-)
-# ... unless the words after it tie it to the card's range: "say your rate is 18.99%, the bottom of
-# the X's range", "29.99% - the top of its range", "(its floor)", "the lowest tier"
-_RANGE_END_32 = re.compile(
-    r"[^.;!?\n]{0,30}?\b(?:bottom|top|low|high|lowest|highest|floor|ceiling|start|end|minimum|"
-    r"maximum|max|min)\b[^.;!?\n]{0,12}?\b(?:of|tier|end|rate)\b|[^.;!?\n]{0,20}?\bits[ \t]+"
-    r"(?:lowest|highest|floor|ceiling|minimum|maximum|bottom|top)\b"
-)
-# "Using the X's lowest APR as an illustrative rate of 17.99%": the card's own end of range
-_RANGE_WORDS_32 = re.compile(
-    r"\b(?:lowest|highest|floor|ceiling|bottom|top|minimum|maximum|starting|regular|purchase|"
-    r"penalty|go-to|standard)\b"
-)
-# ... or the rest of its sentence ties it to a card: "say your rate is 21.99%, the standard APR on
-# the X", "..., which is what the X charges", "(the X's variable APR)", "its going rate"
-_TIED_32 = re.compile(
-    r"[^.;!?\n]{0,80}?(?:#|\b(?:its|it[ \t]+charges|which[ \t]+is|that's|standard|going[ \t]+rate|"
-    r"apr|charges?|variable|fixed)\b)"
-)
-_SUPPOSED_REACH_32 = 80
-
-
-def supposed_32(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
-    """``supposed_32``: an APR supposed for an example ("say cust's rate is 24.74%") or moved by a
-    change of rates the sentence supposes ("if base rates rise by 0.25%, your 22.49% becomes
-    22.74%") is no statement of the card's APR: unverified."""
-    out: list[Claim] | None = None
-    for i, claim in enumerate(claims):
-        if claim.family != APR_CLAIM or claim.is_none or not claim.cards:
-            continue
-        lo = max(0, claim.start - _SUPPOSED_REACH_32)
-        head = masked[lo : claim.start]
-        cut = max(head.rfind(". "), head.rfind("\n"), head.rfind("? "), head.rfind("! "))
-        lo += cut + 1 if cut >= 0 else 0
-        if (
-            _SUPPOSED_32.search(masked, lo, claim.start)
-            or (
-                _RATES_MOVE_32.search(masked, lo, claim.start)
-                and _MOVED_TO_32.search(masked, lo, claim.start)
-            )
-        ) and not (
-            _RANGE_END_32.match(masked, claim.end)
-            or _RANGE_WORDS_32.search(masked, lo, claim.start)
-            or _TIED_32.match(masked, claim.end)
-        ):
-            if out is None:
-                out = list(claims)
-            out[i] = replace(claim, cards=(), binding="")
-    return claims if out is None else out
-
-
 # a fee word attached to the figure: "a 3% fee", "$150 membership fee", "fee of $95", "fee: $0"
 _FEE_AFTER_32 = re.compile(
-    r"(?:\*\*|__)?[ \t]*(?:\)[ \t]*)?(?:[a-z-]+[ \t]+){0,2}(?:fees?|charges?|surcharges?)\b"
+    r"(?:\*\*|__)?[ \t]*(?:\)[ \t]*)?(?:[a-z'-]+[ \t]+){0,4}(?:fees?|charges?|surcharges?|membership|"
+    r"dues)\b"
 )
 # a fee word, and a figure (what a fee word before a figure governs, unless one stands between)
-_FEE_WORD_32 = re.compile(r"\b(?:fees?|charges?|surcharges?|af|costs?|costing)\b")
+_FEE_WORD_32 = re.compile(r"\b(?:fees?|charges?|surcharges?|af|costs?|costing|membership|dues)\b")
+# a fee word as a label: "Fees: the A is $0; the X is $59" governs every figure after it
+_LABEL_32 = re.compile(r"[ \t*_]*:")
+# an aside between the fee word and the figure: "(...)", " - ... - "
+_ASIDE_32 = re.compile(
+    r"\([^()]*\)|[ \t][-\u2013\u2014:][ \t][^-\u2013\u2014:]*[ \t][-\u2013\u2014][ \t]"
+)
+# a contrast after a denial: "No fee on the A, but the X is $59", "Unlike the A, which has no fee"
+_CONTRAST_32 = re.compile(r"\b(?:but|while|whereas|unlike|however|though|although)\b")
 _FIGURE_32 = re.compile(r"\$[ \t]?\d|\d(?:\.\d+)?[ \t]?%")
 # "no fee", "no annual fee", "fee-free": a denial governs no figure
 _DENIED_32 = re.compile(r"\b(?:no|zero|without)[ \t]+(?:[a-z-]+[ \t]+){0,2}$")
@@ -188,14 +129,19 @@ def _governed(masked: str, claim: Claim) -> bool:
         return True
     lo = max(0, claim.start - _GOVERN_REACH_32)
     head = masked[lo : claim.start]
-    cut = max(head.rfind(". "), head.rfind("\n"), head.rfind("! "), head.rfind("; "))
+    cut = max(head.rfind(". "), head.rfind("\n"), head.rfind("! "))
     lo += cut + 1 if cut >= 0 else 0
     for word in _FEE_WORD_32.finditer(masked, lo, claim.start):
         if _DENIED_32.search(masked, max(lo, word.start() - 30), word.start()):
+            if _CONTRAST_32.search(masked, lo, claim.start):
+                return True  # "No fee on the A, but the X is $59"
             continue
         if _OWNED_BY_FIGURE_32.search(masked, max(lo, word.start() - 40), word.start()):
             continue
-        if _FIGURE_32.search(masked, word.end(), claim.start) is None:
+        if _LABEL_32.match(masked, word.end()):
+            return True  # "Fees: the A is $0; the X is $59"
+        between = _ASIDE_32.sub(" ", masked[word.end() : claim.start])
+        if _FIGURE_32.search(between) is None:
             return True
     return False
 
@@ -378,6 +324,10 @@ def held_32(
 # -- quoted_32 -------------------------------------------------------------------------------------
 
 _QUOTE_LINE_32 = re.compile(r"[ \t]*>")
+_FIRST_PERSON_32 = re.compile(r"\b(?:i|i'm|i've|my|me|mine)\b")
+_ANSWER_VOICE_32 = re.compile(
+    r"\*\*[^*\n]{1,30}:?\*\*|__[^_\n]{1,30}__|\bi'd\b|\bi[ \t]+would\b|\bi[ \t]+recommend|\bmy[ \t]+pick"
+)
 
 
 def quoted_32(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
@@ -387,12 +337,25 @@ def quoted_32(masked: str, extraction: Extraction, recs: Recommendations) -> Rec
 
     if ">" not in masked or not recs.positive:
         return recs
+    # the customer's words: the quoted lines the answer opens with, in the first person or a
+    # question, with no label of the answer's own ("> **Bottom line:** ...", "I'd apply")
+    opening = 0
+    for line in masked.split("\n"):
+        if line.strip() and not _QUOTE_LINE_32.match(line):
+            break
+        opening += len(line) + 1
     quoted: dict[str, bool] = {}
     for m in extraction.mentions:
         if m.card_id is None or m.card_id not in recs.positive:
             continue
         line_start = masked.rfind("\n", 0, m.start) + 1
-        inside = _QUOTE_LINE_32.match(masked, line_start) is not None
+        line_end = masked.find("\n", m.start)
+        line = masked[line_start : len(masked) if line_end < 0 else line_end]
+        inside = (
+            m.start < opening
+            and ("?" in line or _FIRST_PERSON_32.search(line) is not None)
+            and _ANSWER_VOICE_32.search(line) is None
+        )
         quoted[m.card_id] = quoted.get(m.card_id, True) and inside
     dropped = {card for card, only in quoted.items() if only}
     if not dropped:

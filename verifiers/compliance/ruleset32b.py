@@ -4,8 +4,7 @@
 ``monthly_32``: "about $7.29 a month, $87 a year" - a yearly amount twelve times a monthly one
 before it in its sentence, in words of value and with no price word, is a value worked out, no
 annual fee (``_monthly``). ``leads_32``: under a list lead that announces sums ("On your $2,000 a
-month:", "Quick maths on $6,000:"), "- X: $480 a year" and "- X: $300 fee, then ..." are sums
-worked out (``_worked_lead``).
+month:", "Quick maths on $6,000:"), "- X: $480 a year" is a sum worked out (``_worked_lead``).
 
 ``names_32``:
 
@@ -42,7 +41,6 @@ from replicas.verifiers.compliance.mentions import (
     NameMention,
 )
 from replicas.verifiers.compliance.ruleset31c import sentence_of
-from replicas.verifiers.compliance.term_checks import open_kinds
 from replicas.verifiers.compliance.values import USD
 
 if TYPE_CHECKING:
@@ -275,8 +273,7 @@ _WORKED_LEAD_32 = re.compile(
 def _worked_lead(claim: Claim, masked: str) -> bool:
     """``leads_32``: in a list item under a lead that announces sums ("On your $2,000 a month:",
     "Quick maths on $6,000:"), a yearly dollar figure with no price word in its item ("- X: $480
-    a year") or a fee figure the words leave open between fees ("- X: $300 fee, then ...") is a
-    sum worked out, unverified."""
+    a year", "plus $250 in year one") is a sum worked out, unverified."""
     if claim.family != FEE_CLAIM or claim.unit != USD or claim.is_none or claim.low is None:
         return False
     line_start = masked.rfind("\n", 0, claim.start) + 1
@@ -284,15 +281,15 @@ def _worked_lead(claim: Claim, masked: str) -> bool:
         return False
     line_end = masked.find("\n", claim.end)
     line_end = len(masked) if line_end < 0 else line_end
-    yearly = (
-        _YEARLY_AFTER_32.match(masked, claim.end) is not None
-        or _YEAR_ONE_32.match(masked, claim.end) is not None
-    )
-    if yearly:
-        if _PRICE_32.search(masked, line_start, line_end):
-            return False
-    elif not open_kinds(claim):
+    if line_end - line_start > _ITEM_REACH_32:
+        return False  # a list item is a line of a list, not a page
+    if (
+        _YEARLY_AFTER_32.match(masked, claim.end) is None
+        and _YEAR_ONE_32.match(masked, claim.end) is None
+    ):
         return False
+    if _PRICE_32.search(masked, line_start, line_end):
+        return False  # "- X: $59 fee", "- X: $95 a year membership"
     pos = line_start - 1
     for _ in range(_LEAD_LINES_32):
         if pos <= 0:
@@ -307,6 +304,7 @@ def _worked_lead(claim: Claim, masked: str) -> bool:
 
 
 _LEAD_LINES_32 = 12
+_ITEM_REACH_32 = 400
 # "- X: $360 a year, plus $250 in year one"
 _YEAR_ONE_32 = re.compile(
     r"(?:\*\*|__)?[ \t]*(?:in|for)[ \t]+(?:year[ \t]+(?:one|1)|the[ \t]+first[ \t]+year)\b"
