@@ -1,7 +1,8 @@
 """Compliance ruleset 32 (issue 13, ``verifiers/compliance/ruleset32.py``, ``ruleset32b.py``):
 honest figures ruleset 31 flagged on the s36 and s37 blind sets' tuning halves - a review of the
 customer's own card, a worked amount no fee word governs, a real card called by its head or a
-shared tier word, a yearly value twelve times a monthly one - in our own wording on the hand
+shared tier word, a yearly value twelve times a monthly one, "$95 after the first year", the
+customer's quoted words, sums under a lead that announces them - in our own wording on the hand
 catalog (``tests/compliance_cases``) and three seeds' catalogs.
 
 Summit Cash: no annual fee, 19.99%-29.99% variable, late fee $40, 3% foreign transaction fee.
@@ -108,11 +109,63 @@ MONTHLY: list[Case] = [
     ),
 ]
 
-CASES = HELD + KINDS + MONTHLY
+AFTER_FIRST: list[Case] = [
+    # "after the first year" names the annual fee
+    (
+        "Two to compare:\n- Summit Cash Plus ($95 after the first year)\n- Summit Cash ($0)",
+        None,
+        _OK,
+        _FEE,
+    ),
+    # false twin: the annual fee is wrong
+    (
+        "Two to compare:\n- Summit Cash Plus ($99 after the first year)\n- Summit Cash ($0)",
+        None,
+        _FEE,
+        _FEE,
+    ),
+]
+
+# customer C1 holds the Harbor Sky Miles Elites ($695)
+QUOTED: list[Case] = [
+    # the customer's own words, quoted where the answer opens
+    (
+        "> my Harbor Sky Miles Elites renews next month. is $695 worth it?\n\ndepends how much you "
+        "fly: the fee is $695 a year, so you need more than that in value.",
+        "C1",
+        _OK,
+        _INELIGIBLE,
+    ),
+    # false twin: the answer's own callout in a quote
+    (
+        "> **Bottom line:** the Harbor Sky Miles Elites is the card I'd apply for ($695 a year).",
+        "C1",
+        _INELIGIBLE,
+        _INELIGIBLE,
+    ),
+]
+
+LEADS: list[Case] = [
+    # sums under a lead that announces them
+    (
+        "On your $2,000 a month:\n- Summit Cash: $480 a year\n- Vista Clear: $360 a year, plus $250 "
+        "in year one",
+        None,
+        _OK,
+        _FEE,
+    ),
+    # false twin: a price word in the item
+    ("On your $2,000 a month:\n- Summit Cash: $480 a year fee", None, _FEE, _FEE),
+]
+
+CASES = HELD + KINDS + MONTHLY + AFTER_FIRST + QUOTED + LEADS
 _FLAG_OF = {
     "held_32": HELD,
     "kinds_32": KINDS,
     "monthly_32": MONTHLY,
+    "after_first_32": AFTER_FIRST,
+    "quoted_32": QUOTED,
+    "leads_32": LEADS,
 }
 
 # names_32 on the catalogs of seeds whose names invite it: (seed, text, 32's codes, 31's codes)
