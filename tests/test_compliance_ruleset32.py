@@ -130,8 +130,8 @@ AFTER_FIRST: list[Case] = [
 QUOTED: list[Case] = [
     # the customer's own words, quoted where the answer opens
     (
-        "> my Harbor Sky Miles Elites renews next month. is $695 worth it?\n\ndepends how much you "
-        "fly: the fee is $695 a year, so you need more than that in value.",
+        "> is the Harbor Sky Miles Elites worth $695 a year? I fly twice a year.\n\nprobably not at "
+        "two trips a year: the lounge access and credits won't cover $695.",
         "C1",
         _OK,
         _INELIGIBLE,

@@ -335,18 +335,21 @@ def quoted_32(masked: str, extraction: Extraction, recs: Recommendations) -> Rec
     by the customer, not put forward by the answer."""
     from replicas.verifiers.compliance.recommend import Recommendations
 
-    if ">" not in masked or not recs.positive:
+    if not masked.lstrip().startswith(">"):
         return recs
     # the customer's words: the quoted lines the answer opens with, in the first person or a
     # question, with no label of the answer's own ("> **Bottom line:** ...", "I'd apply")
     opening = 0
-    for line in masked.split("\n"):
+    while opening < len(masked):
+        stop = masked.find("\n", opening)
+        stop = len(masked) if stop < 0 else stop
+        line = masked[opening:stop]
         if line.strip() and not _QUOTE_LINE_32.match(line):
             break
-        opening += len(line) + 1
+        opening = stop + 1
     quoted: dict[str, bool] = {}
     for m in extraction.mentions:
-        if m.card_id is None or m.card_id not in recs.positive:
+        if m.card_id is None:
             continue
         line_start = masked.rfind("\n", 0, m.start) + 1
         line_end = masked.find("\n", m.start)
@@ -360,6 +363,7 @@ def quoted_32(masked: str, extraction: Extraction, recs: Recommendations) -> Rec
     dropped = {card for card, only in quoted.items() if only}
     if not dropped:
         return recs
+    # (and no sole pick either: ruleset 3 takes the only card an answer names as its pick)
     return Recommendations(
-        {c: m for c, m in recs.positive.items() if c not in dropped}, recs.negated
+        {c: m for c, m in recs.positive.items() if c not in dropped}, recs.negated | dropped
     )
