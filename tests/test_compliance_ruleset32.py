@@ -1,9 +1,8 @@
 """Compliance ruleset 32 (issue 13, ``verifiers/compliance/ruleset32.py``, ``ruleset32b.py``):
 honest figures ruleset 31 flagged on the s36 and s37 blind sets' tuning halves - a review of the
-customer's own card, a worked amount no fee word governs, a real card called by its head or a
-shared tier word, a yearly value twelve times a monthly one, "$95 after the first year", the
-customer's quoted words, sums under a lead that announces them - in our own wording on the hand
-catalog (``tests/compliance_cases``) and three seeds' catalogs.
+customer's own card, a worked amount no fee word governs, a real card called by the head of its
+name or a shared tier word, "$95 after the first year" - in our own wording on the hand catalog
+(``tests/compliance_cases``) and three seeds' catalogs.
 
 Summit Cash: no annual fee, 19.99%-29.99% variable, late fee $40, 3% foreign transaction fee.
 Summit Cash Plus: $95 (first year $0), 18.24%-27.24% variable, late fee $39, no foreign
@@ -82,33 +81,6 @@ KINDS: list[Case] = [
     ("Abroad, the Summit Cash adds a 2% fee to every purchase.", None, _FEE, _FEE),
 ]
 
-MONTHLY: list[Case] = [
-    # a yearly amount twelve times a monthly one before it is worked out
-    (
-        "Summit Cash Plus: $95 annual fee. Summit Cash: no annual fee.\n\nOn your roughly $468 a "
-        "month:\n- Summit Cash Plus: about $7.50 a month, **$90 a year**\n- Summit Cash: about "
-        "$6.10 a month, **$73 a year**",
-        None,
-        _OK,
-        _FEE,
-    ),
-    # false twins: a price word before it makes it a price; a card whose fee is stated nowhere
-    # else, in a sentence of no value, is priced by it
-    (
-        "On your roughly $468 a month:\n- Summit Cash Plus: about $7.50 a month, costs **$90 a "
-        "year**",
-        None,
-        _FEE,
-        _FEE,
-    ),
-    (
-        "The Summit Cash Plus is the grocery pick. At roughly $7.50 a month, that's $90 a year.",
-        None,
-        _FEE,
-        _FEE,
-    ),
-]
-
 AFTER_FIRST: list[Case] = [
     # "after the first year" names the annual fee
     (
@@ -126,46 +98,11 @@ AFTER_FIRST: list[Case] = [
     ),
 ]
 
-# customer C1 holds the Harbor Sky Miles Elites ($695)
-QUOTED: list[Case] = [
-    # the customer's own words, quoted where the answer opens
-    (
-        "> is the Harbor Sky Miles Elites worth $695 a year? I fly twice a year.\n\nprobably not at "
-        "two trips a year: the lounge access and credits won't cover $695.",
-        "C1",
-        _OK,
-        _INELIGIBLE,
-    ),
-    # false twin: the answer's own callout in a quote
-    (
-        "> **Bottom line:** the Harbor Sky Miles Elites is the card I'd apply for ($695 a year).",
-        "C1",
-        _INELIGIBLE,
-        _INELIGIBLE,
-    ),
-]
-
-LEADS: list[Case] = [
-    # sums under a lead that announces them
-    (
-        "On your $2,000 a month:\n- Summit Cash: $480 a year\n- Vista Clear: $360 a year, plus $250 "
-        "in year one",
-        None,
-        _OK,
-        _FEE,
-    ),
-    # false twin: a price word in the item
-    ("On your $2,000 a month:\n- Summit Cash: $480 a year fee", None, _FEE, _FEE),
-]
-
-CASES = HELD + KINDS + MONTHLY + AFTER_FIRST + QUOTED + LEADS
+CASES = HELD + KINDS + AFTER_FIRST
 _FLAG_OF = {
     "held_32": HELD,
     "kinds_32": KINDS,
-    "monthly_32": MONTHLY,
     "after_first_32": AFTER_FIRST,
-    "quoted_32": QUOTED,
-    "leads_32": LEADS,
 }
 
 # names_32 on the catalogs of seeds whose names invite it: (seed, text, 32's codes, 31's codes)

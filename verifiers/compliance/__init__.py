@@ -171,8 +171,8 @@ from replicas.verifiers.compliance.ruleset30 import revise_30
 from replicas.verifiers.compliance.ruleset30b import held_30
 from replicas.verifiers.compliance.ruleset31 import revise_31
 from replicas.verifiers.compliance.ruleset31b import held_31, retracted_31
-from replicas.verifiers.compliance.ruleset32 import checked_32, held_32, quoted_32
-from replicas.verifiers.compliance.ruleset32b import names_32, revise_32
+from replicas.verifiers.compliance.ruleset32 import checked_32, held_32
+from replicas.verifiers.compliance.ruleset32b import names_32
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -534,8 +534,6 @@ def _extract(
             rules.generic_31,
             rules.needs_31,
         )
-    if rules.monthly_32 or rules.leads_32:
-        extraction = revise_32(extraction, rules.monthly_32, rules.leads_32)
     return extraction, examples
 
 
@@ -618,10 +616,6 @@ def _evaluate(
             more = _then(more, retracted_31)
             if offered is not None:
                 offered = _then(offered, retracted_31)
-        if rules.quoted_32:
-            more = _then(more, quoted_32)
-            if offered is not None:
-                offered = _then(offered, quoted_32)
         if rules.held_31 and customer is not None:
             own = partial(held_32 if rules.held_32 else held_31, held=_held_by(catalog, customer))
             more = _then(more, own)

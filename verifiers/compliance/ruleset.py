@@ -750,23 +750,18 @@ class Ruleset:
     # ruleset 31 (precision): "In my last reply I suggested X. You pointed out ..." - a past
     # suggestion the answer corrects, or "X would normally be the pick, but ...", is no pick
     retracted_31: bool = False
-    # ruleset 32 (precision): a held card the answer treats as theirs is put forward only by words
-    # of getting it ("apply", "add", "open"), not by a review's ("best", "strong", "my pick for")
+    # ruleset 32 (precision): a held card the answer first names as the customer's ("you already
+    # have the X") is put forward only by words of getting it ("apply", "add", "open"), not by a
+    # review's ("best", "strong", "my pick for")
     held_32: bool = False
     # ruleset 32 (precision): "$960, no fee", "Fee 3% (minimum $5): $240" - a fee figure whose
     # words leave several fees open is unverified
     kinds_32: bool = False
-    # ruleset 32 (precision): "the Every Day Cash 360" (the tail of one name), "Gray Rock's 1.5%"
-    # (the head of a card named in full), "every rewards card" - no invented card
+    # ruleset 32 (precision): "Gray Rock's 1.5%" (the head of a card named in full), "Keeping
+    # Preferred" (a tier word several names end with), "every rewards card" - no invented card
     names_32: bool = False
-    # ruleset 32 (precision): "about $7.29 a month, $87 a year" - twelve times a monthly amount
-    monthly_32: bool = False
     # ruleset 32 (precision): "($95 after the first year)" is the annual fee, not the first year's
     after_first_32: bool = False
-    # ruleset 32 (precision): a card named only in quoted lines ("> my X ...") is the customer's
-    quoted_32: bool = False
-    # ruleset 32 (precision): "On your $2,000 a month: - X: $480 a year" - sums under a worked lead
-    leads_32: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1140,20 +1135,17 @@ RULESETS[31] = replace(
 )
 
 
-#: Ruleset 32 (``ruleset32``, ``ruleset32b``; the s36 and s37 tuning halves' false flags) is
-#: ruleset 31 plus, for precision, a review of a held card the answer first names as the
-#: customer's, fee figures no fee word governs, real cards called
-#: by a head or a shared tier word, and yearly values twelve times a monthly one.
+#: Ruleset 32 (``ruleset32``, ``ruleset32b``; the s36, s37 and s38 tuning halves' false flags)
+#: is ruleset 31 plus, for precision, a review of a held card the answer first names as the
+#: customer's, fee figures no fee word governs, real cards called by the head of a name or a
+#: shared tier word, and "$95 after the first year" read as the annual fee.
 RULESETS[32] = replace(
     RULESETS[31],
     version=32,
     held_32=True,
     kinds_32=True,
     names_32=True,
-    monthly_32=True,
     after_first_32=True,
-    quoted_32=True,
-    leads_32=True,
 )
 
 

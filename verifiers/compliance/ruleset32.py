@@ -9,10 +9,11 @@
 
 ``kinds_32`` and ``after_first_32`` ("($95 after the first year)" is the annual fee) apply to the
 claims as checked against the catalog (``checked_32``); the disclosure rules keep the claims as
-extracted. ``quoted_32``: a card named only in the customer's quoted lines ("> my X intro is
-ending soon") is not put forward by the answer.
+extracted.
 
-Two more readings were written, attacked and dropped. ``supposed_32`` (an APR supposed for an
+More readings were written, attacked and dropped. ``quoted_32`` (a card named only in the
+customer's quoted lines is not put forward): the answer recommends the quoted card by "it" ("> Should
+I apply for the X? / Yes - go for it"), and it was worth no tuning answer. ``supposed_32`` (an APR supposed for an
 example, "say cust's rate is 24.74%", is unverified): red teams E, I and M kept finding the
 supposed rate tied to the card by the rest of the sentence ("..., the low end of the X's range",
 "with excellent credit"), and it was worth one tuning answer. ``passing_32`` (a figure bound by context to a card named in passing - in
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Claim, Extraction
     from replicas.verifiers.compliance.recommend import Recommendations
 
-__all__ = ["after_first_32", "checked_32", "held_32", "kinds_32", "quoted_32"]
+__all__ = ["after_first_32", "checked_32", "held_32", "kinds_32"]
 
 
 def checked_32(
@@ -146,6 +147,15 @@ def _governed(masked: str, claim: Claim) -> bool:
     return False
 
 
+# the words leave open only the annual fee and the first year's, and the figure is priced by the
+# year ("$59 a year, including year one"): a reader sees the annual fee, and the checker checks
+# both (not "wins for year one ($0 vs $150)")
+_YEARLY_KINDS_32 = frozenset({"annual", "annual_first_year"})
+_A_YEAR_32 = re.compile(
+    r"(?:\*\*|__)?[ \t]*(?:(?:a|per|each)[ \t]+year|/[ \t]*(?:yr|year)|annually)\b"
+)
+
+
 def kinds_32(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
     """``kinds_32``: a fee figure the words around it leave several fees open for ("$960, no fee",
     "Fee 3% (minimum $5): $240", "($0 vs $150)") is unverified: the grammar cannot tell which fee
@@ -158,6 +168,11 @@ def kinds_32(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
             and claim.cards
             and not claim.is_none
             and open_kinds(claim)
+            and not (
+                claim.kinds
+                and claim.kinds <= _YEARLY_KINDS_32
+                and _A_YEAR_32.match(masked, claim.end)
+            )
             and not _governed(masked, claim)
         ):
             if out is None:
@@ -185,7 +200,7 @@ _NOT_32 = re.compile(r"\b(?:rather[ \t]+than|instead[ \t]+of|no)[ \t]+(?:[\w']+[
 # the customer's own card, in words attached to its name: "your (current) X", "you already have
 # the X", "keep the X", "you're paying $95 a year for X", "pay X in full" ...
 _OWNED_BEFORE_32 = re.compile(
-    r"(?:(?<!imagine )(?<!picture )(?<!suppose )\byour(?:[ \t]+(?:current|existing|old|own|original|"
+    r"(?:(?<!imagine )(?<!picture )(?<!suppose )\byour(?:[ \t]+(?:current|existing|old|original|"
     r"trusty))?|\byou(?:'ve|[ \t]+have)?[ \t]+already[ \t]+(?:got|have|hold|carry|own)|"
     r"\byou're[ \t]+already[ \t]+(?:carrying|holding|using)|"
     r"\byou're[ \t]+paying[ \t]+\$[\d,.]+(?:[ \t]+a[ \t]+year)?[ \t]+for)"
@@ -233,7 +248,7 @@ _LIST_GOES_ON_32 = re.compile(
 # a list led by a review's verdict: "**Keep - clearly worth it**", "## Review", "Close:"
 _REVIEW_LEAD_32 = re.compile(
     r"[ \t#*_>]*(?:keep|review|close|cancel|drop|downgrade)(?:[ \t]+(?:it|them|these|both|or[ \t]+"
-    r"[a-z]+))?[ \t*_]*(?:[:\u2013\u2014-][^\n]{0,40}$|$)"
+    r"[a-z]+))?[ \t*_]*(?:(?::|[ \t]*[\u2013\u2014]|[ \t]+-[ \t])[^\n]{0,40}$|$)"
 )
 
 
@@ -248,6 +263,13 @@ def _acquire(text: str) -> bool:
     return False
 
 
+# words of getting the card after its name: "your X approval odds", "your X credit limit should
+# start", "your X welcome offer", "your X application"
+_NOT_OWNED_AFTER_32 = re.compile(
+    r"(?:\*\*|__)?[ \t]+(?:approval|application|applying|credit[ \t]+limit|starting[ \t]+limit|"
+    r"limit[ \t]+should|welcome|sign-?up|bonus|odds|offer|request)"
+)
+_QUOTE_LINE_32 = re.compile(r"[ \t]*>")
 _MY_32 = re.compile(
     r"\b(?:my|i[ \t]+(?:already[ \t]+)?(?:have|hold|carry|own|got)|i've[ \t]+got|i'm[ \t]+using)"
     r"(?:[ \t]+(?:the|a|an|current|old))?[ \t]+(?:\*\*|__)?$"
@@ -266,6 +288,8 @@ def _owned(masked: str, start: int, end: int) -> bool:
         masked, max(line_start, start - 40), start
     ):
         return True  # the customer's words: "> my X intro is ending soon", "> I have the X"
+    if _NOT_OWNED_AFTER_32.match(masked, end):
+        return False  # "your X approval odds", "your X welcome offer": getting it
     owned = _OWNED_BEFORE_32.search(masked, max(0, start - 50), start)
     if owned is not None and not _ONCE_32.search(masked, max(0, owned.start() - 20), owned.start()):
         return True  # not "once you have the X", "after you've opened the X"
@@ -319,51 +343,3 @@ def held_32(
         return start in opening and _owned(text, start, end)
 
     return held_by(masked, extraction, recs, held, _acquire, owned_first)
-
-
-# -- quoted_32 -------------------------------------------------------------------------------------
-
-_QUOTE_LINE_32 = re.compile(r"[ \t]*>")
-_FIRST_PERSON_32 = re.compile(r"\b(?:i|i'm|i've|my|me|mine)\b")
-_ANSWER_VOICE_32 = re.compile(
-    r"\*\*[^*\n]{1,30}:?\*\*|__[^_\n]{1,30}__|\bi'd\b|\bi[ \t]+would\b|\bi[ \t]+recommend|\bmy[ \t]+pick"
-)
-
-
-def quoted_32(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
-    """``quoted_32``: a card named only in quoted lines ("> my X intro is ending soon") is named
-    by the customer, not put forward by the answer."""
-    from replicas.verifiers.compliance.recommend import Recommendations
-
-    if not masked.lstrip().startswith(">"):
-        return recs
-    # the customer's words: the quoted lines the answer opens with, in the first person or a
-    # question, with no label of the answer's own ("> **Bottom line:** ...", "I'd apply")
-    opening = 0
-    while opening < len(masked):
-        stop = masked.find("\n", opening)
-        stop = len(masked) if stop < 0 else stop
-        line = masked[opening:stop]
-        if line.strip() and not _QUOTE_LINE_32.match(line):
-            break
-        opening = stop + 1
-    quoted: dict[str, bool] = {}
-    for m in extraction.mentions:
-        if m.card_id is None:
-            continue
-        line_start = masked.rfind("\n", 0, m.start) + 1
-        line_end = masked.find("\n", m.start)
-        line = masked[line_start : len(masked) if line_end < 0 else line_end]
-        inside = (
-            m.start < opening
-            and ("?" in line or _FIRST_PERSON_32.search(line) is not None)
-            and _ANSWER_VOICE_32.search(line) is None
-        )
-        quoted[m.card_id] = quoted.get(m.card_id, True) and inside
-    dropped = {card for card, only in quoted.items() if only}
-    if not dropped:
-        return recs
-    # (and no sole pick either: ruleset 3 takes the only card an answer names as its pick)
-    return Recommendations(
-        {c: m for c, m in recs.positive.items() if c not in dropped}, recs.negated | dropped
-    )
