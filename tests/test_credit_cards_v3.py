@@ -1,19 +1,20 @@
-"""The -v3 to -v17 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
+"""The -v3 to -v18 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
 core-v9, core-v10, core-v11, core-v12, core-v13, core-v14, core-v15, core-v16, core-v17,
-core-v18): the compliance verifier under rulesets 10, 16, 17, 19, 20, 21, 23, 24, 25, 26, 27, 28,
-29, 30 and 31.
+core-v18, core-v19): the compliance verifier under rulesets 10, 16, 17, 19, 20, 21, 23, 24, 25,
+26, 27, 28, 29, 30, 31 and 32.
 
 -v4 (core-v5) is -v3 with ruleset 16, -v5 (core-v6) -v4 with ruleset 17, -v6 (core-v7) -v5
 with ruleset 19, -v7 (core-v8) -v6 with ruleset 20, -v8 (core-v9) -v7 with ruleset 21, -v9
 (core-v10) -v8 with ruleset 23, -v10 (core-v11) -v9 with ruleset 24, -v11 (core-v12) -v10 with
 ruleset 25, -v12 (core-v13) -v11 with ruleset 26, -v13 (core-v14) -v12 with ruleset 27, -v14
 (core-v15) -v13 with ruleset 28, -v15 (core-v16) -v14 with ruleset 29, -v16 (core-v17) -v15
-with ruleset 30 and -v17 (core-v18) -v16 with ruleset 31; the tests of -v3's build and episodes
-run for all fifteen, and the same text is graded by -v3 as ruleset 10 reads it, by -v4 as ruleset
-16 does, by -v5 as ruleset 17 does, by -v6 as ruleset 19 does, by -v7 as ruleset 20 does, by -v8
-as ruleset 21 does, by -v9 as ruleset 23 does, by -v10 as ruleset 24 does, by -v11 as ruleset 25
-does, by -v12 as ruleset 26 does, by -v13 as ruleset 27 does, by -v14 as ruleset 28 does, by -v15
-as ruleset 29 does, by -v16 as ruleset 30 does and by -v17 as ruleset 31 does.
+with ruleset 30, -v17 (core-v18) -v16 with ruleset 31 and -v18 (core-v19) -v17 with ruleset 32;
+the tests of -v3's build and episodes run for all sixteen, and the same text is graded by -v3 as
+ruleset 10 reads it, by -v4 as ruleset 16 does, by -v5 as ruleset 17 does, by -v6 as ruleset 19
+does, by -v7 as ruleset 20 does, by -v8 as ruleset 21 does, by -v9 as ruleset 23 does, by -v10 as
+ruleset 24 does, by -v11 as ruleset 25 does, by -v12 as ruleset 26 does, by -v13 as ruleset 27
+does, by -v14 as ruleset 28 does, by -v15 as ruleset 29 does, by -v16 as ruleset 30 does, by -v17
+as ruleset 31 does and by -v18 as ruleset 32 does.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
 compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
@@ -60,6 +61,7 @@ V14_RULESET = 28
 V15_RULESET = 29
 V16_RULESET = 30
 V17_RULESET = 31
+V18_RULESET = 32
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -1666,6 +1668,135 @@ def test_v17_grades_with_ruleset_31(base: str, snapshot: Any, catalog: Catalog) 
     assert stricter == {"shortrefs_31", "pairs_31"}, stricter
 
 
+def _lines_v18(task: Task, catalog: Catalog, snapshot: Any) -> Precision:
+    """Lines in the shapes of ruleset 32's four readings, all for precision: true ones ruleset 31
+    flags and ruleset 32 passes, and false twins in the same shapes that both flag - every name,
+    fee and rate from the catalog (and, for a recommendation, only cards the customer is eligible
+    for, but the held one).
+
+    ``kinds_32``: "The <card>: $960, no fee." (wrong_fee under ruleset 31: read as one of the
+    card's fees, which the words leave open); false: "The <card> has a $960 annual fee." and "The
+    <card>'s late fee is $960." ``names_32``: "The <card> is not the only secured card."
+    (unknown_card under ruleset 31: "secured card" read as a card's name); false: "The <first
+    word of the card's name> Obsidian Reserve is better.", a brand and premium words no name ends
+    with. ``after_first_32``: "The <C>: $<its annual fee> after the first year.", <C> the first
+    card (eligible, for a recommendation, where one is) whose first-year fee is not its annual fee
+    (wrong_fee under ruleset 31: read as the first year's fee); false: the same $10 higher.
+
+    ``held_32`` (a recommendation, where the customer holds a card): "I recommend your <held>
+    (<its fee>) for dining." and "You already have the <held>, ... and the <last held>. My pick
+    for groceries among them is the <held> (<its fee>)." (ineligible_card under ruleset 31: a
+    card they hold, put forward by "recommend" and "pick"); false: "My pick for groceries: the
+    <held> (<its fee>), so apply for it." and "I recommend you open the <held> (<its fee>) for
+    dining."
+    """
+    card, cards, owned, _ = _v17_cards(task, catalog, snapshot)
+    name = card.card_name
+
+    def pct(c: Any) -> float:
+        return float(c.foreign_txn_fee_pct or 0)
+
+    def yearly_fee(c: Any) -> str:
+        fee = float(c.annual_fee_usd or 0)
+        return f"${fee:.0f} a year" if fee else "no annual fee"
+
+    honest: list[tuple[str, str, str]] = []
+    false: list[tuple[str, str, str]] = []
+    honest.append(("kinds_32", "wrong_fee", f"The {name}: $960, no fee."))
+    false += [
+        ("kinds_32", "wrong_fee", f"The {name} has a $960 annual fee."),
+        ("kinds_32", "wrong_fee", f"The {name}'s late fee is $960."),
+    ]
+
+    def split(c: Any) -> bool:
+        return bool(c.annual_fee_usd) and float(c.annual_fee_first_year_usd or 0) != float(
+            c.annual_fee_usd
+        )
+
+    later = next((c for c in cards if split(c)), None) or next(c for c in catalog.cards if split(c))
+    fee = float(later.annual_fee_usd)
+    honest.append(
+        ("after_first_32", "wrong_fee", f"The {later.card_name}: ${fee:.0f} after the first year.")
+    )
+    false.append(
+        (
+            "after_first_32",
+            "wrong_fee",
+            f"The {later.card_name}: ${fee + 10:.0f} after the first year.",
+        )
+    )
+
+    honest.append(("names_32", "unknown_card", f"The {name} is not the only secured card."))
+    brand = name.split()[0]
+    false.append(("names_32", "unknown_card", f"The {brand} Obsidian Reserve is better."))
+
+    if owned:
+        own = owned[0]
+        yearly = yearly_fee(own)
+        names = [f"the {c.card_name}" for c in owned]
+        have = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+        honest += [
+            (
+                "held_32",
+                "ineligible_card",
+                f"I recommend your {own.card_name} ({yearly}) for dining.",
+            ),
+            (
+                "held_32",
+                "ineligible_card",
+                f"You already have {have}. My pick for groceries among them is the "
+                f"{own.card_name} ({yearly}).",
+            ),
+        ]
+        false += [
+            (
+                "held_32",
+                "ineligible_card",
+                f"My pick for groceries: the {own.card_name} ({yearly}), so apply for it.",
+            ),
+            (
+                "held_32",
+                "ineligible_card",
+                f"I recommend you open the {own.card_name} ({yearly}) for dining.",
+            ),
+        ]
+    return honest, false
+
+
+@pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
+def test_v18_grades_with_ruleset_32(base: str, snapshot: Any, catalog: Catalog) -> None:
+    """On the same task, -v17 grades a text as ruleset 31 reads it and -v18 as ruleset 32 does.
+    Ruleset 32 reads for precision: true texts -v17 fails pass -v18 - a fee figure whose words
+    leave several fees open, "$960, no fee" (wrong_fee), "the only secured card" (unknown_card),
+    "$<annual fee> after the first year" (wrong_fee), and, for a recommendation, a card the
+    customer holds, made theirs by "your" or by an enumeration of their cards, and reviewed with
+    "I recommend" or "my pick for groceries" (ineligible_card) - each one also under ruleset 31
+    with only its own reading's flag added; their false twins (the figure as the card's annual or
+    late fee, an invented "<brand> Obsidian Reserve", a wrong fee after the first year, the held
+    card with words of getting it: "apply for it", "open") fail both, and on none of these lines
+    does -v18 give a code -v17 does not.
+
+    No false text -v17 passes and -v18 fails is asserted: the readings only leave a figure, a
+    name or a held card unchecked."""
+
+    def lines(task: Task, catalog: Catalog) -> Precision:
+        return _lines_v18(task, catalog, snapshot)
+
+    fixed, kept = _precise_readings(
+        base, "v17", "v18", (V17_RULESET, V18_RULESET), lines, snapshot, catalog
+    )
+    readings = {
+        "kinds_32",
+        "names_32",
+        "after_first_32",
+    }
+    if base == "recommend_card":  # held_32 reads a recommendation's picks
+        readings.add("held_32")
+    # every reading has true texts -v17 fails and -v18 passes, and false twins both fail
+    assert fixed == readings, fixed
+    assert kept == readings, kept
+
+
 def test_v2_tasks_keep_ruleset_3(snapshot: Any, catalog: Catalog) -> None:
     """A published -v2 task: a false "no AF" (caught only by later rulesets) still passes."""
     for base in ("card_terms_qa", "recommend_card"):
@@ -1719,6 +1850,7 @@ def test_build_runs_the_verifier_with_the_family_ruleset(
         ("v15", V15_RULESET),
         ("v16", V16_RULESET),
         ("v17", V17_RULESET),
+        ("v18", V18_RULESET),
     ):
         seen.clear()
         task = get_family(f"credit_cards.{base}-{version}").build(snapshot, SEED, 0)
@@ -1782,10 +1914,11 @@ def _episode(task: Task, snapshot: Any, calls: list[dict[str, Any]]) -> float:
         "v15",
         "v16",
         "v17",
+        "v18",
     ],
 )
 @pytest.mark.parametrize("base", BUMPED)
-def test_v3_to_v17_oracle_scores_one_null_zero_and_wrong_readings_fail(
+def test_v3_to_v18_oracle_scores_one_null_zero_and_wrong_readings_fail(
     base: str, version: str, snapshot: Any, catalog: Catalog
 ) -> None:
     task = _task(base, version)
@@ -1824,6 +1957,7 @@ def test_v3_to_v17_oracle_scores_one_null_zero_and_wrong_readings_fail(
             "v15": V15_RULESET,
             "v16": V16_RULESET,
             "v17": V17_RULESET,
+            "v18": V18_RULESET,
         }[version]
         found = verify_response(draft.group(1), catalog, ruleset=ruleset).codes
         assert sorted(set(found)) == sorted(task.expected)

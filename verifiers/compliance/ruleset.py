@@ -267,7 +267,7 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   treats as the customer's own ("keep your X", "you're carrying:") is not put forward, "$10k" is
   no $10 fee, and a transfer or cash advance fee worked out on an amount the answer moves, owes
   or transfers is arithmetic (``held_30``, ``thousands_30``, ``worked_30``).
-* ``31`` - the default since stop 45 (``ruleset31``, ``ruleset31b``, ``ruleset31c``): ruleset 30
+* ``31`` - the default in stop 45 (``ruleset31``, ``ruleset31b``, ``ruleset31c``): ruleset 30
   plus readings, all for precision, of the s36 and s37 blind sets' tuning halves' false flags: a
   card the answer names in full and then calls by a short name (one word of its name, or its
   initials: "Beacon 26.24% var", "BJR has no intro rate") takes the figures after that short name,
@@ -281,6 +281,16 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   "my pick"), not by a review of it, and a past suggestion the answer corrects ("in my last reply
   I suggested X. You pointed out ...") or a counterfactual pick ("X would normally be the pick,
   but ...") is no pick (``held_31``, ``retracted_31``).
+* ``32`` - the default since stop 46 (``ruleset32``, ``ruleset32b``): ruleset 31 plus readings,
+  all for precision, of the s36, s37 and s38 blind sets' tuning halves' false flags: a fee figure
+  whose words leave several fees open ("$960, no fee") is unverified unless a fee word governs it
+  (``kinds_32``); the head of a card named in full, a shared tier word or lower-case words of
+  cards in general ("the only secured card") call a real card or none, no invented one
+  (``names_32``); "$95 after the first year" is the annual fee, not the first year's
+  (``after_first_32``); and, in a recommendation, a held card whose first mention the answer makes
+  the customer's ("your X", "you already have A, B and X", a list led by "Keep") is put forward
+  only by words of getting it ("apply", "add", "open"), not by a review's ("best", "strong", "my
+  pick for groceries") (``held_32``).
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -765,7 +775,7 @@ class Ruleset:
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 31
+DEFAULT_RULESET = 32
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(
@@ -1118,7 +1128,7 @@ RULESETS[30] = replace(
 )
 
 
-#: Ruleset 31 (the default since stop 45; ``ruleset31``; the s36 tuning halves' false flags) is
+#: Ruleset 31 (the default in stop 45; ``ruleset31``; the s36 tuning halves' false flags) is
 #: ruleset 30 plus, for precision, a card called by a short name (one word of its name, or its
 #: initials) taking the figures after it, and a yearly amount no catalog card charges read as no
 #: annual fee.
@@ -1135,10 +1145,10 @@ RULESETS[31] = replace(
 )
 
 
-#: Ruleset 32 (``ruleset32``, ``ruleset32b``; the s36, s37 and s38 tuning halves' false flags)
-#: is ruleset 31 plus, for precision, a review of a held card the answer first names as the
-#: customer's, fee figures no fee word governs, real cards called by the head of a name or a
-#: shared tier word, and "$95 after the first year" read as the annual fee.
+#: Ruleset 32 (the default since stop 46; ``ruleset32``, ``ruleset32b``; the s36, s37 and s38
+#: tuning halves' false flags) is ruleset 31 plus, for precision, a review of a held card the
+#: answer first names as the customer's, fee figures no fee word governs, real cards called by the
+#: head of a name or a shared tier word, and "$95 after the first year" read as the annual fee.
 RULESETS[32] = replace(
     RULESETS[31],
     version=32,

@@ -131,6 +131,10 @@ V16_COMPLIANCE_RULESET = 30
 #: with (the verifier's default since stop 45; a literal for the same reason).
 V17_COMPLIANCE_RULESET = 31
 
+#: The compliance ruleset the ``-v18`` families (suite core-v19, ``v18_families``) grade and build
+#: with (the verifier's default since stop 46; a literal for the same reason).
+V18_COMPLIANCE_RULESET = 32
+
 #: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
 #: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).
 RULES_SQL = f"""

@@ -34,6 +34,8 @@ grader's words. Both versions' oracles look the cards up by the names the draft 
 ``OfferAuditV16`` in ``replicas.families.credit_cards.v16_families``.
 ``-v17`` (core-v18): ``-v16`` with its drafts validated under compliance ruleset 31; see
 ``OfferAuditV17`` in ``replicas.families.credit_cards.v17_families``.
+``-v18`` (core-v19): ``-v17`` with its drafts validated under compliance ruleset 32; see
+``OfferAuditV18`` in ``replicas.families.credit_cards.v18_families``.
 
 The family writes a short marketing draft about one card (sometimes with its near-collision
 sibling as an alternative), grounded in the catalog, then injects 1-3 violations of different

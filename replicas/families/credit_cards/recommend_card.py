@@ -33,6 +33,8 @@ in ``replicas.families.credit_cards.v15_families``.
 in ``replicas.families.credit_cards.v16_families``.
 ``-v17`` (core-v18): ``-v16`` with check 2 under compliance ruleset 31; see ``RecommendCardV17``
 in ``replicas.families.credit_cards.v17_families``.
+``-v18`` (core-v19): ``-v17`` with check 2 under compliance ruleset 32; see ``RecommendCardV18``
+in ``replicas.families.credit_cards.v18_families``.
 
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
