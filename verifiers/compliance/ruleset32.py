@@ -116,6 +116,11 @@ _OWNED_BY_FIGURE_32 = re.compile(
     r"(?:\$[ \t]?[\d,.]+|\d(?:\.\d+)?[ \t]?%)[ \t]*(?:\*\*|__)?[ \t]*(?:[a-z-]+[ \t]+){0,2}$"
 )
 _GOVERN_REACH_32 = 120
+# a fee's minimum: "(minimum $5)", "min. $10", "$15 as the minimum", "$10 min"
+_MINIMUM_BEFORE_32 = re.compile(r"\b(?:minimum|min\.?)(?:[ \t]+(?:of|is|fee))?[ \t]*:?[ \t]*$")
+_MINIMUM_AFTER_32 = re.compile(
+    r"(?:\*\*|__)?[ \t]*(?:(?:as|is)[ \t]+)?(?:the[ \t]+|a[ \t]+)?(?:minimum|min)\b"
+)
 
 
 def _governed(masked: str, claim: Claim) -> bool:
@@ -123,9 +128,14 @@ def _governed(masked: str, claim: Claim) -> bool:
     fee, with a $10 minimum"), right after it ("$150 membership fee"), or before it in its
     sentence (a question just before counts: "Fees on X? $0.") with no other figure between
     ("the fee on X is only $195", "**Fee:** $195") - not a fee word denied ("no fee") or owned by
-    a figure right before it ("minus the $35 fee, you'd be $11 in the hole")."""
+    a figure right before it ("minus the $35 fee, you'd be $11 in the hole"); a fee's minimum
+    ("with $15 as the minimum", "(min $10)") is a fee term."""
     if claim.binding == "cell" or _FEE_WORD_32.search(masked, claim.start, claim.end):
         return True
+    if _MINIMUM_BEFORE_32.search(masked, max(0, claim.start - 24), claim.start) or (
+        _MINIMUM_AFTER_32.match(masked, claim.end)
+    ):
+        return True  # a fee's minimum: "with $15 as the minimum", "(min $10)"
     if _FEE_AFTER_32.match(masked, claim.end):
         return True
     lo = max(0, claim.start - _GOVERN_REACH_32)
