@@ -74,6 +74,9 @@
 * Ruleset 31 against the revision that published it as the default (``RULESET_31_PUBLISHED``,
   ``cc2d258``, stop 45: its last change to ``verifiers/``, the default set to 31), run there with
   ``ruleset=31``.
+* Ruleset 32 against the revision that published it as the default (``RULESET_32_PUBLISHED``,
+  ``c5a6567``, stop 46: its last change to ``verifiers/``, a fee's minimum kept checked), run
+  there with ``ruleset=32``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -125,6 +128,7 @@ RULESET_28_PUBLISHED = "41bdc67eed2ce83a15536ad81acf53374e86c256"
 RULESET_29_PUBLISHED = "066a43399c6ac400fb728d03da99a529d26bebae"
 RULESET_30_PUBLISHED = "72ecdc2cdb893bd036713563f8f359788e65b19d"
 RULESET_31_PUBLISHED = "cc2d25819592401b4dc26a2ea3a7c26386db98f8"
+RULESET_32_PUBLISHED = "c5a6567dc52f89f9615a4856a52e54dac20ebc9d"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -276,6 +280,7 @@ PUBLISHED = {
     29: RULESET_29_PUBLISHED,
     30: RULESET_30_PUBLISHED,
     31: RULESET_31_PUBLISHED,
+    32: RULESET_32_PUBLISHED,
 }
 
 
