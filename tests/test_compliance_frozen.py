@@ -75,7 +75,7 @@
   ``cc2d258``, stop 45: its last change to ``verifiers/``, the default set to 31), run there with
   ``ruleset=31``.
 * Ruleset 32 against the revision that published it as the default (``RULESET_32_PUBLISHED``,
-  ``c5a6567``, stop 46: its last change to ``verifiers/``, a fee's minimum kept checked), run
+  ``c5a6567``, stop 46: its last change to the verdicts, a fee's minimum kept checked), run
   there with ``ruleset=32``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from

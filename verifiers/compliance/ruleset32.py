@@ -1,27 +1,23 @@
 """Ruleset 32's readings of figures and recommendations, for precision (``ruleset32b`` holds
-``names_32`` and ``monthly_32``):
+``names_32``):
 
-* ``kinds_32``: a fee figure the words around it leave several fees open for, and no fee word
-  governs ("$960, no fee", "Fee 3% (minimum $5): $240", "($0 vs $150)"), is unverified;
+* ``kinds_32``: a fee figure the words around it leave several fees open for, and that no fee
+  word governs ("$960, no fee", "Fee 3% (minimum $5): $240", "($0 vs $150)"), is unverified;
+* ``after_first_32``: "($95 after the first year)" is the annual fee, not the first year's;
 * ``held_32``: a held card whose first mention the answer makes the customer's ("you already
   have the X", "you've already got four cards - A, B and X", a list led by "Keep") is put forward
   only by words of getting a card ("apply", "add", "open"), not by a review's ("best", "strong").
 
-``kinds_32`` and ``after_first_32`` ("($95 after the first year)" is the annual fee) apply to the
-claims as checked against the catalog (``checked_32``); the disclosure rules keep the claims as
-extracted.
+``kinds_32`` and ``after_first_32`` apply to the claims as checked against the catalog
+(``checked_32``); the disclosure rules keep the claims as extracted.
 
-More readings were written, attacked and dropped. ``quoted_32`` (a card named only in the
-customer's quoted lines is not put forward): the answer recommends the quoted card by "it" ("> Should
-I apply for the X? / Yes - go for it"), and it was worth no tuning answer. ``supposed_32`` (an APR supposed for an
-example, "say cust's rate is 24.74%", is unverified): red teams E, I and M kept finding the
-supposed rate tied to the card by the rest of the sentence ("..., the low end of the X's range",
-"with excellent credit"), and it was worth one tuning answer. ``passing_32`` (a figure bound by context to a card named in passing - in
-brackets, after a comparison - may be about the card named before it), was written, attacked and
-dropped: eight rounds of red teams kept finding realistic texts where the passing card was the
-one the text was about ("I'd add a second card (the B earns 2x). It has no annual fee."), and
-on the tuning halves it was worth 2 of 238 and 0 of 256 honest answers (RULESETS.md, "Ruleset
-32").
+Six more readings were written, attacked and dropped (RULESETS.md, "Ruleset 32", has the table):
+``passing_32`` (a figure after a card named in passing may be the card named before it's: the
+"passing" card was often the one the text was about - "I'd add a second card (the B earns 2x).
+It has no annual fee."), ``supposed_32`` (an example rate, "say cust's rate is 24.74%": the
+sentence tied the rate to the card in words no list covers), ``card_with_32``, ``monthly_32``,
+``leads_32`` and ``quoted_32``. Each was worth at most two honest tuning answers against a dozen
+or more holes.
 """
 
 from __future__ import annotations
