@@ -66,7 +66,7 @@ def checked_32(
 # "$95 after the first year", "$150 from year two": the fee after the first year is the annual fee
 _AFTER_FIRST_32 = re.compile(
     r"(?:\*\*|__)?[ \t]*(?:(?:a|per)[ \t]+year[ \t]+|/(?:yr|year)[ \t]+|(?:annual[ \t]+)?fee[ \t]+)?"
-    r"(?:(?:after|from)[ \t]+(?:the[ \t]+)?(?:first|1st)[ \t]+year|from[ \t]+(?:year[ \t]+(?:two|2)|"
+    r"(?:after[ \t]+(?:the[ \t]+)?(?:first|1st)[ \t]+year|from[ \t]+(?:year[ \t]+(?:two|2)|"
     r"the[ \t]+second[ \t]+year)|after[ \t]+year[ \t]+(?:one|1))\b"
 )
 
@@ -102,6 +102,10 @@ _LABEL_32 = re.compile(r"[ \t*_]*:")
 _ASIDE_32 = re.compile(
     r"\([^()]*\)|[ \t][-\u2013\u2014:][ \t][^-\u2013\u2014:]*[ \t][-\u2013\u2014][ \t]"
 )
+# "no fee waiver", "no fee holiday", "without a fee break": the denial is of something else
+_NOT_DENIAL_32 = re.compile(
+    r"[ \t-]+(?:waiver|waived|holiday|break|free[ \t]+period|credit|rebate)"
+)
 # a contrast after a denial: "No fee on the A, but the X is $59", "Unlike the A, which has no fee"
 _CONTRAST_32 = re.compile(r"\b(?:but|while|whereas|unlike|however|though|although)\b")
 _FIGURE_32 = re.compile(r"\$[ \t]?\d|\d(?:\.\d+)?[ \t]?%")
@@ -109,7 +113,8 @@ _FIGURE_32 = re.compile(r"\$[ \t]?\d|\d(?:\.\d+)?[ \t]?%")
 _DENIED_32 = re.compile(r"\b(?:no|zero|without)[ \t]+(?:[a-z-]+[ \t]+){0,2}$")
 # a figure right before the fee word owns it: "the $35 fee", "a 5% fee"
 _OWNED_BY_FIGURE_32 = re.compile(
-    r"(?:\$[ \t]?[\d,.]+|\d(?:\.\d+)?[ \t]?%)[ \t]*(?:\*\*|__)?[ \t]*(?:[a-z-]+[ \t]+){0,2}$"
+    r"(?:\$[ \t]?\d[\d,]*(?:\.\d+)?(?<!,)|\d(?:\.\d+)?[ \t]?%)[ \t]*(?:\*\*|__)?[ \t]*"
+    r"(?:(?!(?:and|but|or|while|the)\b)[a-z-]+[ \t]+){0,2}$"
 )
 _GOVERN_REACH_32 = 120
 # a fee's minimum: "(minimum $5)", "min. $10", "$15 as the minimum", "$10 min"
@@ -139,7 +144,9 @@ def _governed(masked: str, claim: Claim) -> bool:
     cut = max(head.rfind(". "), head.rfind("\n"), head.rfind("! "))
     lo += cut + 1 if cut >= 0 else 0
     for word in _FEE_WORD_32.finditer(masked, lo, claim.start):
-        if _DENIED_32.search(masked, max(lo, word.start() - 30), word.start()):
+        if _DENIED_32.search(
+            masked, max(lo, word.start() - 30), word.start()
+        ) and not _NOT_DENIAL_32.match(masked, word.end()):
             if _CONTRAST_32.search(masked, lo, claim.start):
                 return True  # "No fee on the A, but the X is $59"
             continue
@@ -158,7 +165,7 @@ def _governed(masked: str, claim: Claim) -> bool:
 # both (not "wins for year one ($0 vs $150)")
 _YEARLY_KINDS_32 = frozenset({"annual", "annual_first_year"})
 _A_YEAR_32 = re.compile(
-    r"(?:\*\*|__)?[ \t]*(?:(?:a|per|each)[ \t]+year|/[ \t]*(?:yr|year)|annually)\b"
+    r"(?:\*\*|__)?[ \t]*(?:(?:a|per|each|every)[ \t]+year|/[ \t]*(?:yr|year)|annually|yearly)\b"
 )
 
 
@@ -216,7 +223,8 @@ _OWNED_BEFORE_32 = re.compile(
 _OWNED_AFTER_32 = re.compile(
     r"(?:\*\*|__)?[ \t]*(?:\([ \t]*(?:what|which|the[ \t]+(?:one|card))[ \t]+you[ \t]+(?:already[ \t]+)?"
     r"(?:have|hold|carry|own)[ \t]*\)|,?[ \t]*(?:which|that)[ \t]+you[ \t]+already[ \t]+(?:have|hold|"
-    r"carry|own)\b)|(?:\*\*|__)?[ \t]*\((?:yours|your[ \t]+card)\)|"
+    r"carry|own)\b(?![ \t]+(?:the|a|an|enough|what|to|for|some|any|all|your)\b))|"
+    r"(?:\*\*|__)?[ \t]*\((?:yours|your[ \t]+card)\)|"
     r"(?:\*\*|__)?[ \t]+is[ \t]+already[ \t]+in[ \t]+your[ \t]+wallet"
 )
 # a list's lead about the customer's cards, ending with a colon: "your (current) cards:", "the
@@ -240,7 +248,8 @@ _NAMES_32 = r"(?:[#*_,&\s]|\band\b|\bthe\b|\bboth\b)*$"
 # ("Holds: A, B")
 _ENUMERATED_32 = re.compile(
     rf"(?:{_POSSESS_32}[ \t]+(?=[#*_]|the[ \t]|both[ \t])|{_POSSESS_32}"
-    rf"[^.!?\n:(]{{0,40}}?\bcards\b[^.!?\n:(]{{0,20}}[:(\u2013\u2014-]|(?:^|\n)[ \t*_]*holds?[ \t*_]*:)"
+    rf"(?:[ \t]+(?:\d+|two|three|four|five|six|several|a[ \t]+few|a[ \t]+couple[ \t]+of|some|these))?"
+    rf"[ \t]+cards\b[ \t]*(?:already[ \t]*)?[:(\u2013\u2014-]|(?:^|\n)[ \t*_]*holds?[ \t*_]*:)"
     rf"{_NAMES_32}"
 )
 _ENUMERATION_REACH_32 = 240
@@ -272,32 +281,29 @@ def _acquire(text: str) -> bool:
 # words of getting the card after its name: "your X approval odds", "your X credit limit should
 # start", "your X welcome offer", "your X application"
 _NOT_OWNED_AFTER_32 = re.compile(
-    r"(?:\*\*|__)?[ \t]+(?:approval|application|applying|credit[ \t]+limit|starting[ \t]+limit|"
-    r"limit[ \t]+should|welcome|sign-?up|bonus|odds|offer|request)"
+    r"(?:\*\*|__)?(?:[ \t]+(?:approval|application|applying|credit[ \t]+limit|starting[ \t]+limit|"
+    r"limit[ \t]+should|welcome|sign-?up|bonus|odds|offer|request|question|questions|query|dilemma|"
+    r"decision|vs\.?|versus|in[ \t]+mind|on[ \t]+(?:your|my|the)[ \t]+(?:shortlist|radar|list|"
+    r"wishlist))\b|'s\b)"
 )
-_QUOTE_LINE_32 = re.compile(r"[ \t]*>")
-_MY_32 = re.compile(
-    r"\b(?:my|i[ \t]+(?:already[ \t]+)?(?:have|hold|carry|own|got)|i've[ \t]+got|i'm[ \t]+using)"
-    r"(?:[ \t]+(?:the|a|an|current|old))?[ \t]+(?:\*\*|__)?$"
+_PAIRED_32 = re.compile(
+    r"\b(?:pair\w*|complement\w*|alongside|round[ \t]+out|add\w*|i'd|i[ \t]+would|suggest\w*|"
+    r"recommend\w*|next)\b"
 )
 # a time to come: "once you have the X", "when you've opened the X", "if you own the X"
 _ONCE_32 = re.compile(
-    r"\b(?:once|when|whenever|after|if|until|before|as[ \t]+soon[ \t]+as|by[ \t]+the[ \t]+time)[ \t]*$"
+    r"\b(?:once|when|whenever|after|if|until|before|as[ \t]+soon[ \t]+as|by[ \t]+the[ \t]+time)\b"
+    r"[^.!?\n]{0,50}$"
 )
 
 
 def _owned(masked: str, start: int, end: int) -> bool:
     """Whether words attached to the mention make the card the customer's own, or it is an
     item of a list led by the customer's cards."""
-    line_start = masked.rfind("\n", 0, start) + 1
-    if _QUOTE_LINE_32.match(masked, line_start) and _MY_32.search(
-        masked, max(line_start, start - 40), start
-    ):
-        return True  # the customer's words: "> my X intro is ending soon", "> I have the X"
     if _NOT_OWNED_AFTER_32.match(masked, end):
         return False  # "your X approval odds", "your X welcome offer": getting it
     owned = _OWNED_BEFORE_32.search(masked, max(0, start - 50), start)
-    if owned is not None and not _ONCE_32.search(masked, max(0, owned.start() - 20), owned.start()):
+    if owned is not None and not _ONCE_32.search(masked, max(0, owned.start() - 60), owned.start()):
         return True  # not "once you have the X", "after you've opened the X"
     if _OWNED_AFTER_32.match(masked, end):
         return True
@@ -305,7 +311,7 @@ def _owned(masked: str, start: int, end: int) -> bool:
     if (
         listed is not None
         and _LIST_GOES_ON_32.match(masked, end)
-        and not _ONCE_32.search(masked, max(0, listed.start() - 20), listed.start())
+        and not _ONCE_32.search(masked, max(0, listed.start() - 60), listed.start())
     ):
         return True
     line_start = masked.rfind("\n", 0, start) + 1
@@ -321,8 +327,8 @@ def _owned(masked: str, start: int, end: int) -> bool:
         if not line.strip() or _LIST_LINE_31.match(line):
             continue
         lead = line[-2 * _REACH_31 :]
-        if _forward(lead):
-            return False  # "Based on your cards, here's my top pick:" puts the items forward
+        if _forward(lead) or _PAIRED_32.search(lead):
+            return False  # "Based on your cards, here's my top pick:", "what I'd pair with ...:"
         return _OWNED_LEAD_32.search(lead) is not None or _REVIEW_LEAD_32.match(lead) is not None
     return False
 

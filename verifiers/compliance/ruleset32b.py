@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.mentions import (
+    AMBIGUOUS,
     EXACT,
     MISSPELLED,
     UNKNOWN,
@@ -150,7 +151,7 @@ def _phrase_of(text: str, start: int, end: int) -> tuple[str, ...]:
 
 def names_32(index: NameIndex, text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
     """The mentions, each unknown product that calls a real card (module docstring) read as
-    that card, or dropped when it calls several or cards in general."""
+    that card, or as no card ("ambiguous") when it calls several or cards in general."""
     out = list(mentions)
     if not any(m.kind == UNKNOWN for m in out):
         return out
@@ -162,10 +163,15 @@ def names_32(index: NameIndex, text: str, mentions: Sequence[NameMention]) -> li
             keep.append(m)
             continue
         phrase = _phrase_of(text, m.start, m.end)
+        # no invented card, but still a product the text talks about: the figures after it are
+        # no catalog card's, as ruleset 31 reads them ("ambiguous": no card, no finding)
+        generic = NameMention(m.start, m.end, AMBIGUOUS, None, m.surface)
         if not phrase:
-            continue  # nothing but words of the sentence
+            keep.append(generic)  # nothing but words of the sentence
+            continue
         if m.surface == m.surface.lower() and all(w in _GENERIC_32 for w in phrase):
-            continue  # "the best everyday cash back card": cards in general
+            keep.append(generic)  # "the best everyday cash back card": cards in general
+            continue
         heads = [
             c
             for c in named_in_full
@@ -183,7 +189,8 @@ def names_32(index: NameIndex, text: str, mentions: Sequence[NameMention]) -> li
                 if len(name) > len(phrase) and name[-len(phrase) :] == phrase
             )
         if len(phrase) == 1 and len(tails) > 1 and not heads:
-            continue  # "Keeping Preferred": a tier word several names end with, no invented card
+            keep.append(generic)  # "Keeping Preferred": a tier word several names end with
+            continue
         keep.append(m)
         # any other tail of a name stays as ruleset 31 reads it: an invented tier written beside
         # it ("the *Platinum* Campus Cash", "Campus Cash (Platinum edition)", "Campus Cash+")
