@@ -75,7 +75,7 @@
   ``cc2d258``, stop 45: its last change to ``verifiers/``, the default set to 31), run there with
   ``ruleset=31``.
 * Ruleset 32 against the revision that published it as the default (``RULESET_32_PUBLISHED``,
-  ``c5a6567``, stop 46: its last change to the verdicts, a fee's minimum kept checked), run
+  ``0bb0fd8``, stop 46: its last change to the verdicts, after red teams P and Q), run
   there with ``ruleset=32``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
@@ -128,7 +128,7 @@ RULESET_28_PUBLISHED = "41bdc67eed2ce83a15536ad81acf53374e86c256"
 RULESET_29_PUBLISHED = "066a43399c6ac400fb728d03da99a529d26bebae"
 RULESET_30_PUBLISHED = "72ecdc2cdb893bd036713563f8f359788e65b19d"
 RULESET_31_PUBLISHED = "cc2d25819592401b4dc26a2ea3a7c26386db98f8"
-RULESET_32_PUBLISHED = "c5a6567dc52f89f9615a4856a52e54dac20ebc9d"
+RULESET_32_PUBLISHED = "0bb0fd8063efb2f17f091b4333506bf23ab85d99"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
