@@ -330,13 +330,13 @@ def evaluate(
     more_recommendations: Callable[[str, Extraction, Recommendations], Recommendations]
     | None = None,
     offered: Callable[[str, Extraction, Recommendations], Recommendations] | None = None,
-    claims_of: Callable[[Extraction, Recommendations], Sequence[Claim]] | None = None,
+    claims_of: Callable[[Extraction], Sequence[Claim]] | None = None,
 ) -> tuple[list[Finding], Tally]:
     """All findings for one response, de-duplicated, in text order (``rules``: the ruleset;
     the default is the frozen ruleset 3; ``more_recommendations``: a later ruleset's reading of
     recommendations, applied after the others; ``offered``: ruleset 19's cards put to the
     customer as options, added for the eligibility rule only; ``claims_of``: ruleset 32's claims
-    as checked, read with the recommendations - the disclosure rules keep the extraction's)."""
+    as checked - the disclosure rules keep the extraction's)."""
     tally = Tally.empty()
     level = (
         3
@@ -370,7 +370,7 @@ def evaluate(
         *check_names(extraction.mentions, tally),
         *check_claims(
             catalog,
-            extraction.claims if claims_of is None else claims_of(extraction, recs),
+            extraction.claims if claims_of is None else claims_of(extraction),
             tally,
             masked if rules.approximate_figures_8 else None,
             (_both_offers(extraction) if rules.own_months_8 else frozenset())

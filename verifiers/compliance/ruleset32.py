@@ -45,14 +45,11 @@ if TYPE_CHECKING:
 __all__ = ["after_first_32", "checked_32", "held_32", "kinds_32"]
 
 
-def checked_32(
-    kinds: bool, after_first: bool
-) -> Callable[[Extraction, Recommendations], Sequence[Claim]]:
+def checked_32(kinds: bool, after_first: bool) -> Callable[[Extraction], Sequence[Claim]]:
     """The claims as ruleset 32 checks them (``kinds_32``, ``after_first_32``); the list keeps
     the extraction's length and order, a claim left unverified losing its cards."""
 
-    def checked(extraction: Extraction, recs: Recommendations) -> Sequence[Claim]:
-        del recs  # the readings need no recommendation
+    def checked(extraction: Extraction) -> Sequence[Claim]:
         claims: Sequence[Claim] = extraction.claims
         if after_first:
             claims = after_first_32(claims, extraction.masked)
@@ -211,7 +208,7 @@ _ACQUIRE_32 = re.compile(
 _NOT_32 = re.compile(r"\b(?:rather[ \t]+than|instead[ \t]+of|no)[ \t]+(?:[\w']+[ \t]+){0,2}$")
 
 # the customer's own card, in words attached to its name: "your (current) X", "you already have
-# the X", "keep the X", "you're paying $95 a year for X", "pay X in full" ...
+# the X", "you're already carrying the X", "you're paying $95 a year for X"
 _OWNED_BEFORE_32 = re.compile(
     r"(?:(?<!imagine )(?<!picture )(?<!suppose )\byour(?:[ \t]+(?:current|existing|old|original|"
     r"trusty))?|\byou(?:'ve|[ \t]+have)?[ \t]+already[ \t]+(?:got|have|hold|carry|own)|"
@@ -337,11 +334,10 @@ def held_32(
     masked: str, extraction: Extraction, recs: Recommendations, *, held: frozenset[str]
 ) -> Recommendations:
     """``held_31``, and then: a held card that words attached to its first mention make the
-    customer's
-    (``_owned``: "your X", "you already have A, B and X", a list led by "Keep" or by "your
-    cards:") is reviewed unless words of getting a card (``_acquire``) stand around a mention -
-    words of a review ("best", "strong", "my pick for groceries") no longer put it forward. A card
-    only the words of its sentence make theirs is read as ``held_31`` reads it."""
+    customer's (``_owned``: "your X", "you already have A, B and X", a list led by "Keep" or by
+    "your cards:") is reviewed unless words of getting a card (``_acquire``) stand around a
+    mention - words of a review ("best", "strong", "my pick for groceries") no longer put it
+    forward. A card only the words of its sentence make theirs is read as ``held_31`` reads it."""
     recs = held_by(masked, extraction, recs, held, _forward)
     first: dict[str, int] = {}
     for m in extraction.mentions:
