@@ -45,7 +45,7 @@ say something is the task's business, not compliance's - task-level graders requ
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
@@ -173,6 +173,7 @@ from replicas.verifiers.compliance.ruleset31 import revise_31
 from replicas.verifiers.compliance.ruleset31b import held_31, retracted_31
 from replicas.verifiers.compliance.ruleset32 import checked_32, held_32
 from replicas.verifiers.compliance.ruleset32b import names_32
+from replicas.verifiers.compliance.ruleset33 import checked_33
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -629,9 +630,7 @@ def _evaluate(
             rules,
             more,
             offered,
-            checked_32(rules.kinds_32, rules.after_first_32)
-            if rules.kinds_32 or rules.after_first_32
-            else None,
+            _checked(rules, catalog),
         )
         if rules.penalty_20:
             found = penalty_findings_20(catalog, extraction, *found), found[1]
@@ -643,6 +642,16 @@ def _evaluate(
     if rules.rec_lists_14c:
         return evaluate(catalog, lower, extraction, customer, rules, rec_lists_14c)
     return evaluate(catalog, lower, extraction, customer, rules)
+
+
+def _checked(rules: Ruleset, catalog: Catalog) -> Callable[[Extraction], Sequence[Claim]] | None:
+    """The claims as checked against the catalog: ruleset 32's readings, then ruleset 33's."""
+    checked = (
+        checked_32(rules.kinds_32, rules.after_first_32)
+        if rules.kinds_32 or rules.after_first_32
+        else None
+    )
+    return checked_33(checked, catalog) if rules.worked_33 else checked
 
 
 def _more_19(

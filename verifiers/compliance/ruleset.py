@@ -772,6 +772,9 @@ class Ruleset:
     names_32: bool = False
     # ruleset 32 (precision): "($95 after the first year)" is the annual fee, not the first year's
     after_first_32: bool = False
+    # ruleset 33 (precision): "fee = $180" on a $6,000 transfer at 3%, "$29 and $39 ... $68 a
+    # year in fees", "plus $250 in year one" after a $250 bonus - worked figures, no fees
+    worked_33: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1157,6 +1160,10 @@ RULESETS[32] = replace(
     names_32=True,
     after_first_32=True,
 )
+
+
+#: Ruleset 33 (a candidate; ``ruleset33``) is ruleset 32 plus worked figures read as no fees.
+RULESETS[33] = replace(RULESETS[32], version=33, worked_33=True)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:
