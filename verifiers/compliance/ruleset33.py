@@ -142,13 +142,18 @@ def _bonuses(masked: str) -> set[float]:
     return out
 
 
-def worked_33(claims: Sequence[Claim], masked: str, catalog: Catalog) -> Sequence[Claim]:
+def worked_33(
+    claims: Sequence[Claim], extraction: Extraction, catalog: Catalog
+) -> Sequence[Claim]:
     """``worked_33`` (module docstring): worked dollar figures bound as fees, and wrong for each
     of their cards, are unverified (at most ``_READ_33`` figures an answer)."""
+    masked = extraction.masked
     if "$" not in masked:
         return claims
     out: list[Claim] | None = None
     everything: list[tuple[int, float]] = []
+    echoes: set[float] = set()
+    fees: list[float] = []
     starts: list[int] = []
     paragraphs: list[int] = []
     percents: list[tuple[int, float]] = []
@@ -172,6 +177,16 @@ def worked_33(claims: Sequence[Claim], masked: str, catalog: Catalog) -> Sequenc
             starts = [s for s, _ in everything]
             paragraphs = _paragraph_starts(masked)
             percents = [(m.start(), float(m[1])) for m in _PERCENT_33.finditer(masked)]
+            claimed = {c.start for c in extraction.claims}
+            echoes = {v for s, v in everything if s not in claimed}
+            fees = sorted(
+                {
+                    fee
+                    for m in extraction.mentions
+                    if m.card_id is not None
+                    and (fee := catalog.card(m.card_id).annual_fee_usd or 0.0) > 0
+                }
+            )
         value = claim.low
         bases = sorted({v for s, v in everything if v >= _BASE_FLOOR_33 and s != claim.start})
         worked = bool(bases) and _pct_fee_worked(claim, catalog, bases)
@@ -184,13 +199,15 @@ def worked_33(claims: Sequence[Claim], masked: str, catalog: Catalog) -> Sequenc
                 at = bisect_left(starts, claim.start)
                 first = max(bisect_left(starts, lo), at - _OPERANDS_33)
                 last = min(bisect_left(starts, hi), at + 1 + _OPERANDS_33 // 3)
-                amounts = [v for s, v in everything[first:last] if s != claim.start]
+                amounts = [v for s, v in everything[first:last] if s != claim.start] + fees
                 near = sorted(percents, key=lambda sp: (abs(sp[0] - claim.start), sp[0]))
                 worked = _arithmetic(value, amounts, [p for _, p in near[:_PERCENTS_33]])
                 if not worked:
                     if bonuses is None:
                         bonuses = _bonuses(masked)
-                    worked = value in bonuses and not _BONUS_AFTER_33.match(masked, claim.end)
+                    worked = (
+                        value in bonuses and not _BONUS_AFTER_33.match(masked, claim.end)
+                    ) or value in echoes
         if worked:
             if out is None:
                 out = list(claims)
@@ -205,6 +222,6 @@ def checked_33(
 
     def checked(extraction: Extraction) -> Sequence[Claim]:
         claims = extraction.claims if previous is None else previous(extraction)
-        return worked_33(claims, extraction.masked, catalog)
+        return worked_33(claims, extraction, catalog)
 
     return checked
