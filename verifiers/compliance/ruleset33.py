@@ -68,7 +68,8 @@ _BONUS_BEFORE_33 = re.compile(
     r"\b(?:bonus|sub|welcome[ \t]+offer|sign-?up[ \t]+offer)[ \t]*(?:of|is|:|=|worth)?[ \t]*"
     r"(?:about|around|~|an?[ \t]+extra)?[ \t]*(?:\*\*|__)?[ \t]*$"
 )
-_TOLERANCE_USD_33 = 1.0
+_TOLERANCE_USD_33 = 0.5  # whole dollars
+_RATE_CEILING_33 = 10.0  # a reward or fee rate; an APR times an amount is interest
 # at most this many operands of each kind around a figure, and figures read per answer: the
 # reading is bounded on any input
 _OPERANDS_33 = 24
@@ -109,20 +110,25 @@ def _pct_fee_worked(claim: Claim, catalog: Catalog, bases: list[float]) -> bool:
     return False
 
 
-def _arithmetic(value: float, amounts: list[float], percents: list[float]) -> bool:
-    """``value`` is, to the dollar, a sum or difference of two of ``amounts``, or one of
-    ``percents`` of one of them (as written, times twelve, or over twelve)."""
-    ops = sorted(a for a in amounts if a > 0 and abs(a - value) > _TOLERANCE_USD_33)
-    for a in ops:
-        # b = value - a (a sum), a - value or a + value (a difference)
+def _arithmetic(
+    value: float, amounts: list[float], percents: list[float], fees: list[float]
+) -> bool:
+    """``value`` is, to the dollar, a sum or difference of two of ``amounts`` and ``fees``, or
+    one of ``percents`` (a reward or fee rate, at most 10 %: no APR) of one of ``amounts`` (as
+    written, times twelve, or over twelve)."""
+    ops = sorted(a for a in amounts + fees if a > 0 and abs(a - value) > _TOLERANCE_USD_33)
+    for i, a in enumerate(ops):
+        # another operand b = value - a (a sum), a - value or a + value (a difference)
         for b in (value - a, a - value, a + value):
             k = bisect_left(ops, b - _TOLERANCE_USD_33)
-            if k < len(ops) and ops[k] <= b + _TOLERANCE_USD_33 and ops[k] > 0:
-                return True
+            while k < len(ops) and ops[k] <= b + _TOLERANCE_USD_33:
+                if k != i:
+                    return True
+                k += 1
     for p in percents:
-        if not 0 < p <= 36:
+        if not 0 < p <= _RATE_CEILING_33:
             continue
-        for a in ops:
+        for a in amounts:
             worked = a * p / 100
             for d in (worked, worked * 12, worked / 12):
                 if abs(d - value) <= max(_TOLERANCE_USD_33, 0.005 * d):
@@ -164,7 +170,7 @@ def worked_33(
             claim.family != FEE_CLAIM
             or not claim.cards
             or claim.is_none
-            or claim.low is None
+            or not claim.low  # "$0" denies a fee: never a worked figure
             or claim.unit != "usd"
             or not claim.text.lstrip("*_~ ").startswith("$")
             or read >= _READ_33
@@ -176,7 +182,11 @@ def worked_33(
             everything = _amounts(masked, 0, len(masked))
             starts = [s for s, _ in everything]
             paragraphs = _paragraph_starts(masked)
-            percents = [(m.start(), float(m[1])) for m in _PERCENT_33.finditer(masked)]
+            percents = [
+                (m.start(), float(m[1]))
+                for m in _PERCENT_33.finditer(masked)
+                if float(m[1]) <= _RATE_CEILING_33
+            ]
             claimed = {c.start for c in extraction.claims}
             echoes = {v for s, v in everything if s not in claimed}
             fees = sorted(
@@ -199,9 +209,9 @@ def worked_33(
                 at = bisect_left(starts, claim.start)
                 first = max(bisect_left(starts, lo), at - _OPERANDS_33)
                 last = min(bisect_left(starts, hi), at + 1 + _OPERANDS_33 // 3)
-                amounts = [v for s, v in everything[first:last] if s != claim.start] + fees
+                amounts = [v for s, v in everything[first:last] if s != claim.start]
                 near = sorted(percents, key=lambda sp: (abs(sp[0] - claim.start), sp[0]))
-                worked = _arithmetic(value, amounts, [p for _, p in near[:_PERCENTS_33]])
+                worked = _arithmetic(value, amounts, [p for _, p in near[:_PERCENTS_33]], fees)
                 if not worked:
                     if bonuses is None:
                         bonuses = _bonuses(masked)
