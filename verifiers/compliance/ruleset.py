@@ -775,6 +775,9 @@ class Ruleset:
     # ruleset 33 (precision): "fee = $180" on a $6,000 transfer at 3%, "$29 and $39 ... $68 a
     # year in fees", "plus $250 in year one" after a $250 bonus - worked figures, no fees
     worked_33: bool = False
+    # ruleset 33 (precision): "at, say, 24% APR" inside the card's 21.74%-27.74% - a whole-number
+    # rate inside the range is an example rate (no catalog APR is a whole number)
+    round_33: bool = False
 
 
 FROZEN_RULESET = 3

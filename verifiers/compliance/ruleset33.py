@@ -59,6 +59,18 @@ _RESULT_AFTER_33 = re.compile(
     r"(?:more|less|extra|cheaper|ahead|behind|back|net|in[ \t]+(?:total|combined|annual)?[ \t]*fees"
     r"|combined|total|together|between[ \t]+them|altogether)\b"
 )
+# words right before a figure that make it a total: "total $9,270", "comes to $342", "= $468"
+_RESULT_BEFORE_33 = re.compile(
+    r"\b(?:total(?:s|ling|ing)?|sum|net|(?:comes?|adds?[ \t]+up)[ \t]+to|works?[ \t]+out[ \t]+(?:to|at)"
+    r"|altogether|in[ \t]+all)[ \t]*(?:of|is|:|=)?[ \t]*(?:about|around|roughly|~|\u2248)?[ \t]*"
+    r"(?:\*\*|__)?[ \t]*[-+]?$"
+)
+# a base amount a fee is worked on: "Upfront fee on $6,000", "a 3% fee on your $5,000"
+_BASE_BEFORE_33 = re.compile(
+    r"\bon[ \t]+(?:a|an|the|your|that|this|every|each)?[ \t]*(?:\*\*|__)?[ \t]*$"
+)
+# a reward multiplier read as a rate: "4x dining" (points at a cent each: 4 %)
+_MULTIPLIER_33 = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d{1,2})?)[ \t]?x\b", re.IGNORECASE)
 # a bonus figure: "a $250 bonus", "$75 bonus after", "bonus of $500", "$500 SUB", "welcome offer: $200"
 _BONUS_AFTER_33 = re.compile(
     r"(?:\*\*|__)?[ \t]*(?:cash[ \t]+|sign-?up[ \t]+|welcome[ \t]+|intro(?:ductory)?[ \t]+)?"
@@ -182,11 +194,12 @@ def worked_33(
             everything = _amounts(masked, 0, len(masked))
             starts = [s for s, _ in everything]
             paragraphs = _paragraph_starts(masked)
-            percents = [
+            percents = sorted(
                 (m.start(), float(m[1]))
-                for m in _PERCENT_33.finditer(masked)
+                for rate in (_PERCENT_33, _MULTIPLIER_33)
+                for m in rate.finditer(masked)
                 if float(m[1]) <= _RATE_CEILING_33
-            ]
+            )
             claimed = {c.start for c in extraction.claims}
             echoes = {v for s, v in everything if s not in claimed}
             fees = sorted(
@@ -201,8 +214,17 @@ def worked_33(
         bases = sorted({v for s, v in everything if v >= _BASE_FLOOR_33 and s != claim.start})
         worked = bool(bases) and _pct_fee_worked(claim, catalog, bases)
         if not worked:
-            governed = _governed(masked, claim) and not _RESULT_AFTER_33.match(masked, claim.end)
-            if not governed:
+            line = masked.rfind("\n", 0, claim.start) + 1
+            governed = (
+                _governed(masked, claim)
+                and not _RESULT_AFTER_33.match(masked, claim.end)
+                and not _RESULT_BEFORE_33.search(masked, max(line, claim.start - 40), claim.start)
+            )
+            if value >= _BASE_FLOOR_33 and _BASE_BEFORE_33.search(
+                masked, max(line, claim.start - 24), claim.start
+            ):
+                worked = True  # "fee on $6,000": the amount the fee is worked on
+            if not governed and not worked:
                 k = bisect_right(paragraphs, claim.start) - 1
                 lo = paragraphs[max(0, k - 1)]
                 hi = paragraphs[k + 1] if k + 1 < len(paragraphs) else len(masked)
