@@ -1165,8 +1165,9 @@ RULESETS[32] = replace(
 )
 
 
-#: Ruleset 33 (a candidate; ``ruleset33``) is ruleset 32 plus worked figures read as no fees.
-RULESETS[33] = replace(RULESETS[32], version=33, worked_33=True)
+#: Ruleset 33 (a candidate; ``ruleset33``, ``ruleset33b``) is ruleset 32 plus worked figures read
+#: as no fees and whole-number rates inside a card's range read as example rates.
+RULESETS[33] = replace(RULESETS[32], version=33, worked_33=True, round_33=True)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:
