@@ -1,27 +1,37 @@
 """Ruleset 33's reading of worked figures, for precision (``worked_33``).
 
 A dollar figure bound to a card as a fee is checked against that fee. Answers that explain a
-card also work sums on the reader's own amounts, and those results sit where a fee would:
+card also work sums on the reader's own amounts, and those results sit where a fee would. A
+figure that is wrong for each of its cards is left unverified (no flag) when it is one of:
 
-* **a percentage fee worked out on an amount the answer states** - "say you're moving $6,000 ...
-  Summit Clear: fee = $180", "Transfer fee: 5% (min $10) -> $100 on $2,000". The figure is the
-  card's own balance transfer, cash advance or foreign transaction fee on a dollar amount the
-  answer states anywhere (at least $100, not the figure itself). It is right for the card, so it
-  is no wrong fee (ruleset 30's ``worked_30`` read this only beside words of moving money, and
-  not when the fee itself stood beside such a word: "fee = $180. you now owe $6,180");
-* **a result of the answer's own arithmetic** - "$29 and $39, you're paying $68 a year in fees",
-  "costs $10 more a year", "$288 + $180 ... **$468/yr**", "On your $2,000 a month: ... $480 a year"
-  (2 % of $24,000). The figure is the sum or difference of two other dollar figures of its
-  paragraph or the one before it, or a percentage of its paragraph's times one of those amounts
-  (as written, a year of a monthly amount, or a month of a yearly one), to the dollar. A figure a
-  fee word governs ("annual fee: $68", "$99 fee", "the fee is $68") is a fee, unless words right
-  after it make it a comparison or a total ("$10 more", "$720/yr in fees", "combined");
-* **a bonus named again** - "comes with a $250 bonus ... plus $250 in year one": a figure equal to
-  a bonus the answer states elsewhere ("a $250 bonus", "bonus of $75", "$500 SUB"), that no fee
-  word governs, is that bonus.
+* **a percentage fee worked out on money the answer moves** - "say you're moving $6,000 ...
+  Summit Clear: fee = $180", "Transfer fee: 5% (min $10) -> $100 on $2,000": the card's own
+  balance transfer, cash advance or foreign transaction fee (with its minimum) on a dollar amount
+  of at least $100 that words of moving, owing, borrowing or spending abroad stand beside ("moving
+  $6,000", "a $3,000 balance", "$2,000 of trip spending"), the figure a fee of no named kind or of
+  a percentage kind. (Ruleset 30's ``worked_30`` read this too, but not when the fee itself stood
+  beside such words: "fee = $180. you now owe $6,180".) The amount of a worked example counts ("Quick
+  maths on $6,000:"); a fee stated with "has a" or "charges a" never does. An amount a fee is said to be worked on
+  ("Upfront fee on $6,000") is that amount, no fee;
+* **a total of the cards' own fees** - "$29 and $39 ... you're paying $68 a year in fees", "Total
+  annual fees: $440", "$58 in late fees": with words of a total or a difference of fees around it
+  ("in fees", "combined", "together", "total", "difference"), the sum of the annual fees of two or
+  more cards the answer names, their difference, or two to five times one named card's annual or
+  late fee;
+* **a result the answer marks as worked** - "costs $55 more a year", "= **$2,250** a year", "->
+  +$118 a year", "an extra $15 a month, $180 a year", "total $9,270": with words of a result right
+  before or after it ("=", "->", "that's", "extra", "more", "back", "net", "total", a sign), and,
+  to the dollar, the sum or difference of two other dollar figures of its paragraph or the one
+  before, or a reward rate (at most 10 %, a "4x" read as 4 %) of the answer times one of them (as
+  is, times twelve, over twelve);
+* **a bonus added in** - "comes with a $250 bonus ... plus $250 in year one": after "plus" or
+  "+", a figure equal to a bonus the answer states ("a $250 bonus", "bonus of $75", "$500 SUB").
 
-Each reading leaves the figure unverified (the grammar cannot tell it from a fee); it never
-makes a wrong fee right where the words name the fee.
+What the reading does not take: an amount only echoed from elsewhere in the answer (a deposit, a
+budget, a heading - copying a nearby number into a fee is a hallucination, red team S), a figure a
+fee word governs unless words of a result or a total mark it, the true fee of the card itself as
+an operand (red teams S and T: "true fee minus a nearby $100 credit" excused a wrong fee), and any
+amount as a transfer base without words of moving money beside it (a $10,000 spend threshold).
 """
 
 from __future__ import annotations
@@ -30,9 +40,10 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from itertools import combinations
 from typing import TYPE_CHECKING
 
-from replicas.verifiers.compliance.claim_types import FEE_CLAIM
+from replicas.verifiers.compliance.claim_types import FEE_CLAIM, PCT_FEE_KINDS
 from replicas.verifiers.compliance.ruleset32 import _governed
 from replicas.verifiers.compliance.term_checks import check_fee
 
@@ -46,65 +57,103 @@ _DOLLARS_33 = re.compile(
     r"(?<![\w.])\$[ \t]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?(?![\d,]\d)(?:[ \t]?([kK])\b)?"
 )
 _PERCENT_33 = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d{1,2})?)[ \t]?%")
+# a reward multiplier read as a rate: "4x dining" (points at a cent each: 4 %)
+_MULTIPLIER_33 = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d{1,2})?)[ \t]?x\b", re.IGNORECASE)
 _BASE_FLOOR_33 = 100.0  # an amount a percentage fee is worked on is at least this
 _PCT_FEES_33 = (
     ("bt", "bt_fee_pct", "bt_fee_min_usd"),
     ("cash_advance", "cash_advance_fee_pct", "cash_advance_fee_min_usd"),
     ("foreign", "foreign_txn_fee_pct", None),
 )
+# what is done with an amount a percentage fee is worked on: moved, owed, borrowed, spent abroad;
+# or the amount of a worked example ("Quick maths on $6,000:", "say you move $5,000")
+_MOVED_33 = re.compile(
+    r"\b(?:transfer\w*|mov(?:e|es|ed|ing)|balances?|debt|owe\w*|advance\w*|withdraw\w*|borrow\w*"
+    r"|carry\w*|bts?|abroad|overseas|foreign|trip|travel(?:l?ing)?[ \t]+abroad|atm|example|say"
+    r"|suppose|imagine|maths?)\b",
+    re.IGNORECASE,
+)
+_MOVED_REACH_33 = 40
 _BLANK_33 = re.compile(r"\n[ \t]*\n")
-# words right after a figure that make it a comparison or a total, not a price
+# a total or a difference of fees: "$68 a year in fees", "Total annual fees: $440", "combined"
+_FEES_TOTAL_AFTER_33 = re.compile(
+    r"(?:\*\*|__)?[ \t]*(?:(?:a|per)[ \t]+year[ \t]+|/[ \t]*(?:yr|year)[ \t]+)?"
+    r"(?:in[ \t]+(?:total[ \t]+|combined[ \t]+)?(?:annual[ \t]+|late[ \t]+|yearly[ \t]+)?fees"
+    r"|(?:in[ \t]+)?(?:combined|total)(?:[ \t]+(?:annual[ \t]+)?fees)?|together|between[ \t]+them"
+    r"|altogether)\b",
+    re.IGNORECASE,
+)
+_FEES_TOTAL_BEFORE_33 = re.compile(
+    r"\b(?:total(?:s|ling|ing)?|combined|together|altogether|difference|between[ \t]+them)"
+    r"(?:[ \t]+(?:annual|yearly|late))?(?:[ \t]+fees?)?[ \t]*(?:of|is|are|:|=)?[ \t]*"
+    r"(?:about|around|roughly|~|\u2248)?[ \t]*(?:\*\*|__)?[ \t]*$",
+    re.IGNORECASE,
+)
+# words right before a figure that mark it a result: "= $468", "-> +$118", "that's $180", "an
+# extra $15", "total $9,270", "comes to $342", a sign
+_RESULT_BEFORE_33 = re.compile(
+    r"(?:[=\u2192\u2248]|->|\b(?:that's|that[ \t]+is|that[ \t]+comes[ \t]+to|extra|total(?:s|ling)?"
+    r"|net|(?:comes?|adds?[ \t]+up)[ \t]+to|works?[ \t]+out[ \t]+(?:to|at)|in[ \t]+all|earns?"
+    r"|earning|saves?|saving|worth))[ \t]*(?:of|is|:)?[ \t]*(?:about|around|roughly|~|\u2248)?"
+    r"[ \t]*(?:\*\*|__)?[ \t]*[-+\u2212]?[ \t]*$",
+    re.IGNORECASE,
+)
+# words right after a figure that mark it a result: "$55 more a year", "$110 ahead", "$40 back"
 _RESULT_AFTER_33 = re.compile(
     r"(?:\*\*|__)?[ \t]*(?:(?:a|per)[ \t]+(?:year|month)[ \t]+|/[ \t]*(?:yr|year|mo|month)[ \t]+)?"
-    r"(?:more|less|extra|cheaper|ahead|behind|back|net|in[ \t]+(?:total|combined|annual)?[ \t]*fees"
-    r"|combined|total|together|between[ \t]+them|altogether)\b"
-)
-# words right before a figure that make it a total: "total $9,270", "comes to $342", "= $468"
-_RESULT_BEFORE_33 = re.compile(
-    r"\b(?:total(?:s|ling|ing)?|sum|net|(?:comes?|adds?[ \t]+up)[ \t]+to|works?[ \t]+out[ \t]+(?:to|at)"
-    r"|altogether|in[ \t]+all)[ \t]*(?:of|is|:|=)?[ \t]*(?:about|around|roughly|~|\u2248)?[ \t]*"
-    r"(?:\*\*|__)?[ \t]*[-+]?$"
+    r"(?:more|less|extra|cheaper|ahead|behind|back|net|saved|in[ \t]+(?:rewards|cash[ \t]*back"
+    r"|value|savings|points))\b",
+    re.IGNORECASE,
 )
 # a base amount a fee is worked on: "Upfront fee on $6,000", "a 3% fee on your $5,000"
 _BASE_BEFORE_33 = re.compile(
-    r"\bon[ \t]+(?:a|an|the|your|that|this|every|each)?[ \t]*(?:\*\*|__)?[ \t]*$"
+    r"\bfees?[ \t]+on[ \t]+(?:a|an|the|your|that|this|every|each)?[ \t]*(?:\*\*|__)?[ \t]*$",
+    re.IGNORECASE,
 )
-# a reward multiplier read as a rate: "4x dining" (points at a cent each: 4 %)
-_MULTIPLIER_33 = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d{1,2})?)[ \t]?x\b", re.IGNORECASE)
-# a bonus figure: "a $250 bonus", "$75 bonus after", "bonus of $500", "$500 SUB", "welcome offer: $200"
+# a bonus figure: "a $250 bonus", "$75 bonus after", "bonus of $500", "$500 SUB"
 _BONUS_AFTER_33 = re.compile(
     r"(?:\*\*|__)?[ \t]*(?:cash[ \t]+|sign-?up[ \t]+|welcome[ \t]+|intro(?:ductory)?[ \t]+)?"
-    r"(?:bonus|sub|welcome[ \t]+offer|sign-?up[ \t]+offer)\b"
+    r"(?:bonus|sub|welcome[ \t]+offer|sign-?up[ \t]+offer)\b",
+    re.IGNORECASE,
 )
 _BONUS_BEFORE_33 = re.compile(
     r"\b(?:bonus|sub|welcome[ \t]+offer|sign-?up[ \t]+offer)[ \t]*(?:of|is|:|=|worth)?[ \t]*"
-    r"(?:about|around|~|an?[ \t]+extra)?[ \t]*(?:\*\*|__)?[ \t]*$"
+    r"(?:about|around|~)?[ \t]*(?:\*\*|__)?[ \t]*$",
+    re.IGNORECASE,
 )
+# "has a $150 fee", "charges a $95 fee": the card's own fee stated, never worked on an amount
+_STATED_33 = re.compile(
+    r"\b(?:has|have|had|charges?|charging|carries|carry|comes[ \t]+with|with)[ \t]+(?:an?|the)"
+    r"[ \t]*(?:\*\*|__)?[ \t]*$",
+    re.IGNORECASE,
+)
+_PLUS_BEFORE_33 = re.compile(r"(?:\bplus|\+)[ \t]*(?:the|a|an|another)?[ \t]*(?:\*\*|__)?[ \t]*$")
 _TOLERANCE_USD_33 = 0.5  # whole dollars
 _RATE_CEILING_33 = 10.0  # a reward or fee rate; an APR times an amount is interest
-# at most this many operands of each kind around a figure, and figures read per answer: the
-# reading is bounded on any input
+_MULTIPLES_33 = range(2, 6)
+# bounds on any input: operands around a figure, rates, named fees summed, figures read
 _OPERANDS_33 = 24
-_PERCENTS_33 = 12
+_PERCENTS_33 = 6  # each side
+_NAMED_FEES_33 = 8
 _READ_33 = 64
+_REACH_33 = 48  # how far before a figure its words are read
 
 
-def _amounts(masked: str, lo: int, hi: int) -> list[tuple[int, float]]:
-    """The dollar figures between ``lo`` and ``hi``: (start, value), "$6k" read as $6,000."""
+def _amounts(masked: str) -> list[tuple[int, int, float]]:
+    """The dollar figures of the text: (start, end, value), "$6k" read as $6,000."""
     out = []
-    for m in _DOLLARS_33.finditer(masked, lo, hi):
+    for m in _DOLLARS_33.finditer(masked):
         value = float(m[1].replace(",", "")) + (float("0." + m[2]) if m[2] else 0.0)
-        out.append((m.start(), value * 1000 if m[3] else value))
+        out.append((m.start(), m.end(), value * 1000 if m[3] else value))
     return out
 
 
-def _paragraph_starts(masked: str) -> list[int]:
-    """Where each paragraph (text between blank lines) starts, in order."""
-    return [0, *(m.end() for m in _BLANK_33.finditer(masked))]
+def _near(value: float, target: float, tolerance: float = _TOLERANCE_USD_33) -> bool:
+    return abs(value - target) <= tolerance
 
 
-def _pct_fee_worked(claim: Claim, catalog: Catalog, bases: list[float]) -> bool:
-    """The figure is one of its cards' percentage fees on an amount the answer states."""
+def _pct_fee_worked(claim: Claim, catalog: Catalog, bases: Sequence[float]) -> bool:
+    """The figure is one of its cards' percentage fees on an amount the answer moves."""
     value = claim.low or 0.0
     kinds = claim.admissible
     for card_id in claim.cards:
@@ -115,20 +164,29 @@ def _pct_fee_worked(claim: Claim, catalog: Catalog, bases: list[float]) -> bool:
             pct = getattr(card, pct_field)
             if not pct:
                 continue
-            floor = getattr(card, min_field) if min_field else 0.0
-            for base in bases:
-                if abs(max(base * pct / 100, floor or 0.0) - value) <= 0.5:
-                    return True
+            floor = (getattr(card, min_field) if min_field else 0.0) or 0.0
+            if any(_near(max(base * pct / 100, floor), value) for base in bases):
+                return True
     return False
 
 
-def _arithmetic(
-    value: float, amounts: list[float], percents: list[float], fees: list[float]
-) -> bool:
-    """``value`` is, to the dollar, a sum or difference of two of ``amounts`` and ``fees``, or
-    one of ``percents`` (a reward or fee rate, at most 10 %: no APR) of one of ``amounts`` (as
-    written, times twelve, or over twelve)."""
-    ops = sorted(a for a in amounts + fees if a > 0 and abs(a - value) > _TOLERANCE_USD_33)
+def _fees_total(value: float, annual: Sequence[float], late: Sequence[float]) -> bool:
+    """``value`` is a sum of two or more of ``annual`` (distinct cards' annual fees), a
+    difference of two, or two to five times one annual or late fee."""
+    fees = list(annual[:_NAMED_FEES_33])
+    for size in range(2, len(fees) + 1):
+        if any(_near(sum(group), value) for group in combinations(fees, size)):
+            return True
+    if any(_near(abs(a - b), value) for a, b in combinations(fees, 2)):
+        return True
+    return any(_near(k * fee, value) for fee in [*fees, *late] for k in _MULTIPLES_33)
+
+
+def _arithmetic(value: float, amounts: Sequence[float], rates: Sequence[float]) -> bool:
+    """``value`` is, to the dollar, a sum or difference of two of ``amounts``, or one of
+    ``rates`` (a reward or fee rate, at most 10 %) of one of them (as is, times twelve, or over
+    twelve)."""
+    ops = sorted(a for a in amounts if a > 0 and not _near(a, value))
     for i, a in enumerate(ops):
         # another operand b = value - a (a sum), a - value or a + value (a difference)
         for b in (value - a, a - value, a + value):
@@ -137,45 +195,104 @@ def _arithmetic(
                 if k != i:
                     return True
                 k += 1
-    for p in percents:
-        if not 0 < p <= _RATE_CEILING_33:
-            continue
-        for a in amounts:
-            worked = a * p / 100
+    for rate in rates:
+        for a in ops:
+            worked = a * rate / 100
             for d in (worked, worked * 12, worked / 12):
-                if abs(d - value) <= max(_TOLERANCE_USD_33, 0.005 * d):
+                if _near(d, value, max(_TOLERANCE_USD_33, 0.005 * d)):
                     return True
     return False
 
 
-def _bonuses(masked: str) -> set[float]:
-    out = set()
-    for start, value in _amounts(masked, 0, len(masked)):
-        m = _DOLLARS_33.match(masked, start)
-        end = m.end() if m is not None else start
-        if _BONUS_AFTER_33.match(masked, end) or _BONUS_BEFORE_33.search(
-            masked, max(0, start - 40), start
-        ):
-            out.add(value)
-    return out
+class _Figures:
+    """The answer's figures, read once: dollar amounts, rates, paragraphs, moved amounts,
+    bonuses and the named cards' fees."""
+
+    def __init__(self, extraction: Extraction, catalog: Catalog) -> None:
+        masked = extraction.masked
+        self.amounts = _amounts(masked)
+        self.starts = [s for s, _, _ in self.amounts]
+        self.paragraphs = [0, *(m.end() for m in _BLANK_33.finditer(masked))]
+        rates = sorted(
+            (m.start(), float(m[1]))
+            for pattern in (_PERCENT_33, _MULTIPLIER_33)
+            for m in pattern.finditer(masked)
+            if 0 < float(m[1]) <= _RATE_CEILING_33
+        )
+        self.rate_starts = [s for s, _ in rates]
+        self.rates = [r for _, r in rates]
+        self.moved = [
+            (s, v)
+            for s, e, v in self.amounts
+            if v >= _BASE_FLOOR_33
+            and _MOVED_33.search(masked, max(0, s - _MOVED_REACH_33), e + _MOVED_REACH_33)
+        ]
+        self.bonuses = {
+            v
+            for s, e, v in self.amounts
+            if _BONUS_AFTER_33.match(masked, e)
+            or _BONUS_BEFORE_33.search(masked, max(0, s - _REACH_33), s)
+        }
+        named = sorted({m.card_id for m in extraction.mentions if m.card_id is not None})
+        self.annual = sorted(
+            {fee for c in named if (fee := catalog.card(c).annual_fee_usd or 0.0) > 0}
+        )
+        self.late = sorted({fee for c in named if (fee := catalog.card(c).late_fee_usd or 0.0) > 0})
+
+    def around(self, start: int) -> tuple[list[float], list[float]]:
+        """The dollar amounts of the paragraph at ``start`` and the one before (at most
+        ``_OPERANDS_33`` before the figure and a third as many after), and the rates nearest."""
+        k = bisect_right(self.paragraphs, start) - 1
+        lo = self.paragraphs[max(0, k - 1)]
+        hi = self.paragraphs[k + 1] if k + 1 < len(self.paragraphs) else None
+        at = bisect_left(self.starts, start)
+        first = max(bisect_left(self.starts, lo), at - _OPERANDS_33)
+        last = at + 1 + _OPERANDS_33 // 3
+        if hi is not None:
+            last = min(last, bisect_left(self.starts, hi))
+        amounts = [v for s, _, v in self.amounts[first:last] if s != start]
+        r = bisect_left(self.rate_starts, start)
+        rates = self.rates[max(0, r - _PERCENTS_33) : r + _PERCENTS_33]
+        return amounts, rates
 
 
-def worked_33(
-    claims: Sequence[Claim], extraction: Extraction, catalog: Catalog
-) -> Sequence[Claim]:
+def _worked(claim: Claim, masked: str, catalog: Catalog, figures: _Figures) -> bool:
+    value = claim.low or 0.0
+    reach = max(0, masked.rfind("\n", 0, claim.start) + 1, claim.start - _REACH_33)
+    if (
+        (claim.kind == "any" or claim.admissible & PCT_FEE_KINDS)
+        and not _STATED_33.search(masked, reach, claim.start)
+        and _pct_fee_worked(claim, catalog, [v for s, v in figures.moved if s != claim.start])
+    ):
+        return True
+    if value >= _BASE_FLOOR_33 and _BASE_BEFORE_33.search(masked, reach, claim.start):
+        return True  # "fee on $6,000": the amount the fee is worked on
+    if (
+        _FEES_TOTAL_AFTER_33.match(masked, claim.end)
+        or _FEES_TOTAL_BEFORE_33.search(masked, reach, claim.start)
+    ) and _fees_total(value, figures.annual, figures.late):
+        return True
+    if _RESULT_BEFORE_33.search(masked, reach, claim.start) or _RESULT_AFTER_33.match(
+        masked, claim.end
+    ):
+        amounts, rates = figures.around(claim.start)
+        if _arithmetic(value, amounts, rates):
+            return True
+    return (
+        value in figures.bonuses
+        and _PLUS_BEFORE_33.search(masked, reach, claim.start) is not None
+        and not _governed(masked, claim)
+    )
+
+
+def worked_33(claims: Sequence[Claim], extraction: Extraction, catalog: Catalog) -> Sequence[Claim]:
     """``worked_33`` (module docstring): worked dollar figures bound as fees, and wrong for each
     of their cards, are unverified (at most ``_READ_33`` figures an answer)."""
     masked = extraction.masked
     if "$" not in masked:
         return claims
     out: list[Claim] | None = None
-    everything: list[tuple[int, float]] = []
-    echoes: set[float] = set()
-    fees: list[float] = []
-    starts: list[int] = []
-    paragraphs: list[int] = []
-    percents: list[tuple[int, float]] = []
-    bonuses: set[float] | None = None
+    figures: _Figures | None = None
     read = 0
     for i, claim in enumerate(claims):
         if (
@@ -190,57 +307,9 @@ def worked_33(
         ):
             continue
         read += 1
-        if not paragraphs:
-            everything = _amounts(masked, 0, len(masked))
-            starts = [s for s, _ in everything]
-            paragraphs = _paragraph_starts(masked)
-            percents = sorted(
-                (m.start(), float(m[1]))
-                for rate in (_PERCENT_33, _MULTIPLIER_33)
-                for m in rate.finditer(masked)
-                if float(m[1]) <= _RATE_CEILING_33
-            )
-            claimed = {c.start for c in extraction.claims}
-            echoes = {v for s, v in everything if s not in claimed}
-            fees = sorted(
-                {
-                    fee
-                    for m in extraction.mentions
-                    if m.card_id is not None
-                    and (fee := catalog.card(m.card_id).annual_fee_usd or 0.0) > 0
-                }
-            )
-        value = claim.low
-        bases = sorted({v for s, v in everything if v >= _BASE_FLOOR_33 and s != claim.start})
-        worked = bool(bases) and _pct_fee_worked(claim, catalog, bases)
-        if not worked:
-            line = masked.rfind("\n", 0, claim.start) + 1
-            governed = (
-                _governed(masked, claim)
-                and not _RESULT_AFTER_33.match(masked, claim.end)
-                and not _RESULT_BEFORE_33.search(masked, max(line, claim.start - 40), claim.start)
-            )
-            if value >= _BASE_FLOOR_33 and _BASE_BEFORE_33.search(
-                masked, max(line, claim.start - 24), claim.start
-            ):
-                worked = True  # "fee on $6,000": the amount the fee is worked on
-            if not governed and not worked:
-                k = bisect_right(paragraphs, claim.start) - 1
-                lo = paragraphs[max(0, k - 1)]
-                hi = paragraphs[k + 1] if k + 1 < len(paragraphs) else len(masked)
-                at = bisect_left(starts, claim.start)
-                first = max(bisect_left(starts, lo), at - _OPERANDS_33)
-                last = min(bisect_left(starts, hi), at + 1 + _OPERANDS_33 // 3)
-                amounts = [v for s, v in everything[first:last] if s != claim.start]
-                near = sorted(percents, key=lambda sp: (abs(sp[0] - claim.start), sp[0]))
-                worked = _arithmetic(value, amounts, [p for _, p in near[:_PERCENTS_33]], fees)
-                if not worked:
-                    if bonuses is None:
-                        bonuses = _bonuses(masked)
-                    worked = (
-                        value in bonuses and not _BONUS_AFTER_33.match(masked, claim.end)
-                    ) or value in echoes
-        if worked:
+        if figures is None:
+            figures = _Figures(extraction, catalog)
+        if _worked(claim, masked, catalog, figures):
             if out is None:
                 out = list(claims)
             out[i] = replace(claim, cards=(), binding="")

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = ["round_33"]
 
+
 def round_33(claims: Sequence[Claim], catalog: Catalog) -> Sequence[Claim]:
     """``round_33`` (module docstring): a whole-number APR strictly inside each of its cards'
     purchase APR ranges is unverified."""
