@@ -1,9 +1,8 @@
-"""Compliance ruleset 33 (issue 13, ``verifiers/compliance/ruleset33.py``, ``ruleset33b.py``):
+"""Compliance ruleset 33 (issue 13, ``verifiers/compliance/ruleset33.py``):
 worked figures ruleset 32 flagged as fees on the s36, s37 and s38 blind sets' tuning halves - a
 percentage fee worked out on the reader's amount, a sum or difference of the answer's own
-figures, a reward rate times the reader's spending, an amount the answer states as no term - and
-whole-number example rates inside a card's range, in our own wording on the hand catalog
-(``tests/compliance_cases``). An amount only echoed from elsewhere in the answer (a deposit, a
+figures, a reward rate times the reader's spending, a total of the cards' own fees - in our own
+wording on the hand catalog (``tests/compliance_cases``). An amount only echoed from elsewhere in the answer (a deposit, a
 budget) stays checked: copying a nearby number into a fee is a hallucination.
 
 Summit Cash: no annual fee, 19.99%-29.99% variable, 3% transfer fee (min $5). Summit Cash Plus:
@@ -24,7 +23,6 @@ from tests.compliance_cases import CARDS, ELIGIBILITY, assert_flag_alone, codes
 
 Case = tuple[str, str | None, list[str], list[str]]
 _OK: list[str] = []
-_APR = ["wrong_apr"]
 _FEE = ["wrong_fee"]
 
 WORKED: list[Case] = [
@@ -63,15 +61,16 @@ WORKED: list[Case] = [
     # (b) a reward rate times a year of the reader's monthly spending (2% of $24,000)
     (
         "The Summit Cash pays a flat 2% back with no annual fee.\n\nOn your $2,000 a month:\n"
-        "- Summit Cash: $480 a year",
+        "- Summit Cash: that's $480 a year",
         None,
         _OK,
         _FEE,
     ),
-    # false twins: a fee word names the fee; a yearly figure no arithmetic gives
+    # false twins: a fee word names the fee; a yearly figure no words mark as worked
     ("The Summit Cash Plus has a $245 annual fee.", None, _FEE, _FEE),
     (
-        "The Summit Cash pays a flat 2% back.\n\nOn your $2,000 a month:\n- Summit Cash: $95 a year",
+        "The Summit Cash pays a flat 2% back.\n\nOn your $2,000 a month:\n"
+        "- Summit Cash: that's $95 a year",
         None,
         _FEE,
         _FEE,
@@ -101,21 +100,8 @@ WORKED: list[Case] = [
     ),
 ]
 
-ROUND: list[Case] = [
-    # a whole-number rate inside the card's range is an example rate
-    (
-        "At, say, 24% APR on the Summit Cash, a $2,000 balance costs about $40 a month in interest.",
-        None,
-        _OK,
-        _APR,
-    ),
-    # false twins: outside the range; a rate to the hundredth is a stated rate
-    ("The Summit Cash has a 31% APR.", None, _APR, _APR),
-    ("The Summit Cash has a 24.49% APR.", None, _APR, _APR),
-]
-
-CASES = WORKED + ROUND
-_FLAG_OF = {"worked_33": WORKED, "round_33": ROUND}
+CASES = WORKED
+_FLAG_OF = {"worked_33": WORKED}
 
 
 @pytest.fixture(scope="module")

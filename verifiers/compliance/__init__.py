@@ -174,7 +174,6 @@ from replicas.verifiers.compliance.ruleset31b import held_31, retracted_31
 from replicas.verifiers.compliance.ruleset32 import checked_32, held_32
 from replicas.verifiers.compliance.ruleset32b import names_32
 from replicas.verifiers.compliance.ruleset33 import checked_33
-from replicas.verifiers.compliance.ruleset33b import round_33
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -654,13 +653,6 @@ def _checked(rules: Ruleset, catalog: Catalog) -> Callable[[Extraction], Sequenc
     )
     if rules.worked_33:
         checked = checked_33(checked, catalog)
-    if rules.round_33:
-        before = checked
-
-        def checked(extraction: Extraction) -> Sequence[Claim]:
-            claims = extraction.claims if before is None else before(extraction)
-            return round_33(claims, catalog)
-
     return checked
 
 

@@ -775,9 +775,6 @@ class Ruleset:
     # ruleset 33 (precision): "fee = $180" on a $6,000 transfer at 3%, "$29 and $39 ... $68 a
     # year in fees", "plus $250 in year one" after a $250 bonus - worked figures, no fees
     worked_33: bool = False
-    # ruleset 33 (precision): "at, say, 24% APR" inside the card's 21.74%-27.74% - a whole-number
-    # rate inside the range is an example rate (no catalog APR is a whole number)
-    round_33: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1165,9 +1162,8 @@ RULESETS[32] = replace(
 )
 
 
-#: Ruleset 33 (a candidate; ``ruleset33``, ``ruleset33b``) is ruleset 32 plus worked figures read
-#: as no fees and whole-number rates inside a card's range read as example rates.
-RULESETS[33] = replace(RULESETS[32], version=33, worked_33=True, round_33=True)
+#: Ruleset 33 (a candidate; ``ruleset33``) is ruleset 32 plus worked figures read as no fees.
+RULESETS[33] = replace(RULESETS[32], version=33, worked_33=True)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:

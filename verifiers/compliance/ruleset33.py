@@ -21,7 +21,7 @@ figure that is wrong for each of its cards is left unverified (no flag) when it 
 * **a result the answer marks as worked** - "costs $55 more a year", "= **$2,250** a year", "->
   +$118 a year", "an extra $15 a month, $180 a year", "total $9,270": with words of a result right
   before or after it ("=", "->", "that's", "extra", "more", "back", "net", "total", a sign), and,
-  to the dollar, the sum or difference of two other dollar figures of its paragraph or the one
+  to the dollar, the sum or difference of two dollar figures before it in its paragraph or the one
   before, or a reward rate (at most 10 %, a "4x" read as 4 %) of the answer times one of them (as
   is, times twelve, over twelve);
 * **a bonus added in** - "comes with a $250 bonus ... plus $250 in year one": after "plus" or
@@ -133,7 +133,7 @@ _RATE_CEILING_33 = 10.0  # a reward or fee rate; an APR times an amount is inter
 _MULTIPLES_33 = range(2, 6)
 # bounds on any input: operands around a figure, rates, named fees summed, figures read
 _OPERANDS_33 = 24
-_PERCENTS_33 = 6  # each side
+_PERCENTS_33 = 12
 _NAMED_FEES_33 = 8
 _READ_33 = 64
 _REACH_33 = 48  # how far before a figure its words are read
@@ -239,20 +239,18 @@ class _Figures:
         )
         self.late = sorted({fee for c in named if (fee := catalog.card(c).late_fee_usd or 0.0) > 0})
 
-    def around(self, start: int) -> tuple[list[float], list[float]]:
-        """The dollar amounts of the paragraph at ``start`` and the one before (at most
-        ``_OPERANDS_33`` before the figure and a third as many after), and the rates nearest."""
+    def before(self, start: int) -> tuple[list[float], list[float]]:
+        """The dollar amounts before ``start`` in its paragraph and the one before (at most
+        ``_OPERANDS_33``), and the rates right before it: a result is worked from figures stated
+        before it (the figures after a wrong fee are often worked from it - "fee = $360. you now
+        owe $6,360" - and would make it look worked)."""
         k = bisect_right(self.paragraphs, start) - 1
         lo = self.paragraphs[max(0, k - 1)]
-        hi = self.paragraphs[k + 1] if k + 1 < len(self.paragraphs) else None
         at = bisect_left(self.starts, start)
         first = max(bisect_left(self.starts, lo), at - _OPERANDS_33)
-        last = at + 1 + _OPERANDS_33 // 3
-        if hi is not None:
-            last = min(last, bisect_left(self.starts, hi))
-        amounts = [v for s, _, v in self.amounts[first:last] if s != start]
+        amounts = [v for _, _, v in self.amounts[first:at]]
         r = bisect_left(self.rate_starts, start)
-        rates = self.rates[max(0, r - _PERCENTS_33) : r + _PERCENTS_33]
+        rates = self.rates[max(0, r - _PERCENTS_33) : r]
         return amounts, rates
 
 
@@ -275,7 +273,7 @@ def _worked(claim: Claim, masked: str, catalog: Catalog, figures: _Figures) -> b
     if _RESULT_BEFORE_33.search(masked, reach, claim.start) or _RESULT_AFTER_33.match(
         masked, claim.end
     ):
-        amounts, rates = figures.around(claim.start)
+        amounts, rates = figures.before(claim.start)
         if _arithmetic(value, amounts, rates):
             return True
     return (
