@@ -19,7 +19,16 @@ import time
 import pytest
 
 from replicas.verifiers.compliance import Catalog, verify_response
-from tests.compliance_cases import CARDS, ELIGIBILITY, assert_flag_alone, codes
+from tests.compliance_attacks33 import ATTACKS_33
+from tests.compliance_cases import (
+    CARDS,
+    ELIGIBILITY,
+    Attack,
+    assert_attack_holds,
+    assert_flag_alone,
+    codes,
+    seed_catalogs_of,
+)
 
 Case = tuple[str, str | None, list[str], list[str]]
 _OK: list[str] = []
@@ -137,3 +146,15 @@ def test_worked_figures_stay_within_limits(catalog: Catalog) -> None:
             verify_response(body, catalog, ruleset=ruleset)
             timings[ruleset] = time.process_time() - started
         assert timings[33] < 60, timings
+
+
+@pytest.fixture(scope="module")
+def seed_catalogs() -> dict[int, Catalog]:
+    return seed_catalogs_of(ATTACKS_33)
+
+
+@pytest.mark.parametrize("attack", ATTACKS_33, ids=[a[0] for a in ATTACKS_33])
+def test_the_red_teams_texts_flag_nothing_new_and_lose_nothing(
+    attack: Attack, seed_catalogs: dict[int, Catalog]
+) -> None:
+    assert_attack_holds(attack, seed_catalogs, 32, 33)

@@ -127,6 +127,23 @@ _STATED_33 = re.compile(
     r"[ \t]*(?:\*\*|__)?[ \t]*$",
     re.IGNORECASE,
 )
+# words of a difference of fees: "the fee difference is $55", "costs $55 more a year"
+_DIFFERENCE_33 = re.compile(
+    r"\b(?:difference|gap)[ \t]*(?:in[ \t]+(?:annual[ \t]+)?fees?)?[ \t]*(?:of|is|:|=)?[ \t]*"
+    r"(?:about|around|roughly|~|only|just)?[ \t]*(?:\*\*|__)?[ \t]*$",
+    re.IGNORECASE,
+)
+_DIFFERENCE_AFTER_33 = re.compile(
+    r"(?:\*\*|__)?[ \t]*(?:(?:a|per)[ \t]+year[ \t]+|/[ \t]*(?:yr|year)[ \t]+)?(?:more|less|cheaper"
+    r"|extra)\b",
+    re.IGNORECASE,
+)
+# result words that also override a fee word: "Fee: $270 -> total $9,270" (not "=", "that's")
+_TOTAL_MARK_33 = re.compile(
+    r"total|comes|adds|works|in[ \t]+all|net|extra|more|less|ahead|back|saved", re.IGNORECASE
+)
+# "$100 on $2,000", "$180 on a $6,000 transfer": the amount right after the fee
+_ON_AFTER_33 = re.compile(r"[ \t]*(?:\*\*|__)?[ \t]*on[ \t]+(?:a|an|the|your|that)?[ \t]*")
 _PLUS_BEFORE_33 = re.compile(r"(?:\bplus|\+)[ \t]*(?:the|a|an|another)?[ \t]*(?:\*\*|__)?[ \t]*$")
 _TOLERANCE_USD_33 = 0.5  # whole dollars
 _RATE_CEILING_33 = 10.0  # a reward or fee rate; an APR times an amount is interest
@@ -156,7 +173,7 @@ def _pct_fee_worked(claim: Claim, catalog: Catalog, bases: Sequence[float]) -> b
     """The figure is one of its cards' percentage fees on an amount the answer moves."""
     value = claim.low or 0.0
     kinds = claim.admissible
-    for card_id in claim.cards:
+    for card_id in claim.cards[:_NAMED_FEES_33]:
         card = catalog.card(card_id)
         for kind, pct_field, min_field in _PCT_FEES_33:
             if claim.kind != "any" and kind not in kinds:
@@ -170,16 +187,36 @@ def _pct_fee_worked(claim: Claim, catalog: Catalog, bases: Sequence[float]) -> b
     return False
 
 
-def _fees_total(value: float, annual: Sequence[float], late: Sequence[float]) -> bool:
-    """``value`` is a sum of two or more of ``annual`` (distinct cards' annual fees), a
-    difference of two, or two to five times one annual or late fee."""
-    fees = list(annual[:_NAMED_FEES_33])
-    for size in range(2, len(fees) + 1):
-        if any(_near(sum(group), value) for group in combinations(fees, size)):
-            return True
-    if any(_near(abs(a - b), value) for a, b in combinations(fees, 2)):
+def _fees_total(
+    value: float, claim: Claim, catalog: Catalog, figures: _Figures, difference: bool
+) -> bool:
+    """``value`` is a total of fees: the sum of the annual fees of two or more named cards (its
+    own card's among them, when the claim is bound to one card by its own words), their
+    difference (``difference``: words of a difference stand beside it), or two to five times its
+    card's late fee ("$78 in late fees")."""
+    own = {
+        fee
+        for c in claim.cards[:_NAMED_FEES_33]
+        if (fee := catalog.card(c).annual_fee_usd or 0.0) > 0
+    }
+    if any(
+        _near(k * (catalog.card(c).late_fee_usd or 0.0), value)
+        for c in claim.cards[:_NAMED_FEES_33]
+        for k in _MULTIPLES_33
+    ):
         return True
-    return any(_near(k * fee, value) for fee in [*fees, *late] for k in _MULTIPLES_33)
+    fees = list(figures.annual[:_NAMED_FEES_33])
+    named_by_itself = claim.binding in ("context", "")
+    if difference:
+        return any(
+            _near(abs(a - b), value) and (named_by_itself or a in own or b in own)
+            for a, b in combinations(fees, 2)
+        )
+    return any(
+        _near(sum(group), value) and (named_by_itself or not own.isdisjoint(group))
+        for size in range(2, len(fees) + 1)
+        for group in combinations(fees, size)
+    )
 
 
 def _arithmetic(value: float, amounts: Sequence[float], rates: Sequence[float]) -> bool:
@@ -227,6 +264,7 @@ class _Figures:
             if v >= _BASE_FLOOR_33
             and _MOVED_33.search(masked, max(0, s - _MOVED_REACH_33), e + _MOVED_REACH_33)
         ]
+        self.moved_starts = [s for s, _ in self.moved]
         self.bonuses = {
             v
             for s, e, v in self.amounts
@@ -237,7 +275,19 @@ class _Figures:
         self.annual = sorted(
             {fee for c in named if (fee := catalog.card(c).annual_fee_usd or 0.0) > 0}
         )
-        self.late = sorted({fee for c in named if (fee := catalog.card(c).late_fee_usd or 0.0) > 0})
+
+    def bases(self, masked: str, claim: Claim) -> list[float]:
+        """The amounts a percentage fee of ``claim`` may be worked on: moved amounts stated
+        before it (the last ``_OPERANDS_33``), and one right after it introduced by "on" ("$100
+        on $2,000")."""
+        at = bisect_left(self.moved_starts, claim.start)
+        out = [v for s, v in self.moved[max(0, at - _OPERANDS_33) : at]]
+        after = _ON_AFTER_33.match(masked, claim.end)
+        if after is not None:
+            k = bisect_left(self.starts, after.end())
+            if k < len(self.amounts) and self.amounts[k][0] == after.end():
+                out.append(self.amounts[k][2])
+        return out
 
     def before(self, start: int) -> tuple[list[float], list[float]]:
         """The dollar amounts before ``start`` in its paragraph and the one before (at most
@@ -259,27 +309,33 @@ def _worked(claim: Claim, masked: str, catalog: Catalog, figures: _Figures) -> b
     reach = max(0, masked.rfind("\n", 0, claim.start) + 1, claim.start - _REACH_33)
     if (
         (claim.kind == "any" or claim.admissible & PCT_FEE_KINDS)
+        and claim.binding != "cell"
         and not _STATED_33.search(masked, reach, claim.start)
-        and _pct_fee_worked(claim, catalog, [v for s, v in figures.moved if s != claim.start])
+        and _pct_fee_worked(claim, catalog, figures.bases(masked, claim))
     ):
         return True
     if value >= _BASE_FLOOR_33 and _BASE_BEFORE_33.search(masked, reach, claim.start):
         return True  # "fee on $6,000": the amount the fee is worked on
-    if (
-        _FEES_TOTAL_AFTER_33.match(masked, claim.end)
-        or _FEES_TOTAL_BEFORE_33.search(masked, reach, claim.start)
-    ) and _fees_total(value, figures.annual, figures.late):
-        return True
-    if _RESULT_BEFORE_33.search(masked, reach, claim.start) or _RESULT_AFTER_33.match(
+    total = _FEES_TOTAL_AFTER_33.match(masked, claim.end) or _FEES_TOTAL_BEFORE_33.search(
+        masked, reach, claim.start
+    )
+    difference = _DIFFERENCE_33.search(masked, reach, claim.start) or _DIFFERENCE_AFTER_33.match(
         masked, claim.end
-    ):
+    )
+    if (total or difference) and _fees_total(value, claim, catalog, figures, bool(difference)):
+        return True
+    governed = _governed(masked, claim)
+    marker = _RESULT_BEFORE_33.search(masked, reach, claim.start) or _RESULT_AFTER_33.match(
+        masked, claim.end
+    )
+    if marker and (not governed or _TOTAL_MARK_33.search(marker[0])):
         amounts, rates = figures.before(claim.start)
         if _arithmetic(value, amounts, rates):
             return True
     return (
         value in figures.bonuses
         and _PLUS_BEFORE_33.search(masked, reach, claim.start) is not None
-        and not _governed(masked, claim)
+        and not governed
     )
 
 
