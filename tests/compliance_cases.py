@@ -236,3 +236,51 @@ def assert_flag_alone(
     rules = replace(RULESETS[before], **{flag: True})
     for text, customer, want, _ in cases:
         assert codes(text, catalog, rules, customer) == want, text
+
+
+def precision_ruleset_tests(
+    before: int,
+    after: int,
+    cases: list[tuple[str, str | None, list[str], list[str]]],
+    flag_of: dict[str, list[tuple[str, str | None, list[str], list[str]]]],
+    attacks: list[Attack],
+) -> tuple[Any, Any, Any]:
+    """The three tests every precision ruleset's module runs, on the hand catalog and the red
+    teams' texts: each case (text, customer, ``after``'s codes, ``before``'s codes) reads as
+    stated under both rulesets; ``before`` plus one flag of ``after`` reads that flag's cases as
+    ``after`` does; each red team's text holds (``assert_attack_holds``)."""
+    import pytest
+
+    from replicas.verifiers.compliance import Catalog
+
+    hand: list[Catalog] = []
+
+    def hand_catalog() -> Catalog:
+        if not hand:
+            hand.append(Catalog.from_records(CARDS, ELIGIBILITY))
+        return hand[0]
+
+    seeds: dict[int, Catalog] = {}
+
+    @pytest.mark.parametrize(("text", "customer", "want_after", "want_before"), cases)
+    def test_reads_each_class(
+        text: str, customer: str | None, want_after: list[str], want_before: list[str]
+    ) -> None:
+        assert codes(text, hand_catalog(), after, customer) == want_after
+        assert codes(text, hand_catalog(), before, customer) == want_before
+
+    @pytest.mark.parametrize("flag", sorted(flag_of))
+    def test_each_flag_alone_reads_its_class(flag: str) -> None:
+        assert_flag_alone(hand_catalog(), before, flag, flag_of[flag])
+
+    @pytest.mark.parametrize("attack", attacks, ids=[a[0] for a in attacks])
+    def test_the_red_teams_texts_flag_nothing_new_and_lose_nothing(attack: Attack) -> None:
+        if not seeds:
+            seeds.update(seed_catalogs_of(attacks))
+        assert_attack_holds(attack, seeds, before, after)
+
+    return (
+        test_reads_each_class,
+        test_each_flag_alone_reads_its_class,
+        test_the_red_teams_texts_flag_nothing_new_and_lose_nothing,
+    )

@@ -16,19 +16,9 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
 from replicas.verifiers.compliance import Catalog, verify_response
 from tests.compliance_attacks33 import ATTACKS_33
-from tests.compliance_cases import (
-    CARDS,
-    ELIGIBILITY,
-    Attack,
-    assert_attack_holds,
-    assert_flag_alone,
-    codes,
-    seed_catalogs_of,
-)
+from tests.compliance_cases import CARDS, ELIGIBILITY, precision_ruleset_tests
 
 Case = tuple[str, str | None, list[str], list[str]]
 _OK: list[str] = []
@@ -113,25 +103,15 @@ CASES = WORKED
 _FLAG_OF = {"worked_33": WORKED}
 
 
-@pytest.fixture(scope="module")
-def catalog() -> Catalog:
-    return Catalog.from_records(CARDS, ELIGIBILITY)
+(
+    test_ruleset33_reads_each_class,
+    test_each_flag_alone_reads_its_class,
+    test_the_red_teams_texts_flag_nothing_new_and_lose_nothing,
+) = precision_ruleset_tests(32, 33, CASES, _FLAG_OF, ATTACKS_33)
 
 
-@pytest.mark.parametrize(("text", "customer", "want33", "want32"), CASES)
-def test_ruleset33_reads_each_class(
-    catalog: Catalog, text: str, customer: str | None, want33: list[str], want32: list[str]
-) -> None:
-    assert codes(text, catalog, 33, customer) == want33
-    assert codes(text, catalog, 32, customer) == want32
-
-
-@pytest.mark.parametrize("flag", sorted(_FLAG_OF))
-def test_each_flag_alone_reads_its_class(catalog: Catalog, flag: str) -> None:
-    assert_flag_alone(catalog, 32, flag, _FLAG_OF[flag])
-
-
-def test_worked_figures_stay_within_limits(catalog: Catalog) -> None:
+def test_worked_figures_stay_within_limits() -> None:
+    catalog = Catalog.from_records(CARDS, ELIGIBILITY)
     # 100 kB of wrong fee figures among dollar amounts and rates: the reading reads at most 64
     # figures an answer, each against a bounded set of operands
     chunk = (
@@ -146,15 +126,3 @@ def test_worked_figures_stay_within_limits(catalog: Catalog) -> None:
             verify_response(body, catalog, ruleset=ruleset)
             timings[ruleset] = time.process_time() - started
         assert timings[33] < 60, timings
-
-
-@pytest.fixture(scope="module")
-def seed_catalogs() -> dict[int, Catalog]:
-    return seed_catalogs_of(ATTACKS_33)
-
-
-@pytest.mark.parametrize("attack", ATTACKS_33, ids=[a[0] for a in ATTACKS_33])
-def test_the_red_teams_texts_flag_nothing_new_and_lose_nothing(
-    attack: Attack, seed_catalogs: dict[int, Catalog]
-) -> None:
-    assert_attack_holds(attack, seed_catalogs, 32, 33)
