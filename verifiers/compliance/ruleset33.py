@@ -14,13 +14,16 @@ figure that is wrong for each of its cards is left unverified (no flag) when it 
   maths on $6,000:"); a fee stated with "has a" or "charges a" never does. An amount a fee is said to be worked on
   ("Upfront fee on $6,000") is that amount, no fee;
 * **a total of the cards' own fees** - "$29 and $39 ... you're paying $68 a year in fees", "Total
-  annual fees: $440", "$58 in late fees": with words of a total or a difference of fees around it
-  ("in fees", "combined", "together", "total", "difference"), the sum of the annual fees of two or
-  more cards the answer names, their difference, or two to five times one named card's annual or
-  late fee;
-* **a result the answer marks as worked** - "costs $55 more a year", "= **$2,250** a year", "->
-  +$118 a year", "an extra $15 a month, $180 a year", "total $9,270": with words of a result right
-  before or after it ("=", "->", "that's", "extra", "more", "back", "net", "total", a sign), and,
+  annual fees: $440", "the Harbor Build costs $10 more a year", "pay late twice ... $78 in late
+  fees": with words of a total or a difference around it ("in fees", "combined", "together",
+  "total"; "difference", "more", "less", "extra", "cheaper"), the sum of the annual fees of two or
+  more cards the answer names, the card's own among them, or the difference of its own and another
+  named card's; for a late fee with a count of late payments before it, two to five times its late
+  fee;
+* **a result the answer marks as worked** - "= **$2,250** a year", "-> +$118 a year", "total
+  $9,270", "about $110 ahead": with words of a result right before or after it ("=", "->",
+  "that's", "total", "net", "earns", "ahead", "back", a sign) - "=" and "that's" not after a fee
+  word ("annual fee = $550" is the fee) - and,
   to the dollar, the sum or difference of two dollar figures before it in its paragraph or the one
   before, or a reward rate (at most 10 %, a "4x" read as 4 %) of the answer times one of them (as
   is, times twelve, over twelve);
@@ -92,7 +95,7 @@ _FEES_TOTAL_BEFORE_33 = re.compile(
 # words right before a figure that mark it a result: "= $468", "-> +$118", "that's $180", "an
 # extra $15", "total $9,270", "comes to $342", a sign
 _RESULT_BEFORE_33 = re.compile(
-    r"(?:[=\u2192\u2248]|->|\b(?:that's|that[ \t]+is|that[ \t]+comes[ \t]+to|extra|total(?:s|ling)?"
+    r"(?:[=\u2192\u2248]|->|\b(?:that's|that[ \t]+is|that[ \t]+comes[ \t]+to|total(?:s|ling)?"
     r"|net|(?:comes?|adds?[ \t]+up)[ \t]+to|works?[ \t]+out[ \t]+(?:to|at)|in[ \t]+all|earns?"
     r"|earning|saves?|saving|worth))[ \t]*(?:of|is|:)?[ \t]*(?:about|around|roughly|~|\u2248)?"
     r"[ \t]*(?:\*\*|__)?[ \t]*[-+\u2212]?[ \t]*$",
@@ -101,7 +104,7 @@ _RESULT_BEFORE_33 = re.compile(
 # words right after a figure that mark it a result: "$55 more a year", "$110 ahead", "$40 back"
 _RESULT_AFTER_33 = re.compile(
     r"(?:\*\*|__)?[ \t]*(?:(?:a|per)[ \t]+(?:year|month)[ \t]+|/[ \t]*(?:yr|year|mo|month)[ \t]+)?"
-    r"(?:more|less|extra|cheaper|ahead|behind|back|net|saved|in[ \t]+(?:rewards|cash[ \t]*back"
+    r"(?:ahead|behind|back|net|saved|in[ \t]+(?:rewards|cash[ \t]*back"
     r"|value|savings|points))\b",
     re.IGNORECASE,
 )
@@ -140,10 +143,14 @@ _DIFFERENCE_AFTER_33 = re.compile(
 )
 # result words that also override a fee word: "Fee: $270 -> total $9,270" (not "=", "that's")
 _TOTAL_MARK_33 = re.compile(
-    r"total|comes|adds|works|in[ \t]+all|net|extra|more|less|ahead|back|saved", re.IGNORECASE
+    r"total|comes|adds|works|in[ \t]+all|net|ahead|back|saved", re.IGNORECASE
 )
 # "$100 on $2,000", "$180 on a $6,000 transfer": the amount right after the fee
 _ON_AFTER_33 = re.compile(r"[ \t]*(?:\*\*|__)?[ \t]*on[ \t]+(?:a|an|the|your|that)?[ \t]*")
+# a count of late payments before a late-fee total: "pay late twice", "two late payments"
+_COUNT_33 = re.compile(
+    r"\b(?:twice|two|three|four|five|[2-5][ \t]*(?:x|times)|(?:2|3|4|5)[ \t]+late)\b", re.IGNORECASE
+)
 _PLUS_BEFORE_33 = re.compile(r"(?:\bplus|\+)[ \t]*(?:the|a|an|another)?[ \t]*(?:\*\*|__)?[ \t]*$")
 _TOLERANCE_USD_33 = 0.5  # whole dollars
 _RATE_CEILING_33 = 10.0  # a reward or fee rate; an APR times an amount is interest
@@ -188,32 +195,32 @@ def _pct_fee_worked(claim: Claim, catalog: Catalog, bases: Sequence[float]) -> b
 
 
 def _fees_total(
-    value: float, claim: Claim, catalog: Catalog, figures: _Figures, difference: bool
+    value: float,
+    claim: Claim,
+    catalog: Catalog,
+    figures: _Figures,
+    difference: bool,
+    counted: bool,
 ) -> bool:
-    """``value`` is a total of fees: the sum of the annual fees of two or more named cards (its
-    own card's among them, when the claim is bound to one card by its own words), their
-    difference (``difference``: words of a difference stand beside it), or two to five times its
-    card's late fee ("$78 in late fees")."""
-    own = {
-        fee
-        for c in claim.cards[:_NAMED_FEES_33]
-        if (fee := catalog.card(c).annual_fee_usd or 0.0) > 0
-    }
-    if any(
-        _near(k * (catalog.card(c).late_fee_usd or 0.0), value)
-        for c in claim.cards[:_NAMED_FEES_33]
-        for k in _MULTIPLES_33
-    ):
-        return True
-    fees = list(figures.annual[:_NAMED_FEES_33])
-    named_by_itself = claim.binding in ("context", "")
+    """``value`` is a total of fees: the sum of the annual fees of two or more named cards, its
+    own card's among them; their difference (``difference``: words of a difference stand beside
+    it); or, for a late fee with a count before it (``counted``: "pay late twice"), two to five
+    times its card's late fee ("$78 in late fees")."""
+    cards = claim.cards[:_NAMED_FEES_33]
+    if counted and "late" in claim.admissible:
+        late = [catalog.card(c).late_fee_usd or 0.0 for c in cards]
+        if any(_near(k * fee, value) for fee in late if fee for k in _MULTIPLES_33):
+            return True
+    own = {fee for c in cards if (fee := catalog.card(c).annual_fee_usd or 0.0) > 0}
+    if not own:
+        return False
+    fees = sorted(own | set(figures.annual[:_NAMED_FEES_33]))
     if difference:
         return any(
-            _near(abs(a - b), value) and (named_by_itself or a in own or b in own)
-            for a, b in combinations(fees, 2)
+            _near(abs(a - b), value) and (a in own or b in own) for a, b in combinations(fees, 2)
         )
     return any(
-        _near(sum(group), value) and (named_by_itself or not own.isdisjoint(group))
+        _near(sum(group), value) and not own.isdisjoint(group)
         for size in range(2, len(fees) + 1)
         for group in combinations(fees, size)
     )
@@ -322,7 +329,11 @@ def _worked(claim: Claim, masked: str, catalog: Catalog, figures: _Figures) -> b
     difference = _DIFFERENCE_33.search(masked, reach, claim.start) or _DIFFERENCE_AFTER_33.match(
         masked, claim.end
     )
-    if (total or difference) and _fees_total(value, claim, catalog, figures, bool(difference)):
+    line = masked.rfind("\n", 0, claim.start) + 1
+    counted = _COUNT_33.search(masked, max(line, claim.start - 160), claim.start) is not None
+    if (total or difference) and _fees_total(
+        value, claim, catalog, figures, bool(difference), counted
+    ):
         return True
     governed = _governed(masked, claim)
     marker = _RESULT_BEFORE_33.search(masked, reach, claim.start) or _RESULT_AFTER_33.match(
