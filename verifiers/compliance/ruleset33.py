@@ -5,14 +5,16 @@ card also work sums on the reader's own amounts, and those results sit where a f
 figure that is wrong for each of its cards is left unverified (no flag) when it is one of:
 
 * **a percentage fee worked out on money the answer moves** - "say you're moving $6,000 ...
-  Summit Clear: fee = $180", "Transfer fee: 5% (min $10) -> $100 on $2,000": the card's own
-  balance transfer, cash advance or foreign transaction fee (with its minimum) on a dollar amount
-  of at least $100 that words of moving, owing, borrowing or spending abroad stand beside ("moving
-  $6,000", "a $3,000 balance", "$2,000 of trip spending"), the figure a fee of no named kind or of
-  a percentage kind. (Ruleset 30's ``worked_30`` read this too, but not when the fee itself stood
-  beside such words: "fee = $180. you now owe $6,180".) The amount of a worked example counts ("Quick
-  maths on $6,000:"); a fee stated with "has a" or "charges a" never does. An amount a fee is said to be worked on
-  ("Upfront fee on $6,000") is that amount, no fee;
+  Summit Clear: fee = $180", "Transfer fee: 5% (min $10) -> $100 on $2,000", "Quick maths on
+  $6,000:\n- X: $300 fee": the card's own balance transfer, cash advance or foreign transaction
+  fee (with its minimum), the figure a fee of no named kind or of a percentage kind, where its own
+  line shows the working - worked on a dollar amount of at least $100 on its line or on its list's
+  lead line, or, after words that mark a result ("=", "so", "->"), on one that words of moving,
+  owing, borrowing, spending abroad or a worked example stand beside ("moving $6,000", "a $3,000
+  balance", "say"). Ruleset 30's ``worked_30`` read this too, but not when the fee itself stood
+  beside such words ("fee = $180. you now owe $6,180"). A fee stated with "has a" or "charges a",
+  or in a table cell, never counts. An amount a fee is said to be worked on ("Upfront fee on
+  $6,000") is that amount, no fee;
 * **a total of the cards' own fees** - "$29 and $39 ... you're paying $68 a year in fees", "Total
   annual fees: $440", "the Harbor Build costs $10 more a year", "pay late twice ... $78 in late
   fees": with words of a total or a difference around it ("in fees", "combined", "together",
@@ -28,13 +30,17 @@ figure that is wrong for each of its cards is left unverified (no flag) when it 
   before, or a reward rate (at most 10 %, a "4x" read as 4 %) of the answer times one of them (as
   is, times twelve, over twelve);
 * **a bonus added in** - "comes with a $250 bonus ... plus $250 in year one": after "plus" or
-  "+", a figure equal to a bonus the answer states ("a $250 bonus", "bonus of $75", "$500 SUB").
+  "+" and before "in year one", "the first year" or "bonus", a figure equal to a bonus the answer
+  states ("a $250 bonus", "bonus of $75", "$500 SUB") - not "plus $95 a year after that", the way
+  an ongoing fee is stated.
 
-What the reading does not take: an amount only echoed from elsewhere in the answer (a deposit, a
-budget, a heading - copying a nearby number into a fee is a hallucination, red team S), a figure a
-fee word governs unless words of a result or a total mark it, the true fee of the card itself as
-an operand (red teams S and T: "true fee minus a nearby $100 credit" excused a wrong fee), and any
-amount as a transfer base without words of moving money beside it (a $10,000 spend threshold).
+What the reading does not take, after seven red teams (RULESETS.md, "Ruleset 33"): an amount
+only echoed from elsewhere in the answer (a deposit, a budget, a heading: copying a nearby number
+into a fee is a hallucination); a figure a fee word governs, unless words of a total mark it; the
+card's own true fee as an operand ("true fee minus a nearby $100 credit"); figures stated after
+the result ("fee = $360. you now owe $6,360" - a wrong fee's own sums); a "Card: $N fee" line
+whose working is shown nowhere on it; "plus $N a year"; and a whole-number APR inside the card's
+range (``round_33``, dropped: stating a card's APR as "27%" is the likeliest hallucination).
 """
 
 from __future__ import annotations
@@ -151,6 +157,20 @@ _ON_AFTER_33 = re.compile(r"[ \t]*(?:\*\*|__)?[ \t]*on[ \t]+(?:a|an|the|your|tha
 _COUNT_33 = re.compile(
     r"\b(?:twice|two|three|four|five|[2-5][ \t]*(?:x|times)|(?:2|3|4|5)[ \t]+late)\b", re.IGNORECASE
 )
+# words that mark a figure as worked out on its own line: "fee = $180", "so $120", "-> $100"
+_WORKED_BEFORE_33 = re.compile(
+    r"(?:[=\u2192\u2248]|->|\b(?:so|that's|that[ \t]+is|comes[ \t]+to|works[ \t]+out[ \t]+to))"
+    r"[ \t]*(?:about|around|roughly|~|\u2248)?[ \t]*(?:\*\*|__)?[ \t]*$",
+    re.IGNORECASE,
+)
+# a list item: "- ", "* ", "1. ", "• "
+_ITEM_33 = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,2}[.)])[ \t]")
+# what follows a bonus added in: "in year one", "the first year", "sub", "bonus"
+_BONUS_YEAR_33 = re.compile(
+    r"(?:\*\*|__)?[ \t]*(?:(?:sign-?up[ \t]+)?(?:bonus|sub)\b|(?:in|for|during)?[ \t]*(?:the[ \t]+)?"
+    r"(?:first|1st)[ \t]+year\b|in[ \t]+year[ \t]+(?:one|1)\b)",
+    re.IGNORECASE,
+)
 _PLUS_BEFORE_33 = re.compile(r"(?:\bplus|\+)[ \t]*(?:the|a|an|another)?[ \t]*(?:\*\*|__)?[ \t]*$")
 _TOLERANCE_USD_33 = 0.5  # whole dollars
 _RATE_CEILING_33 = 10.0  # a reward or fee rate; an APR times an amount is interest
@@ -248,6 +268,25 @@ def _arithmetic(value: float, amounts: Sequence[float], rates: Sequence[float]) 
     return False
 
 
+def _lead_line(masked: str, line: int) -> tuple[int, int] | None:
+    """The lead line of the list item starting at ``line`` ("Quick maths on $6,000:",
+    "**Example: $9,000 balance**"): the first line above it that is no list item, if the items
+    between are list items (at most ``_OPERANDS_33`` lines up)."""
+    if not _ITEM_33.match(masked, line):
+        return None
+    end = line - 1
+    for _ in range(_OPERANDS_33):
+        if end <= 0:
+            return None
+        start = masked.rfind("\n", 0, end) + 1
+        if not masked[start:end].strip():
+            return None
+        if not _ITEM_33.match(masked, start):
+            return start, end
+        end = start - 1
+    return None
+
+
 class _Figures:
     """The answer's figures, read once: dollar amounts, rates, paragraphs, moved amounts,
     bonuses and the named cards' fees."""
@@ -284,16 +323,33 @@ class _Figures:
         )
 
     def bases(self, masked: str, claim: Claim) -> list[float]:
-        """The amounts a percentage fee of ``claim`` may be worked on: moved amounts stated
-        before it (the last ``_OPERANDS_33``), and one right after it introduced by "on" ("$100
-        on $2,000")."""
-        at = bisect_left(self.moved_starts, claim.start)
-        out = [v for s, v in self.moved[max(0, at - _OPERANDS_33) : at]]
+        """The amounts a percentage fee of ``claim`` is worked on, where its own line shows the
+        working: after words that mark a result ("fee = $180", "3% (min $5), so $120"), moved
+        amounts stated before it (the last ``_OPERANDS_33``); and always an amount of at least
+        $100 before it on its own line, right after it after "on" ("-> $100 on $2,000"), or on
+        the lead line of its list ("Quick maths on $6,000:\n- X: $300 fee"). A "Card: $N fee" line with the amount only elsewhere in
+        the answer shows no working (red team W)."""
+        line = masked.rfind("\n", 0, claim.start) + 1
+        out: list[float] = []
+        if _WORKED_BEFORE_33.search(masked, max(line, claim.start - _REACH_33), claim.start):
+            at = bisect_left(self.moved_starts, claim.start)
+            out += [v for s, v in self.moved[max(0, at - _OPERANDS_33) : at]]
         after = _ON_AFTER_33.match(masked, claim.end)
         if after is not None:
             k = bisect_left(self.starts, after.end())
             if k < len(self.amounts) and self.amounts[k][0] == after.end():
                 out.append(self.amounts[k][2])
+        spans = [(line, claim.start)]
+        lead = _lead_line(masked, line)
+        if lead is not None:
+            spans.append(lead)
+        for lo, hi in spans:
+            k = bisect_left(self.starts, lo)
+            while k < len(self.amounts) and self.amounts[k][0] < hi and len(out) < 2 * _OPERANDS_33:
+                start, _, value = self.amounts[k]
+                if start != claim.start and value >= _BASE_FLOOR_33:
+                    out.append(value)
+                k += 1
         return out
 
     def before(self, start: int) -> tuple[list[float], list[float]]:
@@ -346,6 +402,7 @@ def _worked(claim: Claim, masked: str, catalog: Catalog, figures: _Figures) -> b
     return (
         value in figures.bonuses
         and _PLUS_BEFORE_33.search(masked, reach, claim.start) is not None
+        and _BONUS_YEAR_33.match(masked, claim.end) is not None
         and not governed
     )
 
