@@ -167,7 +167,7 @@ _WORKED_BEFORE_33 = re.compile(
 _ITEM_33 = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,2}[.)])[ \t]")
 # what follows a bonus added in: "in year one", "the first year", "sub", "bonus"
 _BONUS_YEAR_33 = re.compile(
-    r"(?:\*\*|__)?[ \t]*(?:(?:sign-?up[ \t]+)?(?:bonus|sub)\b|(?:in|for|during)?[ \t]*(?:the[ \t]+)?"
+    r"(?:\*\*|__)?[ \t]*(?:(?:sign-?up[ \t]+)?(?:bonus|sub)\b|(?:in|for|during)?[ \t]*(?:(?:the|your)[ \t]+)?"
     r"(?:first|1st)[ \t]+year\b|in[ \t]+year[ \t]+(?:one|1)\b)",
     re.IGNORECASE,
 )
