@@ -57,10 +57,10 @@ WORKED: list[Case] = [
         _OK,
         _FEE,
     ),
-    # (b) a reward rate times a year of the reader's monthly spending (2% of $24,000)
+    # (b) a reward rate on its line times a year of the reader's monthly spending (2% of $24,000)
     (
         "The Summit Cash pays a flat 2% back with no annual fee.\n\nOn your $2,000 a month:\n"
-        "- Summit Cash: that's $480 a year",
+        "- Summit Cash at 2%: that's $480 a year",
         None,
         _OK,
         _FEE,
@@ -69,7 +69,7 @@ WORKED: list[Case] = [
     ("The Summit Cash Plus has a $245 annual fee.", None, _FEE, _FEE),
     (
         "The Summit Cash pays a flat 2% back.\n\nOn your $2,000 a month:\n"
-        "- Summit Cash: that's $95 a year",
+        "- Summit Cash at 2%: that's $95 a year",
         None,
         _FEE,
         _FEE,

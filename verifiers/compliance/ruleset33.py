@@ -5,48 +5,53 @@ card also work sums on the reader's own amounts, and those results sit where a f
 figure that is wrong for each of its cards is left unverified (no flag) when it is one of:
 
 * **a percentage fee worked out on money the answer moves** - "say you're moving $6,000 ...
-  Summit Clear: fee = $180", "Transfer fee: 5% (min $10) -> $100 on $2,000", "Quick maths on
-  $6,000:\n- X: $300 fee": the card's own balance transfer, cash advance or foreign transaction
-  fee (with its minimum), the figure a fee of no named kind or of a percentage kind, where its own
-  line shows the working - worked on a dollar amount of at least $100 on its line or on its list's
-  lead line, or, after words that mark a result ("=", "so", "->"), on one that words of moving,
-  owing, borrowing, spending abroad or a worked example stand beside ("moving $6,000", "a $3,000
-  balance", "say"). Ruleset 30's ``worked_30`` read this too, but not when the fee itself stood
-  beside such words ("fee = $180. you now owe $6,180"). A fee stated with "has a" or "charges a",
-  or in a table cell, never counts. An amount a fee is said to be worked on ("Upfront fee on
-  $6,000") is that amount, no fee;
-* **a total of the cards' own fees** - "$29 and $39 ... you're paying $68 a year in fees", "Total
-  annual fees: $440", "the Harbor Build costs $10 more a year", "pay late twice ... $78 in late
-  fees": with words of a total or a difference around it ("in fees", "combined", "together",
-  "total"; "difference", "more", "less", "extra", "cheaper"), the sum of the annual fees of two or
-  more cards the answer names, the card's own among them, or the difference of its own and another
-  named card's; for a late fee with a count of late payments before it, two to five times its late
-  fee;
-* **a result the answer marks as worked** - "= **$2,250** a year", "-> +$118 a year", "total
-  $9,270", "about $110 ahead": with words of a result right before or after it ("=", "->",
-  "that's", "total", "net", "earns", "ahead", "back", a sign) - "=" and "that's" not after a fee
-  word ("annual fee = $550" is the fee) - and,
-  to the dollar, the sum or difference of two dollar figures before it in its paragraph or the one
-  before, or a reward rate (at most 10 %, a "4x" read as 4 %) of the answer times one of them (as
-  is, times twelve, over twelve);
+  Summit Clear: fee = $180", "Transfer fee: 3% (minimum $5), so $120", "-> $100 on $2,000",
+  "Quick maths on $6,000:\n- X: $300 fee": the card's own balance transfer, cash advance or
+  foreign transaction fee (with its minimum), the figure a fee of no named kind or of a percentage
+  kind, where its own line shows the working - on a dollar amount of at least $100 before it on
+  its line, right after it after "on", or on its list's lead line when that line is a worked
+  example's ("maths", "example", "say", "moving", "transfer", "balance" - not a budget, a spend or
+  a card's heading); or, after "=" or "->" (or "so", "that's" with a rate on the line), on an
+  amount that words of moving, owing, borrowing, spending abroad or a worked example stand beside
+  ("moving $6,000", "a $3,000 balance"). Ruleset 30's ``worked_30`` read this too, but not when
+  the fee itself stood beside such words ("fee = $180. you now owe $6,180"). A fee stated with
+  "has a" or "charges a", or in a table cell, never counts. An amount a fee is said to be worked
+  on ("Upfront fee on $6,000") is that amount, no fee;
+* **a total of the cards' own fees** - "between the A ($29) and the B ($39), you're paying $68 a
+  year in fees", "together you're paying $720/yr in fees", "pay late twice ... $78 in late fees":
+  with words of a total or a difference around it ("in fees", "combined", "together", "total";
+  "difference", "more", "less", "extra", "cheaper"), the sum of the annual fees of two or more
+  named cards, the card's own among them, or the difference of its own and another's - of cards
+  its sentence names, when the figure's own words bind it to its card or it is a difference; for
+  a late fee after a count of late payments ("twice", "two late payments"; not with "one late
+  payment"), two to five times its late fee;
+* **a result the answer marks as worked** - "$3,948 x 5% = $197 vs $79 -> **+$118 a year**",
+  "- Fee: $270 -> total $9,270" under "Example: $9,000 balance": with words of a result right
+  before or after it ("=", "->", "that's", "total", "net", "earns", "ahead", "back", a sign) - "="
+  and "that's" not after a fee word ("annual fee = $550" is the fee), none after words of keeping
+  the card ("to keep it open, that's $150 a year" is its price) - and, to the dollar, the sum or
+  difference of two dollar figures before it on its line, the line above or its list's lead line,
+  or a reward rate on its line (at most 10 %, a "4x" read as 4 %) times one of them (as is, times
+  twelve, over twelve);
 * **a bonus added in** - "comes with a $250 bonus ... plus $250 in year one": after "plus" or
   "+" and before "in year one", "the first year" or "bonus", a figure equal to a bonus the answer
   states ("a $250 bonus", "bonus of $75", "$500 SUB") - not "plus $95 a year after that", the way
   an ongoing fee is stated.
 
-What the reading does not take, after seven red teams (RULESETS.md, "Ruleset 33"): an amount
-only echoed from elsewhere in the answer (a deposit, a budget, a heading: copying a nearby number
-into a fee is a hallucination); a figure a fee word governs, unless words of a total mark it; the
+What the reading does not take, after nine red teams (RULESETS.md, "Ruleset 33"): an amount only
+echoed from elsewhere in the answer (a deposit, a budget, a heading: copying a nearby number into
+a fee is a hallucination); a figure a fee word governs, unless words of a total mark it; the
 card's own true fee as an operand ("true fee minus a nearby $100 credit"); figures stated after
-the result ("fee = $360. you now owe $6,360" - a wrong fee's own sums); a "Card: $N fee" line
-whose working is shown nowhere on it; "plus $N a year"; and a whole-number APR inside the card's
-range (``round_33``, dropped: stating a card's APR as "27%" is the likeliest hallucination).
+the result ("fee = $360. you now owe $6,360" - a wrong fee's own sums); operands or rates from
+other paragraphs; a "Card: $N fee" line whose working is shown nowhere on it; "plus $N a year";
+and a whole-number APR inside the card's range (``round_33``, dropped: stating a card's APR as
+"27%" is the likeliest hallucination).
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from itertools import combinations
@@ -83,6 +88,19 @@ _MOVED_33 = re.compile(
     re.IGNORECASE,
 )
 _MOVED_REACH_33 = 40
+# a lead line of worked examples: "Quick maths on $6,000:", "Moving a $5,000 balance:" - not a
+# budget or a spend ("for a $5,000 trip budget:", "60,000 miles after $3,000 in spend")
+_LEAD_WORK_33 = re.compile(
+    r"\b(?:transfer\w*|mov(?:e|es|ed|ing)|balances?|debt|owe\w*|advance\w*|withdraw\w*|borrow\w*"
+    r"|bts?|example|say|suppose|imagine|maths?)\b",
+    re.IGNORECASE,
+)
+# words of keeping a card before a figure: its price ("to keep it open, that's $150 a year")
+_KEEPING_33 = re.compile(
+    r"\b(?:keep(?:s|ing)?|hold(?:s|ing)?|carry(?:ing)?|hav(?:e|ing)|own(?:s|ing)?)[ \t]+"
+    r"(?:it|this|that|them|the|your|one|#)",
+    re.IGNORECASE,
+)
 _BLANK_33 = re.compile(r"\n[ \t]*\n")
 # a total or a difference of fees: "$68 a year in fees", "Total annual fees: $440", "combined"
 _FEES_TOTAL_AFTER_33 = re.compile(
@@ -155,14 +173,21 @@ _TOTAL_MARK_33 = re.compile(
 _ON_AFTER_33 = re.compile(r"[ \t]*(?:\*\*|__)?[ \t]*on[ \t]+(?:a|an|the|your|that)?[ \t]*")
 # a count of late payments before a late-fee total: "pay late twice", "two late payments"
 _COUNT_33 = re.compile(
-    r"\b(?:twice|two|three|four|five|[2-5][ \t]*(?:x|times)|(?:2|3|4|5)[ \t]+late)\b", re.IGNORECASE
+    r"\b(?:twice|(?:two|three|four|five|[2-5])[ \t]+(?:late[ \t]+payments?|missed[ \t]+payments?"
+    r"|late[ \t]+fees|times)|(?:pay|paid|paying)[ \t]+late[ \t]+(?:twice|two|three|[2-3]))\b",
+    re.IGNORECASE,
 )
+_ONE_LATE_33 = re.compile(r"\b(?:one|a[ \t]+single|1)[ \t]+(?:late|missed)\b", re.IGNORECASE)
+# where a sentence ends
+_SENTENCE_END_33 = re.compile(r"[.!?](?=[ \t\n*_)]|$)|\n")
 # words that mark a figure as worked out on its own line: "fee = $180", "so $120", "-> $100"
 _WORKED_BEFORE_33 = re.compile(
     r"(?:[=\u2192\u2248]|->|\b(?:so|that's|that[ \t]+is|comes[ \t]+to|works[ \t]+out[ \t]+to))"
     r"[ \t]*(?:about|around|roughly|~|\u2248)?[ \t]*(?:\*\*|__)?[ \t]*$",
     re.IGNORECASE,
 )
+# the markers of a result that need no rate on the line: "fee = $180", "-> $100"
+_ARROW_33 = re.compile(r"[=\u2192\u2248]|->")
 # a list item: "- ", "* ", "1. ", "• "
 _ITEM_33 = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,2}[.)])[ \t]")
 # what follows a bonus added in: "in year one", "the first year", "sub", "bonus"
@@ -221,6 +246,7 @@ def _fees_total(
     figures: _Figures,
     difference: bool,
     counted: bool,
+    sentence: tuple[int, int],
 ) -> bool:
     """``value`` is a total of fees: the sum of the annual fees of two or more named cards, its
     own card's among them; their difference (``difference``: words of a difference stand beside
@@ -234,7 +260,14 @@ def _fees_total(
     own = {fee for c in cards if (fee := catalog.card(c).annual_fee_usd or 0.0) > 0}
     if not own:
         return False
-    fees = sorted(own | set(figures.annual[:_NAMED_FEES_33]))
+    lo, hi = sentence
+    if difference or claim.binding not in ("context", ""):
+        # a difference, or a total its own words tie to a card: of the cards its sentence names
+        named = {m.card_id for m in figures.mentions if m.card_id and lo <= m.start < hi}
+        others = {f for c in named if (f := catalog.card(c).annual_fee_usd or 0.0) > 0}
+    else:
+        others = set(figures.annual)
+    fees = sorted(own | set(sorted(others)[:_NAMED_FEES_33]))
     if difference:
         return any(
             _near(abs(a - b), value) and (a in own or b in own) for a, b in combinations(fees, 2)
@@ -266,6 +299,15 @@ def _arithmetic(value: float, amounts: Sequence[float], rates: Sequence[float]) 
                 if _near(d, value, max(_TOLERANCE_USD_33, 0.005 * d)):
                     return True
     return False
+
+
+def _sentence(masked: str, start: int, end: int) -> tuple[int, int]:
+    """The sentence around a figure: from the last sentence end before ``start`` to the next
+    after ``end`` (a line break ends one)."""
+    lo = max(0, start - 400)
+    ends = [m.end() for m in _SENTENCE_END_33.finditer(masked, lo, start)]
+    after = _SENTENCE_END_33.search(masked, end, end + 400)
+    return (ends[-1] if ends else lo), (after.start() if after else min(len(masked), end + 400))
 
 
 def _lead_line(masked: str, line: int) -> tuple[int, int] | None:
@@ -317,6 +359,7 @@ class _Figures:
             if _BONUS_AFTER_33.match(masked, e)
             or _BONUS_BEFORE_33.search(masked, max(0, s - _REACH_33), s)
         }
+        self.mentions = extraction.mentions
         named = sorted({m.card_id for m in extraction.mentions if m.card_id is not None})
         self.annual = sorted(
             {fee for c in named if (fee := catalog.card(c).annual_fee_usd or 0.0) > 0}
@@ -331,7 +374,10 @@ class _Figures:
         the answer shows no working (red team W)."""
         line = masked.rfind("\n", 0, claim.start) + 1
         out: list[float] = []
-        if _WORKED_BEFORE_33.search(masked, max(line, claim.start - _REACH_33), claim.start):
+        marker = _WORKED_BEFORE_33.search(masked, max(line, claim.start - _REACH_33), claim.start)
+        if marker is not None and (
+            _ARROW_33.search(marker[0]) is not None or "%" in masked[line : marker.start()]
+        ):
             at = bisect_left(self.moved_starts, claim.start)
             out += [v for s, v in self.moved[max(0, at - _OPERANDS_33) : at]]
         after = _ON_AFTER_33.match(masked, claim.end)
@@ -341,8 +387,12 @@ class _Figures:
                 out.append(self.amounts[k][2])
         spans = [(line, claim.start)]
         lead = _lead_line(masked, line)
-        if lead is not None:
-            spans.append(lead)
+        if (
+            lead is not None
+            and "#" not in masked[lead[0] : lead[1]]
+            and _LEAD_WORK_33.search(masked, lead[0], lead[1])
+        ):
+            spans.append(lead)  # a worked example's lead, not a card's heading or a budget
         for lo, hi in spans:
             k = bisect_left(self.starts, lo)
             while k < len(self.amounts) and self.amounts[k][0] < hi and len(out) < 2 * _OPERANDS_33:
@@ -352,18 +402,31 @@ class _Figures:
                 k += 1
         return out
 
-    def before(self, start: int) -> tuple[list[float], list[float]]:
+    def before(self, masked: str, start: int) -> tuple[list[float], list[float]]:
         """The dollar amounts before ``start`` in its paragraph and the one before (at most
         ``_OPERANDS_33``), and the rates right before it: a result is worked from figures stated
         before it (the figures after a wrong fee are often worked from it - "fee = $360. you now
         owe $6,360" - and would make it look worked)."""
-        k = bisect_right(self.paragraphs, start) - 1
-        lo = self.paragraphs[max(0, k - 1)]
-        at = bisect_left(self.starts, start)
-        first = max(bisect_left(self.starts, lo), at - _OPERANDS_33)
-        amounts = [v for _, _, v in self.amounts[first:at]]
+        line = masked.rfind("\n", 0, start) + 1
+        above = masked.rfind("\n", 0, max(0, line - 1)) + 1 if line else 0
+        spans = [(above, start)]
+        lead = _lead_line(masked, line)
+        if lead is not None and lead[0] < above:
+            spans.append(lead)
+        amounts: list[float] = []
+        for lo, hi in spans:
+            first = max(bisect_left(self.starts, lo), bisect_left(self.starts, hi) - _OPERANDS_33)
+            amounts += [v for s, _, v in self.amounts[first:] if s < hi]
         r = bisect_left(self.rate_starts, start)
-        rates = self.rates[max(0, r - _PERCENTS_33) : r]
+        rates = [
+            rate
+            for s, rate in zip(
+                self.rate_starts[max(0, r - _PERCENTS_33) : r],
+                self.rates[max(0, r - _PERCENTS_33) : r],
+                strict=True,
+            )
+            if s >= line
+        ]
         return amounts, rates
 
 
@@ -385,18 +448,22 @@ def _worked(claim: Claim, masked: str, catalog: Catalog, figures: _Figures) -> b
     difference = _DIFFERENCE_33.search(masked, reach, claim.start) or _DIFFERENCE_AFTER_33.match(
         masked, claim.end
     )
-    line = masked.rfind("\n", 0, claim.start) + 1
-    counted = _COUNT_33.search(masked, max(line, claim.start - 160), claim.start) is not None
+    lo, hi = _sentence(masked, claim.start, claim.end)
+    counted = (
+        _COUNT_33.search(masked, lo, claim.start) is not None
+        and _ONE_LATE_33.search(masked, lo, hi) is None
+    )
     if (total or difference) and _fees_total(
-        value, claim, catalog, figures, bool(difference), counted
+        value, claim, catalog, figures, bool(difference), counted, (lo, hi)
     ):
         return True
     governed = _governed(masked, claim)
+    keeping = _KEEPING_33.search(masked, lo, claim.start) is not None
     marker = _RESULT_BEFORE_33.search(masked, reach, claim.start) or _RESULT_AFTER_33.match(
         masked, claim.end
     )
-    if marker and (not governed or _TOTAL_MARK_33.search(marker[0])):
-        amounts, rates = figures.before(claim.start)
+    if marker and not keeping and (not governed or _TOTAL_MARK_33.search(marker[0])):
+        amounts, rates = figures.before(masked, claim.start)
         if _arithmetic(value, amounts, rates):
             return True
     return (
