@@ -27,20 +27,20 @@ figure that is wrong for each of its cards is left unverified (no flag) when it 
   payment"), two to five times its late fee;
 * **a result the answer marks as worked** - "$3,948 x 5% = $197 vs $79 -> **+$118 a year**",
   "- Fee: $270 -> total $9,270" under "Example: $9,000 balance": with words of a result right
-  before or after it ("=", "->", "that's", "total", "net", "earns", "ahead", "back", a sign) - "="
-  and "that's" not after a fee word ("annual fee = $550" is the fee), none after words of keeping
-  the card ("to keep it open, that's $150 a year" is its price) - and, to the dollar, the sum or
-  difference of two dollar figures before it on its line, the line above or its list's lead line,
-  or a reward rate on its line (at most 10 %, a "4x" read as 4 %) times one of them (as is, times
-  twelve, over twelve);
+  before or after it ("=", "->", "that's", "total", "net", "earns", "ahead", "back", a sign) - after
+  a fee word only an arrow ("annual fee = $550", "the yearly fee comes to $300" are the fee), none
+  after words of keeping the card ("to keep it open, that's $150 a year" is its price) - and, to
+  the dollar, the sum or difference of two dollar figures before it on its line, the line above or
+  its list's lead line, or a reward rate on its line (at most 10 %, a "4x" read as 4 %) times one
+  of them (as is, times twelve, over twelve);
 * **a bonus added in** - "comes with a $250 bonus ... plus $250 in year one": after "plus" or
   "+" and before "in year one", "the first year" or "bonus", a figure equal to a bonus the answer
   states ("a $250 bonus", "bonus of $75", "$500 SUB") - not "plus $95 a year after that", the way
   an ongoing fee is stated.
 
-What the reading does not take, after nine red teams (RULESETS.md, "Ruleset 33"): an amount only
+What the reading does not take, after eight red teams (RULESETS.md, "Ruleset 33"): an amount only
 echoed from elsewhere in the answer (a deposit, a budget, a heading: copying a nearby number into
-a fee is a hallucination); a figure a fee word governs, unless words of a total mark it; the
+a fee is a hallucination); a figure a fee word governs, unless an arrow or a total of fees marks it; the
 card's own true fee as an operand ("true fee minus a nearby $100 credit"); figures stated after
 the result ("fee = $360. you now owe $6,360" - a wrong fee's own sums); operands or rates from
 other paragraphs; a "Card: $N fee" line whose working is shown nowhere on it; "plus $N a year";
@@ -165,10 +165,6 @@ _DIFFERENCE_AFTER_33 = re.compile(
     r"|extra)\b",
     re.IGNORECASE,
 )
-# result words that also override a fee word: "Fee: $270 -> total $9,270" (not "=", "that's")
-_TOTAL_MARK_33 = re.compile(
-    r"total|comes|adds|works|in[ \t]+all|net|ahead|back|saved", re.IGNORECASE
-)
 # "$100 on $2,000", "$180 on a $6,000 transfer": the amount right after the fee
 _ON_AFTER_33 = re.compile(r"[ \t]*(?:\*\*|__)?[ \t]*on[ \t]+(?:a|an|the|your|that)?[ \t]*")
 # a count of late payments before a late-fee total: "pay late twice", "two late payments"
@@ -188,6 +184,9 @@ _WORKED_BEFORE_33 = re.compile(
 )
 # the markers of a result that need no rate on the line: "fee = $180", "-> $100"
 _ARROW_33 = re.compile(r"[=\u2192\u2248]|->")
+# an arrow, the one result word that also overrides a fee word: "- Fee: $270 -> total $9,270"
+# (not "annual fee = $550", "the yearly fee comes to $300")
+_ARROW_ONLY_33 = re.compile(r"\u2192|->")
 # a list item: "- ", "* ", "1. ", "• "
 _ITEM_33 = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,2}[.)])[ \t]")
 # what follows a bonus added in: "in year one", "the first year", "sub", "bonus"
@@ -257,25 +256,27 @@ def _fees_total(
         late = [catalog.card(c).late_fee_usd or 0.0 for c in cards]
         if any(_near(k * fee, value) for fee in late if fee for k in _MULTIPLES_33):
             return True
-    own = {fee for c in cards if (fee := catalog.card(c).annual_fee_usd or 0.0) > 0}
+    own = [c for c in cards if (catalog.card(c).annual_fee_usd or 0.0) > 0]
     if not own:
         return False
     lo, hi = sentence
     if difference or claim.binding not in ("context", ""):
         # a difference, or a total its own words tie to a card: of the cards its sentence names
-        named = {m.card_id for m in figures.mentions if m.card_id and lo <= m.start < hi}
-        others = {f for c in named if (f := catalog.card(c).annual_fee_usd or 0.0) > 0}
+        pool = sorted({m.card_id for m in figures.mentions if m.card_id and lo <= m.start < hi})
     else:
-        others = set(figures.annual)
-    fees = sorted(own | set(sorted(others)[:_NAMED_FEES_33]))
+        pool = figures.named
+    others = [c for c in pool if c not in own and (catalog.card(c).annual_fee_usd or 0.0) > 0]
+    group_of = (own + others)[:_NAMED_FEES_33]
+    fee = {c: catalog.card(c).annual_fee_usd or 0.0 for c in group_of}
     if difference:
         return any(
-            _near(abs(a - b), value) and (a in own or b in own) for a, b in combinations(fees, 2)
+            _near(abs(fee[a] - fee[b]), value) and (a in own or b in own)
+            for a, b in combinations(group_of, 2)
         )
     return any(
-        _near(sum(group), value) and not own.isdisjoint(group)
-        for size in range(2, len(fees) + 1)
-        for group in combinations(fees, size)
+        _near(sum(fee[c] for c in group), value) and any(c in own for c in group)
+        for size in range(2, len(group_of) + 1)
+        for group in combinations(group_of, size)
     )
 
 
@@ -361,9 +362,7 @@ class _Figures:
         }
         self.mentions = extraction.mentions
         named = sorted({m.card_id for m in extraction.mentions if m.card_id is not None})
-        self.annual = sorted(
-            {fee for c in named if (fee := catalog.card(c).annual_fee_usd or 0.0) > 0}
-        )
+        self.named = named
 
     def bases(self, masked: str, claim: Claim) -> list[float]:
         """The amounts a percentage fee of ``claim`` is worked on, where its own line shows the
@@ -462,7 +461,14 @@ def _worked(claim: Claim, masked: str, catalog: Catalog, figures: _Figures) -> b
     marker = _RESULT_BEFORE_33.search(masked, reach, claim.start) or _RESULT_AFTER_33.match(
         masked, claim.end
     )
-    if marker and not keeping and (not governed or _TOTAL_MARK_33.search(marker[0])):
+    if (
+        marker
+        and not keeping
+        and (
+            not governed
+            or _ARROW_ONLY_33.search(masked, max(reach, marker.start() - 4), marker.end())
+        )
+    ):
         amounts, rates = figures.before(masked, claim.start)
         if _arithmetic(value, amounts, rates):
             return True
