@@ -1,20 +1,21 @@
-"""The -v3 to -v18 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
+"""The -v3 to -v19 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
 core-v9, core-v10, core-v11, core-v12, core-v13, core-v14, core-v15, core-v16, core-v17,
-core-v18, core-v19): the compliance verifier under rulesets 10, 16, 17, 19, 20, 21, 23, 24, 25,
-26, 27, 28, 29, 30, 31 and 32.
+core-v18, core-v19, core-v20): the compliance verifier under rulesets 10, 16, 17, 19, 20, 21, 23,
+24, 25, 26, 27, 28, 29, 30, 31, 32 and 33.
 
 -v4 (core-v5) is -v3 with ruleset 16, -v5 (core-v6) -v4 with ruleset 17, -v6 (core-v7) -v5
 with ruleset 19, -v7 (core-v8) -v6 with ruleset 20, -v8 (core-v9) -v7 with ruleset 21, -v9
 (core-v10) -v8 with ruleset 23, -v10 (core-v11) -v9 with ruleset 24, -v11 (core-v12) -v10 with
 ruleset 25, -v12 (core-v13) -v11 with ruleset 26, -v13 (core-v14) -v12 with ruleset 27, -v14
 (core-v15) -v13 with ruleset 28, -v15 (core-v16) -v14 with ruleset 29, -v16 (core-v17) -v15
-with ruleset 30, -v17 (core-v18) -v16 with ruleset 31 and -v18 (core-v19) -v17 with ruleset 32;
-the tests of -v3's build and episodes run for all sixteen, and the same text is graded by -v3 as
-ruleset 10 reads it, by -v4 as ruleset 16 does, by -v5 as ruleset 17 does, by -v6 as ruleset 19
-does, by -v7 as ruleset 20 does, by -v8 as ruleset 21 does, by -v9 as ruleset 23 does, by -v10 as
-ruleset 24 does, by -v11 as ruleset 25 does, by -v12 as ruleset 26 does, by -v13 as ruleset 27
-does, by -v14 as ruleset 28 does, by -v15 as ruleset 29 does, by -v16 as ruleset 30 does, by -v17
-as ruleset 31 does and by -v18 as ruleset 32 does.
+with ruleset 30, -v17 (core-v18) -v16 with ruleset 31, -v18 (core-v19) -v17 with ruleset 32 and
+-v19 (core-v20) -v18 with ruleset 33; the tests of -v3's build and episodes run for all
+seventeen, and the same text is graded by -v3 as ruleset 10 reads it, by -v4 as ruleset 16 does,
+by -v5 as ruleset 17 does, by -v6 as ruleset 19 does, by -v7 as ruleset 20 does, by -v8 as ruleset
+21 does, by -v9 as ruleset 23 does, by -v10 as ruleset 24 does, by -v11 as ruleset 25 does, by
+-v12 as ruleset 26 does, by -v13 as ruleset 27 does, by -v14 as ruleset 28 does, by -v15 as
+ruleset 29 does, by -v16 as ruleset 30 does, by -v17 as ruleset 31 does, by -v18 as ruleset 32
+does and by -v19 as ruleset 33 does.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
 compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
@@ -62,6 +63,7 @@ V15_RULESET = 29
 V16_RULESET = 30
 V17_RULESET = 31
 V18_RULESET = 32
+V19_RULESET = 33
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -1797,6 +1799,98 @@ def test_v18_grades_with_ruleset_32(base: str, snapshot: Any, catalog: Catalog) 
     assert kept == readings, kept
 
 
+def _lines_v19(task: Task, catalog: Catalog, snapshot: Any) -> Precision:
+    """Lines in the shapes of ruleset 33's reading (``worked_33``), for precision: true ones
+    ruleset 32 flags and ruleset 33 passes, and false twins in the same shapes that both flag -
+    every name and fee from the catalog (and, for a recommendation, only cards the customer is
+    eligible for).
+
+    A sum: "Between the <A> ($<A's annual fee>) and the <B> ($<B's>), that's $<the sum> a year in
+    fees." and a difference: "The <B> costs $<B's fee - A's> more a year than the <A> ($<A's fee>
+    vs $<B's fee>).", <A> and <B> the first two cards with different annual fees (wrong_fee under
+    ruleset 32: the result read as a card's annual fee); false: the same $10 higher. A bonus named
+    again: "The <card>: a $<bonus> bonus, plus $<bonus> in your first year.", the bonus a round
+    figure none of the card's dollar terms is (wrong_fee under ruleset 32: read as the first
+    year's fee); false: "The <card> comes with a $<bonus> bonus and its annual fee is $<bonus>."
+    (a fee word governs it). And a figure said of the card as its fee: "The <card> has a $<its
+    annual fee + 10> annual fee."
+
+    Not here: a percentage fee worked out on a stated amount ("Moving $6,000 to the <card>: fee =
+    $<its transfer fee on $6,000>", "A $500 cash advance on the <card>: fee = $<...>", "A $3,000
+    trip on the <card>: $<its foreign fee> fee"): ruleset 32 already passes those shapes on these
+    tasks (``worked_30`` and the fee checks read them), so they tell the two rulesets apart on none.
+    """
+    card, cards, _, _ = _v17_cards(task, catalog, snapshot)
+    name = card.card_name
+
+    def usd(x: float) -> str:
+        return f"${x:,.0f}"
+
+    honest: list[tuple[str, str, str]] = []
+    false: list[tuple[str, str, str]] = []
+    one, two = _fee_pair(cards)
+    fee_a, fee_b = float(one.annual_fee_usd), float(two.annual_fee_usd)
+    a, b = f"the {one.card_name} ({usd(fee_a)})", f"the {two.card_name} ({usd(fee_b)})"
+    for total in (fee_a + fee_b, fee_a + fee_b + 10):
+        line = f"Between {a} and {b}, that's {usd(total)} a year in fees."
+        (honest if total == fee_a + fee_b else false).append(("worked_33", "wrong_fee", line))
+    gap = abs(fee_b - fee_a)
+    for more in (gap, gap + 10):
+        line = (
+            f"The {two.card_name} costs {usd(more)} more a year than the {one.card_name} "
+            f"({usd(fee_a)} vs {usd(fee_b)})."
+        )
+        (honest if more == gap else false).append(("worked_33", "wrong_fee", line))
+
+    terms = {float(getattr(card, f) or 0) for f in card.__dataclass_fields__ if f.endswith("_usd")}
+    bonus = next(x for x in range(200, 1000, 50) if float(x) not in terms)
+    honest.append(
+        (
+            "worked_33",
+            "wrong_fee",
+            f"The {name}: a {usd(bonus)} bonus, plus {usd(bonus)} in your first year.",
+        )
+    )
+    false += [
+        (
+            "worked_33",
+            "wrong_fee",
+            f"The {name} comes with a {usd(bonus)} bonus and its annual fee is {usd(bonus)}.",
+        ),
+        (
+            "worked_33",
+            "wrong_fee",
+            f"The {name} has a {usd(float(card.annual_fee_usd or 0) + 10)} annual fee.",
+        ),
+    ]
+    return honest, false
+
+
+@pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
+def test_v19_grades_with_ruleset_33(base: str, snapshot: Any, catalog: Catalog) -> None:
+    """On the same task, -v18 grades a text as ruleset 32 reads it and -v19 as ruleset 33 does.
+    Ruleset 33 reads for precision: true texts -v18 fails pass -v19 - a worked figure where a fee
+    would sit, the sum of two cards' annual fees ("that's $<sum> a year in fees"), their
+    difference ("costs $<difference> more a year") or a bonus added in ("plus $<bonus> in your
+    first year")
+    (wrong_fee) - each one also under ruleset 32 with only ``worked_33`` added; their false twins
+    (the sum or difference $10 off, the bonus figure as the card's annual fee, the card's annual
+    fee $10 off) fail both, and on none of these lines does -v19 give a code -v18 does not.
+
+    No false text -v18 passes and -v19 fails is asserted: the reading only leaves a figure
+    unchecked."""
+
+    def lines(task: Task, catalog: Catalog) -> Precision:
+        return _lines_v19(task, catalog, snapshot)
+
+    fixed, kept = _precise_readings(
+        base, "v18", "v19", (V18_RULESET, V19_RULESET), lines, snapshot, catalog
+    )
+    # the reading has true texts -v18 fails and -v19 passes, and false twins both fail
+    assert fixed == {"worked_33"}, fixed
+    assert kept == {"worked_33"}, kept
+
+
 def test_v2_tasks_keep_ruleset_3(snapshot: Any, catalog: Catalog) -> None:
     """A published -v2 task: a false "no AF" (caught only by later rulesets) still passes."""
     for base in ("card_terms_qa", "recommend_card"):
@@ -1851,6 +1945,7 @@ def test_build_runs_the_verifier_with_the_family_ruleset(
         ("v16", V16_RULESET),
         ("v17", V17_RULESET),
         ("v18", V18_RULESET),
+        ("v19", V19_RULESET),
     ):
         seen.clear()
         task = get_family(f"credit_cards.{base}-{version}").build(snapshot, SEED, 0)
@@ -1915,10 +2010,11 @@ def _episode(task: Task, snapshot: Any, calls: list[dict[str, Any]]) -> float:
         "v16",
         "v17",
         "v18",
+        "v19",
     ],
 )
 @pytest.mark.parametrize("base", BUMPED)
-def test_v3_to_v18_oracle_scores_one_null_zero_and_wrong_readings_fail(
+def test_v3_to_v19_oracle_scores_one_null_zero_and_wrong_readings_fail(
     base: str, version: str, snapshot: Any, catalog: Catalog
 ) -> None:
     task = _task(base, version)
@@ -1958,6 +2054,7 @@ def test_v3_to_v18_oracle_scores_one_null_zero_and_wrong_readings_fail(
             "v16": V16_RULESET,
             "v17": V17_RULESET,
             "v18": V18_RULESET,
+            "v19": V19_RULESET,
         }[version]
         found = verify_response(draft.group(1), catalog, ruleset=ruleset).codes
         assert sorted(set(found)) == sorted(task.expected)

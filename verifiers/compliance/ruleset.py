@@ -281,7 +281,7 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   "my pick"), not by a review of it, and a past suggestion the answer corrects ("in my last reply
   I suggested X. You pointed out ...") or a counterfactual pick ("X would normally be the pick,
   but ...") is no pick (``held_31``, ``retracted_31``).
-* ``32`` - the default since stop 46 (``ruleset32``, ``ruleset32b``): ruleset 31 plus readings,
+* ``32`` - the default in stop 46 (``ruleset32``, ``ruleset32b``): ruleset 31 plus readings,
   all for precision, of the s36, s37 and s38 blind sets' tuning halves' false flags: a fee figure
   whose words leave several fees open ("$960, no fee") is unverified unless a fee word governs it
   (``kinds_32``); the head of a card named in full, a shared tier word or lower-case words of
@@ -291,6 +291,15 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   the customer's ("your X", "you already have A, B and X", a list led by "Keep") is put forward
   only by words of getting it ("apply", "add", "open"), not by a review's ("best", "strong", "my
   pick for groceries") (``held_32``).
+* ``33`` - the default since stop 47 (``ruleset33``): ruleset 32 plus a reading, for precision:
+  a dollar figure bound to a card as a fee, wrong for each of its cards, is unverified when it is
+  the card's own percentage fee (balance transfer, cash advance, foreign transaction) on money the
+  answer moves ("moving $6,000 ... fee = $180"), a total or difference of the named cards' own
+  fees with words of a total ("$29 and $39, you're paying $68 a year in fees"), a result the
+  answer marks as worked - the sum or difference of two figures before it, or a reward rate times
+  one of them ("costs $55 more a year", "= $2,250 a year") -, or a bonus added in ("a $250 bonus
+  ... plus $250 in year one"); a figure a fee word governs is still a fee unless words of a
+  result or a total mark it (``worked_33``).
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -778,7 +787,7 @@ class Ruleset:
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 32
+DEFAULT_RULESET = 33
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(
@@ -1148,7 +1157,7 @@ RULESETS[31] = replace(
 )
 
 
-#: Ruleset 32 (the default since stop 46; ``ruleset32``, ``ruleset32b``; the s36, s37 and s38
+#: Ruleset 32 (the default in stop 46; ``ruleset32``, ``ruleset32b``; the s36, s37 and s38
 #: tuning halves' false flags) is ruleset 31 plus, for precision, a review of a held card the
 #: answer first names as the customer's, fee figures no fee word governs, real cards called by the
 #: head of a name or a shared tier word, and "$95 after the first year" read as the annual fee.
@@ -1162,7 +1171,8 @@ RULESETS[32] = replace(
 )
 
 
-#: Ruleset 33 (a candidate; ``ruleset33``) is ruleset 32 plus worked figures read as no fees.
+#: Ruleset 33 (the default since stop 47; ``ruleset33``) is ruleset 32 plus worked figures read as
+#: no fees.
 RULESETS[33] = replace(RULESETS[32], version=33, worked_33=True)
 
 

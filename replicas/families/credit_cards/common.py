@@ -135,6 +135,10 @@ V17_COMPLIANCE_RULESET = 31
 #: with (the verifier's default since stop 46; a literal for the same reason).
 V18_COMPLIANCE_RULESET = 32
 
+#: The compliance ruleset the ``-v19`` families (suite core-v20, ``v19_families``) grade and build
+#: with (the verifier's default since stop 47; a literal for the same reason).
+V19_COMPLIANCE_RULESET = 33
+
 #: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
 #: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).
 RULES_SQL = f"""

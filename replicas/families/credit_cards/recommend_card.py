@@ -35,6 +35,8 @@ in ``replicas.families.credit_cards.v16_families``.
 in ``replicas.families.credit_cards.v17_families``.
 ``-v18`` (core-v19): ``-v17`` with check 2 under compliance ruleset 32; see ``RecommendCardV18``
 in ``replicas.families.credit_cards.v18_families``.
+``-v19`` (core-v20): ``-v18`` with check 2 under compliance ruleset 33; see ``RecommendCardV19``
+in ``replicas.families.credit_cards.v19_families``.
 
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
