@@ -77,6 +77,9 @@
 * Ruleset 32 against the revision that published it as the default (``RULESET_32_PUBLISHED``,
   ``0bb0fd8``, stop 46: its last change to the verdicts, after red teams P and Q), run
   there with ``ruleset=32``.
+* Ruleset 33 against the revision that published it (``RULESET_33_PUBLISHED``, ``27110e2``, stop
+  47: its last change to the verdicts, after red team Y; the default switch after it changed no
+  verdict), run there with ``ruleset=33``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -129,6 +132,7 @@ RULESET_29_PUBLISHED = "066a43399c6ac400fb728d03da99a529d26bebae"
 RULESET_30_PUBLISHED = "72ecdc2cdb893bd036713563f8f359788e65b19d"
 RULESET_31_PUBLISHED = "cc2d25819592401b4dc26a2ea3a7c26386db98f8"
 RULESET_32_PUBLISHED = "0bb0fd8063efb2f17f091b4333506bf23ab85d99"
+RULESET_33_PUBLISHED = "27110e241aa2a5fc746f2d37760401b56c68ccff"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
@@ -281,6 +285,7 @@ PUBLISHED = {
     30: RULESET_30_PUBLISHED,
     31: RULESET_31_PUBLISHED,
     32: RULESET_32_PUBLISHED,
+    33: RULESET_33_PUBLISHED,
 }
 
 

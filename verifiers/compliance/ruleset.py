@@ -291,15 +291,21 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   the customer's ("your X", "you already have A, B and X", a list led by "Keep") is put forward
   only by words of getting it ("apply", "add", "open"), not by a review's ("best", "strong", "my
   pick for groceries") (``held_32``).
-* ``33`` - the default since stop 47 (``ruleset33``): ruleset 32 plus a reading, for precision:
-  a dollar figure bound to a card as a fee, wrong for each of its cards, is unverified when it is
-  the card's own percentage fee (balance transfer, cash advance, foreign transaction) on money the
-  answer moves ("moving $6,000 ... fee = $180"), a total or difference of the named cards' own
-  fees with words of a total ("$29 and $39, you're paying $68 a year in fees"), a result the
-  answer marks as worked - the sum or difference of two figures before it, or a reward rate times
-  one of them ("costs $55 more a year", "= $2,250 a year") -, or a bonus added in ("a $250 bonus
-  ... plus $250 in year one"); a figure a fee word governs is still a fee unless words of a
-  result or a total mark it (``worked_33``).
+* ``33`` - the default since stop 47 (``ruleset33``): ruleset 32 plus a reading, for precision
+  (``worked_33``): a dollar figure bound to a card as a fee, wrong for each of its cards, is
+  unverified when it is the card's own percentage fee (balance transfer, cash advance, foreign
+  transaction, with its minimum) worked out where its own line shows the working ("say you're
+  moving $6,000 ... fee = $180", "Quick maths on $6,000:" above "- X: $300 fee", "-> $100 on
+  $2,000"); a total of named cards' annual fees, its own among them, with words of a total
+  ("between the A ($29) and the B ($39), you're paying $68 a year in fees"), the difference of its
+  own and another's its sentence names ("costs $10 more a year than the A"), or a late fee times a
+  count of late payments; a result the answer marks as worked ("=", "->", "total", a sign) that
+  is, to the dollar, the sum or difference of two figures before it on its line, the line above or
+  its list's lead, or a reward rate on its line times one of them ("6.25% = $2,250 a year", "->
+  +$118 a year"); or a bonus added in ("a $250 bonus ... plus $250 in year one"). A figure a fee
+  word governs is still the fee unless an arrow or a total of fees marks it ("annual fee = $550",
+  "the yearly fee comes to $300" are fees), and an amount only echoed from elsewhere is no
+  operand.
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.

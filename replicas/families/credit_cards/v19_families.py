@@ -13,18 +13,19 @@ Why: issue 13 asks that the families grade with the current verifier. Ruleset 33
 one reading, for precision, of honest worked figures any writer produces that ruleset 32 flagged as
 wrong fees. A dollar figure bound to a card as a fee, wrong for each of its cards, is unverified
 when it is the card's own percentage fee (balance transfer, cash advance, foreign transaction, with
-its minimum) on money the answer moves, owes, borrows or spends abroad ("say you're moving $6,000
-... fee = $180"); a total of the named cards' own fees, their difference or a few times one card's
-fee, with words of a total around it ("$29 and $39, you're paying $68 a year in fees"); a result
-the answer marks as worked ("=", "that's", "more", "extra", "total") that is, to the dollar, the
-sum or difference of two figures before it in its paragraph or the one before, or a reward rate of
-at most 10 % times one of them ("costs $55 more a year", "an extra $15 a month, $180 a year"); or,
-after "plus", a bonus the answer states ("a $250 bonus ... plus $250 in year one"). A figure a fee
-word governs ("annual fee: $68") is still the card's fee unless words of a result or a total mark
-it, an amount only echoed from elsewhere is no operand, and a figure said of a card as its fee
-("The X has a $105 annual fee") still claims. See ``verifiers/compliance/ruleset33.py``
-(``worked_33``); the blind-data numbers are left to its owner, in
-``verifiers/compliance/RULESETS.md``.
+its minimum) worked out where its own line shows the working ("say you're moving $6,000 ... fee =
+$180", "Quick maths on $6,000:" above "- X: $300 fee", "-> $100 on $2,000"); a total of named
+cards' annual fees, its own among them, with words of a total ("between the A ($29) and the B
+($39), you're paying $68 a year in fees"), the difference of its own and another's its sentence
+names ("costs $10 more a year than the A"), or a late fee times a count of late payments; a result
+the answer marks as worked ("=", "->", "total", a sign) that is, to the dollar, the sum or
+difference of two figures before it on its line, the line above or its list's lead, or a reward
+rate on its line times one of them ("6.25% = $2,250 a year", "-> +$118 a year"); or a bonus added
+in ("a $250 bonus ... plus $250 in year one"). A figure a fee word governs is still the fee unless
+an arrow or a total of fees marks it ("annual fee = $550", "the yearly fee comes to $300" are
+fees), and an amount only echoed from elsewhere is no operand. See
+``verifiers/compliance/ruleset33.py`` (``worked_33``); the blind-data numbers are left to its
+owner, in ``verifiers/compliance/RULESETS.md``.
 The ``-v18`` ids must keep ruleset 32's grades, so the change ships as these versions in suite
 core-v20.
 """
