@@ -101,7 +101,6 @@ _KEEPING_33 = re.compile(
     r"(?:it|this|that|them|the|your|one|#)",
     re.IGNORECASE,
 )
-_BLANK_33 = re.compile(r"\n[ \t]*\n")
 # a total or a difference of fees: "$68 a year in fees", "Total annual fees: $440", "combined"
 _FEES_TOTAL_AFTER_33 = re.compile(
     r"(?:\*\*|__)?[ \t]*(?:(?:a|per)[ \t]+year[ \t]+|/[ \t]*(?:yr|year)[ \t]+)?"
@@ -331,14 +330,13 @@ def _lead_line(masked: str, line: int) -> tuple[int, int] | None:
 
 
 class _Figures:
-    """The answer's figures, read once: dollar amounts, rates, paragraphs, moved amounts,
-    bonuses and the named cards' fees."""
+    """The answer's figures, read once: dollar amounts, rates, moved amounts, bonuses and the
+    named cards."""
 
     def __init__(self, extraction: Extraction, catalog: Catalog) -> None:
         masked = extraction.masked
         self.amounts = _amounts(masked)
         self.starts = [s for s, _, _ in self.amounts]
-        self.paragraphs = [0, *(m.end() for m in _BLANK_33.finditer(masked))]
         rates = sorted(
             (m.start(), float(m[1]))
             for pattern in (_PERCENT_33, _MULTIPLIER_33)
@@ -402,10 +400,10 @@ class _Figures:
         return out
 
     def before(self, masked: str, start: int) -> tuple[list[float], list[float]]:
-        """The dollar amounts before ``start`` in its paragraph and the one before (at most
-        ``_OPERANDS_33``), and the rates right before it: a result is worked from figures stated
-        before it (the figures after a wrong fee are often worked from it - "fee = $360. you now
-        owe $6,360" - and would make it look worked)."""
+        """The dollar amounts before ``start`` on its line, the line above and its list's lead
+        line (at most ``_OPERANDS_33`` of each), and the rates before it on its line: a result is
+        worked from figures stated before it (the figures after a wrong fee are often worked from
+        it - "fee = $360. you now owe $6,360" - and would make it look worked)."""
         line = masked.rfind("\n", 0, start) + 1
         above = masked.rfind("\n", 0, max(0, line - 1)) + 1 if line else 0
         spans = [(above, start)]
