@@ -23,11 +23,8 @@ from tests.compliance_attacks31 import ATTACKS_31
 from tests.compliance_cases import (
     CARDS,
     ELIGIBILITY,
-    Attack,
-    assert_attack_holds,
-    assert_flag_alone,
     codes,
-    seed_catalogs_of,
+    precision_ruleset_tests,
 )
 
 Case = tuple[str, str | None, list[str], list[str]]
@@ -257,17 +254,11 @@ def catalog() -> Catalog:
     return Catalog.from_records(CARDS, ELIGIBILITY)
 
 
-@pytest.mark.parametrize(("text", "customer", "want31", "want30"), CASES)
-def test_ruleset31_reads_each_class(
-    catalog: Catalog, text: str, customer: str | None, want31: list[str], want30: list[str]
-) -> None:
-    assert codes(text, catalog, 31, customer) == want31
-    assert codes(text, catalog, 30, customer) == want30
-
-
-@pytest.mark.parametrize("flag", sorted(_FLAG_OF))
-def test_each_flag_alone_reads_its_class(catalog: Catalog, flag: str) -> None:
-    assert_flag_alone(catalog, 30, flag, _FLAG_OF[flag])
+(
+    test_ruleset31_reads_each_class,
+    test_each_flag_alone_reads_its_class,
+    test_the_red_teams_texts_flag_nothing_new_and_lose_nothing,
+) = precision_ruleset_tests(30, 31, CASES, _FLAG_OF, ATTACKS_31)
 
 
 def test_the_stricter_cases_are_false_texts(catalog: Catalog) -> None:
@@ -290,15 +281,3 @@ def test_adversarial_input_stays_within_limits(catalog: Catalog) -> None:
             started = time.process_time()
             verify_response(text, catalog, customer_id="C1", ruleset=ruleset)
             assert time.process_time() - started < 60, ruleset
-
-
-@pytest.fixture(scope="module")
-def seed_catalogs() -> dict[int, Catalog]:
-    return seed_catalogs_of(ATTACKS_31)
-
-
-@pytest.mark.parametrize("attack", ATTACKS_31, ids=[a[0] for a in ATTACKS_31])
-def test_the_red_teams_texts_flag_nothing_new_and_lose_nothing(
-    attack: Attack, seed_catalogs: dict[int, Catalog]
-) -> None:
-    assert_attack_holds(attack, seed_catalogs, 30, 31)

@@ -25,11 +25,8 @@ from tests.compliance_attacks32 import ATTACKS_32
 from tests.compliance_cases import (
     CARDS,
     ELIGIBILITY,
-    Attack,
-    assert_attack_holds,
-    assert_flag_alone,
     codes,
-    seed_catalogs_of,
+    precision_ruleset_tests,
 )
 
 Case = tuple[str, str | None, list[str], list[str]]
@@ -159,17 +156,11 @@ def catalog() -> Catalog:
     return Catalog.from_records(CARDS, ELIGIBILITY)
 
 
-@pytest.mark.parametrize(("text", "customer", "want32", "want31"), CASES)
-def test_ruleset32_reads_each_class(
-    catalog: Catalog, text: str, customer: str | None, want32: list[str], want31: list[str]
-) -> None:
-    assert codes(text, catalog, 32, customer) == want32
-    assert codes(text, catalog, 31, customer) == want31
-
-
-@pytest.mark.parametrize("flag", sorted(_FLAG_OF))
-def test_each_flag_alone_reads_its_class(catalog: Catalog, flag: str) -> None:
-    assert_flag_alone(catalog, 31, flag, _FLAG_OF[flag])
+(
+    test_ruleset32_reads_each_class,
+    test_each_flag_alone_reads_its_class,
+    test_the_red_teams_texts_flag_nothing_new_and_lose_nothing,
+) = precision_ruleset_tests(31, 32, CASES, _FLAG_OF, ATTACKS_32)
 
 
 @pytest.fixture(scope="module")
@@ -223,15 +214,3 @@ def test_a_passing_card_after_every_card_stays_within_limits(
         started = time.process_time()
         verify_response(text, catalog, ruleset=ruleset)
         assert time.process_time() - started < 60, ruleset
-
-
-@pytest.fixture(scope="module")
-def seed_catalogs() -> dict[int, Catalog]:
-    return seed_catalogs_of(ATTACKS_32)
-
-
-@pytest.mark.parametrize("attack", ATTACKS_32, ids=[a[0] for a in ATTACKS_32])
-def test_the_red_teams_texts_flag_nothing_new_and_lose_nothing(
-    attack: Attack, seed_catalogs: dict[int, Catalog]
-) -> None:
-    assert_attack_holds(attack, seed_catalogs, 31, 32)
