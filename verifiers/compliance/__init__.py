@@ -174,6 +174,7 @@ from replicas.verifiers.compliance.ruleset31b import held_31, retracted_31
 from replicas.verifiers.compliance.ruleset32 import checked_32, held_32
 from replicas.verifiers.compliance.ruleset32b import names_32
 from replicas.verifiers.compliance.ruleset33 import checked_33
+from replicas.verifiers.compliance.ruleset34 import acquire_34, checked_34
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -608,6 +609,8 @@ def _evaluate(
             more = _then(more, picks_29)
         elif rules.picks_28:
             more = _then(more, picks_28)
+        if rules.acquire_34:
+            more = _then(more, acquire_34)
         if rules.held_30:
             held = partial(held_30, closed=_closed_to(catalog, customer))
             more = _then(more, held)
@@ -645,7 +648,8 @@ def _evaluate(
 
 
 def _checked(rules: Ruleset, catalog: Catalog) -> Callable[[Extraction], Sequence[Claim]] | None:
-    """The claims as checked against the catalog: ruleset 32's readings, then ruleset 33's."""
+    """The claims as checked against the catalog: ruleset 32's readings, then ruleset 33's and
+    34's."""
     checked = (
         checked_32(rules.kinds_32, rules.after_first_32)
         if rules.kinds_32 or rules.after_first_32
@@ -653,6 +657,8 @@ def _checked(rules: Ruleset, catalog: Catalog) -> Callable[[Extraction], Sequenc
     )
     if rules.worked_33:
         checked = checked_33(checked, catalog)
+    if rules.first_year_34:
+        checked = checked_34(checked, catalog)
     return checked
 
 

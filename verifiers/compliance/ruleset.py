@@ -790,6 +790,11 @@ class Ruleset:
     # ruleset 33 (precision): "fee = $180" on a $6,000 transfer at 3%, "$29 and $39 ... $68 a
     # year in fees", "plus $250 in year one" after a $250 bonus - worked figures, no fees
     worked_33: bool = False
+    # ruleset 34 (recall): "I'd add the X", "I'd go **X**", "I'd move it to X" put X forward
+    acquire_34: bool = False
+    # ruleset 34 (recall): "which waives the $325 for your first year" on a card with no waiver,
+    # "the first year is $95" on one that waives it - a clause about the first year's fee
+    first_year_34: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1180,6 +1185,10 @@ RULESETS[32] = replace(
 #: Ruleset 33 (the default since stop 47; ``ruleset33``) is ruleset 32 plus worked figures read as
 #: no fees.
 RULESETS[33] = replace(RULESETS[32], version=33, worked_33=True)
+
+#: Ruleset 34 (``ruleset34``) is ruleset 33 plus, for recall, cards put forward by a first-person
+#: verb of getting them and clauses about a card's first-year fee.
+RULESETS[34] = replace(RULESETS[33], version=34, acquire_34=True, first_year_34=True)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:
