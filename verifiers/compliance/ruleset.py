@@ -795,6 +795,11 @@ class Ruleset:
     # ruleset 34 (recall): "which waives the $325 for your first year" on a card with no waiver,
     # "the first year is $95" on one that waives it - a clause about the first year's fee
     first_year_34: bool = False
+    # ruleset 34 (precision): "at, say, 24%", "if ... your rate is 18%", "on a 27% card" - a
+    # whole-number APR the answer supposes is no rate of the card
+    supposed_34: bool = False
+    # ruleset 34 (precision): "up to $6k", "$200 deposit", "an automatic $295 payment" - no fees
+    amounts_34: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1187,8 +1192,16 @@ RULESETS[32] = replace(
 RULESETS[33] = replace(RULESETS[32], version=33, worked_33=True)
 
 #: Ruleset 34 (``ruleset34``) is ruleset 33 plus, for recall, cards put forward by a first-person
-#: verb of getting them and clauses about a card's first-year fee.
-RULESETS[34] = replace(RULESETS[33], version=34, acquire_34=True, first_year_34=True)
+#: verb of getting them and clauses about a card's first-year fee; for precision, whole-number
+#: APRs the answer supposes and dollar figures that are thousands, deposits or payments.
+RULESETS[34] = replace(
+    RULESETS[33],
+    version=34,
+    acquire_34=True,
+    first_year_34=True,
+    supposed_34=True,
+    amounts_34=True,
+)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:

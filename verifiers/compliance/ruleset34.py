@@ -14,6 +14,17 @@ red team Y's holes that rulesets 32 and 33 share):
   with "both"/"each"; a request ("ask them to waive the first year"), a hedge ("many cards waive")
   or a clause about another fee or an intro rate is no claim; a clause the extraction already read
   a first-year claim in is left to it.
+
+and two for precision (the tuning halves' false flags):
+
+* ``supposed_34``: a whole-number APR the answer supposes is no rate of the card it is bound to
+  ("at, say, 24%", "e.g. 22%", "if ... your rate is 18%", a sentence opening "Say you've got
+  ...", "keeping it on a 27% card", "at a 24% rate it would cost"); no catalog APR is a whole
+  number, an example's is. Without such words a whole-number APR stays checked: "a 27% APR" is
+  the likeliest hallucination of all (``round_33``, dropped in stop 47);
+* ``amounts_34``: a dollar figure that is thousands ("up to $6k"), a deposit ("$200 deposit",
+  "only $200 down", "a deposit of $200") or a payment ("an automatic $295 payment", "payments of
+  $343") is no fee.
 """
 
 from __future__ import annotations
@@ -23,7 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from replicas.verifiers.compliance.claim_types import FEE_CLAIM
+from replicas.verifiers.compliance.claim_types import APR_CLAIM, FEE_CLAIM
 from replicas.verifiers.compliance.claims import Claim
 from replicas.verifiers.compliance.recommend import Recommendations
 from replicas.verifiers.compliance.values import NONE, USD
@@ -31,8 +42,9 @@ from replicas.verifiers.compliance.values import NONE, USD
 if TYPE_CHECKING:
     from replicas.verifiers.compliance.catalog import Catalog
     from replicas.verifiers.compliance.claims import Extraction
+    from replicas.verifiers.compliance.ruleset import Ruleset
 
-__all__ = ["acquire_34", "checked_34", "first_year_34"]
+__all__ = ["acquire_34", "amounts_34", "checked_34", "first_year_34", "supposed_34"]
 
 
 # -- acquire_34 ----------------------------------------------------------------------------------
@@ -274,13 +286,109 @@ def _value(clause: str) -> str | float | None:
     return None
 
 
+# -- supposed_34, amounts_34 (precision) -----------------------------------------------------
+
+# a rate the answer supposes: "at, say, 24%", "e.g. 22%", "if ... your rate is 18%", "at a 24%
+# rate it would cost", "on a 27% card"
+_SUPPOSED_BEFORE_34 = re.compile(
+    r"(?:\bsay|\bsuppose|\bimagine|\be\.g\.|\bfor[ \t]+(?:example|instance)),?[ \t]+"
+    r"(?:(?:a|an|an[ \t]+apr[ \t]+of|a[ \t]+rate[ \t]+of)[ \t]+)?(?:\*\*|__)?$"
+    r"|\bif\b[^.;:!?\n]{0,60}\b(?:rate|apr)[ \t]+(?:is|were|was|lands?|landed|ends?[ \t]+up)"
+    r"(?:[ \t]+at)?[ \t]+(?:\*\*|__)?$"
+    r"|\b(?:on|at|than|vs\.?|versus|to)[ \t]+an?[ \t]+(?:\*\*|__)?$"
+)
+_SUPPOSED_AFTER_34 = {
+    # "... a 27% card", "a 24% rate it would cost" (the "a" before the rate: _SUPPOSED_BEFORE_34)
+    "card": re.compile(r"(?:\*\*|__)?[ \t]+(?:apr[ \t]+)?card\b"),
+    "rate": re.compile(r"(?:\*\*|__)?[ \t]+(?:rate|apr)\b[^.;:!?\n]{0,30}\b(?:would|'d|will)\b"),
+}
+_LEADING_A_34 = re.compile(r"\ban?[ \t]+(?:\*\*|__)?$")
+# a sentence that sets up an example: "Say you've got $3,000 on X and your rate landed at 25%"
+_EXAMPLE_SENTENCE_34 = re.compile(
+    r"[ \t*_>-]*(?:(?:let's|lets)[ \t]+)?(?:say|suppose|imagine|for[ \t]+example|e\.g\.)\b"
+)
+# a dollar figure that is no fee: thousands ("$6k"), a deposit ("$200 deposit", "$200 down",
+# "a deposit of $200"), a payment ("an automatic $295 payment", "payments of $343")
+_THOUSANDS_AFTER_34 = re.compile(r"[kK]\b")
+_NO_FEE_AFTER_34 = re.compile(
+    r"(?:\*\*|__)?[ \t]+(?:(?:security|minimum|refundable|cash)[ \t]+)?(?:deposit|down\b)"
+    r"|(?:\*\*|__)?[ \t]+(?:(?:monthly|a[ \t]+month|/mo|per[ \t]+month)[ \t]+)?payments?\b"
+    r"(?![ \t]+fee)"
+)
+_NO_FEE_BEFORE_34 = re.compile(
+    r"\b(?:deposit|payments?)[ \t]+(?:of|is|are|:)[ \t]+(?:about[ \t]+|around[ \t]+|~)?"
+    r"(?:\*\*|__)?$"
+)
+
+
+def supposed_34(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
+    """``claims`` with a whole-number APR the answer supposes left unverified (no catalog APR
+    is a whole number; an example's rate is): after "say", "e.g.", "if ... your rate is", in a
+    sentence that opens with "say"/"suppose", or "a 27% card", "at a 24% rate it would cost"."""
+    out: list[Claim] | None = None
+    for i, claim in enumerate(claims):
+        if (
+            claim.family != APR_CLAIM
+            or not claim.cards
+            or claim.low is None
+            or claim.low != claim.high
+            or claim.low != int(claim.low)
+        ):
+            continue
+        line_start = masked.rfind("\n", 0, claim.start) + 1
+        before = masked[max(line_start, claim.start - _REACH_34) : claim.start]
+        supposed = _SUPPOSED_BEFORE_34.search(before)
+        if supposed is not None and _LEADING_A_34.search(before) is not None:
+            # "on a 27% card", "at a 24% rate it would ...": only with a card or a rate after
+            supposed = None
+            for after in _SUPPOSED_AFTER_34.values():
+                if after.match(masked, claim.end) is not None:
+                    supposed = after.match(masked, claim.end)
+        if supposed is None:
+            sentence = _sentence_start(masked, claim.start, line_start)
+            if _EXAMPLE_SENTENCE_34.match(masked, sentence) is None:
+                continue
+        if out is None:
+            out = list(claims)
+        out[i] = replace(claim, cards=())
+    return claims if out is None else out
+
+
+def amounts_34(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
+    """``claims`` with a dollar figure that is no fee left unverified: thousands ("up to $6k"),
+    a deposit ("$200 deposit", "only $200 down") or a payment ("an automatic $295 payment")."""
+    out: list[Claim] | None = None
+    for i, claim in enumerate(claims):
+        if claim.family != FEE_CLAIM or not claim.cards or claim.unit != USD:
+            continue
+        line_start = masked.rfind("\n", 0, claim.start) + 1
+        if (
+            _THOUSANDS_AFTER_34.match(masked, claim.end) is None
+            and _NO_FEE_AFTER_34.match(masked, claim.end) is None
+            and _NO_FEE_BEFORE_34.search(masked, max(line_start, claim.start - 40), claim.start)
+            is None
+        ):
+            continue
+        if out is None:
+            out = list(claims)
+        out[i] = replace(claim, cards=())
+    return claims if out is None else out
+
+
 def checked_34(
-    previous: Callable[[Extraction], Sequence[Claim]] | None, catalog: Catalog
+    previous: Callable[[Extraction], Sequence[Claim]] | None, catalog: Catalog, rules: Ruleset
 ) -> Callable[[Extraction], Sequence[Claim]]:
-    """The claims as ruleset 34 checks them: ruleset 33's, then ``first_year_34``."""
+    """The claims as ruleset 34 checks them: ruleset 33's, then ``amounts_34``,
+    ``supposed_34`` and ``first_year_34`` where ``rules`` has them."""
 
     def checked(extraction: Extraction) -> Sequence[Claim]:
         claims = extraction.claims if previous is None else previous(extraction)
-        return first_year_34(claims, extraction, catalog)
+        if rules.amounts_34:
+            claims = amounts_34(claims, extraction.masked)
+        if rules.supposed_34:
+            claims = supposed_34(claims, extraction.masked)
+        if rules.first_year_34:
+            claims = first_year_34(claims, extraction, catalog)
+        return claims
 
     return checked
