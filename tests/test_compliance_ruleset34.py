@@ -1,8 +1,8 @@
 """Compliance ruleset 34 (issue 13, ``verifiers/compliance/ruleset34.py``): for recall, cards put
 forward by a first-person verb of getting them ("I'd add the X") and clauses about a card's
 first-year fee (a false waiver, a first year priced wrong); for precision, whole-number APRs the
-answer supposes ("at, say, 24%") and dollar figures that are thousands, deposits or payments. In
-our own wording on the hand catalog (``tests/compliance_cases``).
+answer supposes ("at, say, 24%"), dollar figures that are thousands, deposits or payments, and
+yearly figures worked from monthly ones. In our own wording on the hand catalog (``tests/compliance_cases``).
 
 Summit Cash: no annual fee, 19.99%-29.99% variable. Summit Cash Plus: $95, first year $0 (waived),
 18.24%-27.24%. Summit Cash Preferred: $150, first year $150 (no waiver). Customer C1 may get Summit
@@ -155,12 +155,42 @@ AMOUNTS: list[Case] = [
     ),
 ]
 
-CASES = ACQUIRE + FIRST_YEAR + SUPPOSED + AMOUNTS
+YEARLY: list[Case] = [
+    # a yearly figure twelve times the monthly one right before it
+    (
+        "I'd go with the Summit Cash Plus. It gives 4% on groceries and 4% on dining.\n\n"
+        "Quick sums: $500 a month on groceries and $250 on dining is $20 + $10 = $30 a month, or "
+        "$360 a year.",
+        None,
+        _OK,
+        _FEE,
+    ),
+    (
+        "The Summit Cash Plus and the Summit Cash both pay well. That's about $34 a month across "
+        "both cards, just over $408 a year.",
+        None,
+        _OK,
+        _FEE,
+    ),
+    # not twelve times it, or a price: checked
+    (
+        "The Summit Cash Plus and the Summit Cash both pay well. That's about $34 a month across "
+        "both cards, just over $420 a year.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+    ("Summit Cash Plus costs $8 a month, or $96 a year.", None, _FEE, _FEE),
+    ("Summit Cash Plus: annual fee $8 a month, or $96 a year.", None, _FEE, _FEE),
+]
+
+CASES = ACQUIRE + FIRST_YEAR + SUPPOSED + AMOUNTS + YEARLY
 _FLAG_OF = {
     "acquire_34": ACQUIRE,
     "first_year_34": FIRST_YEAR,
     "supposed_34": SUPPOSED,
     "amounts_34": AMOUNTS,
+    "yearly_34": YEARLY,
 }
 ATTACKS_34: list = []
 

@@ -800,6 +800,9 @@ class Ruleset:
     supposed_34: bool = False
     # ruleset 34 (precision): "up to $6k", "$200 deposit", "an automatic $295 payment" - no fees
     amounts_34: bool = False
+    # ruleset 34 (precision): "$30 a month, or $360 a year" - a yearly figure worked from a
+    # monthly one is no fee
+    yearly_34: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1193,7 +1196,8 @@ RULESETS[33] = replace(RULESETS[32], version=33, worked_33=True)
 
 #: Ruleset 34 (``ruleset34``) is ruleset 33 plus, for recall, cards put forward by a first-person
 #: verb of getting them and clauses about a card's first-year fee; for precision, whole-number
-#: APRs the answer supposes and dollar figures that are thousands, deposits or payments.
+#: APRs the answer supposes, dollar figures that are thousands, deposits or payments, and yearly
+#: figures worked from monthly ones.
 RULESETS[34] = replace(
     RULESETS[33],
     version=34,
@@ -1201,6 +1205,7 @@ RULESETS[34] = replace(
     first_year_34=True,
     supposed_34=True,
     amounts_34=True,
+    yearly_34=True,
 )
 
 

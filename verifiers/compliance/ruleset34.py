@@ -24,7 +24,11 @@ and two for precision (the tuning halves' false flags):
   the likeliest hallucination of all (``round_33``, dropped in stop 47);
 * ``amounts_34``: a dollar figure that is thousands ("up to $6k"), a deposit ("$200 deposit",
   "only $200 down", "a deposit of $200") or a payment ("an automatic $295 payment", "payments of
-  $343") is no fee.
+  $343") is no fee;
+* ``yearly_34``: a yearly figure twelve times a monthly one right before it on its line ("$30 a
+  month, or $360 a year", "~$17/mo, ~$205/yr"), wrong for each of its cards, is no fee - unless a
+  word of a price stands before it in its sentence ("costs $8 a month, or $96 a year") or a fee
+  word governs it.
 """
 
 from __future__ import annotations
@@ -37,6 +41,8 @@ from typing import TYPE_CHECKING
 from replicas.verifiers.compliance.claim_types import APR_CLAIM, FEE_CLAIM
 from replicas.verifiers.compliance.claims import Claim
 from replicas.verifiers.compliance.recommend import Recommendations
+from replicas.verifiers.compliance.ruleset32 import _governed
+from replicas.verifiers.compliance.term_checks import check_fee
 from replicas.verifiers.compliance.values import NONE, USD
 
 if TYPE_CHECKING:
@@ -44,7 +50,7 @@ if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Extraction
     from replicas.verifiers.compliance.ruleset import Ruleset
 
-__all__ = ["acquire_34", "amounts_34", "checked_34", "first_year_34", "supposed_34"]
+__all__ = ["acquire_34", "amounts_34", "checked_34", "first_year_34", "supposed_34", "yearly_34"]
 
 
 # -- acquire_34 ----------------------------------------------------------------------------------
@@ -375,6 +381,56 @@ def amounts_34(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
     return claims if out is None else out
 
 
+# a yearly figure that is twelve times a monthly one right before it: "$30 a month, or $360 a
+# year", "~$17/mo, ~$205/yr", "about $34 a month across both cards, just over $408 a year"
+_YEAR_AFTER_34 = re.compile(
+    r"(?:\*\*|__)?[ \t]*(?:(?:a|per|/)[ \t]*(?:year|yr)\b|annually\b|yearly\b|/annum\b)"
+)
+_MONTHLY_BEFORE_34 = re.compile(
+    r"\$(\d{1,3}(?:,\d{3})*(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)(?![\d,]*\d)[ \t]*(?:\*\*|__)?[ \t]*"
+    r"(?:a|per|/)[ \t]*(?:month|mo)\b(?P<gap>[^$\n]{0,40})$"
+)
+# words that make the monthly figure a price: "costs $8 a month, or $96 a year"
+_PRICE_WORDS_34 = re.compile(
+    r"\b(?:fees?|af|costs?|costing|charges?|charged|charging|pay|paying|price\w*|membership"
+    r"|subscription)\b"
+)
+_ROUNDING_34 = 6.0  # a monthly figure rounded to the dollar, times twelve
+
+
+def yearly_34(claims: Sequence[Claim], masked: str, catalog: Catalog) -> Sequence[Claim]:
+    """``claims`` with a yearly dollar figure that is twelve times a monthly figure right before
+    it on its line (``_MONTHLY_BEFORE_34``) left unverified, when it is wrong for each of its
+    cards and no word of a price stands in its sentence before it or governs it."""
+    out: list[Claim] | None = None
+    for i, claim in enumerate(claims):
+        if (
+            claim.family != FEE_CLAIM
+            or not claim.cards
+            or claim.unit != USD
+            or not claim.low
+            or claim.low != claim.high
+            or _YEAR_AFTER_34.match(masked, claim.end) is None
+        ):
+            continue
+        line_start = masked.rfind("\n", 0, claim.start) + 1
+        monthly = _MONTHLY_BEFORE_34.search(masked, max(line_start, claim.start - 120), claim.start)
+        if monthly is None:
+            continue
+        value = float(monthly.group(1).replace(",", ""))
+        if abs(12 * value - claim.low) > _ROUNDING_34:
+            continue
+        sentence = _sentence_start(masked, monthly.start(), line_start)
+        if _PRICE_WORDS_34.search(masked, sentence, claim.start) or _governed(masked, claim):
+            continue
+        if not all(check_fee(claim, catalog.card(c), c) for c in claim.cards):
+            continue
+        if out is None:
+            out = list(claims)
+        out[i] = replace(claim, cards=())
+    return claims if out is None else out
+
+
 def checked_34(
     previous: Callable[[Extraction], Sequence[Claim]] | None, catalog: Catalog, rules: Ruleset
 ) -> Callable[[Extraction], Sequence[Claim]]:
@@ -387,6 +443,8 @@ def checked_34(
             claims = amounts_34(claims, extraction.masked)
         if rules.supposed_34:
             claims = supposed_34(claims, extraction.masked)
+        if rules.yearly_34:
+            claims = yearly_34(claims, extraction.masked, catalog)
         if rules.first_year_34:
             claims = first_year_34(claims, extraction, catalog)
         return claims
