@@ -2,7 +2,8 @@
 forward by a first-person verb of getting them ("I'd add the X") and clauses about a card's
 first-year fee (a false waiver, a first year priced wrong); for precision, whole-number APRs the
 answer supposes ("at, say, 24%"), dollar figures that are thousands, deposits or payments, and
-yearly figures worked from monthly ones. In our own wording on the hand catalog (``tests/compliance_cases``).
+yearly figures worked from monthly ones, and a value the line contradicts with the card's right
+one (another card's). In our own wording on the hand catalog (``tests/compliance_cases``).
 
 Summit Cash: no annual fee, 19.99%-29.99% variable. Summit Cash Plus: $95, first year $0 (waived),
 18.24%-27.24%. Summit Cash Preferred: $150, first year $150 (no waiver). Customer C1 may get Summit
@@ -72,6 +73,29 @@ ACQUIRE: list[Case] = [
         _OK,
         _OK,
     ),
+    # a condition after the card, the customer's words in quotes, another use of "add" (red team
+    # B): no recommendation
+    (
+        "The Summit Cash is a fine everyday card. I'd add the Summit Cash Preferred once your "
+        "score reaches 700 ($150 a year).",
+        "C1",
+        _OK,
+        _OK,
+    ),
+    (
+        'The Summit Cash is a fine everyday card. You said: "I\'ll move it to Summit Cash Plus." '
+        "Not yet ($95 a year).",
+        "C1",
+        _OK,
+        _OK,
+    ),
+    (
+        "You already carry the Summit Cash Plus ($95 a year) and the Summit Cash. I'd add the "
+        "Summit Cash Plus to Apple Pay.",
+        "C1",
+        _OK,
+        _OK,
+    ),
     (
         "> I'd move it to Summit Cash Plus, right?\n\nThe Summit Cash is the one open to you "
         "today.",
@@ -103,8 +127,8 @@ SUPPOSED: list[Case] = [
     # a whole-number rate the answer supposes
     ("On the Summit Cash, at, say, 24% APR, $1,000 costs about $20 a month.", None, _OK, _APR),
     (
-        "Summit Cash: 19.99%-29.99% variable. If $1,500 is left and your rate is 24%, interest "
-        "is about $30 a month.",
+        "Summit Cash: 19.99%-29.99% variable. On $1,500 at a rate of, say, 24%, interest is about "
+        "$30 a month.",
         None,
         _OK,
         _APR,
@@ -119,6 +143,15 @@ SUPPOSED: list[Case] = [
     # stated as the card's rate: checked
     ("The Summit Cash has a 24% APR.", None, _APR, _APR),
     ("The Summit Cash's APR is 27%, so pay in full.", None, _APR, _APR),
+    # a condition, a scenario or an example card is no supposed rate (red team C): checked
+    (
+        "If you carry a balance on the Summit Cash, the APR is 22%, so pay it in full.",
+        None,
+        _APR,
+        _APR,
+    ),
+    ("For example, the Summit Cash charges 22% APR on purchases.", None, _APR, _APR),
+    ("The Summit Cash agreement and rate sheet both say 22% for purchases.", None, _APR, _APR),
     # a supposed rate that is not a whole number stays checked
     ("On the Summit Cash, at, say, 24.5% APR, $1,000 costs about $20 a month.", None, _APR, _APR),
 ]
@@ -149,6 +182,15 @@ AMOUNTS: list[Case] = [
     ("Summit Cash Plus: $60 late payment fee.", None, _FEE, _FEE),
     (
         "Summit Cash ($0 annual fee) gets you started with just $200, plus a $200 deposit.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+    # a payment, a "down" or thousands that state the fee (red team C): checked
+    ("On the Summit Cash Plus, the fee for a late payment is $45.", None, _FEE, _FEE),
+    ("The Summit Cash Plus annual fee comes out as one $49 payment each year.", None, _FEE, _FEE),
+    (
+        "The Summit Cash Plus's annual fee is $125 down the drain if you never use it.",
         None,
         _FEE,
         _FEE,
@@ -184,13 +226,41 @@ YEARLY: list[Case] = [
     ("Summit Cash Plus: annual fee $8 a month, or $96 a year.", None, _FEE, _FEE),
 ]
 
-CASES = ACQUIRE + FIRST_YEAR + SUPPOSED + AMOUNTS + YEARLY
+CONTRADICTED: list[Case] = [
+    # a line binds a right and a wrong value of one term to one card, the wrong one right for
+    # another card the answer names: the neighbour's term
+    (
+        "The Summit Cash is my pick for groceries. The one drawback is a 3% foreign transaction "
+        "fee, so abroad use your Summit Cash Plus (no foreign fee) instead.",
+        None,
+        _OK,
+        _FEE,
+    ),
+    # no card's value, or no other card named: checked
+    (
+        "The Summit Cash is my pick for groceries. The one drawback is a 5% foreign transaction "
+        "fee, so abroad use your Summit Cash Plus (no foreign fee) instead.",
+        None,
+        _FEE,
+        _FEE,
+    ),
+    (
+        "Summit Cash Plus: 18.24%-27.24% variable, and the Summit Cash Plus APR is 19.99%-29.99% "
+        "on purchases.",
+        None,
+        _APR,
+        _APR,
+    ),
+]
+
+CASES = ACQUIRE + FIRST_YEAR + SUPPOSED + AMOUNTS + YEARLY + CONTRADICTED
 _FLAG_OF = {
     "acquire_34": ACQUIRE,
     "first_year_34": FIRST_YEAR,
     "supposed_34": SUPPOSED,
     "amounts_34": AMOUNTS,
     "yearly_34": YEARLY,
+    "contradicted_34": CONTRADICTED,
 }
 ATTACKS_34: list = []
 

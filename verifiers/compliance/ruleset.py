@@ -803,6 +803,9 @@ class Ruleset:
     # ruleset 34 (precision): "$30 a month, or $360 a year" - a yearly figure worked from a
     # monthly one is no fee
     yearly_34: bool = False
+    # ruleset 34 (precision): "a 3% foreign fee, so abroad use your X (no foreign fee)" - of two
+    # values a line binds to one card for one term, the wrong one is another card's
+    contradicted_34: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1206,6 +1209,7 @@ RULESETS[34] = replace(
     supposed_34=True,
     amounts_34=True,
     yearly_34=True,
+    contradicted_34=True,
 )
 
 

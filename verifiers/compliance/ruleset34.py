@@ -34,15 +34,17 @@ and two for precision (the tuning halves' false flags):
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claim_types import APR_CLAIM, FEE_CLAIM
 from replicas.verifiers.compliance.claims import Claim
+from replicas.verifiers.compliance.mentions import NameMention
 from replicas.verifiers.compliance.recommend import Recommendations
 from replicas.verifiers.compliance.ruleset32 import _governed
-from replicas.verifiers.compliance.term_checks import check_fee
+from replicas.verifiers.compliance.term_checks import CHECKERS, check_fee
 from replicas.verifiers.compliance.values import NONE, USD
 
 if TYPE_CHECKING:
@@ -50,7 +52,15 @@ if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Extraction
     from replicas.verifiers.compliance.ruleset import Ruleset
 
-__all__ = ["acquire_34", "amounts_34", "checked_34", "first_year_34", "supposed_34", "yearly_34"]
+__all__ = [
+    "acquire_34",
+    "amounts_34",
+    "checked_34",
+    "contradicted_34",
+    "first_year_34",
+    "supposed_34",
+    "yearly_34",
+]
 
 
 # -- acquire_34 ----------------------------------------------------------------------------------
@@ -65,13 +75,39 @@ _ACQUIRE_34 = re.compile(
     r"(?:balance|debt|transfer))(?:[ \t]+over)?[ \t]+(?:to|on(?:to)?))"
     r"[ \t]+(?:(?:the|an?)[ \t]+)?(?:\*\*|__)?$"
 )
-# what puts the step off or denies it, in the sentence before the card
+# what puts the step off, makes it someone else's or denies it, in the sentence before the card
+# (or the lead line of its list item)
 _PUT_OFF_34 = re.compile(
-    r"\b(?:once|when|after|until|till|unless|if|later|eventually|someday|one[ \t]+day|next[ \t]+year"
-    r"|down[ \t]+the[ \t]+(?:road|line)|not|never|in[ \t]+(?:\d+|a|an|a[ \t]+few|six|twelve|"
-    r"several)[ \t-]+(?:to[ \t]+\d+[ \t]+)?(?:months?|years?))\b|n't\b"
+    r"\b(?:once|when|after|until|till|unless|if|should|assuming|provided|were[ \t]+you|as[ \t]+your"
+    r"|later|eventually|someday|one[ \t]+day|next[ \t]+year|future|then|phase|step[ \t]+\d"
+    r"|down[ \t]+the[ \t]+(?:road|line)|not|never|no|whether|depends?|someone|somebody|people"
+    r"|anyone|everyone|others?|say|said|says|wrote|asked|question"
+    r"|(?:in|for|within|after)[ \t]+(?:\d+|a|an|a[ \t]+few|two|three|four|six|nine|twelve|eighteen"
+    r"|several)(?:[ \t-]+(?:to|or|-)[ \t]+\w+)?[ \t-]+(?:months?|years?)"
+    r"|(?:\d+|two|three|six|twelve)[ \t-]+(?:months?|years?)[ \t]+(?:on|out|from[ \t]+now))\b"
+    r"|n't\b|\d{3}\+|[\"\u201c\u201d]"
 )
+# what puts it off after the card, in its sentence ("I'd add X once your score reaches 700", "I'd
+# go X in a heartbeat if you qualified", "I'd add X to Apple Pay", "I'll add X to the table")
+_PUT_OFF_AFTER_34 = re.compile(
+    r"\b(?:once|when|if|unless|until|till|after|except|someday|eventually|later|future|wish"
+    r"|not|never|qualif\w*|eligible|to[ \t]+(?:apple|google|samsung)[ \t]+pay"
+    r"|to[ \t]+(?:the|this|that|my|our|your)[ \t]+(?:table|list|comparison|chart|mix|wallet|phone))\b"
+    r"|n't\b|[\"\u201c\u201d]"
+)
+# what puts it off from the sentence before it or the line above: a time or a condition, not
+# words of the customer's question ("you asked about ...")
+_PUT_OFF_BEFORE_34 = re.compile(
+    r"\b(?:once|when|after|until|till|unless|if|should|assuming|provided|later|eventually|someday"
+    r"|one[ \t]+day|next[ \t]+year|future|phase|step[ \t]+\d|down[ \t]+the[ \t]+(?:road|line)"
+    r"|(?:in|for|within|after)[ \t]+(?:\d+|a|an|a[ \t]+few|two|three|four|six|nine|twelve|eighteen"
+    r"|several)(?:[ \t-]+(?:to|or|-)[ \t]+\w+)?[ \t-]+(?:months?|years?)"
+    r"|(?:\d+|two|three|six|twelve)[ \t-]+(?:months?|years?)[ \t]+(?:on|out|from[ \t]+now))\b"
+    r"|\d{3}\+"
+)
+_SENTENCE_END_34 = re.compile(r"[!?;\n]|\.(?!\d)")
 _REACH_34 = 80
+_SENTENCE_REACH_34 = 400
 
 
 def acquire_34(masked: str, extraction: Extraction, recs: Recommendations) -> Recommendations:
@@ -88,10 +124,7 @@ def acquire_34(masked: str, extraction: Extraction, recs: Recommendations) -> Re
         if masked.startswith(">", line_start):
             continue  # the customer's own words, quoted
         before = masked[max(line_start, mention.start - _REACH_34) : mention.start]
-        if _ACQUIRE_34.search(before) is None:
-            continue
-        sentence = masked[_sentence_start(masked, mention.start, line_start) : mention.start]
-        if _PUT_OFF_34.search(sentence) is not None:
+        if _ACQUIRE_34.search(before) is None or _put_off(masked, mention, line_start):
             continue
         if positive is None:
             positive = dict(recs.positive)
@@ -99,8 +132,33 @@ def acquire_34(masked: str, extraction: Extraction, recs: Recommendations) -> Re
     return recs if positive is None else Recommendations(positive, recs.negated)
 
 
+def _put_off(masked: str, mention: NameMention, line_start: int) -> bool:
+    """Whether the sentence around ``mention`` (the one before it too, and the lead line of its
+    list item) puts the step off, denies it or is someone else's."""
+    start = _sentence_start(masked, mention.start, line_start)
+    if _PUT_OFF_34.search(masked, start, mention.start):
+        return True
+    end = _SENTENCE_END_34.search(masked, mention.end, mention.end + _SENTENCE_REACH_34)
+    if _PUT_OFF_AFTER_34.search(masked, mention.end, end.start() if end else len(masked)):
+        return True
+    if start > line_start:
+        # the sentence before it on its line ("Build your score to 700. Then I'd add X")
+        previous = _sentence_start(masked, start - 1, line_start)
+        if _PUT_OFF_BEFORE_34.search(masked, previous, start):
+            return True
+    elif line_start > 0:
+        # the line above: a list item's lead, a heading ("**Phase 2 (12+ months out):**")
+        above = masked.rfind("\n", 0, line_start - 1) + 1
+        reach = max(above, line_start - _SENTENCE_REACH_34)
+        if _PUT_OFF_BEFORE_34.search(masked, reach, line_start):
+            return True
+    return False
+
+
 def _sentence_start(masked: str, pos: int, floor: int) -> int:
-    """Where the sentence holding ``pos`` starts (not before ``floor``)."""
+    """Where the sentence holding ``pos`` starts (not before ``floor``, nor more than
+    ``_SENTENCE_REACH_34`` characters before ``pos``)."""
+    floor = max(floor, pos - _SENTENCE_REACH_34)
     k = pos
     while k > floor:
         ch = masked[k - 1]
@@ -167,6 +225,16 @@ def first_year_34(
     out = list(claims)
     added: list[Claim] = []
     done: set[int] = set()
+    # the first-year fee claims by position, the mentions by position: each clause looks up its
+    # own (a long answer has thousands of clauses)
+    firsts = sorted(
+        (c.start, i)
+        for i, c in enumerate(out)
+        if c.family == FEE_CLAIM and "annual_first_year" in (c.kinds or {c.kind})
+    )
+    first_starts = [start for start, _ in firsts]
+    mentions = extraction.mentions
+    mention_starts = [m.start for m in mentions]
     for match in _FIRST_YEAR_34.finditer(masked):
         start, end = _clause(masked, match.start(), match.end())
         if start in done:
@@ -178,15 +246,11 @@ def first_year_34(
         value = _value(clause)
         if value is None:
             continue
-        cards = _cards(masked, extraction, start, end, clause)
+        cards = _cards(masked, mentions, mention_starts, start, end, clause)
         if not cards:
             continue
         here = [
-            i
-            for i, c in enumerate(out)
-            if c.family == FEE_CLAIM
-            and start <= c.start < end
-            and "annual_first_year" in (c.kinds or {c.kind})
+            i for _, i in firsts[bisect_left(first_starts, start) : bisect_left(first_starts, end)]
         ]
         if value == "waived":
             # the extraction read the waiver already ("$0 the first year", "no fee in year one")
@@ -250,12 +314,19 @@ def _clause(masked: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _cards(
-    masked: str, extraction: Extraction, start: int, end: int, clause: str
+    masked: str,
+    mentions: Sequence[NameMention],
+    starts: list[int],
+    start: int,
+    end: int,
+    clause: str,
 ) -> tuple[str, ...]:
-    """The cards the clause at ``[start, end)`` is about (module docstring)."""
-    inside = {m.card_id: None for m in extraction.mentions if start <= m.start < end and m.card_id}
-    if any(m.card_id is None and start <= m.start < end for m in extraction.mentions):
+    """The cards the clause at ``[start, end)`` is about (module docstring); ``starts``: the
+    mentions' starts, in order."""
+    within = mentions[bisect_left(starts, start) : bisect_left(starts, end)]
+    if any(m.card_id is None for m in within):
         return ()
+    inside = {m.card_id: None for m in within if m.card_id}
     if len(inside) == 1:
         return tuple(inside)
     if len(inside) > 1:
@@ -267,7 +338,7 @@ def _cards(
     sentence = _sentence_start(masked, start, line_start)
     if sentence > line_start and _NO_SUBJECT_34.match(masked, sentence) is None:
         return ()
-    before = [m for m in extraction.mentions if line_start <= m.start < start]
+    before = mentions[bisect_left(starts, line_start) : bisect_left(starts, start)]
     if any(m.card_id is None for m in before):
         return ()
     named = {m.card_id: None for m in before}
@@ -294,43 +365,34 @@ def _value(clause: str) -> str | float | None:
 
 # -- supposed_34, amounts_34 (precision) -----------------------------------------------------
 
-# a rate the answer supposes: "at, say, 24%", "e.g. 22%", "if ... your rate is 18%", "at a 24%
-# rate it would cost", "on a 27% card"
-_SUPPOSED_BEFORE_34 = re.compile(
-    r"(?:\bsay|\bsuppose|\bimagine|\be\.g\.|\bfor[ \t]+(?:example|instance)),?[ \t]+"
-    r"(?:(?:a|an|an[ \t]+apr[ \t]+of|a[ \t]+rate[ \t]+of)[ \t]+)?(?:\*\*|__)?$"
-    r"|\bif\b[^.;:!?\n]{0,60}\b(?:rate|apr)[ \t]+(?:is|were|was|lands?|landed|ends?[ \t]+up)"
-    r"(?:[ \t]+at)?[ \t]+(?:\*\*|__)?$"
-    r"|\b(?:on|at|than|vs\.?|versus|to)[ \t]+an?[ \t]+(?:\*\*|__)?$"
+# a rate the answer supposes: "at, say, 24%", "a rate of, say, 22%", "keeping it on a 27% card",
+# "vs a 25% card" - "say" set off as an aside (after "at", "of", "like", "is", a comma), or a
+# card at a rate that no card is named by
+_SAY_BEFORE_34 = re.compile(
+    r"(?:,|\b(?:at|of|like|is|around|maybe|about))[ \t]*,?[ \t]*say,?[ \t]+(?:\*\*|__)?$"
 )
-_SUPPOSED_AFTER_34 = {
-    # "... a 27% card", "a 24% rate it would cost" (the "a" before the rate: _SUPPOSED_BEFORE_34)
-    "card": re.compile(r"(?:\*\*|__)?[ \t]+(?:apr[ \t]+)?card\b"),
-    "rate": re.compile(r"(?:\*\*|__)?[ \t]+(?:rate|apr)\b[^.;:!?\n]{0,30}\b(?:would|'d|will)\b"),
-}
-_LEADING_A_34 = re.compile(r"\ban?[ \t]+(?:\*\*|__)?$")
-# a sentence that sets up an example: "Say you've got $3,000 on X and your rate landed at 25%"
-_EXAMPLE_SENTENCE_34 = re.compile(
-    r"[ \t*_>-]*(?:(?:let's|lets)[ \t]+)?(?:say|suppose|imagine|for[ \t]+example|e\.g\.)\b"
-)
-# a dollar figure that is no fee: thousands ("$6k"), a deposit ("$200 deposit", "$200 down",
-# "a deposit of $200"), a payment ("an automatic $295 payment", "payments of $343")
+_A_CARD_BEFORE_34 = re.compile(r"\b(?:on|than|vs\.?|versus)[ \t]+an?[ \t]+(?:\*\*|__)?$")
+_A_CARD_AFTER_34 = re.compile(r"(?:\*\*|__)?[ \t]+(?:apr[ \t]+)?card\b(?![ \t]+(?:like|such)\b)")
+# a dollar figure that is no fee: thousands ("up to $6k/yr"), a deposit ("$200 deposit", "only
+# $200 down,", "a deposit of $200"), a payment ("an automatic $295 payment")
 _THOUSANDS_AFTER_34 = re.compile(r"[kK]\b")
 _NO_FEE_AFTER_34 = re.compile(
-    r"(?:\*\*|__)?[ \t]+(?:(?:security|minimum|refundable|cash)[ \t]+)?(?:deposit|down\b)"
-    r"|(?:\*\*|__)?[ \t]+(?:(?:monthly|a[ \t]+month|/mo|per[ \t]+month)[ \t]+)?payments?\b"
-    r"(?![ \t]+fee)"
+    r"(?:\*\*|__)?[ \t]+(?:(?:security|minimum|refundable|cash)[ \t]+)?deposit\b"
+    r"|(?:\*\*|__)?[ \t]+down(?=[ \t]*(?:[,.;:)!?\n]|$))"
 )
-_NO_FEE_BEFORE_34 = re.compile(
-    r"\b(?:deposit|payments?)[ \t]+(?:of|is|are|:)[ \t]+(?:about[ \t]+|around[ \t]+|~)?"
-    r"(?:\*\*|__)?$"
+_PAYMENT_34 = re.compile(r"\b(?:automatic|autopay|monthly|minimum|fixed|extra)[ \t]+(?:\*\*|__)?$")
+_PAYMENT_AFTER_34 = re.compile(
+    r"(?:\*\*|__)?[ \t]+payments?\b(?![ \t]+(?:fee|penalty|for[ \t]+the[ \t]+(?:annual|fee)))"
+)
+_DEPOSIT_BEFORE_34 = re.compile(
+    r"\b(?:security[ \t]+)?deposit[ \t]+(?:of|is|:)[ \t]+(?:about[ \t]+|around[ \t]+|~)?(?:\*\*|__)?$"
 )
 
 
 def supposed_34(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
     """``claims`` with a whole-number APR the answer supposes left unverified (no catalog APR
-    is a whole number; an example's rate is): after "say", "e.g.", "if ... your rate is", in a
-    sentence that opens with "say"/"suppose", or "a 27% card", "at a 24% rate it would cost"."""
+    is a whole number; an example's is): "say" set off as an aside right before it ("at, say,
+    24%"), or a card at that rate no name is given ("keeping it on a 27% card")."""
     out: list[Claim] | None = None
     for i, claim in enumerate(claims):
         if (
@@ -342,18 +404,12 @@ def supposed_34(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
         ):
             continue
         line_start = masked.rfind("\n", 0, claim.start) + 1
-        before = masked[max(line_start, claim.start - _REACH_34) : claim.start]
-        supposed = _SUPPOSED_BEFORE_34.search(before)
-        if supposed is not None and _LEADING_A_34.search(before) is not None:
-            # "on a 27% card", "at a 24% rate it would ...": only with a card or a rate after
-            supposed = None
-            for after in _SUPPOSED_AFTER_34.values():
-                if after.match(masked, claim.end) is not None:
-                    supposed = after.match(masked, claim.end)
-        if supposed is None:
-            sentence = _sentence_start(masked, claim.start, line_start)
-            if _EXAMPLE_SENTENCE_34.match(masked, sentence) is None:
-                continue
+        reach = max(line_start, claim.start - _REACH_34)
+        if _SAY_BEFORE_34.search(masked, reach, claim.start) is None and (
+            _A_CARD_BEFORE_34.search(masked, reach, claim.start) is None
+            or _A_CARD_AFTER_34.match(masked, claim.end) is None
+        ):
+            continue
         if out is None:
             out = list(claims)
         out[i] = replace(claim, cards=())
@@ -361,18 +417,23 @@ def supposed_34(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
 
 
 def amounts_34(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
-    """``claims`` with a dollar figure that is no fee left unverified: thousands ("up to $6k"),
-    a deposit ("$200 deposit", "only $200 down") or a payment ("an automatic $295 payment")."""
+    """``claims`` with a dollar figure that is no fee left unverified: thousands no fee word
+    governs ("up to $6k/yr"), a deposit ("$200 deposit", "only $200 down, but", "a deposit of
+    $200") or a set payment ("an automatic $295 payment")."""
     out: list[Claim] | None = None
     for i, claim in enumerate(claims):
         if claim.family != FEE_CLAIM or not claim.cards or claim.unit != USD:
             continue
         line_start = masked.rfind("\n", 0, claim.start) + 1
-        if (
-            _THOUSANDS_AFTER_34.match(masked, claim.end) is None
-            and _NO_FEE_AFTER_34.match(masked, claim.end) is None
-            and _NO_FEE_BEFORE_34.search(masked, max(line_start, claim.start - 40), claim.start)
-            is None
+        reach = max(line_start, claim.start - 40)
+        if not (
+            (_THOUSANDS_AFTER_34.match(masked, claim.end) and not _governed(masked, claim))
+            or _NO_FEE_AFTER_34.match(masked, claim.end)
+            or _DEPOSIT_BEFORE_34.search(masked, reach, claim.start)
+            or (
+                _PAYMENT_34.search(masked, reach, claim.start)
+                and _PAYMENT_AFTER_34.match(masked, claim.end)
+            )
         ):
             continue
         if out is None:
@@ -431,6 +492,67 @@ def yearly_34(claims: Sequence[Claim], masked: str, catalog: Catalog) -> Sequenc
     return claims if out is None else out
 
 
+# the terms a line may state twice for one card
+_TWICE_34 = frozenset({"foreign", "bt", "cash_advance", "late", "annual", "purchase"})
+
+
+def contradicted_34(
+    claims: Sequence[Claim], masked: str, mentions: Sequence[NameMention], catalog: Catalog
+) -> Sequence[Claim]:
+    """``claims`` with a figure the line itself contradicts left unverified: where one line binds
+    two values of one term (the foreign fee, the purchase APR, ...) to one card and one of them is
+    right, the wrong one is another card's ("The one drawback is a 3% foreign fee, so abroad use
+    your X (no foreign fee) instead", "APRs (A: 21.24%-27.24%; X: 22.49%-32.49%)") - when it is
+    right for another card the answer names, and differs from the right one (a wrong qualifier on
+    the same value is no other card's)."""
+    groups: dict[tuple[int, str, str, str], list[int]] = {}
+    for i, claim in enumerate(claims):
+        if len(claim.cards) != 1 or claim.family not in (FEE_CLAIM, APR_CLAIM):
+            continue
+        kinds = claim.admissible
+        if len(kinds) != 1 or claim.kind not in _TWICE_34:
+            continue
+        line = masked.rfind("\n", 0, claim.start) + 1
+        groups.setdefault((line, claim.cards[0], claim.family, claim.kind), []).append(i)
+    out: list[Claim] | None = None
+    named = {m.card_id for m in mentions if m.card_id is not None}
+    for (_, card_id, family, _), members in groups.items():
+        if len(members) < 2:
+            continue
+        card = catalog.card(card_id)
+        checker = CHECKERS[family]
+        wrong = [i for i in members if checker(claims[i], card, card_id)]
+        right = {_value_of(claims[i]) for i in members if i not in wrong}
+        # a value the line also states rightly is the same claim worded twice ("a variable 15.49%
+        # ... that 15.49% applies": a wrong qualifier, not another card's rate)
+        # ... and the wrong value is right for another card the answer names: the line bound a
+        # neighbour's term to this card
+        wrong = [
+            i
+            for i in wrong
+            if _value_of(claims[i]) not in right and _anothers(claims[i], card_id, named, catalog)
+        ]
+        if not wrong or not right:
+            continue
+        if out is None:
+            out = list(claims)
+        for i in wrong:
+            out[i] = replace(claims[i], cards=())
+    return claims if out is None else out
+
+
+def _anothers(claim: Claim, card_id: str, named: set[str], catalog: Catalog) -> bool:
+    """The value is right for another card the answer binds a claim to."""
+    checker = CHECKERS[claim.family]
+    return any(
+        not checker(claim, catalog.card(other), other) for other in named if other != card_id
+    )
+
+
+def _value_of(claim: Claim) -> tuple[float | None, float | None, bool]:
+    return claim.low, claim.high, claim.is_none
+
+
 def checked_34(
     previous: Callable[[Extraction], Sequence[Claim]] | None, catalog: Catalog, rules: Ruleset
 ) -> Callable[[Extraction], Sequence[Claim]]:
@@ -445,6 +567,8 @@ def checked_34(
             claims = supposed_34(claims, extraction.masked)
         if rules.yearly_34:
             claims = yearly_34(claims, extraction.masked, catalog)
+        if rules.contradicted_34:
+            claims = contradicted_34(claims, extraction.masked, extraction.mentions, catalog)
         if rules.first_year_34:
             claims = first_year_34(claims, extraction, catalog)
         return claims
