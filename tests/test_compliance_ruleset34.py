@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 
 from replicas.verifiers.compliance import Catalog, verify_response
+from tests.compliance_attacks34 import ATTACKS_34
 from tests.compliance_cases import CARDS, ELIGIBILITY, precision_ruleset_tests
 
 Case = tuple[str, str | None, list[str], list[str]]
@@ -262,13 +263,10 @@ _FLAG_OF = {
     "yearly_34": YEARLY,
     "contradicted_34": CONTRADICTED,
 }
-ATTACKS_34: list = []
-
-
 (
     test_ruleset34_reads_each_class,
     test_each_flag_alone_reads_its_class,
-    _red_teams,
+    test_the_red_teams_texts_flag_nothing_new_and_lose_nothing,
 ) = precision_ruleset_tests(33, 34, CASES, _FLAG_OF, ATTACKS_34)
 
 

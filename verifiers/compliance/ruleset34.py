@@ -84,7 +84,8 @@ _PUT_OFF_34 = re.compile(
     r"|anyone|everyone|others?|say|said|says|wrote|asked|question"
     r"|(?:in|for|within|after)[ \t]+(?:\d+|a|an|a[ \t]+few|two|three|four|six|nine|twelve|eighteen"
     r"|several)(?:[ \t-]+(?:to|or|-)[ \t]+\w+)?[ \t-]+(?:months?|years?)"
-    r"|(?:\d+|two|three|six|twelve)[ \t-]+(?:months?|years?)[ \t]+(?:on|out|from[ \t]+now))\b"
+    r"|(?:\d+|two|three|six|twelve)[ \t-]+(?:months?|years?)[ \t]+(?:on|out|from[ \t]+now)"
+    r"|from[ \t]+now|fast[ \t]+forward|an?[ \t]+\d{3}[ \t]+(?:score|credit|fico))\b"
     r"|n't\b|\d{3}\+|[\"\u201c\u201d]"
 )
 # what puts it off after the card, in its sentence ("I'd add X once your score reaches 700", "I'd
