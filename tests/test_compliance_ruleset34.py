@@ -1,7 +1,7 @@
 """Compliance ruleset 34 (issue 13, ``verifiers/compliance/ruleset34.py``): for recall, cards put
 forward by a first-person verb of getting them ("I'd add the X") and clauses about a card's
 first-year fee (a false waiver, a first year priced wrong); for precision, whole-number APRs the
-answer supposes ("at, say, 24%"), dollar figures that are thousands, deposits or payments, and
+answer supposes ("at, say, 24%"), dollar figures that are thousands or deposits, and
 yearly figures worked from monthly ones, and a value the line contradicts with the card's right
 one (another card's). In our own wording on the hand catalog (``tests/compliance_cases``).
 
@@ -172,12 +172,6 @@ AMOUNTS: list[Case] = [
         _FEE,
     ),
     ("3. **Summit Cash**: $0 annual fee, only $200 down, but no rewards.", None, _OK, _FEE),
-    (
-        "Verdict: Summit Cash, $0 annual fee, and set up an automatic $300 payment on day one.",
-        None,
-        _OK,
-        _FEE,
-    ),
     # a fee stated as a fee is checked
     ("Summit Cash Preferred ($500 annual fee) is the pick.", None, _FEE, _FEE),
     ("Summit Cash Plus: $60 late payment fee.", None, _FEE, _FEE),
@@ -187,7 +181,13 @@ AMOUNTS: list[Case] = [
         _FEE,
         _FEE,
     ),
-    # a payment, a "down" or thousands that state the fee (red team C): checked
+    # a payment, a "down" or thousands that state the fee (red teams C, D): checked
+    (
+        "Verdict: Summit Cash Plus, $95 annual fee, and set up an automatic $300 payment on day one.",
+        None,
+        _FEE,
+        _FEE,
+    ),
     ("On the Summit Cash Plus, the fee for a late payment is $45.", None, _FEE, _FEE),
     ("The Summit Cash Plus annual fee comes out as one $49 payment each year.", None, _FEE, _FEE),
     (
@@ -212,10 +212,10 @@ YEARLY: list[Case] = [
         "The Summit Cash Plus and the Summit Cash both pay well. That's about $34 a month across "
         "both cards, just over $408 a year.",
         None,
-        _OK,
+        _FEE,
         _FEE,
     ),
-    # not twelve times it, or a price: checked
+    # not twelve times it, or a price word before it (red team D): checked
     (
         "The Summit Cash Plus and the Summit Cash both pay well. That's about $34 a month across "
         "both cards, just over $420 a year.",

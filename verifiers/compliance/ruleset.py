@@ -798,7 +798,7 @@ class Ruleset:
     # ruleset 34 (precision): "at, say, 24%", "if ... your rate is 18%", "on a 27% card" - a
     # whole-number APR the answer supposes is no rate of the card
     supposed_34: bool = False
-    # ruleset 34 (precision): "up to $6k", "$200 deposit", "an automatic $295 payment" - no fees
+    # ruleset 34 (precision): "up to $6k", "$200 deposit", "only $200 down," - no fees
     amounts_34: bool = False
     # ruleset 34 (precision): "$30 a month, or $360 a year" - a yearly figure worked from a
     # monthly one is no fee
@@ -1199,7 +1199,7 @@ RULESETS[33] = replace(RULESETS[32], version=33, worked_33=True)
 
 #: Ruleset 34 (``ruleset34``) is ruleset 33 plus, for recall, cards put forward by a first-person
 #: verb of getting them and clauses about a card's first-year fee; for precision, whole-number
-#: APRs the answer supposes, dollar figures that are thousands, deposits or payments, and yearly
+#: APRs the answer supposes, dollar figures that are thousands or deposits, and yearly
 #: figures worked from monthly ones.
 RULESETS[34] = replace(
     RULESETS[33],

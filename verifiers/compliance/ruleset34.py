@@ -22,9 +22,8 @@ and two for precision (the tuning halves' false flags):
   ...", "keeping it on a 27% card", "at a 24% rate it would cost"); no catalog APR is a whole
   number, an example's is. Without such words a whole-number APR stays checked: "a 27% APR" is
   the likeliest hallucination of all (``round_33``, dropped in stop 47);
-* ``amounts_34``: a dollar figure that is thousands ("up to $6k"), a deposit ("$200 deposit",
-  "only $200 down", "a deposit of $200") or a payment ("an automatic $295 payment", "payments of
-  $343") is no fee;
+* ``amounts_34``: a dollar figure that is thousands no fee word governs ("up to $6k"), or a
+  deposit ("$200 deposit", "only $200 down,", "a deposit of $200") is no fee;
 * ``yearly_34``: a yearly figure twelve times a monthly one right before it on its line ("$30 a
   month, or $360 a year", "~$17/mo, ~$205/yr"), wrong for each of its cards, is no fee - unless a
   word of a price stands before it in its sentence ("costs $8 a month, or $96 a year") or a fee
@@ -85,7 +84,7 @@ _PUT_OFF_34 = re.compile(
     r"|(?:in|for|within|after)[ \t]+(?:\d+|a|an|a[ \t]+few|two|three|four|six|nine|twelve|eighteen"
     r"|several)(?:[ \t-]+(?:to|or|-)[ \t]+\w+)?[ \t-]+(?:months?|years?)"
     r"|(?:\d+|two|three|six|twelve)[ \t-]+(?:months?|years?)[ \t]+(?:on|out|from[ \t]+now)"
-    r"|from[ \t]+now|fast[ \t]+forward|an?[ \t]+\d{3}[ \t]+(?:score|credit|fico))\b"
+    r"|from[ \t]+now|fast[ \t]+forward|with[ \t]+time|an?[ \t]+\d{3}[ \t-]+(?:score|credit|fico))\b"
     r"|n't\b|\d{3}\+|[\"\u201c\u201d]"
 )
 # what puts it off after the card, in its sentence ("I'd add X once your score reaches 700", "I'd
@@ -93,8 +92,10 @@ _PUT_OFF_34 = re.compile(
 _PUT_OFF_AFTER_34 = re.compile(
     r"\b(?:once|when|if|unless|until|till|after|except|someday|eventually|later|future|wish"
     r"|not|never|qualif\w*|eligible|to[ \t]+(?:apple|google|samsung)[ \t]+pay"
-    r"|to[ \t]+(?:the|this|that|my|our|your)[ \t]+(?:table|list|comparison|chart|mix|wallet|phone))\b"
-    r"|n't\b|[\"\u201c\u201d]"
+    r"|to[ \t]+(?:the|this|that|my|our|your)[ \t]+(?:table|list|comparison|chart|mix|wallet|phone)"
+    r"|next[ \t]+year|at[ \t]+\d{3}|down[ \t]+the[ \t]+(?:road|line)|(?:months?|years?)[ \t]+out"
+    r"|in[ \t]+(?:\d+|a|an|a[ \t]+few|two|three|six|twelve|several)[ \t-]+(?:months?|years?))\b"
+    r"|n't\b|[\"\u201c\u201d?]"
 )
 # what puts it off from the sentence before it or the line above: a time or a condition, not
 # words of the customer's question ("you asked about ...")
@@ -140,7 +141,7 @@ def _put_off(masked: str, mention: NameMention, line_start: int) -> bool:
     if _PUT_OFF_34.search(masked, start, mention.start):
         return True
     end = _SENTENCE_END_34.search(masked, mention.end, mention.end + _SENTENCE_REACH_34)
-    if _PUT_OFF_AFTER_34.search(masked, mention.end, end.start() if end else len(masked)):
+    if _PUT_OFF_AFTER_34.search(masked, mention.end, end.end() if end else len(masked)):
         return True
     if start > line_start:
         # the sentence before it on its line ("Build your score to 700. Then I'd add X")
@@ -177,39 +178,61 @@ _CLAUSE_END_34 = re.compile(
     r"[!?;|\n]|\.(?!\d)|,|\((?!\$?0\b)|\)|[ \t](?:-|--|\u2013|\u2014)[ \t]"
     r"|\b(?:but|while|whereas|unlike|though|although|then|except|however)\b"
 )
-# a waiver said not to exist (read before a waiver)
+# a waiver said not to exist: a negator right before the waiver word, or the fee said to fall in
+# the first year too
 _NOT_WAIVED_34 = re.compile(
     r"\bno[ \t]+(?:first[ \t-]+year[ \t]+|year[ \t-]+one[ \t]+)?(?:fee[ \t]+)?(?:waiver|break)\b"
-    r"|(?:\b(?:not|never|no)\b|n't\b)[^.;\n]{0,25}?\bwaiv\w*"
-    r"|\bfrom[ \t]+day[ \t]+one\b"
-    r"|\b(?:pay|paying|charged?|charges|due|applies|billed)\b[^.;\n]{0,30}?"
-    r"\b(?:first|1st)[ \t-]+year\b[ \t]*(?:too|as[ \t]+well|also)\b"
+    r"|(?:\b(?:not|never|no|nothing)|n't)[ \t]+(?:(?:be|been|get|getting|a|an|any|the)[ \t]+)?"
+    r"(?:waiv\w*|free)\b"
+    r"|\b(?:fee|\$\d[\d,]*)\b[^.;\n]{0,30}?\b(?:from[ \t]+day[ \t]+one"
+    r"|(?:in|for)[ \t]+(?:the[ \t]+|your[ \t]+)?(?:first|1st)[ \t-]+year[ \t]+(?:too|as[ \t]+well))\b"
 )
 # a waiver of the first year's fee
 _WAIVED_34 = re.compile(
     r"\bwaiv(?:e|es|ed|ing)\b"
-    r"|(?<![-\w])free\b"
-    r"|(?:\bon[ \t]+the[ \t]+house|\bcosts?[ \t]+nothing|\bpay[ \t]+nothing|\bnothing)\b"
-    r"|\$0(?:\.00)?(?![\d,.]*\d)"
+    r"|(?<![-\w])free\b(?![ \t]+to\b)"
+    r"|\bon[ \t]+the[ \t]+house\b|\b(?:costs?|pay|charges?)[ \t]+(?:you[ \t]+)?nothing\b"
+    r"|\$0(?:\.00)?(?![\d,.]*\d)(?=[ \t]*(?:\*\*|__)?[ \t]*(?:annual|fee|af\b|for\b|in\b|the\b"
+    r"|year|\)|$))"
 )
+# any other negation in the clause: its polarity is not read ("Don't forget: X waives ...")
+_NEGATION_34 = re.compile(r"\b(?:not|never|no|nor|without|none)\b|n't\b")
 # the first year priced: "the first year is $95", "year one costs $95"
 _PRICED_34 = re.compile(r"(?:first|1st)[ \t-]+year|year[ \t-]+(?:one|1)")
 _PRICE_34 = re.compile(
     r"(?:'s[ \t]+fee)?[ \t]+(?:is|costs?|comes[ \t]+to|will[ \t]+(?:be|cost)|runs?(?:[ \t]+you)?)"
     r"[ \t]+(?:(?:the[ \t]+)?full[ \t]+|still[ \t]+)?\$(\d{1,3}(?:,\d{3})*|\d+)(?:\.00)?(?![\d,.]*\d)"
+    r"(?![ \t]*(?:\*\*|__)?[ \t]*(?:cheaper|less|more|off|lower|higher|back|saved|in[ \t]+savings))"
 )
-# what makes the clause no claim about the annual fee's first year: a request, a hedge, another
-# fee, an intro rate, a reward
+# what makes the clause no claim about the annual fee's first year: a request, a question, a
+# hedge, a belief, another fee, an intro rate, a reward, the years after it, a total
 _NOT_A_CLAIM_34 = re.compile(
     r"\b(?:ask\w*|request\w*|call\w*|negotiat\w*|might|may|could|sometimes|often|usually"
-    r"|typically|many|some|most|other|if|would|late|foreign|transfers?|advance|penalty|interest"
-    r"|aprs?|intro\w*|purchases?|earn\w*|rewards?|bonus|cash[ \t]*back|points|miles|value|worth"
-    r"|net|saves?|saving)\b|%"
+    r"|typically|many|some|most|other|if|would|whether|does|do|did|is[ \t]+there|wish\w*|hope\w*"
+    r"|assum\w*|think\w*|believ\w*|expect\w*|people|myth|rumou?r\w*|pretend\w*|imagin\w*|checked"
+    r"|late|foreign|transfers?|advance|penalty|interest|aprs?|intro\w*|purchases?|grace|balance"
+    r"|earn\w*|rewards?|bonus|cash[ \t]*back|points|miles|value|worth|net|saves?|saving|total"
+    r"|later|after|second|thereafter|subsequent|every|had|were|mention\w*|friend\w*|said|told"
+    r"|heard|claim\w*|compar\w*|than|vs\.?|versus|unlike|opposed|apart|except|instead|rather)\b"
+    r"|%|\?"
+)
+# a clause that ends a question ("Is X's first year free?", "| Year one waived? No |")
+_QUESTION_34 = re.compile(r"[ \t*_]*\?")
+# what makes a priced first year no one card's fee: a total of several
+_TOTAL_34 = re.compile(r"\b(?:total|combined|together|both|each|all|sum)\b")
+# "waives the $325", "waived ($95)": the figure a waiver verb takes is the fee waived
+_WAIVES_FIGURE_34 = re.compile(
+    r"waiv\w*[ \t]+(?:(?:the|its|your|that|a|an)[ \t]+)?(?:\(|\*\*|__)?[ \t]*$"
 )
 # a sentence that takes its card from the one before
 _NO_SUBJECT_34 = re.compile(
     r"[ \t*_>-]*(?:it\b|it's\b|its\b|the[ \t]+(?:first|1st|fee|annual[ \t]+fee|card)\b|first\b"
-    r"|1st\b|year\b|that\b|this\b|and\b|you\b|your\b|no\b|there\b|there's\b|but\b)"
+    r"|1st\b|year\b|that\b|this\b|and\b|no\b|there's\b)"
+)
+# a sentence that sets two cards side by side: its subject may be either
+_COMPARED_34 = re.compile(
+    r"\b(?:compar\w*|than|vs\.?|versus|unlike|opposed|apart|except|instead|rather|other|while"
+    r"|whereas|against|beside|besides|over)\b"
 )
 _ALL_34 = re.compile(r"\b(?:both|each|all[ \t]+(?:two|three|four))\b")
 
@@ -242,10 +265,10 @@ def first_year_34(
             continue
         done.add(start)
         clause = masked[start:end]
-        if _NOT_A_CLAIM_34.search(clause) is not None:
+        if _NOT_A_CLAIM_34.search(clause) is not None or _QUESTION_34.match(masked, end):
             continue
         value = _value(clause)
-        if value is None:
+        if value is None or (isinstance(value, float) and _TOTAL_34.search(clause)):
             continue
         cards = _cards(masked, mentions, mention_starts, start, end, clause)
         if not cards:
@@ -257,8 +280,16 @@ def first_year_34(
             # the extraction read the waiver already ("$0 the first year", "no fee in year one")
             if any(out[i].cards and (out[i].is_none or out[i].low == 0) for i in here):
                 continue
-            # "waives the $325 for your first year": the figure is the fee waived, no claim
-            for i in here:
+            # "waives the $325 for your first year": the figure a waiver verb takes is the fee
+            # waived, no claim; any other figure the extraction read is left to it
+            waived = [
+                i
+                for i in here
+                if _WAIVES_FIGURE_34.search(masked, max(start, out[i].start - 24), out[i].start)
+            ]
+            if any(out[i].cards for i in here if i not in waived):
+                continue
+            for i in waived:
                 out[i] = replace(out[i], cards=())
         elif value == "charged":
             if any(out[i].cards for i in here):
@@ -332,14 +363,19 @@ def _cards(
         return tuple(inside)
     if len(inside) > 1:
         return tuple(inside) if _ALL_34.search(clause) is not None else ()
-    # naming none: the one card its line (a paragraph, a list item) names before it, when its
-    # sentence names no subject of its own ("It waives ...", "The first year is $95", not
-    # "Plus only wins on a free year 1")
+    # naming none: the one card its sentence names before it, when the sentence sets no two cards
+    # side by side; or, when the sentence opens with no subject of its own ("It waives ...", "The
+    # first year is $95"), the one card the sentences before it on its line name
     line_start = masked.rfind("\n", 0, start) + 1
     sentence = _sentence_start(masked, start, line_start)
-    if sentence > line_start and _NO_SUBJECT_34.match(masked, sentence) is None:
+    if _COMPARED_34.search(masked, sentence, end) is not None:
         return ()
-    before = mentions[bisect_left(starts, line_start) : bisect_left(starts, start)]
+    before = mentions[bisect_left(starts, sentence) : bisect_left(starts, start)]
+    if not before:
+        if _NO_SUBJECT_34.match(masked, sentence) is None:
+            return ()
+        reach = max(line_start, sentence - _SENTENCE_REACH_34)
+        before = mentions[bisect_left(starts, reach) : bisect_left(starts, sentence)]
     if any(m.card_id is None for m in before):
         return ()
     named = {m.card_id: None for m in before}
@@ -348,7 +384,7 @@ def _cards(
 
 def _value(clause: str) -> str | float | None:
     """What the clause says of the first year: "charged" (no waiver), "waived", a dollar
-    figure, or ``None``."""
+    figure, or ``None`` (nothing, or a negation whose scope it does not read)."""
     if _NOT_WAIVED_34.search(clause) is not None:
         return "charged"
     priced = None
@@ -356,6 +392,8 @@ def _value(clause: str) -> str | float | None:
         priced = _PRICE_34.match(clause, m.end())
         if priced is not None:
             break
+    if _NEGATION_34.search(clause) is not None:
+        return None
     if priced is not None:
         amount = float(priced.group(1).replace(",", ""))
         return "waived" if amount == 0 else amount
@@ -370,20 +408,16 @@ def _value(clause: str) -> str | float | None:
 # "vs a 25% card" - "say" set off as an aside (after "at", "of", "like", "is", a comma), or a
 # card at a rate that no card is named by
 _SAY_BEFORE_34 = re.compile(
-    r"(?:,|\b(?:at|of|like|is|around|maybe|about))[ \t]*,?[ \t]*say,?[ \t]+(?:\*\*|__)?$"
+    r"(?:(?<!around),|\b(?:at|of|like|is))[ \t]*,?[ \t]*say,?[ \t]+(?:\*\*|__)?$"
 )
 _A_CARD_BEFORE_34 = re.compile(r"\b(?:on|than|vs\.?|versus)[ \t]+an?[ \t]+(?:\*\*|__)?$")
 _A_CARD_AFTER_34 = re.compile(r"(?:\*\*|__)?[ \t]+(?:apr[ \t]+)?card\b(?![ \t]+(?:like|such)\b)")
 # a dollar figure that is no fee: thousands ("up to $6k/yr"), a deposit ("$200 deposit", "only
-# $200 down,", "a deposit of $200"), a payment ("an automatic $295 payment")
+# $200 down,", "a deposit of $200")
 _THOUSANDS_AFTER_34 = re.compile(r"[kK]\b")
 _NO_FEE_AFTER_34 = re.compile(
     r"(?:\*\*|__)?[ \t]+(?:(?:security|minimum|refundable|cash)[ \t]+)?deposit\b"
     r"|(?:\*\*|__)?[ \t]+down(?=[ \t]*(?:[,.;:)!?\n]|$))"
-)
-_PAYMENT_34 = re.compile(r"\b(?:automatic|autopay|monthly|minimum|fixed|extra)[ \t]+(?:\*\*|__)?$")
-_PAYMENT_AFTER_34 = re.compile(
-    r"(?:\*\*|__)?[ \t]+payments?\b(?![ \t]+(?:fee|penalty|for[ \t]+the[ \t]+(?:annual|fee)))"
 )
 _DEPOSIT_BEFORE_34 = re.compile(
     r"\b(?:security[ \t]+)?deposit[ \t]+(?:of|is|:)[ \t]+(?:about[ \t]+|around[ \t]+|~)?(?:\*\*|__)?$"
@@ -406,9 +440,15 @@ def supposed_34(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
             continue
         line_start = masked.rfind("\n", 0, claim.start) + 1
         reach = max(line_start, claim.start - _REACH_34)
-        if _SAY_BEFORE_34.search(masked, reach, claim.start) is None and (
-            _A_CARD_BEFORE_34.search(masked, reach, claim.start) is None
-            or _A_CARD_AFTER_34.match(masked, claim.end) is None
+        sentence = _sentence_start(masked, claim.start, line_start)
+        if (
+            _SAY_BEFORE_34.search(masked, reach, claim.start) is None
+            and (
+                _A_CARD_BEFORE_34.search(masked, reach, claim.start) is None
+                or _A_CARD_AFTER_34.match(masked, claim.end) is None
+                # "X puts you on a 22% APR card": a card at that rate named, it is that card's
+                or "#" in masked[sentence : claim.start]
+            )
         ):
             continue
         if out is None:
@@ -419,8 +459,9 @@ def supposed_34(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
 
 def amounts_34(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
     """``claims`` with a dollar figure that is no fee left unverified: thousands no fee word
-    governs ("up to $6k/yr"), a deposit ("$200 deposit", "only $200 down, but", "a deposit of
-    $200") or a set payment ("an automatic $295 payment")."""
+    governs ("up to $6k/yr") or a deposit ("$200 deposit", "only $200 down, but", "a deposit of
+    $200"). A payment is not read: "one $49 payment each year", "the fee for a late payment is
+    $45" state fees (red teams C and D)."""
     out: list[Claim] | None = None
     for i, claim in enumerate(claims):
         if claim.family != FEE_CLAIM or not claim.cards or claim.unit != USD:
@@ -431,10 +472,6 @@ def amounts_34(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
             (_THOUSANDS_AFTER_34.match(masked, claim.end) and not _governed(masked, claim))
             or _NO_FEE_AFTER_34.match(masked, claim.end)
             or _DEPOSIT_BEFORE_34.search(masked, reach, claim.start)
-            or (
-                _PAYMENT_34.search(masked, reach, claim.start)
-                and _PAYMENT_AFTER_34.match(masked, claim.end)
-            )
         ):
             continue
         if out is None:
@@ -454,9 +491,12 @@ _MONTHLY_BEFORE_34 = re.compile(
 )
 # words that make the monthly figure a price: "costs $8 a month, or $96 a year"
 _PRICE_WORDS_34 = re.compile(
-    r"\b(?:fees?|af|costs?|costing|charges?|charged|charging|pay|paying|price\w*|membership"
-    r"|subscription)\b"
+    r"\b(?:fees?|af|costs?|costing|charg\w*|pay|pays|paid|paying|price\w*|membership|subscri\w*"
+    r"|runs?|running|works?[ \t]+out|keep\w*|hold\w*|carry\w*|hit|expens\w*|bill\w*|due|owe\w*"
+    r"|spend\w*[ \t]+on[ \t]+(?:it|the[ \t]+card)|open|annual\w*|yearly|outlay|toll|damage)\b"
 )
+# a card named as the label of the monthly figure ("X: $25/month, so $300 annually")
+_LABEL_34 = re.compile(r"#[ \t]*(?:\*\*|__)?[ \t]*:")
 _ROUNDING_34 = 6.0  # a monthly figure rounded to the dollar, times twelve
 
 
@@ -483,7 +523,13 @@ def yearly_34(claims: Sequence[Claim], masked: str, catalog: Catalog) -> Sequenc
         if abs(12 * value - claim.low) > _ROUNDING_34:
             continue
         sentence = _sentence_start(masked, monthly.start(), line_start)
-        if _PRICE_WORDS_34.search(masked, sentence, claim.start) or _governed(masked, claim):
+        if sentence > line_start:
+            sentence = _sentence_start(masked, sentence - 1, line_start)  # and the one before
+        if (
+            _PRICE_WORDS_34.search(masked, sentence, claim.start)
+            or _LABEL_34.search(masked, line_start, monthly.start())
+            or _governed(masked, claim)
+        ):
             continue
         if not all(check_fee(claim, catalog.card(c), c) for c in claim.cards):
             continue
@@ -500,15 +546,20 @@ _TWICE_34 = frozenset({"foreign", "bt", "cash_advance", "late", "annual", "purch
 def contradicted_34(
     claims: Sequence[Claim], masked: str, mentions: Sequence[NameMention], catalog: Catalog
 ) -> Sequence[Claim]:
-    """``claims`` with a figure the line itself contradicts left unverified: where one line binds
-    two values of one term (the foreign fee, the purchase APR, ...) to one card and one of them is
-    right, the wrong one is another card's ("The one drawback is a 3% foreign fee, so abroad use
-    your X (no foreign fee) instead", "APRs (A: 21.24%-27.24%; X: 22.49%-32.49%)") - when it is
-    right for another card the answer names, and differs from the right one (a wrong qualifier on
-    the same value is no other card's)."""
+    """``claims`` with a figure its own line takes back left unverified: where one line binds two
+    values of one term (the foreign fee, the purchase APR, ...) to one card, the wrong one first
+    and the card named only after it, then the right one ("The one drawback is a 3% foreign fee,
+    so abroad use your X (no foreign fee) instead"; "APRs (A: 21.24%-27.24%; X: 22.49%-32.49%)"),
+    the wrong one is the card the answer was talking about - when it is right for another card the
+    answer names before it (not in a quoted line) and is no qualifier of the same value ("a
+    variable 15.49% ... that 15.49% applies")."""
     groups: dict[tuple[int, str, str, str], list[int]] = {}
     for i, claim in enumerate(claims):
-        if len(claim.cards) != 1 or claim.family not in (FEE_CLAIM, APR_CLAIM):
+        if (
+            len(claim.cards) != 1
+            or claim.family not in (FEE_CLAIM, APR_CLAIM)
+            or claim.binding == "cell"
+        ):
             continue
         kinds = claim.admissible
         if len(kinds) != 1 or claim.kind not in _TWICE_34:
@@ -516,28 +567,40 @@ def contradicted_34(
         line = masked.rfind("\n", 0, claim.start) + 1
         groups.setdefault((line, claim.cards[0], claim.family, claim.kind), []).append(i)
     out: list[Claim] | None = None
-    named = {m.card_id for m in mentions if m.card_id is not None}
-    for (_, card_id, family, _), members in groups.items():
+    starts = [m.start for m in mentions]
+    for (line, card_id, family, _), members in groups.items():
         if len(members) < 2:
             continue
         card = catalog.card(card_id)
         checker = CHECKERS[family]
         wrong = [i for i in members if checker(claims[i], card, card_id)]
-        right = {_value_of(claims[i]) for i in members if i not in wrong}
-        # a value the line also states rightly is the same claim worded twice ("a variable 15.49%
-        # ... that 15.49% applies": a wrong qualifier, not another card's rate)
-        # ... and the wrong value is right for another card the answer names: the line bound a
-        # neighbour's term to this card
-        wrong = [
-            i
-            for i in wrong
-            if _value_of(claims[i]) not in right and _anothers(claims[i], card_id, named, catalog)
-        ]
+        right = [i for i in members if i not in wrong]
         if not wrong or not right:
+            continue
+        values = {_value_of(claims[i]) for i in right}
+        last_right = max(claims[i].start for i in right)
+        taken_back = []
+        for i in wrong:
+            claim = claims[i]
+            if _value_of(claim) in values or claim.start > last_right:
+                continue
+            sentence = _sentence_start(masked, claim.start, line)
+            own = mentions[bisect_left(starts, sentence) : bisect_left(starts, claim.start)]
+            if any(m.card_id == card_id for m in own):
+                continue  # "X is a no-fee card with a $95 fee": X named first, its own words
+            earlier = {
+                m.card_id
+                for m in mentions[: bisect_left(starts, claim.start)]
+                if m.card_id is not None
+                and not masked.startswith(">", masked.rfind("\n", 0, m.start) + 1)
+            }
+            if _anothers(claim, card_id, earlier, catalog):
+                taken_back.append(i)
+        if not taken_back:
             continue
         if out is None:
             out = list(claims)
-        for i in wrong:
+        for i in taken_back:
             out[i] = replace(claims[i], cards=())
     return claims if out is None else out
 
