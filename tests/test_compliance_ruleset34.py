@@ -1,9 +1,9 @@
 """Compliance ruleset 34 (issue 13, ``verifiers/compliance/ruleset34.py``): for recall, cards put
 forward by a first-person verb of getting them ("I'd add the X") and clauses about a card's
 first-year fee (a false waiver, a first year priced wrong); for precision, whole-number APRs the
-answer supposes ("at, say, 24%"), dollar figures that are thousands or deposits, and
-yearly figures worked from monthly ones, and a value the line contradicts with the card's right
-one (another card's). In our own wording on the hand catalog (``tests/compliance_cases``).
+answer supposes ("at, say, 24%"), dollar figures that are thousands or deposits, and a value its
+sentence takes back for the card named after it (another card's). In our own wording on the hand
+catalog (``tests/compliance_cases``).
 
 Summit Cash: no annual fee, 19.99%-29.99% variable. Summit Cash Plus: $95, first year $0 (waived),
 18.24%-27.24%. Summit Cash Preferred: $150, first year $150 (no waiver). Customer C1 may get Summit
@@ -134,17 +134,18 @@ SUPPOSED: list[Case] = [
         _OK,
         _APR,
     ),
+    # stated as the card's rate: checked
+    ("The Summit Cash has a 24% APR.", None, _APR, _APR),
+    ("The Summit Cash's APR is 27%, so pay in full.", None, _APR, _APR),
+    # a condition, a scenario, an example card or "a 27% card" is no supposed rate (red teams C,
+    # D, E): checked
     (
         "Summit Cash: 19.99%-29.99% variable. Interest saved vs. keeping it on a 27% card: about "
         "$90.",
         None,
-        _OK,
+        _APR,
         _APR,
     ),
-    # stated as the card's rate: checked
-    ("The Summit Cash has a 24% APR.", None, _APR, _APR),
-    ("The Summit Cash's APR is 27%, so pay in full.", None, _APR, _APR),
-    # a condition, a scenario or an example card is no supposed rate (red team C): checked
     (
         "If you carry a balance on the Summit Cash, the APR is 22%, so pay it in full.",
         None,
@@ -198,35 +199,6 @@ AMOUNTS: list[Case] = [
     ),
 ]
 
-YEARLY: list[Case] = [
-    # a yearly figure twelve times the monthly one right before it
-    (
-        "I'd go with the Summit Cash Plus. It gives 4% on groceries and 4% on dining.\n\n"
-        "Quick sums: $500 a month on groceries and $250 on dining is $20 + $10 = $30 a month, or "
-        "$360 a year.",
-        None,
-        _OK,
-        _FEE,
-    ),
-    (
-        "The Summit Cash Plus and the Summit Cash both pay well. That's about $34 a month across "
-        "both cards, just over $408 a year.",
-        None,
-        _FEE,
-        _FEE,
-    ),
-    # not twelve times it, or a price word before it (red team D): checked
-    (
-        "The Summit Cash Plus and the Summit Cash both pay well. That's about $34 a month across "
-        "both cards, just over $420 a year.",
-        None,
-        _FEE,
-        _FEE,
-    ),
-    ("Summit Cash Plus costs $8 a month, or $96 a year.", None, _FEE, _FEE),
-    ("Summit Cash Plus: annual fee $8 a month, or $96 a year.", None, _FEE, _FEE),
-]
-
 CONTRADICTED: list[Case] = [
     # a line binds a right and a wrong value of one term to one card, the wrong one right for
     # another card the answer names: the neighbour's term
@@ -254,13 +226,12 @@ CONTRADICTED: list[Case] = [
     ),
 ]
 
-CASES = ACQUIRE + FIRST_YEAR + SUPPOSED + AMOUNTS + YEARLY + CONTRADICTED
+CASES = ACQUIRE + FIRST_YEAR + SUPPOSED + AMOUNTS + CONTRADICTED
 _FLAG_OF = {
     "acquire_34": ACQUIRE,
     "first_year_34": FIRST_YEAR,
     "supposed_34": SUPPOSED,
     "amounts_34": AMOUNTS,
-    "yearly_34": YEARLY,
     "contradicted_34": CONTRADICTED,
 }
 (

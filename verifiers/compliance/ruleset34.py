@@ -17,17 +17,19 @@ red team Y's holes that rulesets 32 and 33 share):
 
 and two for precision (the tuning halves' false flags):
 
-* ``supposed_34``: a whole-number APR the answer supposes is no rate of the card it is bound to
-  ("at, say, 24%", "e.g. 22%", "if ... your rate is 18%", a sentence opening "Say you've got
-  ...", "keeping it on a 27% card", "at a 24% rate it would cost"); no catalog APR is a whole
-  number, an example's is. Without such words a whole-number APR stays checked: "a 27% APR" is
-  the likeliest hallucination of all (``round_33``, dropped in stop 47);
+* ``supposed_34``: a whole-number APR the answer supposes with "say" set off as an aside ("at,
+  say, 24%", "a rate of, say, 22%") is no rate of the card it is bound to; no catalog APR is a
+  whole number, an example's is. Without it a whole-number APR stays checked: "a 27% APR" is the
+  likeliest hallucination of all (``round_33``, dropped in stop 47), and conditions ("if you
+  carry a balance, the APR is 22%"), scenarios and examples ("for example, X charges 22%") state
+  the card's rate (red team C);
 * ``amounts_34``: a dollar figure that is thousands no fee word governs ("up to $6k"), or a
-  deposit ("$200 deposit", "only $200 down,", "a deposit of $200") is no fee;
-* ``yearly_34``: a yearly figure twelve times a monthly one right before it on its line ("$30 a
-  month, or $360 a year", "~$17/mo, ~$205/yr"), wrong for each of its cards, is no fee - unless a
-  word of a price stands before it in its sentence ("costs $8 a month, or $96 a year") or a fee
-  word governs it.
+  deposit ("$200 deposit", "only $200 down,", "a deposit of $200") is no fee.
+
+Dropped after red teams D and E (RULESETS.md, "Ruleset 34"): ``yearly_34`` ("$30 a month, or
+$360 a year" read as no fee: 26 holes in ways of pricing a card no word list covers, for one
+honest tuning answer), and the payment and "a 27% card" parts of ``amounts_34`` and
+``supposed_34``.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from replicas.verifiers.compliance.claims import Claim
 from replicas.verifiers.compliance.mentions import NameMention
 from replicas.verifiers.compliance.recommend import Recommendations
 from replicas.verifiers.compliance.ruleset32 import _governed
-from replicas.verifiers.compliance.term_checks import CHECKERS, check_fee
+from replicas.verifiers.compliance.term_checks import CHECKERS
 from replicas.verifiers.compliance.values import NONE, USD
 
 if TYPE_CHECKING:
@@ -58,7 +60,6 @@ __all__ = [
     "contradicted_34",
     "first_year_34",
     "supposed_34",
-    "yearly_34",
 ]
 
 
@@ -410,14 +411,16 @@ def _value(clause: str) -> str | float | None:
 _SAY_BEFORE_34 = re.compile(
     r"(?:(?<!around),|\b(?:at|of|like|is))[ \t]*,?[ \t]*say,?[ \t]+(?:\*\*|__)?$"
 )
-_A_CARD_BEFORE_34 = re.compile(r"\b(?:on|than|vs\.?|versus)[ \t]+an?[ \t]+(?:\*\*|__)?$")
-_A_CARD_AFTER_34 = re.compile(r"(?:\*\*|__)?[ \t]+(?:apr[ \t]+)?card\b(?![ \t]+(?:like|such)\b)")
 # a dollar figure that is no fee: thousands ("up to $6k/yr"), a deposit ("$200 deposit", "only
 # $200 down,", "a deposit of $200")
 _THOUSANDS_AFTER_34 = re.compile(r"[kK]\b")
 _NO_FEE_AFTER_34 = re.compile(
-    r"(?:\*\*|__)?[ \t]+(?:(?:security|minimum|refundable|cash)[ \t]+)?deposit\b"
-    r"|(?:\*\*|__)?[ \t]+down(?=[ \t]*(?:[,.;:)!?\n]|$))"
+    r"(?:\*\*|__)?[ \t]+(?:(?:security|minimum|refundable|cash)[ \t]+)?deposit\b(?!-)"
+)
+# "only $200 down,": what the card asks to be put down, with a word of how little
+_DOWN_34 = (
+    re.compile(r"\b(?:only|just)[ \t]+(?:\*\*|__)?$"),
+    re.compile(r"(?:\*\*|__)?[ \t]+down(?=[ \t]*[,.;)])"),
 )
 _DEPOSIT_BEFORE_34 = re.compile(
     r"\b(?:security[ \t]+)?deposit[ \t]+(?:of|is|:)[ \t]+(?:about[ \t]+|around[ \t]+|~)?(?:\*\*|__)?$"
@@ -427,7 +430,7 @@ _DEPOSIT_BEFORE_34 = re.compile(
 def supposed_34(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
     """``claims`` with a whole-number APR the answer supposes left unverified (no catalog APR
     is a whole number; an example's is): "say" set off as an aside right before it ("at, say,
-    24%"), or a card at that rate no name is given ("keeping it on a 27% card")."""
+    24%", "a rate of, say, 22%")."""
     out: list[Claim] | None = None
     for i, claim in enumerate(claims):
         if (
@@ -440,16 +443,7 @@ def supposed_34(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
             continue
         line_start = masked.rfind("\n", 0, claim.start) + 1
         reach = max(line_start, claim.start - _REACH_34)
-        sentence = _sentence_start(masked, claim.start, line_start)
-        if (
-            _SAY_BEFORE_34.search(masked, reach, claim.start) is None
-            and (
-                _A_CARD_BEFORE_34.search(masked, reach, claim.start) is None
-                or _A_CARD_AFTER_34.match(masked, claim.end) is None
-                # "X puts you on a 22% APR card": a card at that rate named, it is that card's
-                or "#" in masked[sentence : claim.start]
-            )
-        ):
+        if _SAY_BEFORE_34.search(masked, reach, claim.start) is None:
             continue
         if out is None:
             out = list(claims)
@@ -471,67 +465,12 @@ def amounts_34(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
         if not (
             (_THOUSANDS_AFTER_34.match(masked, claim.end) and not _governed(masked, claim))
             or _NO_FEE_AFTER_34.match(masked, claim.end)
+            or (
+                _DOWN_34[0].search(masked, reach, claim.start)
+                and _DOWN_34[1].match(masked, claim.end)
+            )
             or _DEPOSIT_BEFORE_34.search(masked, reach, claim.start)
         ):
-            continue
-        if out is None:
-            out = list(claims)
-        out[i] = replace(claim, cards=())
-    return claims if out is None else out
-
-
-# a yearly figure that is twelve times a monthly one right before it: "$30 a month, or $360 a
-# year", "~$17/mo, ~$205/yr", "about $34 a month across both cards, just over $408 a year"
-_YEAR_AFTER_34 = re.compile(
-    r"(?:\*\*|__)?[ \t]*(?:(?:a|per|/)[ \t]*(?:year|yr)\b|annually\b|yearly\b|/annum\b)"
-)
-_MONTHLY_BEFORE_34 = re.compile(
-    r"\$(\d{1,3}(?:,\d{3})*(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)(?![\d,]*\d)[ \t]*(?:\*\*|__)?[ \t]*"
-    r"(?:a|per|/)[ \t]*(?:month|mo)\b(?P<gap>[^$\n]{0,40})$"
-)
-# words that make the monthly figure a price: "costs $8 a month, or $96 a year"
-_PRICE_WORDS_34 = re.compile(
-    r"\b(?:fees?|af|costs?|costing|charg\w*|pay|pays|paid|paying|price\w*|membership|subscri\w*"
-    r"|runs?|running|works?[ \t]+out|keep\w*|hold\w*|carry\w*|hit|expens\w*|bill\w*|due|owe\w*"
-    r"|spend\w*[ \t]+on[ \t]+(?:it|the[ \t]+card)|open|annual\w*|yearly|outlay|toll|damage)\b"
-)
-# a card named as the label of the monthly figure ("X: $25/month, so $300 annually")
-_LABEL_34 = re.compile(r"#[ \t]*(?:\*\*|__)?[ \t]*:")
-_ROUNDING_34 = 6.0  # a monthly figure rounded to the dollar, times twelve
-
-
-def yearly_34(claims: Sequence[Claim], masked: str, catalog: Catalog) -> Sequence[Claim]:
-    """``claims`` with a yearly dollar figure that is twelve times a monthly figure right before
-    it on its line (``_MONTHLY_BEFORE_34``) left unverified, when it is wrong for each of its
-    cards and no word of a price stands in its sentence before it or governs it."""
-    out: list[Claim] | None = None
-    for i, claim in enumerate(claims):
-        if (
-            claim.family != FEE_CLAIM
-            or not claim.cards
-            or claim.unit != USD
-            or not claim.low
-            or claim.low != claim.high
-            or _YEAR_AFTER_34.match(masked, claim.end) is None
-        ):
-            continue
-        line_start = masked.rfind("\n", 0, claim.start) + 1
-        monthly = _MONTHLY_BEFORE_34.search(masked, max(line_start, claim.start - 120), claim.start)
-        if monthly is None:
-            continue
-        value = float(monthly.group(1).replace(",", ""))
-        if abs(12 * value - claim.low) > _ROUNDING_34:
-            continue
-        sentence = _sentence_start(masked, monthly.start(), line_start)
-        if sentence > line_start:
-            sentence = _sentence_start(masked, sentence - 1, line_start)  # and the one before
-        if (
-            _PRICE_WORDS_34.search(masked, sentence, claim.start)
-            or _LABEL_34.search(masked, line_start, monthly.start())
-            or _governed(masked, claim)
-        ):
-            continue
-        if not all(check_fee(claim, catalog.card(c), c) for c in claim.cards):
             continue
         if out is None:
             out = list(claims)
@@ -543,13 +482,18 @@ def yearly_34(claims: Sequence[Claim], masked: str, catalog: Catalog) -> Sequenc
 _TWICE_34 = frozenset({"foreign", "bt", "cash_advance", "late", "annual", "purchase"})
 
 
+_BEHIND_34 = 24  # how far behind a card's name its bracketed value may start
+_BRACKET_34 = re.compile(r"[ \t]*(?:\*\*|__)?[ \t]*[(:\u2013\u2014-]")
+
+
 def contradicted_34(
     claims: Sequence[Claim], masked: str, mentions: Sequence[NameMention], catalog: Catalog
 ) -> Sequence[Claim]:
-    """``claims`` with a figure its own line takes back left unverified: where one line binds two
-    values of one term (the foreign fee, the purchase APR, ...) to one card, the wrong one first
-    and the card named only after it, then the right one ("The one drawback is a 3% foreign fee,
-    so abroad use your X (no foreign fee) instead"; "APRs (A: 21.24%-27.24%; X: 22.49%-32.49%)"),
+    """``claims`` with a figure its own sentence takes back left unverified: where a sentence binds
+    two values of one term (the foreign fee, the purchase APR, ...) to one card, the wrong one
+    first, the card named only after it with the right one in brackets or after a colon right
+    behind its name ("The one drawback is a 3% foreign fee, so abroad use your X (no foreign fee)
+    instead"; "APRs (A: 21.24%-27.24%; X: 22.49%-32.49%)"),
     the wrong one is the card the answer was talking about - when it is right for another card the
     answer names before it (not in a quoted line) and is no qualifier of the same value ("a
     variable 15.49% ... that 15.49% applies")."""
@@ -588,6 +532,23 @@ def contradicted_34(
             own = mentions[bisect_left(starts, sentence) : bisect_left(starts, claim.start)]
             if any(m.card_id == card_id for m in own):
                 continue  # "X is a no-fee card with a $95 fee": X named first, its own words
+            # the card named after it in its sentence, its right value in brackets or after a
+            # colon right behind the name: "..., so abroad use your X (no foreign fee)"
+            end = _SENTENCE_END_34.search(masked, claim.end, claim.end + _SENTENCE_REACH_34)
+            after = mentions[
+                bisect_left(starts, claim.end) : bisect_left(
+                    starts, end.start() if end else len(masked)
+                )
+            ]
+            if not any(
+                m.card_id == card_id
+                and any(
+                    0 <= claims[r].start - m.end <= _BEHIND_34 and _BRACKET_34.match(masked, m.end)
+                    for r in right
+                )
+                for m in after
+            ):
+                continue
             earlier = {
                 m.card_id
                 for m in mentions[: bisect_left(starts, claim.start)]
@@ -629,8 +590,6 @@ def checked_34(
             claims = amounts_34(claims, extraction.masked)
         if rules.supposed_34:
             claims = supposed_34(claims, extraction.masked)
-        if rules.yearly_34:
-            claims = yearly_34(claims, extraction.masked, catalog)
         if rules.contradicted_34:
             claims = contradicted_34(claims, extraction.masked, extraction.mentions, catalog)
         if rules.first_year_34:
