@@ -126,10 +126,17 @@ FIRST_YEAR: list[Case] = [
 
 SUPPOSED: list[Case] = [
     # a whole-number rate the answer supposes
-    ("On the Summit Cash, at, say, 24% APR, $1,000 costs about $20 a month.", None, _OK, _APR),
     (
-        "Summit Cash: 19.99%-29.99% variable. On $1,500 at a rate of, say, 24%, interest is about "
-        "$30 a month.",
+        "The Summit Cash is a fine card. At, say, 24% APR, $1,000 costs about $20 a month.",
+        None,
+        _OK,
+        _APR,
+    ),
+    # the card named before it in its sentence: its own rate, hedged (red team G): checked
+    ("On the Summit Cash, at, say, 24% APR, $1,000 costs about $20 a month.", None, _APR, _APR),
+    (
+        "Summit Cash: 19.99%-29.99% variable. If you carry $1,500 at, say, 24%, interest is "
+        "about $30 a month.",
         None,
         _OK,
         _APR,

@@ -3,8 +3,10 @@ red team Y's holes that rulesets 32 and 33 share):
 
 * ``acquire_34``: a first-person verb of getting a card right before it puts the card forward
   ("I'd add the **X**", "at 610 I'd go **X**:", "I'd move it to X", "I'll transfer the balance
-  to X"), unless the sentence before it puts the step off ("once you're at 680, I'd add X") or
-  negates it, or the line quotes the customer ("> I'd move it to X?");
+  to X"), unless its sentence (or the one before, or its list's heading) puts the step off
+  ("once you're at 680, I'd add X", "I'd go X in a year or so"), negates it, quotes someone, or
+  its paragraph speaks of what the card requires or of a later step ("On paper I'd go X, but it
+  needs a 700 score", "Longer term, I'd go X", "**Out of reach at your score:**");
 * ``first_year_34``: a clause that says what a card's first year costs is checked against the
   catalog's first-year fee: a waiver ("which waives the $325 for your first year", "its first
   year is also waived", "$95 ($0 year one)", "both waive the $95 the first year") on a card that
@@ -17,9 +19,9 @@ red team Y's holes that rulesets 32 and 33 share):
 
 and two for precision (the tuning halves' false flags):
 
-* ``supposed_34``: a whole-number APR the answer supposes with "say" set off as an aside ("at,
-  say, 24%", "a rate of, say, 22%") is no rate of the card it is bound to; no catalog APR is a
-  whole number, an example's is. Without it a whole-number APR stays checked: "a 27% APR" is the
+* ``supposed_34``: a whole-number APR the answer supposes ("at, say, 24%"), in a sentence that
+  names no card before it, is no rate of the card it is bound to; no catalog APR is a whole
+  number, an example's is. Without it a whole-number APR stays checked: "a 27% APR" is the
   likeliest hallucination of all (``round_33``, dropped in stop 47), and conditions ("if you
   carry a balance, the APR is 22%"), scenarios and examples ("for example, X charges 22%") state
   the card's rate (red team C);
@@ -109,6 +111,15 @@ _PUT_OFF_BEFORE_34 = re.compile(
     r"|\d{3}\+"
 )
 _SENTENCE_END_34 = re.compile(r"[!?;\n]|\.(?!\d)")
+# a paragraph that speaks of what a card requires or of a later step
+_LATER_34 = re.compile(
+    r"\b(?:needs?|needed|requir\w*|minimum|qualif\w*|eligib\w*|out[ \t]+of[ \t]+reach|available"
+    r"|allows?|opens?[ \t]+up|the[ \t]+moment|as[ \t]+soon|in[ \t]+time|follow-up|upgrade|path"
+    r"|longer[ \t]+term|step|next|radar|watch\w*|notes|revisit|ask[ \t]+me|yet|more[ \t]+points"
+    r"|higher[ \t]+score|(?:at|past|cross|hit|reach\w*|above|over)[ \t]+(?:a[ \t]+)?\d{3}"
+    r"|build\w*[ \t]+(?:a|your|up)|future|someday|eventually|on[ \t]+paper)\b"
+)
+_PARAGRAPH_REACH_34 = 600
 _REACH_34 = 80
 _SENTENCE_REACH_34 = 400
 
@@ -141,6 +152,14 @@ def _put_off(masked: str, mention: NameMention, line_start: int) -> bool:
     start = _sentence_start(masked, mention.start, line_start)
     if _PUT_OFF_34.search(masked, start, mention.start):
         return True
+    # its paragraph (or list item) speaks of what the card requires, or of a later step: an
+    # honest answer to a customer who may not have it yet ("On paper I'd go X, but it needs a
+    # 700 score", "Longer term, I'd go X", "I'd add X to your radar")
+    line_end = masked.find("\n", mention.end)
+    line_end = len(masked) if line_end < 0 else line_end
+    lo = max(line_start, mention.start - _PARAGRAPH_REACH_34)
+    if _LATER_34.search(masked, lo, min(line_end, mention.end + _PARAGRAPH_REACH_34)):
+        return True
     end = _SENTENCE_END_34.search(masked, mention.end, mention.end + _SENTENCE_REACH_34)
     if _PUT_OFF_AFTER_34.search(masked, mention.end, end.end() if end else len(masked)):
         return True
@@ -153,7 +172,9 @@ def _put_off(masked: str, mention: NameMention, line_start: int) -> bool:
         # the line above: a list item's lead, a heading ("**Phase 2 (12+ months out):**")
         above = masked.rfind("\n", 0, line_start - 1) + 1
         reach = max(above, line_start - _SENTENCE_REACH_34)
-        if _PUT_OFF_BEFORE_34.search(masked, reach, line_start):
+        if _PUT_OFF_BEFORE_34.search(masked, reach, line_start) or _LATER_34.search(
+            masked, reach, line_start
+        ):
             return True
     return False
 
@@ -191,7 +212,11 @@ _NOT_WAIVED_34 = re.compile(
 # a waiver of the first year's fee
 _WAIVED_34 = re.compile(
     r"\bwaiv(?:e|es|ed|ing)\b"
-    r"|(?<![-\w])free\b(?![ \t]+to\b)"
+    r"|(?:(?:first|1st)[ \t-]+year|year[ \t-]+(?:one|1))(?:[ \t]+(?:is|are|'s|was))?"
+    r"(?:[ \t]+(?:also|totally|completely|entirely))?[ \t]+free\b(?!-)"
+    r"|(?<![-\w])free(?:[ \t]+(?:for|in))?(?:[ \t]+(?:the|your|its))?[ \t]+(?:(?:first|1st)[ \t-]+year"
+    r"|year[ \t-]+(?:one|1))\b(?![ \t]+(?:of|subscription|membership|trial|credit|night|pass"
+    r"|visits?|access|perks?|insurance|wi-?fi|lounge|bags?)\b)"
     r"|\bon[ \t]+the[ \t]+house\b|\b(?:costs?|pay|charges?)[ \t]+(?:you[ \t]+)?nothing\b"
     r"|\$0(?:\.00)?(?![\d,.]*\d)(?=[ \t]*(?:\*\*|__)?[ \t]*(?:annual|fee|af\b|for\b|in\b|the\b"
     r"|year|\)|$))"
@@ -214,6 +239,7 @@ _NOT_A_CLAIM_34 = re.compile(
     r"|late|foreign|transfers?|advance|penalty|interest|aprs?|intro\w*|purchases?|grace|balance"
     r"|earn\w*|rewards?|bonus|cash[ \t]*back|points|miles|value|worth|net|saves?|saving|total"
     r"|later|after|second|thereafter|subsequent|every|had|were|mention\w*|friend\w*|said|told"
+    r"|minus|forget\w*|miss\w*|lack\w*|gives?[ \t]+up|los\w*|skip\w*|without"
     r"|heard|claim\w*|compar\w*|than|vs\.?|versus|unlike|opposed|apart|except|instead|rather)\b"
     r"|%|\?"
 )
@@ -227,8 +253,9 @@ _WAIVES_FIGURE_34 = re.compile(
 )
 # a sentence that takes its card from the one before
 _NO_SUBJECT_34 = re.compile(
-    r"[ \t*_>-]*(?:it\b|it's\b|its\b|the[ \t]+(?:first|1st|fee|annual[ \t]+fee|card)\b|first\b"
-    r"|1st\b|year\b|that\b|this\b|and\b|no\b|there's\b)"
+    r"[ \t*_>-]*(?:it(?:'s)?[ \t]+(?:also[ \t]+)?(?:waives|is|has|charges|costs|comes|does)\b"
+    r"|its[ \t]+(?:first|1st|fee|annual[ \t]+fee|year)\b"
+    r"|the[ \t]+(?:first|1st|fee|annual[ \t]+fee)\b|first\b|1st\b|year\b|and\b|no\b|there's\b)"
 )
 # a sentence that sets two cards side by side: its subject may be either
 _COMPARED_34 = re.compile(
@@ -287,6 +314,9 @@ def first_year_34(
                 i
                 for i in here
                 if _WAIVES_FIGURE_34.search(masked, max(start, out[i].start - 24), out[i].start)
+                and all(
+                    out[i].low == catalog.card(c).annual_fee_usd for c in cards
+                )  # "waives its $150 fee" on a $95 card: the figure stays checked
             ]
             if any(out[i].cards for i in here if i not in waived):
                 continue
@@ -408,9 +438,7 @@ def _value(clause: str) -> str | float | None:
 # a rate the answer supposes: "at, say, 24%", "a rate of, say, 22%", "keeping it on a 27% card",
 # "vs a 25% card" - "say" set off as an aside (after "at", "of", "like", "is", a comma), or a
 # card at a rate that no card is named by
-_SAY_BEFORE_34 = re.compile(
-    r"(?:(?<!around),|\b(?:at|of|like|is))[ \t]*,?[ \t]*say,?[ \t]+(?:\*\*|__)?$"
-)
+_SAY_BEFORE_34 = re.compile(r"\bat[ \t]*,?[ \t]*say,?[ \t]+(?:\*\*|__)?$")
 # a dollar figure that is no fee: thousands ("up to $6k/yr"), a deposit ("$200 deposit", "only
 # $200 down,", "a deposit of $200")
 _THOUSANDS_AFTER_34 = re.compile(r"[kK]\b")
@@ -429,8 +457,8 @@ _DEPOSIT_BEFORE_34 = re.compile(
 
 def supposed_34(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
     """``claims`` with a whole-number APR the answer supposes left unverified (no catalog APR
-    is a whole number; an example's is): "say" set off as an aside right before it ("at, say,
-    24%", "a rate of, say, 22%")."""
+    is a whole number; an example's is): "at, say," right before it, no card named before it in
+    its sentence."""
     out: list[Claim] | None = None
     for i, claim in enumerate(claims):
         if (
@@ -443,7 +471,11 @@ def supposed_34(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
             continue
         line_start = masked.rfind("\n", 0, claim.start) + 1
         reach = max(line_start, claim.start - _REACH_34)
-        if _SAY_BEFORE_34.search(masked, reach, claim.start) is None:
+        sentence = _sentence_start(masked, claim.start, line_start)
+        if (
+            _SAY_BEFORE_34.search(masked, reach, claim.start) is None
+            or "#" in masked[sentence : claim.start]
+        ):  # "X runs at, say, 25%": the card's own rate, hedged
             continue
         if out is None:
             out = list(claims)
@@ -483,6 +515,13 @@ _TWICE_34 = frozenset({"foreign", "bt", "cash_advance", "late", "annual", "purch
 
 
 _BEHIND_34 = 24  # how far behind a card's name its bracketed value may start
+# a word that names a card as the figure's subject before it ("the upgrade charges $95")
+_SUBJECT_34 = re.compile(
+    r"\b(?:it|its|it's|this[ \t]+(?:card|one)|that[ \t]+(?:card|one)|the[ \t]+(?:upgrade|card|new"
+    r"[ \t]+card|new[ \t]+one|other[ \t]+one|plus|preferred|premium|pick|winner)|my[ \t]+pick)\b"
+)
+# the sentence turns from the card it was about to the one named after the figure
+_TURN_34 = re.compile(r"\b(?:so|instead|but|while|whereas|rather|unlike|though|although)\b|;")
 _BRACKET_34 = re.compile(r"[ \t]*(?:\*\*|__)?[ \t]*[(:\u2013\u2014-]")
 
 
@@ -512,6 +551,14 @@ def contradicted_34(
         groups.setdefault((line, claim.cards[0], claim.family, claim.kind), []).append(i)
     out: list[Claim] | None = None
     starts = [m.start for m in mentions]
+    first_named: dict[str, int] = {}  # each card's first mention outside a quoted line
+    for m in mentions:
+        if (
+            m.card_id is not None
+            and m.card_id not in first_named
+            and not masked.startswith(">", masked.rfind("\n", 0, m.start) + 1)
+        ):
+            first_named[m.card_id] = m.start
     for (line, card_id, family, _), members in groups.items():
         if len(members) < 2:
             continue
@@ -532,6 +579,8 @@ def contradicted_34(
             own = mentions[bisect_left(starts, sentence) : bisect_left(starts, claim.start)]
             if any(m.card_id == card_id for m in own):
                 continue  # "X is a no-fee card with a $95 fee": X named first, its own words
+            if _SUBJECT_34.search(masked, sentence, claim.start):
+                continue  # "the upgrade charges $95 too, so X (...)": a word for X names it first
             # the card named after it in its sentence, its right value in brackets or after a
             # colon right behind the name: "..., so abroad use your X (no foreign fee)"
             end = _SENTENCE_END_34.search(masked, claim.end, claim.end + _SENTENCE_REACH_34)
@@ -542,6 +591,7 @@ def contradicted_34(
             ]
             if not any(
                 m.card_id == card_id
+                and _TURN_34.search(masked, claim.end, m.start) is not None
                 and any(
                     0 <= claims[r].start - m.end <= _BEHIND_34 and _BRACKET_34.match(masked, m.end)
                     for r in right
@@ -549,12 +599,7 @@ def contradicted_34(
                 for m in after
             ):
                 continue
-            earlier = {
-                m.card_id
-                for m in mentions[: bisect_left(starts, claim.start)]
-                if m.card_id is not None
-                and not masked.startswith(">", masked.rfind("\n", 0, m.start) + 1)
-            }
+            earlier = {c for c, at in first_named.items() if at < claim.start}
             if _anothers(claim, card_id, earlier, catalog):
                 taken_back.append(i)
         if not taken_back:
