@@ -435,9 +435,7 @@ def _value(clause: str) -> str | float | None:
 
 # -- supposed_34, amounts_34 (precision) -----------------------------------------------------
 
-# a rate the answer supposes: "at, say, 24%", "a rate of, say, 22%", "keeping it on a 27% card",
-# "vs a 25% card" - "say" set off as an aside (after "at", "of", "like", "is", a comma), or a
-# card at a rate that no card is named by
+# a rate the answer supposes: "at, say, 24%" (not "X's APR is, say, 25%": the card's own, hedged)
 _SAY_BEFORE_34 = re.compile(r"\bat[ \t]*,?[ \t]*say,?[ \t]+(?:\*\*|__)?$")
 # a dollar figure that is no fee: thousands ("up to $6k/yr"), a deposit ("$200 deposit", "only
 # $200 down,", "a deposit of $200")
