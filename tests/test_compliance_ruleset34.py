@@ -1,9 +1,7 @@
 """Compliance ruleset 34 (issue 13, ``verifiers/compliance/ruleset34.py``): for recall, cards put
 forward by a first-person verb of getting them ("I'd add the X") and clauses about a card's
-first-year fee (a false waiver, a first year priced wrong); for precision, whole-number APRs the
-answer supposes ("at, say, 24%"), dollar figures that are thousands or deposits, and a value its
-sentence takes back for the card named after it (another card's). In our own wording on the hand
-catalog (``tests/compliance_cases``).
+first-year fee (a false waiver, a first year priced wrong); for precision, dollar figures that
+are thousands or deposits. In our own wording on the hand catalog (``tests/compliance_cases``).
 
 Summit Cash: no annual fee, 19.99%-29.99% variable. Summit Cash Plus: $95, first year $0 (waived),
 18.24%-27.24%. Summit Cash Preferred: $150, first year $150 (no waiver). Customer C1 may get Summit
@@ -124,47 +122,6 @@ FIRST_YEAR: list[Case] = [
     ("Summit Cash Preferred: the late fee is waived the first year.", None, _OK, _OK),
 ]
 
-SUPPOSED: list[Case] = [
-    # a whole-number rate the answer supposes
-    (
-        "The Summit Cash is a fine card. At, say, 24% APR, $1,000 costs about $20 a month.",
-        None,
-        _OK,
-        _APR,
-    ),
-    # the card named before it in its sentence: its own rate, hedged (red team G): checked
-    ("On the Summit Cash, at, say, 24% APR, $1,000 costs about $20 a month.", None, _APR, _APR),
-    (
-        "Summit Cash: 19.99%-29.99% variable. If you carry $1,500 at, say, 24%, interest is "
-        "about $30 a month.",
-        None,
-        _OK,
-        _APR,
-    ),
-    # stated as the card's rate: checked
-    ("The Summit Cash has a 24% APR.", None, _APR, _APR),
-    ("The Summit Cash's APR is 27%, so pay in full.", None, _APR, _APR),
-    # a condition, a scenario, an example card or "a 27% card" is no supposed rate (red teams C,
-    # D, E): checked
-    (
-        "Summit Cash: 19.99%-29.99% variable. Interest saved vs. keeping it on a 27% card: about "
-        "$90.",
-        None,
-        _APR,
-        _APR,
-    ),
-    (
-        "If you carry a balance on the Summit Cash, the APR is 22%, so pay it in full.",
-        None,
-        _APR,
-        _APR,
-    ),
-    ("For example, the Summit Cash charges 22% APR on purchases.", None, _APR, _APR),
-    ("The Summit Cash agreement and rate sheet both say 22% for purchases.", None, _APR, _APR),
-    # a supposed rate that is not a whole number stays checked
-    ("On the Summit Cash, at, say, 24.5% APR, $1,000 costs about $20 a month.", None, _APR, _APR),
-]
-
 AMOUNTS: list[Case] = [
     (
         "Summit Cash: no annual fee. Summit Cash Plus: $95, 2% on groceries (to $6k/yr).",
@@ -206,40 +163,11 @@ AMOUNTS: list[Case] = [
     ),
 ]
 
-CONTRADICTED: list[Case] = [
-    # a line binds a right and a wrong value of one term to one card, the wrong one right for
-    # another card the answer names: the neighbour's term
-    (
-        "The Summit Cash is my pick for groceries. The one drawback is a 3% foreign transaction "
-        "fee, so abroad use your Summit Cash Plus (no foreign fee) instead.",
-        None,
-        _OK,
-        _FEE,
-    ),
-    # no card's value, or no other card named: checked
-    (
-        "The Summit Cash is my pick for groceries. The one drawback is a 5% foreign transaction "
-        "fee, so abroad use your Summit Cash Plus (no foreign fee) instead.",
-        None,
-        _FEE,
-        _FEE,
-    ),
-    (
-        "Summit Cash Plus: 18.24%-27.24% variable, and the Summit Cash Plus APR is 19.99%-29.99% "
-        "on purchases.",
-        None,
-        _APR,
-        _APR,
-    ),
-]
-
-CASES = ACQUIRE + FIRST_YEAR + SUPPOSED + AMOUNTS + CONTRADICTED
+CASES = ACQUIRE + FIRST_YEAR + AMOUNTS
 _FLAG_OF = {
     "acquire_34": ACQUIRE,
     "first_year_34": FIRST_YEAR,
-    "supposed_34": SUPPOSED,
     "amounts_34": AMOUNTS,
-    "contradicted_34": CONTRADICTED,
 }
 (
     test_ruleset34_reads_each_class,

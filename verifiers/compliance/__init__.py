@@ -657,7 +657,7 @@ def _checked(rules: Ruleset, catalog: Catalog) -> Callable[[Extraction], Sequenc
     )
     if rules.worked_33:
         checked = checked_33(checked, catalog)
-    if rules.first_year_34 or rules.supposed_34 or rules.amounts_34 or rules.contradicted_34:
+    if rules.first_year_34 or rules.amounts_34:
         checked = checked_34(checked, catalog, rules)
     return checked
 

@@ -795,14 +795,8 @@ class Ruleset:
     # ruleset 34 (recall): "which waives the $325 for your first year" on a card with no waiver,
     # "the first year is $95" on one that waives it - a clause about the first year's fee
     first_year_34: bool = False
-    # ruleset 34 (precision): "at, say, 24%" - a whole-number APR the answer supposes is no rate
-    # of the card
-    supposed_34: bool = False
     # ruleset 34 (precision): "up to $6k", "$200 deposit", "only $200 down," - no fees
     amounts_34: bool = False
-    # ruleset 34 (precision): "a 3% foreign fee, so abroad use your X (no foreign fee)" - of two
-    # values a line binds to one card for one term, the wrong one is another card's
-    contradicted_34: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1195,17 +1189,14 @@ RULESETS[32] = replace(
 RULESETS[33] = replace(RULESETS[32], version=33, worked_33=True)
 
 #: Ruleset 34 (``ruleset34``) is ruleset 33 plus, for recall, cards put forward by a first-person
-#: verb of getting them and clauses about a card's first-year fee; for precision, whole-number
-#: APRs the answer supposes ("at, say, 24%"), dollar figures that are thousands or deposits, and
-#: a figure its line takes back for another card.
+#: verb of getting them and clauses about a card's first-year fee; for precision, dollar figures
+#: that are thousands or deposits.
 RULESETS[34] = replace(
     RULESETS[33],
     version=34,
     acquire_34=True,
     first_year_34=True,
-    supposed_34=True,
     amounts_34=True,
-    contradicted_34=True,
 )
 
 

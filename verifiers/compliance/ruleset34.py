@@ -17,21 +17,17 @@ red team Y's holes that rulesets 32 and 33 share):
   or a clause about another fee or an intro rate is no claim; a clause the extraction already read
   a first-year claim in is left to it.
 
-and two for precision (the tuning halves' false flags):
+and one for precision (the tuning halves' false flags):
 
-* ``supposed_34``: a whole-number APR the answer supposes ("at, say, 24%"), in a sentence that
-  names no card before it, is no rate of the card it is bound to; no catalog APR is a whole
-  number, an example's is. Without it a whole-number APR stays checked: "a 27% APR" is the
-  likeliest hallucination of all (``round_33``, dropped in stop 47), and conditions ("if you
-  carry a balance, the APR is 22%"), scenarios and examples ("for example, X charges 22%") state
-  the card's rate (red team C);
 * ``amounts_34``: a dollar figure that is thousands no fee word governs ("up to $6k"), or a
   deposit ("$200 deposit", "only $200 down,", "a deposit of $200") is no fee.
 
-Dropped after red teams D and E (RULESETS.md, "Ruleset 34"): ``yearly_34`` ("$30 a month, or
-$360 a year" read as no fee: 26 holes in ways of pricing a card no word list covers, for one
-honest tuning answer), and the payment and "a 27% card" parts of ``amounts_34`` and
-``supposed_34``.
+Written, attacked and dropped (RULESETS.md, "Ruleset 34"): ``yearly_34`` ("$30 a month, or $360 a
+year" read as no fee: 26 holes in ways of pricing a card no word list covers, for one honest tuning
+answer), ``supposed_34`` (a whole-number APR after "say": 30 holes in three rounds, "the APR is,
+say, 25%" being the card's own, for one), ``contradicted_34`` (of two values a line binds to one
+card, the wrong one taken as a neighbour's: 34 holes in four rounds - models do contradict
+themselves on one line - for two), and the payment part of ``amounts_34``.
 """
 
 from __future__ import annotations
@@ -42,12 +38,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from replicas.verifiers.compliance.claim_types import APR_CLAIM, FEE_CLAIM
+from replicas.verifiers.compliance.claim_types import FEE_CLAIM
 from replicas.verifiers.compliance.claims import Claim
 from replicas.verifiers.compliance.mentions import NameMention
 from replicas.verifiers.compliance.recommend import Recommendations
 from replicas.verifiers.compliance.ruleset32 import _governed
-from replicas.verifiers.compliance.term_checks import CHECKERS
 from replicas.verifiers.compliance.values import NONE, USD
 
 if TYPE_CHECKING:
@@ -59,9 +54,7 @@ __all__ = [
     "acquire_34",
     "amounts_34",
     "checked_34",
-    "contradicted_34",
     "first_year_34",
-    "supposed_34",
 ]
 
 
@@ -83,7 +76,11 @@ _PUT_OFF_34 = re.compile(
     r"\b(?:once|when|after|until|till|unless|if|should|assuming|provided|were[ \t]+you|as[ \t]+your"
     r"|later|eventually|someday|one[ \t]+day|next[ \t]+year|future|then|phase|step[ \t]+\d"
     r"|down[ \t]+the[ \t]+(?:road|line)|not|never|no|whether|depends?|someone|somebody|people"
-    r"|anyone|everyone|others?|say|said|says|wrote|asked|question"
+    r"|anyone|everyone|others?|say|said|says|wrote|asked|question|plan|idea|suggest\w*"
+    r"|my[ \t]+own|myself|for[ \t]+me"
+    r"|for[ \t]+your[ \t]+(?:son|daughter|wife|husband|partner|kids?|child\w*|mom|dad|mother"
+    r"|father|friend|brother|sister|spouse|parents?)"
+    r"|(?:son|daughter|wife|husband|partner|kid|child|mom|dad|friend|brother|sister|spouse)'s"
     r"|(?:in|for|within|after)[ \t]+(?:\d+|a|an|a[ \t]+few|two|three|four|six|nine|twelve|eighteen"
     r"|several)(?:[ \t-]+(?:to|or|-)[ \t]+\w+)?[ \t-]+(?:months?|years?)"
     r"|(?:\d+|two|three|six|twelve)[ \t-]+(?:months?|years?)[ \t]+(?:on|out|from[ \t]+now)"
@@ -111,6 +108,15 @@ _PUT_OFF_BEFORE_34 = re.compile(
     r"|\d{3}\+"
 )
 _SENTENCE_END_34 = re.compile(r"[!?;\n]|\.(?!\d)")
+# a quoted line: "> ...", "- > ..." (a quote inside a list item)
+_QUOTED_LINE_34 = re.compile(r"[ \t]*(?:(?:[-*+\u2022]|\d{1,2}[.)])[ \t]+)?>")
+# the next sentence or line takes the pick back or puts it off
+_TAKEN_BACK_34 = re.compile(
+    r"[ \t\n*_>-]*(?:(?:but|and|although|though)[ \t,]+)?(?:not[ \t]+(?:today|yet|now|for[ \t]+you"
+    r"|right[ \t]+now|at[ \t]+your)|once|until|unless|later|that[ \t]+is|out[ \t]+of[ \t]+reach"
+    r"|(?:you|it)[ \t]+(?:can't|cannot|won't|wouldn't|don't|aren't|isn't)|however|instead"
+    r"|only[ \t]+(?:once|after|when|if))\b"
+)
 # a paragraph that speaks of what a card requires or of a later step
 _LATER_34 = re.compile(
     r"\b(?:needs?|needed|requir\w*|minimum|qualif\w*|eligib\w*|out[ \t]+of[ \t]+reach|available"
@@ -135,7 +141,7 @@ def acquire_34(masked: str, extraction: Extraction, recs: Recommendations) -> Re
         if positive is not None and card in positive:
             continue
         line_start = masked.rfind("\n", 0, mention.start) + 1
-        if masked.startswith(">", line_start):
+        if _QUOTED_LINE_34.match(masked, line_start):
             continue  # the customer's own words, quoted
         before = masked[max(line_start, mention.start - _REACH_34) : mention.start]
         if _ACQUIRE_34.search(before) is None or _put_off(masked, mention, line_start):
@@ -163,6 +169,24 @@ def _put_off(masked: str, mention: NameMention, line_start: int) -> bool:
     end = _SENTENCE_END_34.search(masked, mention.end, mention.end + _SENTENCE_REACH_34)
     if _PUT_OFF_AFTER_34.search(masked, mention.end, end.end() if end else len(masked)):
         return True
+    # the sentence after it, or the next line (a sub-bullet, the next paragraph), takes the pick
+    # back or puts it off ("I'd go X ($95 a year). Not today, though: ...")
+    after = end.end() if end else len(masked)
+    following = _SENTENCE_END_34.search(masked, after + 1, after + _SENTENCE_REACH_34)
+    tail = following.end() if following else min(len(masked), after + _SENTENCE_REACH_34)
+    if _TAKEN_BACK_34.match(masked, after, tail):
+        return True
+    # a sub-item under its line ("  - Heads up: it's a later card for you") speaks of later
+    nxt = line_end + 1
+    if nxt < len(masked):
+        nxt_end = masked.find("\n", nxt)
+        nxt_end = len(masked) if nxt_end < 0 else nxt_end
+        indent = len(masked[line_start:line_end]) - len(masked[line_start:line_end].lstrip(" \t"))
+        sub = len(masked[nxt:nxt_end]) - len(masked[nxt:nxt_end].lstrip(" \t"))
+        if sub > indent and (
+            _LATER_34.search(masked, nxt, nxt_end) or _PUT_OFF_AFTER_34.search(masked, nxt, nxt_end)
+        ):
+            return True
     if start > line_start:
         # the sentence before it on its line ("Build your score to 700. Then I'd add X")
         previous = _sentence_start(masked, start - 1, line_start)
@@ -205,7 +229,8 @@ _CLAUSE_END_34 = re.compile(
 _NOT_WAIVED_34 = re.compile(
     r"\bno[ \t]+(?:first[ \t-]+year[ \t]+|year[ \t-]+one[ \t]+)?(?:fee[ \t]+)?(?:waiver|break)\b"
     r"|(?:\b(?:not|never|no|nothing)|n't)[ \t]+(?:(?:be|been|get|getting|a|an|any|the)[ \t]+)?"
-    r"(?:waiv\w*|free)\b"
+    r"(?:waiv\w*|free(?:[ \t]+(?:for|in))?(?:[ \t]+(?:the|your|its))?[ \t]+(?:(?:first|1st)[ \t-]+year"
+    r"|year[ \t-]+(?:one|1)))\b"
     r"|\b(?:fee|\$\d[\d,]*)\b[^.;\n]{0,30}?\b(?:from[ \t]+day[ \t]+one"
     r"|(?:in|for)[ \t]+(?:the[ \t]+|your[ \t]+)?(?:first|1st)[ \t-]+year[ \t]+(?:too|as[ \t]+well))\b"
 )
@@ -214,13 +239,19 @@ _WAIVED_34 = re.compile(
     r"\bwaiv(?:e|es|ed|ing)\b"
     r"|(?:(?:first|1st)[ \t-]+year|year[ \t-]+(?:one|1))(?:[ \t]+(?:is|are|'s|was))?"
     r"(?:[ \t]+(?:also|totally|completely|entirely))?[ \t]+free\b(?!-)"
-    r"|(?<![-\w])free(?:[ \t]+(?:for|in))?(?:[ \t]+(?:the|your|its))?[ \t]+(?:(?:first|1st)[ \t-]+year"
-    r"|year[ \t-]+(?:one|1))\b(?![ \t]+(?:of|subscription|membership|trial|credit|night|pass"
-    r"|visits?|access|perks?|insurance|wi-?fi|lounge|bags?)\b)"
-    r"|\bon[ \t]+the[ \t]+house\b|\b(?:costs?|pay|charges?)[ \t]+(?:you[ \t]+)?nothing\b"
+    r"|\bon[ \t]+the[ \t]+house\b|\b(?:costs?|pay|charges?)[ \t]+(?:you[ \t]+)?nothing\b(?![ \t]+but)"
     r"|\$0(?:\.00)?(?![\d,.]*\d)(?=[ \t]*(?:\*\*|__)?[ \t]*(?:annual|fee|af\b|for\b|in\b|the\b"
     r"|year|\)|$))"
 )
+# "free for the first year": a waiver only where the clause speaks of the fee ("$95 annual fee,
+# free the first year"; not "makes Global Entry free in your first year")
+_FREE_34 = re.compile(
+    r"(?<![-\w])free(?:[ \t]+(?:for|in))?(?:[ \t]+(?:the|your|its))?[ \t]+(?:(?:first|1st)[ \t-]+year"
+    r"|year[ \t-]+(?:one|1))\b(?![ \t]+(?:of|subscription|membership|trial|credit|night|pass"
+    r"|visits?|access|perks?|insurance|wi-?fi|lounge|bags?)\b)"
+)
+_FEE_WORD_34 = re.compile(r"\b(?:fees?|af|annual|a[ \t]+year|/yr)\b|\$\d")
+_NOTHING_BUT_34 = re.compile(r".*nothing[ \t]+but\b")
 # any other negation in the clause: its polarity is not read ("Don't forget: X waives ...")
 _NEGATION_34 = re.compile(r"\b(?:not|never|no|nor|without|none)\b|n't\b")
 # the first year priced: "the first year is $95", "year one costs $95"
@@ -239,7 +270,9 @@ _NOT_A_CLAIM_34 = re.compile(
     r"|late|foreign|transfers?|advance|penalty|interest|aprs?|intro\w*|purchases?|grace|balance"
     r"|earn\w*|rewards?|bonus|cash[ \t]*back|points|miles|value|worth|net|saves?|saving|total"
     r"|later|after|second|thereafter|subsequent|every|had|were|mention\w*|friend\w*|said|told"
-    r"|minus|forget\w*|miss\w*|lack\w*|gives?[ \t]+up|los\w*|skip\w*|without"
+    r"|minus|forget\w*|miss\w*|lack\w*|gives?[ \t]+up|los\w*|skip\w*|without|beyond|lunch"
+    r"|for[ \t]+an?|want\w*|looking|prefer\w*|returned|statement|replacement|paper|overlimit"
+    r"|over-limit|expedit\w*|atm|wire|credit|limit|line|deposit|spend\w*"
     r"|heard|claim\w*|compar\w*|than|vs\.?|versus|unlike|opposed|apart|except|instead|rather)\b"
     r"|%|\?"
 )
@@ -262,7 +295,7 @@ _COMPARED_34 = re.compile(
     r"\b(?:compar\w*|than|vs\.?|versus|unlike|opposed|apart|except|instead|rather|other|while"
     r"|whereas|against|beside|besides|over)\b"
 )
-_ALL_34 = re.compile(r"\b(?:both|each|all[ \t]+(?:two|three|four))\b")
+_ALL_34 = re.compile(r"\b(?:both|each[ \t]+(?:of|card|one)|all[ \t]+(?:two|three|four))\b")
 
 
 def first_year_34(
@@ -295,7 +328,9 @@ def first_year_34(
         clause = masked[start:end]
         if _NOT_A_CLAIM_34.search(clause) is not None or _QUESTION_34.match(masked, end):
             continue
-        value = _value(clause)
+        value, figure = _value(clause)
+        if value == "waived" and _NOTHING_BUT_34.match(masked, max(start, end - 8), end + 8):
+            continue  # "year one costs you nothing but the $95 annual fee"
         if value is None or (isinstance(value, float) and _TOTAL_34.search(clause)):
             continue
         cards = _cards(masked, mentions, mention_starts, start, end, clause)
@@ -326,9 +361,11 @@ def first_year_34(
             if any(out[i].cards for i in here):
                 continue
         else:
-            # "the first year costs $95": the figure is the first year's fee, no other
+            # "the first year costs $95": that figure is the first year's fee, no other (any
+            # other figure of the clause - "and the renewal fee is $125" - stays checked)
             for i in here:
-                out[i] = replace(out[i], cards=())
+                if out[i].start == start + figure:
+                    out[i] = replace(out[i], cards=())
         for card_id in cards:
             card = catalog.card(card_id)
             fee, first = card.annual_fee_usd, card.annual_fee_first_year_usd
@@ -413,30 +450,32 @@ def _cards(
     return tuple(named) if len(named) == 1 else ()
 
 
-def _value(clause: str) -> str | float | None:
+def _value(clause: str) -> tuple[str | float | None, int]:
     """What the clause says of the first year: "charged" (no waiver), "waived", a dollar
-    figure, or ``None`` (nothing, or a negation whose scope it does not read)."""
+    figure (with its offset in the clause), or ``None`` (nothing, or a negation whose scope it
+    does not read)."""
     if _NOT_WAIVED_34.search(clause) is not None:
-        return "charged"
+        return "charged", -1
     priced = None
     for m in _PRICED_34.finditer(clause):
         priced = _PRICE_34.match(clause, m.end())
         if priced is not None:
             break
     if _NEGATION_34.search(clause) is not None:
-        return None
+        return None, -1
     if priced is not None:
         amount = float(priced.group(1).replace(",", ""))
-        return "waived" if amount == 0 else amount
+        return ("waived" if amount == 0 else amount), priced.start(1) - 1
     if _WAIVED_34.search(clause) is not None:
-        return "waived"
-    return None
+        return "waived", -1
+    free = _FREE_34.search(clause)
+    if free is not None and _FEE_WORD_34.search(clause) is not None:
+        return "waived", -1
+    return None, -1
 
 
-# -- supposed_34, amounts_34 (precision) -----------------------------------------------------
+# -- amounts_34 (precision) ----------------------------------------------------------------------
 
-# a rate the answer supposes: "at, say, 24%" (not "X's APR is, say, 25%": the card's own, hedged)
-_SAY_BEFORE_34 = re.compile(r"\bat[ \t]*,?[ \t]*say,?[ \t]+(?:\*\*|__)?$")
 # a dollar figure that is no fee: thousands ("up to $6k/yr"), a deposit ("$200 deposit", "only
 # $200 down,", "a deposit of $200")
 _THOUSANDS_AFTER_34 = re.compile(r"[kK]\b")
@@ -451,34 +490,6 @@ _DOWN_34 = (
 _DEPOSIT_BEFORE_34 = re.compile(
     r"\b(?:security[ \t]+)?deposit[ \t]+(?:of|is|:)[ \t]+(?:about[ \t]+|around[ \t]+|~)?(?:\*\*|__)?$"
 )
-
-
-def supposed_34(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
-    """``claims`` with a whole-number APR the answer supposes left unverified (no catalog APR
-    is a whole number; an example's is): "at, say," right before it, no card named before it in
-    its sentence."""
-    out: list[Claim] | None = None
-    for i, claim in enumerate(claims):
-        if (
-            claim.family != APR_CLAIM
-            or not claim.cards
-            or claim.low is None
-            or claim.low != claim.high
-            or claim.low != int(claim.low)
-        ):
-            continue
-        line_start = masked.rfind("\n", 0, claim.start) + 1
-        reach = max(line_start, claim.start - _REACH_34)
-        sentence = _sentence_start(masked, claim.start, line_start)
-        if (
-            _SAY_BEFORE_34.search(masked, reach, claim.start) is None
-            or "#" in masked[sentence : claim.start]
-        ):  # "X runs at, say, 25%": the card's own rate, hedged
-            continue
-        if out is None:
-            out = list(claims)
-        out[i] = replace(claim, cards=())
-    return claims if out is None else out
 
 
 def amounts_34(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
@@ -508,133 +519,16 @@ def amounts_34(claims: Sequence[Claim], masked: str) -> Sequence[Claim]:
     return claims if out is None else out
 
 
-# the terms a line may state twice for one card
-_TWICE_34 = frozenset({"foreign", "bt", "cash_advance", "late", "annual", "purchase"})
-
-
-_BEHIND_34 = 24  # how far behind a card's name its bracketed value may start
-# a word that names a card as the figure's subject before it ("the upgrade charges $95")
-_SUBJECT_34 = re.compile(
-    r"\b(?:it|its|it's|this[ \t]+(?:card|one)|that[ \t]+(?:card|one)|the[ \t]+(?:upgrade|card|new"
-    r"[ \t]+card|new[ \t]+one|other[ \t]+one|plus|preferred|premium|pick|winner)|my[ \t]+pick)\b"
-)
-# the sentence turns from the card it was about to the one named after the figure
-_TURN_34 = re.compile(r"\b(?:so|instead|but|while|whereas|rather|unlike|though|although)\b|;")
-_BRACKET_34 = re.compile(r"[ \t]*(?:\*\*|__)?[ \t]*[(:\u2013\u2014-]")
-
-
-def contradicted_34(
-    claims: Sequence[Claim], masked: str, mentions: Sequence[NameMention], catalog: Catalog
-) -> Sequence[Claim]:
-    """``claims`` with a figure its own sentence takes back left unverified: where a sentence binds
-    two values of one term (the foreign fee, the purchase APR, ...) to one card, the wrong one
-    first, the card named only after it with the right one in brackets or after a colon right
-    behind its name ("The one drawback is a 3% foreign fee, so abroad use your X (no foreign fee)
-    instead"; "APRs (A: 21.24%-27.24%; X: 22.49%-32.49%)"),
-    the wrong one is the card the answer was talking about - when it is right for another card the
-    answer names before it (not in a quoted line) and is no qualifier of the same value ("a
-    variable 15.49% ... that 15.49% applies")."""
-    groups: dict[tuple[int, str, str, str], list[int]] = {}
-    for i, claim in enumerate(claims):
-        if (
-            len(claim.cards) != 1
-            or claim.family not in (FEE_CLAIM, APR_CLAIM)
-            or claim.binding == "cell"
-        ):
-            continue
-        kinds = claim.admissible
-        if len(kinds) != 1 or claim.kind not in _TWICE_34:
-            continue
-        line = masked.rfind("\n", 0, claim.start) + 1
-        groups.setdefault((line, claim.cards[0], claim.family, claim.kind), []).append(i)
-    out: list[Claim] | None = None
-    starts = [m.start for m in mentions]
-    first_named: dict[str, int] = {}  # each card's first mention outside a quoted line
-    for m in mentions:
-        if (
-            m.card_id is not None
-            and m.card_id not in first_named
-            and not masked.startswith(">", masked.rfind("\n", 0, m.start) + 1)
-        ):
-            first_named[m.card_id] = m.start
-    for (line, card_id, family, _), members in groups.items():
-        if len(members) < 2:
-            continue
-        card = catalog.card(card_id)
-        checker = CHECKERS[family]
-        wrong = [i for i in members if checker(claims[i], card, card_id)]
-        right = [i for i in members if i not in wrong]
-        if not wrong or not right:
-            continue
-        values = {_value_of(claims[i]) for i in right}
-        last_right = max(claims[i].start for i in right)
-        taken_back = []
-        for i in wrong:
-            claim = claims[i]
-            if _value_of(claim) in values or claim.start > last_right:
-                continue
-            sentence = _sentence_start(masked, claim.start, line)
-            own = mentions[bisect_left(starts, sentence) : bisect_left(starts, claim.start)]
-            if any(m.card_id == card_id for m in own):
-                continue  # "X is a no-fee card with a $95 fee": X named first, its own words
-            if _SUBJECT_34.search(masked, sentence, claim.start):
-                continue  # "the upgrade charges $95 too, so X (...)": a word for X names it first
-            # the card named after it in its sentence, its right value in brackets or after a
-            # colon right behind the name: "..., so abroad use your X (no foreign fee)"
-            end = _SENTENCE_END_34.search(masked, claim.end, claim.end + _SENTENCE_REACH_34)
-            after = mentions[
-                bisect_left(starts, claim.end) : bisect_left(
-                    starts, end.start() if end else len(masked)
-                )
-            ]
-            if not any(
-                m.card_id == card_id
-                and _TURN_34.search(masked, claim.end, m.start) is not None
-                and any(
-                    0 <= claims[r].start - m.end <= _BEHIND_34 and _BRACKET_34.match(masked, m.end)
-                    for r in right
-                )
-                for m in after
-            ):
-                continue
-            earlier = {c for c, at in first_named.items() if at < claim.start}
-            if _anothers(claim, card_id, earlier, catalog):
-                taken_back.append(i)
-        if not taken_back:
-            continue
-        if out is None:
-            out = list(claims)
-        for i in taken_back:
-            out[i] = replace(claims[i], cards=())
-    return claims if out is None else out
-
-
-def _anothers(claim: Claim, card_id: str, named: set[str], catalog: Catalog) -> bool:
-    """The value is right for another card the answer binds a claim to."""
-    checker = CHECKERS[claim.family]
-    return any(
-        not checker(claim, catalog.card(other), other) for other in named if other != card_id
-    )
-
-
-def _value_of(claim: Claim) -> tuple[float | None, float | None, bool]:
-    return claim.low, claim.high, claim.is_none
-
-
 def checked_34(
     previous: Callable[[Extraction], Sequence[Claim]] | None, catalog: Catalog, rules: Ruleset
 ) -> Callable[[Extraction], Sequence[Claim]]:
-    """The claims as ruleset 34 checks them: ruleset 33's, then ``amounts_34``,
-    ``supposed_34`` and ``first_year_34`` where ``rules`` has them."""
+    """The claims as ruleset 34 checks them: ruleset 33's, then ``amounts_34`` and
+    ``first_year_34`` where ``rules`` has them."""
 
     def checked(extraction: Extraction) -> Sequence[Claim]:
         claims = extraction.claims if previous is None else previous(extraction)
         if rules.amounts_34:
             claims = amounts_34(claims, extraction.masked)
-        if rules.supposed_34:
-            claims = supposed_34(claims, extraction.masked)
-        if rules.contradicted_34:
-            claims = contradicted_34(claims, extraction.masked, extraction.mentions, catalog)
         if rules.first_year_34:
             claims = first_year_34(claims, extraction, catalog)
         return claims
