@@ -1,21 +1,22 @@
-"""The -v3 to -v19 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
+"""The -v3 to -v20 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
 core-v9, core-v10, core-v11, core-v12, core-v13, core-v14, core-v15, core-v16, core-v17,
-core-v18, core-v19, core-v20): the compliance verifier under rulesets 10, 16, 17, 19, 20, 21, 23,
-24, 25, 26, 27, 28, 29, 30, 31, 32 and 33.
+core-v18, core-v19, core-v20, core-v21): the compliance verifier under rulesets 10, 16, 17, 19,
+20, 21, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33 and 34.
 
 -v4 (core-v5) is -v3 with ruleset 16, -v5 (core-v6) -v4 with ruleset 17, -v6 (core-v7) -v5
 with ruleset 19, -v7 (core-v8) -v6 with ruleset 20, -v8 (core-v9) -v7 with ruleset 21, -v9
 (core-v10) -v8 with ruleset 23, -v10 (core-v11) -v9 with ruleset 24, -v11 (core-v12) -v10 with
 ruleset 25, -v12 (core-v13) -v11 with ruleset 26, -v13 (core-v14) -v12 with ruleset 27, -v14
 (core-v15) -v13 with ruleset 28, -v15 (core-v16) -v14 with ruleset 29, -v16 (core-v17) -v15
-with ruleset 30, -v17 (core-v18) -v16 with ruleset 31, -v18 (core-v19) -v17 with ruleset 32 and
--v19 (core-v20) -v18 with ruleset 33; the tests of -v3's build and episodes run for all
-seventeen, and the same text is graded by -v3 as ruleset 10 reads it, by -v4 as ruleset 16 does,
+with ruleset 30, -v17 (core-v18) -v16 with ruleset 31, -v18 (core-v19) -v17 with ruleset 32,
+-v19 (core-v20) -v18 with ruleset 33 and -v20 (core-v21) -v19 with ruleset 34; the tests of
+-v3's build and episodes run for all eighteen, and the same text is graded by -v3 as ruleset 10
+reads it, by -v4 as ruleset 16 does,
 by -v5 as ruleset 17 does, by -v6 as ruleset 19 does, by -v7 as ruleset 20 does, by -v8 as ruleset
 21 does, by -v9 as ruleset 23 does, by -v10 as ruleset 24 does, by -v11 as ruleset 25 does, by
 -v12 as ruleset 26 does, by -v13 as ruleset 27 does, by -v14 as ruleset 28 does, by -v15 as
 ruleset 29 does, by -v16 as ruleset 30 does, by -v17 as ruleset 31 does, by -v18 as ruleset 32
-does and by -v19 as ruleset 33 does.
+does, by -v19 as ruleset 33 does and by -v20 as ruleset 34 does.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
 compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
@@ -64,6 +65,7 @@ V16_RULESET = 30
 V17_RULESET = 31
 V18_RULESET = 32
 V19_RULESET = 33
+V20_RULESET = 34
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -1891,6 +1893,127 @@ def test_v19_grades_with_ruleset_33(base: str, snapshot: Any, catalog: Catalog) 
     assert kept == {"worked_33"}, kept
 
 
+def _lines_v20(task: Task, catalog: Catalog, snapshot: Any) -> Recall:
+    """Lines in the shapes of ruleset 34's two readings, for recall: false ones ruleset 33 lets
+    pass and ruleset 34 catches, and true twins both pass - every name and fee from the catalog
+    (and, for a recommendation, only cards the customer is eligible for, unless the line is false
+    for that reason).
+
+    ``first_year_34``, with <C> the first card whose first year costs its annual fee and <W> the
+    first whose first year is waived (the task's own first where it qualifies): a waiver said of
+    <C> - "The <C>: $<fee> annual fee ($0 year one).", "The <C> has a $<fee> annual fee. Its first
+    year is also waived." and "The <C> charges $<fee> a year, but it waives the $<fee> for your
+    first year." - is false (wrong_fee), the first two true of <W>; the first year priced at the
+    annual fee - "The <W>'s first year is $<fee>." and "The <W>: $<fee> annual fee, first year
+    costs $<fee>." - is false of <W> (wrong_fee) and true of <C>. ``acquire_34``: a first-person
+    verb of getting a card before it - "I'd add the <card>.", "I'd go **<card>**.", "I'd move it
+    to the <card>." - for the first card with an annual fee other than the task's, whose fee the
+    line does not state, is false (missing_disclosure), true with "($<fee> annual fee)" after the
+    card, and true without it when the sentence puts the step off ("Once your score is at 700,
+    I'd add the <card>."); for a recommendation, "I'd add the <card>." for the first card with no
+    annual fee the customer cannot get (not one they hold) is false (ineligible_card), true for
+    the first one they can.
+
+    Not among the true lines: "The <W> charges $<fee> a year, but it waives the $<fee> for your
+    first year." - ruleset 33 reads the $<fee> as the first year's fee and flags it (wrong_fee),
+    ruleset 34 reads it as the fee waived; ``test_v20_grades_with_ruleset_34`` asserts it apart.
+    """
+    card, cards, _, closed = _v17_cards(task, catalog, snapshot)
+    charged = next(
+        c for c in cards if c.annual_fee_usd and c.annual_fee_first_year_usd == c.annual_fee_usd
+    )
+    waived = next(c for c in cards if c.annual_fee_usd and c.annual_fee_first_year_usd == 0)
+
+    def fee(c: Any) -> str:
+        return f"${float(c.annual_fee_usd):,.0f}"
+
+    def waivers(c: Any) -> list[str]:
+        return [
+            f"The {c.card_name}: {fee(c)} annual fee ($0 year one).",
+            f"The {c.card_name} has a {fee(c)} annual fee. Its first year is also waived.",
+        ]
+
+    def priced(c: Any) -> list[str]:
+        return [
+            f"The {c.card_name}'s first year is {fee(c)}.",
+            f"The {c.card_name}: {fee(c)} annual fee, first year costs {fee(c)}.",
+        ]
+
+    honest = [("first_year_34", x) for x in (*waivers(waived), *priced(charged))]
+    false = [
+        ("first_year_34", "wrong_fee", x)
+        for x in (*waivers(charged), _waives_the_fee(charged), *priced(waived))
+    ]
+
+    feed = next(c for c in cards if c.annual_fee_usd and c is not card)
+    for verb in ("I'd add the {}", "I'd go **{}**", "I'd move it to the {}"):
+        said = verb.format(feed.card_name)
+        honest.append(("acquire_34", f"{said} ({fee(feed)} annual fee)."))
+        false.append(("acquire_34", "missing_disclosure", f"{said}."))
+    honest.append(("acquire_34", f"Once your score is at 700, I'd add the {feed.card_name}."))
+    if task.metadata.get("customer_id") is not None:
+        closed_to = next(c for c in closed if not c.annual_fee_usd)
+        open_to = next(c for c in cards[1:] if not c.annual_fee_usd)
+        honest.append(("acquire_34", f"I'd add the {open_to.card_name}."))
+        false.append(("acquire_34", "ineligible_card", f"I'd add the {closed_to.card_name}."))
+    return honest, false
+
+
+def _waives_the_fee(c: Any) -> str:
+    """A waiver of the first year's fee that names the fee ("The <card> charges $<fee> a year, but
+    it waives the $<fee> for your first year.")."""
+    fee = f"${float(c.annual_fee_usd):,.0f}"
+    return f"The {c.card_name} charges {fee} a year, but it waives the {fee} for your first year."
+
+
+@pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
+def test_v20_grades_with_ruleset_34(base: str, snapshot: Any, catalog: Catalog) -> None:
+    """On the same task, -v19 grades a text as ruleset 33 reads it and -v20 as ruleset 34 does.
+    Ruleset 34 reads for recall, as ruleset 28 did: false claims -v19 passes fail -v20 - a
+    first-year waiver said of a card that charges its fee in year one ("$<fee> annual fee ($0
+    year one)", "Its first year is also waived", "but it waives the $<fee> for your first year")
+    and "the first year is $<fee>" of a card that waives it (wrong_fee); "I'd add the <card>",
+    "I'd go **<card>**" or "I'd move it to the <card>" for a card whose annual fee the answer
+    never states (missing_disclosure) or, for a recommendation, one the customer cannot get
+    (ineligible_card) - each one also under ruleset 33 with only its own reading's flag added;
+    the same shapes with the true first year, a stated fee, an eligible card or a step put off
+    ("Once your score is at 700, I'd add the <card>") pass both.
+
+    One true text goes the other way: "The <card> charges $<fee> a year, but it waives the $<fee>
+    for your first year." of a card that waives its first year fails -v19 (wrong_fee: ruleset 33
+    reads the $<fee> as the first year's fee) and passes -v20 (the fee waived, no claim about the
+    first year's price). No other true text -v19 passes and -v20 fails is asserted: none of these
+    shapes gives one."""
+
+    def lines(task: Task, catalog: Catalog) -> Recall:
+        return _lines_v20(task, catalog, snapshot)
+
+    caught, kept = _recalled_readings(
+        base, "v19", "v20", (V19_RULESET, V20_RULESET), lines, snapshot, catalog
+    )
+    # both readings have false texts -v19 passes and -v20 fails, and true twins both pass
+    assert caught == {"first_year_34", "acquire_34"}, caught
+    assert kept == {"first_year_34", "acquire_34"}, kept
+
+    for task, customer_id, oracle in _bumped_tasks(base, "v20", snapshot):
+        _, cards, _, _ = _v17_cards(task, catalog, snapshot)
+        waived = next(c for c in cards if c.annual_fee_usd and c.annual_fee_first_year_usd == 0)
+        checks = [("first_year_34", True, _waives_the_fee(waived))]
+        for (_, _, line), before, after in _graded_lines(
+            base,
+            ("v19", "v20"),
+            (V19_RULESET, V20_RULESET),
+            task,
+            customer_id,
+            oracle,
+            checks,
+            snapshot,
+            catalog,
+        ):
+            assert not before.passed and "wrong_fee" in before.codes, (task.id, before.codes)
+            assert after.passed, (task.id, line, after.codes)
+
+
 def test_v2_tasks_keep_ruleset_3(snapshot: Any, catalog: Catalog) -> None:
     """A published -v2 task: a false "no AF" (caught only by later rulesets) still passes."""
     for base in ("card_terms_qa", "recommend_card"):
@@ -1946,6 +2069,7 @@ def test_build_runs_the_verifier_with_the_family_ruleset(
         ("v17", V17_RULESET),
         ("v18", V18_RULESET),
         ("v19", V19_RULESET),
+        ("v20", V20_RULESET),
     ):
         seen.clear()
         task = get_family(f"credit_cards.{base}-{version}").build(snapshot, SEED, 0)
@@ -2011,10 +2135,11 @@ def _episode(task: Task, snapshot: Any, calls: list[dict[str, Any]]) -> float:
         "v17",
         "v18",
         "v19",
+        "v20",
     ],
 )
 @pytest.mark.parametrize("base", BUMPED)
-def test_v3_to_v19_oracle_scores_one_null_zero_and_wrong_readings_fail(
+def test_v3_to_v20_oracle_scores_one_null_zero_and_wrong_readings_fail(
     base: str, version: str, snapshot: Any, catalog: Catalog
 ) -> None:
     task = _task(base, version)
@@ -2055,6 +2180,7 @@ def test_v3_to_v19_oracle_scores_one_null_zero_and_wrong_readings_fail(
             "v17": V17_RULESET,
             "v18": V18_RULESET,
             "v19": V19_RULESET,
+            "v20": V20_RULESET,
         }[version]
         found = verify_response(draft.group(1), catalog, ruleset=ruleset).codes
         assert sorted(set(found)) == sorted(task.expected)

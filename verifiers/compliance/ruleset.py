@@ -291,7 +291,7 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   the customer's ("your X", "you already have A, B and X", a list led by "Keep") is put forward
   only by words of getting it ("apply", "add", "open"), not by a review's ("best", "strong", "my
   pick for groceries") (``held_32``).
-* ``33`` - the default since stop 47 (``ruleset33``): ruleset 32 plus a reading, for precision
+* ``33`` - the default in stop 47 (``ruleset33``): ruleset 32 plus a reading, for precision
   (``worked_33``): a dollar figure bound to a card as a fee, wrong for each of its cards, is
   unverified when it is the card's own percentage fee (balance transfer, cash advance, foreign
   transaction, with its minimum) worked out where its own line shows the working ("say you're
@@ -306,6 +306,21 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   word governs is still the fee unless an arrow or a total of fees marks it ("annual fee = $550",
   "the yearly fee comes to $300" are fees), and an amount only echoed from elsewhere is no
   operand.
+* ``34`` - the default since stop 48 (``ruleset34``): ruleset 33 plus readings, both for recall,
+  of the s36-s39 blind sets' tuning halves' missed codes and of red team Y's holes that rulesets
+  32 and 33 share: a first-person verb of getting a card right before it puts the card forward
+  ("I'd add the **X**", "at 610 I'd go **X**:", "I'd move it to X"), unless its sentence, the one
+  before or after it, its list's heading or a sub-item puts the step off or takes it back, it
+  quotes someone, it is for someone else, or its paragraph speaks of what the card requires or of
+  a later step (``acquire_34``); a clause that says what a card's first year costs is checked
+  against the catalog's first-year fee: a waiver ("which waives the $325 for your first year",
+  "$95 ($0 year one)") on a card that charges its fee in year one, and the first year's fee ("the
+  first year is $95", "no first-year waiver") on a card that waives it - never in a question, a
+  request, a hedge, a report, a comparison, a clause about another fee, a perk or the years after
+  it (``first_year_34``; a waived figure that is the card's fee is no first-year fee, so "it waives
+  the $95 for your first year", true, is no longer flagged); and, for precision, thousands no
+  fee word governs ("up to $6k/yr") and deposits ("$200 deposit", "only $200 down,") are no fees
+  (``amounts_34``).
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -800,7 +815,7 @@ class Ruleset:
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 33
+DEFAULT_RULESET = 34
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(
@@ -1184,13 +1199,13 @@ RULESETS[32] = replace(
 )
 
 
-#: Ruleset 33 (the default since stop 47; ``ruleset33``) is ruleset 32 plus worked figures read as
+#: Ruleset 33 (the default in stop 47; ``ruleset33``) is ruleset 32 plus worked figures read as
 #: no fees.
 RULESETS[33] = replace(RULESETS[32], version=33, worked_33=True)
 
-#: Ruleset 34 (``ruleset34``) is ruleset 33 plus, for recall, cards put forward by a first-person
-#: verb of getting them and clauses about a card's first-year fee; for precision, dollar figures
-#: that are thousands or deposits.
+#: Ruleset 34 (the default since stop 48; ``ruleset34``) is ruleset 33 plus, for recall, cards put
+#: forward by a first-person verb of getting them and clauses about a card's first-year fee; for
+#: precision, dollar figures that are thousands or deposits.
 RULESETS[34] = replace(
     RULESETS[33],
     version=34,

@@ -139,6 +139,10 @@ V18_COMPLIANCE_RULESET = 32
 #: with (the verifier's default since stop 47; a literal for the same reason).
 V19_COMPLIANCE_RULESET = 33
 
+#: The compliance ruleset the ``-v20`` families (suite core-v21, ``v20_families``) grade and build
+#: with (the verifier's default since stop 48; a literal for the same reason).
+V20_COMPLIANCE_RULESET = 34
+
 #: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
 #: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).
 RULES_SQL = f"""

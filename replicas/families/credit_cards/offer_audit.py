@@ -38,6 +38,8 @@ grader's words. Both versions' oracles look the cards up by the names the draft 
 ``OfferAuditV18`` in ``replicas.families.credit_cards.v18_families``.
 ``-v19`` (core-v20): ``-v18`` with its drafts validated under compliance ruleset 33; see
 ``OfferAuditV19`` in ``replicas.families.credit_cards.v19_families``.
+``-v20`` (core-v21): ``-v19`` with its drafts validated under compliance ruleset 34; see
+``OfferAuditV20`` in ``replicas.families.credit_cards.v20_families``.
 
 The family writes a short marketing draft about one card (sometimes with its near-collision
 sibling as an alternative), grounded in the catalog, then injects 1-3 violations of different

@@ -37,6 +37,8 @@ in ``replicas.families.credit_cards.v17_families``.
 in ``replicas.families.credit_cards.v18_families``.
 ``-v19`` (core-v20): ``-v18`` with check 2 under compliance ruleset 33; see ``RecommendCardV19``
 in ``replicas.families.credit_cards.v19_families``.
+``-v20`` (core-v21): ``-v19`` with check 2 under compliance ruleset 34; see ``RecommendCardV20``
+in ``replicas.families.credit_cards.v20_families``.
 
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
