@@ -306,7 +306,7 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   word governs is still the fee unless an arrow or a total of fees marks it ("annual fee = $550",
   "the yearly fee comes to $300" are fees), and an amount only echoed from elsewhere is no
   operand.
-* ``34`` - the default since stop 48 (``ruleset34``): ruleset 33 plus readings, both for recall,
+* ``34`` - the default since stop 48 (``ruleset34``): ruleset 33 plus readings for recall
   of the s36-s39 blind sets' tuning halves' missed codes and of red team Y's holes that rulesets
   32 and 33 share: a first-person verb of getting a card right before it puts the card forward
   ("I'd add the **X**", "at 610 I'd go **X**:", "I'd move it to X"), unless its sentence, the one

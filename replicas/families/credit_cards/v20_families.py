@@ -10,20 +10,19 @@ of their own, as the ``-v8`` to ``-v19`` classes do (``v8_families``, ``v9_famil
 family module's docstring lists its versions.
 
 Why: issue 13 asks that the families grade with the current verifier. Ruleset 34 is ruleset 33 plus
-two readings, both for recall, of codes the s36-s39 blind sets' tuning halves missed and of red
-team Y's holes that rulesets 32 and 33 share. A first-person verb of getting a card right before
-it puts the card forward ("I'd add the **X**", "at 610 I'd go **X**:", "I'd move it to X", "I'll
-transfer the balance to X"), unless the sentence before it puts the step off ("once you're at
-680, I'd add X") or negates it, or the line quotes the customer (``acquire_34``). And a clause that
-says what a card's first year costs is checked against the catalog's first-year fee: a waiver
-("which waives the $325 for your first year", "its first year is also waived", "$95 ($0 year
-one)") on a card that charges its fee in year one, and the first year's fee ("the first year is
-$95", "no first-year waiver", "you pay it in the first year too") on a card that waives it. The
-clause binds to the card it names (or, naming none, the one card its sentence names before it),
-to several cards only with "both"/"each"; a request ("ask them to waive the first year"), a hedge
-("many cards waive") or a clause about another fee or an intro rate is no claim
-(``first_year_34``). See ``verifiers/compliance/ruleset34.py``; the blind-data numbers are left to
-its owner, in ``verifiers/compliance/RULESETS.md``.
+two readings for recall, of codes the s36-s39 blind sets' tuning halves missed and of red team Y's
+holes that rulesets 32 and 33 share, and one for precision. A first-person verb of getting a card
+right before it puts the card forward ("I'd add the **X**", "at 610 I'd go **X**:", "I'd move it to
+X"), unless its sentence, the one before or after it, its list's heading or a sub-item puts the
+step off or takes it back, it quotes someone, it is for someone else, or its paragraph speaks of
+what the card requires or of a later step (``acquire_34``). A clause that says what a card's first
+year costs is checked against the catalog's first-year fee: a waiver ("which waives the $325 for
+your first year", "its first year is also waived", "$95 ($0 year one)") on a card that charges its
+fee in year one, and the first year's fee ("the first year is $95", "no first-year waiver") on a
+card that waives it; never in a question, a request, a hedge, a report, a comparison, or a clause
+about another fee, a perk or the years after it (``first_year_34``). Thousands no fee word governs ("up to $6k/yr") and
+deposits ("$200 deposit") are no fees (``amounts_34``). See ``verifiers/compliance/ruleset34.py``
+and ``verifiers/compliance/RULESETS.md`` ("Ruleset 34").
 The ``-v19`` ids must keep ruleset 33's grades, so the change ships as these versions in suite
 core-v21.
 """
