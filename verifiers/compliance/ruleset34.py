@@ -195,9 +195,15 @@ def _put_off(masked: str, mention: NameMention, line_start: int) -> bool:
     elif line_start > 0:
         # the line above: a list item's lead, a heading ("**Phase 2 (12+ months out):**")
         above = masked.rfind("\n", 0, line_start - 1) + 1
+        # a heading or a list's lead ("**Out of reach at your score:**", "Once you're past
+        # 700:") or a sentence wrapped onto its line ("Once your score reaches 700,") - not a
+        # sentence of its own that ends on the line above
         reach = max(above, line_start - _SENTENCE_REACH_34)
-        if _PUT_OFF_BEFORE_34.search(masked, reach, line_start) or _LATER_34.search(
-            masked, reach, line_start
+        lead = masked[reach : line_start - 1].rstrip(" \t*_")
+        if (
+            lead
+            and lead[-1] not in ".!?"
+            and (_PUT_OFF_BEFORE_34.search(lead) or _LATER_34.search(lead))
         ):
             return True
     return False
