@@ -80,9 +80,9 @@
 * Ruleset 33 against the revision that published it (``RULESET_33_PUBLISHED``, ``27110e2``, stop
   47: its last change to the verdicts, after red team Y; the default switch after it changed no
   verdict), run there with ``ruleset=33``.
-* Ruleset 34 against the revision that published it (``RULESET_34_PUBLISHED``, ``a986432``, stop
-  48: its last change to the verdicts, after red team H; the default switch after it changed no
-  verdict), run there with ``ruleset=34``.
+* Ruleset 34 against the revision that published it (``RULESET_34_PUBLISHED``, ``ea10ffe``, stop
+  48: its last change to the verdicts, after red team H and the first clean-clone CI run; the
+  default switch before it changed no verdict), run there with ``ruleset=34``.
 
 The "before" is not a stored list: the ``verifiers/`` tree of the git revision is extracted from
 git into a temporary directory and run in a subprocess
@@ -136,7 +136,7 @@ RULESET_30_PUBLISHED = "72ecdc2cdb893bd036713563f8f359788e65b19d"
 RULESET_31_PUBLISHED = "cc2d25819592401b4dc26a2ea3a7c26386db98f8"
 RULESET_32_PUBLISHED = "0bb0fd8063efb2f17f091b4333506bf23ab85d99"
 RULESET_33_PUBLISHED = "27110e241aa2a5fc746f2d37760401b56c68ccff"
-RULESET_34_PUBLISHED = "a9864327067ef82eec4e1723c2a12ee2dabdfce3"
+RULESET_34_PUBLISHED = "ea10ffe60b77593bc7128c8844c1fcabdaa1b6f6"
 
 _SCRIPT = r"""
 import ast, hashlib, json, sys
