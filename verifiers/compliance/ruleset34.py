@@ -3,19 +3,26 @@ red team Y's holes that rulesets 32 and 33 share):
 
 * ``acquire_34``: a first-person verb of getting a card right before it puts the card forward
   ("I'd add the **X**", "at 610 I'd go **X**:", "I'd move it to X", "I'll transfer the balance
-  to X"), unless its sentence (or the one before, or its list's heading) puts the step off
-  ("once you're at 680, I'd add X", "I'd go X in a year or so"), negates it, quotes someone, or
-  its paragraph speaks of what the card requires or of a later step ("On paper I'd go X, but it
-  needs a 700 score", "Longer term, I'd go X", "**Out of reach at your score:**");
+  to X"), unless its sentence, the one before or after it, a heading or wrapped line above it or
+  a sub-item under it puts the step off or takes it back ("once you're at 680, I'd add X", "I'd
+  go X in a year or so", "Not today, though"), it negates it, quotes someone ("> ...", "you said:
+  \"...\""), is for someone else ("for your son", "for my own wallet"), or its paragraph speaks
+  of what the card requires or of a later step ("On paper I'd go X, but it needs a 700 score",
+  "Longer term, I'd go X", "**Out of reach at your score:**");
 * ``first_year_34``: a clause that says what a card's first year costs is checked against the
   catalog's first-year fee: a waiver ("which waives the $325 for your first year", "its first
   year is also waived", "$95 ($0 year one)", "both waive the $95 the first year") on a card that
   charges its fee in year one, and the first year's fee ("the first year is $95", "no first-year
   waiver", "you pay it in the first year too") on a card that waives it. The clause binds to the
-  card it names (or, naming none, the one card its sentence names before it); several cards only
-  with "both"/"each"; a request ("ask them to waive the first year"), a hedge ("many cards waive")
-  or a clause about another fee or an intro rate is no claim; a clause the extraction already read
-  a first-year claim in is left to it.
+  card it names (or, naming none, the one card its sentence names before it, or - a sentence
+  opening "It waives", "Its first year", "The first year" - the one card its line names before
+  it); several cards only with "both"/"each of". No claim in a question, a request ("ask them to
+  waive the first year"), a hedge, a belief or report, a comparison, a clause about another fee,
+  an intro rate, a reward, a perk ("a free first year of lounge access"), a credit line or the
+  years after it, nor under a negation it cannot scope ("Don't forget: X waives"); "free" only
+  beside the first year and where the clause speaks of the fee. A clause the extraction already
+  read a first-year claim in is left to it, but for a figure a waiver verb takes that is the
+  card's annual fee ("waives the $95": the fee waived, not the first year's).
 
 and one for precision (the tuning halves' false flags):
 
