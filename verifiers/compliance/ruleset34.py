@@ -385,30 +385,25 @@ def first_year_34(
             if fee is None or first is None or not fee:
                 continue
             if value == "waived":
-                claim = Claim(FEE_CLAIM, "annual_first_year", start, end, NONE, is_none=True)
+                unit, amount = NONE, None
             else:
-                amount = fee if value == "charged" else value
-                claim = Claim(
-                    FEE_CLAIM, "annual_first_year", start, end, USD, low=amount, high=amount
+                unit, amount = USD, fee if value == "charged" else value
+            added.append(
+                Claim(
+                    FEE_CLAIM,
+                    "annual_first_year",
+                    start,
+                    end,
+                    unit,
+                    low=amount,
+                    high=amount,
+                    is_none=value == "waived",
+                    cards=(card_id,),
+                    text=masked[start:end].strip(),
+                    binding="clause",
                 )
-            added.append(_bound(claim, card_id, masked[start:end]))
+            )
     return claims if not added and out == list(claims) else [*out, *added]
-
-
-def _bound(claim: Claim, card_id: str, text: str) -> Claim:
-    return Claim(
-        claim.family,
-        claim.kind,
-        claim.start,
-        claim.end,
-        claim.unit,
-        low=claim.low,
-        high=claim.high,
-        is_none=claim.is_none,
-        cards=(card_id,),
-        text=text.strip(),
-        binding="clause",
-    )
 
 
 def _clause(masked: str, start: int, end: int) -> tuple[int, int]:
