@@ -812,6 +812,10 @@ class Ruleset:
     first_year_34: bool = False
     # ruleset 34 (precision): "up to $6k", "$200 deposit", "only $200 down," - no fees
     amounts_34: bool = False
+    # ruleset 35 (precision): "$468/yr" that is no card's annual fee, "fee: $240" that is no
+    # card's dollar fee - values worked out, unverified
+    yearly_35: bool = False
+    unnamed_35: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1213,6 +1217,11 @@ RULESETS[34] = replace(
     first_year_34=True,
     amounts_34=True,
 )
+
+#: Ruleset 35 (``ruleset35``) is ruleset 34 plus, for precision, dollar figures the words leave
+#: open (a yearly amount no fee word governs, a fee no word names) that are no fee in the catalog
+#: left unverified.
+RULESETS[35] = replace(RULESETS[34], version=35, yearly_35=True, unnamed_35=True)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:
