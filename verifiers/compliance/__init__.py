@@ -754,6 +754,13 @@ def verify_response(
             findings = sorted([*findings, *worked], key=lambda f: (f.start, f.end, f.code))
     reasons = [_reason(f, norm) for f in findings]
     score = 0.0 if reasons else 1.0
+    claims: Sequence[Claim] = extraction.claims
+    if rules.unverified_35:
+        # the figures the checks left unverified too (ruleset 35), not only those the
+        # extraction bound to no card
+        checked = _checked(rules, catalog)
+        if checked is not None:
+            claims = checked(extraction)
     return Verdict(
         score=score,
         passed=score == 1.0,
@@ -763,7 +770,7 @@ def verify_response(
             len(extraction.claims),
             len(mentions),
             empty=False,
-            unverified=[" ".join(c.text.split()) for c in extraction.claims if not c.cards],
+            unverified=[" ".join(c.text.split()) for c in claims if not c.cards],
         ),
         objective_scores=tally.scores(),
     )

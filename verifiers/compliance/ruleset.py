@@ -816,6 +816,9 @@ class Ruleset:
     # card's dollar fee - values worked out, unverified
     yearly_35: bool = False
     unnamed_35: bool = False
+    # ruleset 35: feedback names the figures the checks left unverified, not only those the
+    # extraction bound to no card
+    unverified_35: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1220,8 +1223,10 @@ RULESETS[34] = replace(
 
 #: Ruleset 35 (``ruleset35``) is ruleset 34 plus, for precision, dollar figures the words leave
 #: open (a yearly amount no fee word governs, a fee no word names) that are no fee in the catalog
-#: left unverified.
-RULESETS[35] = replace(RULESETS[34], version=35, yearly_35=True, unnamed_35=True)
+#: left unverified, and named as unverified in the feedback.
+RULESETS[35] = replace(
+    RULESETS[34], version=35, yearly_35=True, unnamed_35=True, unverified_35=True
+)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:

@@ -6,17 +6,22 @@ figure the words leave open can be a fee at all:
   extraction as an annual fee. When the figure is no card's annual fee in the catalog, it is
   a value worked out (rewards, interest, savings, a difference), not a fee the answer
   discloses: it is left unverified. It stays a claim when it is some card's annual fee
-  ("$35 a year for the Vista Foundation", "($95/yr)") or its clause speaks of a waiver
-  ("sixty-nine dollars a year, waived the first year").
+  ("$35 a year for the Vista Foundation", "($95/yr)"), a card or "it" right before it is its
+  subject ("the X is $120 a year", "it's $69 a year", "**X** ($120/yr)"), or its clause speaks
+  of a waiver ("sixty-nine dollars a year, waived the first year").
 * ``unnamed_35``: a dollar figure a fee word governs but no word names the fee ("fee: $240",
   "a $75 fee", "$250 fee + roughly $45 of interest") may be any dollar fee of its card. When it
   is none of the dollar fees any card in the catalog charges (annual fees, late fees, minimum
-  interest charges, transfer and cash-advance minimums), it is a fee worked out on an amount
-  (3% of $8,000), not a term the answer states: it is left unverified.
+  interest charges, transfer and cash-advance minimums) and it is what a percentage fee of a
+  card the answer names comes to on a dollar amount the answer writes (3% of $8,000, with the
+  fee's minimum, to the cent or the dollar), or what one such fee saves against another on the
+  same amount ("saves you $80 in fees"), it is a fee worked out, not a term the answer states:
+  it is left unverified.
 
-What both give up, by construction: a made-up fee the catalog has nowhere, stated without a fee
-word ("the X is $120 a year") or without saying which fee it is ("there's a $120 fee"). A fee the
-answer names ("a $120 annual fee", "late fee $45") is checked as before, whatever its value.
+What ``yearly_35`` gives up, by construction: a made-up yearly fee the catalog has nowhere, stated
+without a fee word or subject ("X: $120/yr"). What ``unnamed_35`` gives up: a made-up fee that
+happens to be a named card's percentage fee on an amount the answer writes. A fee the answer
+names ("a $120 annual fee", "late fee $45") is checked as before, whatever its value.
 """
 
 from __future__ import annotations
@@ -37,6 +42,13 @@ if TYPE_CHECKING:
 
 __all__ = ["catalog_fees_35", "checked_35", "unnamed_35", "yearly_35"]
 
+# The figure right after a card or "it" as its subject ("the X is $120 a year", "it's $69 a
+# year", "**X** ($120/yr)"): what the card costs, said without a fee word. (A label's colon,
+# "X: $480/yr", heads a value as often as a fee.)
+_SUBJECT_BEFORE_35 = re.compile(
+    r"(?:#|\bit)\**[ \t]*(?:\(|(?:is|'s|\u2019s)[ \t]+(?:only[ \t]+|just[ \t]+)?)$"
+)
+_SUBJECT_REACH_35 = 24
 # A waiver in the figure's clause ("$69 a year, waived the first year"): only fees are waived.
 _WAIVER_35 = re.compile(r"\bwaiv")
 # The end of the figure's clause: a sentence or line end, a semicolon or a dash between words.
@@ -89,6 +101,9 @@ def yearly_35(claims: Sequence[Claim], masked: str, annual: frozenset[int]) -> S
             or not claim.cards
             or claim.low is None
             or _in(annual, claim)
+            or _SUBJECT_BEFORE_35.search(
+                masked, max(0, claim.start - _SUBJECT_REACH_35), claim.start
+            )
             or _WAIVER_35.search(_clause_after(masked, claim.end))
         ):
             continue
@@ -98,9 +113,38 @@ def yearly_35(claims: Sequence[Claim], masked: str, annual: frozenset[int]) -> S
     return claims if out is None else out
 
 
-def unnamed_35(claims: Sequence[Claim], dollars: frozenset[int]) -> Sequence[Claim]:
-    """``claims`` with a dollar fee figure no word names, that is no dollar fee in the catalog,
-    left unverified."""
+def _worked_fees(catalog: Catalog, extraction: Extraction) -> frozenset[int]:
+    """Every percentage fee (transfer, cash advance, foreign) of a card the response names, on
+    every dollar amount it writes, with the fee's minimum, and the difference of two of them on
+    one amount - in cents, and rounded to the dollar."""
+    rates: set[tuple[float, float]] = set()
+    for mention in extraction.mentions:
+        if mention.card_id is None:  # an unknown or ambiguous name
+            continue
+        card = catalog.card(mention.card_id)
+        for pct, minimum in (
+            (card.bt_fee_pct, card.bt_fee_min_usd),
+            (card.cash_advance_fee_pct, card.cash_advance_fee_min_usd),
+            (card.foreign_txn_fee_pct, None),
+        ):
+            if pct:
+                rates.add((pct, minimum or 0.0))
+    worked: set[int] = set()
+    for amount in set(extraction.amounts):
+        fees = {max(amount * pct / 100, minimum) for pct, minimum in rates}
+        # each fee, and what one saves against another on the same amount ("saves you $80 in
+        # fees": 5% and 3% of $4,000)
+        for fee in fees | {abs(a - b) for a in fees for b in fees if a > b}:
+            worked.add(round(fee * 100))
+            worked.add(round(fee) * 100)
+    return frozenset(worked)
+
+
+def unnamed_35(
+    claims: Sequence[Claim], dollars: frozenset[int], worked: Callable[[], frozenset[int]]
+) -> Sequence[Claim]:
+    """``claims`` with a dollar fee figure no word names, that is no dollar fee in the catalog
+    and is a percentage fee of a named card on an amount the response writes, left unverified."""
     out: list[Claim] | None = None
     for i, claim in enumerate(claims):
         if (
@@ -111,6 +155,7 @@ def unnamed_35(claims: Sequence[Claim], dollars: frozenset[int]) -> Sequence[Cla
             or claim.low is None
             or not (claim.kind == "any" and (not claim.kinds or claim.kinds == USD_FEE_KINDS))
             or _in(dollars, claim)
+            or not _in(worked(), claim)
         ):
             continue
         if out is None:
@@ -131,7 +176,14 @@ def checked_35(
         if rules.yearly_35:
             claims = yearly_35(claims, extraction.masked, annual)
         if rules.unnamed_35:
-            claims = unnamed_35(claims, dollars)
+            cache: list[frozenset[int]] = []
+
+            def worked() -> frozenset[int]:
+                if not cache:
+                    cache.append(_worked_fees(catalog, extraction))
+                return cache[0]
+
+            claims = unnamed_35(claims, dollars, worked)
         return claims
 
     return checked
