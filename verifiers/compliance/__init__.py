@@ -660,7 +660,7 @@ def _checked(rules: Ruleset, catalog: Catalog) -> Callable[[Extraction], Sequenc
         checked = checked_33(checked, catalog)
     if rules.first_year_34 or rules.amounts_34:
         checked = checked_34(checked, catalog, rules)
-    if rules.yearly_35 or rules.unnamed_35:
+    if rules.unnamed_35:
         checked = checked_35(checked, catalog, rules)
     return checked
 

@@ -517,9 +517,4 @@ def _type_usd(
         return _draft(FEE_CLAIM, kind, value.start, value.end, USD, None, None, value.low)
     if kind == "foreign":
         return None  # foreign transaction fees are percentages; a dollar figure is an example
-    if kind == "annual" and fee is None and cue_words.COST not in kinds:
-        # "$95 a year": no fee word or price verb says it is what the card costs
-        return _draft(
-            FEE_CLAIM, kind, value.start, value.end, USD, value.low, value.high, worded=False
-        )
     return _draft(FEE_CLAIM, kind, value.start, value.end, USD, value.low, value.high)

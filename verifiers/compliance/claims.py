@@ -91,9 +91,6 @@ class Claim:
     # one card the response names) - or "union": several cards could be meant and the figure
     # only has to be right for one of them.
     binding: str = ""
-    # False for a yearly dollar figure no fee word or price verb governs ("$95 a year", "$468/yr"):
-    # the extraction reads it as an annual fee, but it may as well be a value (ruleset 35).
-    worded: bool = True
 
     def __post_init__(self) -> None:
         if self.family not in (APR_CLAIM, INTRO_CLAIM, FEE_CLAIM):

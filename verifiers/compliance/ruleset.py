@@ -812,9 +812,8 @@ class Ruleset:
     first_year_34: bool = False
     # ruleset 34 (precision): "up to $6k", "$200 deposit", "only $200 down," - no fees
     amounts_34: bool = False
-    # ruleset 35 (precision): "$468/yr" that is no card's annual fee, "fee: $240" that is no
-    # card's dollar fee - values worked out, unverified
-    yearly_35: bool = False
+    # ruleset 35 (precision): "On $4,000: ... $200 fee", no card's dollar fee but a named card's
+    # percentage fee on an amount before it - a fee worked out, unverified
     unnamed_35: bool = False
     # ruleset 35: feedback names the figures the checks left unverified, not only those the
     # extraction bound to no card
@@ -1221,12 +1220,10 @@ RULESETS[34] = replace(
     amounts_34=True,
 )
 
-#: Ruleset 35 (``ruleset35``) is ruleset 34 plus, for precision, dollar figures the words leave
-#: open (a yearly amount no fee word governs, a fee no word names) that are no fee in the catalog
-#: left unverified, and named as unverified in the feedback.
-RULESETS[35] = replace(
-    RULESETS[34], version=35, yearly_35=True, unnamed_35=True, unverified_35=True
-)
+#: Ruleset 35 (``ruleset35``) is ruleset 34 plus, for precision, a fee figure no word names that
+#: is no fee in the catalog but a named card's percentage fee worked out on an amount the answer
+#: writes before it, left unverified; and the feedback names every figure left unverified.
+RULESETS[35] = replace(RULESETS[34], version=35, unnamed_35=True, unverified_35=True)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:

@@ -1,27 +1,29 @@
-"""Ruleset 35's readings, for precision. Both ask the catalog, not a word list, whether a dollar
-figure the words leave open can be a fee at all:
+"""Ruleset 35's readings, for precision:
 
-* ``yearly_35``: a yearly dollar figure no fee word or price verb governs ("$480 a year",
-  "**$468/yr**", "Total: $1,387.75 a year", "$800+ a year at a typical 20% APR") is read by the
-  extraction as an annual fee. When the figure is no card's annual fee in the catalog, it is
-  a value worked out (rewards, interest, savings, a difference), not a fee the answer
-  discloses: it is left unverified. It stays a claim when it is some card's annual fee
-  ("$35 a year for the Vista Foundation", "($95/yr)"), a card or "it" right before it is its
-  subject ("the X is $120 a year", "it's $69 a year", "**X** ($120/yr)"), or its clause speaks
-  of a waiver ("sixty-nine dollars a year, waived the first year").
 * ``unnamed_35``: a dollar figure a fee word governs but no word names the fee ("fee: $240",
   "a $75 fee", "$250 fee + roughly $45 of interest") may be any dollar fee of its card. When it
   is none of the dollar fees any card in the catalog charges (annual fees, late fees, minimum
-  interest charges, transfer and cash-advance minimums) and it is what a percentage fee of a
-  card the answer names comes to on a dollar amount the answer writes (3% of $8,000, with the
-  fee's minimum, to the cent or the dollar), or what one such fee saves against another on the
-  same amount ("saves you $80 in fees"), it is a fee worked out, not a term the answer states:
-  it is left unverified.
+  interest charges, transfer and cash-advance minimums), and it is what a percentage fee of a
+  card the answer names comes to on a dollar amount the answer writes before it (within 800
+  characters, or on its line: "On $4,000:\n- X: $200 fee"; 5% of $4,000, with the fee's minimum,
+  to the cent or the dollar) or what one such fee saves against another on that amount ("saves
+  you $80 in fees"), it is a fee worked out, not a term the answer states: it is left unverified.
+* ``unverified_35``: the feedback names the figures the checks left unverified (this reading's,
+  and ruleset 33's and 34's worked figures, deposits and thousands), not only those the
+  extraction bound to no card.
 
-What ``yearly_35`` gives up, by construction: a made-up yearly fee the catalog has nowhere, stated
-without a fee word or subject ("X: $120/yr"). What ``unnamed_35`` gives up: a made-up fee that
-happens to be a named card's percentage fee on an amount the answer writes. A fee the answer
-names ("a $120 annual fee", "late fee $45") is checked as before, whatever its value.
+What ``unnamed_35`` gives up, by construction: a made-up fee no word names that happens to be a
+named card's percentage fee on an amount written just before it ("a $100 fee" after "$2,000
+abroad" on a card with a 5% transfer fee; red team I). A fee the answer names ("a $120 annual
+fee", "late fee $45") is checked as before, whatever its value; so is one no amount before it
+works out to ("Summit Cash Plus: $120 fee.").
+
+Written, attacked and dropped (RULESETS.md, "Ruleset 35"): ``yearly_35``, a yearly dollar figure
+no fee word governs ("$480/yr", "**$87 a year**") left unverified when it is no card's annual fee
+in the catalog. It cleared 20 honest tuning answers and lost no planted defect on them, but red
+team I found 37 natural false texts it let through ("X: $79/yr", "That one's $450 a year", "free
+the first year, then $120 a year", "will run you $89 a year"): an invented yearly fee is seldom a
+catalog value, and an unworded fee reads like an unworded value.
 """
 
 from __future__ import annotations
@@ -40,83 +42,49 @@ if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Extraction
     from replicas.verifiers.compliance.ruleset import Ruleset
 
-__all__ = ["catalog_fees_35", "checked_35", "unnamed_35", "yearly_35"]
-
-# The figure right after a card or "it" as its subject ("the X is $120 a year", "it's $69 a
-# year", "**X** ($120/yr)"): what the card costs, said without a fee word. (A label's colon,
-# "X: $480/yr", heads a value as often as a fee.)
-_SUBJECT_BEFORE_35 = re.compile(
-    r"(?:#|\bit)\**[ \t]*(?:\(|(?:is|'s|\u2019s)[ \t]+(?:only[ \t]+|just[ \t]+)?)$"
-)
-_SUBJECT_REACH_35 = 24
-# A waiver in the figure's clause ("$69 a year, waived the first year"): only fees are waived.
-_WAIVER_35 = re.compile(r"\bwaiv")
-# The end of the figure's clause: a sentence or line end, a semicolon or a dash between words.
-_CLAUSE_END_35 = re.compile(r"[.!?;\n]|\s[-\u2013\u2014]\s")
-_CLAUSE_REACH_35 = 80
+__all__ = ["catalog_fees_35", "checked_35", "unnamed_35"]
 
 
-def catalog_fees_35(catalog: Catalog) -> tuple[frozenset[int], frozenset[int]]:
-    """The catalog's annual fees, and all its dollar fees, in cents (a fee of $0 is no fee)."""
-    annual: set[int] = set()
+def catalog_fees_35(catalog: Catalog) -> frozenset[int]:
+    """Every dollar fee of the catalog's cards, in cents (a fee of $0 is no fee)."""
     dollars: set[int] = set()
     for card in catalog.cards:
-        for value, is_annual in (
-            (card.annual_fee_usd, True),
-            (card.annual_fee_first_year_usd, False),
-            (card.late_fee_usd, False),
-            (card.min_interest_charge_usd, False),
-            (card.bt_fee_min_usd, False),
-            (card.cash_advance_fee_min_usd, False),
+        for value in (
+            card.annual_fee_usd,
+            card.annual_fee_first_year_usd,
+            card.late_fee_usd,
+            card.min_interest_charge_usd,
+            card.bt_fee_min_usd,
+            card.cash_advance_fee_min_usd,
         ):
             if value:
-                cents = round(value * 100)
-                dollars.add(cents)
-                if is_annual:
-                    annual.add(cents)
-    return frozenset(annual), frozenset(dollars)
+                dollars.add(round(value * 100))
+    return frozenset(dollars)
+
+
+def _cents(claim: Claim) -> set[int]:
+    """The claim's figure (both ends of a range) in cents."""
+    assert claim.low is not None
+    return {
+        round(claim.low * 100),
+        round((claim.high if claim.high is not None else claim.low) * 100),
+    }
 
 
 def _in(fees: frozenset[int], claim: Claim) -> bool:
     """Whether the claim's figure (or either end of its range) is one of ``fees``."""
-    assert claim.low is not None
-    ends = {claim.low, claim.high if claim.high is not None else claim.low}
-    return any(round(end * 100) in fees for end in ends)
+    return not fees.isdisjoint(_cents(claim))
 
 
-def _clause_after(masked: str, end: int) -> str:
-    stop = _CLAUSE_END_35.search(masked, end, end + _CLAUSE_REACH_35)
-    return masked[end : stop.start() if stop else end + _CLAUSE_REACH_35]
+# A dollar amount the answer writes ("$8,000", "$6k"), in the masked text.
+_AMOUNT_35 = re.compile(r"\$[ \t]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?(k\b)?")
+# How far before a fee figure its amount may be written ("On $4,000:\n- X: $200 fee").
+_AMOUNT_REACH_35 = 800
 
 
-def yearly_35(claims: Sequence[Claim], masked: str, annual: frozenset[int]) -> Sequence[Claim]:
-    """``claims`` with an unworded yearly figure that is no card's annual fee left unverified."""
-    out: list[Claim] | None = None
-    for i, claim in enumerate(claims):
-        if (
-            claim.worded
-            or claim.family != FEE_CLAIM
-            or claim.unit != USD
-            or claim.is_none
-            or not claim.cards
-            or claim.low is None
-            or _in(annual, claim)
-            or _SUBJECT_BEFORE_35.search(
-                masked, max(0, claim.start - _SUBJECT_REACH_35), claim.start
-            )
-            or _WAIVER_35.search(_clause_after(masked, claim.end))
-        ):
-            continue
-        if out is None:
-            out = list(claims)
-        out[i] = replace(claim, cards=())
-    return claims if out is None else out
-
-
-def _worked_fees(catalog: Catalog, extraction: Extraction) -> frozenset[int]:
-    """Every percentage fee (transfer, cash advance, foreign) of a card the response names, on
-    every dollar amount it writes, with the fee's minimum, and the difference of two of them on
-    one amount - in cents, and rounded to the dollar."""
+def _rates(catalog: Catalog, extraction: Extraction) -> frozenset[tuple[float, float]]:
+    """Every percentage fee (transfer, cash advance, foreign) of a card the response names, with
+    its minimum."""
     rates: set[tuple[float, float]] = set()
     for mention in extraction.mentions:
         if mention.card_id is None:  # an unknown or ambiguous name
@@ -129,22 +97,39 @@ def _worked_fees(catalog: Catalog, extraction: Extraction) -> frozenset[int]:
         ):
             if pct:
                 rates.add((pct, minimum or 0.0))
-    worked: set[int] = set()
-    for amount in set(extraction.amounts):
+    return frozenset(rates)
+
+
+def _worked(claim: Claim, masked: str, rates: frozenset[tuple[float, float]]) -> bool:
+    """Whether the claim's figure is one of ``rates`` on a dollar amount written before it
+    (within ``_AMOUNT_REACH_35`` characters, or on its line), or what one such fee saves against
+    another on the same amount - to the cent or the dollar."""
+    line_end = masked.find("\n", claim.end)
+    end = len(masked) if line_end < 0 else line_end
+    amounts: set[float] = set()
+    for match in _AMOUNT_35.finditer(masked, max(0, claim.start - _AMOUNT_REACH_35), end):
+        if match.start() == claim.start:
+            continue
+        amount = float(match.group(1).replace(",", "") + "." + (match.group(2) or "0"))
+        amounts.add(amount * 1000 if match.group(3) else amount)
+    figure = _cents(claim)
+    for amount in amounts:
         fees = {max(amount * pct / 100, minimum) for pct, minimum in rates}
-        # each fee, and what one saves against another on the same amount ("saves you $80 in
-        # fees": 5% and 3% of $4,000)
-        for fee in fees | {abs(a - b) for a in fees for b in fees if a > b}:
-            worked.add(round(fee * 100))
-            worked.add(round(fee) * 100)
-    return frozenset(worked)
+        for fee in fees | {a - b for a in fees for b in fees if a > b}:
+            if round(fee * 100) in figure or round(fee) * 100 in figure:
+                return True
+    return False
 
 
 def unnamed_35(
-    claims: Sequence[Claim], dollars: frozenset[int], worked: Callable[[], frozenset[int]]
+    claims: Sequence[Claim],
+    masked: str,
+    dollars: frozenset[int],
+    rates: Callable[[], frozenset[tuple[float, float]]],
 ) -> Sequence[Claim]:
     """``claims`` with a dollar fee figure no word names, that is no dollar fee in the catalog
-    and is a percentage fee of a named card on an amount the response writes, left unverified."""
+    and is a named card's percentage fee worked out on an amount written before it, left
+    unverified."""
     out: list[Claim] | None = None
     for i, claim in enumerate(claims):
         if (
@@ -155,7 +140,7 @@ def unnamed_35(
             or claim.low is None
             or not (claim.kind == "any" and (not claim.kinds or claim.kinds == USD_FEE_KINDS))
             or _in(dollars, claim)
-            or not _in(worked(), claim)
+            or not _worked(claim, masked, rates())
         ):
             continue
         if out is None:
@@ -167,23 +152,21 @@ def unnamed_35(
 def checked_35(
     previous: Callable[[Extraction], Sequence[Claim]] | None, catalog: Catalog, rules: Ruleset
 ) -> Callable[[Extraction], Sequence[Claim]]:
-    """The claims as ruleset 35 checks them: ruleset 34's, then ``yearly_35`` and
-    ``unnamed_35`` where ``rules`` has them."""
-    annual, dollars = catalog_fees_35(catalog)
+    """The claims as ruleset 35 checks them: ruleset 34's, then ``unnamed_35`` where ``rules``
+    has it."""
+    dollars = catalog_fees_35(catalog)
 
     def checked(extraction: Extraction) -> Sequence[Claim]:
         claims = extraction.claims if previous is None else previous(extraction)
-        if rules.yearly_35:
-            claims = yearly_35(claims, extraction.masked, annual)
         if rules.unnamed_35:
-            cache: list[frozenset[int]] = []
+            cache: list[frozenset[tuple[float, float]]] = []
 
-            def worked() -> frozenset[int]:
+            def rates() -> frozenset[tuple[float, float]]:
                 if not cache:
-                    cache.append(_worked_fees(catalog, extraction))
+                    cache.append(_rates(catalog, extraction))
                 return cache[0]
 
-            claims = unnamed_35(claims, dollars, worked)
+            claims = unnamed_35(claims, extraction.masked, dollars, rates)
         return claims
 
     return checked
