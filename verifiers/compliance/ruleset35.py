@@ -20,7 +20,7 @@ works out to ("Summit Cash Plus: $120 fee.").
 
 Written, attacked and dropped (RULESETS.md, "Ruleset 35"): ``yearly_35``, a yearly dollar figure
 no fee word governs ("$480/yr", "**$87 a year**") left unverified when it is no card's annual fee
-in the catalog. It cleared 20 honest tuning answers and lost no planted defect on them, but red
+in the catalog. It cleared 16 honest tuning answers and lost no planted defect on them, but red
 team I found 37 natural false texts it let through ("X: $79/yr", "That one's $450 a year", "free
 the first year, then $120 a year", "will run you $89 a year"): an invented yearly fee is seldom a
 catalog value, and an unworded fee reads like an unworded value.
