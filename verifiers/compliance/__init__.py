@@ -587,7 +587,12 @@ def _held_by(catalog: Catalog, customer: str) -> frozenset[str]:
 
 
 def _evaluate(
-    catalog: Catalog, lower: str, extraction: Extraction, customer: str | None, rules: Ruleset
+    catalog: Catalog,
+    lower: str,
+    extraction: Extraction,
+    customer: str | None,
+    rules: Ruleset,
+    checked: Callable[[Extraction], Sequence[Claim]] | None = None,
 ) -> tuple[list[Finding], Tally]:
     """The rules' findings and tally (ruleset 14's third part: with its recommendation lists;
     ruleset 19: with its picks, and the cards offered as options for the eligibility rule)."""
@@ -636,7 +641,7 @@ def _evaluate(
             rules,
             more,
             offered,
-            _checked(rules, catalog),
+            checked if checked is not None else _checked(rules, catalog),
         )
         if rules.penalty_20:
             found = penalty_findings_20(catalog, extraction, *found), found[1]
@@ -665,6 +670,25 @@ def _checked(rules: Ruleset, catalog: Catalog) -> Callable[[Extraction], Sequenc
     if rules.unnamed_35:
         checked = checked_35(checked, catalog, rules)
     return checked
+
+
+def _last_only(
+    checked: Callable[[Extraction], Sequence[Claim]] | None,
+) -> Callable[[Extraction], Sequence[Claim]] | None:
+    """``checked``, remembering its last extraction's claims (the rules and the feedback ask
+    for the same extraction's)."""
+    if checked is None:
+        return None
+    last: list[tuple[Extraction, Sequence[Claim]]] = []
+
+    def remembered(extraction: Extraction) -> Sequence[Claim]:
+        if last and last[0][0] is extraction:
+            return last[0][1]
+        claims = checked(extraction)
+        last[:] = [(extraction, claims)]
+        return claims
+
+    return remembered
 
 
 def _more_19(
@@ -725,31 +749,33 @@ def verify_response(
     mentions = _mentions(catalog, norm, rules, tricks)
     lower = _reading_text(norm, rules)
     extraction, examples = _extract(norm, lower, mentions, rules, myths_too=False, catalog=catalog)
-    findings, tally = _evaluate(catalog, lower, extraction, customer, rules)
+    # the claims as checked, once per extraction (the feedback names those left unverified)
+    checked = _last_only(_checked(rules, catalog))
+    findings, tally = _evaluate(catalog, lower, extraction, customer, rules, checked)
     if rules.claims_11 and findings:
         # ruleset 11: a corrected myth's claims are not held against the response
         revised = drop_myths(extraction)
         if revised is not extraction:
             extraction = revised
-            findings, tally = _evaluate(catalog, lower, extraction, customer, rules)
+            findings, tally = _evaluate(catalog, lower, extraction, customer, rules, checked)
     if rules.myths_14 and findings:
         # ruleset 14: a myth introduced as an assumption and corrected is not claimed either
         revised = drop_myths_14(extraction)
         if revised is not extraction:
             extraction = revised
-            findings, tally = _evaluate(catalog, lower, extraction, customer, rules)
+            findings, tally = _evaluate(catalog, lower, extraction, customer, rules, checked)
     if rules.beliefs_14 and findings:
         # ruleset 14: a customer's belief quoted and corrected is not claimed
         revised = drop_beliefs_14(extraction)
         if revised is not extraction:
             extraction = revised
-            findings, tally = _evaluate(catalog, lower, extraction, customer, rules)
+            findings, tally = _evaluate(catalog, lower, extraction, customer, rules, checked)
     if rules.beliefs_17 and findings:
         # ruleset 17: a figure "mentioned" or quoted, declared wrong and corrected is not claimed
         revised = drop_beliefs_18(extraction) if rules.turns_18 else drop_beliefs_17(extraction)
         if revised is not extraction:
             extraction = revised
-            findings, tally = _evaluate(catalog, lower, extraction, customer, rules)
+            findings, tally = _evaluate(catalog, lower, extraction, customer, rules, checked)
     if examples:
         worked = worked_fee_findings(catalog, examples, tally)
         if worked:
@@ -757,12 +783,10 @@ def verify_response(
     reasons = [_reason(f, norm) for f in findings]
     score = 0.0 if reasons else 1.0
     claims: Sequence[Claim] = extraction.claims
-    if rules.unverified_35:
+    if rules.unverified_35 and checked is not None:
         # the figures the checks left unverified too (ruleset 35), not only those the
         # extraction bound to no card
-        checked = _checked(rules, catalog)
-        if checked is not None:
-            claims = checked(extraction)
+        claims = checked(extraction)
     return Verdict(
         score=score,
         passed=score == 1.0,
