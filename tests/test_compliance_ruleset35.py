@@ -1,14 +1,12 @@
 """Compliance ruleset 35 (issue 13, ``verifiers/compliance/ruleset35.py``): for precision, a fee
 figure no word names is left unverified when it is no dollar fee in the catalog and a named card's
 percentage fee worked out on an amount the answer writes before it (``unnamed_35``); the feedback
-names every figure left unverified (``unverified_35``); for recall, an answer to a customer about
-one card, recommending nothing in words, puts that card forward (``dominant_35``). In our own
-wording on the hand catalog (``tests/compliance_cases``).
+names every figure left unverified (``unverified_35``). In our own wording on the hand catalog
+(``tests/compliance_cases``).
 
 The hand catalog's dollar fees: annual fees of $95, $150, $495 and $695, late fees of $39 and $40,
 minimums of $0.50, $5 and $10. Summit Cash Plus: 5% transfer fee (min $5), $95 a year, waived in
-year one. Vista Clear and Summit Cash: no annual fee, 3% transfer fee. Customer C1 may get Summit
-Cash and Vista Clear, not Summit Cash Plus.
+year one. Vista Clear and Summit Cash: no annual fee, 3% transfer fee.
 
 Each case is (text, customer, ruleset 35's codes, ruleset 34's codes). Each class holds texts 34
 reads wrong and 35 right, and twins in the same shape that both read alike.
@@ -26,7 +24,6 @@ from tests.compliance_cases import CARDS, ELIGIBILITY, precision_ruleset_tests
 Case = tuple[str, str | None, list[str], list[str]]
 _OK: list[str] = []
 _FEE = ["wrong_fee"]
-_INELIGIBLE = ["ineligible_card"]
 
 UNNAMED: list[Case] = [
     # a percentage fee of a named card on an amount the answer writes, and what one saves
@@ -62,42 +59,8 @@ UNNAMED: list[Case] = [
     ("Two no-fee cards, your numbers:\n- Summit Cash: $480/yr", None, _FEE, _FEE),
 ]
 
-_LEAD = "You asked for a card for groceries.\n\n"
-_ASIDE = (
-    "\n\nYou could also look at the Vista Clear ($0 annual fee), but it earns 1% on everything."
-)
-_PLUS = (
-    "- $95 annual fee, $0 the first year\n- 18.24%-27.24% variable APR\n"
-    "- 5% balance transfer fee (min $5)"
-)
-DOMINANT: list[Case] = [
-    # an answer to customer C1 about one card, with no word of recommending: put forward, and
-    # C1 may not get the Summit Cash Plus
-    (_LEAD + "**Summit Cash Plus** fits that well:\n" + _PLUS + _ASIDE, "C1", _INELIGIBLE, _OK),
-    # no customer (an answer about a card's terms), a card C1 may get, a card put off: nothing
-    (_LEAD + "**Summit Cash Plus** fits that well:\n" + _PLUS + _ASIDE, None, _OK, _OK),
-    (
-        _LEAD
-        + "**Summit Cash** fits that well:\n- $0 annual fee\n- 19.99%-29.99% variable APR\n"
-        + "- 3% balance transfer fee (min $5)"
-        + _ASIDE,
-        "C1",
-        _OK,
-        _OK,
-    ),
-    (
-        _LEAD
-        + "**Summit Cash Plus** would fit, but it needs a 700 score and you're at 680:\n"
-        + _PLUS
-        + _ASIDE,
-        "C1",
-        _OK,
-        _OK,
-    ),
-]
-
-CASES = UNNAMED + DOMINANT
-_FLAG_OF = {"unnamed_35": UNNAMED, "dominant_35": DOMINANT}
+CASES = UNNAMED
+_FLAG_OF = {"unnamed_35": UNNAMED}
 (
     test_ruleset35_reads_each_class,
     test_each_flag_alone_reads_its_class,
@@ -143,20 +106,3 @@ def test_open_figures_stay_within_limits() -> None:
     assert timings[35] < 60, timings
     # the worked fees are left unverified, and feedback says so
     assert "wrong_fee" not in verdict.codes and "unverified" in verdict.feedback
-
-
-def test_one_card_answers_stay_within_limits() -> None:
-    catalog = Catalog.from_records(CARDS, ELIGIBILITY)
-    # 100 kB about one card, in one paragraph and in lines: each of its mentions is read for a
-    # put-off once, within its sentence and paragraph
-    chunk = (
-        "The Summit Cash Plus has a 5% balance transfer fee (min $5) and an 18.24%-27.24% "
-        "variable APR, and the Vista Clear is $0 a year. "
-    )
-    text = (chunk * (100_000 // len(chunk)))[:100_000]
-    for body in (text, text.replace(". ", ".\n")):
-        started = time.process_time()
-        verdict = verify_response(body, catalog, customer_id="C1", ruleset=35)
-        assert time.process_time() - started < 60
-        # and still reads it: the Summit Cash Plus, put forward to C1, who may not get it
-        assert "ineligible_card" in verdict.codes

@@ -175,7 +175,7 @@ from replicas.verifiers.compliance.ruleset32 import checked_32, held_32
 from replicas.verifiers.compliance.ruleset32b import names_32
 from replicas.verifiers.compliance.ruleset33 import checked_33
 from replicas.verifiers.compliance.ruleset34 import acquire_34, checked_34
-from replicas.verifiers.compliance.ruleset35 import checked_35, dominant_35
+from replicas.verifiers.compliance.ruleset35 import checked_35
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -617,8 +617,6 @@ def _evaluate(
             more = _then(more, picks_28)
         if rules.acquire_34:
             more = _then(more, acquire_34)
-        if rules.dominant_35 and customer is not None:
-            more = _then(more, partial(dominant_35, held=_held_by(catalog, customer)))
         if rules.held_30:
             held = partial(held_30, closed=_closed_to(catalog, customer))
             more = _then(more, held)

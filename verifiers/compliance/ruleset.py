@@ -815,9 +815,6 @@ class Ruleset:
     # ruleset 35 (precision): "On $4,000: ... $200 fee", no card's dollar fee but a named card's
     # percentage fee on an amount before it - a fee worked out, unverified
     unnamed_35: bool = False
-    # ruleset 35 (recall): an answer to a customer about one card it does not hold, recommending
-    # nothing in words and putting that card off nowhere, puts it forward
-    dominant_35: bool = False
     # ruleset 35: feedback names the figures the checks left unverified, not only those the
     # extraction bound to no card
     unverified_35: bool = False
@@ -1225,11 +1222,8 @@ RULESETS[34] = replace(
 
 #: Ruleset 35 (``ruleset35``) is ruleset 34 plus, for precision, a fee figure no word names that
 #: is no fee in the catalog but a named card's percentage fee worked out on an amount the answer
-#: writes before it, left unverified; the feedback names every figure left unverified; and, for
-#: recall, the one card an answer to a customer is about put forward when nothing else is.
-RULESETS[35] = replace(
-    RULESETS[34], version=35, unnamed_35=True, unverified_35=True, dominant_35=True
-)
+#: writes before it, left unverified; and the feedback names every figure left unverified.
+RULESETS[35] = replace(RULESETS[34], version=35, unnamed_35=True, unverified_35=True)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:

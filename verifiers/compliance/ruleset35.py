@@ -1,4 +1,4 @@
-"""Ruleset 35's readings. For precision:
+"""Ruleset 35's readings, for precision:
 
 * ``unnamed_35``: a dollar figure a fee word governs but no word names the fee ("fee: $240",
   "a $75 fee", "$250 fee + roughly $45 of interest") may be any dollar fee of its card. When it
@@ -12,14 +12,6 @@
   and ruleset 33's and 34's worked figures, deposits and thousands), not only those the
   extraction bound to no card.
 
-And for recall (the tuning halves' missed ``ineligible_card`` and ``missing_disclosure``):
-
-* ``dominant_35``: an answer to a customer that recommends no card in words, yet is about one
-  card - at least three of its claims, and three in five of those bound to one card, bind to it -
-  that the customer does not hold and that the answer puts off nowhere, puts that card forward
-  ("**X** fits that well:", "Here's what you'd get with X", a bold heading and its terms). Only
-  with a customer: an answer about one card's terms with no customer is no recommendation.
-
 What ``unnamed_35`` gives up, by construction: a made-up fee no word names that happens to be a
 named card's percentage fee on an amount written just before it ("a $100 fee" after "$2,000
 abroad" on a card with a 5% transfer fee; red team I). A fee the answer names ("a $120 annual
@@ -31,7 +23,15 @@ no fee word governs ("$480/yr", "**$87 a year**") left unverified when it is no 
 in the catalog. It cleared 16 honest tuning answers and lost no planted defect on them, but red
 team I found 37 natural false texts it let through ("X: $79/yr", "That one's $450 a year", "free
 the first year, then $120 a year", "will run you $89 a year"): an invented yearly fee is seldom a
-catalog value, and an unworded fee reads like an unworded value.
+catalog value, and an unworded fee reads like an unworded value. And, for recall,
+``dominant_35``: an answer to a customer that recommends no card in words but binds most of its
+claims to one card the customer does not hold, and puts it off nowhere, puts that card forward.
+It found 9 more planted defects on the tuning halves (``ineligible_card``, ``missing_disclosure``)
+and flagged no honest one there, but red team J found 26 natural honest answers it flagged - a
+warning about a card ("Be careful with the X: 29.49% penalty APR"), a verdict in another sentence
+("Verdict: pass"), someone else's card ("the X's terms for your son"), an explainer the customer
+asked for - and 11 holes: what makes an answer about one card a recommendation is not in its
+structure.
 """
 
 from __future__ import annotations
@@ -42,9 +42,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claim_types import FEE_CLAIM, USD_FEE_KINDS
-from replicas.verifiers.compliance.claims import UNION, Claim
-from replicas.verifiers.compliance.recommend import Recommendations
-from replicas.verifiers.compliance.ruleset34 import _put_off
+from replicas.verifiers.compliance.claims import Claim
 from replicas.verifiers.compliance.values import USD
 
 if TYPE_CHECKING:
@@ -52,7 +50,7 @@ if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Extraction
     from replicas.verifiers.compliance.ruleset import Ruleset
 
-__all__ = ["catalog_fees_35", "checked_35", "dominant_35", "unnamed_35"]
+__all__ = ["catalog_fees_35", "checked_35", "unnamed_35"]
 
 
 def catalog_fees_35(catalog: Catalog) -> frozenset[int]:
@@ -180,44 +178,3 @@ def checked_35(
         return claims
 
     return checked
-
-
-# An answer is about one card when at least this many of its claims bind to that card alone,
-# and at least this share of all claims bound to one card.
-_DOMINANT_CLAIMS_35 = 3
-_DOMINANT_SHARE_35 = 0.6
-
-
-def dominant_35(
-    masked: str, extraction: Extraction, recs: Recommendations, *, held: frozenset[str]
-) -> Recommendations:
-    """``recs`` with the card an answer to a customer is about put forward, when nothing else
-    is: an answer that recommends no card, yet binds most of its claims (at least three, and
-    three in five of those bound to one card) to one card the customer does not hold and does
-    not put that card off anywhere (``ruleset34._put_off``: "it needs a 620, and you're at 616",
-    "once you're at 680"), lays that card out for the customer ("**X** fits that well:", "look
-    at the **X**:", a bold heading and its terms)."""
-    if recs.positive:
-        return recs
-    count: dict[str, int] = {}
-    for claim in extraction.claims:
-        if len(claim.cards) == 1 and claim.binding != UNION:
-            count[claim.cards[0]] = count.get(claim.cards[0], 0) + 1
-    if not count:
-        return recs
-    ranked = sorted(count.items(), key=lambda kv: (-kv[1], kv[0]))
-    card, claims = ranked[0]
-    if (
-        claims < _DOMINANT_CLAIMS_35
-        or claims < _DOMINANT_SHARE_35 * sum(count.values())
-        or (len(ranked) > 1 and ranked[1][1] == claims)
-        or card in held
-        or card in recs.negated
-    ):
-        return recs
-    mentions = [m for m in extraction.mentions if m.card_id == card]
-    if not mentions or any(
-        _put_off(masked, m, masked.rfind("\n", 0, m.start) + 1) for m in mentions
-    ):
-        return recs
-    return Recommendations({card: mentions[0]}, recs.negated)
