@@ -1,4 +1,4 @@
-"""The plans of every suite the kit ships (``core-v1`` ... ``core-v21``, ``hard-v1`` ...).
+"""The plans of every suite the kit ships (``core-v1`` ... ``core-v22``, ``hard-v1`` ...).
 
 A plan is the recipe its published id list (``replicas/suites/<name>.txt``) was generated from;
 ``replicas.suite`` registers each one and a test asserts plan and list agree. A published plan
@@ -198,11 +198,12 @@ def compliance_bump(
     )
 
 
-#: core-v5 ... core-v21: rulesets 16, 17, 19, 20, 21, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
-#: 33, 34 (each -vN family's docstring says why; -v8 to -v20 are
+#: core-v5 ... core-v22: rulesets 16, 17, 19, 20, 21, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
+#: 33, 34, 35 (each -vN family's docstring says why; -v8 to -v21 are
 #: ``replicas.families.credit_cards.v8_families``, ``v9_families``, ``v10_families``,
 #: ``v11_families``, ``v12_families``, ``v13_families``, ``v14_families``, ``v15_families``,
-#: ``v16_families``, ``v17_families``, ``v18_families``, ``v19_families`` and ``v20_families``).
+#: ``v16_families``, ``v17_families``, ``v18_families``, ``v19_families``, ``v20_families`` and
+#: ``v21_families``).
 CORE_V5 = compliance_bump(CORE_V4, 5, 4, ruleset=16, old_ruleset=10)
 CORE_V6 = compliance_bump(CORE_V5, 6, 5, ruleset=17, old_ruleset=16)
 CORE_V7 = compliance_bump(CORE_V6, 7, 6, ruleset=19, old_ruleset=17)
@@ -220,6 +221,7 @@ CORE_V18 = compliance_bump(CORE_V17, 18, 17, ruleset=31, old_ruleset=30)
 CORE_V19 = compliance_bump(CORE_V18, 19, 18, ruleset=32, old_ruleset=31)
 CORE_V20 = compliance_bump(CORE_V19, 20, 19, ruleset=33, old_ruleset=32)
 CORE_V21 = compliance_bump(CORE_V20, 21, 20, ruleset=34, old_ruleset=33)
+CORE_V22 = compliance_bump(CORE_V21, 22, 21, ruleset=35, old_ruleset=34)
 
 #: hard-v3: hard-v2 with ecommerce_enterprise.multi_layer_incident-v2 (its fix is the kit's own
 #: files, which the audit's ``restore_shipped_project`` writes back from memory: 7 of 7
@@ -265,6 +267,7 @@ PLANS: tuple[SuiteSpec, ...] = (
     CORE_V19,
     CORE_V20,
     CORE_V21,
+    CORE_V22,
     HARD_V1,
     HARD_V2,
     HARD_V3,

@@ -18,12 +18,12 @@ import pytest
 from replicas.audit import TaskAudit, audit_tasks
 from replicas.suite import DEFAULT_SUITE, get_suite
 
-#: the default suite (core-v21); core-v1 stays published, but the checks added with core-v2 flag
+#: the default suite (core-v22); core-v1 stays published, but the checks added with core-v2 flag
 #: some of its tasks (README: The audit).
 SUITE = DEFAULT_SUITE
 #: Tasks of the default suite the audit flags, each with the one strategy that wins it.
 #: core-v3 had the five ecommerce.dbt_fix-v2 tasks here (restore_shipped_project); core-v4 swaps
-#: them for ecommerce.mutant_fix-v2, which that strategy does not solve (core-v5 to core-v21 keep them):
+#: them for ecommerce.mutant_fix-v2, which that strategy does not solve (core-v5 to core-v22 keep them):
 #: none is expected.
 KNOWN_HACKABLE: dict[str, str] = {}
 

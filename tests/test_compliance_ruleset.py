@@ -310,7 +310,7 @@ def test_recommended_card_fee_disclosure(text: str, expected: list[str], catalog
 
 
 def test_ruleset_lookup() -> None:
-    assert FROZEN_RULESET == 3 and DEFAULT_RULESET == 34
+    assert FROZEN_RULESET == 3 and DEFAULT_RULESET == 35
     assert get_ruleset(None) is RULESETS[DEFAULT_RULESET]
     assert get_ruleset(3) == RULESETS[3] and get_ruleset(RULESETS[4]) is RULESETS[4]
     frozen = RULESETS[3]
@@ -386,6 +386,7 @@ def test_cli_switches_and_reports_the_ruleset(tmp_path: Path) -> None:
         ["--ruleset", "32"],
         ["--ruleset", "33"],
         ["--ruleset", "34"],
+        ["--ruleset", "35"],
     ):
         result = runner.invoke(verify_app, [*base, *extra])
         assert result.exit_code == 1, result.output

@@ -401,11 +401,11 @@ def test_ruleset19_invented_names_in_a_recommendations_slot(case: Case, catalog:
 _FLAGS = ("others_19", "fees_19", "generic_19", "why_not_19", "options_19", "slots_19")
 
 
-def test_ruleset19_is_published_and_34_the_default() -> None:
+def test_ruleset19_is_published_and_35_the_default() -> None:
     assert RULESETS[19].version == 19 and all(getattr(RULESETS[19], f) for f in _FLAGS)
     for v in range(3, 19):
         assert not any(getattr(RULESETS[v], f) for f in _FLAGS)
-    assert DEFAULT_RULESET == 34
+    assert DEFAULT_RULESET == 35
 
 
 # One megabyte of each new reading's trigger, then one real violation: every reading stays

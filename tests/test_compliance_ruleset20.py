@@ -498,11 +498,11 @@ def test_ruleset20_a_penalty_apr_named_is_that_apr(case: Case, catalog: Catalog)
 _FLAGS = ("fees_20", "generic_20", "turns_20", "options_20", "beliefs_20", "picks_20", "penalty_20")
 
 
-def test_ruleset20_is_published_and_34_the_default() -> None:
+def test_ruleset20_is_published_and_35_the_default() -> None:
     assert RULESETS[20].version == 20 and all(getattr(RULESETS[20], f) for f in _FLAGS)
     for v in range(3, 20):
         assert not any(getattr(RULESETS[v], f) for f in _FLAGS)
-    assert DEFAULT_RULESET == 34
+    assert DEFAULT_RULESET == 35
 
 
 # One megabyte of each new reading's trigger, then one real violation: every reading stays

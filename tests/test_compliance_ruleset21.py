@@ -341,7 +341,7 @@ def test_ruleset21_is_in_the_default() -> None:
     assert RULESETS[21].version == 21 and all(getattr(RULESETS[21], f) for f in _FLAGS)
     for v in range(3, 21):
         assert not any(getattr(RULESETS[v], f) for f in _FLAGS)
-    assert DEFAULT_RULESET == 34
+    assert DEFAULT_RULESET == 35
 
 
 # 200 kB of each new reading's trigger, then one real violation: every reading stays linear.

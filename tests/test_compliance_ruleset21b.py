@@ -286,7 +286,7 @@ def test_ruleset21b_is_in_the_default() -> None:
     assert all(getattr(RULESETS[21], f) for f in _FLAGS)
     for v in range(3, 21):
         assert not any(getattr(RULESETS[v], f) for f in _FLAGS)
-    assert DEFAULT_RULESET == 34
+    assert DEFAULT_RULESET == 35
 
 
 # 200 kB of each new reading's trigger, then one real violation: every reading stays linear.

@@ -199,7 +199,7 @@ def test_ruleset22_flags_and_default() -> None:
     for flag in ("waivers_22", "owners_22", "references_22", "answers_22", "expect_22"):
         assert getattr(r22, flag) and not getattr(RULESETS[21], flag)
     assert r22.advance_22 and not RULESETS[21].advance_22
-    assert DEFAULT_RULESET == 34
+    assert DEFAULT_RULESET == 35
 
 
 # 200 kB of each new reading's trigger, then one real violation: every reading stays linear.

@@ -255,7 +255,7 @@ def test_ruleset22b_is_in_the_default() -> None:
     assert all(getattr(RULESETS[22], f) for f in _FLAGS)
     for v in range(3, 22):
         assert not any(getattr(RULESETS[v], f) for f in _FLAGS)
-    assert DEFAULT_RULESET == 34
+    assert DEFAULT_RULESET == 35
 
 
 @pytest.mark.parametrize(

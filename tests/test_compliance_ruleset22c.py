@@ -103,8 +103,8 @@ def test_the_flag_is_in_no_ruleset_before_23() -> None:
     # ruleset 23 (the default in stop 37; 24, the default in stop 38, 25, the default in stop 39,
     # 26, the default in stop 40, 27, the default in stop 41, 28, the default in stop 42, 29, the
     # default in stop 43, 30, the default in stop 44, 31, the default in stop 45, 32, the default
-    # in stop 46, 33, the default in stop 47, and 34, the default since, keep it) switches it on:
-    # the s26 blind sets lost no defect to it
+    # in stop 46, 33, the default in stop 47, 34, the default in stop 48, and 35, the default
+    # since, keep it) switches it on: the s26 blind sets lost no defect to it
     assert not any(RULESETS[v].arithmetic_22c for v in RULESETS if v < 23)
     assert RULESETS[23].arithmetic_22c and RULESETS[DEFAULT_RULESET].arithmetic_22c
 

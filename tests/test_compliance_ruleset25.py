@@ -621,7 +621,7 @@ def test_the_red_teams_attacks_read_as_ruleset_24_reads_them(
 
 def test_ruleset_25_is_24_plus_its_own_flags_and_the_default() -> None:
     r24, r25 = RULESETS[24], RULESETS[25]
-    assert DEFAULT_RULESET == 34  # 25: the default in stop 39 (-v11, core-v12); 34 since stop 48
+    assert DEFAULT_RULESET == 35  # 25: the default in stop 39 (-v11, core-v12); 35 since stop 49
     assert all(getattr(r25, f) for f in CLASSES)
     assert not any(getattr(RULESETS[v], f) for v in RULESETS if v < 25 for f in CLASSES)
     for name in r24.__dataclass_fields__:

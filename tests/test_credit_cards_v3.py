@@ -1,7 +1,7 @@
-"""The -v3 to -v20 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
+"""The -v3 to -v21 credit_cards families (suites core-v3, core-v5, core-v6, core-v7, core-v8,
 core-v9, core-v10, core-v11, core-v12, core-v13, core-v14, core-v15, core-v16, core-v17,
-core-v18, core-v19, core-v20, core-v21): the compliance verifier under rulesets 10, 16, 17, 19,
-20, 21, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33 and 34.
+core-v18, core-v19, core-v20, core-v21, core-v22): the compliance verifier under rulesets 10, 16,
+17, 19, 20, 21, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34 and 35.
 
 -v4 (core-v5) is -v3 with ruleset 16, -v5 (core-v6) -v4 with ruleset 17, -v6 (core-v7) -v5
 with ruleset 19, -v7 (core-v8) -v6 with ruleset 20, -v8 (core-v9) -v7 with ruleset 21, -v9
@@ -9,14 +9,14 @@ with ruleset 19, -v7 (core-v8) -v6 with ruleset 20, -v8 (core-v9) -v7 with rules
 ruleset 25, -v12 (core-v13) -v11 with ruleset 26, -v13 (core-v14) -v12 with ruleset 27, -v14
 (core-v15) -v13 with ruleset 28, -v15 (core-v16) -v14 with ruleset 29, -v16 (core-v17) -v15
 with ruleset 30, -v17 (core-v18) -v16 with ruleset 31, -v18 (core-v19) -v17 with ruleset 32,
--v19 (core-v20) -v18 with ruleset 33 and -v20 (core-v21) -v19 with ruleset 34; the tests of
--v3's build and episodes run for all eighteen, and the same text is graded by -v3 as ruleset 10
-reads it, by -v4 as ruleset 16 does,
+-v19 (core-v20) -v18 with ruleset 33, -v20 (core-v21) -v19 with ruleset 34 and -v21 (core-v22)
+-v20 with ruleset 35; the tests of -v3's build and episodes run for all nineteen, and the same
+text is graded by -v3 as ruleset 10 reads it, by -v4 as ruleset 16 does,
 by -v5 as ruleset 17 does, by -v6 as ruleset 19 does, by -v7 as ruleset 20 does, by -v8 as ruleset
 21 does, by -v9 as ruleset 23 does, by -v10 as ruleset 24 does, by -v11 as ruleset 25 does, by
 -v12 as ruleset 26 does, by -v13 as ruleset 27 does, by -v14 as ruleset 28 does, by -v15 as
 ruleset 29 does, by -v16 as ruleset 30 does, by -v17 as ruleset 31 does, by -v18 as ruleset 32
-does, by -v19 as ruleset 33 does and by -v20 as ruleset 34 does.
+does, by -v19 as ruleset 33 does, by -v20 as ruleset 34 does and by -v21 as ruleset 35 does.
 
 ``card_terms_qa-v3``, ``recommend_card-v3`` and ``offer_audit-v3`` are their -v2 classes with the
 compliance verifier run under ruleset 10 instead of the frozen ruleset 3; the -v2 ids keep
@@ -66,6 +66,7 @@ V17_RULESET = 31
 V18_RULESET = 32
 V19_RULESET = 33
 V20_RULESET = 34
+V21_RULESET = 35
 BUMPED = ("card_terms_qa", "recommend_card", "offer_audit")
 MODULES = {"card_terms_qa": card_terms_qa, "recommend_card": recommend_card}
 MODULES["offer_audit"] = offer_audit
@@ -2014,6 +2015,88 @@ def test_v20_grades_with_ruleset_34(base: str, snapshot: Any, catalog: Catalog) 
             assert after.passed, (task.id, line, after.codes)
 
 
+def _lines_v21(task: Task, catalog: Catalog, snapshot: Any) -> Precision:
+    """Lines in the shape of ruleset 35's reading for precision: a true one ruleset 34 flags and
+    ruleset 35 passes, and false twins in the same shape that both flag - every name, rate and fee
+    from the catalog (only the task's own card, which a recommendation's customer is eligible
+    for).
+
+    ``unnamed_35``: "Example with **$<N>,000**:\n\n**<card>** - <its transfer fee>% transfer
+    fee\n- Fee: $<that fee on $<N>,000>\n- Interest: $0" (wrong_fee under ruleset 34: a fee no word
+    names, read as any of the card's dollar fees; none of the catalog's dollar fees, and the card's
+    percentage fee on the amount written before it), <N> the first balance from 8 up whose fee is
+    none of them; false:
+    the same with the highest catalog dollar fee that is none of the card's own, and with the fee
+    on another amount than the one written (still claims).
+    """
+    card = _subject(task, catalog)
+    name = card.card_name
+
+    def usd(x: float) -> str:
+        return f"${x:,.2f}" if x != int(x) else f"${x:,.0f}"
+
+    def fees(c: Any, fields: Sequence[str]) -> set[float]:
+        return {float(getattr(c, f)) for f in fields if getattr(c, f)}
+
+    dollar = (
+        "annual_fee_usd",
+        "annual_fee_first_year_usd",
+        "late_fee_usd",
+        "min_interest_charge_usd",
+        "bt_fee_min_usd",
+        "cash_advance_fee_min_usd",
+    )
+    dollar_fees = set().union(*(fees(c, dollar) for c in catalog.cards))
+
+    def transfer_fee(thousands: int) -> float:
+        return max(thousands * 1000 * float(card.bt_fee_pct) / 100, float(card.bt_fee_min_usd))
+
+    balance = next(k for k in range(8, 20) if transfer_fee(k) not in dollar_fees)
+
+    def line(fee: float) -> str:
+        return (
+            f"Example with **${balance},000**:\n\n**{name}** - {float(card.bt_fee_pct):g}% "
+            f"transfer fee\n- Fee: {usd(fee)}\n- Interest: $0"
+        )
+
+    honest = [("unnamed_35", "wrong_fee", line(transfer_fee(balance)))]
+    wrong = max(dollar_fees - fees(card, dollar))
+    off = next(
+        transfer_fee(k) + 1
+        for k in range(balance + 1, 40)
+        if transfer_fee(k) + 1 not in dollar_fees
+    )
+    false = [
+        ("unnamed_35", "wrong_fee", line(wrong)),
+        ("unnamed_35", "wrong_fee", line(off)),
+    ]
+    return honest, false
+
+
+@pytest.mark.parametrize("base", ["card_terms_qa", "recommend_card"])
+def test_v21_grades_with_ruleset_35(base: str, snapshot: Any, catalog: Catalog) -> None:
+    """On the same task, -v20 grades a text as ruleset 34 reads it and -v21 as ruleset 35 does.
+    Ruleset 35 reads for precision, as ruleset 33 did: a true text -v20 fails passes -v21 - the
+    card's balance-transfer fee on the amount written just before it ("Example with $<N>,000: ...
+    Fee: $<fee>", no word names the fee), no fee in the catalog (wrong_fee) - also under
+    ruleset 34 with only its reading's flag added; its false twins (another card's dollar fee, a
+    fee no amount before it works out to) fail both, and on none of these lines does -v21 give a
+    code -v20 does not.
+
+    No false text -v20 passes and -v21 fails is asserted: the reading only leaves a figure
+    unchecked."""
+
+    def lines(task: Task, catalog: Catalog) -> Precision:
+        return _lines_v21(task, catalog, snapshot)
+
+    fixed, kept = _precise_readings(
+        base, "v20", "v21", (V20_RULESET, V21_RULESET), lines, snapshot, catalog
+    )
+    # the reading has a true text -v20 fails and -v21 passes, and false twins both fail
+    assert fixed == {"unnamed_35"}, fixed
+    assert kept == {"unnamed_35"}, kept
+
+
 def test_v2_tasks_keep_ruleset_3(snapshot: Any, catalog: Catalog) -> None:
     """A published -v2 task: a false "no AF" (caught only by later rulesets) still passes."""
     for base in ("card_terms_qa", "recommend_card"):
@@ -2070,6 +2153,7 @@ def test_build_runs_the_verifier_with_the_family_ruleset(
         ("v18", V18_RULESET),
         ("v19", V19_RULESET),
         ("v20", V20_RULESET),
+        ("v21", V21_RULESET),
     ):
         seen.clear()
         task = get_family(f"credit_cards.{base}-{version}").build(snapshot, SEED, 0)
@@ -2136,10 +2220,11 @@ def _episode(task: Task, snapshot: Any, calls: list[dict[str, Any]]) -> float:
         "v18",
         "v19",
         "v20",
+        "v21",
     ],
 )
 @pytest.mark.parametrize("base", BUMPED)
-def test_v3_to_v20_oracle_scores_one_null_zero_and_wrong_readings_fail(
+def test_v3_to_v21_oracle_scores_one_null_zero_and_wrong_readings_fail(
     base: str, version: str, snapshot: Any, catalog: Catalog
 ) -> None:
     task = _task(base, version)
@@ -2181,6 +2266,7 @@ def test_v3_to_v20_oracle_scores_one_null_zero_and_wrong_readings_fail(
             "v18": V18_RULESET,
             "v19": V19_RULESET,
             "v20": V20_RULESET,
+            "v21": V21_RULESET,
         }[version]
         found = verify_response(draft.group(1), catalog, ruleset=ruleset).codes
         assert sorted(set(found)) == sorted(task.expected)

@@ -2,7 +2,7 @@
 
 One task of every family of the core suites (core-v1, core-v2, core-v3, core-v5, core-v6, core-v7,
 core-v8, core-v9, core-v10, core-v11, core-v12, core-v13, core-v14, core-v15, core-v16, core-v17,
-core-v18, core-v19, core-v20 and the default core-v21) goes through ``gymnasium.make("replicas/<task id>")`` and
+core-v18, core-v19, core-v20, core-v21 and the default core-v22) goes through ``gymnasium.make("replicas/<task id>")`` and
 ``gymnasium.utils.env_checker.check_env`` with every Gymnasium warning turned into a failure; a test
 checks that this is every registered family but the ones ``_not_checked_here`` names (minutes to
 build).
@@ -47,15 +47,16 @@ CORE_SUITES = (
     get_suite("core-v19"),
     get_suite("core-v20"),
     get_suite("core-v21"),
+    get_suite("core-v22"),
 )
 # A family in several suites (core-v3 keeps eleven of core-v2's) is checked once, on its first task;
-# core-v4 adds only ecommerce.mutant_fix-v2, not checked here (below); core-v21 is the default.
+# core-v4 adds only ecommerce.mutant_fix-v2, not checked here (below); core-v22 is the default.
 
 
 def _not_checked_here(family: str) -> bool:
     # The ecommerce_enterprise families (suite hard-v1): their snapshots take minutes to build.
     # The factory families (ecommerce.mutant_fix*, v1 and v2): building one of their tasks runs
-    # the factory funnel (minutes); mutant_fix-v2 is in shipped suites (core-v4 to core-v21) and
+    # the factory funnel (minutes); mutant_fix-v2 is in shipped suites (core-v4 to core-v22) and
     # tests/test_factory_deploy.py plays its tasks.
     return family.startswith(("ecommerce_enterprise.", "ecommerce.mutant_fix"))
 

@@ -129,6 +129,7 @@ PUBLISHED = [
     pytest.param("core-v19", marks=pytest.mark.slow),
     pytest.param("core-v20", marks=pytest.mark.slow),
     pytest.param("core-v21", marks=pytest.mark.slow),
+    pytest.param("core-v22", marks=pytest.mark.slow),
     pytest.param("hard-v1", marks=pytest.mark.slow),
     pytest.param("hard-v2", marks=pytest.mark.slow),
     pytest.param("hard-v3", marks=pytest.mark.slow),
@@ -159,6 +160,7 @@ PUBLISHED = [
         "core-v19",
         "core-v20",
         "core-v21",
+        "core-v22",
         "hard-v1",
         "hard-v2",
         "hard-v3",
@@ -250,15 +252,16 @@ def test_core_v4_is_core_v3_with_dbt_fix_replaced_by_the_deployed_factory() -> N
         ("core-v18", "core-v19", "-v18"),
         ("core-v19", "core-v20", "-v19"),
         ("core-v20", "core-v21", "-v20"),
+        ("core-v21", "core-v22", "-v21"),
     ],
 )
 def test_core_bumps_the_compliance_families_only(before: str, after: str, version: str) -> None:
     """core-v5 (core-v6, core-v7, core-v8, core-v9, core-v10, core-v11, core-v12, core-v13,
-    core-v14, core-v15, core-v16, core-v17, core-v18, core-v19, core-v20, core-v21): the three
-    credit_cards families that run the compliance verifier at -v4 (-v5, -v6, -v7, -v8, -v9, -v10,
-    -v11, -v12, -v13, -v14, -v15, -v16, -v17, -v18, -v19, -v20: rulesets 16, 17, 19, 20, 21, 23,
-    24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34) on the same seeds and variants; every other id and
-    index row is the suite's before it."""
+    core-v14, core-v15, core-v16, core-v17, core-v18, core-v19, core-v20, core-v21, core-v22): the
+    three credit_cards families that run the compliance verifier at -v4 (-v5, -v6, -v7, -v8, -v9,
+    -v10, -v11, -v12, -v13, -v14, -v15, -v16, -v17, -v18, -v19, -v20, -v21: rulesets 16, 17, 19,
+    20, 21, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35) on the same seeds and variants;
+    every other id and index row is the suite's before it."""
     old_suite, new_suite = get_suite(before), get_suite(after)
     assert len(new_suite) == len(old_suite)
     bumped = {f"credit_cards.{f}" for f in ("card_terms_qa", "recommend_card", "offer_audit")}
@@ -281,10 +284,10 @@ def test_core_bumps_the_compliance_families_only(before: str, after: str, versio
         ]
 
 
-def test_the_default_suite_is_core_v21() -> None:
+def test_the_default_suite_is_core_v22() -> None:
     from replicas.suite import DEFAULT_SUITE
 
-    assert DEFAULT_SUITE == "core-v21"
+    assert DEFAULT_SUITE == "core-v22"
 
 
 def test_hard_v3_is_hard_v2_with_the_incident_on_each_seeds_deployment() -> None:

@@ -1,9 +1,9 @@
 """``replicas demo`` (what ``make demo`` runs): the kit's main job on small built-in defaults.
 
 It builds both shipped replicas at demo scale (cached after the first run), then runs the
-oracle and null agents over the default suite (core-v21) and the adversary over one task per
+oracle and null agents over the default suite (core-v22) and the adversary over one task per
 family (every strategy on all 130 tasks is ~1,000 episodes, ~25 min on 2 cores; the full screen is
-``replicas run --agent adversary --suite core-v21``, and the audit runs it), and writes their
+``replicas run --agent adversary --suite core-v22``, and the audit runs it), and writes their
 reports. These three scripted agents are the suite's own quality screen: the oracle must pass
 every task, the null agent none, and no reward-hacking strategy may earn a pass. Runs resume, so a
 second ``make demo`` only re-renders the reports.

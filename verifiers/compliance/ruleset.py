@@ -306,7 +306,7 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   word governs is still the fee unless an arrow or a total of fees marks it ("annual fee = $550",
   "the yearly fee comes to $300" are fees), and an amount only echoed from elsewhere is no
   operand.
-* ``34`` - the default since stop 48 (``ruleset34``): ruleset 33 plus readings for recall
+* ``34`` - the default in stop 48 (``ruleset34``): ruleset 33 plus readings for recall
   of the s36-s39 blind sets' tuning halves' missed codes and of red team Y's holes that rulesets
   32 and 33 share: a first-person verb of getting a card right before it puts the card forward
   ("I'd add the **X**", "at 610 I'd go **X**:", "I'd move it to X"), unless its sentence, the one
@@ -321,6 +321,15 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   the $95 for your first year", true, is no longer flagged); and, for precision, thousands no
   fee word governs ("up to $6k/yr") and deposits ("$200 deposit", "only $200 down,") are no fees
   (``amounts_34``).
+* ``35`` - the default since stop 49 (``ruleset35``): ruleset 34 plus, for precision, a dollar
+  figure a fee word governs but no word names ("fee: $240", "$200 fee + ~$140 interest") that is
+  none of the dollar fees any card in the catalog charges and is a named card's percentage fee
+  worked out on an amount the answer writes just before it (or the saving of one such fee against
+  another) is left unverified (``unnamed_35``); and the feedback names every figure the checks
+  left unverified, not only those the extraction bound to no card (``unverified_35``). A fee named
+  at its figure ("a $120 annual fee", "late fee $45") is checked as before. Written, attacked and
+  dropped: ``yearly_35`` (a yearly figure no fee word governs that is no catalog annual fee) and
+  ``dominant_35`` (the one card an answer to a customer is about, put forward).
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -821,7 +830,7 @@ class Ruleset:
 
 
 FROZEN_RULESET = 3
-DEFAULT_RULESET = 34
+DEFAULT_RULESET = 35
 RULESETS: dict[int, Ruleset] = {
     3: Ruleset(3),
     4: Ruleset(
@@ -1209,7 +1218,7 @@ RULESETS[32] = replace(
 #: no fees.
 RULESETS[33] = replace(RULESETS[32], version=33, worked_33=True)
 
-#: Ruleset 34 (the default since stop 48; ``ruleset34``) is ruleset 33 plus, for recall, cards put
+#: Ruleset 34 (the default in stop 48; ``ruleset34``) is ruleset 33 plus, for recall, cards put
 #: forward by a first-person verb of getting them and clauses about a card's first-year fee; for
 #: precision, dollar figures that are thousands or deposits.
 RULESETS[34] = replace(
@@ -1220,9 +1229,10 @@ RULESETS[34] = replace(
     amounts_34=True,
 )
 
-#: Ruleset 35 (``ruleset35``) is ruleset 34 plus, for precision, a fee figure no word names that
-#: is no fee in the catalog but a named card's percentage fee worked out on an amount the answer
-#: writes before it, left unverified; and the feedback names every figure left unverified.
+#: Ruleset 35 (the default since stop 49; ``ruleset35``) is ruleset 34 plus, for precision, a fee
+#: figure no word names that is no fee in the catalog but a named card's percentage fee worked out
+#: on an amount the answer writes before it, left unverified; and the feedback names every figure
+#: left unverified.
 RULESETS[35] = replace(RULESETS[34], version=35, unnamed_35=True, unverified_35=True)
 
 

@@ -54,6 +54,9 @@ in ``replicas.families.credit_cards.v19_families``.
 ``-v20`` (core-v21): ``-v19`` with part (b) under compliance ruleset 34; see ``CardTermsQAV20``
 in ``replicas.families.credit_cards.v20_families``.
 
+``-v21`` (core-v22): ``-v20`` with part (b) under compliance ruleset 35; see ``CardTermsQAV21``
+in ``replicas.families.credit_cards.v21_families``.
+
 The question names a card exactly — usually one with a near-collision sibling ("Atlas Cash" /
 "Atlas Cash Back", "Compass Traveler One" / "Compass Traveller One") — and asks for one
 Schumer-box term. The answer is free text whose FIRST line is ``Answer: <value>`` (or

@@ -143,6 +143,10 @@ V19_COMPLIANCE_RULESET = 33
 #: with (the verifier's default since stop 48; a literal for the same reason).
 V20_COMPLIANCE_RULESET = 34
 
+#: The compliance ruleset the ``-v21`` families (suite core-v22, ``v21_families``) grade and build
+#: with (the verifier's default since stop 49; a literal for the same reason).
+V21_COMPLIANCE_RULESET = 35
+
 #: One boolean per eligibility rule for every (customer, card), from the RAW tables; the
 #: rule is the ``card_eligibility`` mart's, restated (readings switch single rules off).
 RULES_SQL = f"""

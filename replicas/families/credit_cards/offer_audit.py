@@ -40,6 +40,8 @@ grader's words. Both versions' oracles look the cards up by the names the draft 
 ``OfferAuditV19`` in ``replicas.families.credit_cards.v19_families``.
 ``-v20`` (core-v21): ``-v19`` with its drafts validated under compliance ruleset 34; see
 ``OfferAuditV20`` in ``replicas.families.credit_cards.v20_families``.
+``-v21`` (core-v22): ``-v20`` with its drafts validated under compliance ruleset 35; see
+``OfferAuditV21`` in ``replicas.families.credit_cards.v21_families``.
 
 The family writes a short marketing draft about one card (sometimes with its near-collision
 sibling as an alternative), grounded in the catalog, then injects 1-3 violations of different

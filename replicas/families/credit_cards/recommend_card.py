@@ -39,6 +39,8 @@ in ``replicas.families.credit_cards.v18_families``.
 in ``replicas.families.credit_cards.v19_families``.
 ``-v20`` (core-v21): ``-v19`` with check 2 under compliance ruleset 34; see ``RecommendCardV20``
 in ``replicas.families.credit_cards.v20_families``.
+``-v21`` (core-v22): ``-v20`` with check 2 under compliance ruleset 35; see ``RecommendCardV21``
+in ``replicas.families.credit_cards.v21_families``.
 
 The answer is free text whose FIRST line is ``Recommendation: <exact card name>``. Grading:
 
