@@ -43,6 +43,8 @@ from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claim_types import FEE_CLAIM, USD_FEE_KINDS
 from replicas.verifiers.compliance.claims import Claim
+from replicas.verifiers.compliance.memo import PerCatalog
+from replicas.verifiers.compliance.ruleset27 import _USD_FEES_27
 from replicas.verifiers.compliance.values import USD
 
 if TYPE_CHECKING:
@@ -53,21 +55,19 @@ if TYPE_CHECKING:
 __all__ = ["catalog_fees_35", "checked_35", "unnamed_35"]
 
 
-def catalog_fees_35(catalog: Catalog) -> frozenset[int]:
-    """Every dollar fee of the catalog's cards, in cents (a fee of $0 is no fee)."""
-    dollars: set[int] = set()
-    for card in catalog.cards:
-        for value in (
-            card.annual_fee_usd,
-            card.annual_fee_first_year_usd,
-            card.late_fee_usd,
-            card.min_interest_charge_usd,
-            card.bt_fee_min_usd,
-            card.cash_advance_fee_min_usd,
-        ):
-            if value:
-                dollars.add(round(value * 100))
-    return frozenset(dollars)
+def _dollar_fees(catalog: Catalog) -> frozenset[int]:
+    """Every dollar fee of the catalog's cards (the fields a dollar fee may be, ruleset 27's), in
+    cents (a fee of $0 is no fee)."""
+    return frozenset(
+        round(value * 100)
+        for card in catalog.cards
+        for field in _USD_FEES_27
+        if (value := getattr(card, field))
+    )
+
+
+#: Every dollar fee of the catalog's cards in cents, computed once per catalog.
+catalog_fees_35 = PerCatalog(_dollar_fees)
 
 
 def _cents(claim: Claim) -> set[int]:
