@@ -87,6 +87,8 @@ def test_feedback_names_the_figures_left_unverified() -> None:
     before, after = (verify_response(text, catalog, ruleset=r) for r in (34, 35))
     assert list(before.codes) == ["wrong_fee"] and after.passed
     assert "unverified" in after.feedback and "$400" in after.feedback
+    # only the claims checked are counted as matching the catalog
+    assert "0 term claim(s) all match" in after.feedback, after.feedback
     # a figure ruleset 34 leaves unverified (a deposit) is named too, under 35 only
     deposit = "3. **Summit Cash**: $0 annual fee, only $200 down, but no rewards."
     assert "unverified" in verify_response(deposit, catalog, ruleset=35).feedback

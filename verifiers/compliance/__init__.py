@@ -781,17 +781,20 @@ def verify_response(
     reasons = [_reason(f, norm) for f in findings]
     score = 0.0 if reasons else 1.0
     claims: Sequence[Claim] = extraction.claims
-    if rules.unverified_35 and checked is not None:
+    n_claims = len(claims)
+    if rules.unverified_35:
         # the figures the checks left unverified too (ruleset 35), not only those the
-        # extraction bound to no card
-        claims = checked(extraction)
+        # extraction bound to no card; and only the claims checked count as matching
+        if checked is not None:
+            claims = checked(extraction)
+        n_claims = sum(1 for c in claims if c.cards)
     return Verdict(
         score=score,
         passed=score == 1.0,
         reasons=tuple(reasons),
         feedback=_feedback(
             reasons,
-            len(extraction.claims),
+            n_claims,
             len(mentions),
             empty=False,
             unverified=[" ".join(c.text.split()) for c in claims if not c.cards],
