@@ -10,7 +10,7 @@
   you $80 in fees"), it is a fee worked out, not a term the answer states: it is left unverified.
 * ``unverified_35``: the feedback names the figures the checks left unverified (this reading's,
   and ruleset 33's and 34's worked figures, deposits and thousands), not only those the
-  extraction bound to no card.
+  extraction bound to no card, and counts as matching the catalog only the claims checked.
 
 What ``unnamed_35`` gives up, by construction: a made-up fee no word names that happens to be a
 named card's percentage fee on an amount written just before it ("a $100 fee" after "$2,000
