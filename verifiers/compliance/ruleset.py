@@ -827,6 +827,9 @@ class Ruleset:
     # ruleset 35: feedback names the figures the checks left unverified, not only those the
     # extraction bound to no card
     unverified_35: bool = False
+    # ruleset 36 (precision): "3% FX fee, so keep the X (no foreign fee) for trips" - a figure
+    # before the card the answer turns to instead is the card's before
+    alternative_36: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1234,6 +1237,11 @@ RULESETS[34] = replace(
 #: on an amount the answer writes before it, left unverified; and the feedback names every figure
 #: left unverified.
 RULESETS[35] = replace(RULESETS[34], version=35, unnamed_35=True, unverified_35=True)
+
+#: Ruleset 36 (``ruleset36``) is ruleset 35 plus, for precision, a figure bound to a card its
+#: sentence names only after it, where the answer turns to that card instead ("3% FX fee, so keep
+#: the X (no foreign fee) for trips"), checked against the card named before it.
+RULESETS[36] = replace(RULESETS[35], version=36, alternative_36=True)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:

@@ -1,0 +1,181 @@
+"""Ruleset 36's reading, for precision: the card an answer sends the reader to instead.
+
+* ``alternative_36``: a fee or APR figure the extraction bound to a card its sentence (or
+  clause) names only *after* it, where that card is the one the answer turns to instead, is about
+  the card the text was talking about before, not that one:
+
+  - the first figure after the card is its own, of the same kind and a different one: "The foreign transaction fee
+    is 2.7%, so keep the Horizon Journey (no foreign fee) for trips", "3% FTF, so pair it with
+    Redwood Scholar ($0 AF, 0% FTF)", "since it has no foreign transaction fee and Juniper Build
+    charges 3%", "a 3% foreign transaction fee, which is the one thing Aspen Explorer does
+    better (2.7%)": the later figure is that card's, the earlier one another's ("a true 0%
+    transfer rate - compare it with X (0% for 15 months)" agrees with it and stays with it);
+  - a fee charged (a figure above zero, not "no fee") is followed by "so" and a verb that sends
+    the reader to the card: "It does charge 3% on foreign transactions, so keep Summit Journey
+    for anything abroad", "FX fee 3% so leave it at home when you travel and use your Bluesky
+    Travel for that instead" - a drawback sends the reader elsewhere.
+
+  The figure is checked against the card named last before it (other than the one turned to);
+  with none, it is left unverified.
+
+What it gives up, by construction: a benefit ("no foreign fee, so take the X abroad", "only 1%
+abroad, so use X") stays bound to the card turned to, whatever its terms - only a drawback, or a
+card whose own figure follows, moves the earlier figure. A drawback invented for the card before
+("3% foreign fee, so use X instead" of a card with none) is checked against that card and caught.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from replicas.verifiers.compliance.claim_types import APR_CLAIM, FEE_CLAIM
+from replicas.verifiers.compliance.claims import Claim
+
+if TYPE_CHECKING:
+    from replicas.verifiers.compliance.claims import Extraction
+    from replicas.verifiers.compliance.mentions import NameMention
+    from replicas.verifiers.compliance.ruleset import Ruleset
+
+__all__ = ["alternative_36", "checked_36"]
+
+# "so keep", "so when you're abroad, use your", "so if you study abroad, pair it with", "so leave
+# it at home ... and use your": a consequence that sends the reader to a card (masked text: card
+# names are blanked out, so the gap up to the card holds no other card's name).
+_SENDS_36 = re.compile(
+    r"\bso\b[^.;!?\n]{0,80}?\b(?:use|using|keep|keeping|take|taking|carry|carrying|pair|bring"
+    r"|switch|stick|go[ \t]+with|reach[ \t]+for|lean[ \t]+on|leave)\b"
+)
+# "only 1% abroad, so use X", "just 2.7%": a figure the answer sells, not a drawback.
+_SELLS_36 = re.compile(r"\b(?:only|just|merely|a[ \t]+mere|low|lower|small|tiny|modest)\W+$")
+# How far after the card its own figure may start ("X (no foreign fee)", "X charges 3%").
+_OWN_REACH_36 = 40
+# How far before the card the figure may be.
+_GAP_36 = 160
+
+
+def _unit_of(units: Sequence[tuple[int, int]], pos: int) -> tuple[int, int] | None:
+    k = bisect_right(units, (pos, 1 << 62)) - 1
+    if k < 0 or not units[k][0] <= pos < units[k][1]:
+        return None
+    return units[k]
+
+
+def _same_kind(a: Claim, b: Claim) -> bool:
+    return a.family == b.family and not a.admissible.isdisjoint(b.admissible)
+
+
+def _differs(a: Claim, b: Claim) -> bool:
+    """Whether the two figures disagree ("3%" and "no foreign fee"; "2.7%" and "3%")."""
+    zero_a = a.is_none or a.low == 0
+    zero_b = b.is_none or b.low == 0
+    if zero_a or zero_b:
+        return zero_a != zero_b
+    return (a.low, a.high if a.high is not None else a.low) != (
+        b.low,
+        b.high if b.high is not None else b.low,
+    )
+
+
+def _last_other(mentions: Sequence[NameMention]) -> list[int]:
+    """For each mention, the index of the last mention before it that names another card (or an
+    unknown product), -1 for none: the card named last before a figure other than the one turned
+    to is found in one step."""
+    last = [-1] * len(mentions)
+    for k in range(1, len(mentions)):
+        prev = k - 1
+        last[k] = prev if mentions[prev].card_id != mentions[k].card_id else last[prev]
+    return last
+
+
+def alternative_36(claims: Sequence[Claim], extraction: Extraction) -> Sequence[Claim]:
+    """``claims`` with a figure bound to the card the answer turns to instead bound to the card
+    named before it (module docstring)."""
+    mentions = extraction.mentions
+    if not mentions or not claims:
+        return claims
+    masked = extraction.masked
+    units = extraction.units
+    starts = [m.start for m in mentions]
+    by_card: dict[str | None, list[int]] = {}
+    for m in mentions:
+        by_card.setdefault(m.card_id, []).append(m.start)
+    order = sorted(range(len(claims)), key=lambda k: claims[k].start)
+    claim_starts = [claims[k].start for k in order]
+    last_other: list[int] | None = None
+    out: list[Claim] | None = None
+    for i, claim in enumerate(claims):
+        if (
+            claim.family not in (FEE_CLAIM, APR_CLAIM)
+            or claim.binding not in ("clause", "unit")
+            or len(claim.cards) != 1
+        ):
+            continue
+        card_id = claim.cards[0]
+        unit = _unit_of(units, claim.start)
+        if unit is None:
+            continue
+        lo, hi = unit
+        own_starts = by_card[card_id]
+        if bisect_left(own_starts, claim.end) > bisect_left(own_starts, lo):
+            continue  # the card is named before the figure in its unit: its own
+        k = bisect_left(starts, claim.end)
+        if k == len(mentions):
+            continue
+        mention = mentions[k]
+        if mention.card_id != card_id or mention.start >= hi or mention.start - claim.end > _GAP_36:
+            continue  # another card (or an unknown one) comes first
+        # the first figure after the card, when it is the card's own of the claim's kind
+        j = bisect_left(claim_starts, mention.end)
+        first = claims[order[j]] if j < len(order) else None
+        own = (
+            first is not None
+            and first.start <= mention.end + _OWN_REACH_36
+            and first.cards == (card_id,)
+            and _same_kind(first, claim)
+            and _differs(first, claim)
+        )
+        if not own:
+            charged = (
+                claim.family == FEE_CLAIM
+                and not claim.is_none
+                and claim.low is not None
+                and claim.low > 0
+            )
+            if (
+                not charged
+                or _SELLS_36.search(masked, max(lo, claim.start - 16), claim.start) is not None
+                or _SENDS_36.search(masked, claim.end, mention.start) is None
+            ):
+                continue
+        if last_other is None:
+            last_other = _last_other(mentions)
+        # the mention before the figure: the last one starting before it
+        b = bisect_left(starts, claim.start) - 1
+        if b >= 0 and mentions[b].card_id == card_id:
+            b = last_other[b]
+        before = mentions[b].card_id if b >= 0 else None
+        if out is None:
+            out = list(claims)
+        out[i] = replace(
+            claim, cards=(before,) if before else (), binding="context" if before else ""
+        )
+    return claims if out is None else out
+
+
+def checked_36(
+    previous: Callable[[Extraction], Sequence[Claim]] | None, rules: Ruleset
+) -> Callable[[Extraction], Sequence[Claim]]:
+    """The claims as ruleset 36 checks them: ruleset 35's, then ``alternative_36`` where
+    ``rules`` has it."""
+
+    def checked(extraction: Extraction) -> Sequence[Claim]:
+        claims = extraction.claims if previous is None else previous(extraction)
+        if rules.alternative_36:
+            claims = alternative_36(claims, extraction)
+        return claims
+
+    return checked
