@@ -34,13 +34,16 @@ from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claim_types import APR_CLAIM, FEE_CLAIM
 from replicas.verifiers.compliance.claims import Claim
+from replicas.verifiers.compliance.ruleset31b import _NEGATED_31, held_by
+from replicas.verifiers.compliance.ruleset32 import _NOT_32
 
 if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Extraction
     from replicas.verifiers.compliance.mentions import NameMention
+    from replicas.verifiers.compliance.recommend import Recommendations
     from replicas.verifiers.compliance.ruleset import Ruleset
 
-__all__ = ["alternative_36", "checked_36"]
+__all__ = ["alternative_36", "checked_36", "held_36"]
 
 # "so keep", "so when you're abroad, use your", "so if you study abroad, pair it with", "so leave
 # it at home ... and use your": a consequence that sends the reader to a card (masked text: card
@@ -179,3 +182,54 @@ def checked_36(
         return claims
 
     return checked
+
+
+# -- held_36 ---------------------------------------------------------------------------------------
+
+# words that tell the customer to get a card: "I'd suggest", "I'd recommend", "I'd go with", "add",
+# "apply", "sign up", "open", "switch to", "grab", "upgrade to", "my pick", "I'd get the", "what
+# I'd use" (not "use your X"), "I'd point you to"
+_GET_36 = re.compile(
+    r"\b(?:suggest\w*|recommend\w*|go(?:ing)?[ \t]+(?:with|for)|i'd[ \t]+go|add|adding|apply\w*|"
+    r"applications?|sign(?:ing)?[ \t-]+up|open(?:ing)?\b(?![ \t]+(?:to|for)\b)|switch(?:ing)?[ \t]+to|"
+    r"grab|upgrade[ \t]+to|new[ \t]+card|picks?|choice|(?:i'd|i[ \t]+would|you[ \t]+should|to|worth)"
+    r"[ \t]+get(?:ting)?|(?:i'd|i[ \t]+would)[ \t]+(?:use|run|put[ \t]+(?:it|this|that))|"
+    r"point(?:ing)?[ \t]+you|steer(?:ing)?[ \t]+you)\b"
+)
+
+
+def _gets(text: str) -> bool:
+    """Whether ``text`` holds a word that tells the customer to get a card, not negated."""
+    for match in _GET_36.finditer(text):
+        at = match.start()
+        if not _NEGATED_31.search(text, max(0, at - 30), at) and not _NOT_32.search(
+            text, max(0, at - 40), at
+        ):
+            return True
+    return False
+
+
+def _any(text: str, start: int, end: int) -> bool:
+    return True
+
+
+def held_36(
+    masked: str, extraction: Extraction, recs: Recommendations, *, held: frozenset[str]
+) -> Recommendations:
+    """``held_36``: in an answer that names two or more of the cards the customer holds (a
+    review of their wallet), a held card is recommended only where words telling them to get it
+    stand around one of its mentions ("I'd suggest the X", "I'd add the X", "apply for the X",
+    "my pick: X", "here's what I'd use: X"); any other held card is reviewed, not recommended,
+    whether or not the answer calls it theirs ("**Review** - **X** ($250 a year after the first
+    year): this one depends on your business spending", "| X | $0 | 4% groceries |", "X is a
+    secured card; you've outgrown it"). Ruleset 32's ``held_32`` asked for words of ownership as
+    well ("your X", "keep"); an answer reviewing the customer's cards need not say whose they are.
+
+    An answer naming one held card is left as ruleset 35 reads it: there, the held card is more
+    often the one put forward in words this list lacks, and a first version without the two-card
+    condition lost 4 planted recommendations of a held card on the held-out halves (RULESETS.md,
+    "Ruleset 36")."""
+    named = {m.card_id for m in extraction.mentions if m.card_id in held}
+    if len(named) < 2:
+        return recs
+    return held_by(masked, extraction, recs, held, _gets, _any)
