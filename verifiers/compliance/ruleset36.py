@@ -1,34 +1,35 @@
-"""Ruleset 36's reading, for precision: the card an answer sends the reader to instead.
+"""Ruleset 36's readings, for precision: the card an answer turns to instead, and the cards a
+wallet review goes through.
 
-* ``alternative_36``: a fee or APR figure the extraction bound to a card its sentence (or
-  clause) names only *after* it, where that card is the one the answer turns to instead, is about
-  the card the text was talking about before, not that one:
+* ``alternative_36``: a fee or APR figure the extraction bound to a card its sentence names only
+  *after* it, past a clause break (a comma, a semicolon, a dash, "so", "which", "and", "but",
+  "while", "whereas", "since", "instead"), is about another card when the card's own figure of
+  the same term follows its name at once and disagrees with it: "The foreign transaction fee is
+  2.7%, so keep the Horizon Journey (no foreign fee) for trips", "3% FTF, so if you study abroad,
+  pair it with Redwood Scholar ($0 AF, 0% FTF)", "a 3% foreign transaction fee, which is the one
+  thing Aspen Explorer does better (2.7%)". The later figure is that card's; the earlier one is
+  checked against the card named last before it (other than that one), and left unverified when
+  there is none.
 
-  - the first figure after the card is its own, of the same kind and a different one: "The foreign transaction fee
-    is 2.7%, so keep the Horizon Journey (no foreign fee) for trips", "3% FTF, so pair it with
-    Redwood Scholar ($0 AF, 0% FTF)", "since it has no foreign transaction fee and Juniper Build
-    charges 3%", "a 3% foreign transaction fee, which is the one thing Aspen Explorer does
-    better (2.7%)": the later figure is that card's, the earlier one another's ("a true 0%
-    transfer rate - compare it with X (0% for 15 months)" agrees with it and stays with it);
-  - a fee charged (a figure above zero, not "no fee") is followed by "so" and a verb that sends
-    the reader to the card: "It does charge 3% on foreign transactions, so keep Summit Journey
-    for anything abroad", "FX fee 3% so leave it at home when you travel and use your Bluesky
-    Travel for that instead" - a drawback sends the reader elsewhere.
+  A figure whose card follows it with no clause break stays with it ("a 4% balance transfer fee
+  on the X (minimum $10)", "up to 28.49% on the X (from 19.49% with excellent credit)", "a $75
+  annual fee applies to the X ($0 intro annual fee)"); so does one the card's own figure agrees
+  with, or one of another unit (a percentage and a dollar minimum).
 
-  The figure is checked against the card named last before it (other than the one turned to);
-  with none, it is left unverified.
-
-What it gives up, by construction: a benefit ("no foreign fee, so take the X abroad", "only 1%
-abroad, so use X") stays bound to the card turned to, whatever its terms - only a drawback, or a
-card whose own figure follows, moves the earlier figure. A drawback invented for the card before
-("3% foreign fee, so use X instead" of a card with none) is checked against that card and caught.
+  Written, attacked and dropped: a second trigger, a fee charged followed by "so" and a verb
+  sending the reader to a card ("It does charge 3% on foreign transactions, so keep Summit
+  Journey for anything abroad"). Red team K found 22 natural false texts it let through ("There's
+  a 2% foreign transaction fee, so leave the X at home", "The late fee is $35, so pay on time if
+  you keep the X", "so long as", "even so") and 13 honest texts it flagged: the card after "so"
+  is as often the fee's own card as the one turned to.
+* ``held_36``: see its docstring.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -45,17 +46,13 @@ if TYPE_CHECKING:
 
 __all__ = ["alternative_36", "checked_36", "held_36"]
 
-# "so keep", "so when you're abroad, use your", "so if you study abroad, pair it with", "so leave
-# it at home ... and use your": a consequence that sends the reader to a card (masked text: card
-# names are blanked out, so the gap up to the card holds no other card's name).
-_SENDS_36 = re.compile(
-    r"\bso\b[^.;!?\n]{0,80}?\b(?:use|using|keep|keeping|take|taking|carry|carrying|pair|bring"
-    r"|switch|stick|go[ \t]+with|reach[ \t]+for|lean[ \t]+on|leave)\b"
+# A clause break between a figure and the card named after it (masked text: card names are
+# blanked out, so the gap holds no other card's name).
+_BREAK_36 = re.compile(
+    r"[,;()\u2013\u2014]|[ \t]-[ \t]|\b(?:so|which|and|but|while|whereas|since|instead)\b"
 )
-# "only 1% abroad, so use X", "just 2.7%": a figure the answer sells, not a drawback.
-_SELLS_36 = re.compile(r"\b(?:only|just|merely|a[ \t]+mere|low|lower|small|tiny|modest)\W+$")
-# How far after the card its own figure may start ("X (no foreign fee)", "X charges 3%").
-_OWN_REACH_36 = 40
+# How far after the card its own figure may start ("X (no foreign fee)", "X ($0 AF, 0% FTF)").
+_OWN_REACH_36 = 24
 # How far before the card the figure may be.
 _GAP_36 = 160
 
@@ -71,12 +68,26 @@ def _same_kind(a: Claim, b: Claim) -> bool:
     return a.family == b.family and not a.admissible.isdisjoint(b.admissible)
 
 
+def _after(
+    claims: Sequence[Claim], order: list[int], starts: list[int], pos: int
+) -> Iterator[Claim]:
+    """The claims starting within ``_OWN_REACH_36`` characters from ``pos``, in order
+    (``order``: the claims' indices by start; ``starts``: their starts in that order)."""
+    for k in range(bisect_left(starts, pos), len(order)):
+        if starts[k] > pos + _OWN_REACH_36:
+            return
+        yield claims[order[k]]
+
+
 def _differs(a: Claim, b: Claim) -> bool:
-    """Whether the two figures disagree ("3%" and "no foreign fee"; "2.7%" and "3%")."""
+    """Whether the two figures disagree ("3%" and "no foreign fee"; "2.7%" and "3%"; not "4%"
+    and "(minimum $10)")."""
     zero_a = a.is_none or a.low == 0
     zero_b = b.is_none or b.low == 0
     if zero_a or zero_b:
         return zero_a != zero_b
+    if a.unit != b.unit:
+        return False
     return (a.low, a.high if a.high is not None else a.low) != (
         b.low,
         b.high if b.high is not None else b.low,
@@ -131,29 +142,15 @@ def alternative_36(claims: Sequence[Claim], extraction: Extraction) -> Sequence[
         mention = mentions[k]
         if mention.card_id != card_id or mention.start >= hi or mention.start - claim.end > _GAP_36:
             continue  # another card (or an unknown one) comes first
-        # the first figure after the card, when it is the card's own of the claim's kind
-        j = bisect_left(claim_starts, mention.end)
-        first = claims[order[j]] if j < len(order) else None
-        own = (
-            first is not None
-            and first.start <= mention.end + _OWN_REACH_36
-            and first.cards == (card_id,)
-            and _same_kind(first, claim)
-            and _differs(first, claim)
+        if _BREAK_36.search(masked, claim.end, mention.start) is None:
+            continue  # "a 4% fee on the X": the card the figure is said of
+        # the first figure of the claim's kind right after the card: the card's own, disagreeing
+        own = next(
+            (o for o in _after(claims, order, claim_starts, mention.end) if _same_kind(o, claim)),
+            None,
         )
-        if not own:
-            charged = (
-                claim.family == FEE_CLAIM
-                and not claim.is_none
-                and claim.low is not None
-                and claim.low > 0
-            )
-            if (
-                not charged
-                or _SELLS_36.search(masked, max(lo, claim.start - 16), claim.start) is not None
-                or _SENDS_36.search(masked, claim.end, mention.start) is None
-            ):
-                continue
+        if own is None or own.cards != (card_id,) or not _differs(own, claim):
+            continue
         if last_other is None:
             last_other = _last_other(mentions)
         # the mention before the figure: the last one starting before it
