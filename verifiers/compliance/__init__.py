@@ -673,8 +673,8 @@ def _checked(rules: Ruleset, catalog: Catalog) -> Callable[[Extraction], Sequenc
         checked = checked_34(checked, catalog, rules)
     if rules.unnamed_35:
         checked = checked_35(checked, catalog, rules)
-    if rules.alternative_36:
-        checked = checked_36(checked, rules)
+    if rules.alternative_36 or rules.within_36:
+        checked = checked_36(checked, catalog, rules)
     return checked
 
 

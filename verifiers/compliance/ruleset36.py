@@ -23,6 +23,20 @@ wallet review goes through.
   you keep the X", "so long as", "even so") and 13 honest texts it flagged: the card after "so"
   is as often the fee's own card as the one turned to.
 * ``held_36``: see its docstring.
+* ``within_36``: a single rate strictly inside its card's purchase APR range (the card charges
+  some rate in that range, set by the customer's credit) is left unverified where its sentence
+  makes it an example or a particular customer's rate - "say", "suppose", "if", "for example",
+  "would", "could", "your rate", "you're at", "interest at" - or it stands in a sum ("$3,000 x
+  25% / 12"): "say you're at 27.99%" of a card at 23.99%-31.99%, "At, say, 24% APR that's about
+  $18 of interest", "a month of interest at 25% on $3,000". Ruleset 32's ``supposed_32`` and
+  ruleset 34's ``supposed_34`` read the words alone and were dropped: "the APR is, say, 25%"
+  was the card's own, wrong rate. Here the catalog decides: a rate outside the card's range (or
+  one end of it, or a range) is checked whatever the words around it, and one inside the range
+  is a rate the card can charge.
+
+  What it gives up, by construction: a rate inside the range that a hedged sentence states as
+  the card's ("if you carry a balance, the APR is 24%" of a card at 19.99%-27.99%) - stating a
+  range as one of its rates - passes.
 """
 
 from __future__ import annotations
@@ -39,12 +53,13 @@ from replicas.verifiers.compliance.ruleset31b import _NEGATED_31, held_by
 from replicas.verifiers.compliance.ruleset32 import _NOT_32
 
 if TYPE_CHECKING:
+    from replicas.verifiers.compliance.catalog import Catalog
     from replicas.verifiers.compliance.claims import Extraction
     from replicas.verifiers.compliance.mentions import NameMention
     from replicas.verifiers.compliance.recommend import Recommendations
     from replicas.verifiers.compliance.ruleset import Ruleset
 
-__all__ = ["alternative_36", "checked_36", "held_36"]
+__all__ = ["alternative_36", "checked_36", "held_36", "within_36"]
 
 # A clause break between a figure and the card named after it (masked text: card names are
 # blanked out, so the gap holds no other card's name).
@@ -167,15 +182,17 @@ def alternative_36(claims: Sequence[Claim], extraction: Extraction) -> Sequence[
 
 
 def checked_36(
-    previous: Callable[[Extraction], Sequence[Claim]] | None, rules: Ruleset
+    previous: Callable[[Extraction], Sequence[Claim]] | None, catalog: Catalog, rules: Ruleset
 ) -> Callable[[Extraction], Sequence[Claim]]:
-    """The claims as ruleset 36 checks them: ruleset 35's, then ``alternative_36`` where
-    ``rules`` has it."""
+    """The claims as ruleset 36 checks them: ruleset 35's, then ``alternative_36`` and
+    ``within_36`` where ``rules`` has them."""
 
     def checked(extraction: Extraction) -> Sequence[Claim]:
         claims = extraction.claims if previous is None else previous(extraction)
         if rules.alternative_36:
             claims = alternative_36(claims, extraction)
+        if rules.within_36:
+            claims = within_36(claims, catalog, extraction.masked)
         return claims
 
     return checked
@@ -230,3 +247,63 @@ def held_36(
     if len(named) < 2:
         return recs
     return held_by(masked, extraction, recs, held, _gets, _any)
+
+
+# -- within_36 -------------------------------------------------------------------------------------
+
+
+# words that make a rate an example or a particular customer's: "say", "if", "for example", "would",
+# "your rate", "you're at", "interest at 25% on $3,000"
+_EXAMPLE_36 = re.compile(
+    r"\b(?:say|suppose|supposing|imagine|assume|assuming|e\.g\.|for[ \t]+example|for[ \t]+instance|"
+    r"if|would|could|might|let's)\b|\byour\b[^.!?\n]{0,24}\b(?:rate|apr)\b|"
+    r"\byou(?:'re|[ \t]+are)[ \t]+at\b|\binterest[ \t]+at\b"
+)
+# a rate in a sum: "$3,000 x 25% / 12", "0.2474 x $1,200"
+_SUM_BEFORE_36 = re.compile(r"[x\u00d7*][ \t]*$")
+_SUM_AFTER_36 = re.compile(r"[ \t]*[/x\u00d7*\u00f7](?:[ \t]|\d)")
+
+
+def within_36(claims: Sequence[Claim], catalog: Catalog, masked: str) -> Sequence[Claim]:
+    """``claims`` with a single rate strictly inside its card's purchase APR range, that its
+    sentence makes an example or a particular customer's rate, left unverified (module
+    docstring)."""
+    out: list[Claim] | None = None
+    for i, claim in enumerate(claims):
+        if (
+            claim.family != APR_CLAIM
+            or claim.is_none
+            or len(claim.cards) != 1
+            or claim.low is None
+            or claim.high != claim.low
+            or "purchase" not in claim.admissible
+        ):
+            continue
+        card = catalog.card(claim.cards[0])
+        low, high = card.purchase_apr_min_pct, card.purchase_apr_max_pct
+        if low is None or high is None or not low < claim.low < high:
+            continue
+        if (
+            _EXAMPLE_36.search(_sentence(masked, claim.start, claim.end)) is None
+            and _SUM_BEFORE_36.search(masked, max(0, claim.start - 4), claim.start) is None
+            and _SUM_AFTER_36.match(masked, claim.end) is None
+        ):
+            continue
+        if out is None:
+            out = list(claims)
+        out[i] = replace(claim, cards=(), binding="")
+    return claims if out is None else out
+
+
+def _sentence(masked: str, start: int, end: int) -> str:
+    """The sentence around ``[start, end)``: from the last sentence end before it (a full stop,
+    "!" or "?" before a space, or a line break) to the next one after it, at most 400 characters
+    each way."""
+    lo = max(0, start - 400)
+    for match in _SENTENCE_END_36.finditer(masked, lo, start):
+        lo = match.end()
+    after = _SENTENCE_END_36.search(masked, end, min(len(masked), end + 400))
+    return masked[lo : after.start() if after is not None else min(len(masked), end + 400)]
+
+
+_SENTENCE_END_36 = re.compile(r"[.!?](?=[ \t\n\r]|$)|\n")
