@@ -176,7 +176,7 @@ from replicas.verifiers.compliance.ruleset32b import names_32
 from replicas.verifiers.compliance.ruleset33 import checked_33
 from replicas.verifiers.compliance.ruleset34 import acquire_34, checked_34
 from replicas.verifiers.compliance.ruleset35 import checked_35
-from replicas.verifiers.compliance.ruleset36 import checked_36, held_36
+from replicas.verifiers.compliance.ruleset36 import checked_36
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -632,11 +632,6 @@ def _evaluate(
             more = _then(more, own)
             if offered is not None:
                 offered = _then(offered, own)
-        if rules.held_36 and customer is not None:
-            mine = partial(held_36, held=_held_by(catalog, customer))
-            more = _then(more, mine)
-            if offered is not None:
-                offered = _then(offered, mine)
         found = evaluate(
             catalog,
             lower,

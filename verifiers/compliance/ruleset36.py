@@ -1,5 +1,5 @@
-"""Ruleset 36's readings, for precision: the card an answer turns to instead, and the cards a
-wallet review goes through.
+"""Ruleset 36's readings, for precision: the card an answer turns to instead, and a rate inside
+a card's range given as an example.
 
 * ``alternative_36``: a fee or APR figure the extraction bound to a card its sentence names only
   *after* it, past a clause break (a comma, a semicolon, a dash, "so", "which", "and", "but",
@@ -22,7 +22,15 @@ wallet review goes through.
   a 2% foreign transaction fee, so leave the X at home", "The late fee is $35, so pay on time if
   you keep the X", "so long as", "even so") and 13 honest texts it flagged: the card after "so"
   is as often the fee's own card as the one turned to.
-* ``held_36``: see its docstring.
+* ``held_36`` (precision, a reading of recommendations; **dropped**): in an answer naming two or more
+  of the cards the customer holds (a review of their wallet), a held card was recommended only
+  where words telling them to get it ("I'd suggest", "add", "apply", "my pick") stood around a
+  mention. It cleared 17 honest tuning answers (wallet reviews that never say whose the cards
+  are) and lost no planted defect there, but red team L found 29 natural false texts it let
+  through - verdicts with no verb of getting ("X is the card for you", "Winner: X", "## Verdict:
+  X", "You want the X"), verbs the list lacked ("Take the X", "I'd choose"), negations read
+  wrong ("I wouldn't hesitate to recommend X") - and inputs 5x to 9x slower. What puts a card
+  forward is not a word list; rulesets 30 to 32 learnt the same.
 * ``within_36``: a single rate strictly inside its card's purchase APR range (the card charges
   some rate in that range, set by the customer's credit) is left unverified where its sentence
   makes it an example or a particular customer's rate - "say", "suppose", "if", "for example",
@@ -49,17 +57,14 @@ from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claim_types import APR_CLAIM, FEE_CLAIM
 from replicas.verifiers.compliance.claims import Claim
-from replicas.verifiers.compliance.ruleset31b import _NEGATED_31, held_by
-from replicas.verifiers.compliance.ruleset32 import _NOT_32
 
 if TYPE_CHECKING:
     from replicas.verifiers.compliance.catalog import Catalog
     from replicas.verifiers.compliance.claims import Extraction
     from replicas.verifiers.compliance.mentions import NameMention
-    from replicas.verifiers.compliance.recommend import Recommendations
     from replicas.verifiers.compliance.ruleset import Ruleset
 
-__all__ = ["alternative_36", "checked_36", "held_36", "within_36"]
+__all__ = ["alternative_36", "checked_36", "within_36"]
 
 # A clause break between a figure and the card named after it (masked text: card names are
 # blanked out, so the gap holds no other card's name).
@@ -96,17 +101,21 @@ def _after(
 
 def _differs(a: Claim, b: Claim) -> bool:
     """Whether the two figures disagree ("3%" and "no foreign fee"; "2.7%" and "3%"; not "4%"
-    and "(minimum $10)")."""
+    and "(minimum $10)", nor a rate and a range holding it)."""
     zero_a = a.is_none or a.low == 0
     zero_b = b.is_none or b.low == 0
     if zero_a or zero_b:
         return zero_a != zero_b
     if a.unit != b.unit:
         return False
-    return (a.low, a.high if a.high is not None else a.low) != (
-        b.low,
-        b.high if b.high is not None else b.low,
-    )
+    a_low, a_high = a.low, a.high if a.high is not None else a.low
+    b_low, b_high = b.low, b.high if b.high is not None else b.low
+    if a_low is None or a_high is None or b_low is None or b_high is None:
+        return False  # a figure with no value: nothing to disagree with
+    if a_low == a_high or b_low == b_high:
+        # a rate and a range it lies in ("as high as 31.99%, so ... X (23.99% to 31.99%)") agree
+        return not ((b_low <= a_low and a_high <= b_high) or (a_low <= b_low and b_high <= a_high))
+    return (a_low, a_high) != (b_low, b_high)
 
 
 def _last_other(mentions: Sequence[NameMention]) -> list[int]:
@@ -196,57 +205,6 @@ def checked_36(
         return claims
 
     return checked
-
-
-# -- held_36 ---------------------------------------------------------------------------------------
-
-# words that tell the customer to get a card: "I'd suggest", "I'd recommend", "I'd go with", "add",
-# "apply", "sign up", "open", "switch to", "grab", "upgrade to", "my pick", "I'd get the", "what
-# I'd use" (not "use your X"), "I'd point you to"
-_GET_36 = re.compile(
-    r"\b(?:suggest\w*|recommend\w*|go(?:ing)?[ \t]+(?:with|for)|i'd[ \t]+go|add|adding|apply\w*|"
-    r"applications?|sign(?:ing)?[ \t-]+up|open(?:ing)?\b(?![ \t]+(?:to|for)\b)|switch(?:ing)?[ \t]+to|"
-    r"grab|upgrade[ \t]+to|new[ \t]+card|picks?|choice|(?:i'd|i[ \t]+would|you[ \t]+should|to|worth)"
-    r"[ \t]+get(?:ting)?|(?:i'd|i[ \t]+would)[ \t]+(?:use|run|put[ \t]+(?:it|this|that))|"
-    r"point(?:ing)?[ \t]+you|steer(?:ing)?[ \t]+you)\b"
-)
-
-
-def _gets(text: str) -> bool:
-    """Whether ``text`` holds a word that tells the customer to get a card, not negated."""
-    for match in _GET_36.finditer(text):
-        at = match.start()
-        if not _NEGATED_31.search(text, max(0, at - 30), at) and not _NOT_32.search(
-            text, max(0, at - 40), at
-        ):
-            return True
-    return False
-
-
-def _any(text: str, start: int, end: int) -> bool:
-    return True
-
-
-def held_36(
-    masked: str, extraction: Extraction, recs: Recommendations, *, held: frozenset[str]
-) -> Recommendations:
-    """``held_36``: in an answer that names two or more of the cards the customer holds (a
-    review of their wallet), a held card is recommended only where words telling them to get it
-    stand around one of its mentions ("I'd suggest the X", "I'd add the X", "apply for the X",
-    "my pick: X", "here's what I'd use: X"); any other held card is reviewed, not recommended,
-    whether or not the answer calls it theirs ("**Review** - **X** ($250 a year after the first
-    year): this one depends on your business spending", "| X | $0 | 4% groceries |", "X is a
-    secured card; you've outgrown it"). Ruleset 32's ``held_32`` asked for words of ownership as
-    well ("your X", "keep"); an answer reviewing the customer's cards need not say whose they are.
-
-    An answer naming one held card is left as ruleset 35 reads it: there, the held card is more
-    often the one put forward in words this list lacks, and a first version without the two-card
-    condition lost 4 planted recommendations of a held card on the held-out halves (RULESETS.md,
-    "Ruleset 36")."""
-    named = {m.card_id for m in extraction.mentions if m.card_id in held}
-    if len(named) < 2:
-        return recs
-    return held_by(masked, extraction, recs, held, _gets, _any)
 
 
 # -- within_36 -------------------------------------------------------------------------------------
