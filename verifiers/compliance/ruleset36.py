@@ -1,5 +1,5 @@
-"""Ruleset 36's readings, for precision: the card an answer turns to instead, and a rate inside
-a card's range given as an example.
+"""Ruleset 36's readings, for precision: the card an answer turns to instead, a rate inside a
+card's range given as an example, and short names read as the card named in full.
 
 * ``alternative_36``: a fee or APR figure the extraction bound to a card its sentence names only
   *after* it, past a clause break (a comma, a semicolon, a dash, "so", "which", "and", "but",
@@ -8,8 +8,10 @@ a card's range given as an example.
   2.7%, so keep the Horizon Journey (no foreign fee) for trips", "3% FTF, so if you study abroad,
   pair it with Redwood Scholar ($0 AF, 0% FTF)", "a 3% foreign transaction fee, which is the one
   thing Aspen Explorer does better (2.7%)". The later figure is that card's; the earlier one is
-  checked against the card named last before it (other than that one), and left unverified when
-  there is none.
+  checked against the card the text was talking about - the first card (other than that one)
+  named by the last sentence before it that names one: "X beats Y for transfers. Its foreign fee
+  is 2.7%, so keep the Z (no foreign fee) for trips" checks 2.7% against X - and left unverified
+  when there is none.
 
   A figure whose card follows it with no clause break stays with it ("a 4% balance transfer fee
   on the X (minimum $10)", "up to 28.49% on the X (from 19.49% with excellent credit)", "a $75
@@ -45,6 +47,14 @@ a card's range given as an example.
   What it gives up, by construction: a rate inside the range that a hedged sentence states as
   the card's ("if you carry a balance, the APR is 24%" of a card at 19.99%-27.99%) - stating a
   range as one of its rates - passes.
+* ``names_36``: a product-like name that is no catalog card is no ``unknown_card`` when it is an
+  institution ("If the Federal Reserve raises rates, ..."), or when its words - less a leading
+  "the" and a possessive ("Gray Rock's") - are the tail of exactly one card the answer names in
+  full ("Reset Plus: fee is $250" after "Northstar Reset Plus", "Every Day Cash: $516" after
+  "Frontier Every Day Cash") or shorten it from its first word ("Cardinal Plus's" after
+  "Cardinal Business Cash Plus"): it is read as that card. A tail needs two words or more
+  ("Plus" alone stays unknown); a name that is the tail of two cards the answer names stays
+  unknown. An invented name is never the tail of a card named in full, so it stays flagged.
 """
 
 from __future__ import annotations
@@ -57,14 +67,16 @@ from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claim_types import APR_CLAIM, FEE_CLAIM
 from replicas.verifiers.compliance.claims import Claim
+from replicas.verifiers.compliance.mentions import EXACT, UNKNOWN, NameMention, tokens_of
+from replicas.verifiers.compliance.ruleset22b import _subsequence
 
 if TYPE_CHECKING:
     from replicas.verifiers.compliance.catalog import Catalog
     from replicas.verifiers.compliance.claims import Extraction
-    from replicas.verifiers.compliance.mentions import NameMention
+    from replicas.verifiers.compliance.names import NameIndex
     from replicas.verifiers.compliance.ruleset import Ruleset
 
-__all__ = ["alternative_36", "checked_36", "within_36"]
+__all__ = ["alternative_36", "checked_36", "names_36", "within_36"]
 
 # A clause break between a figure and the card named after it (masked text: card names are
 # blanked out, so the gap holds no other card's name).
@@ -85,7 +97,9 @@ def _unit_of(units: Sequence[tuple[int, int]], pos: int) -> tuple[int, int] | No
 
 
 def _same_kind(a: Claim, b: Claim) -> bool:
-    return a.family == b.family and not a.admissible.isdisjoint(b.admissible)
+    """Whether both are figures of one fee that their words name ("3% foreign transaction fee",
+    "(no foreign fee)"; not a bare "(4% fee)", which may be any percentage fee)."""
+    return a.family == b.family and a.admissible == b.admissible and len(a.admissible) == 1
 
 
 def _after(
@@ -144,10 +158,11 @@ def alternative_36(claims: Sequence[Claim], extraction: Extraction) -> Sequence[
     order = sorted(range(len(claims)), key=lambda k: claims[k].start)
     claim_starts = [claims[k].start for k in order]
     last_other: list[int] | None = None
+    subjects: dict[tuple[int, str], int] = {}
     out: list[Claim] | None = None
     for i, claim in enumerate(claims):
         if (
-            claim.family not in (FEE_CLAIM, APR_CLAIM)
+            claim.family != FEE_CLAIM
             or claim.binding not in ("clause", "unit")
             or len(claim.cards) != 1
         ):
@@ -177,10 +192,21 @@ def alternative_36(claims: Sequence[Claim], extraction: Extraction) -> Sequence[
             continue
         if last_other is None:
             last_other = _last_other(mentions)
-        # the mention before the figure: the last one starting before it
+        # the card the text was talking about: the last unit before the figure naming a card other
+        # than the one turned to, and the first such card it names - its subject ("X beats Y
+        # for transfers. Its foreign fee is 2.7%, so ...": X)
         b = bisect_left(starts, claim.start) - 1
         if b >= 0 and mentions[b].card_id == card_id:
             b = last_other[b]
+        if b >= 0:
+            there = _unit_of(units, mentions[b].start)
+            first = bisect_left(starts, there[0]) if there is not None else b
+            key = (first, card_id)
+            if key not in subjects:  # once per unit and card (a unit may name thousands)
+                subjects[key] = next(
+                    k for k in range(first, b + 1) if mentions[k].card_id != card_id
+                )
+            b = min(subjects[key], b)
         before = mentions[b].card_id if b >= 0 else None
         if out is None:
             out = list(claims)
@@ -265,3 +291,52 @@ def _sentence(masked: str, start: int, end: int) -> str:
 
 
 _SENTENCE_END_36 = re.compile(r"[.!?](?=[ \t\n\r]|$)|\n")
+
+
+# -- names_36 --------------------------------------------------------------------------------------
+
+# institutions, not products: "If the Federal Reserve raises rates, ..."
+_INSTITUTIONS_36 = frozenset({("federal", "reserve"), ("federal", "reserve", "bank")})
+
+
+def _bare(words: tuple[str, ...]) -> tuple[str, ...]:
+    """A name's words without a leading "the" and a possessive on its last word ("Gray Rock's")."""
+    if words and words[0] == "the":
+        words = words[1:]
+    if words and words[-1].endswith(("'s", "\u2019s")):
+        words = (*words[:-1], words[-1][:-2])
+    return words
+
+
+def names_36(index: NameIndex, mentions: Sequence[NameMention]) -> list[NameMention]:
+    """The mentions with an unknown product that is an institution ("the Federal Reserve")
+    dropped, and one whose words (less "the" and a possessive) are the tail of exactly one card
+    the response names in full ("Reset Plus" after "Northstar Reset Plus", "Every Day Cash 360")
+    or shorten it from its first word ("Gray Rock's" after "Gray Rock Cash Back") read as that
+    card (module docstring)."""
+    if not any(m.kind == UNKNOWN for m in mentions):
+        return list(mentions)
+    named = {m.card_id for m in mentions if m.kind == EXACT and m.card_id is not None}
+    full = {c: index.words_by_card[c] for c in named}
+    out: list[NameMention] = []
+    for m in mentions:
+        if m.kind != UNKNOWN:
+            out.append(m)
+            continue
+        words = _bare(tokens_of(m.surface))
+        if words in _INSTITUTIONS_36:
+            continue
+        hits = [
+            c
+            for c, name in full.items()
+            if 1 <= len(words) < len(name)
+            and (
+                (len(words) >= 2 and name[-len(words) :] == words)
+                or (words[0] == name[0] and _subsequence(words, name))
+            )
+        ]
+        if len(hits) == 1:
+            out.append(NameMention(m.start, m.end, EXACT, hits[0], m.surface))
+        else:
+            out.append(m)
+    return out
