@@ -33,12 +33,16 @@ card's range given as an example, and short names read as the card named in full
   X", "You want the X"), verbs the list lacked ("Take the X", "I'd choose"), negations read
   wrong ("I wouldn't hesitate to recommend X") - and inputs 5x to 9x slower. What puts a card
   forward is not a word list; rulesets 30 to 32 learnt the same.
-* ``within_36``: a single rate strictly inside its card's purchase APR range (the card charges
-  some rate in that range, set by the customer's credit) is left unverified where its sentence
-  makes it an example or a particular customer's rate - "say", "suppose", "if", "for example",
-  "would", "could", "your rate", "you're at", "interest at" - or it stands in a sum ("$3,000 x
-  25% / 12"): "say you're at 27.99%" of a card at 23.99%-31.99%, "At, say, 24% APR that's about
-  $18 of interest", "a month of interest at 25% on $3,000". Ruleset 32's ``supposed_32`` and
+* ``within_36``: a single purchase rate strictly inside its card's purchase APR range (the card
+  charges some rate in that range, set by the customer's credit) is left unverified where its
+  clause makes it an example or the customer's own - "say," / "say you" / "let's say",
+  "suppose", "imagine", "for example", "e.g.", "your rate", "you're at", "interest at 25% on
+  $3,000", "your 22.49%" - or a balance is multiplied by it ("$3,000 x 25% / 12"): "say
+  you're at 27.99%" of a card at 23.99%-31.99%, "At, say, 24% APR that's about $18 of
+  interest". A rate read as any other APR, one said to be fixed of a variable APR (or the other
+  way round), and one whose
+  clause speaks of another rate or of the range's ends (penalty, late, cash, intro, months,
+  transfer, "as low as", "up to", "from", "between", "otherwise", ...) is checked as before. Ruleset 32's ``supposed_32`` and
   ruleset 34's ``supposed_34`` read the words alone and were dropped: "the APR is, say, 25%"
   was the card's own, wrong rate. Here the catalog decides: a rate outside the card's range (or
   one end of it, or a range) is checked whatever the words around it, and one inside the range
@@ -236,22 +240,38 @@ def checked_36(
 # -- within_36 -------------------------------------------------------------------------------------
 
 
-# words that make a rate an example or a particular customer's: "say", "if", "for example", "would",
-# "your rate", "you're at", "interest at 25% on $3,000"
+# words that make a rate an example or the customer's own, in the figure's clause: "say," / "say
+# you" / "let's say" (not "the terms say"), "suppose", "imagine", "for example", "e.g.", "your
+# rate is", "you're at"
 _EXAMPLE_36 = re.compile(
-    r"\b(?:say|suppose|supposing|imagine|assume|assuming|e\.g\.|for[ \t]+example|for[ \t]+instance|"
-    r"if|would|could|might|let's)\b|\byour\b[^.!?\n]{0,24}\b(?:rate|apr)\b|"
-    r"\byou(?:'re|[ \t]+are)[ \t]+at\b|\binterest[ \t]+at\b"
+    r"(?:^|[,(;:\-]|\blet's|\band|\bso)[ \t]*say\b|\b(?:suppose|supposing|imagine|for[ \t]+example|"
+    r"for[ \t]+instance)\b|\be\.g\.|\byour[ \t]+(?:purchase[ \t]+|interest[ \t]+)?(?:rate|apr)\b|"
+    r"\byou(?:'re|[ \t]+are)[ \t]+at\b"
 )
-# a rate in a sum: "$3,000 x 25% / 12", "0.2474 x $1,200"
-_SUM_BEFORE_36 = re.compile(r"[x\u00d7*][ \t]*$")
-_SUM_AFTER_36 = re.compile(r"[ \t]*[/x\u00d7*\u00f7](?:[ \t]|\d)")
+# a month's interest on a balance: "interest at 25% on $3,000", "interest at 25% on a few thousand"
+_INTEREST_AT_36 = re.compile(r"\binterest[ \t]+at[ \t]+$")
+_ON_BALANCE_36 = re.compile(r"[ \t]+on[ \t]+(?:a[ \t]+|your[ \t]+|the[ \t]+)?(?:\$|\d|few\b)")
+# words of another rate, or of the range's ends, in the figure's clause: checked as before
+_OTHER_RATE_36 = re.compile(
+    r"\b(?:penalty|late|miss(?:es|ed|ing)?[ \t]+(?:a[ \t]+)?payment|jump\w*|climb\w*|goes[ \t]+up|"
+    r"go[ \t]+up|cash|atm|advances?|intro\w*|promo\w*|transfers?|(?:for|first|next)[ \t]+\d+[ \t]+"
+    r"months?|\d+[ \t-]+months?|low[ \t]+as|high[ \t]+as|starts?[ \t]+(?:at|from)|starting|"
+    r"from[ \t]+\d|up[ \t]+to|tops?[ \t]+out|at[ \t]+(?:least|most)|ranges?|between|otherwise|"
+    r"(?:low|high|top|bottom)[ \t]+end|floor|ceiling)\b"
+)
+# a rate in a sum, a balance times it: "$3,000 x 25% / 12" (not "the APR is 24%/12": the card's)
+_SUM_BEFORE_36 = re.compile(r"[\d$][\d,.]*[ \t]*(?<![a-z])[x\u00d7][ \t]*$")
+# the customer's own rate: "your 22.49% becomes 22.74%"
+_YOUR_36 = re.compile(r"\byour[ \t]+$")
+# where a clause ends, for the words around a figure
+_CLAUSE_END_36 = re.compile(
+    r"[.!?][\"')\]*_]*(?=[ \t\n\r]|$)|\n|;|\bso\b|\bwhich\b|,[ \t]+and\b|,[ \t]+but\b"
+)
 
 
 def within_36(claims: Sequence[Claim], catalog: Catalog, masked: str) -> Sequence[Claim]:
-    """``claims`` with a single rate strictly inside its card's purchase APR range, that its
-    sentence makes an example or a particular customer's rate, left unverified (module
-    docstring)."""
+    """``claims`` with a single purchase rate strictly inside its card's purchase APR range, that
+    its clause makes an example or the customer's own, left unverified (module docstring)."""
     out: list[Claim] | None = None
     for i, claim in enumerate(claims):
         if (
@@ -260,18 +280,31 @@ def within_36(claims: Sequence[Claim], catalog: Catalog, masked: str) -> Sequenc
             or len(claim.cards) != 1
             or claim.low is None
             or claim.high != claim.low
-            or "purchase" not in claim.admissible
+            or claim.admissible != frozenset(("purchase",))
         ):
             continue
         card = catalog.card(claim.cards[0])
+        if claim.variability is not None and (claim.variability == "variable") != (
+            card.apr_is_variable is not False
+        ):
+            continue  # "that rate is fixed" of a variable rate: checked
         low, high = card.purchase_apr_min_pct, card.purchase_apr_max_pct
         if low is None or high is None or not low < claim.low < high:
             continue
-        if (
-            _EXAMPLE_36.search(_sentence(masked, claim.start, claim.end)) is None
-            and _SUM_BEFORE_36.search(masked, max(0, claim.start - 4), claim.start) is None
-            and _SUM_AFTER_36.match(masked, claim.end) is None
-        ):
+        lo, hi = _clause(masked, claim.start, claim.end)
+        clause = masked[lo:hi]
+        if _OTHER_RATE_36.search(clause) is not None:
+            continue
+        example = (
+            _EXAMPLE_36.search(clause) is not None
+            or (
+                _INTEREST_AT_36.search(masked, max(lo, claim.start - 16), claim.start) is not None
+                and _ON_BALANCE_36.match(masked, claim.end) is not None
+            )
+            or _SUM_BEFORE_36.search(masked, max(lo, claim.start - 24), claim.start) is not None
+            or _YOUR_36.search(masked, max(lo, claim.start - 8), claim.start) is not None
+        )
+        if not example:
             continue
         if out is None:
             out = list(claims)
@@ -279,18 +312,15 @@ def within_36(claims: Sequence[Claim], catalog: Catalog, masked: str) -> Sequenc
     return claims if out is None else out
 
 
-def _sentence(masked: str, start: int, end: int) -> str:
-    """The sentence around ``[start, end)``: from the last sentence end before it (a full stop,
-    "!" or "?" before a space, or a line break) to the next one after it, at most 400 characters
-    each way."""
-    lo = max(0, start - 400)
-    for match in _SENTENCE_END_36.finditer(masked, lo, start):
+def _clause(masked: str, start: int, end: int) -> tuple[int, int]:
+    """The clause around ``[start, end)``: from the last clause end before it (a sentence end, a
+    line break, ";", "so", "which", ", and", ", but") to the next one after it, at most 300
+    characters each way."""
+    lo = max(0, start - 300)
+    for match in _CLAUSE_END_36.finditer(masked, lo, start):
         lo = match.end()
-    after = _SENTENCE_END_36.search(masked, end, min(len(masked), end + 400))
-    return masked[lo : after.start() if after is not None else min(len(masked), end + 400)]
-
-
-_SENTENCE_END_36 = re.compile(r"[.!?](?=[ \t\n\r]|$)|\n")
+    after = _CLAUSE_END_36.search(masked, end, min(len(masked), end + 300))
+    return lo, after.start() if after is not None else min(len(masked), end + 300)
 
 
 # -- names_36 --------------------------------------------------------------------------------------
