@@ -395,7 +395,7 @@ def _mentions(
     if rules.names_32:
         mentions = names_32(index, norm.text, mentions)
     if rules.names_36:
-        mentions = names_36(index, mentions)
+        mentions = names_36(index, norm.text, mentions)
     return mentions
 
 
@@ -670,8 +670,8 @@ def _checked(rules: Ruleset, catalog: Catalog) -> Callable[[Extraction], Sequenc
         checked = checked_34(checked, catalog, rules)
     if rules.unnamed_35:
         checked = checked_35(checked, catalog, rules)
-    if rules.alternative_36 or rules.within_36:
-        checked = checked_36(checked, catalog, rules)
+    if rules.alternative_36:
+        checked = checked_36(checked, rules)
     return checked
 
 

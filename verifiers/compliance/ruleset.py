@@ -830,9 +830,6 @@ class Ruleset:
     # ruleset 36 (precision): "3% FX fee, so keep the X (no foreign fee) for trips" - a figure
     # before the card the answer turns to instead is the card's before
     alternative_36: bool = False
-    # ruleset 36 (precision): "say you're at 27.99%" of a card whose range is 23.99%-31.99% - a
-    # rate inside the card's range, made an example or the customer's own
-    within_36: bool = False
     # ruleset 36 (precision): "Reset Plus" after "Northstar Reset Plus", "Gray Rock's", "the
     # Federal Reserve" - a card's tail, a possessive short name, an institution: no unknown card
     names_36: bool = False
@@ -1246,12 +1243,10 @@ RULESETS[35] = replace(RULESETS[34], version=35, unnamed_35=True, unverified_35=
 
 #: Ruleset 36 (``ruleset36``) is ruleset 35 plus, for precision, a figure bound to a card its
 #: sentence names only after it, where the answer turns to that card instead ("3% FX fee, so keep
-#: the X (no foreign fee) for trips"), checked against the card named before it; and a rate inside
-#: its card's purchase APR range that its sentence makes an example or the customer's own ("say
-#: you're at 27.99%") left unverified; and a card's tail ("Reset Plus" after "Northstar Reset
-#: Plus"), a possessive short name ("Gray Rock's") or an institution ("the Federal Reserve") is
-#: no unknown card.
-RULESETS[36] = replace(RULESETS[35], version=36, alternative_36=True, within_36=True, names_36=True)
+#: the X (no foreign fee) for trips"), checked against the card the text was talking about; and
+#: a card's tail ("Reset Plus" after "Northstar Reset Plus"), a possessive short name ("Gray
+#: Rock's") or an institution ("the Federal Reserve") is no unknown card.
+RULESETS[36] = replace(RULESETS[35], version=36, alternative_36=True, names_36=True)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:

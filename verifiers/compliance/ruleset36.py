@@ -1,5 +1,5 @@
-"""Ruleset 36's readings, for precision: the card an answer turns to instead, a rate inside a
-card's range given as an example, and short names read as the card named in full.
+"""Ruleset 36's readings, for precision: the card an answer turns to instead, and short names read
+as the card named in full.
 
 * ``alternative_36``: a fee or APR figure the extraction bound to a card its sentence names only
   *after* it, past a clause break (a comma, a semicolon, a dash, "so", "which", "and", "but",
@@ -8,10 +8,12 @@ card's range given as an example, and short names read as the card named in full
   2.7%, so keep the Horizon Journey (no foreign fee) for trips", "3% FTF, so if you study abroad,
   pair it with Redwood Scholar ($0 AF, 0% FTF)", "a 3% foreign transaction fee, which is the one
   thing Aspen Explorer does better (2.7%)". The later figure is that card's; the earlier one is
-  checked against the card the text was talking about - the first card (other than that one)
-  named by the last sentence before it that names one: "X beats Y for transfers. Its foreign fee
-  is 2.7%, so keep the Z (no foreign fee) for trips" checks 2.7% against X - and left unverified
-  when there is none.
+  checked against the card the text was talking about - the one card (other than that one) the
+  last sentence before it that names a card names - and left unverified when no card is named
+  before it. When that sentence names two cards or more ("Over Y, I'd pick X. Its foreign fee is
+  2.7%, so keep the Z (no foreign fee) for trips": which one is "its"?), or names its card as
+  what another is compared with ("It earns more than the Y on dining"), the figure stays where
+  ruleset 35 binds it (red team O).
 
   A figure whose card follows it with no clause break stays with it ("a 4% balance transfer fee
   on the X (minimum $10)", "up to 28.49% on the X (from 19.49% with excellent credit)", "a $75
@@ -33,32 +35,28 @@ card's range given as an example, and short names read as the card named in full
   X", "You want the X"), verbs the list lacked ("Take the X", "I'd choose"), negations read
   wrong ("I wouldn't hesitate to recommend X") - and inputs 5x to 9x slower. What puts a card
   forward is not a word list; rulesets 30 to 32 learnt the same.
-* ``within_36``: a single purchase rate strictly inside its card's purchase APR range (the card
-  charges some rate in that range, set by the customer's credit) is left unverified where its
-  clause makes it an example or the customer's own - "say," / "say you" / "let's say",
-  "suppose", "imagine", "for example", "e.g.", "your rate", "you're at", "interest at 25% on
-  $3,000", "your 22.49%" - or a balance is multiplied by it ("$3,000 x 25% / 12"): "say
-  you're at 27.99%" of a card at 23.99%-31.99%, "At, say, 24% APR that's about $18 of
-  interest". A rate read as any other APR, one said to be fixed of a variable APR (or the other
-  way round), and one whose
-  clause speaks of another rate or of the range's ends (penalty, late, cash, intro, months,
-  transfer, "as low as", "up to", "from", "between", "otherwise", ...) is checked as before. Ruleset 32's ``supposed_32`` and
-  ruleset 34's ``supposed_34`` read the words alone and were dropped: "the APR is, say, 25%"
-  was the card's own, wrong rate. Here the catalog decides: a rate outside the card's range (or
-  one end of it, or a range) is checked whatever the words around it, and one inside the range
-  is a rate the card can charge.
-
-  What it gives up, by construction: a rate inside the range that a hedged sentence states as
-  the card's ("if you carry a balance, the APR is 24%" of a card at 19.99%-27.99%) - stating a
-  range as one of its rates - passes.
+* ``within_36`` (**dropped**): a single purchase rate strictly inside its card's purchase APR
+  range was left unverified where its clause made it an example or the customer's own ("say
+  you're at 27.99%" of a card at 23.99%-31.99%, "a month of interest at 25% on $3,000", "$3,000 x
+  25% / 12"): the card charges some rate in its range. It cleared 9 honest tuning answers, then
+  6 once narrowed, and lost no planted defect there; but red team N found 31 natural false texts
+  it let through (a bold "**24%**" read as a sum, penalty and intro rates read as the purchase
+  rate, a range's end, "terms say", "if", "would") and, once narrowed (no "if", the words in the
+  rate's own clause, no words of another rate or a range end there), red team P 31 more ("for
+  example" introducing a card, "your rate moves with the prime rate", "you're at 700", "best
+  rate", "fifteen months", "locked in"). Words do not say whether a rate is an example; the
+  catalog only bounds the damage. The third such reading dropped (``supposed_32``,
+  ``supposed_34``).
 * ``names_36``: a product-like name that is no catalog card is no ``unknown_card`` when it is an
-  institution ("If the Federal Reserve raises rates, ..."), or when its words - less a leading
-  "the" and a possessive ("Gray Rock's") - are the tail of exactly one card the answer names in
-  full ("Reset Plus: fee is $250" after "Northstar Reset Plus", "Every Day Cash: $516" after
-  "Frontier Every Day Cash") or shorten it from its first word ("Cardinal Plus's" after
-  "Cardinal Business Cash Plus"): it is read as that card. A tail needs two words or more
-  ("Plus" alone stays unknown); a name that is the tail of two cards the answer names stays
-  unknown. An invented name is never the tail of a card named in full, so it stays flagged.
+  institution ("If the Federal Reserve raises rates, ..."; its figures, the regulator's, bind to
+  no card; "the Federal Reserve Card" stays unknown), or when its words - less a leading "the"
+  and a possessive - are the tail of exactly one card the answer has named in full before it
+  ("Reset Plus: fee is $250" after "Northstar Reset Plus", "Every Day Cash: $516" after
+  "Frontier Every Day Cash"), or, with a possessive, its head ("Gray Rock's" after "Gray Rock
+  Cash Back"): it is read as that card. A tail or head needs two words or more ("Plus" alone
+  stays unknown); a name that fits two cards named before, or only a card named after it, stays
+  unknown; so do names that drop a word from inside a card's name ("Compass Elite's" after
+  "Compass Business Elite": an invented sibling is made that way - red team O).
 """
 
 from __future__ import annotations
@@ -69,18 +67,16 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from replicas.verifiers.compliance.claim_types import APR_CLAIM, FEE_CLAIM
+from replicas.verifiers.compliance.claim_types import FEE_CLAIM
 from replicas.verifiers.compliance.claims import Claim
-from replicas.verifiers.compliance.mentions import EXACT, UNKNOWN, NameMention, tokens_of
-from replicas.verifiers.compliance.ruleset22b import _subsequence
+from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, UNKNOWN, NameMention, tokens_of
 
 if TYPE_CHECKING:
-    from replicas.verifiers.compliance.catalog import Catalog
     from replicas.verifiers.compliance.claims import Extraction
     from replicas.verifiers.compliance.names import NameIndex
     from replicas.verifiers.compliance.ruleset import Ruleset
 
-__all__ = ["alternative_36", "checked_36", "names_36", "within_36"]
+__all__ = ["alternative_36", "checked_36", "names_36"]
 
 # A clause break between a figure and the card named after it (masked text: card names are
 # blanked out, so the gap holds no other card's name).
@@ -91,6 +87,13 @@ _BREAK_36 = re.compile(
 _OWN_REACH_36 = 24
 # How far before the card the figure may be.
 _GAP_36 = 160
+# A card named as what another is compared with: "more than the Y", "over Y", "unlike Y", "vs Y".
+_COMPARED_36 = re.compile(
+    r"\b(?:than|over|unlike|vs\.?|versus|against|compared[ \t]+(?:with|to)|instead[ \t]+of|"
+    r"rather[ \t]+than|like|beats?|outearns?|skip)[ \t]+(?:the[ \t]+|your[ \t]+|a[ \t]+)?(?:\*\*|__)?$"
+)
+# The most mentions the sentence before may hold for its card to be read.
+_SUBJECT_MENTIONS_36 = 12
 
 
 def _unit_of(units: Sequence[tuple[int, int]], pos: int) -> tuple[int, int] | None:
@@ -162,7 +165,6 @@ def alternative_36(claims: Sequence[Claim], extraction: Extraction) -> Sequence[
     order = sorted(range(len(claims)), key=lambda k: claims[k].start)
     claim_starts = [claims[k].start for k in order]
     last_other: list[int] | None = None
-    subjects: dict[tuple[int, str], int] = {}
     out: list[Claim] | None = None
     for i, claim in enumerate(claims):
         if (
@@ -196,22 +198,28 @@ def alternative_36(claims: Sequence[Claim], extraction: Extraction) -> Sequence[
             continue
         if last_other is None:
             last_other = _last_other(mentions)
-        # the card the text was talking about: the last unit before the figure naming a card other
-        # than the one turned to, and the first such card it names - its subject ("X beats Y
-        # for transfers. Its foreign fee is 2.7%, so ...": X)
+        # the card the text was talking about: the one card other than the one turned to that the
+        # last sentence naming one names ("X is my everyday pick. Its one weak spot is a 3%
+        # foreign fee, which the Z does better (0%)": X). A sentence naming two ("Over Y, I'd
+        # pick X.") does not say which: the figure is left as ruleset 35 binds it.
         b = bisect_left(starts, claim.start) - 1
         if b >= 0 and mentions[b].card_id == card_id:
             b = last_other[b]
+        before: str | None = None
         if b >= 0:
             there = _unit_of(units, mentions[b].start)
             first = bisect_left(starts, there[0]) if there is not None else b
-            key = (first, card_id)
-            if key not in subjects:  # once per unit and card (a unit may name thousands)
-                subjects[key] = next(
-                    k for k in range(first, b + 1) if mentions[k].card_id != card_id
-                )
-            b = min(subjects[key], b)
-        before = mentions[b].card_id if b >= 0 else None
+            if b - first >= _SUBJECT_MENTIONS_36:
+                continue
+            named = [k for k in range(first, b + 1) if mentions[k].card_id != card_id]
+            if len({mentions[k].card_id for k in named}) != 1:
+                continue
+            if any(
+                _COMPARED_36.search(masked, max(0, mentions[k].start - 40), mentions[k].start)
+                for k in named
+            ):
+                continue  # "It earns more than the Y": the sentence is about another card
+            before = mentions[named[0]].card_id
         if out is None:
             out = list(claims)
         out[i] = replace(
@@ -221,106 +229,18 @@ def alternative_36(claims: Sequence[Claim], extraction: Extraction) -> Sequence[
 
 
 def checked_36(
-    previous: Callable[[Extraction], Sequence[Claim]] | None, catalog: Catalog, rules: Ruleset
+    previous: Callable[[Extraction], Sequence[Claim]] | None, rules: Ruleset
 ) -> Callable[[Extraction], Sequence[Claim]]:
-    """The claims as ruleset 36 checks them: ruleset 35's, then ``alternative_36`` and
-    ``within_36`` where ``rules`` has them."""
+    """The claims as ruleset 36 checks them: ruleset 35's, then ``alternative_36`` where
+    ``rules`` has it."""
 
     def checked(extraction: Extraction) -> Sequence[Claim]:
         claims = extraction.claims if previous is None else previous(extraction)
         if rules.alternative_36:
             claims = alternative_36(claims, extraction)
-        if rules.within_36:
-            claims = within_36(claims, catalog, extraction.masked)
         return claims
 
     return checked
-
-
-# -- within_36 -------------------------------------------------------------------------------------
-
-
-# words that make a rate an example or the customer's own, in the figure's clause: "say," / "say
-# you" / "let's say" (not "the terms say"), "suppose", "imagine", "for example", "e.g.", "your
-# rate is", "you're at"
-_EXAMPLE_36 = re.compile(
-    r"(?:^|[,(;:\-]|\blet's|\band|\bso)[ \t]*say\b|\b(?:suppose|supposing|imagine|for[ \t]+example|"
-    r"for[ \t]+instance)\b|\be\.g\.|\byour[ \t]+(?:purchase[ \t]+|interest[ \t]+)?(?:rate|apr)\b|"
-    r"\byou(?:'re|[ \t]+are)[ \t]+at\b"
-)
-# a month's interest on a balance: "interest at 25% on $3,000", "interest at 25% on a few thousand"
-_INTEREST_AT_36 = re.compile(r"\binterest[ \t]+at[ \t]+$")
-_ON_BALANCE_36 = re.compile(r"[ \t]+on[ \t]+(?:a[ \t]+|your[ \t]+|the[ \t]+)?(?:\$|\d|few\b)")
-# words of another rate, or of the range's ends, in the figure's clause: checked as before
-_OTHER_RATE_36 = re.compile(
-    r"\b(?:penalty|late|miss(?:es|ed|ing)?[ \t]+(?:a[ \t]+)?payment|jump\w*|climb\w*|goes[ \t]+up|"
-    r"go[ \t]+up|cash|atm|advances?|intro\w*|promo\w*|transfers?|(?:for|first|next)[ \t]+\d+[ \t]+"
-    r"months?|\d+[ \t-]+months?|low[ \t]+as|high[ \t]+as|starts?[ \t]+(?:at|from)|starting|"
-    r"from[ \t]+\d|up[ \t]+to|tops?[ \t]+out|at[ \t]+(?:least|most)|ranges?|between|otherwise|"
-    r"(?:low|high|top|bottom)[ \t]+end|floor|ceiling)\b"
-)
-# a rate in a sum, a balance times it: "$3,000 x 25% / 12" (not "the APR is 24%/12": the card's)
-_SUM_BEFORE_36 = re.compile(r"[\d$][\d,.]*[ \t]*(?<![a-z])[x\u00d7][ \t]*$")
-# the customer's own rate: "your 22.49% becomes 22.74%"
-_YOUR_36 = re.compile(r"\byour[ \t]+$")
-# where a clause ends, for the words around a figure
-_CLAUSE_END_36 = re.compile(
-    r"[.!?][\"')\]*_]*(?=[ \t\n\r]|$)|\n|;|\bso\b|\bwhich\b|,[ \t]+and\b|,[ \t]+but\b"
-)
-
-
-def within_36(claims: Sequence[Claim], catalog: Catalog, masked: str) -> Sequence[Claim]:
-    """``claims`` with a single purchase rate strictly inside its card's purchase APR range, that
-    its clause makes an example or the customer's own, left unverified (module docstring)."""
-    out: list[Claim] | None = None
-    for i, claim in enumerate(claims):
-        if (
-            claim.family != APR_CLAIM
-            or claim.is_none
-            or len(claim.cards) != 1
-            or claim.low is None
-            or claim.high != claim.low
-            or claim.admissible != frozenset(("purchase",))
-        ):
-            continue
-        card = catalog.card(claim.cards[0])
-        if claim.variability is not None and (claim.variability == "variable") != (
-            card.apr_is_variable is not False
-        ):
-            continue  # "that rate is fixed" of a variable rate: checked
-        low, high = card.purchase_apr_min_pct, card.purchase_apr_max_pct
-        if low is None or high is None or not low < claim.low < high:
-            continue
-        lo, hi = _clause(masked, claim.start, claim.end)
-        clause = masked[lo:hi]
-        if _OTHER_RATE_36.search(clause) is not None:
-            continue
-        example = (
-            _EXAMPLE_36.search(clause) is not None
-            or (
-                _INTEREST_AT_36.search(masked, max(lo, claim.start - 16), claim.start) is not None
-                and _ON_BALANCE_36.match(masked, claim.end) is not None
-            )
-            or _SUM_BEFORE_36.search(masked, max(lo, claim.start - 24), claim.start) is not None
-            or _YOUR_36.search(masked, max(lo, claim.start - 8), claim.start) is not None
-        )
-        if not example:
-            continue
-        if out is None:
-            out = list(claims)
-        out[i] = replace(claim, cards=(), binding="")
-    return claims if out is None else out
-
-
-def _clause(masked: str, start: int, end: int) -> tuple[int, int]:
-    """The clause around ``[start, end)``: from the last clause end before it (a sentence end, a
-    line break, ";", "so", "which", ", and", ", but") to the next one after it, at most 300
-    characters each way."""
-    lo = max(0, start - 300)
-    for match in _CLAUSE_END_36.finditer(masked, lo, start):
-        lo = match.end()
-    after = _CLAUSE_END_36.search(masked, end, min(len(masked), end + 300))
-    return lo, after.start() if after is not None else min(len(masked), end + 300)
 
 
 # -- names_36 --------------------------------------------------------------------------------------
@@ -338,35 +258,42 @@ def _bare(words: tuple[str, ...]) -> tuple[str, ...]:
     return words
 
 
-def names_36(index: NameIndex, mentions: Sequence[NameMention]) -> list[NameMention]:
-    """The mentions with an unknown product that is an institution ("the Federal Reserve")
-    dropped, and one whose words (less "the" and a possessive) are the tail of exactly one card
-    the response names in full ("Reset Plus" after "Northstar Reset Plus", "Every Day Cash 360")
-    or shorten it from its first word ("Gray Rock's" after "Gray Rock Cash Back") read as that
-    card (module docstring)."""
+def names_36(index: NameIndex, text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
+    """The mentions with an unknown product that is an institution ("the Federal Reserve") read
+    as a name of no card (ambiguous: its figures bind to none), and one whose words (less "the"
+    and a possessive) are the tail of exactly one card the answer has named in full before it
+    ("Reset Plus" after "Northstar Reset Plus", "Every Day Cash 360"), or, with a possessive, its
+    head ("Gray Rock's" after "Gray Rock Cash Back"), read as that card (module docstring)."""
     if not any(m.kind == UNKNOWN for m in mentions):
         return list(mentions)
-    named = {m.card_id for m in mentions if m.kind == EXACT and m.card_id is not None}
-    full = {c: index.words_by_card[c] for c in named}
+    full: dict[str, tuple[str, ...]] = {}
     out: list[NameMention] = []
     for m in mentions:
         if m.kind != UNKNOWN:
+            if m.kind == EXACT and m.card_id is not None:
+                full.setdefault(m.card_id, index.words_by_card[m.card_id])
             out.append(m)
             continue
-        words = _bare(tokens_of(m.surface))
-        if words in _INSTITUTIONS_36:
+        raw = tokens_of(m.surface)
+        words = _bare(raw)
+        if words in _INSTITUTIONS_36 and not _PRODUCT_AFTER_36.match(text, m.end):
+            out.append(NameMention(m.start, m.end, AMBIGUOUS, None, m.surface))
             continue
+        possessive = bool(raw) and raw[-1] != words[-1] if words else False
         hits = [
             c
             for c, name in full.items()
-            if 1 <= len(words) < len(name)
-            and (
-                (len(words) >= 2 and name[-len(words) :] == words)
-                or (words[0] == name[0] and _subsequence(words, name))
-            )
+            if 2 <= len(words) < len(name)
+            and (name[-len(words) :] == words or (possessive and name[: len(words)] == words))
         ]
         if len(hits) == 1:
             out.append(NameMention(m.start, m.end, EXACT, hits[0], m.surface))
         else:
             out.append(m)
     return out
+
+
+# "the Federal Reserve Card": a product after all
+_PRODUCT_AFTER_36 = re.compile(
+    r"[ \t]*(?:\*\*|__)?[ \t]*(?:cards?|credit|rewards|visa|mastercard)\b", re.I
+)
