@@ -1,8 +1,9 @@
 """Compliance ruleset 36 (issue 13, ``verifiers/compliance/ruleset36.py``): for precision, a fee
 figure bound to the card an answer turns to instead is checked against the card the text was
-talking about (``alternative_36``), and a card's tail or possessive short name, or an
-institution, is no unknown card (``names_36``). In our own wording on the hand catalog
-(``tests/compliance_cases``).
+talking about (``alternative_36``). In our own wording on the hand catalog
+(``tests/compliance_cases``); the red teams' texts (``tests/compliance_attacks36``) include
+those of the three readings written and dropped (``held_36``, ``within_36``, ``names_36``), as
+guards for any later reading of their classes.
 
 The hand catalog: Summit Cash charges a 3% foreign fee and a 3% transfer fee; Harbor Sky Miles
 and Summit Cash Plus charge no foreign fee, Summit Cash Plus a 5% transfer fee and $95 a year.
@@ -17,7 +18,7 @@ import time
 
 from replicas.verifiers.compliance import Catalog, verify_response
 from tests.compliance_attacks36 import ATTACKS_36
-from tests.compliance_cases import CARDS, ELIGIBILITY, card, codes, precision_ruleset_tests
+from tests.compliance_cases import CARDS, ELIGIBILITY, precision_ruleset_tests
 
 Case = tuple[str, str | None, list[str], list[str]]
 _OK: list[str] = []
@@ -90,43 +91,8 @@ ALTERNATIVE: list[Case] = [
     ),
 ]
 
-_UNKNOWN = ["unknown_card"]
-
-NAMES: list[Case] = [
-    # an institution: no unknown card
-    (
-        "The Summit Cash Plus charges $95 a year. If the Federal Reserve raises rates, Summit "
-        "Cash Plus's variable APR rises too.",
-        None,
-        _OK,
-        _UNKNOWN,
-    ),
-    # ... but a product named after it is one (red team O)
-    (
-        "The Summit Cash Plus charges $95 a year. The Federal Reserve Card has no annual fee.",
-        None,
-        _UNKNOWN,
-        _UNKNOWN,
-    ),
-    # a name that drops a word from inside a card's name is how siblings are invented: unknown
-    (
-        "I'd pick the Summit Cash Preferred ($150 a year). Summit Preferred's 3% on groceries "
-        "beats the rest.",
-        None,
-        _UNKNOWN,
-        _UNKNOWN,
-    ),
-    # an invented name beside a real one stays unknown
-    (
-        "The Summit Cash Plus charges $95 a year; the Summit Platinum Plus has no annual fee.",
-        None,
-        _UNKNOWN,
-        _UNKNOWN,
-    ),
-]
-
-CASES = ALTERNATIVE + NAMES
-_FLAG_OF = {"alternative_36": ALTERNATIVE, "names_36": NAMES}
+CASES = ALTERNATIVE
+_FLAG_OF = {"alternative_36": ALTERNATIVE}
 (
     test_ruleset36_reads_each_class,
     test_each_flag_alone_reads_its_class,
@@ -150,25 +116,3 @@ def test_rebinding_stays_within_limits() -> None:
         timings[ruleset] = time.process_time() - started
     assert timings[36] < 3 * timings[35] + 1, timings
     assert "wrong_fee" not in verdict.codes, verdict.codes
-
-
-def test_a_cards_tail_reads_as_the_card_named_in_full() -> None:
-    # two cards whose tails start with a product word ("Reset Plus", "Every Day Cash")
-    catalog = Catalog.from_records(
-        [*CARDS, card("CC-9", "Northgate Reset Plus"), card("CC-10", "Frontier Every Day Cash")],
-        ELIGIBILITY,
-    )
-    tail = "The Northgate Reset Plus has no annual fee.\n\n- Reset Plus: 3% transfer fee."
-    assert codes(tail, catalog, 35) == ["unknown_card"]
-    assert codes(tail, catalog, 36) == []
-    line = "The Frontier Every Day Cash has no annual fee. Every Day Cash: 3% foreign fee."
-    assert (codes(line, catalog, 35), codes(line, catalog, 36)) == (["unknown_card"], [])
-    # a tail of no card named in full, or a name the full card does not end with: unknown
-    for text in (
-        "Reset Plus: 3% transfer fee, no annual fee.",
-        "The Frontier Every Day Cash has no annual fee. Day Cash 360: 3% foreign fee.",
-        "The Northgate Reset Plus has no annual fee, but the Reset Platinum charges $95.",
-        # the card named in full only after the short name (red team O)
-        "- Reset Plus: 3% transfer fee.\n\nThe Northgate Reset Plus has no annual fee.",
-    ):
-        assert codes(text, catalog, 36) == ["unknown_card"], text

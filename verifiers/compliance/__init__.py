@@ -176,7 +176,7 @@ from replicas.verifiers.compliance.ruleset32b import names_32
 from replicas.verifiers.compliance.ruleset33 import checked_33
 from replicas.verifiers.compliance.ruleset34 import acquire_34, checked_34
 from replicas.verifiers.compliance.ruleset35 import checked_35
-from replicas.verifiers.compliance.ruleset36 import checked_36, names_36
+from replicas.verifiers.compliance.ruleset36 import checked_36
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -394,8 +394,6 @@ def _mentions(
         mentions = extended_28(index, norm.text, mentions)
     if rules.names_32:
         mentions = names_32(index, norm.text, mentions)
-    if rules.names_36:
-        mentions = names_36(index, norm.text, mentions)
     return mentions
 
 

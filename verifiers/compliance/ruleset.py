@@ -830,9 +830,6 @@ class Ruleset:
     # ruleset 36 (precision): "3% FX fee, so keep the X (no foreign fee) for trips" - a figure
     # before the card the answer turns to instead is the card's before
     alternative_36: bool = False
-    # ruleset 36 (precision): "Reset Plus" after "Northstar Reset Plus", "Gray Rock's", "the
-    # Federal Reserve" - a card's tail, a possessive short name, an institution: no unknown card
-    names_36: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1243,10 +1240,8 @@ RULESETS[35] = replace(RULESETS[34], version=35, unnamed_35=True, unverified_35=
 
 #: Ruleset 36 (``ruleset36``) is ruleset 35 plus, for precision, a figure bound to a card its
 #: sentence names only after it, where the answer turns to that card instead ("3% FX fee, so keep
-#: the X (no foreign fee) for trips"), checked against the card the text was talking about; and
-#: a card's tail ("Reset Plus" after "Northstar Reset Plus"), a possessive short name ("Gray
-#: Rock's") or an institution ("the Federal Reserve") is no unknown card.
-RULESETS[36] = replace(RULESETS[35], version=36, alternative_36=True, names_36=True)
+#: the X (no foreign fee) for trips"), checked against the card the text was talking about.
+RULESETS[36] = replace(RULESETS[35], version=36, alternative_36=True)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:

@@ -1,24 +1,26 @@
-"""Ruleset 36's readings, for precision: the card an answer turns to instead, and short names read
-as the card named in full.
+"""Ruleset 36's reading, for precision: the card an answer turns to instead.
 
-* ``alternative_36``: a fee or APR figure the extraction bound to a card its sentence names only
+* ``alternative_36``: a fee figure the extraction bound to a card its sentence names only
   *after* it, past a clause break (a comma, a semicolon, a dash, "so", "which", "and", "but",
   "while", "whereas", "since", "instead"), is about another card when the card's own figure of
-  the same term follows its name at once and disagrees with it: "The foreign transaction fee is
-  2.7%, so keep the Horizon Journey (no foreign fee) for trips", "3% FTF, so if you study abroad,
-  pair it with Redwood Scholar ($0 AF, 0% FTF)", "a 3% foreign transaction fee, which is the one
-  thing Aspen Explorer does better (2.7%)". The later figure is that card's; the earlier one is
+  the same fee, named by both, follows its name at once and disagrees with it: "The foreign
+  transaction fee is 2.7%, so keep the Horizon Journey (no foreign fee) for trips", "3% FTF, so
+  if you study abroad, pair it with Redwood Scholar ($0 AF, 0% FTF)", "a 3% foreign transaction
+  fee, which is the one thing Aspen Explorer does better (2.7%)". The later figure is that card's; the earlier one is
   checked against the card the text was talking about - the one card (other than that one) the
   last sentence before it that names a card names - and left unverified when no card is named
-  before it. When that sentence names two cards or more ("Over Y, I'd pick X. Its foreign fee is
-  2.7%, so keep the Z (no foreign fee) for trips": which one is "its"?), or names its card as
-  what another is compared with ("It earns more than the Y on dining"), the figure stays where
-  ruleset 35 binds it (red team O).
+  before it. Only a card that sentence opens with is its subject: when the sentence names two
+  cards or more ("Over Y, I'd pick X. Its foreign fee is 2.7%, so keep the Z (no foreign fee)
+  for trips": which one is "its"?) or names its card anywhere else ("It earns more than the Y
+  on dining", "It edges out the Y"), the figure stays where ruleset 35 binds it (red teams O and
+  Q: a list of comparison words was never complete).
 
   A figure whose card follows it with no clause break stays with it ("a 4% balance transfer fee
-  on the X (minimum $10)", "up to 28.49% on the X (from 19.49% with excellent credit)", "a $75
-  annual fee applies to the X ($0 intro annual fee)"); so does one the card's own figure agrees
-  with, or one of another unit (a percentage and a dollar minimum).
+  on the X (minimum $10)", "a $75 annual fee applies to the X ($0 intro annual fee)"); so does
+  one the card's own figure agrees with, one of another unit (a percentage and a dollar
+  minimum), and one whose fee either figure leaves open ("(4% fee)"). APRs are left alone: two
+  different rates after one another are as often both the card's (the two ends of its range,
+  "as high as 31.99%, but X (19.99% with excellent credit)"; red team M).
 
   Written, attacked and dropped: a second trigger, a fee charged followed by "so" and a verb
   sending the reader to a card ("It does charge 3% on foreign transactions, so keep Summit
@@ -47,16 +49,17 @@ as the card named in full.
   rate", "fifteen months", "locked in"). Words do not say whether a rate is an example; the
   catalog only bounds the damage. The third such reading dropped (``supposed_32``,
   ``supposed_34``).
-* ``names_36``: a product-like name that is no catalog card is no ``unknown_card`` when it is an
-  institution ("If the Federal Reserve raises rates, ..."; its figures, the regulator's, bind to
-  no card; "the Federal Reserve Card" stays unknown), or when its words - less a leading "the"
-  and a possessive - are the tail of exactly one card the answer has named in full before it
-  ("Reset Plus: fee is $250" after "Northstar Reset Plus", "Every Day Cash: $516" after
-  "Frontier Every Day Cash"), or, with a possessive, its head ("Gray Rock's" after "Gray Rock
-  Cash Back"): it is read as that card. A tail or head needs two words or more ("Plus" alone
-  stays unknown); a name that fits two cards named before, or only a card named after it, stays
-  unknown; so do names that drop a word from inside a card's name ("Compass Elite's" after
-  "Compass Business Elite": an invented sibling is made that way - red team O).
+* ``names_36`` (**dropped**): a product-like name that is no catalog card was no
+  ``unknown_card`` when it was an institution ("If the Federal Reserve raises rates, ..."), or
+  the tail of exactly one card the answer had named in full before it ("Reset Plus" after
+  "Northstar Reset Plus", "Every Day Cash" after "Frontier Every Day Cash"), or, with a
+  possessive, its head ("Gray Rock's"). It cleared 4 honest tuning answers. Red team O found 8
+  invented siblings it read as real cards (a name dropping a word from inside a real one:
+  "Compass Elite's"); narrowed to tails and heads, red team Q found 8 invented "Federal Reserve"
+  cards it let through ("*Federal Reserve* Card", "Federal Reserve Amex"), figures the
+  institution's mention freed that bound to a card and were flagged, another bank's "Everyday
+  Cash" read as the catalog's, and inputs 2.4x to 3.7x slower. Of all 60 cards' tails and heads
+  on seed 1, only two read differently from ruleset 35: the gain was two names.
 """
 
 from __future__ import annotations
@@ -69,14 +72,13 @@ from typing import TYPE_CHECKING
 
 from replicas.verifiers.compliance.claim_types import FEE_CLAIM
 from replicas.verifiers.compliance.claims import Claim
-from replicas.verifiers.compliance.mentions import AMBIGUOUS, EXACT, UNKNOWN, NameMention, tokens_of
 
 if TYPE_CHECKING:
     from replicas.verifiers.compliance.claims import Extraction
-    from replicas.verifiers.compliance.names import NameIndex
+    from replicas.verifiers.compliance.mentions import NameMention
     from replicas.verifiers.compliance.ruleset import Ruleset
 
-__all__ = ["alternative_36", "checked_36", "names_36"]
+__all__ = ["alternative_36", "checked_36"]
 
 # A clause break between a figure and the card named after it (masked text: card names are
 # blanked out, so the gap holds no other card's name).
@@ -87,10 +89,9 @@ _BREAK_36 = re.compile(
 _OWN_REACH_36 = 24
 # How far before the card the figure may be.
 _GAP_36 = 160
-# A card named as what another is compared with: "more than the Y", "over Y", "unlike Y", "vs Y".
-_COMPARED_36 = re.compile(
-    r"\b(?:than|over|unlike|vs\.?|versus|against|compared[ \t]+(?:with|to)|instead[ \t]+of|"
-    r"rather[ \t]+than|like|beats?|outearns?|skip)[ \t]+(?:the[ \t]+|your[ \t]+|a[ \t]+)?(?:\*\*|__)?$"
+# What may stand before a sentence's subject: markup, a list mark, "the", "your", "my".
+_SUBJECT_36 = re.compile(
+    r"[ \t\n#*_>\-\u2022\d.)(\"'|:]*(?:(?:the|your|my|our)[ \t]+)?(?:\*\*|__|\*|_)?$"
 )
 # The most mentions the sentence before may hold for its card to be read.
 _SUBJECT_MENTIONS_36 = 12
@@ -199,9 +200,10 @@ def alternative_36(claims: Sequence[Claim], extraction: Extraction) -> Sequence[
         if last_other is None:
             last_other = _last_other(mentions)
         # the card the text was talking about: the one card other than the one turned to that the
-        # last sentence naming one names ("X is my everyday pick. Its one weak spot is a 3%
-        # foreign fee, which the Z does better (0%)": X). A sentence naming two ("Over Y, I'd
-        # pick X.") does not say which: the figure is left as ruleset 35 binds it.
+        # last sentence naming one names, as its subject ("X is my everyday pick. Its one weak
+        # spot is a 3% foreign fee, which the Z does better (0%)": X). A sentence naming two
+        # ("X beats Y.") or naming its card elsewhere ("It earns more than the Y.") does not
+        # say: the figure is left as ruleset 35 binds it.
         b = bisect_left(starts, claim.start) - 1
         if b >= 0 and mentions[b].card_id == card_id:
             b = last_other[b]
@@ -214,11 +216,9 @@ def alternative_36(claims: Sequence[Claim], extraction: Extraction) -> Sequence[
             named = [k for k in range(first, b + 1) if mentions[k].card_id != card_id]
             if len({mentions[k].card_id for k in named}) != 1:
                 continue
-            if any(
-                _COMPARED_36.search(masked, max(0, mentions[k].start - 40), mentions[k].start)
-                for k in named
-            ):
-                continue  # "It earns more than the Y": the sentence is about another card
+            lead = mentions[named[0]].start
+            if there is None or _SUBJECT_36.match(masked[there[0] : lead]) is None:
+                continue  # "It earns more than the Y", "Over Y, ...": Y is not what it is about
             before = mentions[named[0]].card_id
         if out is None:
             out = list(claims)
@@ -241,59 +241,3 @@ def checked_36(
         return claims
 
     return checked
-
-
-# -- names_36 --------------------------------------------------------------------------------------
-
-# institutions, not products: "If the Federal Reserve raises rates, ..."
-_INSTITUTIONS_36 = frozenset({("federal", "reserve"), ("federal", "reserve", "bank")})
-
-
-def _bare(words: tuple[str, ...]) -> tuple[str, ...]:
-    """A name's words without a leading "the" and a possessive on its last word ("Gray Rock's")."""
-    if words and words[0] == "the":
-        words = words[1:]
-    if words and words[-1].endswith(("'s", "\u2019s")):
-        words = (*words[:-1], words[-1][:-2])
-    return words
-
-
-def names_36(index: NameIndex, text: str, mentions: Sequence[NameMention]) -> list[NameMention]:
-    """The mentions with an unknown product that is an institution ("the Federal Reserve") read
-    as a name of no card (ambiguous: its figures bind to none), and one whose words (less "the"
-    and a possessive) are the tail of exactly one card the answer has named in full before it
-    ("Reset Plus" after "Northstar Reset Plus", "Every Day Cash 360"), or, with a possessive, its
-    head ("Gray Rock's" after "Gray Rock Cash Back"), read as that card (module docstring)."""
-    if not any(m.kind == UNKNOWN for m in mentions):
-        return list(mentions)
-    full: dict[str, tuple[str, ...]] = {}
-    out: list[NameMention] = []
-    for m in mentions:
-        if m.kind != UNKNOWN:
-            if m.kind == EXACT and m.card_id is not None:
-                full.setdefault(m.card_id, index.words_by_card[m.card_id])
-            out.append(m)
-            continue
-        raw = tokens_of(m.surface)
-        words = _bare(raw)
-        if words in _INSTITUTIONS_36 and not _PRODUCT_AFTER_36.match(text, m.end):
-            out.append(NameMention(m.start, m.end, AMBIGUOUS, None, m.surface))
-            continue
-        possessive = bool(raw) and raw[-1] != words[-1] if words else False
-        hits = [
-            c
-            for c, name in full.items()
-            if 2 <= len(words) < len(name)
-            and (name[-len(words) :] == words or (possessive and name[: len(words)] == words))
-        ]
-        if len(hits) == 1:
-            out.append(NameMention(m.start, m.end, EXACT, hits[0], m.surface))
-        else:
-            out.append(m)
-    return out
-
-
-# "the Federal Reserve Card": a product after all
-_PRODUCT_AFTER_36 = re.compile(
-    r"[ \t]*(?:\*\*|__)?[ \t]*(?:cards?|credit|rewards|visa|mastercard)\b", re.I
-)
