@@ -330,6 +330,13 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   at its figure ("a $120 annual fee", "late fee $45") is checked as before. Written, attacked and
   dropped: ``yearly_35`` (a yearly figure no fee word governs that is no catalog annual fee) and
   ``dominant_35`` (the one card an answer to a customer is about, put forward).
+* ``36`` - opt-in since stop 50, not the default (``ruleset36``): ruleset 35 plus, for
+  precision, a fee figure bound to a card its sentence names only after it, past a clause break,
+  whose own disagreeing figure of that fee follows its name at once ("The foreign transaction fee
+  is 2.7%, so keep the X (no foreign fee) for trips"), checked against the card the sentence
+  before opens with (``alternative_36``). Worth one honest answer in each half of the blind sets;
+  written, attacked and dropped: ``held_36``, ``within_36`` and ``names_36`` (RULESETS.md, "Ruleset
+  36").
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
