@@ -176,7 +176,6 @@ from replicas.verifiers.compliance.ruleset32b import names_32
 from replicas.verifiers.compliance.ruleset33 import checked_33
 from replicas.verifiers.compliance.ruleset34 import acquire_34, checked_34
 from replicas.verifiers.compliance.ruleset35 import checked_35
-from replicas.verifiers.compliance.ruleset36 import checked_36
 from replicas.verifiers.compliance.synonyms import fold_synonyms
 from replicas.verifiers.compliance.text import NormalizedText, normalize
 from replicas.verifiers.compliance.unstated9 import blank_unstated
@@ -655,8 +654,8 @@ def _evaluate(
 
 
 def _checked(rules: Ruleset, catalog: Catalog) -> Callable[[Extraction], Sequence[Claim]] | None:
-    """The claims as checked against the catalog: ruleset 32's readings, then ruleset 33's, 34's,
-    35's and 36's."""
+    """The claims as checked against the catalog: ruleset 32's readings, then ruleset 33's, 34's
+    and 35's."""
     checked = (
         checked_32(rules.kinds_32, rules.after_first_32)
         if rules.kinds_32 or rules.after_first_32
@@ -668,8 +667,6 @@ def _checked(rules: Ruleset, catalog: Catalog) -> Callable[[Extraction], Sequenc
         checked = checked_34(checked, catalog, rules)
     if rules.unnamed_35:
         checked = checked_35(checked, catalog, rules)
-    if rules.alternative_36:
-        checked = checked_36(checked, rules)
     return checked
 
 

@@ -330,13 +330,6 @@ them is switched on by a flag of a ``Ruleset``, and a version number names each 
   at its figure ("a $120 annual fee", "late fee $45") is checked as before. Written, attacked and
   dropped: ``yearly_35`` (a yearly figure no fee word governs that is no catalog annual fee) and
   ``dominant_35`` (the one card an answer to a customer is about, put forward).
-* ``36`` - opt-in since stop 50, not the default (``ruleset36``): ruleset 35 plus, for
-  precision, a fee figure bound to a card its sentence names only after it, past a clause break,
-  whose own disagreeing figure of that fee follows its name at once ("The foreign transaction fee
-  is 2.7%, so keep the X (no foreign fee) for trips"), checked against the card the sentence
-  before opens with (``alternative_36``). Worth one honest answer in each half of the blind sets;
-  written, attacked and dropped: ``held_36``, ``within_36`` and ``names_36`` (RULESETS.md, "Ruleset
-  36").
 
 A ruleset is data, not code: one module per concern reads the flag it needs. Callers pass the
 version number (``verify_response(..., ruleset=3)``); ``None`` means the default.
@@ -834,9 +827,6 @@ class Ruleset:
     # ruleset 35: feedback names the figures the checks left unverified, not only those the
     # extraction bound to no card
     unverified_35: bool = False
-    # ruleset 36 (precision): "3% FX fee, so keep the X (no foreign fee) for trips" - a figure
-    # before the card the answer turns to instead is the card's before
-    alternative_36: bool = False
 
 
 FROZEN_RULESET = 3
@@ -1244,11 +1234,6 @@ RULESETS[34] = replace(
 #: on an amount the answer writes before it, left unverified; and the feedback names every figure
 #: left unverified.
 RULESETS[35] = replace(RULESETS[34], version=35, unnamed_35=True, unverified_35=True)
-
-#: Ruleset 36 (``ruleset36``) is ruleset 35 plus, for precision, a figure bound to a card its
-#: sentence names only after it, where the answer turns to that card instead ("3% FX fee, so keep
-#: the X (no foreign fee) for trips"), checked against the card the text was talking about.
-RULESETS[36] = replace(RULESETS[35], version=36, alternative_36=True)
 
 
 def get_ruleset(version: int | Ruleset | None) -> Ruleset:
