@@ -14,7 +14,7 @@ ruleset 35 does not flag with its code is left out."""
 
 from __future__ import annotations
 
-ATTACKS_36: list[tuple[str, int, str, int | str | None, str, str | None]] = [
+ATTACKS_36: list[tuple[str, int, str, int | None, str, str | None]] = [
     (
         "K-b_own_drawback_leave_at_home.1",
         1,

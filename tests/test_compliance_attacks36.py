@@ -37,7 +37,7 @@ def test_the_corpus_holds_both_kinds_from_every_team() -> None:
 
 @pytest.mark.parametrize("attack", ATTACKS_36, ids=[a[0] for a in ATTACKS_36])
 def test_the_default_ruleset_keeps_each_red_team_promise(
-    attack: tuple[str, int, str, int | str | None, str, str | None],
+    attack: tuple[str, int, str, int | None, str, str | None],
 ) -> None:
     _, seed, text, customer, kind, expected = attack
     catalog = _catalog(seed)
